@@ -1,0 +1,112 @@
+# Makefile - builds vmmprof, its unit tests and its sanitizer build.
+#
+#   make                 build/vmmprof
+#   make check           unit tests and command-line tests
+#   make SAN=1 check     the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make install PREFIX=/usr/local
+#
+# Sources are found by wildcard: a new src/<module>/*.c or tests/unit/*.c
+# joins the build without editing this file.
+
+SAN ?= 0
+ifeq ($(SAN),1)
+BUILD ?= build-san
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+BUILD ?= build
+SANFLAGS :=
+endif
+
+CC ?= cc
+PREFIX ?= /usr/local
+OPT ?= -O2 -g
+WERROR ?= -Werror
+CFLAGS ?= $(OPT)
+WARN := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wno-missing-field-initializers
+CPPFLAGS_ALL := -std=c11 -D_GNU_SOURCE -Isrc -MMD -MP
+LDLIBS_ALL := -lm -lpthread
+
+PKGCONFIG ?= pkg-config
+
+# Required dependencies.  libpfm4 ships no pkg-config file in Debian, so it
+# is found by its header.
+REQ_PKGS := hwloc numa
+$(foreach p,$(REQ_PKGS),$(if $(shell $(PKGCONFIG) --exists $(p) && echo y),,\
+	$(error missing dependency '$(p)' (pkg-config): run scripts/install-deps.sh)))
+HAVE_PFM := $(shell printf '\#include <perfmon/pfmlib_perf_event.h>\n' | \
+	$(CC) -E -x c - >/dev/null 2>&1 && echo y)
+ifneq ($(HAVE_PFM),y)
+$(error missing dependency 'libpfm4' (perfmon/pfmlib_perf_event.h): run scripts/install-deps.sh)
+endif
+DEP_CFLAGS := $(shell $(PKGCONFIG) --cflags $(REQ_PKGS))
+DEP_LIBS := $(shell $(PKGCONFIG) --libs $(REQ_PKGS)) -lpfm
+
+# Optional dependencies: each turns a feature on, and its absence is said.
+OPT_PKGS := sqlite3:HAVE_SQLITE:recordings ncursesw:HAVE_NCURSES:top jansson:HAVE_JANSSON:json-input \
+	libmicrohttpd:HAVE_MHD:daemon
+define opt_dep
+$(if $(shell $(PKGCONFIG) --exists $(word 1,$(subst :, ,$(1))) && echo y),\
+	$(eval DEP_CFLAGS += -D$(word 2,$(subst :, ,$(1)))=1 $(shell $(PKGCONFIG) --cflags $(word 1,$(subst :, ,$(1)))))\
+	$(eval DEP_LIBS += $(shell $(PKGCONFIG) --libs $(word 1,$(subst :, ,$(1))))),\
+	$(info note: $(word 1,$(subst :, ,$(1))) not found: '$(word 3,$(subst :, ,$(1)))' is not built (run scripts/install-deps.sh)))
+endef
+$(foreach d,$(OPT_PKGS),$(call opt_dep,$(d)))
+
+ALL_CFLAGS = $(CPPFLAGS_ALL) $(DEP_CFLAGS) $(CFLAGS) $(WARN) $(SANFLAGS)
+ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
+
+LIB_SRC := $(sort $(shell find src -name '*.c' ! -path 'src/cli/*' ! -path 'src/daemon/*'))
+CLI_SRC := $(sort $(wildcard src/cli/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
+HELPER_SRC := $(sort $(wildcard tests/helpers/*.c))
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
+HELPERS := $(HELPER_SRC:tests/helpers/%.c=$(BUILD)/helpers/%)
+
+.PHONY: all check unit cli-tests clean install models-check
+all: $(BUILD)/vmmprof $(BUILD)/unit-tests $(HELPERS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/libvmmprof.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/vmmprof: $(CLI_OBJ) $(BUILD)/libvmmprof.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libvmmprof.a $(DEP_LIBS) $(LDLIBS_ALL)
+
+$(BUILD)/unit-tests: $(UNIT_OBJ) $(BUILD)/libvmmprof.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $(UNIT_OBJ) $(BUILD)/libvmmprof.a $(DEP_LIBS) $(LDLIBS_ALL)
+
+# Small helper programs the tests run (workloads, fixture generators).
+$(BUILD)/helpers/%: tests/helpers/%.c $(BUILD)/libvmmprof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libvmmprof.a $(DEP_LIBS) $(LDLIBS_ALL)
+
+unit: $(BUILD)/unit-tests
+	VP_TEST_DATA=tests/data $(BUILD)/unit-tests
+
+cli-tests: $(BUILD)/vmmprof $(HELPERS)
+	VMMPROF=$(abspath $(BUILD)/vmmprof) VP_HELPERS=$(abspath $(BUILD)/helpers) \
+		sh tests/cli/run.sh
+
+check: unit cli-tests
+
+install: $(BUILD)/vmmprof
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vmmprof/models \
+		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/vmmprof $(DESTDIR)$(PREFIX)/bin/vmmprof
+	for m in models/*.model; do [ -e "$$m" ] && install -m 644 "$$m" \
+		$(DESTDIR)$(PREFIX)/share/vmmprof/models/ || true; done
+	for c in $$($(BUILD)/vmmprof help | awk '/^  [a-z]/ {print $$1}'); do \
+		$(BUILD)/vmmprof help --man $$c > $(DESTDIR)$(PREFIX)/share/man/man1/vmmprof-$$c.1; done
+
+clean:
+	rm -rf build build-san
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)

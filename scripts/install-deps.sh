@@ -1,0 +1,41 @@
+#!/bin/sh
+# install-deps.sh - installs every Debian package vmmprof needs.
+#
+#   scripts/install-deps.sh          what building and running needs
+#   scripts/install-deps.sh --test   also what the test suite needs
+#                                    (sanitizers, fuzzing, the QEMU testbed)
+#
+# Does nothing when every package is present; uses sudo when not root.
+set -eu
+
+BUILD_PKGS="gcc make pkg-config libc6-dev libpfm4-dev libhwloc-dev libnuma-dev
+libsqlite3-dev libncurses-dev libjansson-dev libmicrohttpd-dev"
+TEST_PKGS="python3 groff-base clang libclang-rt-14-dev tmux procps util-linux
+cpio busybox-static qemu-system-x86 qemu-system-arm qemu-utils
+gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+
+want=$BUILD_PKGS
+if [ "${1:-}" = "--test" ]; then
+	want="$BUILD_PKGS $TEST_PKGS"
+elif [ $# -gt 0 ]; then
+	echo "usage: $0 [--test]" >&2
+	exit 2
+fi
+
+missing=""
+for p in $want; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+	SUDO=sudo
+fi
+echo "install-deps: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

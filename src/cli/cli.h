@@ -1,0 +1,55 @@
+/* cli.h - what every subcommand shares: its table entry, help, errors, output */
+#ifndef VP_CLI_H
+#define VP_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "util/err.h"
+#include "util/sbuf.h"
+
+#define CMD_STOP_AT_POSITIONAL 0x1 /* options end at the first non-option (stat -- cmd) */
+
+/*
+ * One subcommand.  The help page (`vmmprof help X`, `vmmprof X --help`)
+ * and the man page (`vmmprof help --man X`) are both rendered from these
+ * fields, so they cannot drift apart.
+ */
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv); /* argv[0] is the command name; returns exit code */
+	const char *summary;     /* one line, for `vmmprof help` */
+	const char *synopsis;    /* usage lines, '\n'-separated, without "vmmprof " */
+	const char *description; /* paragraphs separated by blank lines */
+	const char *options;     /* lines "FLAGS\tTEXT" */
+	const char *examples;    /* lines "COMMAND\tWHAT IT DOES" */
+	unsigned flags;
+};
+
+/* Every command, in the order `vmmprof help` lists them; NULL-terminated. */
+extern const struct cmd *const vp_cmds[];
+const struct cmd *cli_find_cmd(const char *name);
+
+void cli_render_help(const struct cmd *c, struct sbuf *out);
+void cli_render_man(const struct cmd *c, struct sbuf *out);
+
+/* Print "error: MSG" and the command's usage lines to stderr; returns 2. */
+int cli_usage_error(const struct cmd *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Print "vmmprof: error: MSG" to stderr; returns 1. */
+int cli_error(const struct vp_err *err);
+int cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "vmmprof: warning: MSG" to stderr. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Write a buffer to stdout; returns 0 or 1 after printing the error. */
+int cli_write(const struct sbuf *sb);
+
+/*
+ * Open the output named by -o (NULL or "-" is stdout).  The caller closes
+ * it with cli_close_output(), which reports write errors; returns exit code.
+ */
+FILE *cli_open_output(const char *path, struct vp_err *err);
+int cli_close_output(FILE *f, const char *path);
+
+#endif

@@ -1,0 +1,9 @@
+/* commands.h - every subcommand's table entry (one cmd_*.c each) */
+#ifndef VP_COMMANDS_H
+#define VP_COMMANDS_H
+
+#include "cli/cli.h"
+
+extern const struct cmd cmd_help;
+
+#endif

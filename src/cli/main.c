@@ -1,0 +1,98 @@
+/* main.c - vmmprof entry point: global options and the subcommand table */
+#include "cli/cli.h"
+#include "cli/commands.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/alloc.h"
+#include "version.h"
+
+const struct cmd *const vp_cmds[] = {
+	&cmd_help,
+	NULL,
+};
+
+static void print_main_usage(FILE *f)
+{
+	const struct cmd *const *c;
+
+	fprintf(f, "usage: vmmprof [--version] [--help] COMMAND [ARGS]\n\n"
+		   "NUMA performance profiler for virtualized hosts.\n\ncommands:\n");
+	for (c = vp_cmds; *c; c++)
+		fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->summary);
+	fprintf(f, "\nSee 'vmmprof help COMMAND' for the options of a command.\n");
+}
+
+/* --help anywhere before "--" (or before the first positional for commands
+ * that run a workload) means "show the help page". */
+static bool wants_help(const struct cmd *c, int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return false;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+		if ((c->flags & CMD_STOP_AT_POSITIONAL) && argv[i][0] != '-' &&
+		    !(i > 1 && argv[i - 1][0] == '-' && !strchr(argv[i - 1], '=')))
+			return false;
+	}
+	return false;
+}
+
+/* Flush stdout and report a failed write (full disk, closed pipe). */
+static int finish(int rc)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno != EPIPE)
+			fprintf(stderr, "vmmprof: error: write failure on standard output: %s\n",
+				strerror(errno));
+		return rc ? rc : 1;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	const struct cmd *c;
+	struct sbuf sb = SBUF_INIT;
+	int rc;
+
+	if (argc < 2) {
+		print_main_usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("vmmprof %s\n", VMMPROF_VERSION);
+		return finish(0);
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		print_main_usage(stdout);
+		return finish(0);
+	}
+	if (argv[1][0] == '-') {
+		fprintf(stderr, "error: unknown option '%s'\n", argv[1]);
+		print_main_usage(stderr);
+		return 2;
+	}
+	c = cli_find_cmd(argv[1]);
+	if (!c) {
+		fprintf(stderr, "error: unknown command '%s'\n", argv[1]);
+		print_main_usage(stderr);
+		return 2;
+	}
+	if (wants_help(c, argc - 1, argv + 1)) {
+		cli_render_help(c, &sb);
+		rc = cli_write(&sb);
+		sbuf_release(&sb);
+		return finish(rc);
+	}
+	optind = 1;
+	rc = c->fn(argc - 1, argv + 1);
+	return finish(rc);
+}

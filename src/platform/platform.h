@@ -1,0 +1,171 @@
+/* platform.h - what this machine is: CPU, hypervisor, topology, PMUs, permissions */
+#ifndef VP_PLATFORM_H
+#define VP_PLATFORM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/cpulist.h"
+#include "util/err.h"
+
+/*
+ * The platform probe fills one struct platform from a root directory
+ * ("/" live, a fixture tree in tests).  Every section has a `known` flag and,
+ * when false, a reason; a missing file never fails the whole probe.
+ */
+
+#define PLAT_STR 128
+
+enum hv_kind {
+	HV_NONE = 0,  /* no hypervisor signature: bare metal (or hidden) */
+	HV_KVM,
+	HV_XEN,
+	HV_HYPERV,
+	HV_VMWARE,
+	HV_BHYVE,
+	HV_TCG,       /* QEMU software emulation ("TCGTCGTCGTCG") */
+	HV_OTHER,
+	HV_UNKNOWN,   /* could not tell */
+};
+
+enum plat_role {
+	ROLE_UNKNOWN = 0,
+	ROLE_NATIVE,  /* bare metal, no guests */
+	ROLE_GUEST,   /* we run inside a VM */
+	ROLE_HOST,    /* QEMU guests run here, or Xen dom0 */
+};
+
+enum pmu_class {
+	PMU_CORE,        /* the CPU's core PMU ("cpu", "cpu_core", "armv8_pmuv3_0") */
+	PMU_UNCORE,      /* uncore_*, amd_df, amd_l3, amd_umc_*, arm_cmn ... */
+	PMU_SOFTWARE,    /* "software" */
+	PMU_TRACEPOINT,  /* "tracepoint" */
+	PMU_OTHER,       /* breakpoint, kprobe, uprobe, msr, power ... */
+};
+
+struct cpu_identity {
+	bool known;
+	char reason[PLAT_STR];     /* when !known */
+	char vendor[32];           /* "GenuineIntel", "AuthenticAMD", "ARM" */
+	int family, model, stepping; /* x86: display family/model; Arm: implementer/part in model */
+	char model_name[PLAT_STR];
+	char arch[16];             /* "x86_64", "aarch64" */
+	char pfm_pmu[64];          /* libpfm4 name of the detected core PMU ("skx", "amd64_fam19h_zen3"), "" if none */
+	char pfm_desc[PLAT_STR];   /* libpfm4's description of it */
+};
+
+struct hypervisor {
+	enum hv_kind kind;
+	char signature[16];        /* CPUID 0x40000000 vendor string, "" when none */
+	char sys_type[32];         /* /sys/hypervisor/type ("xen"), "" when absent */
+	char dmi_vendor[64];       /* /sys/class/dmi/id/sys_vendor */
+	char dmi_product[64];      /* /sys/class/dmi/id/product_name */
+	bool xen_dom0;             /* /proc/xen/capabilities holds "control_d" */
+	char xen_pmu_mode[32];     /* /sys/hypervisor/pmu/pmu_mode, "" when unreadable */
+	char xen_pmu_reason[PLAT_STR]; /* why pmu_mode could not be read */
+	enum plat_role role;
+	char role_reason[PLAT_STR]; /* evidence: "3 QEMU processes", "CPUID hypervisor bit" */
+	int n_qemu;                /* QEMU processes found under /proc */
+};
+
+struct numa_node {
+	int id;
+	struct cpulist cpus;
+	uint64_t mem_total;        /* bytes, from node meminfo */
+	uint64_t mem_free;         /* bytes */
+	bool mem_known;
+};
+
+struct cache_domain {          /* one last-level cache */
+	int id;
+	int level;                 /* 3 normally */
+	uint64_t size;             /* bytes */
+	struct cpulist cpus;
+};
+
+struct topology {
+	bool known;
+	char reason[PLAT_STR];
+	int n_cpus;                /* online CPUs */
+	int n_packages;
+	int n_cores;
+	bool smt_on;
+	struct cpulist online;
+	int *cpu_package;          /* indexed by CPU id up to max_cpu, -1 if offline */
+	int *cpu_node;             /* ditto: NUMA node of each CPU */
+	int *cpu_core;             /* ditto: core id (SMT siblings share it) */
+	int max_cpu;               /* size of the arrays above */
+	int n_nodes;
+	struct numa_node *nodes;   /* n_nodes, ascending id */
+	int *distance;             /* n_nodes * n_nodes, row-major by node index; NULL if unknown */
+	int n_llc;
+	struct cache_domain *llc;  /* n_llc */
+};
+
+struct pmu_info {
+	char name[64];             /* sysfs directory name: "uncore_imc_0" */
+	char family[64];           /* instance-stripped: "uncore_imc" (same as name when single) */
+	enum pmu_class cls;
+	int type;                  /* /type, -1 unknown */
+	struct cpulist cpumask;    /* /cpumask (uncore: one CPU per socket); empty if none */
+	int n_events;              /* aliases under events/ */
+	int n_formats;             /* fields under format/ */
+};
+
+struct pmu_family {            /* instances grouped: uncore_imc x 6 */
+	char family[64];
+	enum pmu_class cls;
+	int n_instances;
+};
+
+struct perm_info {
+	bool known;
+	int paranoid;              /* /proc/sys/kernel/perf_event_paranoid, INT_MIN unknown */
+	bool is_root;              /* effective uid 0 */
+	bool cap_perfmon;          /* CAP_PERFMON (or CAP_SYS_ADMIN) effective */
+	bool cap_sys_admin;
+	bool resctrl_supported;    /* "resctrl" in /proc/filesystems or /sys/fs/resctrl exists */
+	bool resctrl_mounted;      /* /sys/fs/resctrl/info exists */
+	bool resctrl_llc_occupancy;/* mon_features list these */
+	bool resctrl_mbm_total;
+	bool resctrl_mbm_local;
+	char resctrl_reason[PLAT_STR];
+	bool cgroup_v2;            /* unified hierarchy available */
+	char cgroup_root[64];      /* "/sys/fs/cgroup" or "/sys/fs/cgroup/unified" */
+};
+
+struct platform {
+	char root[4096];           /* the root directory probed */
+	struct cpu_identity cpu;
+	struct hypervisor hv;
+	struct topology topo;
+	struct pmu_info *pmus;     /* every device under /sys/bus/event_source/devices */
+	int n_pmus;
+	struct pmu_family *families;
+	int n_families;
+	bool core_pmu;             /* a core PMU is present */
+	char core_pmu_reason[256]; /* when absent: e.g. the kernel's "PMU not available due to virtualization" */
+	struct perm_info perm;
+};
+
+/*
+ * Probe the machine seen through root (NULL or "/" for this machine).
+ * Fills *p (caller-owned storage; release with platform_release()).  Returns
+ * a negative code only when root itself is unusable; every unreadable part
+ * is recorded in the struct as unknown with its reason.
+ */
+int platform_probe(struct platform *p, const char *root, struct vp_err *err);
+void platform_release(struct platform *p);
+
+const char *hv_kind_name(enum hv_kind k);     /* "KVM", "Xen", "none" ... */
+const char *plat_role_name(enum plat_role r); /* "host", "guest", "native", "unknown" */
+const char *pmu_class_name(enum pmu_class c); /* "core", "uncore", ... */
+
+/* The PMU named name, or NULL. */
+const struct pmu_info *platform_find_pmu(const struct platform *p, const char *name);
+/* Index of node id in topo.nodes, or -1. */
+int topology_node_index(const struct topology *t, int node_id);
+/* NUMA node of CPU cpu, or -1. */
+int topology_cpu_node(const struct topology *t, int cpu);
+
+#endif

@@ -1,0 +1,66 @@
+/* event.h - event specs (every form a perf or likwid user writes) resolved to perf_event_attr */
+#ifndef VP_EVENT_H
+#define VP_EVENT_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/cpulist.h"
+#include "util/err.h"
+
+/*
+ * The PMUs of one machine as seen through a root directory: the kernel's
+ * sysfs descriptions (type, cpumask, format/, events/ with .scale/.unit),
+ * tracepoint ids from tracefs, and libpfm4 for core event names.
+ * Opaque; pmu_db_new() / pmu_db_free().
+ */
+struct pmu_db;
+
+/* Returns 0 and *db (free with pmu_db_free()), or a negative code. */
+int pmu_db_new(struct pmu_db **db, const char *root, struct vp_err *err);
+void pmu_db_free(struct pmu_db *db);
+
+enum ev_source {
+	EV_GENERIC,     /* perf's generic names: cycles, task-clock, cache-misses */
+	EV_LIBPFM,      /* a libpfm4 event name */
+	EV_SYSFS,       /* pmu/alias/ or pmu/field=value,.../ from sysfs */
+	EV_RAW,         /* rNNNN */
+	EV_TRACEPOINT,  /* subsys:name */
+};
+
+/* One resolved counter to open: an event on one PMU instance. */
+struct evdesc {
+	char *spec;                 /* the spec as written (shared by expanded instances) */
+	char *name;                 /* display name: spec, or "uncore_imc_0/cas_count_read/" per instance */
+	char pmu[64];               /* PMU name: "cpu", "software", "tracepoint", "uncore_imc_0", ... */
+	enum ev_source source;
+	struct perf_event_attr attr;
+	double scale;               /* multiply counts by this (sysfs .scale); 1.0 otherwise */
+	char unit[32];              /* sysfs .unit ("MiB", "Joules"), "" otherwise */
+	bool uncore;                /* per-socket PMU: open with pid -1 on each CPU of cpus */
+	struct cpulist cpus;        /* the PMU's cpumask; empty means any CPU */
+	int spec_index;             /* which spec of the request this came from (instances share it) */
+};
+
+/* A growable list of resolved events; caller-owned. */
+struct evdesc_list {
+	struct evdesc *v;
+	size_t n;
+	size_t cap;
+};
+
+void evdesc_list_init(struct evdesc_list *l);
+void evdesc_list_release(struct evdesc_list *l);
+
+/*
+ * Resolve one spec and append what it names to out: one evdesc, or one per
+ * PMU instance when a spec names an uncore family ("uncore_imc/.../" opens
+ * on uncore_imc_0..N).  spec_index is stored in each appended entry.
+ * Errors name the spec and the column of the offending part
+ * ("event 'cpu/evnt=1/': unknown format field 'evnt' at column 5").
+ */
+int event_resolve(struct pmu_db *db, const char *spec, int spec_index,
+		  struct evdesc_list *out, struct vp_err *err);
+
+#endif

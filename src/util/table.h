@@ -1,0 +1,31 @@
+/* table.h - aligned text tables and CSV from the same rows */
+#ifndef VP_TABLE_H
+#define VP_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/sbuf.h"
+
+/* Owned by the caller: table_init() ... table_release(). */
+struct table {
+	size_t ncols;
+	char **head;       /* ncols column titles */
+	bool *right;       /* right-align column (numbers) */
+	char ***rows;      /* nrows x ncols heap strings */
+	size_t nrows;
+	size_t cap;
+};
+
+/* Columns are given as titles; a title starting with '>' is right-aligned. */
+void table_init(struct table *t, size_t ncols, const char *const *titles);
+void table_release(struct table *t);
+/* Start a new row; the next table_cell() calls fill it left to right. */
+void table_row(struct table *t);
+void table_cell(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Render with two spaces between columns and an optional indent. */
+void table_render(const struct table *t, struct sbuf *out, int indent, bool header);
+/* RFC 4180 CSV with sep as separator (',' normally). */
+void table_render_csv(const struct table *t, struct sbuf *out, char sep);
+
+#endif

@@ -1,0 +1,78 @@
+# lib.sh - command-line test library in the manner of git's t/test-lib.sh.
+#
+# A test script sources this file, then calls
+#   test_expect_success 'what it checks' 'shell commands'
+#   test_skip 'what it would check' 'why it cannot run here'
+# and ends with test_done.  Each test runs in a subshell inside a scratch
+# directory ($TRASH); a non-zero status fails it and its output is shown.
+#
+# Environment: VMMPROF (the binary under test), VP_HELPERS (tests/helpers
+# programs), VP_DATA (tests/data), VP_RESULTS (where run.sh collects counts).
+
+set -u
+: "${VMMPROF:?VMMPROF must name the vmmprof binary}"
+VP_DATA=${VP_DATA:-$(cd "$(dirname "$0")/../data" && pwd)}
+VP_HELPERS=${VP_HELPERS:-}
+test_name=$(basename "$0" .sh)
+TRASH=$(mktemp -d "${TMPDIR:-/tmp}/vmmprof-$test_name.XXXXXX")
+test_pass=0
+test_fail=0
+test_skipped=0
+test_count=0
+
+vmmprof() { "$VMMPROF" "$@"; }
+
+test_expect_success() {
+	test_count=$((test_count + 1))
+	if (cd "$TRASH" && eval "$2") >"$TRASH/.out" 2>&1; then
+		test_pass=$((test_pass + 1))
+		echo "ok $test_count - $test_name: $1"
+	else
+		test_fail=$((test_fail + 1))
+		echo "not ok $test_count - $test_name: $1"
+		sed 's/^/#    /' "$TRASH/.out" | head -40
+	fi
+}
+
+test_skip() {
+	test_count=$((test_count + 1))
+	test_skipped=$((test_skipped + 1))
+	echo "ok $test_count - $test_name: $1 # SKIP $2"
+}
+
+# Helpers for test bodies.
+# expect_exit CODE cmd...: run cmd, fail unless it exits CODE.
+expect_exit() {
+	want=$1
+	shift
+	"$@"
+	got=$?
+	if [ "$got" != "$want" ]; then
+		echo "expected exit $want, got $got: $*"
+		return 1
+	fi
+	return 0
+}
+
+# grep_q PATTERN FILE: like grep -q but shows the file when it fails.
+grep_q() {
+	if ! grep -q -- "$1" "$2"; then
+		echo "pattern '$1' not found in $2:"
+		sed 's/^/|  /' "$2" | head -60
+		return 1
+	fi
+}
+
+# json_get FILE EXPR: evaluate a python expression on the parsed JSON (as j).
+json_get() {
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+test_done() {
+	if [ -n "${VP_RESULTS:-}" ]; then
+		echo "$test_pass $test_fail $test_skipped" >>"$VP_RESULTS"
+	fi
+	echo "# $test_name: $test_pass passed, $test_fail failed, $test_skipped skipped"
+	rm -rf "$TRASH"
+	[ "$test_fail" -eq 0 ]
+}

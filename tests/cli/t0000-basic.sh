@@ -1,0 +1,52 @@
+#!/bin/sh
+# t0000-basic.sh - the command table, help pages, usage errors, output errors
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success '--version prints the version' '
+	vmmprof --version >out && grep_q "^vmmprof [0-9]" out
+'
+
+test_expect_success 'no arguments: usage on stderr, exit 2' '
+	expect_exit 2 vmmprof 2>err && grep_q "usage: vmmprof" err
+'
+
+test_expect_success 'unknown command: exit 2 and names it' '
+	expect_exit 2 vmmprof frobnicate 2>err && grep_q "unknown command .frobnicate." err
+'
+
+test_expect_success 'unknown global option: exit 2' '
+	expect_exit 2 vmmprof --frob 2>err && grep_q "unknown option .--frob." err
+'
+
+test_expect_success 'every command has a help page, same from help and --help' '
+	for c in $(vmmprof help | awk "/^  [a-z]/ {print \$1}"); do
+		vmmprof help $c >a || return 1
+		vmmprof $c --help >b || return 1
+		cmp a b || { echo "help $c differs from $c --help"; return 1; }
+		grep_q "^usage:" a || return 1
+	done
+'
+
+test_expect_success 'every command renders a man page that man can format' '
+	for c in $(vmmprof help | awk "/^  [a-z]/ {print \$1}"); do
+		vmmprof help --man $c >m.1 || return 1
+		grep_q "^\.TH VMMPROF-" m.1 || return 1
+		grep_q "^\.SH SYNOPSIS" m.1 || return 1
+		if command -v groff >/dev/null; then
+			groff -man -Tutf8 -ww m.1 >/dev/null 2>w || return 1
+			! grep -q . w || { cat w; return 1; }
+		fi
+	done
+'
+
+test_expect_success 'help of an unknown command fails with exit 2' '
+	expect_exit 2 vmmprof help frobnicate 2>err && grep_q "unknown command" err
+'
+
+test_expect_success 'a full disk is reported, not ignored' '
+	if [ -w /dev/full ]; then
+		expect_exit 1 vmmprof help >/dev/full 2>err && grep_q "write failure" err
+	fi
+'
+
+test_done

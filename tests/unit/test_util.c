@@ -1,0 +1,147 @@
+/* test_util.c - unit tests for src/util */
+#include "test.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "util/alloc.h"
+#include "util/cpulist.h"
+#include "util/err.h"
+#include "util/fs.h"
+#include "util/json.h"
+#include "util/table.h"
+
+static const struct {
+	int line;
+	const char *in;
+	int ret;          /* 0 or VP_EPARSE */
+	const char *out;  /* canonical form */
+} cpulist_rows[] = {
+	{ __LINE__, "0-3,8", 0, "0-3,8" },
+	{ __LINE__, "", 0, "" },
+	{ __LINE__, "  0  \n", 0, "0" },
+	{ __LINE__, "3,2,1,0", 0, "0-3" },
+	{ __LINE__, "0-1,1-2", 0, "0-2" },
+	{ __LINE__, "0,2,4-5,7", 0, "0,2,4-5,7" },
+	{ __LINE__, "5-3", VP_EPARSE, NULL },
+	{ __LINE__, "a", VP_EPARSE, NULL },
+	{ __LINE__, "1-", VP_EPARSE, NULL },
+	{ __LINE__, "1;2", VP_EPARSE, NULL },
+	{ __LINE__, "-1", VP_EPARSE, NULL },
+	{ __LINE__, "99999999999", VP_EPARSE, NULL },
+};
+
+TEST(cpulist_parse_table)
+{
+	size_t i;
+
+	for (i = 0; i < VP_ARRAY_SIZE(cpulist_rows); i++) {
+		struct cpulist cl;
+		struct vp_err err = { 0, "" };
+		struct sbuf sb = SBUF_INIT;
+		int ret = cpulist_parse(&cl, cpulist_rows[i].in, &err);
+
+		CHECK_INT_AT(cpulist_rows[i].line, ret, cpulist_rows[i].ret);
+		if (ret) {
+			CHECK_AT(cpulist_rows[i].line, strstr(err.msg, "invalid CPU list"),
+				 "message '%s'", err.msg);
+			continue;
+		}
+		cpulist_format(&cl, &sb);
+		CHECK_STR_AT(cpulist_rows[i].line, sbuf_str(&sb), cpulist_rows[i].out);
+		sbuf_release(&sb);
+		cpulist_release(&cl);
+	}
+}
+
+TEST(cpulist_mask)
+{
+	struct cpulist cl;
+	struct sbuf sb = SBUF_INIT;
+
+	CHECK_INT(cpulist_parse_mask(&cl, "00000001,0000000f\n", NULL), 0);
+	cpulist_format(&cl, &sb);
+	CHECK_STR(sbuf_str(&sb), "0-3,32");
+	CHECK(cpulist_has(&cl, 32));
+	CHECK(!cpulist_has(&cl, 4));
+	sbuf_release(&sb);
+	cpulist_release(&cl);
+	CHECK_INT(cpulist_parse_mask(&cl, "fg", NULL), VP_EPARSE);
+}
+
+TEST(json_writer_escapes_and_nan)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct jw w;
+
+	jw_init(&w, &sb, false);
+	jw_obj_begin(&w);
+	jw_kstr(&w, "name", "CPU 0/KVM \"x\"\n");
+	jw_kdouble(&w, "nan", NAN);
+	jw_kdouble(&w, "tenth", 0.1);
+	jw_kint(&w, "neg", -5);
+	jw_key(&w, "list");
+	jw_arr_begin(&w);
+	jw_int(&w, 1);
+	jw_bool(&w, true);
+	jw_null(&w);
+	jw_arr_end(&w);
+	jw_key(&w, "empty");
+	jw_obj_begin(&w);
+	jw_obj_end(&w);
+	jw_obj_end(&w);
+	CHECK_STR(sbuf_str(&sb),
+		  "{\"name\":\"CPU 0/KVM \\\"x\\\"\\n\",\"nan\":null,\"tenth\":0.1,"
+		  "\"neg\":-5,\"list\":[1,true,null],\"empty\":{}}");
+	sbuf_release(&sb);
+}
+
+TEST(err_messages)
+{
+	struct vp_err err;
+
+	CHECK_INT(vp_err_errno(&err, ENOENT, "cannot open '%s'", "/x"), -ENOENT);
+	CHECK_STR(err.msg, "cannot open '/x': No such file or directory");
+	vp_err_prefix(&err, "model '%s'", "skx");
+	CHECK_STR(err.msg, "model 'skx': cannot open '/x': No such file or directory");
+	CHECK_INT(err.code, -ENOENT);
+	CHECK_STR(vp_strerror(VP_EPARSE), "parse error");
+	CHECK_STR(vp_strerror(-EACCES), "Permission denied");
+}
+
+TEST(fs_reads_under_root)
+{
+	struct vp_err err;
+	char *p = vp_path("/tmp/root/", "/sys/x");
+	uint64_t v;
+
+	CHECK_STR(p, "/tmp/root/sys/x");
+	free(p);
+	p = vp_path("/", "/sys/x");
+	CHECK_STR(p, "/sys/x");
+	free(p);
+	CHECK(vp_read_u64("/nonexistent-root", "/sys/x", &v, &err) == -ENOENT);
+	CHECK_CONTAINS(err.msg, "/nonexistent-root/sys/x");
+}
+
+TEST(table_render)
+{
+	static const char *const cols[] = { "name", ">value" };
+	struct table t;
+	struct sbuf sb = SBUF_INIT;
+
+	table_init(&t, 2, cols);
+	table_row(&t);
+	table_cell(&t, "a");
+	table_cell(&t, "%d", 1000);
+	table_row(&t);
+	table_cell(&t, "long,name");
+	table_cell(&t, "n/a");
+	table_render(&t, &sb, 0, true);
+	CHECK_STR(sbuf_str(&sb), "name       value\na           1000\nlong,name    n/a\n");
+	sbuf_reset(&sb);
+	table_render_csv(&t, &sb, ',');
+	CHECK_STR(sbuf_str(&sb), "name,value\na,1000\n\"long,name\",n/a\n");
+	sbuf_release(&sb);
+	table_release(&t);
+}
