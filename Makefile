@@ -9,7 +9,14 @@
 # joins the build without editing this file.
 
 SAN ?= 0
-ifeq ($(SAN),1)
+FUZZ ?= 0
+ifeq ($(FUZZ),1)
+# libFuzzer build: the library instrumented for coverage, harnesses linked
+# with -fsanitize=fuzzer (tests/fuzz/*.c, see tests/tiers/fuzz.sh).
+BUILD ?= build-fuzz
+CC := clang
+SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+else ifeq ($(SAN),1)
 BUILD ?= build-san
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 else
@@ -66,7 +73,10 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 HELPERS := $(HELPER_SRC:tests/helpers/%.c=$(BUILD)/helpers/%)
 
-.PHONY: all check unit cli-tests clean install models-check
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/*.c))
+FUZZERS := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+
+.PHONY: all check unit cli-tests clean install fuzzers
 all: $(BUILD)/vmmprof $(BUILD)/unit-tests $(HELPERS)
 
 $(BUILD)/%.o: %.c
@@ -88,6 +98,12 @@ $(BUILD)/helpers/%: tests/helpers/%.c $(BUILD)/libvmmprof.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libvmmprof.a $(DEP_LIBS) $(LDLIBS_ALL)
 
+# One libFuzzer binary per harness; only meaningful with FUZZ=1.
+fuzzers: $(FUZZERS)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/libvmmprof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/libvmmprof.a $(DEP_LIBS) $(LDLIBS_ALL)
+
 unit: $(BUILD)/unit-tests
 	VP_TEST_DATA=tests/data $(BUILD)/unit-tests
 
@@ -107,6 +123,6 @@ install: $(BUILD)/vmmprof
 		$(BUILD)/vmmprof help --man $$c > $(DESTDIR)$(PREFIX)/share/man/man1/vmmprof-$$c.1; done
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
