@@ -1,0 +1,1053 @@
+/* counter.c - counting engine: plans, opens and reads perf counter groups over CPUs, threads and cgroups */
+#include "pmu/counter.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "util/alloc.h"
+#include "util/fs.h"
+#include "util/sbuf.h"
+#include "util/timeutil.h"
+
+/* One perf_event_open() descriptor. */
+struct cnt_fd {
+	int fd;                    /* -1 once closed (its entity ended) */
+	int counter;               /* series it adds to */
+	uint64_t id;               /* PERF_FORMAT_ID */
+	struct cnt_value cur;      /* cumulative raw/enabled/running at the last read */
+	struct cnt_value prev;     /* ... at the read before */
+};
+
+/* One group leader; its members follow it in s->fds. */
+struct cnt_group {
+	size_t first;              /* index of the leader in s->fds */
+	size_t n;                  /* leader + members that opened */
+	int entity;
+};
+
+/* Where one group is opened: perf_event_open's pid, cpu and flags. */
+struct unit {
+	pid_t pid;                 /* tid, cgroup fd, or -1 */
+	int cpu;                   /* CPU or -1 */
+	unsigned long flags;
+	int entity;
+};
+
+/* A plan group: events opened together on every unit of its scope. */
+struct plan_group {
+	int *ev;                   /* event indices, leader first */
+	size_t n;
+};
+
+static long sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+				int group_fd, unsigned long flags)
+{
+	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+/* ---- values ---- */
+
+void cnt_value_scale(struct cnt_value *v, double scale)
+{
+	v->pct = v->enabled ? 100.0 * (double)v->running / (double)v->enabled : NAN;
+	if (!v->running) {
+		v->value = NAN;
+		return;
+	}
+	v->value = (double)v->raw * scale;
+	if (v->running < v->enabled)
+		v->value *= (double)v->enabled / (double)v->running;
+}
+
+void cnt_value_delta(struct cnt_value *d, const struct cnt_value *cur, const struct cnt_value *prev)
+{
+	d->raw = cur->raw >= prev->raw ? cur->raw - prev->raw : 0;
+	d->enabled = cur->enabled >= prev->enabled ? cur->enabled - prev->enabled : 0;
+	d->running = cur->running >= prev->running ? cur->running - prev->running : 0;
+	d->value = NAN;
+	d->pct = NAN;
+}
+
+static void value_add(struct cnt_value *sum, const struct cnt_value *v)
+{
+	sum->raw += v->raw;
+	sum->enabled += v->enabled;
+	sum->running += v->running;
+}
+
+void cnt_snapshot_init(struct cnt_snapshot *snap)
+{
+	memset(snap, 0, sizeof(*snap));
+}
+
+void cnt_snapshot_release(struct cnt_snapshot *snap)
+{
+	free(snap->delta);
+	free(snap->total);
+	free(snap->state);
+	cnt_snapshot_init(snap);
+}
+
+/* ---- the machine: CPUs, threads, cgroups ---- */
+
+/* Online and possible CPUs. */
+static int read_cpus(const char *root, struct cpulist *online, struct cpulist *possible,
+		     struct vp_err *err)
+{
+	char line[4096];
+	int ret;
+
+	ret = vp_read_line(root, "/sys/devices/system/cpu/online", line, sizeof(line), err);
+	if (!ret)
+		ret = cpulist_parse(online, line, err);
+	if (ret)
+		return ret;
+	if (vp_read_line(root, "/sys/devices/system/cpu/possible", line, sizeof(line), NULL) ||
+	    cpulist_parse(possible, line, NULL))
+		cpulist_copy(possible, online);
+	return 0;
+}
+
+static int cpu_package(const char *root, int cpu)
+{
+	char path[128];
+	int pkg;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+	return vp_read_int(root, path, &pkg, NULL) ? -1 : pkg;
+}
+
+/* Thread ids of process pid from /proc/PID/task, ascending. */
+static int list_tasks(const char *root, pid_t pid, pid_t **tids, size_t *n)
+{
+	char rel[64];
+	char *path;
+	struct dirent *de;
+	size_t cap = 0;
+	DIR *d;
+
+	snprintf(rel, sizeof(rel), "/proc/%d/task", (int)pid);
+	path = vp_path(root, rel);
+	d = opendir(path);
+	free(path);
+	*tids = NULL;
+	*n = 0;
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char *end;
+		long v = strtol(de->d_name, &end, 10);
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' || *end || v <= 0)
+			continue;
+		VP_GROW(*tids, cap, *n + 1);
+		(*tids)[(*n)++] = (pid_t)v;
+	}
+	closedir(d);
+	return 0;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Tgid of a thread from /proc/TID/status; -errno when it does not exist. */
+static int thread_tgid(const char *root, pid_t tid, pid_t *tgid)
+{
+	char rel[64], *buf, *p;
+	int ret;
+
+	snprintf(rel, sizeof(rel), "/proc/%d/status", (int)tid);
+	ret = vp_read_file(root, rel, &buf, NULL, NULL);
+	if (ret)
+		return ret;
+	p = strstr(buf, "\nTgid:");
+	*tgid = p ? (pid_t)strtol(p + 6, NULL, 10) : tid;
+	free(buf);
+	return 0;
+}
+
+static char *unescape_mount(const char *s, size_t len)
+{
+	char *out = xmalloc(len + 1), *o = out;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\\' && i + 3 < len &&
+		    s[i + 1] >= '0' && s[i + 1] <= '7') {
+			*o++ = (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
+			i += 3;
+		} else {
+			*o++ = s[i];
+		}
+	}
+	*o = 0;
+	return out;
+}
+
+int cnt_cgroup_mount(const char *root, char *buf, size_t size, bool *v2, struct vp_err *err)
+{
+	char *text, *line, *save = NULL, *v2mnt = NULL, *v1mnt = NULL;
+	int ret;
+
+	ret = vp_read_file(root, "/proc/self/mountinfo", &text, NULL, err);
+	if (ret)
+		return ret;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *sep = strstr(line, " - "), *mnt, *end, *fstype, *opts;
+		int i;
+
+		if (!sep)
+			continue;
+		/* fields: id parent major:minor root mountpoint ... */
+		mnt = line;
+		for (i = 0; i < 4 && mnt; i++) {
+			mnt = strchr(mnt, ' ');
+			if (mnt)
+				mnt++;
+		}
+		if (!mnt || !(end = strchr(mnt, ' ')))
+			continue;
+		fstype = sep + 3;
+		opts = strrchr(fstype, ' ');
+		if (!strncmp(fstype, "cgroup2 ", 8) && !v2mnt)
+			v2mnt = unescape_mount(mnt, (size_t)(end - mnt));
+		else if (!strncmp(fstype, "cgroup ", 7) && opts && !v1mnt) {
+			char *o, *osave = NULL, *copy = xstrdup(opts + 1);
+
+			for (o = strtok_r(copy, ",", &osave); o; o = strtok_r(NULL, ",", &osave))
+				if (!strcmp(o, "perf_event"))
+					v1mnt = unescape_mount(mnt, (size_t)(end - mnt));
+			free(copy);
+		}
+	}
+	free(text);
+	if (v1mnt) {
+		snprintf(buf, size, "%s", v1mnt);
+		*v2 = false;
+	} else if (v2mnt) {
+		snprintf(buf, size, "%s", v2mnt);
+		*v2 = true;
+	} else {
+		ret = vp_err_set(err, VP_EUNSUPP, "no cgroup hierarchy with the perf_event controller "
+				 "is mounted (neither cgroup v2 nor a v1 'perf_event' hierarchy)");
+	}
+	free(v1mnt);
+	free(v2mnt);
+	return ret;
+}
+
+/* ---- planning ---- */
+
+static int add_entity(struct cnt_session *s, size_t *cap, const struct cnt_entity *e)
+{
+	VP_GROW(s->entities, *cap, s->n_entities + 1);
+	s->entities[s->n_entities] = *e;
+	return (int)s->n_entities++;
+}
+
+static int find_cpu_entity(const struct cnt_session *s, int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < s->n_entities; i++)
+		if (s->entities[i].kind == CNT_ENT_CPU && s->entities[i].cpu == cpu)
+			return (int)i;
+	return -1;
+}
+
+static int cpu_entity(struct cnt_session *s, size_t *cap, int cpu, const struct cpulist *online)
+{
+	struct cnt_entity e = { 0 };
+	int i = find_cpu_entity(s, cpu);
+
+	if (i >= 0)
+		return i;
+	e.kind = CNT_ENT_CPU;
+	e.state = cpulist_has(online, cpu) ? CNT_ENT_LIVE : CNT_ENT_OFFLINE;
+	e.cpu = cpu;
+	e.package = cpu_package(s->root, cpu);
+	e.tid = e.pid = -1;
+	return add_entity(s, cap, &e);
+}
+
+static bool is_soft(const struct evdesc *ev)
+{
+	return !ev->uncore && (ev->attr.type == PERF_TYPE_SOFTWARE ||
+			       ev->attr.type == PERF_TYPE_TRACEPOINT);
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/*
+ * Split events into groups: a user group id joins events; otherwise
+ * software and tracepoint events of one cgroup (or none) share one group
+ * (they never multiplex, so this only saves reads); every other event is
+ * a group of its own, as perf stat opens it.
+ */
+static struct plan_group *plan_groups(const struct cnt_session *s, size_t *n_out)
+{
+	struct plan_group *g = NULL;
+	size_t n = 0, cap = 0, i, j;
+
+	for (i = 0; i < s->n_events; i++) {
+		const struct cnt_event *e = &s->events[i];
+		struct plan_group *hit = NULL;
+
+		for (j = 0; j < n && !hit; j++) {
+			const struct cnt_event *l = &s->events[g[j].ev[0]];
+
+			if (e->group >= 0 && l->group == e->group)
+				hit = &g[j];
+			else if (e->group < 0 && l->group < 0 && is_soft(&e->ev) &&
+				 is_soft(&l->ev) && same_str(e->cgroup, l->cgroup))
+				hit = &g[j];
+		}
+		if (!hit) {
+			VP_GROW(g, cap, n + 1);
+			hit = &g[n++];
+			hit->ev = NULL;
+			hit->n = 0;
+		}
+		hit->ev = xrealloc(hit->ev, (hit->n + 1) * sizeof(int));
+		hit->ev[hit->n++] = (int)i;
+	}
+	*n_out = n;
+	return g;
+}
+
+static void copy_evdesc(struct evdesc *dst, const struct evdesc *src)
+{
+	*dst = *src;
+	dst->spec = xstrdup(src->spec ? src->spec : src->name);
+	dst->name = xstrdup(src->name ? src->name : src->spec);
+	cpulist_init(&dst->cpus);
+	cpulist_copy(&dst->cpus, &src->cpus);
+}
+
+/* Raise RLIMIT_NOFILE so that need more descriptors fit. */
+static int fd_budget(size_t need, struct vp_err *err)
+{
+	struct rlimit rl;
+	rlim_t want;
+	long open_now = 0;
+	DIR *d = opendir("/proc/self/fd");
+
+	if (d) {
+		while (readdir(d))
+			open_now++;
+		closedir(d);
+	}
+	want = (rlim_t)need + (rlim_t)open_now + 16;
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= want)
+		return 0;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want) {
+		rl.rlim_cur = want;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		return 0;
+	}
+	/* try beyond the hard limit (works with CAP_SYS_RESOURCE) */
+	rl.rlim_cur = rl.rlim_max = want;
+	if (!setrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	getrlimit(RLIMIT_NOFILE, &rl);
+	return vp_err_set(err, -EMFILE, "counting needs %zu file descriptors (%zu counters plus %ld "
+			  "already open) but RLIMIT_NOFILE allows %llu: raise it with 'ulimit -n %llu' "
+			  "or count fewer events or threads", (size_t)want, need, open_now,
+			  (unsigned long long)rl.rlim_max, (unsigned long long)want);
+}
+
+static void note_failure(struct cnt_event *e, int errnum)
+{
+	e->n_failed++;
+	if (!e->errnum)
+		e->errnum = errnum;
+}
+
+/* Series index of (event, entity), creating it. */
+static int series(struct cnt_session *s, int **map, size_t *cap, int ev, int ent)
+{
+	if (map[ev][ent] < 0) {
+		VP_GROW(s->counters, *cap, s->n_counters + 1);
+		s->counters[s->n_counters].event = ev;
+		s->counters[s->n_counters].entity = ent;
+		map[ev][ent] = (int)s->n_counters++;
+	}
+	return map[ev][ent];
+}
+
+/*
+ * Open one plan group on one unit.  The first event that opens leads;
+ * members that fail are noted on their event.  Returns the open errno
+ * that concerns the unit rather than the events (ENODEV: CPU offline,
+ * ESRCH: thread gone), else 0.
+ */
+static int open_group(struct cnt_session *s, const struct plan_group *pg, const struct unit *u,
+		      bool thread_mode, bool inherit, int **map, size_t *cap_fds,
+		      size_t *cap_grps, size_t *cap_ctr)
+{
+	int leader = -1;
+	size_t i, first = s->n_fds;
+
+	for (i = 0; i < pg->n; i++) {
+		struct cnt_event *e = &s->events[pg->ev[i]];
+		struct perf_event_attr attr = e->ev.attr;
+		struct cnt_fd *f;
+		long fd;
+
+		attr.size = sizeof(attr);
+		attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+				   PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
+		attr.inherit = thread_mode && inherit;
+		attr.disabled = leader < 0;
+		attr.enable_on_exec = leader < 0 && s->enable_on_exec;
+		fd = sys_perf_event_open(&attr, u->pid, u->cpu, leader, u->flags | PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			int errnum = errno;
+
+			if (errnum == ESRCH && thread_mode)
+				return ESRCH;
+			if (errnum == ENODEV && u->cpu >= 0 && !e->ev.uncore &&
+			    s->entities[u->entity].kind == CNT_ENT_CPU)
+				return ENODEV;
+			note_failure(e, errnum);
+			continue;
+		}
+		VP_GROW(s->fds, *cap_fds, s->n_fds + 1);
+		f = &s->fds[s->n_fds++];
+		memset(f, 0, sizeof(*f));
+		f->fd = (int)fd;
+		f->counter = series(s, map, cap_ctr, pg->ev[i], u->entity);
+		if (ioctl(f->fd, PERF_EVENT_IOC_ID, &f->id))
+			f->id = 0;
+		e->n_fds++;
+		if (leader < 0)
+			leader = (int)fd;
+	}
+	if (leader >= 0) {
+		struct cnt_group *g;
+
+		VP_GROW(s->grps, *cap_grps, s->n_grps + 1);
+		g = &s->grps[s->n_grps++];
+		g->first = first;
+		g->n = s->n_fds - first;
+		g->entity = u->entity;
+	}
+	return 0;
+}
+
+static void close_entity_fds(struct cnt_session *s, int entity)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->n_grps; i++) {
+		if (s->grps[i].entity != entity)
+			continue;
+		for (j = s->grps[i].first; j < s->grps[i].first + s->grps[i].n; j++) {
+			if (s->fds[j].fd >= 0)
+				close(s->fds[j].fd);
+			s->fds[j].fd = -1;
+		}
+	}
+}
+
+/* Which CPUs a group opens on. */
+static void group_cpus(const struct cnt_session *s, const struct plan_group *pg,
+		       const struct cnt_target *t, const struct cpulist *online,
+		       struct cpulist *out)
+{
+	const struct evdesc *lead = &s->events[pg->ev[0]].ev;
+	size_t i;
+
+	cpulist_init(out);
+	if (lead->uncore && lead->cpus.n) {
+		cpulist_copy(out, &lead->cpus);
+		return;
+	}
+	if (lead->uncore && online->n) {
+		cpulist_add(out, online->ids[0]);
+		return;
+	}
+	if (t->cpus.n) {
+		cpulist_copy(out, &t->cpus);
+		return;
+	}
+	for (i = 0; i < online->n; i++)
+		cpulist_add(out, online->ids[i]);
+}
+
+int cnt_session_new(struct cnt_session **out, const struct cnt_request *req, struct vp_err *err)
+{
+	const struct cnt_target *t = &req->target;
+	struct cnt_session *s = xcalloc(1, sizeof(*s));
+	struct cpulist online, possible, cpus;
+	struct plan_group *pgs = NULL;
+	size_t n_pgs = 0, cap_ent = 0, cap_fds = 0, cap_grps = 0, cap_ctr = 0, i, j;
+	pid_t *threads = NULL, *owners = NULL;
+	size_t n_threads = 0, cap_thr = 0;
+	int **map = NULL, *cg_fd = NULL, *cg_ent = NULL;
+	bool thread_mode = t->n_pids || t->n_tids;
+	char mnt[4096] = "";
+	bool v2 = false;
+	int ret = 0, opened = 0;
+
+	*out = NULL;
+	cpulist_init(&online);
+	cpulist_init(&possible);
+	s->root = xstrdup(req->root ? req->root : "/");
+	s->enable_on_exec = t->enable_on_exec;
+	if (!req->n_events) {
+		ret = vp_err_set(err, VP_EINVAL, "no events to count");
+		goto out;
+	}
+	s->n_events = req->n_events;
+	s->events = xcalloc(req->n_events, sizeof(*s->events));
+	for (i = 0; i < req->n_events; i++) {
+		copy_evdesc(&s->events[i].ev, &req->events[i]);
+		s->events[i].cgroup = req->cgroups && req->cgroups[i] ? xstrdup(req->cgroups[i]) : NULL;
+		s->events[i].group = req->groups ? req->groups[i] : -1;
+		if (s->events[i].cgroup && thread_mode) {
+			ret = vp_err_set(err, VP_EINVAL, "cgroup counting ('%s') is per CPU: it cannot "
+					 "be combined with counting processes or threads",
+					 s->events[i].cgroup);
+			goto out;
+		}
+	}
+	ret = read_cpus(s->root, &online, &possible, err);
+	if (ret)
+		goto out;
+	for (i = 0; i < t->cpus.n; i++) {
+		if (!cpulist_has(&possible, t->cpus.ids[i])) {
+			struct sbuf sb = SBUF_INIT;
+
+			cpulist_format(&possible, &sb);
+			ret = vp_err_set(err, VP_EINVAL, "CPU %d does not exist: this machine has CPUs %s",
+					 t->cpus.ids[i], sbuf_str(&sb));
+			sbuf_release(&sb);
+			goto out;
+		}
+	}
+	if (!thread_mode && !t->system_wide && !t->cpus.n) {
+		bool any_cg = false;
+
+		for (i = 0; i < s->n_events; i++)
+			any_cg |= s->events[i].cgroup != NULL;
+		if (!any_cg) {
+			ret = vp_err_set(err, VP_EINVAL, "nothing to count on: give CPUs, processes, "
+					 "threads or a cgroup");
+			goto out;
+		}
+	}
+
+	/* threads: every task of each process, then the named threads */
+	for (i = 0; i < t->n_pids; i++) {
+		pid_t *tids;
+		size_t n;
+
+		if (list_tasks(s->root, t->pids[i], &tids, &n) || !n) {
+			free(tids);
+			ret = vp_err_set(err, -ESRCH, "process %d does not exist", (int)t->pids[i]);
+			goto out;
+		}
+		qsort(tids, n, sizeof(*tids), cmp_pid);
+		for (j = 0; j < n; j++) {
+			VP_GROW(threads, cap_thr, n_threads + 1);
+			owners = xrealloc(owners, cap_thr * sizeof(*owners));
+			threads[n_threads] = tids[j];
+			owners[n_threads++] = t->pids[i];
+		}
+		free(tids);
+	}
+	for (i = 0; i < t->n_tids; i++) {
+		pid_t tgid;
+
+		if (thread_tgid(s->root, t->tids[i], &tgid)) {
+			ret = vp_err_set(err, -ESRCH, "thread %d does not exist", (int)t->tids[i]);
+			goto out;
+		}
+		VP_GROW(threads, cap_thr, n_threads + 1);
+		owners = xrealloc(owners, cap_thr * sizeof(*owners));
+		threads[n_threads] = t->tids[i];
+		owners[n_threads++] = tgid;
+	}
+
+	/* entities: CPUs (including offline ones asked for), threads, cgroups */
+	if (!thread_mode) {
+		const struct cpulist *want = t->cpus.n ? &t->cpus : &online;
+
+		for (i = 0; i < want->n; i++)
+			cpu_entity(s, &cap_ent, want->ids[i], &online);
+	}
+	for (i = 0; i < s->n_events; i++)
+		for (j = 0; j < s->events[i].ev.cpus.n && s->events[i].ev.uncore; j++)
+			cpu_entity(s, &cap_ent, s->events[i].ev.cpus.ids[j], &online);
+	for (i = 0; i < n_threads; i++) {
+		struct cnt_entity e = { 0 };
+		bool dup = false;
+
+		for (j = 0; j < i && !dup; j++)
+			dup = threads[j] == threads[i];
+		if (dup)
+			continue;
+		e.kind = CNT_ENT_THREAD;
+		e.cpu = e.package = -1;
+		e.tid = threads[i];
+		e.pid = owners[i];
+		add_entity(s, &cap_ent, &e);
+	}
+	cg_fd = xcalloc(s->n_events, sizeof(int));
+	cg_ent = xcalloc(s->n_events, sizeof(int));
+	for (i = 0; i < s->n_events; i++) {
+		const char *name = s->events[i].cgroup;
+		struct cnt_entity e = { 0 };
+		char *rel, *path;
+
+		cg_fd[i] = -1;
+		cg_ent[i] = -1;
+		if (!name)
+			continue;
+		for (j = 0; j < i; j++)
+			if (same_str(s->events[j].cgroup, name)) {
+				cg_ent[i] = cg_ent[j];
+				cg_fd[i] = cg_fd[j];
+			}
+		if (cg_ent[i] >= 0)
+			continue;
+		if (!mnt[0]) {
+			ret = cnt_cgroup_mount(s->root, mnt, sizeof(mnt), &v2, err);
+			if (ret)
+				goto out;
+		}
+		rel = xasprintf("%s/%s", mnt, name[0] == '/' ? name + 1 : name);
+		path = vp_path(s->root, rel);
+		free(rel);
+		cg_fd[i] = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (cg_fd[i] < 0) {
+			ret = vp_err_errno(err, errno, "cannot open cgroup '%s' (%s)", name, path);
+			free(path);
+			goto out;
+		}
+		e.kind = CNT_ENT_CGROUP;
+		e.cpu = e.package = -1;
+		e.tid = e.pid = -1;
+		e.cgroup = xstrdup(name);
+		e.cgroup_path = path;
+		cg_ent[i] = add_entity(s, &cap_ent, &e);
+	}
+
+	pgs = plan_groups(s, &n_pgs);
+
+	/* descriptor budget */
+	for (i = 0; i < n_pgs; i++) {
+		const struct cnt_event *lead = &s->events[pgs[i].ev[0]];
+
+		group_cpus(s, &pgs[i], t, &online, &cpus);
+		if (thread_mode && !lead->ev.uncore)
+			s->fds_needed += pgs[i].n * n_threads;
+		else
+			s->fds_needed += pgs[i].n * cpus.n;
+		cpulist_release(&cpus);
+	}
+	ret = fd_budget(s->fds_needed, err);
+	if (ret)
+		goto out;
+
+	map = xcalloc(s->n_events, sizeof(*map));
+	for (i = 0; i < s->n_events; i++) {
+		map[i] = xmalloc((s->n_entities + 1) * sizeof(int));
+		for (j = 0; j < s->n_entities; j++)
+			map[i][j] = -1;
+	}
+
+	/* open */
+	for (i = 0; i < n_pgs; i++) {
+		const struct plan_group *pg = &pgs[i];
+		const struct cnt_event *lead = &s->events[pg->ev[0]];
+
+		if (thread_mode && !lead->ev.uncore) {
+			for (j = 0; j < s->n_entities; j++) {
+				struct unit u = { 0 };
+
+				if (s->entities[j].kind != CNT_ENT_THREAD ||
+				    s->entities[j].state != CNT_ENT_LIVE)
+					continue;
+				u.pid = s->entities[j].tid;
+				u.cpu = -1;
+				u.entity = (int)j;
+				if (open_group(s, pg, &u, true, t->inherit, map, &cap_fds, &cap_grps,
+					       &cap_ctr) == ESRCH) {
+					s->entities[j].state = CNT_ENT_ENDED;
+					s->entities[j].ended_ns = vp_now_ns();
+				}
+			}
+			continue;
+		}
+		group_cpus(s, pg, t, &online, &cpus);
+		for (j = 0; j < cpus.n; j++) {
+			struct unit u = { 0 };
+			int ent = find_cpu_entity(s, cpus.ids[j]);
+
+			if (!lead->ev.uncore && ent >= 0 && s->entities[ent].state == CNT_ENT_OFFLINE)
+				continue;
+			u.cpu = cpus.ids[j];
+			u.pid = -1;
+			if (lead->cgroup) {
+				u.pid = cg_fd[pg->ev[0]];
+				u.flags = PERF_FLAG_PID_CGROUP;
+				ent = cg_ent[pg->ev[0]];
+			} else if (ent < 0) {
+				ent = cpu_entity(s, &cap_ent, cpus.ids[j], &online);
+				for (size_t k = 0; k < s->n_events; k++) {
+					map[k] = xrealloc(map[k], (s->n_entities + 1) * sizeof(int));
+					map[k][ent] = -1;
+				}
+			}
+			u.entity = ent;
+			if (open_group(s, pg, &u, false, false, map, &cap_fds, &cap_grps,
+				       &cap_ctr) == ENODEV)
+				s->entities[ent].state = CNT_ENT_OFFLINE;
+		}
+		cpulist_release(&cpus);
+	}
+
+	/* verdict per event */
+	for (i = 0; i < s->n_events; i++) {
+		struct cnt_event *e = &s->events[i];
+
+		if (e->n_fds) {
+			e->state = CNT_EV_OPEN;
+			opened++;
+			continue;
+		}
+		e->state = CNT_EV_DROPPED;
+		if (!e->errnum)
+			e->errnum = thread_mode ? ESRCH : ENODEV;
+	}
+	if (opened) {
+		struct cnt_explain_ctx ctx;
+
+		cnt_explain_probe(&ctx, s->root);
+		ctx.fds_needed = s->fds_needed;
+		for (i = 0; i < s->n_events; i++)
+			if (s->events[i].errnum)
+				s->events[i].why = cnt_explain(s->events[i].errnum, &s->events[i].ev,
+							       !thread_mode, &ctx);
+	} else {
+		struct cnt_explain_ctx ctx;
+		char *why;
+
+		cnt_explain_probe(&ctx, s->root);
+		ctx.fds_needed = s->fds_needed;
+		why = cnt_explain(s->events[0].errnum, &s->events[0].ev, !thread_mode, &ctx);
+		ret = vp_err_set(err, -s->events[0].errnum, "%s%s", why,
+				 s->n_events > 1 ? " (and no other event could be opened either)" : "");
+		free(why);
+	}
+out:
+	for (i = 0; cg_fd && i < s->n_events; i++) {
+		bool dup = false;
+
+		for (j = 0; j < i; j++)
+			dup |= cg_fd[j] == cg_fd[i];
+		if (cg_fd[i] >= 0 && !dup)
+			close(cg_fd[i]);
+	}
+	for (i = 0; map && i < s->n_events; i++)
+		free(map[i]);
+	free(map);
+	for (i = 0; i < n_pgs; i++)
+		free(pgs[i].ev);
+	free(pgs);
+	free(cg_fd);
+	free(cg_ent);
+	free(threads);
+	free(owners);
+	cpulist_release(&online);
+	cpulist_release(&possible);
+	if (ret)
+		cnt_session_free(s);
+	else
+		*out = s;
+	return ret;
+}
+
+void cnt_session_free(struct cnt_session *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->n_fds; i++)
+		if (s->fds[i].fd >= 0)
+			close(s->fds[i].fd);
+	for (i = 0; i < s->n_events; i++) {
+		free(s->events[i].ev.spec);
+		free(s->events[i].ev.name);
+		cpulist_release(&s->events[i].ev.cpus);
+		free(s->events[i].cgroup);
+		free(s->events[i].why);
+	}
+	for (i = 0; i < s->n_entities; i++) {
+		free(s->entities[i].cgroup);
+		free(s->entities[i].cgroup_path);
+	}
+	free(s->events);
+	free(s->entities);
+	free(s->counters);
+	free(s->fds);
+	free(s->grps);
+	free(s->root);
+	free(s);
+}
+
+size_t cnt_session_fds(const struct cnt_session *s)
+{
+	return s->fds_needed;
+}
+
+/* ---- running ---- */
+
+int cnt_session_enable(struct cnt_session *s, struct vp_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < s->n_grps; i++) {
+		int fd = s->fds[s->grps[i].first].fd;
+
+		if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+			return vp_err_errno(err, errno, "cannot enable counter of '%s'",
+					    s->events[s->counters[s->fds[s->grps[i].first].counter].event].ev.name);
+	}
+	cnt_session_mark_start(s);
+	return 0;
+}
+
+void cnt_session_mark_start(struct cnt_session *s)
+{
+	s->start_ns = s->last_ns = vp_now_ns();
+	s->started = true;
+}
+
+void cnt_session_disable(struct cnt_session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n_grps; i++) {
+		int fd = s->fds[s->grps[i].first].fd;
+
+		if (fd >= 0)
+			ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	}
+}
+
+/* Read one group into its descriptors' cur values. */
+static void read_group(struct cnt_session *s, const struct cnt_group *g, uint64_t *buf, size_t words)
+{
+	struct cnt_fd *lead = &s->fds[g->first];
+	uint64_t nr, ena, run, k;
+	ssize_t n;
+	size_t i;
+
+	if (lead->fd < 0)
+		return;
+	n = read(lead->fd, buf, words * sizeof(uint64_t));
+	if (n < (ssize_t)(3 * sizeof(uint64_t)))
+		return;
+	nr = buf[0];
+	ena = buf[1];
+	run = buf[2];
+	if ((size_t)n < (3 + 2 * nr) * sizeof(uint64_t))
+		return;
+	for (k = 0; k < nr; k++) {
+		uint64_t val = buf[3 + 2 * k], id = buf[4 + 2 * k];
+		struct cnt_fd *f = NULL;
+
+		/* siblings come back in the order they were added */
+		if (k < g->n && s->fds[g->first + k].id == id)
+			f = &s->fds[g->first + k];
+		for (i = 0; !f && i < g->n; i++)
+			if (s->fds[g->first + i].id == id)
+				f = &s->fds[g->first + i];
+		if (!f)
+			continue;
+		f->cur.raw = val;
+		f->cur.enabled = ena;
+		f->cur.running = run;
+	}
+}
+
+/* Which thread and cgroup entities still exist; mark the vanished ones. */
+static int check_vanished(struct cnt_session *s, uint64_t now)
+{
+	pid_t last_pid = -1, *tids = NULL;
+	size_t n_tids = 0, i;
+	int ended = 0;
+
+	for (i = 0; i < s->n_entities; i++) {
+		struct cnt_entity *e = &s->entities[i];
+		bool gone = false;
+
+		if (e->state != CNT_ENT_LIVE)
+			continue;
+		if (e->kind == CNT_ENT_THREAD) {
+			/* one directory listing per process, not one stat per thread */
+			if (e->pid != last_pid) {
+				free(tids);
+				if (list_tasks(s->root, e->pid, &tids, &n_tids))
+					n_tids = 0;
+				qsort(tids, n_tids, sizeof(*tids), cmp_pid);
+				last_pid = e->pid;
+			}
+			gone = !n_tids || !bsearch(&e->tid, tids, n_tids, sizeof(*tids), cmp_pid);
+		} else if (e->kind == CNT_ENT_CGROUP) {
+			struct stat st;
+
+			gone = stat(e->cgroup_path, &st) != 0;
+		}
+		if (gone) {
+			e->state = CNT_ENT_ENDED;
+			e->ended_ns = now;
+			ended++;
+		}
+	}
+	free(tids);
+	return ended;
+}
+
+int cnt_session_read(struct cnt_session *s, struct cnt_snapshot *snap, struct vp_err *err)
+{
+	uint64_t now = vp_now_ns(), *buf;
+	size_t i, words = 3;
+	bool *was_live;
+
+	(void)err;
+	if (!s->started)
+		cnt_session_mark_start(s);
+	if (snap->n != s->n_counters) {
+		cnt_snapshot_release(snap);
+		snap->n = s->n_counters;
+		snap->delta = xcalloc(s->n_counters + 1, sizeof(*snap->delta));
+		snap->total = xcalloc(s->n_counters + 1, sizeof(*snap->total));
+		snap->state = xcalloc(s->n_counters + 1, 1);
+	}
+	was_live = xmalloc((s->n_entities + 1) * sizeof(bool));
+	for (i = 0; i < s->n_entities; i++)
+		was_live[i] = s->entities[i].state == CNT_ENT_LIVE;
+	snap->n_ended_now = check_vanished(s, now);
+	for (i = 0; i < s->n_grps; i++)
+		if (3 + 2 * s->grps[i].n > words)
+			words = 3 + 2 * s->grps[i].n;
+	buf = xmalloc(words * sizeof(uint64_t));
+	/* the final counts of a vanished entity are still readable once */
+	for (i = 0; i < s->n_grps; i++)
+		if (s->entities[s->grps[i].entity].state == CNT_ENT_LIVE || was_live[s->grps[i].entity])
+			read_group(s, &s->grps[i], buf, words);
+	free(buf);
+
+	memset(snap->delta, 0, s->n_counters * sizeof(*snap->delta));
+	memset(snap->total, 0, s->n_counters * sizeof(*snap->total));
+	for (i = 0; i < s->n_fds; i++) {
+		struct cnt_fd *f = &s->fds[i];
+		struct cnt_value d;
+
+		cnt_value_delta(&d, &f->cur, &f->prev);
+		value_add(&snap->delta[f->counter], &d);
+		value_add(&snap->total[f->counter], &f->cur);
+		f->prev = f->cur;
+	}
+	for (i = 0; i < s->n_counters; i++) {
+		const struct cnt_counter *c = &s->counters[i];
+		const struct cnt_entity *e = &s->entities[c->entity];
+		double scale = s->events[c->event].ev.scale;
+
+		if (!(scale > 0) || !isfinite(scale))
+			scale = 1.0;
+		if (e->state == CNT_ENT_ENDED && !was_live[c->entity])
+			snap->state[i] = CNT_SERIES_ENDED;
+		else if (e->state == CNT_ENT_ENDED)
+			snap->state[i] = CNT_SERIES_ENDED_NOW;
+		else
+			snap->state[i] = CNT_SERIES_LIVE;
+		cnt_value_scale(&snap->total[i], scale);
+		if (snap->state[i] == CNT_SERIES_ENDED) {
+			memset(&snap->delta[i], 0, sizeof(snap->delta[i]));
+			snap->delta[i].value = NAN;
+			snap->delta[i].pct = NAN;
+		} else {
+			cnt_value_scale(&snap->delta[i], scale);
+		}
+	}
+	for (i = 0; i < s->n_entities; i++)
+		if (was_live[i] && s->entities[i].state == CNT_ENT_ENDED)
+			close_entity_fds(s, (int)i);
+	free(was_live);
+	snap->start_ns = s->start_ns;
+	snap->prev_ns = s->last_ns;
+	snap->t_ns = now;
+	s->last_ns = now;
+	return 0;
+}
+
+/* ---- sums ---- */
+
+static int sum_where(const struct cnt_session *s, const struct cnt_snapshot *snap, bool use_total,
+		     int spec_index, int entity, int package, struct cnt_value *out)
+{
+	double scale = 1.0;
+	size_t i;
+	int n = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < snap->n && i < s->n_counters; i++) {
+		const struct cnt_counter *c = &s->counters[i];
+		const struct cnt_event *e = &s->events[c->event];
+
+		if (spec_index >= 0 && e->ev.spec_index != spec_index)
+			continue;
+		if (entity >= 0 && c->entity != entity)
+			continue;
+		if (package >= 0 && s->entities[c->entity].package != package)
+			continue;
+		if (!use_total && snap->state[i] == CNT_SERIES_ENDED)
+			continue;
+		value_add(out, use_total ? &snap->total[i] : &snap->delta[i]);
+		if (e->ev.scale > 0 && isfinite(e->ev.scale))
+			scale = e->ev.scale;
+		n++;
+	}
+	cnt_value_scale(out, scale);
+	if (!n)
+		out->value = out->pct = NAN;
+	return n;
+}
+
+int cnt_sum(const struct cnt_session *s, const struct cnt_snapshot *snap, bool use_total,
+	    int spec_index, int entity, struct cnt_value *out)
+{
+	return sum_where(s, snap, use_total, spec_index, entity, -1, out);
+}
+
+int cnt_sum_package(const struct cnt_session *s, const struct cnt_snapshot *snap,
+		    bool use_total, int spec_index, int package, struct cnt_value *out)
+{
+	return sum_where(s, snap, use_total, spec_index, -1, package, out);
+}
