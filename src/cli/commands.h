@@ -5,5 +5,6 @@
 #include "cli/cli.h"
 
 extern const struct cmd cmd_help;
+extern const struct cmd cmd_info;
 
 #endif

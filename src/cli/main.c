@@ -13,6 +13,7 @@
 
 const struct cmd *const vp_cmds[] = {
 	&cmd_help,
+	&cmd_info,
 	NULL,
 };
 

@@ -47,11 +47,17 @@ struct cpu_identity {
 	bool known;
 	char reason[PLAT_STR];     /* when !known */
 	char vendor[32];           /* "GenuineIntel", "AuthenticAMD", "ARM" */
-	int family, model, stepping; /* x86: display family/model; Arm: implementer/part in model */
+	int family, model, stepping; /* x86: display family/model; Arm: family = implementer, model = part, stepping = revision */
 	char model_name[PLAT_STR];
 	char arch[16];             /* "x86_64", "aarch64" */
 	char pfm_pmu[64];          /* libpfm4 name of the detected core PMU ("skx", "amd64_fam19h_zen3"), "" if none */
 	char pfm_desc[PLAT_STR];   /* libpfm4's description of it */
+	char pfm_source[PLAT_STR]; /* how pfm_pmu was found: libpfm4 detection, the model table, or why none */
+	char pfm_active[256];      /* live only: libpfm4's active PMUs ("perf, perf_raw"), "" otherwise */
+	int n_cpus_listed;         /* "processor" entries in cpuinfo */
+	bool flag_hypervisor;      /* cpuinfo flags hold "hypervisor" (CPUID.1:ECX[31]) */
+	bool flag_cqm_llc;         /* cpuinfo flags: cqm_occup_llc (RDT LLC occupancy monitoring) */
+	bool flag_cqm_mbm;         /* cpuinfo flags: cqm_mbm_total or cqm_mbm_local */
 };
 
 struct hypervisor {
@@ -66,6 +72,13 @@ struct hypervisor {
 	enum plat_role role;
 	char role_reason[PLAT_STR]; /* evidence: "3 QEMU processes", "CPUID hypervisor bit" */
 	int n_qemu;                /* QEMU processes found under /proc */
+	bool known;                /* some hypervisor evidence could be read */
+	char reason[PLAT_STR];     /* when !known */
+	char signature_source[PLAT_STR]; /* "cpuid", the fixture seam file, or why there is none */
+	char sys_properties[PLAT_STR]; /* /sys/hypervisor/properties/capabilities, "" when absent */
+	char xen_caps[64];         /* /proc/xen/capabilities, "" when absent */
+	int n_qemu_kvm;            /* of n_qemu: run with KVM acceleration (cmdline) */
+	int n_qemu_tcg;            /* of n_qemu: run with TCG (cmdline) */
 };
 
 struct numa_node {
@@ -100,6 +113,12 @@ struct topology {
 	int *distance;             /* n_nodes * n_nodes, row-major by node index; NULL if unknown */
 	int n_llc;
 	struct cache_domain *llc;  /* n_llc */
+	uint64_t mem_total_sys;    /* /proc/meminfo MemTotal in bytes, 0 unknown */
+	bool numa_sysfs;           /* /sys/devices/system/node exists (false: one node assumed) */
+	char node_note[PLAT_STR];  /* how nodes were found, or why they are assumed */
+	char distance_reason[PLAT_STR]; /* when distance is NULL */
+	char llc_reason[PLAT_STR]; /* when n_llc is 0 */
+	char hwloc_note[PLAT_STR]; /* live: hwloc's view compared with sysfs; "" for fixture roots */
 };
 
 struct pmu_info {
@@ -132,6 +151,11 @@ struct perm_info {
 	char resctrl_reason[PLAT_STR];
 	bool cgroup_v2;            /* unified hierarchy available */
 	char cgroup_root[64];      /* "/sys/fs/cgroup" or "/sys/fs/cgroup/unified" */
+	char reason[PLAT_STR];     /* when !known (status unreadable) */
+	char paranoid_reason[PLAT_STR]; /* when paranoid is INT_MIN */
+	bool cgroup_v1;            /* some v1 controller hierarchy is mounted */
+	char cgroup_reason[PLAT_STR]; /* when !cgroup_v2 */
+	char resctrl_features[PLAT_STR]; /* mon_features, comma-separated, "" when none */
 };
 
 struct platform {
@@ -145,6 +169,10 @@ struct platform {
 	int n_families;
 	bool core_pmu;             /* a core PMU is present */
 	char core_pmu_reason[256]; /* when absent: e.g. the kernel's "PMU not available due to virtualization" */
+	char core_pmu_name[64];    /* sysfs name of the first core PMU, "" when none */
+	char kernel_pmu_line[256]; /* the kernel's "Performance Events: ..." line when found, "" otherwise */
+	bool pmus_known;           /* the devices directory could be listed */
+	char pmus_reason[PLAT_STR]; /* when !pmus_known */
 	struct perm_info perm;
 };
 
@@ -160,6 +188,26 @@ void platform_release(struct platform *p);
 const char *hv_kind_name(enum hv_kind k);     /* "KVM", "Xen", "none" ... */
 const char *plat_role_name(enum plat_role r); /* "host", "guest", "native", "unknown" */
 const char *pmu_class_name(enum pmu_class c); /* "core", "uncore", ... */
+
+/*
+ * The libpfm4 core PMU table name for a CPU, from the model table in
+ * cpu.c (used for fixture roots, and live when libpfm4 detects nothing):
+ * "skx", "amd64_fam19h_zen3", "arm_n1" ...  NULL when no row matches.
+ * For Arm, family is the implementer and model the part number.
+ */
+const char *platform_pfm_name(const char *vendor, int family, int model, int stepping);
+
+/* One row of that table, for tests that check every name against libpfm4. */
+struct pfm_map_row {
+	const char *vendor;        /* "GenuineIntel", "AuthenticAMD", "ARM" */
+	int family;                /* Arm: implementer */
+	int model_lo, model_hi;    /* inclusive range; Arm: part */
+	int stepping_lo, stepping_hi; /* inclusive; 0..15 when any */
+	const char *pfm;           /* libpfm4 PMU name */
+	const char *what;          /* "Skylake-SP" ... */
+};
+/* The rows (static storage) and their number. */
+const struct pfm_map_row *platform_pfm_table(int *n);
 
 /* The PMU named name, or NULL. */
 const struct pmu_info *platform_find_pmu(const struct platform *p, const char *name);

@@ -1,0 +1,714 @@
+/* cmd_info.c - `vmmprof info`: what this machine is and what vmmprof can measure on it */
+#include "cli/commands.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "plan/coverage.h"
+#include "platform/platform.h"
+#include "util/json.h"
+#include "util/sbuf.h"
+#include "util/table.h"
+
+/* "4.3 GiB" */
+static void add_bytes(struct sbuf *sb, uint64_t b)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)b;
+	int u = 0;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		sbuf_addf(sb, "%llu B", (unsigned long long)b);
+	else
+		sbuf_addf(sb, v < 10 ? "%.1f %s" : "%.0f %s", v, unit[u]);
+}
+
+static void add_list(struct sbuf *sb, const struct cpulist *cl)
+{
+	if (cl->n)
+		cpulist_format(cl, sb);
+	else
+		sbuf_addstr(sb, "-");
+}
+
+static void kv(struct sbuf *sb, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void kv(struct sbuf *sb, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	sbuf_addf(sb, "  %-16s ", key);
+	va_start(ap, fmt);
+	sbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+	sbuf_addch(sb, '\n');
+}
+
+static void text_cpu(const struct platform *p, struct sbuf *sb)
+{
+	const struct cpu_identity *c = &p->cpu;
+	bool arm = !strcmp(c->arch, "aarch64");
+
+	sbuf_addstr(sb, "CPU\n");
+	if (!c->known && !c->vendor[0]) {
+		kv(sb, "identity", "unknown (%s)", c->reason);
+		return;
+	}
+	if (!c->known)
+		kv(sb, "identity", "incomplete (%s)", c->reason);
+	kv(sb, "vendor", "%s", c->vendor[0] ? c->vendor : "unknown");
+	kv(sb, "model", "%s", c->model_name[0] ? c->model_name : "unknown");
+	if (arm)
+		kv(sb, "id", "implementer 0x%02x, part 0x%03x, revision %d", (unsigned)c->family,
+		   (unsigned)c->model, c->stepping);
+	else
+		kv(sb, "id", "family 0x%x (%d), model 0x%x (%d), stepping %d", (unsigned)c->family,
+		   c->family, (unsigned)c->model, c->model, c->stepping);
+	kv(sb, "arch", "%s, %d CPU%s listed in /proc/cpuinfo", c->arch, c->n_cpus_listed,
+	   c->n_cpus_listed == 1 ? "" : "s");
+	if (c->pfm_pmu[0])
+		kv(sb, "libpfm4", "%s%s%s%s, from %s", c->pfm_pmu, c->pfm_desc[0] ? " \"" : "",
+		   c->pfm_desc, c->pfm_desc[0] ? "\"" : "", c->pfm_source);
+	else
+		kv(sb, "libpfm4", "none (%s)", c->pfm_source);
+	if (c->pfm_active[0])
+		kv(sb, "", "active libpfm4 tables: %s", c->pfm_active);
+	if (c->pfm_pmu[0] && !p->core_pmu)
+		kv(sb, "", "the kernel exposes no core PMU: these events cannot be opened here");
+}
+
+static void text_hv(const struct platform *p, struct sbuf *sb)
+{
+	const struct hypervisor *h = &p->hv;
+
+	sbuf_addstr(sb, "\nVirtualization\n");
+	if (h->signature[0])
+		kv(sb, "hypervisor", "%s (signature \"%s\", %s)", hv_kind_name(h->kind), h->signature,
+		   h->signature_source);
+	else if (h->kind == HV_UNKNOWN)
+		kv(sb, "hypervisor", "unknown (%s)", h->known ? h->signature_source : h->reason);
+	else
+		kv(sb, "hypervisor", "%s (%s)", hv_kind_name(h->kind), h->signature_source);
+	kv(sb, "role", "%s: %s", plat_role_name(h->role), h->role_reason);
+	kv(sb, "cpuinfo flag", "%s", !p->cpu.known ? "unknown (no cpuinfo)" :
+	   p->cpu.flag_hypervisor ? "hypervisor" : "no hypervisor flag");
+	if (h->sys_type[0])
+		kv(sb, "/sys/hypervisor", "type %s%s%s", h->sys_type,
+		   h->sys_properties[0] ? ", capabilities " : "", h->sys_properties);
+	else
+		kv(sb, "/sys/hypervisor", "absent");
+	if (h->dmi_vendor[0] || h->dmi_product[0])
+		kv(sb, "DMI", "%s / %s", h->dmi_vendor[0] ? h->dmi_vendor : "?",
+		   h->dmi_product[0] ? h->dmi_product : "?");
+	else
+		kv(sb, "DMI", "unknown (no /sys/class/dmi/id)");
+	if (h->kind == HV_XEN || h->sys_type[0] || h->xen_caps[0]) {
+		kv(sb, "Xen", "%s%s%s", h->xen_dom0 ? "dom0" : "domU",
+		   h->xen_caps[0] ? ", capabilities " : "", h->xen_caps);
+		if (h->xen_pmu_mode[0])
+			kv(sb, "Xen PMU mode", "%s", h->xen_pmu_mode);
+		else
+			kv(sb, "Xen PMU mode", "unknown (%s)", h->xen_pmu_reason);
+	}
+	kv(sb, "QEMU here", "%d process%s", h->n_qemu, h->n_qemu == 1 ? "" : "es");
+}
+
+static void text_topo(const struct platform *p, struct sbuf *sb)
+{
+	const struct topology *t = &p->topo;
+	struct sbuf tmp = SBUF_INIT;
+	struct table tb;
+	int i, j;
+	uint64_t node_sum = 0;
+	bool node_mem_known = true;
+
+	sbuf_addstr(sb, "\nTopology\n");
+	if (!t->known) {
+		kv(sb, "CPUs", "unknown (%s)", t->reason);
+		return;
+	}
+	add_list(&tmp, &t->online);
+	kv(sb, "CPUs", "%d online (%s), %d package%s, %d core%s, SMT %s", t->n_cpus, sbuf_str(&tmp),
+	   t->n_packages, t->n_packages == 1 ? "" : "s", t->n_cores, t->n_cores == 1 ? "" : "s",
+	   t->n_cores ? (t->smt_on ? "on" : "off") : "unknown");
+	kv(sb, "NUMA nodes", "%d, %s", t->n_nodes, t->node_note);
+	{
+		static const char *const head[] = { ">node", "cpus", ">memory", ">free" };
+
+		table_init(&tb, 4, head);
+		for (i = 0; i < t->n_nodes; i++) {
+			const struct numa_node *nd = &t->nodes[i];
+
+			table_row(&tb);
+			table_cell(&tb, "%d", nd->id);
+			sbuf_reset(&tmp);
+			add_list(&tmp, &nd->cpus);
+			table_cell(&tb, "%s", sbuf_str(&tmp));
+			sbuf_reset(&tmp);
+			if (nd->mem_known) {
+				add_bytes(&tmp, nd->mem_total);
+				node_sum += nd->mem_total;
+			} else {
+				sbuf_addstr(&tmp, "n/a");
+				node_mem_known = false;
+			}
+			table_cell(&tb, "%s", sbuf_str(&tmp));
+			sbuf_reset(&tmp);
+			if (nd->mem_known && t->numa_sysfs)
+				add_bytes(&tmp, nd->mem_free);
+			else
+				sbuf_addstr(&tmp, "n/a");
+			table_cell(&tb, "%s", sbuf_str(&tmp));
+		}
+		table_render(&tb, sb, 4, true);
+		table_release(&tb);
+	}
+	if (t->distance) {
+		const char **head = calloc((size_t)t->n_nodes + 1, sizeof(char *));
+		char **names = calloc((size_t)t->n_nodes + 1, sizeof(char *));
+
+		names[0] = strdup(">from\\to");
+		for (j = 0; j < t->n_nodes; j++)
+			names[j + 1] = NULL, sbuf_reset(&tmp), sbuf_addf(&tmp, ">%d", t->nodes[j].id),
+			names[j + 1] = strdup(sbuf_str(&tmp));
+		for (j = 0; j <= t->n_nodes; j++)
+			head[j] = names[j];
+		table_init(&tb, (size_t)t->n_nodes + 1, head);
+		for (i = 0; i < t->n_nodes; i++) {
+			table_row(&tb);
+			table_cell(&tb, "%d", t->nodes[i].id);
+			for (j = 0; j < t->n_nodes; j++)
+				table_cell(&tb, "%d", t->distance[i * t->n_nodes + j]);
+		}
+		kv(sb, "distances", "(the kernel's SLIT: 10 = local)");
+		table_render(&tb, sb, 4, true);
+		table_release(&tb);
+		for (j = 0; j <= t->n_nodes; j++)
+			free(names[j]);
+		free(names);
+		free(head);
+	} else {
+		kv(sb, "distances", "unknown (%s)", t->distance_reason);
+	}
+	if (t->n_llc) {
+		kv(sb, "LLC domains", "%d", t->n_llc);
+		for (i = 0; i < t->n_llc; i++) {
+			sbuf_reset(&tmp);
+			sbuf_addf(&tmp, "L%d ", t->llc[i].level);
+			if (t->llc[i].size)
+				add_bytes(&tmp, t->llc[i].size);
+			else
+				sbuf_addstr(&tmp, "size n/a");
+			sbuf_addstr(&tmp, ", CPUs ");
+			add_list(&tmp, &t->llc[i].cpus);
+			kv(sb, "", "%s", sbuf_str(&tmp));
+		}
+	} else {
+		kv(sb, "LLC domains", "unknown (%s)", t->llc_reason);
+	}
+	if (t->mem_total_sys) {
+		sbuf_reset(&tmp);
+		add_bytes(&tmp, t->mem_total_sys);
+		if (node_mem_known && t->numa_sysfs && node_sum &&
+		    (node_sum > t->mem_total_sys * 105 / 100 || node_sum < t->mem_total_sys * 95 / 100)) {
+			sbuf_addstr(&tmp, " in /proc/meminfo; the nodes' meminfo totals ");
+			add_bytes(&tmp, node_sum);
+			sbuf_addstr(&tmp, " (memory outside any node's count, e.g. hotplugged)");
+		} else {
+			sbuf_addstr(&tmp, " (/proc/meminfo)");
+		}
+		kv(sb, "memory", "%s", sbuf_str(&tmp));
+	}
+	if (t->hwloc_note[0])
+		kv(sb, "hwloc", "%s", t->hwloc_note);
+	sbuf_release(&tmp);
+}
+
+static void text_pmus(const struct platform *p, struct sbuf *sb)
+{
+	static const char *const head[] = { "family", "class", ">instances", ">type", "cpumask",
+					    ">events", ">formats" };
+	struct sbuf tmp = SBUF_INIT;
+	struct table tb;
+	int f, i;
+
+	sbuf_addstr(sb, "\nPMUs (/sys/bus/event_source/devices)\n");
+	if (!p->pmus_known) {
+		kv(sb, "inventory", "unknown (%s)", p->pmus_reason);
+		kv(sb, "core PMU", "unknown");
+		return;
+	}
+	if (p->core_pmu)
+		kv(sb, "core PMU", "%s", p->core_pmu_name);
+	else
+		kv(sb, "core PMU", "none: %s", p->core_pmu_reason);
+	if (p->core_pmu && p->kernel_pmu_line[0])
+		kv(sb, "kernel", "%s", p->kernel_pmu_line);
+	table_init(&tb, 7, head);
+	for (f = 0; f < p->n_families; f++) {
+		const struct pmu_family *fam = &p->families[f];
+		const struct pmu_info *first = NULL, *last = NULL;
+
+		for (i = 0; i < p->n_pmus; i++)
+			if (!strcmp(p->pmus[i].family, fam->family)) {
+				if (!first)
+					first = &p->pmus[i];
+				last = &p->pmus[i];
+			}
+		table_row(&tb);
+		table_cell(&tb, "%s", fam->family);
+		table_cell(&tb, "%s", pmu_class_name(fam->cls));
+		table_cell(&tb, "%d", fam->n_instances);
+		if (first->type < 0)
+			table_cell(&tb, "n/a");
+		else if (first != last && last->type >= 0)
+			table_cell(&tb, "%d..%d", first->type, last->type);
+		else
+			table_cell(&tb, "%d", first->type);
+		sbuf_reset(&tmp);
+		add_list(&tmp, &first->cpumask);
+		table_cell(&tb, "%s", sbuf_str(&tmp));
+		table_cell(&tb, "%d", first->n_events);
+		table_cell(&tb, "%d", first->n_formats);
+	}
+	table_render(&tb, sb, 4, true);
+	table_release(&tb);
+	sbuf_release(&tmp);
+}
+
+static void text_perm(const struct platform *p, struct sbuf *sb)
+{
+	const struct perm_info *pm = &p->perm;
+
+	sbuf_addstr(sb, "\nPermissions\n");
+	if (pm->paranoid != INT_MIN)
+		kv(sb, "perf paranoid", "%d%s", pm->paranoid,
+		   pm->paranoid >= 2 ? " (CPU-wide counting needs root or CAP_PERFMON)" :
+		   pm->paranoid >= 1 ? " (no CPU-wide counting without CAP_PERFMON)" : "");
+	else
+		kv(sb, "perf paranoid", "unknown (%s)", pm->paranoid_reason);
+	if (pm->known)
+		kv(sb, "privileges", "%s, CAP_PERFMON %s, CAP_SYS_ADMIN %s",
+		   pm->is_root ? "root (euid 0)" : "not root", pm->cap_perfmon ? "yes" : "no",
+		   pm->cap_sys_admin ? "yes" : "no");
+	else
+		kv(sb, "privileges", "%sunknown (%s)", pm->is_root ? "root, capabilities " : "",
+		   pm->reason);
+	if (pm->resctrl_features[0])
+		kv(sb, "resctrl", "mounted, L3 monitoring: %s", pm->resctrl_features);
+	else
+		kv(sb, "resctrl", "unavailable (%s)", pm->resctrl_reason);
+	if (pm->cgroup_v2)
+		kv(sb, "cgroup v2", "%s%s", pm->cgroup_root, pm->cgroup_v1 ? " (v1 controllers also mounted)" : "");
+	else
+		kv(sb, "cgroup v2", "unavailable (%s)", pm->cgroup_reason);
+}
+
+static void text_coverage(const struct coverage *cv, struct sbuf *sb)
+{
+	int f;
+
+	sbuf_addf(sb, "\nFactor coverage: %s\n", cv->summary);
+	if (cv->recipe[0])
+		sbuf_addf(sb, "  event recipe: %s\n", cv->recipe);
+	for (f = 0; f < COV_NFACTORS; f++) {
+		const struct cov_row *r = &cv->rows[f];
+
+		sbuf_addf(sb, "  %-9s %-12s %s\n", cov_factor_name(r->factor),
+			  cov_quality_name(r->quality), r->source);
+		if (r->events[0])
+			sbuf_addf(sb, "  %-22s reads: %s\n", "", r->events);
+		if (r->note[0])
+			sbuf_addf(sb, "  %-22s %s: %s\n", "",
+				  r->quality == COV_UNAVAILABLE ? "why" : "note", r->note);
+		if (r->remains[0])
+			sbuf_addf(sb, "  %-22s instead: %s\n", "", r->remains);
+	}
+}
+
+static void render_text(const struct platform *p, const struct coverage *cv, struct sbuf *sb)
+{
+	sbuf_addf(sb, "vmmprof info: %s\n\n", strcmp(p->root, "/") ? p->root : "this machine");
+	text_cpu(p, sb);
+	text_hv(p, sb);
+	text_topo(p, sb);
+	text_pmus(p, sb);
+	text_perm(p, sb);
+	text_coverage(cv, sb);
+}
+
+/* A string, or null when empty. */
+static void jstr_or_null(struct jw *w, const char *key, const char *s)
+{
+	jw_key(w, key);
+	if (s && *s)
+		jw_str(w, s);
+	else
+		jw_null(w);
+}
+
+static void jlist(struct jw *w, const char *key, const struct cpulist *cl)
+{
+	struct sbuf tmp = SBUF_INIT;
+
+	cpulist_format(cl, &tmp);
+	jw_kstr(w, key, sbuf_str(&tmp));
+	sbuf_release(&tmp);
+}
+
+/* "a, b, c" -> ["a","b","c"] */
+static void jsplit(struct jw *w, const char *key, const char *s)
+{
+	const char *p = s;
+
+	jw_key(w, key);
+	jw_arr_begin(w);
+	while (p && *p) {
+		const char *e = strstr(p, ", ");
+		char *item = e ? strndup(p, (size_t)(e - p)) : strdup(p);
+
+		jw_str(w, item);
+		free(item);
+		p = e ? e + 2 : NULL;
+	}
+	jw_arr_end(w);
+}
+
+static void json_cpu(const struct platform *p, struct jw *w)
+{
+	const struct cpu_identity *c = &p->cpu;
+
+	jw_key(w, "cpu");
+	jw_obj_begin(w);
+	jw_kbool(w, "known", c->known);
+	jstr_or_null(w, "reason", c->known ? NULL : c->reason);
+	jstr_or_null(w, "vendor", c->vendor);
+	jstr_or_null(w, "arch", c->arch);
+	jw_key(w, "family");
+	if (c->family >= 0) jw_int(w, c->family); else jw_null(w);
+	jw_key(w, "model");
+	if (c->model >= 0) jw_int(w, c->model); else jw_null(w);
+	jw_key(w, "stepping");
+	if (c->stepping >= 0) jw_int(w, c->stepping); else jw_null(w);
+	jstr_or_null(w, "model_name", c->model_name);
+	jw_kint(w, "cpus_listed", c->n_cpus_listed);
+	jstr_or_null(w, "pfm_pmu", c->pfm_pmu);
+	jstr_or_null(w, "pfm_desc", c->pfm_desc);
+	jstr_or_null(w, "pfm_source", c->pfm_source);
+	jsplit(w, "pfm_active", c->pfm_active);
+	jw_key(w, "flags");
+	jw_obj_begin(w);
+	jw_kbool(w, "hypervisor", c->flag_hypervisor);
+	jw_kbool(w, "cqm_occup_llc", c->flag_cqm_llc);
+	jw_kbool(w, "cqm_mbm", c->flag_cqm_mbm);
+	jw_obj_end(w);
+	jw_obj_end(w);
+}
+
+static void json_hv(const struct platform *p, struct jw *w)
+{
+	const struct hypervisor *h = &p->hv;
+
+	jw_key(w, "virtualization");
+	jw_obj_begin(w);
+	jw_kbool(w, "known", h->known);
+	jstr_or_null(w, "reason", h->known ? NULL : h->reason);
+	jw_kstr(w, "hypervisor", hv_kind_name(h->kind));
+	jstr_or_null(w, "signature", h->signature);
+	jstr_or_null(w, "signature_source", h->signature_source);
+	jstr_or_null(w, "sys_type", h->sys_type);
+	jstr_or_null(w, "sys_capabilities", h->sys_properties);
+	jstr_or_null(w, "dmi_vendor", h->dmi_vendor);
+	jstr_or_null(w, "dmi_product", h->dmi_product);
+	jw_kbool(w, "xen_dom0", h->xen_dom0);
+	jstr_or_null(w, "xen_capabilities", h->xen_caps);
+	jstr_or_null(w, "xen_pmu_mode", h->xen_pmu_mode);
+	jstr_or_null(w, "xen_pmu_reason", h->xen_pmu_mode[0] ? NULL : h->xen_pmu_reason);
+	jw_kstr(w, "role", plat_role_name(h->role));
+	jw_kstr(w, "role_evidence", h->role_reason);
+	jw_key(w, "qemu_processes");
+	jw_obj_begin(w);
+	jw_kint(w, "total", h->n_qemu);
+	jw_kint(w, "kvm", h->n_qemu_kvm);
+	jw_kint(w, "tcg", h->n_qemu_tcg);
+	jw_obj_end(w);
+	jw_obj_end(w);
+}
+
+static void json_topo(const struct platform *p, struct jw *w)
+{
+	const struct topology *t = &p->topo;
+	int i, j;
+
+	jw_key(w, "topology");
+	jw_obj_begin(w);
+	jw_kbool(w, "known", t->known);
+	jstr_or_null(w, "reason", t->known ? NULL : t->reason);
+	jlist(w, "cpus_online", &t->online);
+	jw_kint(w, "n_cpus", t->n_cpus);
+	jw_kint(w, "n_packages", t->n_packages);
+	jw_kint(w, "n_cores", t->n_cores);
+	jw_kbool(w, "smt", t->smt_on);
+	jw_kbool(w, "numa_sysfs", t->numa_sysfs);
+	jstr_or_null(w, "node_note", t->node_note);
+	jw_key(w, "mem_total_bytes");
+	if (t->mem_total_sys) jw_uint(w, t->mem_total_sys); else jw_null(w);
+	jw_key(w, "nodes");
+	jw_arr_begin(w);
+	for (i = 0; i < t->n_nodes; i++) {
+		const struct numa_node *nd = &t->nodes[i];
+
+		jw_obj_begin(w);
+		jw_kint(w, "id", nd->id);
+		jlist(w, "cpus", &nd->cpus);
+		jw_key(w, "mem_total_bytes");
+		if (nd->mem_known) jw_uint(w, nd->mem_total); else jw_null(w);
+		jw_key(w, "mem_free_bytes");
+		if (nd->mem_known && t->numa_sysfs) jw_uint(w, nd->mem_free); else jw_null(w);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	jw_key(w, "distance");
+	if (t->distance) {
+		jw_arr_begin(w);
+		for (i = 0; i < t->n_nodes; i++) {
+			jw_arr_begin(w);
+			for (j = 0; j < t->n_nodes; j++)
+				jw_int(w, t->distance[i * t->n_nodes + j]);
+			jw_arr_end(w);
+		}
+		jw_arr_end(w);
+	} else {
+		jw_null(w);
+	}
+	jstr_or_null(w, "distance_reason", t->distance ? NULL : t->distance_reason);
+	jw_key(w, "llc");
+	jw_arr_begin(w);
+	for (i = 0; i < t->n_llc; i++) {
+		jw_obj_begin(w);
+		jw_kint(w, "level", t->llc[i].level);
+		jw_key(w, "size_bytes");
+		if (t->llc[i].size) jw_uint(w, t->llc[i].size); else jw_null(w);
+		jlist(w, "cpus", &t->llc[i].cpus);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	jstr_or_null(w, "llc_reason", t->n_llc ? NULL : t->llc_reason);
+	jstr_or_null(w, "hwloc", t->hwloc_note);
+	jw_obj_end(w);
+}
+
+static void json_pmus(const struct platform *p, struct jw *w)
+{
+	int i;
+
+	jw_key(w, "pmus");
+	jw_obj_begin(w);
+	jw_kbool(w, "known", p->pmus_known);
+	jstr_or_null(w, "reason", p->pmus_known ? NULL : p->pmus_reason);
+	jw_kbool(w, "core_pmu", p->core_pmu);
+	jstr_or_null(w, "core_pmu_name", p->core_pmu_name);
+	jstr_or_null(w, "core_pmu_reason", p->core_pmu ? NULL : p->core_pmu_reason);
+	jstr_or_null(w, "kernel_line", p->kernel_pmu_line);
+	jw_key(w, "devices");
+	jw_arr_begin(w);
+	for (i = 0; i < p->n_pmus; i++) {
+		const struct pmu_info *pi = &p->pmus[i];
+
+		jw_obj_begin(w);
+		jw_kstr(w, "name", pi->name);
+		jw_kstr(w, "family", pi->family);
+		jw_kstr(w, "class", pmu_class_name(pi->cls));
+		jw_key(w, "type");
+		if (pi->type >= 0) jw_int(w, pi->type); else jw_null(w);
+		jlist(w, "cpumask", &pi->cpumask);
+		jw_kint(w, "events", pi->n_events);
+		jw_kint(w, "formats", pi->n_formats);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	jw_key(w, "families");
+	jw_arr_begin(w);
+	for (i = 0; i < p->n_families; i++) {
+		jw_obj_begin(w);
+		jw_kstr(w, "family", p->families[i].family);
+		jw_kstr(w, "class", pmu_class_name(p->families[i].cls));
+		jw_kint(w, "instances", p->families[i].n_instances);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	jw_obj_end(w);
+}
+
+static void json_perm(const struct platform *p, struct jw *w)
+{
+	const struct perm_info *pm = &p->perm;
+
+	jw_key(w, "permissions");
+	jw_obj_begin(w);
+	jw_kbool(w, "known", pm->known);
+	jstr_or_null(w, "reason", pm->known ? NULL : pm->reason);
+	jw_key(w, "perf_event_paranoid");
+	if (pm->paranoid != INT_MIN) jw_int(w, pm->paranoid); else jw_null(w);
+	jstr_or_null(w, "paranoid_reason", pm->paranoid != INT_MIN ? NULL : pm->paranoid_reason);
+	jw_kbool(w, "root", pm->is_root);
+	jw_kbool(w, "cap_perfmon", pm->cap_perfmon);
+	jw_kbool(w, "cap_sys_admin", pm->cap_sys_admin);
+	jw_kbool(w, "cgroup_v2", pm->cgroup_v2);
+	jstr_or_null(w, "cgroup_root", pm->cgroup_root);
+	jw_kbool(w, "cgroup_v1", pm->cgroup_v1);
+	jstr_or_null(w, "cgroup_reason", pm->cgroup_v2 ? NULL : pm->cgroup_reason);
+	jw_obj_end(w);
+
+	jw_key(w, "resctrl");
+	jw_obj_begin(w);
+	jw_kbool(w, "supported", pm->resctrl_supported);
+	jw_kbool(w, "mounted", pm->resctrl_mounted);
+	jsplit(w, "mon_features", pm->resctrl_features);
+	jw_kbool(w, "llc_occupancy", pm->resctrl_llc_occupancy);
+	jw_kbool(w, "mbm_total", pm->resctrl_mbm_total);
+	jw_kbool(w, "mbm_local", pm->resctrl_mbm_local);
+	jstr_or_null(w, "reason", pm->resctrl_reason);
+	jw_obj_end(w);
+}
+
+static void json_coverage(const struct coverage *cv, struct jw *w)
+{
+	int f;
+
+	jw_key(w, "coverage");
+	jw_obj_begin(w);
+	jstr_or_null(w, "recipe", cv->recipe);
+	jw_kstr(w, "summary", cv->summary);
+	jw_key(w, "factors");
+	jw_arr_begin(w);
+	for (f = 0; f < COV_NFACTORS; f++) {
+		const struct cov_row *r = &cv->rows[f];
+
+		jw_obj_begin(w);
+		jw_kstr(w, "factor", cov_factor_name(r->factor));
+		jw_kstr(w, "quality", cov_quality_name(r->quality));
+		jw_kstr(w, "kind", cov_kind_name(r->kind));
+		jw_kstr(w, "source", r->source);
+		jstr_or_null(w, "events", r->events);
+		jstr_or_null(w, "note", r->note);
+		jstr_or_null(w, "instead", r->remains);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	jw_obj_end(w);
+}
+
+static void render_json(const struct platform *p, const struct coverage *cv, struct sbuf *sb)
+{
+	struct jw w;
+
+	jw_init(&w, sb, true);
+	jw_obj_begin(&w);
+	jw_kstr(&w, "schema", "vmmprof-info/1");
+	jw_kstr(&w, "root", p->root);
+	jw_kbool(&w, "live", !strcmp(p->root, "/"));
+	json_cpu(p, &w);
+	json_hv(p, &w);
+	json_topo(p, &w);
+	json_pmus(p, &w);
+	json_perm(p, &w);
+	json_coverage(cv, &w);
+	jw_obj_end(&w);
+	sbuf_addch(sb, '\n');
+}
+
+static int run_info(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "root", required_argument, NULL, 'R' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *root = "/";
+	bool json = false;
+	struct platform p;
+	struct coverage cv;
+	struct vp_err err = { 0, "" };
+	struct sbuf sb = SBUF_INIT;
+	struct stat st;
+	int c, rc;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'R':
+			root = optarg;
+			break;
+		case ':':
+			return cli_usage_error(&cmd_info, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage_error(&cmd_info, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error(&cmd_info, "unexpected argument '%s'", argv[optind]);
+	if (!*root)
+		return cli_usage_error(&cmd_info, "--root needs a directory");
+	if (stat(root, &st)) {
+		cli_errorf("root directory '%s' %s", root,
+			   errno == ENOENT ? "does not exist" : strerror(errno));
+		return 2;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		cli_errorf("root directory '%s' is not a usable directory (not a directory)", root);
+		return 2;
+	}
+	if (platform_probe(&p, root, &err)) {
+		cli_error(&err);
+		return 2;
+	}
+	coverage_compute(&p, &cv);
+	if (json)
+		render_json(&p, &cv, &sb);
+	else
+		render_text(&p, &cv, &sb);
+	rc = cli_write(&sb);
+	sbuf_release(&sb);
+	platform_release(&p);
+	return rc;
+}
+
+const struct cmd cmd_info = {
+	.name = "info",
+	.fn = run_info,
+	.summary = "show what this machine is and what vmmprof can measure on it",
+	.synopsis = "info [--json] [--root DIR]",
+	.description =
+		"Probes the machine: CPU identity and the libpfm4 table it maps to; the\n"
+		"hypervisor (CPUID leaf 0x40000000, /sys/hypervisor, DMI) and this machine's\n"
+		"role (host when QEMU guests run here or it is a Xen dom0, guest, native);\n"
+		"packages, NUMA nodes with their CPUs, memory and distances, LLC domains;\n"
+		"every PMU under /sys/bus/event_source/devices grouped by family, and why\n"
+		"there is no core PMU when there is none; perf_event_paranoid, privileges,\n"
+		"resctrl and cgroup v2.\n"
+		"\n"
+		"Ends with the factor-coverage table: for each of the five factors\n"
+		"(locality, llc, sharing, imc, queue) the source that would measure it here\n"
+		"and its quality (measured, apportioned, proxy), or 'unavailable' and why.\n"
+		"\n"
+		"Anything that cannot be read is shown as 'unknown (REASON)'; the command\n"
+		"still prints everything else and exits 0.  A root that does not exist\n"
+		"exits 2.  The --json schema is described in docs/info-json.md.",
+	.options = "--json\tprint the same content as JSON (schema vmmprof-info/1)\n"
+		   "--root DIR\tprobe the /proc and /sys tree under DIR instead of / (fixture trees)",
+	.examples = "vmmprof info\twhat this machine is and can measure\n"
+		    "vmmprof info --json | python3 -m json.tool\tthe same as JSON\n"
+		    "vmmprof info --root tests/data/root/skx-2s\ta captured two-socket Skylake-SP host",
+};

@@ -1,0 +1,401 @@
+/* coverage.c - the factor-coverage decision: best source per factor on a platform */
+#include "plan/coverage.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/*
+ * Event recipes per CPU family, from REFERENCES.md section 1 (libpfm4 or
+ * perf spelling as given there).  core[] needs the core PMU; unc[] names
+ * the uncore PMU family that must be present for unc_ev[].
+ */
+struct recipe {
+	const char *pfm[3];        /* libpfm4 core tables this recipe serves */
+	const char *label;
+	bool zen;                  /* sharing on Zen: cache-to-cache fills, not HITM */
+	const char *core[COV_NFACTORS];
+	const char *unc[COV_NFACTORS];
+	const char *unc_ev[COV_NFACTORS];
+};
+
+static const struct recipe recipes[] = {
+	{ { "nhm", "nhm_ex" }, "Nehalem", false,
+	  { "MEM_UNCORE_RETIRED:LOCAL_DRAM / :REMOTE_DRAM",
+	    "LLC_MISSES / LLC_REFERENCES",
+	    "MEM_UNCORE_RETIRED:OTHER_CORE_L2_HITM, OFFCORE_RESPONSE_0:ANY_DATA:REMOTE_CACHE_HITM",
+	    NULL,
+	    "OFFCORE_REQUESTS_SQ_FULL" },
+	  { "uncore", "uncore", NULL, "uncore", "uncore" },
+	  { "UNC_QHL_REQUESTS:LOCAL_READS / :REMOTE_READS",
+	    "UNC_LLC_MISS:ANY, UNC_LLC_HITS:ANY",
+	    NULL,
+	    "UNC_QMC_NORMAL_READS:ANY, UNC_QMC_WRITES:FULL_ANY, UNC_QMC_OCCUPANCY, UNC_QHL_CYCLES_FULL",
+	    "UNC_GQ_CYCLES_FULL:{READ,WRITE,PEER_PROBE}_TRACKER / UNC_CLK_UNHALTED" } },
+	{ { "wsm", "wsm_dp" }, "Westmere", false,
+	  { "MEM_UNCORE_RETIRED:LOCAL_DRAM_AND_REMOTE_CACHE_HIT / :REMOTE_DRAM",
+	    "LLC_MISSES / LLC_REFERENCES",
+	    "MEM_UNCORE_RETIRED:LOCAL_HITM / :REMOTE_HITM",
+	    NULL,
+	    "OFFCORE_REQUESTS_SQ_FULL" },
+	  { "uncore", "uncore", NULL, "uncore", "uncore" },
+	  { "UNC_QHL_REQUESTS:LOCAL_READS / :REMOTE_READS",
+	    "UNC_LLC_MISS:ANY, UNC_LLC_HITS:ANY",
+	    NULL,
+	    "UNC_QMC_NORMAL_READS:ANY, UNC_QMC_WRITES:FULL_ANY, UNC_QMC_OCCUPANCY, UNC_QHL_CYCLES_FULL",
+	    "UNC_GQ_CYCLES_FULL:{READ,WRITE,PEER_PROBE}_TRACKER / UNC_CLK_UNHALTED" } },
+	{ { "skx", "clx" }, "Skylake-SP / Cascade Lake", false,
+	  { "MEM_LOAD_L3_MISS_RETIRED:LOCAL_DRAM / :REMOTE_DRAM",
+	    "LONGEST_LAT_CACHE:MISS / :REFERENCE, CYCLE_ACTIVITY:STALLS_L3_MISS",
+	    "MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM, MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM / :REMOTE_FWD",
+	    NULL,
+	    "L1D_PEND_MISS:FB_FULL, OFFCORE_REQUESTS_BUFFER:SQ_FULL" },
+	  { "uncore_cha", NULL, "uncore_upi", "uncore_imc", "uncore_cha" },
+	  { "TOR_INSERTS.IA_MISS (config1 local 0x40432 / remote 0x40431)",
+	    NULL,
+	    "TxL_FLITS.ALL_DATA (MB/s = flits x 64 / 9 / t)",
+	    "CAS_COUNT.RD / .WR, RPQ_OCCUPANCY / RPQ_INSERTS, RPQ_CYCLES_FULL, CLOCKTICKS",
+	    "TOR_OCCUPANCY.IA_MISS / TOR_INSERTS.IA_MISS" } },
+	{ { "icx" }, "Ice Lake-SP", false,
+	  { "OCR.DEMAND_DATA_RD.LOCAL_DRAM / .REMOTE_DRAM",
+	    "LONGEST_LAT_CACHE.MISS / .REFERENCE",
+	    "MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD (libpfm4: XSNP_HITM)",
+	    NULL,
+	    "SQ_MISC.SQ_FULL" },
+	  { "uncore_cha", NULL, NULL, "uncore_imc", "uncore_cha" },
+	  { "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_LOCAL / _REMOTE",
+	    NULL, NULL,
+	    "CAS_COUNT.RD (0x04/0x0f) / .WR (0x04/0x30), RPQ per pseudo-channel",
+	    "TOR_OCCUPANCY / TOR_INSERTS.IA_MISS_DRD" } },
+	{ { "spr" }, "Sapphire Rapids", false,
+	  { "OCR.DEMAND_DATA_RD.LOCAL_DRAM / .REMOTE_DRAM",
+	    "LONGEST_LAT_CACHE.MISS / .REFERENCE",
+	    "MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD",
+	    NULL,
+	    "XQ.FULL_CYCLES" },
+	  { "uncore_cha", NULL, NULL, "uncore_imc", "uncore_cha" },
+	  { "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_LOCAL / _REMOTE",
+	    NULL, NULL,
+	    "CAS_COUNT.RD (0x05/0xcf) / .WR (0x05/0xf0)",
+	    "TOR_OCCUPANCY / TOR_INSERTS.IA_MISS_DRD" } },
+	{ { "amd64_fam17h_zen2" }, "Zen 2", true,
+	  { "ls_refills_from_sys.ls_mabresp_lcl_dram / _rmt_dram",
+	    NULL,
+	    "ls_refills_from_sys.ls_mabresp_lcl_cache / _rmt_cache",
+	    NULL,
+	    "ls_alloc_mab_count / ls_mab_alloc" },
+	  { NULL, "amd_l3", NULL, "amd_df", "amd_l3" },
+	  { NULL,
+	    "l3_request_g1.caching_l3_cache_accesses, l3_comb_clstr_state.request_miss",
+	    NULL,
+	    "DRAM channel data controller 0..7 (x64 B)",
+	    "xi_sys_fill_latency x16 / xi_ccx_sdp_req1" } },
+	{ { "amd64_fam19h_zen3" }, "Zen 3", true,
+	  { "ls_dmnd_fills_from_sys.mem_io_local / .mem_io_remote",
+	    NULL,
+	    "ls_dmnd_fills_from_sys.ext_cache_local / .ext_cache_remote",
+	    NULL,
+	    "ls_alloc_mab_count / ls_mab_alloc" },
+	  { NULL, "amd_l3", NULL, "amd_df", "amd_l3" },
+	  { NULL,
+	    "l3_lookup_state.all / .miss",
+	    NULL,
+	    "DRAM channel data controller 0..7 (x64 B)",
+	    "xi_sys_fill_latency x16 / xi_ccx_sdp_req1" } },
+	{ { "amd64_fam19h_zen4" }, "Zen 4", true,
+	  { "ls_dmnd_fills_from_sys.dram_io_near / .dram_io_far",
+	    NULL,
+	    "ls_dmnd_fills_from_sys.near_cache / .far_cache",
+	    NULL,
+	    NULL },
+	  { "amd_df", "amd_l3", NULL, "amd_umc", "amd_l3" },
+	  { "local / remote processor read beats x64 B",
+	    "l3_lookup_state.all / .miss",
+	    NULL,
+	    "umc_cas_cmd.rd / .wr, umc_data_slot_clks.all, umc_mem_clk",
+	    "l3_xi_sampled_latency.all x10 / l3_xi_sampled_latency_requests.all" } },
+};
+
+const char *cov_factor_name(enum cov_factor f)
+{
+	static const char *const n[] = { "locality", "llc", "sharing", "imc", "queue" };
+
+	return f < COV_NFACTORS ? n[f] : "?";
+}
+
+const char *cov_quality_name(enum cov_quality q)
+{
+	switch (q) {
+	case COV_MEASURED: return "measured";
+	case COV_APPORTIONED: return "apportioned";
+	case COV_PROXY: return "proxy";
+	case COV_UNAVAILABLE: return "unavailable";
+	}
+	return "unavailable";
+}
+
+const char *cov_kind_name(enum cov_kind k)
+{
+	switch (k) {
+	case COV_SRC_CORE: return "core";
+	case COV_SRC_UNCORE: return "uncore";
+	case COV_SRC_RESCTRL: return "resctrl";
+	case COV_SRC_SOFTWARE: return "software";
+	case COV_SRC_NONE: return "none";
+	}
+	return "none";
+}
+
+static const struct recipe *recipe_for(const char *pfm)
+{
+	size_t i, k;
+
+	if (!pfm || !*pfm)
+		return NULL;
+	for (i = 0; i < sizeof(recipes) / sizeof(recipes[0]); i++)
+		for (k = 0; k < 3 && recipes[i].pfm[k]; k++)
+			if (!strcmp(recipes[i].pfm[k], pfm))
+				return &recipes[i];
+	return NULL;
+}
+
+static const struct pmu_family *family(const struct platform *p, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < p->n_families; i++)
+		if (!strcmp(p->families[i].family, name))
+			return &p->families[i];
+	return NULL;
+}
+
+static void remains(struct cov_row *r, const char *text)
+{
+	snprintf(r->remains, sizeof(r->remains), "%s", text);
+}
+
+static void set(struct cov_row *r, enum cov_quality q, enum cov_kind k, const char *source,
+		const char *events)
+{
+	r->quality = q;
+	r->kind = k;
+	snprintf(r->source, sizeof(r->source), "%s", source);
+	snprintf(r->events, sizeof(r->events), "%s", events ? events : "");
+}
+
+__attribute__((format(printf, 2, 3)))
+static void note(struct cov_row *r, const char *fmt, ...)
+{
+	size_t o = strlen(r->note);
+	va_list ap;
+
+	if (o + 3 >= sizeof(r->note))
+		return;
+	if (o) {
+		memcpy(r->note + o, "; ", 3);
+		o += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(r->note + o, sizeof(r->note) - o, fmt, ap);
+	va_end(ap);
+}
+
+/* Do we run inside a VM (whatever else runs here)?  Xen dom0 sees the hardware. */
+static bool in_vm(const struct platform *p)
+{
+	if (p->hv.xen_dom0)
+		return false;
+	return (p->hv.kind != HV_NONE && p->hv.kind != HV_UNKNOWN) || p->cpu.flag_hypervisor;
+}
+
+/* Why there is no core PMU, shortened for a table note. */
+static const char *no_core(const struct platform *p)
+{
+	if (strstr(p->core_pmu_reason, "virtualization"))
+		return "no core PMU: the hypervisor exposes none (no vPMU)";
+	if (in_vm(p))
+		return "no core PMU in this VM (no vPMU)";
+	return "no core PMU";
+}
+
+/* Try the recipe's uncore PMU for factor f; true when it serves. */
+static bool try_uncore(const struct platform *p, const struct recipe *rc, enum cov_factor f,
+		       struct cov_row *r)
+{
+	const struct pmu_family *fam;
+	char src[160];
+
+	if (!rc || !rc->unc[f])
+		return false;
+	fam = family(p, rc->unc[f]);
+	if (!fam)
+		return false;
+	snprintf(src, sizeof(src), "uncore PMU %s x%d", fam->family, fam->n_instances);
+	set(r, COV_APPORTIONED, COV_SRC_UNCORE, src, rc->unc_ev[f]);
+	note(r, "per-socket counts, shared out to VMs by residency (an estimate)");
+	return true;
+}
+
+static bool try_core(const struct platform *p, const struct recipe *rc, enum cov_factor f,
+		     struct cov_row *r)
+{
+	char src[160];
+
+	if (!p->core_pmu || !rc || !rc->core[f])
+		return false;
+	snprintf(src, sizeof(src), "core PMU %s (%s events)", p->core_pmu_name, p->cpu.pfm_pmu);
+	set(r, COV_MEASURED, COV_SRC_CORE, src, rc->core[f]);
+	return true;
+}
+
+/* Why the recipe's uncore PMU does not serve, if it has one. */
+static void uncore_missing(const struct platform *p, const struct recipe *rc, enum cov_factor f,
+			   struct cov_row *r)
+{
+	if (rc && rc->unc[f])
+		note(r, "%s PMU not exposed%s", rc->unc[f],
+		     in_vm(p) ? " (a VM sees no uncore PMU)" : "");
+}
+
+static void do_locality(const struct platform *p, const struct recipe *rc, struct cov_row *r)
+{
+	const struct perm_info *pm = &p->perm;
+
+	if (try_core(p, rc, COV_LOCALITY, r) || try_uncore(p, rc, COV_LOCALITY, r))
+		return;
+	if (pm->resctrl_mbm_total && pm->resctrl_mbm_local) {
+		set(r, COV_MEASURED, COV_SRC_RESCTRL, "resctrl MBM",
+		    "(mbm_total_bytes - mbm_local_bytes) / mbm_total_bytes per monitoring group");
+		note(r, "bytes, not accesses");
+		return;
+	}
+	set(r, COV_PROXY, COV_SRC_SOFTWARE, "software: placement estimate",
+	    "vCPU residency by node (sched) x guest RAM by node (numa_maps), numastat, "
+	    "/proc/vmstat numa_*");
+	if (!p->core_pmu)
+		note(r, "%s", no_core(p));
+	else if (!rc)
+		note(r, "no locality events known for libpfm4 table '%s'",
+		     p->cpu.pfm_pmu[0] ? p->cpu.pfm_pmu : "none");
+	if (p->topo.known && p->topo.n_nodes == 1)
+		note(r, in_vm(p) ?
+		     "one (virtual) NUMA node: the host's placement of this guest's memory is "
+		     "invisible here" : "one NUMA node: all memory is local here");
+}
+
+static void do_llc(const struct platform *p, const struct recipe *rc, struct cov_row *r)
+{
+	const struct perm_info *pm = &p->perm;
+	bool amd = !strcmp(p->cpu.vendor, "AuthenticAMD");
+	char src[160];
+
+	if (try_core(p, rc, COV_LLC, r) || try_uncore(p, rc, COV_LLC, r))
+		return;
+	if (pm->resctrl_llc_occupancy) {
+		set(r, COV_MEASURED, COV_SRC_RESCTRL, "resctrl", "llc_occupancy per monitoring group");
+		note(r, "occupancy in bytes, not misses");
+		uncore_missing(p, rc, COV_LLC, r);
+		return;
+	}
+	if (p->core_pmu) {
+		snprintf(src, sizeof(src), "core PMU %s (generic events)", p->core_pmu_name);
+		if (amd) {
+			set(r, COV_PROXY, COV_SRC_CORE, src, "cache-references / cache-misses");
+			note(r, "AMD maps the generic cache events to L2, not the LLC");
+		} else {
+			set(r, COV_MEASURED, COV_SRC_CORE, src, "cache-references / cache-misses");
+		}
+		uncore_missing(p, rc, COV_LLC, r);
+		return;
+	}
+	set(r, COV_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
+	note(r, "%s", no_core(p));
+	uncore_missing(p, rc, COV_LLC, r);
+	note(r, "no resctrl llc_occupancy");
+	remains(r, "an active probe (timed pointer chase over LLC-sized buffers) can infer "
+		"lost capacity; the LLC domains are known from the topology");
+}
+
+static void do_sharing(const struct platform *p, const struct recipe *rc, struct cov_row *r)
+{
+	if (try_core(p, rc, COV_SHARING, r)) {
+		if (rc->zen) {
+			r->quality = COV_PROXY;
+			note(r, "fills from other CCX caches: counters do not separate HITM");
+		}
+		return;
+	}
+	if (try_uncore(p, rc, COV_SHARING, r))
+		return;
+	set(r, COV_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
+	remains(r, "nothing per VM: which vCPUs share data cannot be seen without counters");
+	if (!p->core_pmu)
+		note(r, "%s; HITM and snoop-forward counts need one", no_core(p));
+	else
+		note(r, "no HITM events known for libpfm4 table '%s'",
+		     p->cpu.pfm_pmu[0] ? p->cpu.pfm_pmu : "none");
+}
+
+static void do_imc(const struct platform *p, const struct recipe *rc, struct cov_row *r)
+{
+	const struct perm_info *pm = &p->perm;
+
+	if (try_uncore(p, rc, COV_IMC, r))
+		return;
+	if (pm->resctrl_mbm_total) {
+		set(r, COV_PROXY, COV_SRC_RESCTRL, "resctrl MBM", "mbm_total_bytes per monitoring group");
+		note(r, "bandwidth only: no controller queueing");
+		uncore_missing(p, rc, COV_IMC, r);
+		return;
+	}
+	set(r, COV_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
+	if (rc && rc->unc[COV_IMC])
+		uncore_missing(p, rc, COV_IMC, r);
+	else
+		note(r, "no memory-controller PMU (uncore_imc, amd_df, amd_umc) known here");
+	note(r, "no resctrl mbm_total_bytes");
+	remains(r, "an active probe (latency under a bandwidth load) shows how loaded memory "
+		"is as this machine sees it, not who loads it");
+}
+
+static void do_queue(const struct platform *p, const struct recipe *rc, struct cov_row *r)
+{
+	char src[160];
+
+	if (try_uncore(p, rc, COV_QUEUE, r) || try_core(p, rc, COV_QUEUE, r))
+		return;
+	if (p->core_pmu) {
+		snprintf(src, sizeof(src), "core PMU %s (generic events)", p->core_pmu_name);
+		set(r, COV_PROXY, COV_SRC_CORE, src, "CPI = cycles / instructions");
+		uncore_missing(p, rc, COV_QUEUE, r);
+		note(r, "nothing architectural counts queue occupancy");
+		return;
+	}
+	set(r, COV_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
+	note(r, "%s; not even CPI (cycles, instructions)", no_core(p));
+	uncore_missing(p, rc, COV_QUEUE, r);
+	remains(r, "task-clock and run-queue delay (schedstat) show a slowdown, not its cause");
+}
+
+void coverage_compute(const struct platform *p, struct coverage *c)
+{
+	const struct recipe *rc = recipe_for(p->cpu.pfm_pmu);
+	int counts[4] = { 0, 0, 0, 0 }, f;
+
+	memset(c, 0, sizeof(*c));
+	if (rc)
+		snprintf(c->recipe, sizeof(c->recipe), "%s", rc->label);
+	for (f = 0; f < COV_NFACTORS; f++)
+		c->rows[f].factor = (enum cov_factor)f;
+	do_locality(p, rc, &c->rows[COV_LOCALITY]);
+	do_llc(p, rc, &c->rows[COV_LLC]);
+	do_sharing(p, rc, &c->rows[COV_SHARING]);
+	do_imc(p, rc, &c->rows[COV_IMC]);
+	do_queue(p, rc, &c->rows[COV_QUEUE]);
+	for (f = 0; f < COV_NFACTORS; f++)
+		counts[c->rows[f].quality]++;
+	snprintf(c->summary, sizeof(c->summary),
+		 "%s: %d measured, %d apportioned, %d by proxy, %d unavailable",
+		 p->core_pmu ? "hardware counters" : "no hardware PMU", counts[COV_MEASURED],
+		 counts[COV_APPORTIONED], counts[COV_PROXY], counts[COV_UNAVAILABLE]);
+}

@@ -1,0 +1,62 @@
+/* coverage.h - which source would measure each of the five factors on a platform */
+#ifndef VP_COVERAGE_H
+#define VP_COVERAGE_H
+
+#include "platform/platform.h"
+
+/*
+ * The factor-coverage table that `vmmprof info` prints: for each factor,
+ * the best source this platform offers (core PMU events of a named recipe,
+ * an uncore PMU, resctrl, a software proxy) or "unavailable" with the
+ * reason.  The decision is one function over struct platform so that a
+ * model-based plan can later replace it without changing callers.
+ */
+
+enum cov_factor {
+	COV_LOCALITY,
+	COV_LLC,
+	COV_SHARING,
+	COV_IMC,
+	COV_QUEUE,
+	COV_NFACTORS,
+};
+
+enum cov_quality {
+	COV_MEASURED,     /* counted directly for the entity */
+	COV_APPORTIONED,  /* counted per socket/node, shared out to VMs by residency */
+	COV_PROXY,        /* inferred from a related quantity (software counters, placement) */
+	COV_UNAVAILABLE,  /* nothing here can tell */
+};
+
+enum cov_kind {
+	COV_SRC_CORE,     /* core PMU events */
+	COV_SRC_UNCORE,   /* an uncore PMU */
+	COV_SRC_RESCTRL,  /* resctrl monitoring */
+	COV_SRC_SOFTWARE, /* procfs/sysfs counters, placement estimates */
+	COV_SRC_NONE,
+};
+
+struct cov_row {
+	enum cov_factor factor;
+	enum cov_quality quality;
+	enum cov_kind kind;
+	char source[160];           /* "core PMU cpu (skx recipe)", "uncore_imc x6", "resctrl", "software" */
+	char events[256];          /* what would be read: event names, files */
+	char note[320];            /* why not better / what is lost; "" when nothing to add */
+	char remains[256];         /* when unavailable: what is left to go on instead */
+};
+
+struct coverage {
+	char recipe[48];           /* the event recipe family ("Skylake-SP / Cascade Lake"), "" when none */
+	char summary[256];         /* one line: what is lost and what remains */
+	struct cov_row rows[COV_NFACTORS];
+};
+
+/* Fill *c (caller-owned, nothing to release) from *p. */
+void coverage_compute(const struct platform *p, struct coverage *c);
+
+const char *cov_factor_name(enum cov_factor f);   /* "locality", "llc", ... */
+const char *cov_quality_name(enum cov_quality q); /* "measured", ... */
+const char *cov_kind_name(enum cov_kind k);       /* "core", "uncore", "resctrl", "software", "none" */
+
+#endif

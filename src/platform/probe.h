@@ -1,0 +1,34 @@
+/* probe.h - the parts of the platform probe, shared by the files of src/platform only */
+#ifndef VP_PLATFORM_PROBE_H
+#define VP_PLATFORM_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "platform/platform.h"
+
+/*
+ * Each part fills its section of *p from p->root.  `live` is true when the
+ * root is "/": only then may a part ask the running machine directly
+ * (CPUID, libpfm4 detection, hwloc, /dev/kmsg, geteuid).  A part never
+ * fails: what it cannot read becomes "unknown" with a reason.
+ */
+void probe_cpu(struct platform *p, bool live);
+void probe_hypervisor(struct platform *p, bool live);
+void probe_topology(struct platform *p, bool live);
+void probe_pmus(struct platform *p, bool live);
+void probe_perm(struct platform *p, bool live);
+
+/* Copy src into dst (size bytes), truncating; dst is always terminated. */
+void plat_copy(char *dst, size_t size, const char *src);
+
+/*
+ * A reason from a failed read: err's message with the root prefix removed,
+ * so that reasons name "/proc/cpuinfo" whatever the root is.
+ */
+void plat_reason(char *dst, size_t size, const char *root, const struct vp_err *err);
+
+/* Value of "key : value" lines (cpuinfo, status), or NULL; points into text. */
+const char *plat_field(const char *text, const char *key, size_t *len);
+
+#endif
