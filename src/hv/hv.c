@@ -1,0 +1,266 @@
+/* hv.c - what the hypervisor adapters share: the VM list, the command runner, thread placement */
+#include "hv/hv.h"
+#include "source/task.h"
+#include "util/alloc.h"
+#include "util/fs.h"
+#include "util/sbuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char *hv_adapter_name(enum hv_adapter_id a)
+{
+	switch (a) {
+	case HVA_KVM: return "kvm";
+	case HVA_XEN: return "xen";
+	case HVA_GUEST: return "guest";
+	case HVA_NATIVE: return "native";
+	}
+	return "unknown";
+}
+
+static void vcpu_release(struct hv_vcpu *v)
+{
+	cpulist_release(&v->affinity);
+	cpulist_release(&v->soft_affinity);
+	free(v->cgroup);
+	free(v->comm);
+}
+
+void hv_vm_list_release(struct hv_vm_list *l)
+{
+	size_t i, j;
+
+	for (i = 0; i < l->n; i++) {
+		struct hv_vm *vm = &l->vms[i];
+
+		for (j = 0; j < vm->n_vcpus; j++)
+			vcpu_release(&vm->vcpus[j]);
+		free(vm->vcpus);
+		free(vm->name);
+		free(vm->name_source);
+		free(vm->uuid);
+		free(vm->accel);
+		free(vm->hypervisor);
+		free(vm->cgroup);
+		free(vm->cgroup_dir);
+		free(vm->other_tids);
+		free(vm->mem_node);
+		cpulist_release(&vm->node_affinity);
+	}
+	free(l->vms);
+	memset(l, 0, sizeof(*l));
+}
+
+struct hv_vm *hv_vm_list_add(struct hv_vm_list *l, enum hv_adapter_id a)
+{
+	struct hv_vm *vm;
+
+	VP_GROW(l->vms, l->cap, l->n + 1);
+	vm = &l->vms[l->n++];
+	memset(vm, 0, sizeof(*vm));
+	vm->adapter = a;
+	vm->pid = -1;
+	vm->domid = -1;
+	vm->vpmu = -1;
+	cpulist_init(&vm->node_affinity);
+	return vm;
+}
+
+struct hv_vcpu *hv_vm_add_vcpu(struct hv_vm *vm)
+{
+	struct hv_vcpu *v;
+
+	vm->vcpus = xrealloc(vm->vcpus, (vm->n_vcpus + 1) * sizeof(*vm->vcpus));
+	v = &vm->vcpus[vm->n_vcpus++];
+	memset(v, 0, sizeof(*v));
+	v->index = -1;
+	v->tid = -1;
+	v->cpu = -1;
+	v->node = -1;
+	v->cpu_time_s = NAN;
+	cpulist_init(&v->affinity);
+	cpulist_init(&v->soft_affinity);
+	return v;
+}
+
+uint64_t hv_vm_mem_total(const struct hv_vm *vm)
+{
+	uint64_t t = 0;
+	int i;
+
+	for (i = 0; i < vm->n_mem_nodes; i++)
+		t += vm->mem_node[i];
+	return t;
+}
+
+const struct hv_vm *hv_vm_list_find(const struct hv_vm_list *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->vms[i].name && !strcmp(l->vms[i].name, name))
+			return &l->vms[i];
+	return NULL;
+}
+
+int hv_cpu_node(const struct hv_ctx *ctx, int cpu)
+{
+	const struct topology *t;
+
+	if (!ctx->plat || cpu < 0)
+		return -1;
+	t = &ctx->plat->topo;
+	if (!t->cpu_node || cpu >= t->max_cpu)
+		return -1;
+	return t->cpu_node[cpu];
+}
+
+void hv_read_thread(const struct hv_ctx *ctx, int pid, int tid, struct hv_vcpu *v)
+{
+	struct task_stat st;
+	struct task_status status;
+	struct task_schedstat ss;
+
+	v->tid = tid;
+	if (!task_stat_read(ctx->root, pid, tid, &st, NULL)) {
+		free(v->comm);
+		v->comm = xstrdup(st.comm);
+		v->state[0] = st.state;
+		v->state[1] = '\0';
+		v->cpu = st.processor;
+		v->node = hv_cpu_node(ctx, v->cpu);
+		v->cpu_time_s = (double)(st.utime + st.stime) / (double)task_ticks_per_sec();
+	}
+	if (!task_status_read(ctx->root, pid, tid, &status, NULL)) {
+		if (status.have_cpus)
+			cpulist_copy(&v->affinity, &status.cpus_allowed);
+		task_status_release(&status);
+	}
+	if (!task_schedstat_read(ctx->root, pid, tid, &ss, NULL)) {
+		v->run_ns = ss.run_ns;
+		v->have_run_ns = true;
+	}
+}
+
+/* Live: fork and exec argv, collect its standard output. */
+static int exec_live(const char *const *argv, char **out, struct vp_err *err)
+{
+	struct sbuf sb = SBUF_INIT;
+	int pfd[2], status, ret = 0;
+	char buf[4096];
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return vp_err_errno(err, errno, "cannot create a pipe for '%s'", argv[0]);
+	pid = fork();
+	if (pid < 0) {
+		ret = vp_err_errno(err, errno, "cannot fork for '%s'", argv[0]);
+		close(pfd[0]);
+		close(pfd[1]);
+		return ret;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDWR);
+
+		dup2(pfd[1], 1);
+		if (devnull >= 0) {
+			dup2(devnull, 0);
+			dup2(devnull, 2);
+		}
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	for (;;) {
+		n = read(pfd[0], buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		sbuf_add(&sb, buf, (size_t)n);
+	}
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		ret = vp_err_set(err, -ENOENT, "cannot run '%s': not found", argv[0]);
+	else if (!WIFEXITED(status) || WEXITSTATUS(status))
+		ret = vp_err_set(err, VP_EUNSUPP, "'%s %s' failed (status %d)", argv[0],
+				 argv[1] ? argv[1] : "",
+				 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	if (ret)
+		sbuf_release(&sb);
+	else
+		*out = sbuf_detach(&sb);
+	return ret;
+}
+
+/* Fixture: ROOT/.vmmprof-fixture/xl/list-l.json for "xl list -l" (.json, else .txt). */
+static int exec_fixture(const char *root, const char *const *argv, char **out,
+			struct vp_err *err)
+{
+	struct sbuf name = SBUF_INIT;
+	const char *base = strrchr(argv[0], '/');
+	char *path;
+	size_t i;
+	int ret;
+
+	sbuf_addf(&name, "/.vmmprof-fixture/%s/", base ? base + 1 : argv[0]);
+	for (i = 1; argv[i]; i++) {
+		const char *a = argv[i];
+
+		while (*a == '-')
+			a++;
+		if (i > 1)
+			sbuf_addch(&name, '-');
+		sbuf_addstr(&name, a);
+	}
+	path = xasprintf("%s.json", sbuf_str(&name));
+	if (vp_exists(root, path)) {
+		free(path);
+		path = xasprintf("%s.txt", sbuf_str(&name));
+	}
+	ret = vp_read_file(root, path, out, NULL, err);
+	free(path);
+	sbuf_release(&name);
+	return ret;
+}
+
+int hv_run(const struct hv_ctx *ctx, const char *const *argv, char **out, struct vp_err *err)
+{
+	*out = NULL;
+	if (ctx->exec && ctx->exec->run)
+		return ctx->exec->run(ctx->exec->arg, ctx->root, argv, out, err);
+	if (!ctx->root || !*ctx->root || !strcmp(ctx->root, "/"))
+		return exec_live(argv, out, err);
+	return exec_fixture(ctx->root, argv, out, err);
+}
+
+static bool is_xen_dom0(const struct hv_ctx *ctx)
+{
+	if (ctx->plat && ctx->plat->hv.xen_dom0)
+		return true;
+	/* without a platform probe: the captured outputs of a fixture say so */
+	return ctx->root && strcmp(ctx->root, "/") &&
+	       !vp_exists(ctx->root, "/.vmmprof-fixture/xl");
+}
+
+int hv_scan_vms(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err)
+{
+	int ret;
+
+	ret = hv_kvm_scan(ctx, out, err);
+	if (ret)
+		return ret;
+	if (is_xen_dom0(ctx))
+		ret = hv_xen_scan(ctx, out, err);
+	return ret;
+}

@@ -1,0 +1,136 @@
+/* hv.h - hypervisor adapters: the VMs (or processes) of a host with their vCPUs (or threads) */
+#ifndef VP_HV_H
+#define VP_HV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "platform/platform.h"
+#include "util/cpulist.h"
+#include "util/err.h"
+
+/*
+ * Every adapter fills the same structs, so attribution, `list vms` and `top`
+ * never ask which hypervisor they are looking at.  All reading goes through
+ * ctx->root; a fact an adapter cannot know is marked (-1, NaN, NULL) and,
+ * where a user would ask, given a reason.
+ */
+
+enum hv_adapter_id {
+	HVA_KVM,       /* QEMU processes (KVM or TCG), with or without libvirt */
+	HVA_XEN,       /* Xen domains seen from dom0 through xl */
+	HVA_GUEST,     /* this machine is a VM: itself, as its virtual CPUs and nodes */
+	HVA_NATIVE,    /* bare-metal processes and their threads */
+};
+
+struct hv_vcpu {
+	int index;                 /* vCPU number (thread: its position), -1 unknown */
+	int tid;                   /* host thread id; -1 under Xen */
+	int cpu;                   /* CPU it runs on or last ran on, -1 unknown */
+	int node;                  /* NUMA node of cpu, -1 unknown */
+	struct cpulist affinity;   /* hard affinity (Cpus_allowed_list, xl "Hard") */
+	struct cpulist soft_affinity; /* Xen soft affinity; empty elsewhere */
+	bool affinity_all;         /* xl printed "all" */
+	bool soft_all;
+	char state[8];             /* task state letter, or xl's "r--"/"-b-"/"--p" */
+	double cpu_time_s;         /* CPU time consumed (utime + stime; xl Time(s)), NaN unknown */
+	uint64_t run_ns;           /* schedstat run time when read, 0 otherwise */
+	bool have_run_ns;
+	char *cgroup;              /* the vCPU's own cgroup (libvirt .../vcpuN), NULL none */
+	char *comm;                /* thread name ("CPU 0/KVM"), NULL under Xen */
+};
+
+struct hv_vm {
+	enum hv_adapter_id adapter;
+	char *name;
+	char *name_source;         /* "cmdline", "libvirt cgroup", "xl", "pid", ... */
+	char *uuid;                /* NULL when unknown */
+	int pid;                   /* QEMU (or process) pid, -1 under Xen */
+	int domid;                 /* Xen domain id, -1 elsewhere */
+	char *accel;               /* "kvm", "tcg", "pv", "hvm", "pvh"; NULL unknown */
+	char *cgroup;              /* VM cgroup path, relative to its hierarchy ("/machine.slice/..."), NULL none */
+	char *cgroup_dir;          /* that cgroup's directory as seen from root, for perf -G; NULL none */
+	int cgroup_version;        /* 2 or 1; 0 when none */
+	struct hv_vcpu *vcpus;     /* ascending index */
+	size_t n_vcpus;
+	char vcpu_reason[160];     /* how vCPUs were found, or why not */
+	int *other_tids;           /* threads that are not vCPUs (emulator, I/O) */
+	size_t n_other;
+	uint64_t *mem_node;        /* resident guest RAM per host node, bytes (indexed by node id) */
+	int n_mem_nodes;           /* 0 when unknown: see mem_reason */
+	uint64_t mem_size;         /* configured guest RAM, bytes; 0 when unknown */
+	char mem_reason[160];      /* why mem_node is unknown, or what it counts */
+	struct cpulist node_affinity; /* Xen node affinity; empty when unknown */
+	bool dom0;                 /* Xen Domain-0 (listed, but it is the host) */
+	int vpmu;                  /* guest adapter: 1 a (virtual) core PMU, 0 none, -1 unknown */
+	char *hypervisor;          /* guest adapter: who runs us ("KVM", "Xen"), NULL unknown */
+};
+
+/* Owned by the caller: hv_vm_list_release(). */
+struct hv_vm_list {
+	struct hv_vm *vms;
+	size_t n;
+	size_t cap;
+	char notes[512];           /* what an adapter could not do ("xl: not found") */
+};
+
+/*
+ * Command runner used by the Xen adapter.  run() executes argv and returns
+ * its standard output (heap string) in *out.  NULL means the default:
+ * exec on a live root ("/"), and on any other root read the captured output
+ * from ROOT/.vmmprof-fixture/<argv[0]>/<name> where name joins argv[1..]
+ * with '-' and adds ".txt" ("xl list -l" -> xl/list-l.txt).
+ */
+struct hv_exec {
+	int (*run)(void *arg, const char *root, const char *const *argv, char **out,
+		   struct vp_err *err);
+	void *arg;
+};
+
+struct hv_ctx {
+	const char *root;               /* "/" or NULL live; a fixture tree in tests */
+	const struct platform *plat;    /* topology for CPU -> node; may be NULL */
+	const struct hv_exec *exec;     /* NULL: hv_exec_default */
+};
+
+const char *hv_adapter_name(enum hv_adapter_id a); /* "kvm", "xen", "guest", "native" */
+
+/*
+ * Each adapter appends what it finds to *out.  They return 0 when there is
+ * simply nothing (no QEMU process, no xl), and a negative code only when a
+ * source that exists cannot be read or parsed.
+ */
+int hv_kvm_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err);
+int hv_xen_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err);
+int hv_guest_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err);
+/* Native: the processes in pids (all processes when n_pids == 0). */
+int hv_native_scan(const struct hv_ctx *ctx, const int *pids, size_t n_pids,
+		   struct hv_vm_list *out, struct vp_err *err);
+
+/*
+ * The VMs of this host: KVM/QEMU processes, and Xen domains when this is a
+ * Xen dom0 (platform says so, or xl's captured outputs are in the fixture).
+ */
+int hv_scan_vms(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err);
+
+void hv_vm_list_release(struct hv_vm_list *l);
+/* Append an empty VM (fields marked unknown) and return it. */
+struct hv_vm *hv_vm_list_add(struct hv_vm_list *l, enum hv_adapter_id a);
+/* Append an empty vCPU to vm and return it. */
+struct hv_vcpu *hv_vm_add_vcpu(struct hv_vm *vm);
+/* Resident bytes on node, 0 when unknown or none; total over nodes. */
+uint64_t hv_vm_mem_total(const struct hv_vm *vm);
+/* The VM with this name, or NULL. */
+const struct hv_vm *hv_vm_list_find(const struct hv_vm_list *l, const char *name);
+
+/* NUMA node of cpu per ctx->plat, -1 when unknown. */
+int hv_cpu_node(const struct hv_ctx *ctx, int cpu);
+
+/* Run argv through ctx->exec (or the default runner). */
+int hv_run(const struct hv_ctx *ctx, const char *const *argv, char **out, struct vp_err *err);
+
+/* Shared by the process-based adapters (kvm, native): one thread's placement. */
+void hv_read_thread(const struct hv_ctx *ctx, int pid, int tid, struct hv_vcpu *v);
+
+#endif

@@ -1,0 +1,494 @@
+/* kvm.c - KVM/QEMU adapter: QEMU processes, their vCPU threads, cgroups and guest RAM per node */
+#include "hv/hv.h"
+#include "hv/kvm.h"
+#include "source/numa_maps.h"
+#include "source/task.h"
+#include "util/alloc.h"
+#include "util/fs.h"
+#include "util/sbuf.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Guest RAM mappings are at least this long; smaller ones are QEMU's own. */
+#define GUEST_RAM_MIN (32ull << 20)
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+bool kvm_is_qemu(const char *argv0, const char *comm)
+{
+	const char *b = argv0 ? base_name(argv0) : "";
+
+	return !strncmp(b, "qemu-system-", 12) || !strcmp(b, "qemu-kvm") || !strcmp(b, "kvm") ||
+	       (comm && (!strncmp(comm, "qemu-system-", 12) || !strcmp(comm, "qemu-kvm")));
+}
+
+/*
+ * The next element of a QEMU option string ("guest=a,,b,debug-threads=on"):
+ * ",," is a literal comma.  Returns the heap copy and advances *p.
+ */
+static char *next_opt(const char **p)
+{
+	struct sbuf sb = SBUF_INIT;
+	const char *s = *p;
+
+	while (*s) {
+		if (*s == ',') {
+			if (s[1] == ',') {
+				sbuf_addch(&sb, ',');
+				s += 2;
+				continue;
+			}
+			s++;
+			break;
+		}
+		sbuf_addch(&sb, *s++);
+	}
+	*p = s;
+	return sbuf_detach(&sb);
+}
+
+char *kvm_name_from_opt(const char *opt)
+{
+	const char *p = opt;
+	char *name = NULL;
+	bool first = true;
+
+	while (*p) {
+		char *e = next_opt(&p);
+
+		if (!strncmp(e, "guest=", 6)) {
+			free(name);
+			name = xstrdup(e + 6);
+		} else if (first && !strchr(e, '=') && !name) {
+			name = xstrdup(e); /* legacy "-name NAME,process=..." */
+		}
+		free(e);
+		first = false;
+	}
+	if (name && !*name) {
+		free(name);
+		name = NULL;
+	}
+	return name;
+}
+
+char *kvm_name_from_cmdline(char *const *argv, size_t argc)
+{
+	size_t i;
+
+	for (i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "-name") || !strcmp(argv[i], "--name"))
+			return kvm_name_from_opt(argv[i + 1]);
+	return NULL;
+}
+
+/* The accelerator the command line asks for; NULL when it does not say. */
+static const char *accel_from_cmdline(char *const *argv, size_t argc)
+{
+	size_t i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
+
+		if (!strcmp(a, "-enable-kvm") || !strcmp(a, "--enable-kvm"))
+			return "kvm";
+		if ((!strcmp(a, "-accel") || !strcmp(a, "--accel")) && *v)
+			return !strncmp(v, "kvm", 3) ? "kvm" : !strncmp(v, "tcg", 3) ? "tcg" : NULL;
+		if ((!strcmp(a, "-machine") || !strcmp(a, "-M")) && strstr(v, "accel=kvm"))
+			return "kvm";
+		if ((!strcmp(a, "-machine") || !strcmp(a, "-M")) && strstr(v, "accel=tcg"))
+			return "tcg";
+	}
+	return NULL;
+}
+
+/* Configured RAM from "-m 1024", "-m 1G", "-m size=1G,slots=..."; 0 when absent. */
+static uint64_t mem_from_cmdline(char *const *argv, size_t argc)
+{
+	size_t i;
+
+	for (i = 1; i + 1 < argc; i++) {
+		const char *v = argv[i + 1];
+		unsigned long long n;
+		char *end;
+
+		if (strcmp(argv[i], "-m") && strcmp(argv[i], "--m"))
+			continue;
+		if (!strncmp(v, "size=", 5))
+			v += 5;
+		n = strtoull(v, &end, 10);
+		if (end == v)
+			return 0;
+		switch (toupper((unsigned char)*end)) {
+		case 'K': return n << 10;
+		case 'G': return n << 30;
+		case 'T': return n << 40;
+		case 'M': case '\0': case ',': return n << 20; /* QEMU's default unit is MiB */
+		default: return 0;
+		}
+	}
+	return 0;
+}
+
+/* Decode systemd's "\x2d" escapes in a unit name. */
+static char *unescape_unit(const char *s, size_t len)
+{
+	char *out = xmalloc(len + 1), *o = out;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\\' && i + 3 < len && s[i + 1] == 'x' &&
+		    isxdigit((unsigned char)s[i + 2]) && isxdigit((unsigned char)s[i + 3])) {
+			char hex[3] = { s[i + 2], s[i + 3], 0 };
+
+			*o++ = (char)strtol(hex, NULL, 16);
+			i += 3;
+		} else {
+			*o++ = s[i];
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* "qemu-3-web1" -> "web1"; "qemu-web1" (old libvirt) -> "web1". */
+static char *strip_qemu_id(char *s)
+{
+	char *p = s + 5, *name;
+
+	if (strncmp(s, "qemu-", 5)) {
+		name = xstrdup(s);
+	} else {
+		while (isdigit((unsigned char)*p))
+			p++;
+		name = xstrdup(p > s + 5 && *p == '-' ? p + 1 : s + 5);
+	}
+	free(s);
+	return name;
+}
+
+char *kvm_name_from_cgroup(const char *path)
+{
+	const char *p = path;
+
+	while (p && *p) {
+		const char *c, *e;
+		size_t len;
+
+		while (*p == '/')
+			p++;
+		e = strchr(p, '/');
+		len = e ? (size_t)(e - p) : strlen(p);
+		/* systemd: machine-qemu\x2d1\x2dNAME.scope */
+		if (len > 14 && !strncmp(p, "machine-", 8) && !strncmp(p + len - 6, ".scope", 6)) {
+			char *unit = unescape_unit(p + 8, len - 14);
+
+			if (!strncmp(unit, "qemu-", 5))
+				return strip_qemu_id(unit);
+			free(unit);
+		}
+		/* cgroupfs: /machine/qemu-1-NAME.libvirt-qemu */
+		c = ".libvirt-qemu";
+		if (len > strlen(c) && !strncmp(p + len - strlen(c), c, strlen(c)))
+			return strip_qemu_id(xstrndup(p, len - strlen(c)));
+		p = e;
+	}
+	return NULL;
+}
+
+/* Drop libvirt's per-thread leaves: ".../libvirt/emulator" -> "...". */
+char *kvm_vm_cgroup(const char *thread_cgroup)
+{
+	char *s = xstrdup(thread_cgroup), *slash;
+	int n;
+	char c;
+
+	slash = strrchr(s, '/');
+	if (slash && (!strcmp(slash + 1, "emulator") ||
+		      sscanf(slash + 1, "vcpu%d%c", &n, &c) == 1 ||
+		      sscanf(slash + 1, "iothread%d%c", &n, &c) == 1)) {
+		*slash = '\0';
+		slash = strrchr(s, '/');
+		if (slash && !strcmp(slash + 1, "libvirt"))
+			*slash = '\0';
+		if (!*s)
+			strcpy(s, "/");
+	}
+	return s;
+}
+
+/* The path of the hierarchy we use: v2 when the thread is placed there. */
+static const char *pick_cgroup(const struct task_cgroup *cg, int *version)
+{
+	const char *v1 = cg->v1_perf_event && strcmp(cg->v1_perf_event, "/") ? cg->v1_perf_event :
+			 cg->v1_cpu && strcmp(cg->v1_cpu, "/") ? cg->v1_cpu :
+			 cg->v1_cpuset && strcmp(cg->v1_cpuset, "/") ? cg->v1_cpuset : NULL;
+
+	if (cg->unified && (strcmp(cg->unified, "/") || !v1)) {
+		*version = 2;
+		return cg->unified;
+	}
+	if (v1) {
+		*version = 1;
+		return v1;
+	}
+	*version = 0;
+	return NULL;
+}
+
+/* Where a cgroup's directory is, seen from root (for perf's cgroup mode); heap or NULL. */
+static char *cgroup_dir(const char *root, const char *path, int version)
+{
+	static const char *const v2[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified" };
+	static const char *const v1[] = { "/sys/fs/cgroup/perf_event", "/sys/fs/cgroup/cpu,cpuacct",
+					  "/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpuset" };
+	const char *const *mounts = version == 2 ? v2 : v1;
+	size_t n = version == 2 ? VP_ARRAY_SIZE(v2) : VP_ARRAY_SIZE(v1), i;
+
+	for (i = 0; i < n; i++) {
+		/* a v2 mount has cgroup.controllers; every v1 mount has cgroup.procs */
+		char *marker = xasprintf("%s/%s", mounts[i],
+					 version == 2 ? "cgroup.controllers" : "cgroup.procs");
+		char *dir = xasprintf("%s%s", mounts[i], strcmp(path, "/") ? path : "");
+		bool ok = !vp_exists(root, marker) && !vp_exists(root, dir);
+
+		free(marker);
+		if (ok)
+			return dir;
+		free(dir);
+	}
+	return NULL;
+}
+
+static int cmp_vcpu(const void *a, const void *b)
+{
+	const struct hv_vcpu *x = a, *y = b;
+
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* vCPU thread ids from KVM's debugfs: /sys/kernel/debug/kvm/PID-FD/vcpuN/pid. */
+static int debugfs_vcpus(const char *root, int pid, int *tids, int max)
+{
+	char **names = NULL, **vc = NULL;
+	size_t nn = 0, nv = 0, i, j;
+	char prefix[24];
+	int found = 0;
+
+	snprintf(prefix, sizeof(prefix), "%d-", pid);
+	if (vp_list_dir(root, "/sys/kernel/debug/kvm", &names, &nn, NULL))
+		return 0;
+	for (i = 0; i < nn; i++) {
+		char *dir;
+
+		if (strncmp(names[i], prefix, strlen(prefix)))
+			continue;
+		dir = xasprintf("/sys/kernel/debug/kvm/%s", names[i]);
+		if (!vp_list_dir(root, dir, &vc, &nv, NULL)) {
+			for (j = 0; j < nv; j++) {
+				char *p;
+				int idx, tid;
+				char c;
+
+				if (sscanf(vc[j], "vcpu%d%c", &idx, &c) != 1 || idx < 0 || idx >= max)
+					continue;
+				p = xasprintf("%s/%s/pid", dir, vc[j]);
+				if (!vp_read_int(root, p, &tid, NULL) && tid > 0) {
+					tids[idx] = tid;
+					found++;
+				}
+				free(p);
+			}
+			vp_free_names(vc, nv);
+		}
+		free(dir);
+	}
+	vp_free_names(names, nn);
+	return found;
+}
+
+/* Guest RAM per host node from the QEMU process's numa_maps. */
+static void read_guest_ram(const struct hv_ctx *ctx, struct hv_vm *vm)
+{
+	struct numa_maps nm;
+	struct vp_err e = { 0, "" };
+	size_t i, used = 0;
+	uint64_t size = 0;
+	int node;
+
+	if (numa_maps_read(ctx->root, vm->pid, &nm, &e)) {
+		snprintf(vm->mem_reason, sizeof(vm->mem_reason), "%s", e.msg);
+		return;
+	}
+	vm->n_mem_nodes = nm.n_nodes;
+	vm->mem_node = xcalloc(nm.n_nodes ? (size_t)nm.n_nodes : 1, sizeof(uint64_t));
+	for (i = 0; i < nm.n; i++) {
+		if (!numa_map_is_guest_ram(&nm.maps[i], GUEST_RAM_MIN))
+			continue;
+		used++;
+		size += nm.maps[i].end - nm.maps[i].start;
+		for (node = 0; node < nm.maps[i].n_nodes; node++)
+			vm->mem_node[node] += numa_map_node_bytes(&nm.maps[i], node);
+	}
+	if (!used) {
+		vm->n_mem_nodes = 0;
+		snprintf(vm->mem_reason, sizeof(vm->mem_reason),
+			 "no guest RAM mapping found in numa_maps (none writable, anonymous or "
+			 "memory-backend and >= 32 MiB)");
+	} else {
+		vm->mem_size = size;
+		snprintf(vm->mem_reason, sizeof(vm->mem_reason),
+			 "resident pages of %zu guest RAM mapping%s (numa_maps)", used,
+			 used == 1 ? "" : "s");
+	}
+	numa_maps_release(&nm);
+}
+
+static void scan_one(const struct hv_ctx *ctx, int pid, char *const *argv, size_t argc,
+		     struct hv_vm_list *out)
+{
+	struct hv_vm *vm = hv_vm_list_add(out, HVA_KVM);
+	struct task_cgroup cg;
+	const char *accel = accel_from_cmdline(argv, argc), *cgpath = NULL;
+	int *tids = NULL, dbg[1024];
+	size_t nt = 0, i, cap_other = 0;
+	bool from_comm = false;
+
+	vm->pid = pid;
+	vm->name = kvm_name_from_cmdline(argv, argc);
+	if (vm->name)
+		vm->name_source = xstrdup("cmdline");
+	if (!task_cgroup_read(ctx->root, pid, 0, &cg, NULL)) {
+		cgpath = pick_cgroup(&cg, &vm->cgroup_version);
+		if (cgpath) {
+			vm->cgroup = kvm_vm_cgroup(cgpath);
+			vm->cgroup_dir = cgroup_dir(ctx->root, vm->cgroup, vm->cgroup_version);
+			if (!vm->name && (vm->name = kvm_name_from_cgroup(vm->cgroup)))
+				vm->name_source = xstrdup("libvirt cgroup");
+		}
+		task_cgroup_release(&cg);
+	}
+	if (!vm->name) {
+		vm->name = xasprintf("qemu-%d", pid);
+		vm->name_source = xstrdup("pid");
+	}
+	vm->mem_size = mem_from_cmdline(argv, argc);
+
+	/* vCPU threads by name: "CPU n/KVM", "CPU n/TCG" (debug-threads=on) */
+	task_list(ctx->root, pid, &tids, &nt, NULL);
+	for (i = 0; i < nt; i++) {
+		struct task_stat st;
+		struct hv_vcpu *v;
+		char acc[16];
+		int idx;
+
+		if (task_stat_read(ctx->root, pid, tids[i], &st, NULL))
+			continue;
+		if (sscanf(st.comm, "CPU %d/%15s", &idx, acc) == 2 && idx >= 0) {
+			v = hv_vm_add_vcpu(vm);
+			v->index = idx;
+			hv_read_thread(ctx, pid, tids[i], v);
+			if (!accel)
+				accel = !strcmp(acc, "KVM") ? "kvm" : !strcmp(acc, "TCG") ? "tcg" : NULL;
+			from_comm = true;
+		} else {
+			VP_GROW(vm->other_tids, cap_other, vm->n_other + 1);
+			vm->other_tids[vm->n_other++] = tids[i];
+		}
+	}
+	if (from_comm) {
+		snprintf(vm->vcpu_reason, sizeof(vm->vcpu_reason), "vCPU threads named 'CPU n/...'");
+	} else {
+		int n, k;
+
+		for (k = 0; k < (int)VP_ARRAY_SIZE(dbg); k++)
+			dbg[k] = -1;
+		n = debugfs_vcpus(ctx->root, pid, dbg, (int)VP_ARRAY_SIZE(dbg));
+		for (k = 0; n && k < (int)VP_ARRAY_SIZE(dbg); k++) {
+			struct hv_vcpu *v;
+			size_t j;
+
+			if (dbg[k] < 0)
+				continue;
+			v = hv_vm_add_vcpu(vm);
+			v->index = k;
+			hv_read_thread(ctx, pid, dbg[k], v);
+			for (j = 0; j < vm->n_other; j++) { /* no longer an "other" thread */
+				if (vm->other_tids[j] == dbg[k]) {
+					vm->other_tids[j] = vm->other_tids[--vm->n_other];
+					break;
+				}
+			}
+			if (!accel)
+				accel = "kvm";
+		}
+		snprintf(vm->vcpu_reason, sizeof(vm->vcpu_reason), "%s",
+			 n ? "KVM debugfs vcpuN/pid" :
+			     "no thread named 'CPU n/...' (QEMU without debug-threads=on) and no "
+			     "KVM debugfs entry");
+	}
+	if (vm->n_vcpus > 1)
+		qsort(vm->vcpus, vm->n_vcpus, sizeof(*vm->vcpus), cmp_vcpu);
+	if (vm->n_other > 1) {
+		/* keep them ascending after the debugfs swap-removal */
+		size_t a, b;
+
+		for (a = 1; a < vm->n_other; a++)
+			for (b = a; b > 0 && vm->other_tids[b - 1] > vm->other_tids[b]; b--) {
+				int t = vm->other_tids[b];
+
+				vm->other_tids[b] = vm->other_tids[b - 1];
+				vm->other_tids[b - 1] = t;
+			}
+	}
+	for (i = 0; i < vm->n_vcpus; i++) {
+		struct hv_vcpu *v = &vm->vcpus[i];
+		struct task_cgroup tc;
+		int ver;
+
+		if (task_cgroup_read(ctx->root, pid, v->tid, &tc, NULL))
+			continue;
+		cgpath = pick_cgroup(&tc, &ver);
+		if (cgpath && vm->cgroup && strcmp(cgpath, vm->cgroup))
+			v->cgroup = xstrdup(cgpath);
+		task_cgroup_release(&tc);
+	}
+	vm->accel = accel ? xstrdup(accel) : NULL;
+	free(tids);
+	read_guest_ram(ctx, vm);
+}
+
+int hv_kvm_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err)
+{
+	int *pids = NULL, ret;
+	size_t n = 0, i;
+
+	ret = proc_list(ctx->root, &pids, &n, err);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		struct task_stat st;
+		char **argv = NULL;
+		size_t argc = 0;
+
+		/* processes vanish while we look: skip them quietly */
+		if (proc_cmdline(ctx->root, pids[i], &argv, &argc, NULL) || !argc)
+			goto next;
+		if (task_stat_read(ctx->root, pids[i], 0, &st, NULL))
+			goto next;
+		if (kvm_is_qemu(argv[0], st.comm))
+			scan_one(ctx, pids[i], argv, argc, out);
+next:
+		vp_free_names(argv, argc);
+	}
+	free(pids);
+	return 0;
+}

@@ -1,0 +1,314 @@
+/* test_source.c - unit tests for src/source: numastat, vmstat, numa_maps, task files, resctrl */
+#include "test.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "source/numa_maps.h"
+#include "source/numastat.h"
+#include "source/resctrl.h"
+#include "source/task.h"
+#include "util/alloc.h"
+#include "util/fs.h"
+#include "util/sbuf.h"
+
+#define ROOT(name) test_data("root/" name)
+
+TEST(numastat_fixture_nodes)
+{
+	struct node_stat *ns = NULL;
+	size_t n = 0;
+	char root[4096];
+
+	snprintf(root, sizeof(root), "%s", ROOT("host-libvirt-v2"));
+	CHECK_INT(node_stat_read_all(root, &ns, &n, NULL), 0);
+	CHECK_INT(n, 2);
+	if (n != 2)
+		goto out;
+	CHECK_INT(ns[0].node, 0);
+	CHECK_INT(ns[1].node, 1);
+	CHECK_U64(ns[0].ns_have, (1u << NS_NFIELDS) - 1);
+	CHECK_U64(ns[0].ns[NS_NUMA_HIT], 1000000);
+	CHECK_U64(ns[0].ns[NS_NUMA_MISS], 2000);
+	CHECK_U64(ns[0].ns[NS_NUMA_FOREIGN], 3000);
+	CHECK_U64(ns[0].ns[NS_INTERLEAVE_HIT], 400);
+	CHECK_U64(ns[0].ns[NS_LOCAL_NODE], 990000);
+	CHECK_U64(ns[0].ns[NS_OTHER_NODE], 12000);
+	CHECK_U64(ns[1].ns[NS_OTHER_NODE], 23000);
+	/* meminfo is in kB in the file, bytes here; HugePages_* are counts */
+	CHECK_U64(ns[0].mem[NM_MEM_TOTAL], 8388608ull * 1024);
+	CHECK_U64(ns[0].mem[NM_MEM_FREE], 4194304ull * 1024);
+	CHECK_U64(ns[0].mem[NM_MEM_USED], 4194304ull * 1024);
+	CHECK_U64(ns[1].mem[NM_HUGE_TOTAL], 512);
+	CHECK_U64(ns[1].mem[NM_HUGE_FREE], 256);
+	CHECK(ns[1].mem_have & (1u << NM_ANON_PAGES));
+out:
+	free(ns);
+}
+
+TEST(numastat_missing_fields_are_absent_not_zero)
+{
+	struct node_stat s = { 0 };
+	struct vmstat_numa v = { 0 };
+
+	node_numastat_parse("numa_hit 5\nbogus line\nother_node x\nnew_counter 7\n", &s);
+	CHECK_U64(s.ns_have, 1u << NS_NUMA_HIT);
+	CHECK_U64(s.ns[NS_NUMA_HIT], 5);
+	vmstat_numa_parse("numa_hit 1\nnuma_hint_faults 9 trailing\npgmigrate_success 3", &v);
+	CHECK(v.have & (1u << VS_NUMA_HIT));
+	CHECK(!(v.have & (1u << VS_NUMA_HINT_FAULTS)));
+	CHECK_U64(v.v[VS_PGMIGRATE_SUCCESS], 3);
+	CHECK_INT(node_stat_read_all("/nonexistent-root", &(struct node_stat *){ NULL },
+				     &(size_t){ 0 }, NULL) < 0, 1);
+}
+
+TEST(vmstat_fixture)
+{
+	struct vmstat_numa v;
+	static const struct { int line; enum vmstat_numa_field f; uint64_t want; } rows[] = {
+		{ __LINE__, VS_NUMA_HIT, 1500000 },
+		{ __LINE__, VS_NUMA_MISS, 5000 },
+		{ __LINE__, VS_NUMA_FOREIGN, 5000 },
+		{ __LINE__, VS_NUMA_INTERLEAVE, 700 },
+		{ __LINE__, VS_NUMA_LOCAL, 1470000 },
+		{ __LINE__, VS_NUMA_OTHER, 35000 },
+		{ __LINE__, VS_NUMA_PTE_UPDATES, 1234 },
+		{ __LINE__, VS_NUMA_HUGE_PTE_UPDATES, 5 },
+		{ __LINE__, VS_NUMA_HINT_FAULTS, 800 },
+		{ __LINE__, VS_NUMA_HINT_FAULTS_LOCAL, 600 },
+		{ __LINE__, VS_NUMA_PAGES_MIGRATED, 150 },
+		{ __LINE__, VS_PGMIGRATE_SUCCESS, 160 },
+		{ __LINE__, VS_PGMIGRATE_FAIL, 2 },
+	};
+	size_t i;
+
+	CHECK_INT(vmstat_numa_read(ROOT("host-qemu"), &v, NULL), 0);
+	for (i = 0; i < VP_ARRAY_SIZE(rows); i++) {
+		CHECK_AT(rows[i].line, v.have & (1u << rows[i].f), "%s absent",
+			 vmstat_numa_field_name(rows[i].f));
+		CHECK_U64_AT(rows[i].line, v.v[rows[i].f], rows[i].want);
+	}
+}
+
+static const struct {
+	int line;
+	const char *text;
+	int ret;
+	uint64_t start;
+	const char *file;      /* NULL: anonymous */
+	int node;              /* node to check */
+	uint64_t pages;
+	uint64_t page_size;
+	bool huge, heap;
+} nm_rows[] = {
+	{ __LINE__, "7f1900000000 default anon=10 dirty=10 N0=6 N1=4 kernelpagesize_kB=4",
+	  0, 0x7f1900000000ull, NULL, 1, 4, 4096, false, false },
+	{ __LINE__, "55f0fd189000 default heap anon=1095 N0=1095 kernelpagesize_kB=4",
+	  0, 0x55f0fd189000ull, NULL, 0, 1095, 4096, false, true },
+	{ __LINE__, "7f2000000000 bind:1 file=/dev/hugepages/a\\040b huge dirty=200 N1=200 kernelpagesize_kB=2048",
+	  0, 0x7f2000000000ull, "/dev/hugepages/a b", 1, 200, 2048 * 1024, true, false },
+	{ __LINE__, "7f1954021000 default", 0, 0x7f1954021000ull, NULL, 0, 0, 0, false, false },
+	{ __LINE__, "7f00 interleave:0-1 N12=3 mapmax=4 future_key=1 newword", 0, 0x7f00, NULL, 12, 3, 0, false, false },
+	{ __LINE__, "zz default N0=1", VP_EPARSE, 0, NULL, 0, 0, 0, false, false },
+	{ __LINE__, "7f00 default N0=x", VP_EPARSE, 0, NULL, 0, 0, 0, false, false },
+	{ __LINE__, "7f00 default N1x=1", VP_EPARSE, 0, NULL, 0, 0, 0, false, false },
+	{ __LINE__, "7f00", VP_EPARSE, 0, NULL, 0, 0, 0, false, false },
+	{ __LINE__, "7f00 default N99999=1", VP_EPARSE, 0, NULL, 0, 0, 0, false, false },
+};
+
+TEST(numa_maps_parse_table)
+{
+	size_t i;
+
+	for (i = 0; i < VP_ARRAY_SIZE(nm_rows); i++) {
+		struct numa_maps m;
+		struct vp_err err = { 0, "" };
+		int ret = numa_maps_parse(nm_rows[i].text, &m, &err);
+
+		CHECK_INT_AT(nm_rows[i].line, ret, nm_rows[i].ret);
+		if (ret) {
+			CHECK_AT(nm_rows[i].line, strstr(err.msg, "numa_maps line 1"), "msg '%s'", err.msg);
+			continue;
+		}
+		CHECK_INT_AT(nm_rows[i].line, m.n, 1);
+		CHECK_U64_AT(nm_rows[i].line, m.maps[0].start, nm_rows[i].start);
+		if (nm_rows[i].file)
+			CHECK_STR_AT(nm_rows[i].line, m.maps[0].file, nm_rows[i].file);
+		else
+			CHECK_AT(nm_rows[i].line, !m.maps[0].file, "file '%s'", m.maps[0].file);
+		CHECK_INT_AT(nm_rows[i].line, m.maps[0].huge, nm_rows[i].huge);
+		CHECK_INT_AT(nm_rows[i].line, m.maps[0].heap, nm_rows[i].heap);
+		CHECK_U64_AT(nm_rows[i].line, m.maps[0].page_size, nm_rows[i].page_size);
+		if (nm_rows[i].pages) {
+			CHECK_U64_AT(nm_rows[i].line, m.maps[0].node_pages[nm_rows[i].node],
+				     nm_rows[i].pages);
+			CHECK_U64_AT(nm_rows[i].line, numa_map_node_bytes(&m.maps[0], nm_rows[i].node),
+				     nm_rows[i].pages * (nm_rows[i].page_size ? nm_rows[i].page_size : 4096));
+		}
+		numa_maps_release(&m);
+	}
+}
+
+TEST(numa_maps_guest_ram_selection)
+{
+	struct numa_maps m;
+	size_t i, n_ram = 0;
+	uint64_t n0 = 0, n1 = 0;
+
+	CHECK_INT(numa_maps_read(ROOT("host-qemu"), 4000, &m, NULL), 0);
+	CHECK_INT(m.n, 6);
+	CHECK_INT(m.n_nodes, 2);
+	for (i = 0; i < m.n; i++) {
+		if (!numa_map_is_guest_ram(&m.maps[i], 32ull << 20))
+			continue;
+		n_ram++;
+		n0 += numa_map_node_bytes(&m.maps[i], 0);
+		n1 += numa_map_node_bytes(&m.maps[i], 1);
+	}
+	/* two 128 MiB rw-p anonymous mappings; not the rwx TCG buffer, the 16 MiB
+	 * mapping, the stack or the binary */
+	CHECK_INT(n_ram, 2);
+	CHECK_U64(n0, (32768ull + 8192) * 4096);
+	CHECK_U64(n1, 16384ull * 4096);
+	CHECK_STR(m.maps[3].perms, "rwxp");
+	CHECK_U64(m.maps[1].end - m.maps[1].start, 128ull << 20);
+	numa_maps_release(&m);
+}
+
+static const struct {
+	int line;
+	const char *text;
+	int ret;
+	const char *comm;
+	char state;
+	uint64_t utime, stime;
+	int processor;
+} stat_rows[] = {
+	{ __LINE__, "10018 (CPU 0/TCG) S 1 10012 4634 0 -1 138412224 11 0 0 0 7 3 0 0 20 0 4 0 52296 "
+		    "1642369024 9234 18446744073709551615 1 2 3 0 0 0 2147220087 4100 16451 1 0 0 -1 1 0 0",
+	  0, "CPU 0/TCG", 'S', 7, 3, 1 },
+	{ __LINE__, "77 (a) (b)) R 1 2 3 0 -1 0 0 0 0 0 100 200 0 0 20 0 1 0 5 0 0 0",
+	  0, "a) (b)", 'R', 100, 200, -1 },
+	{ __LINE__, "77 (x) R 1 2 3", VP_EPARSE, NULL, 0, 0, 0, 0 },
+	{ __LINE__, "77 x R 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17", VP_EPARSE, NULL, 0, 0, 0, 0 },
+	{ __LINE__, "77 (x)", VP_EPARSE, NULL, 0, 0, 0, 0 },
+	{ __LINE__, "77 (x) R 1 2 3 4 5 6 7 8 9 10 zz 12 13 14 15 16 17 18", VP_EPARSE, NULL, 0, 0, 0, 0 },
+};
+
+TEST(task_stat_parse_table)
+{
+	size_t i;
+
+	for (i = 0; i < VP_ARRAY_SIZE(stat_rows); i++) {
+		struct task_stat st;
+		int ret = task_stat_parse(stat_rows[i].text, &st, NULL);
+
+		CHECK_INT_AT(stat_rows[i].line, ret, stat_rows[i].ret);
+		if (ret)
+			continue;
+		CHECK_STR_AT(stat_rows[i].line, st.comm, stat_rows[i].comm);
+		CHECK_INT_AT(stat_rows[i].line, st.state, stat_rows[i].state);
+		CHECK_U64_AT(stat_rows[i].line, st.utime, stat_rows[i].utime);
+		CHECK_U64_AT(stat_rows[i].line, st.stime, stat_rows[i].stime);
+		CHECK_INT_AT(stat_rows[i].line, st.processor, stat_rows[i].processor);
+	}
+}
+
+TEST(task_files_fixture)
+{
+	const char *root = ROOT("host-qemu");
+	struct task_stat st;
+	struct task_schedstat ss;
+	struct task_status status;
+	struct task_cgroup cg;
+	int *tids = NULL;
+	size_t n = 0;
+	struct sbuf sb = SBUF_INIT;
+
+	CHECK_INT(task_list(root, 4000, &tids, &n, NULL), 0);
+	CHECK_INT(n, 4);
+	if (n == 4)
+		CHECK_INT(tids[3], 4003);
+	free(tids);
+	CHECK_INT(task_stat_read(root, 4000, 4001, &st, NULL), 0);
+	CHECK_STR(st.comm, "x) (y");
+	CHECK_INT(st.processor, 1);
+	CHECK_INT(st.num_threads, 4);
+	CHECK_INT(task_stat_read(root, 4000, 4002, &st, NULL), 0);
+	CHECK_STR(st.comm, "CPU 0/TCG");
+	CHECK_U64(st.utime, 2000);
+	CHECK_U64(st.stime, 500);
+	CHECK_INT(st.processor, 0);
+	CHECK_INT(task_schedstat_read(root, 4000, 4002, &ss, NULL), 0);
+	CHECK_U64(ss.run_ns, 25000000000ull);
+	CHECK_U64(ss.wait_ns, 5000000);
+	CHECK_U64(ss.timeslices, 800);
+	CHECK_INT(task_status_read(ROOT("host-libvirt-v2"), 1000, 1003, &status, NULL), 0);
+	CHECK(status.have_cpus);
+	cpulist_format(&status.cpus_allowed, &sb);
+	CHECK_STR(sbuf_str(&sb), "2-3");
+	CHECK_INT(status.tgid, 1000);
+	CHECK_STR(status.name, "CPU 1/KVM");
+	task_status_release(&status);
+	sbuf_release(&sb);
+	CHECK_INT(task_cgroup_read(ROOT("host-libvirt-v1"), 3000, 3003, &cg, NULL), 0);
+	CHECK_STR(cg.unified, "/");
+	CHECK_STR(cg.v1_perf_event, "/machine/qemu-1-app.libvirt-qemu/vcpu0");
+	CHECK_STR(cg.v1_cpu, "/machine/qemu-1-app.libvirt-qemu/vcpu0");
+	CHECK_STR(cg.v1_cpuset, "/machine/qemu-1-app.libvirt-qemu/vcpu0");
+	CHECK_STR(cg.v1_systemd, "/");
+	task_cgroup_release(&cg);
+	CHECK(task_stat_read(root, 4000, 9999, &st, NULL) < 0);
+}
+
+TEST(task_schedstat_and_cmdline)
+{
+	struct task_schedstat ss;
+	char **argv = NULL;
+	size_t argc = 0;
+
+	CHECK_INT(task_schedstat_parse("1 2", &ss, NULL), VP_EPARSE);
+	CHECK_INT(proc_cmdline(ROOT("host-qemu"), 4000, &argv, &argc, NULL), 0);
+	CHECK_INT(argc, 20);
+	if (argc == 20) {
+		CHECK_STR(argv[0], "qemu-system-x86_64");
+		CHECK_STR(argv[4], "vptest,,x,debug-threads=on");
+		CHECK(argv[20] == NULL);
+	}
+	vp_free_names(argv, argc);
+}
+
+TEST(resctrl_fixture_group)
+{
+	const char *root = ROOT("host-libvirt-v2");
+	struct resctrl_group g;
+	char **names = NULL;
+	size_t n = 0;
+
+	CHECK_INT(resctrl_list_groups(root, &names, &n, NULL), 0);
+	CHECK_INT(n, 1);
+	if (n)
+		CHECK_STR(names[0], "web1");
+	vp_free_names(names, n);
+	CHECK_INT(resctrl_group_read(root, "web1", &g, NULL), 0);
+	CHECK_INT(g.n_mon, 2);
+	if (g.n_mon == 2) {
+		CHECK_INT(g.mon[0].domain, 0);
+		CHECK_NEAR(g.mon[0].llc_occupancy, 1048576, 0);
+		CHECK_NEAR(g.mon[0].mbm_total_bytes, 5000000000.0, 0);
+		CHECK_NAN(g.mon[0].mbm_local_bytes);   /* "Unavailable" */
+		CHECK_INT(g.mon[1].domain, 1);
+		CHECK_NAN(g.mon[1].mbm_total_bytes);
+	}
+	resctrl_group_release(&g);
+	CHECK_INT(resctrl_group_read(root, "", &g, NULL), 0);
+	CHECK_INT(g.n_mon, 1);
+	if (g.n_mon)
+		CHECK_NEAR(g.mon[0].mbm_local_bytes, 6000000000.0, 0);
+	resctrl_group_release(&g);
+	CHECK(resctrl_group_read(root, "nosuch", &g, NULL) < 0);
+	CHECK_NAN(resctrl_parse_value("Unavailable\n"));
+	CHECK_NAN(resctrl_parse_value("12x"));
+	CHECK_NEAR(resctrl_parse_value(" 42\n"), 42, 0);
+	CHECK_INT(resctrl_group_create(root, "../x", NULL), VP_EINVAL);
+}
