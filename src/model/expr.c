@@ -136,7 +136,8 @@ static bool parse_args(struct parser *ps, const char *fname, struct src_loc floc
 		return false;
 	}
 	if (lx->cur.t != T_RP) {
-		if (lx->cur.t == T_EOF && !ps->failed) {
+		if ((lx->cur.t == T_EOF || lx->cur.line > open.line) && !ps->failed) {
+			/* newlines inside parentheses are blanks: a later line means it ran on */
 			ps->failed = true;
 			lex_error(lx, open, "unterminated expression: '(' is never closed");
 			return false;
@@ -244,7 +245,7 @@ static struct expr *parse_primary(struct parser *ps)
 		if (!e)
 			return NULL;
 		if (lx->cur.t != T_RP) {
-			if (lx->cur.t == T_EOF && !ps->failed) {
+			if ((lx->cur.t == T_EOF || lx->cur.line > loc.line) && !ps->failed) {
 				ps->failed = true;
 				lex_error(lx, loc, "unterminated expression: '(' is never closed");
 			} else {

@@ -1,0 +1,37 @@
+/* swsource.h - the names of software (non-perf) sources a model can read, and their providers */
+#ifndef VP_SWSOURCE_H
+#define VP_SWSOURCE_H
+
+#include <stdbool.h>
+
+#include "util/err.h"
+
+/*
+ * A model reads values that are not perf events through
+ *   source NAME = provider.counter
+ * (docs/models.md lists them).  The names are fixed here so that models
+ * and the modules that produce the values (src/source/, src/hv/) agree on
+ * them.  A name whose provider is not built yet resolves to VP_EUNSUPP
+ * with the reason "no provider for source 'x' in this build"; a name not
+ * in the table is an error: "unknown source 'x'".
+ */
+
+struct swsource_def {
+	const char *name;     /* "numastat.other_node" */
+	const char *unit;     /* "pages", "ns", "bytes", "ratio", "events" */
+	const char *desc;
+	bool cumulative;      /* a counter: a model sees its delta over the interval */
+	bool provided;        /* a provider exists in this build */
+};
+
+/* The entry for name, or NULL. */
+const struct swsource_def *swsource_find(const char *name);
+/* Every entry, NULL-terminated by a zero entry (name NULL). */
+const struct swsource_def *swsource_table(void);
+/*
+ * 0 when name can be read in this build; VP_EUNSUPP (no provider yet) or
+ * VP_ENOTFOUND (unknown source) with the message in err.
+ */
+int swsource_check(const char *name, struct vp_err *err);
+
+#endif
