@@ -6,5 +6,6 @@
 
 extern const struct cmd cmd_help;
 extern const struct cmd cmd_info;
+extern const struct cmd cmd_list;
 
 #endif

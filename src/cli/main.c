@@ -14,6 +14,7 @@
 const struct cmd *const vp_cmds[] = {
 	&cmd_help,
 	&cmd_info,
+	&cmd_list,
 	NULL,
 };
 

@@ -31,7 +31,7 @@ enum ev_source {
 
 /* One resolved counter to open: an event on one PMU instance. */
 struct evdesc {
-	char *spec;                 /* the spec as written (shared by expanded instances) */
+	char *spec;                 /* the spec as written (each instance holds its own copy) */
 	char *name;                 /* display name: spec, or "uncore_imc_0/cas_count_read/" per instance */
 	char pmu[64];               /* PMU name: "cpu", "software", "tracepoint", "uncore_imc_0", ... */
 	enum ev_source source;
@@ -41,6 +41,8 @@ struct evdesc {
 	bool uncore;                /* per-socket PMU: open with pid -1 on each CPU of cpus */
 	struct cpulist cpus;        /* the PMU's cpumask; empty means any CPU */
 	int spec_index;             /* which spec of the request this came from (instances share it) */
+	char *fstr;                 /* libpfm4's fully qualified name (EV_LIBPFM), NULL otherwise */
+	bool per_pkg;               /* sysfs alias marked .per-pkg: one count per package */
 };
 
 /* A growable list of resolved events; caller-owned. */
@@ -52,6 +54,11 @@ struct evdesc_list {
 
 void evdesc_list_init(struct evdesc_list *l);
 void evdesc_list_release(struct evdesc_list *l);
+/* Append a zeroed entry (scale 1.0, empty cpus) and return it. */
+struct evdesc *evdesc_list_push(struct evdesc_list *l);
+
+/* "generic", "libpfm", "sysfs", "raw", "tracepoint". */
+const char *ev_source_name(enum ev_source s);
 
 /*
  * Resolve one spec and append what it names to out: one evdesc, or one per
@@ -62,5 +69,26 @@ void evdesc_list_release(struct evdesc_list *l);
  */
 int event_resolve(struct pmu_db *db, const char *spec, int spec_index,
 		  struct evdesc_list *out, struct vp_err *err);
+
+/*
+ * Split an -e argument ("cycles,uncore_imc/event=0x4,umask=0x3/,sched:*")
+ * at the commas that separate specs (not those inside /.../ or {...}).
+ * *specs is a heap array of heap strings: free with vp_free_names().
+ * An empty spec (",," or a trailing comma) is an error naming its column.
+ */
+int event_split_list(const char *list, char ***specs, size_t *n, struct vp_err *err);
+
+/* Inspecting the database (for `vmmprof list`); see pmu/sysfs_pmu.h. */
+struct pmu_desc;
+const char *pmu_db_root(const struct pmu_db *db);          /* "/" or the fixture root */
+size_t pmu_db_count(const struct pmu_db *db);
+const struct pmu_desc *pmu_db_pmu(const struct pmu_db *db, size_t i); /* sorted by name */
+const struct pmu_desc *pmu_db_find(const struct pmu_db *db, const char *name);
+/* The tracefs directory below root ("/sys/kernel/tracing"), NULL when none was found. */
+const char *pmu_db_tracefs(const struct pmu_db *db);
+/* Why sysfs PMUs, tracefs or libpfm4 are unavailable ("" when they are all usable). */
+const char *pmu_db_sysfs_error(const struct pmu_db *db);
+const char *pmu_db_tracefs_error(const struct pmu_db *db);
+const char *pmu_db_libpfm_error(const struct pmu_db *db);
 
 #endif

@@ -1,0 +1,31 @@
+/* list.h - the kinds `vmmprof list KIND` knows, so other commands' engineers can add one */
+#ifndef VP_LIST_H
+#define VP_LIST_H
+
+#include <stdbool.h>
+
+#include "util/sbuf.h"
+
+struct list_opts {
+	const char *root;     /* --root DIR, "/" by default */
+	const char *pattern;  /* NULL: everything; else a glob, or a substring when it has no glob characters */
+	bool json;
+};
+
+/*
+ * One kind: fn appends its listing (text, or one JSON document with --json)
+ * to out and returns an exit code (after printing its own error).
+ */
+struct list_kind {
+	const char *name;     /* "events", "pmus" */
+	const char *summary;
+	int (*fn)(const struct list_opts *o, struct sbuf *out);
+};
+
+/* Whether s matches o->pattern (case-insensitive; always true without one). */
+bool list_match(const struct list_opts *o, const char *s);
+
+int list_events(const struct list_opts *o, struct sbuf *out);
+int list_pmus(const struct list_opts *o, struct sbuf *out);
+
+#endif

@@ -1,0 +1,86 @@
+#!/bin/sh
+# t2000-list.sh - `vmmprof list`: kinds, patterns, JSON, fixture roots
+. "$(dirname "$0")/lib.sh"
+
+ICX=$VP_DATA/root/icx-2s
+
+test_expect_success 'list names the generic and software events' '
+	vmmprof list >out &&
+	grep_q "^software events:" out &&
+	grep_q "^  task-clock " out &&
+	grep_q "^  cycles OR cpu-cycles " out &&
+	grep_q "^  LLC-load-misses " out
+'
+
+test_expect_success 'a PATTERN keeps matching names only (substring, case-insensitive)' '
+	vmmprof list CONTEXT-sw >out &&
+	grep_q "context-switches" out &&
+	! grep -q "task-clock" out
+'
+
+test_expect_success 'a glob PATTERN matches whole names' '
+	vmmprof list "*-faults" >out &&
+	grep_q "^  major-faults " out &&
+	! grep -q "page-faults OR" out
+'
+
+test_expect_success 'list --json is valid JSON with kinds' '
+	vmmprof list --json >out.json &&
+	test "$(json_get out.json "[e[\"kind\"] for e in j[\"events\"] if e[\"name\"]==\"task-clock\"][0]")" = software &&
+	test "$(json_get out.json "[e[\"kind\"] for e in j[\"events\"] if e[\"name\"]==\"LLC-loads\"][0]")" = hw_cache
+'
+
+test_expect_success 'sysfs aliases of a fixture: one name per uncore family, with instances, scale, unit' '
+	vmmprof list --root "$ICX" --json cas_count >out.json &&
+	test "$(json_get out.json "len(j[\"events\"])")" = 2 &&
+	test "$(json_get out.json "j[\"events\"][0][\"name\"]")" = uncore_imc/cas_count_read/ &&
+	test "$(json_get out.json "j[\"events\"][0][\"instances\"]")" = 12 &&
+	test "$(json_get out.json "j[\"events\"][0][\"encoding\"]")" = event=0x04,umask=0x0f &&
+	test "$(json_get out.json "j[\"events\"][0][\"unit\"]")" = MiB &&
+	test "$(json_get out.json "j[\"events\"][0][\"scale\"]")" = 6.103515625e-05
+'
+
+test_expect_success 'text listing of a fixture shows the alias encoding and says libpfm4 is not used' '
+	vmmprof list --root "$ICX" cas_count_read >out &&
+	grep_q "uncore_imc/cas_count_read/ *event=0x04,umask=0x0f (12 instances) \[scale 6.10352e-05 MiB\]" out &&
+	grep_q "libpfm4 events are listed for this machine only" out
+'
+
+test_expect_success 'fixture tracepoints are listed' '
+	vmmprof list --root "$ICX" "sched:*" >out &&
+	grep_q "^  sched:sched_switch" out &&
+	grep_q "^  sched:sched_wakeup" out &&
+	! grep -q kvm_exit out
+'
+
+if [ -r /sys/kernel/tracing/events/sched/sched_switch/id ] ||
+   [ -r /sys/kernel/debug/tracing/events/sched/sched_switch/id ]; then
+	test_expect_success 'this machine: tracepoints are listed' '
+		vmmprof list sched:sched_switch >out &&
+		grep_q "^  sched:sched_switch" out
+	'
+else
+	test_skip 'this machine: tracepoints are listed' 'tracefs is not mounted'
+fi
+
+test_expect_success 'list pmus shows type, cpumask and counts' '
+	vmmprof list pmus --root "$ICX" >out &&
+	grep_q "^uncore_imc_0 *10 *0,40 *5 *3" out &&
+	grep_q "^cpu *4 *- " out &&
+	vmmprof list pmus --root "$ICX" --json >out.json &&
+	test "$(json_get out.json "[p[\"formats\"][\"umask\"] for p in j[\"pmus\"] if p[\"name\"]==\"uncore_cha_0\"][0]")" = config:8-15,32-57
+'
+
+test_expect_success 'list pmus with a pattern' '
+	vmmprof list pmus --root "$ICX" upi >out &&
+	test "$(grep -c "^uncore_upi_" out)" = 3 &&
+	! grep -q uncore_imc out
+'
+
+test_expect_success 'unknown option, extra argument, missing root: usage errors and runtime error' '
+	expect_exit 2 vmmprof list --frob 2>err && grep_q "unknown option" err &&
+	expect_exit 2 vmmprof list events a b 2>err && grep_q "unexpected argument .b." err &&
+	expect_exit 1 vmmprof list --root /no/such/dir 2>err && grep_q "cannot use root" err
+'
+
+test_done
