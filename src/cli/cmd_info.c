@@ -69,9 +69,11 @@ static void text_cpu(const struct platform *p, struct sbuf *sb)
 	if (arm)
 		kv(sb, "id", "implementer 0x%02x, part 0x%03x, revision %d", (unsigned)c->family,
 		   (unsigned)c->model, c->stepping);
-	else
+	else if (c->family >= 0 && c->model >= 0)
 		kv(sb, "id", "family 0x%x (%d), model 0x%x (%d), stepping %d", (unsigned)c->family,
 		   c->family, (unsigned)c->model, c->model, c->stepping);
+	else
+		kv(sb, "id", "unknown (family or model unreadable)");
 	kv(sb, "arch", "%s, %d CPU%s listed in /proc/cpuinfo", c->arch, c->n_cpus_listed,
 	   c->n_cpus_listed == 1 ? "" : "s");
 	if (c->pfm_pmu[0])
@@ -98,8 +100,12 @@ static void text_hv(const struct platform *p, struct sbuf *sb)
 	else
 		kv(sb, "hypervisor", "%s (%s)", hv_kind_name(h->kind), h->signature_source);
 	kv(sb, "role", "%s: %s", plat_role_name(h->role), h->role_reason);
-	kv(sb, "cpuinfo flag", "%s", !p->cpu.known ? "unknown (no cpuinfo)" :
-	   p->cpu.flag_hypervisor ? "hypervisor" : "no hypervisor flag");
+	if (!p->cpu.n_cpus_listed && !p->cpu.vendor[0])
+		kv(sb, "cpuinfo flag", "unknown (%s)", p->cpu.reason);
+	else if (!strcmp(p->cpu.arch, "aarch64"))
+		kv(sb, "cpuinfo flag", "none on aarch64");
+	else
+		kv(sb, "cpuinfo flag", "%s", p->cpu.flag_hypervisor ? "hypervisor" : "no hypervisor flag");
 	if (h->sys_type[0])
 		kv(sb, "/sys/hypervisor", "type %s%s%s", h->sys_type,
 		   h->sys_properties[0] ? ", capabilities " : "", h->sys_properties);
@@ -138,7 +144,10 @@ static void text_topo(const struct platform *p, struct sbuf *sb)
 	add_list(&tmp, &t->online);
 	kv(sb, "CPUs", "%d online (%s), %d package%s, %d core%s, SMT %s", t->n_cpus, sbuf_str(&tmp),
 	   t->n_packages, t->n_packages == 1 ? "" : "s", t->n_cores, t->n_cores == 1 ? "" : "s",
-	   t->n_cores ? (t->smt_on ? "on" : "off") : "unknown");
+	   !t->n_cores || t->n_cpus_no_ids ? "unknown" : t->smt_on ? "on" : "off");
+	if (t->n_cpus_no_ids)
+		kv(sb, "", "%d CPU%s without readable topology/physical_package_id or core_id",
+		   t->n_cpus_no_ids, t->n_cpus_no_ids == 1 ? "" : "s");
 	kv(sb, "NUMA nodes", "%d, %s", t->n_nodes, t->node_note);
 	{
 		static const char *const head[] = { ">node", "cpus", ">memory", ">free" };
@@ -456,7 +465,9 @@ static void json_topo(const struct platform *p, struct jw *w)
 	jw_kint(w, "n_cpus", t->n_cpus);
 	jw_kint(w, "n_packages", t->n_packages);
 	jw_kint(w, "n_cores", t->n_cores);
-	jw_kbool(w, "smt", t->smt_on);
+	jw_key(w, "smt");
+	if (t->n_cores && !t->n_cpus_no_ids) jw_bool(w, t->smt_on); else jw_null(w);
+	jw_kint(w, "cpus_without_ids", t->n_cpus_no_ids);
 	jw_kbool(w, "numa_sysfs", t->numa_sysfs);
 	jstr_or_null(w, "node_note", t->node_note);
 	jw_key(w, "mem_total_bytes");

@@ -211,6 +211,8 @@ static bool in_vm(const struct platform *p)
 /* Why there is no core PMU, shortened for a table note. */
 static const char *no_core(const struct platform *p)
 {
+	if (!p->pmus_known)
+		return "PMU inventory unknown";
 	if (strstr(p->core_pmu_reason, "virtualization"))
 		return "no core PMU: the hypervisor exposes none (no vPMU)";
 	if (in_vm(p))
@@ -232,7 +234,7 @@ static bool try_uncore(const struct platform *p, const struct recipe *rc, enum c
 		return false;
 	snprintf(src, sizeof(src), "uncore PMU %s x%d", fam->family, fam->n_instances);
 	set(r, COV_APPORTIONED, COV_SRC_UNCORE, src, rc->unc_ev[f]);
-	note(r, "per-socket counts, shared out to VMs by residency (an estimate)");
+	note(r, "counted per socket or L3, shared out to VMs by residency (an estimate)");
 	return true;
 }
 
@@ -261,7 +263,15 @@ static void do_locality(const struct platform *p, const struct recipe *rc, struc
 {
 	const struct perm_info *pm = &p->perm;
 
-	if (try_core(p, rc, COV_LOCALITY, r) || try_uncore(p, rc, COV_LOCALITY, r))
+	if (try_core(p, rc, COV_LOCALITY, r)) {
+		if (in_vm(p))
+			note(r, "counts the host's physical nodes, which this VM's virtual nodes "
+			     "need not match");
+		if (pm->resctrl_mbm_total && pm->resctrl_mbm_local)
+			note(r, "also resctrl mbm_local_bytes / mbm_total_bytes");
+		return;
+	}
+	if (try_uncore(p, rc, COV_LOCALITY, r))
 		return;
 	if (pm->resctrl_mbm_total && pm->resctrl_mbm_local) {
 		set(r, COV_MEASURED, COV_SRC_RESCTRL, "resctrl MBM",
@@ -287,10 +297,14 @@ static void do_llc(const struct platform *p, const struct recipe *rc, struct cov
 {
 	const struct perm_info *pm = &p->perm;
 	bool amd = !strcmp(p->cpu.vendor, "AuthenticAMD");
+	bool arm = !strcmp(p->cpu.arch, "aarch64");
 	char src[160];
 
-	if (try_core(p, rc, COV_LLC, r) || try_uncore(p, rc, COV_LLC, r))
+	if (try_core(p, rc, COV_LLC, r) || try_uncore(p, rc, COV_LLC, r)) {
+		if (pm->resctrl_llc_occupancy)
+			note(r, "also resctrl llc_occupancy");
 		return;
+	}
 	if (pm->resctrl_llc_occupancy) {
 		set(r, COV_MEASURED, COV_SRC_RESCTRL, "resctrl", "llc_occupancy per monitoring group");
 		note(r, "occupancy in bytes, not misses");
@@ -299,9 +313,10 @@ static void do_llc(const struct platform *p, const struct recipe *rc, struct cov
 	}
 	if (p->core_pmu) {
 		snprintf(src, sizeof(src), "core PMU %s (generic events)", p->core_pmu_name);
-		if (amd) {
+		if (amd || arm) {
 			set(r, COV_PROXY, COV_SRC_CORE, src, "cache-references / cache-misses");
-			note(r, "AMD maps the generic cache events to L2, not the LLC");
+			note(r, amd ? "AMD maps the generic cache events to L2, not the LLC" :
+			     "Arm maps the generic cache events to L1D refills, not the LLC");
 		} else {
 			set(r, COV_MEASURED, COV_SRC_CORE, src, "cache-references / cache-misses");
 		}

@@ -101,7 +101,9 @@ static bool cpuid_signature(struct platform *p, bool live)
 		}
 		clean_sig(h->signature, sizeof(h->signature), text, len);
 		free(text);
-		plat_copy(h->signature_source, sizeof(h->signature_source), "fixture " CPUID_SEAM);
+		plat_copy(h->signature_source, sizeof(h->signature_source),
+			  h->signature[0] ? "fixture " CPUID_SEAM :
+			  "hypervisor bit clear, from fixture " CPUID_SEAM);
 		return true;
 	}
 }
@@ -223,6 +225,13 @@ void probe_hypervisor(struct platform *p, bool live)
 	if (h->kind == HV_UNKNOWN && p->cpu.known && !p->cpu.flag_hypervisor &&
 	    !strcmp(p->cpu.arch, "x86_64"))
 		h->kind = HV_NONE; /* cpuinfo shows the hypervisor bit clear */
+	/* Arm has no CPUID leaf: DMI and /sys/hypervisor are all there is. */
+	if (h->kind == HV_UNKNOWN && !strcmp(p->cpu.arch, "aarch64") && !h->sys_type[0] &&
+	    h->dmi_vendor[0] && !dmi_says_vm(h)) {
+		h->kind = HV_NONE;
+		plat_copy(h->signature_source, sizeof(h->signature_source),
+			  "no CPUID on aarch64; DMI names no hypervisor");
+	}
 
 	scan_qemu(p, &pids);
 

@@ -119,6 +119,7 @@ struct topology {
 	char distance_reason[PLAT_STR]; /* when distance is NULL */
 	char llc_reason[PLAT_STR]; /* when n_llc is 0 */
 	char hwloc_note[PLAT_STR]; /* live: hwloc's view compared with sysfs; "" for fixture roots */
+	int n_cpus_no_ids;         /* online CPUs whose package or core id is unreadable (then smt_on is a guess) */
 };
 
 struct pmu_info {

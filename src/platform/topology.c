@@ -99,6 +99,8 @@ static void read_cpu_ids(struct platform *p)
 			core = -1;
 		t->cpu_package[cpu] = pkg;
 		t->cpu_core[cpu] = core;
+		if (pkg < 0 || core < 0)
+			t->n_cpus_no_ids++;
 		dup = false;
 		for (j = 0; j < n_pkg; j++)
 			dup |= seen_pkg[j] == pkg;
@@ -117,7 +119,7 @@ static void read_cpu_ids(struct platform *p)
 	}
 	t->n_packages = n_pkg;
 	t->n_cores = cores;
-	t->smt_on = cores > 0 && t->n_cpus > cores;
+	t->smt_on = cores > 0 && !t->n_cpus_no_ids && t->n_cpus > cores;
 	free(seen_pkg);
 }
 

@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""make-platform-fixtures.py - writes the platform-probe fixture trees under tests/data/root.
+
+Trees: skx-2s, zen3-2s, nhm-ep, kvm-guest-vpmu, kvm-guest-novpmu, arm-n1,
+pmu-count, broken.  (`local` is captured with scripts/capture-fixture.sh.)
+Every value is chosen by hand from the kernel's sysfs ABI documents and
+REFERENCES.md; tests/unit/test_platform.c states the expected probe output
+from these same numbers.  Each tree's README.md says where its layout
+comes from.
+
+This script only writes files; it never deletes, because the PMU engineer
+adds format/ and events/ files under sys/bus/event_source/devices/<pmu>/ of
+the same trees (this script writes only `type` and `cpumask` there).
+Run it from anywhere after changing a value, and commit the result.
+"""
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def w(root, path, text):
+    p = os.path.join(HERE, root, path.lstrip('/'))
+    os.makedirs(os.path.dirname(p), exist_ok=True)
+    with open(p, 'w') as f:
+        f.write(text)
+
+
+def cpulist(ids):
+    ids = sorted(ids)
+    out, i = [], 0
+    while i < len(ids):
+        j = i
+        while j + 1 < len(ids) and ids[j + 1] == ids[j] + 1:
+            j += 1
+        out.append(str(ids[i]) if i == j else '%d-%d' % (ids[i], ids[j]))
+        i = j + 1
+    return ','.join(out)
+
+
+X86_FLAGS = ('fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush '
+             'mmx fxsr sse sse2 ht syscall nx lm constant_tsc nopl xtopology cpuid pni '
+             'ssse3 cx16 sse4_1 sse4_2 x2apic popcnt aes xsave avx')
+
+
+def cpuinfo_x86(n, vendor, family, model, stepping, name, extra_flags=''):
+    flags = X86_FLAGS + (' ' + extra_flags if extra_flags else '')
+    s = ''
+    for c in range(n):
+        s += ('processor\t: %d\nvendor_id\t: %s\ncpu family\t: %d\nmodel\t\t: %d\n'
+              'model name\t: %s\nstepping\t: %d\nmicrocode\t: 0x1\ncpu MHz\t\t: 2400.000\n'
+              'flags\t\t: %s\n\n' % (c, vendor, family, model, name, stepping, flags))
+    return s
+
+
+def topology(root, cpus):
+    """cpus: {cpu: (package, core_id)}"""
+    w(root, '/sys/devices/system/cpu/online', cpulist(cpus) + '\n')
+    w(root, '/sys/devices/system/cpu/possible', cpulist(cpus) + '\n')
+    for c, (pkg, core) in cpus.items():
+        d = '/sys/devices/system/cpu/cpu%d/topology/' % c
+        w(root, d + 'physical_package_id', '%d\n' % pkg)
+        w(root, d + 'core_id', '%d\n' % core)
+
+
+def caches(root, cpu, levels):
+    """levels: list of (level, type, size, shared_cpus)"""
+    for i, (lvl, typ, size, shared) in enumerate(levels):
+        d = '/sys/devices/system/cpu/cpu%d/cache/index%d/' % (cpu, i)
+        w(root, d + 'level', '%d\n' % lvl)
+        w(root, d + 'type', typ + '\n')
+        w(root, d + 'size', size + '\n')
+        w(root, d + 'shared_cpu_list', cpulist(shared) + '\n')
+
+
+def nodes(root, spec, dist):
+    """spec: list of (node, cpus, memtotal_kB, memfree_kB); dist: matrix"""
+    for i, (node, cpus, total, free) in enumerate(spec):
+        d = '/sys/devices/system/node/node%d/' % node
+        w(root, d + 'cpulist', cpulist(cpus) + '\n')
+        w(root, d + 'distance', ' '.join(str(x) for x in dist[i]) + '\n')
+        w(root, d + 'meminfo',
+          'Node %d MemTotal:       %8d kB\nNode %d MemFree:        %8d kB\n'
+          'Node %d MemUsed:        %8d kB\n' % (node, total, node, free, node, total - free))
+    w(root, '/sys/devices/system/node/online', cpulist([s[0] for s in spec]) + '\n')
+
+
+def pmu(root, name, typ, cpumask=None):
+    d = '/sys/bus/event_source/devices/%s/' % name
+    w(root, d + 'type', '%d\n' % typ)
+    if cpumask is not None:
+        w(root, d + 'cpumask', cpulist(cpumask) + '\n')
+
+
+def common(root, paranoid, uid, capeff, mountinfo, filesystems_extra='', meminfo_kb=None,
+           cpuid_sig=None, kern_log=None, dmi=None):
+    w(root, '/proc/sys/kernel/perf_event_paranoid', '%d\n' % paranoid)
+    w(root, '/proc/self/status',
+      'Name:\tvmmprof\nUmask:\t0022\nState:\tR (running)\nTgid:\t4000\nPid:\t4000\n'
+      'Uid:\t%d\t%d\t%d\t%d\nGid:\t%d\t%d\t%d\t%d\n'
+      'CapInh:\t0000000000000000\nCapPrm:\t%s\nCapEff:\t%s\nCapBnd:\t000001ffffffffff\n'
+      % (uid, uid, uid, uid, uid, uid, uid, uid, capeff, capeff))
+    w(root, '/proc/self/mountinfo', mountinfo)
+    w(root, '/proc/filesystems',
+      'nodev\tsysfs\nnodev\ttmpfs\nnodev\tproc\nnodev\tcgroup\nnodev\tcgroup2\n'
+      'nodev\tdevtmpfs\nnodev\tdebugfs\nnodev\ttracefs\n' + filesystems_extra + '\text4\n')
+    if meminfo_kb:
+        w(root, '/proc/meminfo', 'MemTotal:       %d kB\nMemFree:        %d kB\n'
+          % (meminfo_kb, meminfo_kb // 2))
+    if cpuid_sig is not None:
+        w(root, '/.vmmprof-fixture/cpuid-hypervisor', cpuid_sig + ('\n' if cpuid_sig else ''))
+    if kern_log is not None:
+        w(root, '/var/log/kern.log', kern_log)
+    if dmi:
+        w(root, '/sys/class/dmi/id/sys_vendor', dmi[0] + '\n')
+        w(root, '/sys/class/dmi/id/product_name', dmi[1] + '\n')
+
+
+MI_V2 = ('22 1 8:1 / / rw,relatime - ext4 /dev/sda1 rw\n'
+         '30 22 0:26 / /sys rw,nosuid,nodev,noexec,relatime - sysfs sysfs rw\n'
+         '31 30 0:27 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime - cgroup2 cgroup2 rw\n')
+MI_HYBRID = ('22 1 8:1 / / rw,relatime - ext4 /dev/sda1 rw\n'
+             '31 22 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n'
+             '32 31 0:29 / /sys/fs/cgroup/cpuset rw,relatime - cgroup cgroup rw,cpuset\n'
+             '33 31 0:30 / /sys/fs/cgroup/perf_event rw,relatime - cgroup cgroup rw,perf_event\n'
+             '41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n')
+MI_V1 = ('22 1 8:1 / / rw,relatime - ext4 /dev/sda1 rw\n'
+         '31 22 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n'
+         '32 31 0:29 / /sys/fs/cgroup/cpuset rw,relatime - cgroup cgroup rw,cpuset\n'
+         '33 31 0:30 / /sys/fs/cgroup/perf_event rw,relatime - cgroup cgroup rw,perf_event\n')
+
+ALL_CAPS = '000001ffffffffff'
+NO_CAPS = '0000000000000000'
+
+
+def two_socket_smt(root, cores_per_socket, llc_groups, l1='32K', l2='1024K', l3='28160K'):
+    """Linux numbering: socket s core k -> cpu s*C+k, its SMT sibling +2C.
+    llc_groups: core indices per LLC within a socket, e.g. [[0,1,2,3]]."""
+    C = cores_per_socket
+    cpus = {}
+    for s in range(2):
+        for k in range(C):
+            cpus[s * C + k] = (s, k)
+            cpus[2 * C + s * C + k] = (s, k)
+    topology(root, cpus)
+    for c, (s, k) in cpus.items():
+        sib = [s * C + k, 2 * C + s * C + k]
+        grp = next(g for g in llc_groups if k in g)
+        llc = [s * C + j for j in grp] + [2 * C + s * C + j for j in grp]
+        caches(root, c, [(1, 'Data', l1, sib), (1, 'Instruction', l1, sib),
+                         (2, 'Unified', l2, sib), (3, 'Unified', l3, llc)])
+    return cpus
+
+
+# --- skx-2s: two-socket Xeon Gold 6148 (Skylake-SP), a KVM host ------------
+R = 'skx-2s'
+two_socket_smt(R, 4, [[0, 1, 2, 3]], l2='1024K', l3='28160K')
+w(R, '/proc/cpuinfo', cpuinfo_x86(16, 'GenuineIntel', 6, 85, 4,
+                                  'Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz',
+                                  'cqm_llc cqm_occup_llc cqm_mbm_total cqm_mbm_local rdt_a'))
+nodes(R, [(0, [0, 1, 2, 3, 8, 9, 10, 11], 98304000, 90000000),
+          (1, [4, 5, 6, 7, 12, 13, 14, 15], 98304000, 91000000)], [[10, 21], [21, 10]])
+for name, t in (('software', 1), ('tracepoint', 2), ('cpu', 4), ('breakpoint', 5),
+                ('kprobe', 6), ('uprobe', 7), ('msr', 8), ('power', 9)):
+    pmu(R, name, t)
+for i in range(20):
+    pmu(R, 'uncore_cha_%d' % i, 10 + i, [0, 4])
+for i in range(6):
+    pmu(R, 'uncore_imc_%d' % i, 30 + i, [0, 4])
+for i in range(3):
+    pmu(R, 'uncore_upi_%d' % i, 36 + i, [0, 4])
+common(R, 0, 0, ALL_CAPS, MI_V2, filesystems_extra='nodev\tresctrl\n', meminfo_kb=196608000,
+       cpuid_sig='', dmi=('Supermicro', 'SYS-6029P-TRT'),
+       kern_log='Nov 30 00:00:01 skx kernel: [    0.210000] Performance Events: PEBS fmt3+, '
+                'Skylake events, 32-deep LBR, full-width counters, Intel PMU driver.\n')
+w(R, '/sys/fs/resctrl/info/L3_MON/mon_features', 'llc_occupancy\nmbm_total_bytes\nmbm_local_bytes\n')
+w(R, '/sys/fs/cgroup/cgroup.controllers', 'cpuset cpu io memory pids perf_event\n')
+w(R, '/proc/4242/comm', 'qemu-system-x86\n')
+w(R, '/proc/4242/cmdline', '\0'.join(['/usr/bin/qemu-system-x86_64', '-name',
+                                      'guest=vm1,debug-threads=on', '-machine',
+                                      'pc-q35-7.2,accel=kvm', '-smp', '4', '-m', '8192']) + '\0')
+w(R, '/proc/1/comm', 'systemd\n')
+w(R, '/proc/1/cmdline', '/sbin/init\0')
+
+# --- zen3-2s: two-socket EPYC 7313 (Zen 3 Milan), native ---------------------
+R = 'zen3-2s'
+two_socket_smt(R, 4, [[0, 1], [2, 3]], l2='512K', l3='32768K')
+w(R, '/proc/cpuinfo', cpuinfo_x86(16, 'AuthenticAMD', 25, 1, 1, 'AMD EPYC 7313 16-Core Processor',
+                                  'cqm_llc cqm_occup_llc cqm_mbm_total cqm_mbm_local'))
+nodes(R, [(0, [0, 1, 2, 3, 8, 9, 10, 11], 65536000, 60000000),
+          (1, [4, 5, 6, 7, 12, 13, 14, 15], 65536000, 61000000)], [[10, 32], [32, 10]])
+for name, t in (('software', 1), ('tracepoint', 2), ('cpu', 4), ('breakpoint', 5),
+                ('kprobe', 6), ('uprobe', 7), ('msr', 8), ('power', 9), ('ibs_fetch', 10),
+                ('ibs_op', 11)):
+    pmu(R, name, t)
+pmu(R, 'amd_df', 12, [0, 4])
+pmu(R, 'amd_l3', 13, [0, 2, 4, 6])
+pmu(R, 'amd_iommu_0', 14, [0])
+common(R, 2, 1000, NO_CAPS, MI_HYBRID, filesystems_extra='nodev\tresctrl\n', meminfo_kb=131072000,
+       cpuid_sig='', dmi=('Dell Inc.', 'PowerEdge R7525'),
+       kern_log='Nov 30 00:00:01 milan kernel: [    0.300000] Performance Events: Fam17h+ core '
+                'perfctr, AMD PMU driver.\n')
+w(R, '/sys/fs/cgroup/unified/cgroup.controllers', '\n')
+
+# --- nhm-ep: two-socket Xeon X5570 (Nehalem-EP), native, cgroup v1 only ------
+R = 'nhm-ep'
+two_socket_smt(R, 4, [[0, 1, 2, 3]], l2='256K', l3='8192K')
+w(R, '/proc/cpuinfo', cpuinfo_x86(16, 'GenuineIntel', 6, 26, 5,
+                                  'Intel(R) Xeon(R) CPU           X5570  @ 2.93GHz'))
+nodes(R, [(0, [0, 1, 2, 3, 8, 9, 10, 11], 12582912, 11000000),
+          (1, [4, 5, 6, 7, 12, 13, 14, 15], 12582912, 11500000)], [[10, 21], [21, 10]])
+for name, t in (('software', 1), ('tracepoint', 2), ('cpu', 4), ('breakpoint', 5),
+                ('kprobe', 7), ('uprobe', 8), ('msr', 9)):
+    pmu(R, name, t)
+pmu(R, 'uncore', 6, [0, 4])
+common(R, 1, 0, ALL_CAPS, MI_V1, meminfo_kb=25165824, cpuid_sig='',
+       dmi=('HP', 'ProLiant DL380 G6'),
+       kern_log='Nov 30 00:00:01 nhm kernel: [    0.100000] Performance Events: PEBS fmt1+, '
+                'Nehalem events, 16-deep LBR, Intel PMU driver.\n')
+
+# --- kvm-guest-vpmu: 4-vCPU KVM guest on Cascade Lake, vPMU on, 2 vNUMA nodes
+R = 'kvm-guest-vpmu'
+topology(R, {c: (0, c) for c in range(4)})
+for c in range(4):
+    caches(R, c, [(1, 'Data', '32K', [c]), (1, 'Instruction', '32K', [c]),
+                  (2, 'Unified', '4096K', [c]), (3, 'Unified', '16384K', [0, 1, 2, 3])])
+w(R, '/proc/cpuinfo', cpuinfo_x86(4, 'GenuineIntel', 6, 85, 7,
+                                  'Intel Xeon Processor (Cascadelake)', 'hypervisor arch_perfmon'))
+nodes(R, [(0, [0, 1], 4194304, 3000000), (1, [2, 3], 4194304, 3500000)], [[10, 20], [20, 10]])
+for name, t in (('software', 1), ('tracepoint', 2), ('cpu', 4), ('breakpoint', 5),
+                ('kprobe', 6), ('uprobe', 7), ('msr', 8)):
+    pmu(R, name, t)
+common(R, 2, 0, ALL_CAPS, MI_V2, meminfo_kb=8388608, cpuid_sig='KVMKVMKVM',
+       dmi=('QEMU', 'Standard PC (Q35 + ICH9, 2009)'),
+       kern_log='Nov 30 00:00:01 guest kernel: [    0.150000] Performance Events: Cascadelake '
+                'events, full-width counters, Intel PMU driver.\n')
+w(R, '/sys/fs/cgroup/cgroup.controllers', 'cpuset cpu io memory pids perf_event\n')
+
+# --- kvm-guest-novpmu: 2-vCPU KVM guest on Ice Lake-SP, no vPMU, non-NUMA kernel
+R = 'kvm-guest-novpmu'
+topology(R, {0: (0, 0), 1: (0, 1)})
+for c in range(2):
+    caches(R, c, [(1, 'Data', '48K', [c]), (1, 'Instruction', '32K', [c]),
+                  (2, 'Unified', '1280K', [c]), (3, 'Unified', '16384K', [0, 1])])
+w(R, '/proc/cpuinfo', cpuinfo_x86(2, 'GenuineIntel', 6, 106, 6,
+                                  'Intel(R) Xeon(R) Platinum 8358 CPU @ 2.60GHz', 'hypervisor'))
+for name, t in (('software', 1), ('tracepoint', 2), ('breakpoint', 5), ('kprobe', 6),
+                ('uprobe', 7), ('msr', 8)):
+    pmu(R, name, t)
+common(R, 2, 0, ALL_CAPS, MI_V2, meminfo_kb=4194304, cpuid_sig='KVMKVMKVM',
+       dmi=('QEMU', 'Standard PC (i440FX + PIIX, 1996)'),
+       kern_log='Nov 30 00:00:01 guest kernel: [    0.000000] Hypervisor detected: KVM\n'
+                'Nov 30 00:00:01 guest kernel: [    0.310000] Performance Events: PMU not '
+                'available due to virtualization, using software events only.\n')
+w(R, '/sys/fs/cgroup/cgroup.controllers', 'cpuset cpu io memory pids\n')
+
+# --- arm-n1: 4-core Neoverse N1 (aarch64 cpuinfo format), one node, CMN mesh
+R = 'arm-n1'
+topology(R, {c: (0, c) for c in range(4)})
+for c in range(4):
+    caches(R, c, [(1, 'Data', '64K', [c]), (1, 'Instruction', '64K', [c]),
+                  (2, 'Unified', '1024K', [c]), (3, 'Unified', '32768K', [0, 1, 2, 3])])
+w(R, '/proc/cpuinfo', ''.join(
+    'processor\t: %d\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 '
+    'atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp ssbs\nCPU implementer\t: 0x41\n'
+    'CPU architecture: 8\nCPU variant\t: 0x3\nCPU part\t: 0xd0c\nCPU revision\t: 1\n\n' % c
+    for c in range(4)))
+nodes(R, [(0, [0, 1, 2, 3], 16777216, 15000000)], [[10]])
+for name, t in (('software', 1), ('tracepoint', 2), ('breakpoint', 5), ('kprobe', 6),
+                ('uprobe', 7), ('armv8_pmuv3_0', 8)):
+    pmu(R, name, t)
+pmu(R, 'arm_cmn_0', 9, [0])
+common(R, 2, 0, ALL_CAPS, MI_V2, meminfo_kb=16777216, dmi=('WIWYNN', 'Mt.Jade'))
+w(R, '/sys/fs/cgroup/cgroup.controllers', 'cpuset cpu io memory pids\n')
+
+# --- pmu-count: this probe's own tree for counting events/ and format/ entries
+R = 'pmu-count'
+topology(R, {0: (0, 0)})
+w(R, '/proc/cpuinfo', cpuinfo_x86(1, 'GenuineIntel', 6, 85, 4, 'Intel(R) Xeon(R) Gold 6148 CPU'))
+pmu(R, 'cpu', 4)
+for f in ('event', 'umask', 'edge', 'inv', 'cmask'):
+    w(R, '/sys/bus/event_source/devices/cpu/format/' + f, 'config:0-7\n')
+for e in ('cpu-cycles', 'instructions', 'cache-misses'):
+    w(R, '/sys/bus/event_source/devices/cpu/events/' + e, 'event=0x3c\n')
+pmu(R, 'uncore_imc_0', 10, [0])
+for f in ('event', 'umask'):
+    w(R, '/sys/bus/event_source/devices/uncore_imc_0/format/' + f, 'config:0-7\n')
+for e in ('cas_count_read', 'cas_count_write'):
+    w(R, '/sys/bus/event_source/devices/uncore_imc_0/events/' + e, 'event=0x04,umask=0x03\n')
+    w(R, '/sys/bus/event_source/devices/uncore_imc_0/events/' + e + '.scale', '6.103515625e-5\n')
+    w(R, '/sys/bus/event_source/devices/uncore_imc_0/events/' + e + '.unit', 'MiB\n')
+w(R, '/sys/bus/event_source/devices/uncore_imc_0/events/clockticks', 'event=0x00,umask=0x00\n')
+w(R, '/sys/bus/event_source/devices/uncore_imc_10/type', 'eleven\n')       # garbage type
+w(R, '/sys/bus/event_source/devices/uncore_imc_10/cpumask', '0-\n')        # garbage cpumask
+w(R, '/sys/bus/event_source/devices/uncore_imc_2/type', '12\n')            # no cpumask at all
+os.makedirs(os.path.join(HERE, R, 'sys/bus/event_source/devices/uncore_imc_2/events'), exist_ok=True)
+
+# --- broken: garbage numbers and missing files -------------------------------
+R = 'broken'
+w(R, '/proc/cpuinfo', 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: six\n'
+  'model\t\t: 85\nmodel name\t: Broken CPU\nstepping\t: 4\n\n')
+w(R, '/sys/devices/system/cpu/online', '0-3\n')
+for c in range(4):
+    if c != 3:  # cpu3 has no topology files
+        w(R, '/sys/devices/system/cpu/cpu%d/topology/physical_package_id' % c, '0\n')
+        w(R, '/sys/devices/system/cpu/cpu%d/topology/core_id' % c,
+          'x\n' if c == 2 else '%d\n' % c)
+nodes(R, [(0, [0, 1], 1048576, 500000), (1, [2, 3], 1048576, 600000)], [[10, 21], [21, 10]])
+w(R, '/sys/devices/system/node/node1/distance', '21 ten\n')
+os.remove(os.path.join(HERE, R, 'sys/devices/system/node/node1/meminfo'))
+w(R, '/proc/sys/kernel/perf_event_paranoid', 'high\n')
+w(R, '/proc/self/status', 'Name:\tvmmprof\nState:\tR (running)\n')
+w(R, '/proc/filesystems', 'nodev\tsysfs\nnodev\tresctrl\n')
+w(R, '/sys/fs/resctrl/info/L3_MON/.keep', '')
+w(R, '/.vmmprof-fixture/cpuid-hypervisor', 'ACMEVISOR123\n')

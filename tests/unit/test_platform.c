@@ -1,0 +1,860 @@
+/* test_platform.c - the platform probe and the factor coverage over fixture trees */
+#include "test.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <perfmon/pfmlib.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plan/coverage.h"
+#include "platform/platform.h"
+#include "util/alloc.h"
+#include "util/cpulist.h"
+#include "util/sbuf.h"
+
+/*
+ * Expected values are the numbers written in tests/data/root/
+ * make-platform-fixtures.py (and the captured `local` tree), not program
+ * output.
+ */
+
+static int probe_tree(struct platform *p, const char *tree)
+{
+	char rel[128];
+	struct vp_err err = { 0, "" };
+	int ret;
+
+	snprintf(rel, sizeof(rel), "root/%s", tree);
+	ret = platform_probe(p, test_data(rel), &err);
+	if (ret)
+		test_fail(__FILE__, __LINE__, "probe of '%s' failed: %s", tree, err.msg);
+	return ret;
+}
+
+/* The compact list form of cl, in a static buffer. */
+static const char *fmt_list(const struct cpulist *cl)
+{
+	static char buf[256];
+	struct sbuf sb = SBUF_INIT;
+
+	cpulist_format(cl, &sb);
+	snprintf(buf, sizeof(buf), "%s", sbuf_str(&sb));
+	sbuf_release(&sb);
+	return buf;
+}
+
+static const struct pmu_family *fam(const struct platform *p, const char *name)
+{
+	int i;
+
+	for (i = 0; i < p->n_families; i++)
+		if (!strcmp(p->families[i].family, name))
+			return &p->families[i];
+	return NULL;
+}
+
+static int pmu_index(const struct platform *p, const char *name)
+{
+	int i;
+
+	for (i = 0; i < p->n_pmus; i++)
+		if (!strcmp(p->pmus[i].name, name))
+			return i;
+	return -1;
+}
+
+#define KB(x) ((uint64_t)(x) * 1024)
+
+/* One expected coverage row. */
+struct cov_want {
+	enum cov_quality q;
+	enum cov_kind k;
+	const char *source_has;  /* substring of source, or NULL */
+};
+
+static void check_coverage(int line, const struct platform *p, const struct cov_want want[COV_NFACTORS])
+{
+	struct coverage cv;
+	int f;
+
+	coverage_compute(p, &cv);
+	for (f = 0; f < COV_NFACTORS; f++) {
+		const struct cov_row *r = &cv.rows[f];
+
+		CHECK_AT(line, r->quality == want[f].q, "%s: quality %s, expected %s",
+			 cov_factor_name(r->factor), cov_quality_name(r->quality),
+			 cov_quality_name(want[f].q));
+		CHECK_AT(line, r->kind == want[f].k, "%s: kind %s, expected %s",
+			 cov_factor_name(r->factor), cov_kind_name(r->kind), cov_kind_name(want[f].k));
+		if (want[f].source_has)
+			CHECK_AT(line, strstr(r->source, want[f].source_has), "%s: source '%s' lacks '%s'",
+				 cov_factor_name(r->factor), r->source, want[f].source_has);
+		/* never a silent gap: an unavailable factor says why and what is left */
+		if (r->quality == COV_UNAVAILABLE)
+			CHECK_AT(line, r->note[0] && r->remains[0], "%s: unavailable without reason",
+				 cov_factor_name(r->factor));
+	}
+}
+
+TEST(platform_skx_2s)
+{
+	struct platform p;
+	const struct pmu_info *pi;
+	const struct pmu_family *fm;
+	int i;
+
+	if (probe_tree(&p, "skx-2s"))
+		return;
+	/* CPU */
+	CHECK(p.cpu.known);
+	CHECK_STR(p.cpu.vendor, "GenuineIntel");
+	CHECK_INT(p.cpu.family, 6);
+	CHECK_INT(p.cpu.model, 0x55);
+	CHECK_INT(p.cpu.stepping, 4);
+	CHECK_STR(p.cpu.model_name, "Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz");
+	CHECK_STR(p.cpu.arch, "x86_64");
+	CHECK_INT(p.cpu.n_cpus_listed, 16);
+	CHECK_STR(p.cpu.pfm_pmu, "skx");
+	CHECK_STR(p.cpu.pfm_active, "");
+	CHECK(!p.cpu.flag_hypervisor);
+	CHECK(p.cpu.flag_cqm_llc);
+	CHECK(p.cpu.flag_cqm_mbm);
+	/* hypervisor and role: empty seam file = bit clear; one KVM QEMU process */
+	CHECK_INT(p.hv.kind, HV_NONE);
+	CHECK_STR(p.hv.signature, "");
+	CHECK_STR(p.hv.sys_type, "");
+	CHECK_STR(p.hv.dmi_vendor, "Supermicro");
+	CHECK_STR(p.hv.dmi_product, "SYS-6029P-TRT");
+	CHECK(!p.hv.xen_dom0);
+	CHECK_INT(p.hv.n_qemu, 1);
+	CHECK_INT(p.hv.n_qemu_kvm, 1);
+	CHECK_INT(p.hv.n_qemu_tcg, 0);
+	CHECK_INT(p.hv.role, ROLE_HOST);
+	CHECK_CONTAINS(p.hv.role_reason, "1 QEMU process (pid 4242)");
+	/* topology */
+	CHECK(p.topo.known);
+	CHECK_INT(p.topo.n_cpus, 16);
+	CHECK_STR(fmt_list(&p.topo.online), "0-15");
+	CHECK_INT(p.topo.n_packages, 2);
+	CHECK_INT(p.topo.n_cores, 8);
+	CHECK(p.topo.smt_on);
+	CHECK_INT(p.topo.n_cpus_no_ids, 0);
+	CHECK_INT(p.topo.max_cpu, 16);
+	CHECK_INT(p.topo.cpu_package[5], 1);
+	CHECK_INT(p.topo.cpu_package[11], 0);
+	CHECK_INT(p.topo.cpu_core[13], 1);   /* 13 = sibling of socket 1 core 1 */
+	CHECK_INT(topology_cpu_node(&p.topo, 9), 0);
+	CHECK_INT(topology_cpu_node(&p.topo, 12), 1);
+	CHECK_INT(topology_cpu_node(&p.topo, 16), -1);
+	CHECK(p.topo.numa_sysfs);
+	CHECK_INT(p.topo.n_nodes, 2);
+	CHECK_INT(p.topo.nodes[0].id, 0);
+	CHECK_STR(fmt_list(&p.topo.nodes[0].cpus), "0-3,8-11");
+	CHECK_STR(fmt_list(&p.topo.nodes[1].cpus), "4-7,12-15");
+	CHECK(p.topo.nodes[0].mem_known);
+	CHECK_U64(p.topo.nodes[0].mem_total, KB(98304000));
+	CHECK_U64(p.topo.nodes[0].mem_free, KB(90000000));
+	CHECK_U64(p.topo.nodes[1].mem_free, KB(91000000));
+	CHECK_U64(p.topo.mem_total_sys, KB(196608000));
+	CHECK(p.topo.distance != NULL);
+	if (p.topo.distance) {
+		CHECK_INT(p.topo.distance[0], 10);
+		CHECK_INT(p.topo.distance[1], 21);
+		CHECK_INT(p.topo.distance[2], 21);
+		CHECK_INT(p.topo.distance[3], 10);
+	}
+	CHECK_INT(p.topo.n_llc, 2);
+	if (p.topo.n_llc == 2) {
+		CHECK_INT(p.topo.llc[0].level, 3);
+		CHECK_U64(p.topo.llc[0].size, KB(28160));
+		CHECK_STR(fmt_list(&p.topo.llc[0].cpus), "0-3,8-11");
+		CHECK_STR(fmt_list(&p.topo.llc[1].cpus), "4-7,12-15");
+	}
+	CHECK_STR(p.topo.hwloc_note, "");  /* hwloc is asked live only */
+	/* PMUs: 8 plain + 20 CHA + 6 IMC + 3 UPI */
+	CHECK(p.pmus_known);
+	CHECK_INT(p.n_pmus, 37);
+	CHECK(p.core_pmu);
+	CHECK_STR(p.core_pmu_name, "cpu");
+	CHECK_STR(p.core_pmu_reason, "");
+	CHECK_CONTAINS(p.kernel_pmu_line, "Performance Events: PEBS fmt3+, Skylake events");
+	CHECK_INT(p.n_families, 11);
+	pi = platform_find_pmu(&p, "cpu");
+	CHECK(pi && pi->cls == PMU_CORE && pi->type == 4 && pi->cpumask.n == 0);
+	pi = platform_find_pmu(&p, "software");
+	CHECK(pi && pi->cls == PMU_SOFTWARE && pi->type == 1);
+	pi = platform_find_pmu(&p, "tracepoint");
+	CHECK(pi && pi->cls == PMU_TRACEPOINT && pi->type == 2);
+	pi = platform_find_pmu(&p, "msr");
+	CHECK(pi && pi->cls == PMU_OTHER && pi->type == 8);
+	pi = platform_find_pmu(&p, "uncore_imc_3");
+	CHECK(pi != NULL);
+	if (pi) {
+		CHECK_INT(pi->cls, PMU_UNCORE);
+		CHECK_INT(pi->type, 33);
+		CHECK_STR(pi->family, "uncore_imc");
+		CHECK_STR(fmt_list(&pi->cpumask), "0,4");
+	}
+	CHECK(platform_find_pmu(&p, "uncore_imc_6") == NULL);
+	pi = platform_find_pmu(&p, "uncore_cha_19");
+	CHECK(pi && pi->type == 29);
+	/* natural order: uncore_cha_2 before uncore_cha_10 */
+	CHECK(pmu_index(&p, "uncore_cha_2") < pmu_index(&p, "uncore_cha_10"));
+	fm = fam(&p, "uncore_cha");
+	CHECK(fm && fm->n_instances == 20 && fm->cls == PMU_UNCORE);
+	fm = fam(&p, "uncore_imc");
+	CHECK(fm && fm->n_instances == 6);
+	fm = fam(&p, "uncore_upi");
+	CHECK(fm && fm->n_instances == 3);
+	fm = fam(&p, "cpu");
+	CHECK(fm && fm->n_instances == 1 && fm->cls == PMU_CORE);
+	for (i = 0; i < p.n_pmus; i++)
+		CHECK(p.pmus[i].type > 0);
+	/* permissions */
+	CHECK(p.perm.known);
+	CHECK_INT(p.perm.paranoid, 0);
+	CHECK(p.perm.is_root);
+	CHECK(p.perm.cap_perfmon);
+	CHECK(p.perm.cap_sys_admin);
+	CHECK(p.perm.resctrl_supported);
+	CHECK(p.perm.resctrl_mounted);
+	CHECK(p.perm.resctrl_llc_occupancy);
+	CHECK(p.perm.resctrl_mbm_total);
+	CHECK(p.perm.resctrl_mbm_local);
+	CHECK_STR(p.perm.resctrl_features, "llc_occupancy, mbm_total_bytes, mbm_local_bytes");
+	CHECK(p.perm.cgroup_v2);
+	CHECK_STR(p.perm.cgroup_root, "/sys/fs/cgroup");
+	CHECK(!p.perm.cgroup_v1);
+	{
+		const struct cov_want w[COV_NFACTORS] = {
+			{ COV_MEASURED, COV_SRC_CORE, "core PMU cpu" },
+			{ COV_MEASURED, COV_SRC_CORE, "core PMU cpu" },
+			{ COV_MEASURED, COV_SRC_CORE, "core PMU cpu" },
+			{ COV_APPORTIONED, COV_SRC_UNCORE, "uncore_imc x6" },
+			{ COV_APPORTIONED, COV_SRC_UNCORE, "uncore_cha x20" },
+		};
+		check_coverage(__LINE__, &p, w);
+	}
+	platform_release(&p);
+}
+
+TEST(platform_zen3_2s)
+{
+	struct platform p;
+	const struct pmu_info *pi;
+
+	if (probe_tree(&p, "zen3-2s"))
+		return;
+	CHECK_STR(p.cpu.vendor, "AuthenticAMD");
+	CHECK_INT(p.cpu.family, 0x19);
+	CHECK_INT(p.cpu.model, 0x01);
+	CHECK_INT(p.cpu.stepping, 1);
+	CHECK_STR(p.cpu.model_name, "AMD EPYC 7313 16-Core Processor");
+	CHECK_STR(p.cpu.pfm_pmu, "amd64_fam19h_zen3");
+	CHECK_INT(p.hv.kind, HV_NONE);
+	CHECK_INT(p.hv.role, ROLE_NATIVE);
+	CHECK_INT(p.hv.n_qemu, 0);
+	CHECK_STR(p.hv.dmi_product, "PowerEdge R7525");
+	CHECK_INT(p.topo.n_cpus, 16);
+	CHECK_INT(p.topo.n_packages, 2);
+	CHECK_INT(p.topo.n_cores, 8);
+	CHECK(p.topo.smt_on);
+	CHECK_INT(p.topo.n_nodes, 2);
+	CHECK(p.topo.distance && p.topo.distance[1] == 32 && p.topo.distance[2] == 32 &&
+	      p.topo.distance[3] == 10);
+	CHECK_U64(p.topo.nodes[1].mem_total, KB(65536000));
+	/* two CCXs per socket: four L3 domains, smaller than a socket */
+	CHECK_INT(p.topo.n_llc, 4);
+	if (p.topo.n_llc == 4) {
+		CHECK_STR(fmt_list(&p.topo.llc[0].cpus), "0-1,8-9");
+		CHECK_STR(fmt_list(&p.topo.llc[1].cpus), "2-3,10-11");
+		CHECK_STR(fmt_list(&p.topo.llc[2].cpus), "4-5,12-13");
+		CHECK_STR(fmt_list(&p.topo.llc[3].cpus), "6-7,14-15");
+		CHECK_U64(p.topo.llc[3].size, KB(32768));
+	}
+	CHECK_INT(p.n_pmus, 13);
+	CHECK_STR(p.core_pmu_name, "cpu");
+	pi = platform_find_pmu(&p, "amd_df");
+	CHECK(pi && pi->cls == PMU_UNCORE && pi->type == 12);
+	if (pi)
+		CHECK_STR(fmt_list(&pi->cpumask), "0,4");
+	pi = platform_find_pmu(&p, "amd_l3");
+	CHECK(pi && pi->cls == PMU_UNCORE && pi->type == 13);
+	if (pi)
+		CHECK_STR(fmt_list(&pi->cpumask), "0,2,4,6");
+	pi = platform_find_pmu(&p, "amd_iommu_0");
+	CHECK(pi && pi->cls == PMU_OTHER);
+	if (pi)
+		CHECK_STR(pi->family, "amd_iommu");
+	pi = platform_find_pmu(&p, "ibs_op");
+	CHECK(pi && pi->cls == PMU_OTHER && pi->type == 11);
+	CHECK_CONTAINS(p.kernel_pmu_line, "Fam17h+ core perfctr");
+	CHECK(p.perm.known);
+	CHECK_INT(p.perm.paranoid, 2);
+	CHECK(!p.perm.is_root);
+	CHECK(!p.perm.cap_perfmon);
+	CHECK(!p.perm.cap_sys_admin);
+	CHECK(p.perm.resctrl_supported);
+	CHECK(!p.perm.resctrl_mounted);
+	CHECK(!p.perm.resctrl_llc_occupancy);
+	CHECK_CONTAINS(p.perm.resctrl_reason, "not mounted");
+	CHECK(p.perm.cgroup_v2);
+	CHECK_STR(p.perm.cgroup_root, "/sys/fs/cgroup/unified");
+	CHECK(p.perm.cgroup_v1);
+	{
+		const struct cov_want w[COV_NFACTORS] = {
+			{ COV_MEASURED, COV_SRC_CORE, "core PMU cpu" },
+			{ COV_APPORTIONED, COV_SRC_UNCORE, "amd_l3 x1" },
+			{ COV_PROXY, COV_SRC_CORE, NULL },     /* Zen: no HITM, only CCX fills */
+			{ COV_APPORTIONED, COV_SRC_UNCORE, "amd_df x1" },
+			{ COV_APPORTIONED, COV_SRC_UNCORE, "amd_l3" },
+		};
+		check_coverage(__LINE__, &p, w);
+	}
+	platform_release(&p);
+}
+
+TEST(platform_nhm_ep)
+{
+	struct platform p;
+	const struct pmu_info *pi;
+	const struct pmu_family *fm;
+	struct coverage cv;
+
+	if (probe_tree(&p, "nhm-ep"))
+		return;
+	CHECK_STR(p.cpu.vendor, "GenuineIntel");
+	CHECK_INT(p.cpu.family, 6);
+	CHECK_INT(p.cpu.model, 0x1a);
+	CHECK_INT(p.cpu.stepping, 5);
+	CHECK_STR(p.cpu.model_name, "Intel(R) Xeon(R) CPU           X5570  @ 2.93GHz");
+	CHECK_STR(p.cpu.pfm_pmu, "nhm");
+	CHECK_INT(p.hv.role, ROLE_NATIVE);
+	CHECK_STR(p.hv.dmi_vendor, "HP");
+	CHECK_INT(p.topo.n_cpus, 16);
+	CHECK_INT(p.topo.n_packages, 2);
+	CHECK_INT(p.topo.n_cores, 8);
+	CHECK_INT(p.topo.n_llc, 2);
+	if (p.topo.n_llc == 2)
+		CHECK_U64(p.topo.llc[0].size, KB(8192));
+	CHECK_U64(p.topo.nodes[0].mem_total, KB(12582912));
+	CHECK_INT(p.n_pmus, 8);
+	pi = platform_find_pmu(&p, "uncore");
+	CHECK(pi && pi->cls == PMU_UNCORE && pi->type == 6);
+	if (pi) {
+		CHECK_STR(pi->family, "uncore");
+		CHECK_STR(fmt_list(&pi->cpumask), "0,4");
+	}
+	fm = fam(&p, "uncore");
+	CHECK(fm && fm->n_instances == 1);
+	CHECK_CONTAINS(p.kernel_pmu_line, "Nehalem events");
+	CHECK_INT(p.perm.paranoid, 1);
+	CHECK(p.perm.is_root);
+	CHECK(!p.perm.resctrl_supported);
+	CHECK_CONTAINS(p.perm.resctrl_reason, "not in /proc/filesystems");
+	CHECK_CONTAINS(p.perm.resctrl_reason, "cqm_occup_llc");
+	CHECK(!p.perm.cgroup_v2);
+	CHECK(p.perm.cgroup_v1);
+	CHECK_CONTAINS(p.perm.cgroup_reason, "no cgroup2 mount");
+	{
+		const struct cov_want w[COV_NFACTORS] = {
+			{ COV_MEASURED, COV_SRC_CORE, NULL },
+			{ COV_MEASURED, COV_SRC_CORE, NULL },
+			{ COV_MEASURED, COV_SRC_CORE, NULL },
+			{ COV_APPORTIONED, COV_SRC_UNCORE, "uncore x1" },
+			{ COV_APPORTIONED, COV_SRC_UNCORE, "uncore x1" },
+		};
+		check_coverage(__LINE__, &p, w);
+	}
+	coverage_compute(&p, &cv);
+	CHECK_STR(cv.recipe, "Nehalem");
+	CHECK_CONTAINS(cv.rows[COV_QUEUE].events, "UNC_GQ_CYCLES_FULL");
+	CHECK_CONTAINS(cv.rows[COV_LOCALITY].events, "MEM_UNCORE_RETIRED:LOCAL_DRAM");
+	platform_release(&p);
+}
+
+TEST(platform_kvm_guest_vpmu)
+{
+	struct platform p;
+	struct coverage cv;
+	int i;
+
+	if (probe_tree(&p, "kvm-guest-vpmu"))
+		return;
+	CHECK_INT(p.cpu.model, 0x55);
+	CHECK_INT(p.cpu.stepping, 7);
+	CHECK_STR(p.cpu.pfm_pmu, "clx");
+	CHECK(p.cpu.flag_hypervisor);
+	CHECK_INT(p.hv.kind, HV_KVM);
+	CHECK_STR(p.hv.signature, "KVMKVMKVM");
+	CHECK_INT(p.hv.role, ROLE_GUEST);
+	CHECK_CONTAINS(p.hv.role_reason, "KVMKVMKVM");
+	CHECK_STR(p.hv.dmi_vendor, "QEMU");
+	CHECK_INT(p.topo.n_cpus, 4);
+	CHECK_INT(p.topo.n_packages, 1);
+	CHECK_INT(p.topo.n_cores, 4);
+	CHECK(!p.topo.smt_on);
+	CHECK_INT(p.topo.n_nodes, 2);
+	CHECK_STR(fmt_list(&p.topo.nodes[1].cpus), "2-3");
+	CHECK(p.topo.distance && p.topo.distance[1] == 20);
+	CHECK_INT(p.topo.n_llc, 1);
+	if (p.topo.n_llc == 1) {
+		CHECK_STR(fmt_list(&p.topo.llc[0].cpus), "0-3");
+		CHECK_U64(p.topo.llc[0].size, KB(16384));
+	}
+	CHECK_INT(p.n_pmus, 7);
+	CHECK(p.core_pmu);
+	for (i = 0; i < p.n_families; i++)
+		CHECK(p.families[i].cls != PMU_UNCORE);
+	CHECK(!p.perm.resctrl_supported);
+	{
+		const struct cov_want w[COV_NFACTORS] = {
+			{ COV_MEASURED, COV_SRC_CORE, NULL },
+			{ COV_MEASURED, COV_SRC_CORE, NULL },
+			{ COV_MEASURED, COV_SRC_CORE, NULL },
+			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
+			{ COV_MEASURED, COV_SRC_CORE, NULL },
+		};
+		check_coverage(__LINE__, &p, w);
+	}
+	coverage_compute(&p, &cv);
+	CHECK_CONTAINS(cv.rows[COV_IMC].note, "uncore_imc PMU not exposed");
+	CHECK_CONTAINS(cv.rows[COV_LOCALITY].note, "host's physical nodes");
+	platform_release(&p);
+}
+
+TEST(platform_kvm_guest_novpmu)
+{
+	struct platform p;
+	struct coverage cv;
+	int f;
+
+	if (probe_tree(&p, "kvm-guest-novpmu"))
+		return;
+	CHECK_INT(p.cpu.model, 0x6a);
+	CHECK_STR(p.cpu.pfm_pmu, "icx");
+	CHECK_INT(p.hv.kind, HV_KVM);
+	CHECK_INT(p.hv.role, ROLE_GUEST);
+	/* no node directory: one node with every CPU and /proc/meminfo's memory */
+	CHECK(p.topo.known);
+	CHECK(!p.topo.numa_sysfs);
+	CHECK_INT(p.topo.n_nodes, 1);
+	CHECK_INT(p.topo.nodes[0].id, 0);
+	CHECK_STR(fmt_list(&p.topo.nodes[0].cpus), "0-1");
+	CHECK(p.topo.nodes[0].mem_known);
+	CHECK_U64(p.topo.nodes[0].mem_total, KB(4194304));
+	CHECK_INT(topology_cpu_node(&p.topo, 1), 0);
+	CHECK_INT(topology_node_index(&p.topo, 0), 0);
+	CHECK_INT(topology_node_index(&p.topo, 1), -1);
+	CHECK(p.topo.distance == NULL);
+	CHECK(p.topo.distance_reason[0]);
+	CHECK_CONTAINS(p.topo.node_note, "kernel without NUMA");
+	CHECK_INT(p.n_pmus, 6);
+	CHECK(!p.core_pmu);
+	CHECK_STR(p.core_pmu_name, "");
+	CHECK_CONTAINS(p.core_pmu_reason, "PMU not available due to virtualization");
+	{
+		const struct cov_want w[COV_NFACTORS] = {
+			{ COV_PROXY, COV_SRC_SOFTWARE, NULL },
+			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
+			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
+			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
+			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
+		};
+		check_coverage(__LINE__, &p, w);
+	}
+	coverage_compute(&p, &cv);
+	for (f = 0; f < COV_NFACTORS; f++)
+		if (f != COV_IMC)
+			CHECK_CONTAINS(cv.rows[f].note, "hypervisor exposes none");
+	CHECK_CONTAINS(cv.rows[COV_LOCALITY].note, "invisible here");
+	CHECK_CONTAINS(cv.summary, "no hardware PMU");
+	platform_release(&p);
+}
+
+TEST(platform_arm_n1)
+{
+	struct platform p;
+	const struct pmu_info *pi;
+
+	if (probe_tree(&p, "arm-n1"))
+		return;
+	CHECK(p.cpu.known);
+	CHECK_STR(p.cpu.arch, "aarch64");
+	CHECK_STR(p.cpu.vendor, "ARM");
+	CHECK_INT(p.cpu.family, 0x41);
+	CHECK_INT(p.cpu.model, 0xd0c);
+	CHECK_INT(p.cpu.stepping, 1);
+	CHECK_STR(p.cpu.model_name, "Neoverse N1");
+	CHECK_INT(p.cpu.n_cpus_listed, 4);
+	CHECK_STR(p.cpu.pfm_pmu, "arm_n1");
+	CHECK_INT(p.hv.kind, HV_NONE);
+	CHECK_INT(p.hv.role, ROLE_NATIVE);
+	CHECK(p.core_pmu);
+	CHECK_STR(p.core_pmu_name, "armv8_pmuv3_0");
+	pi = platform_find_pmu(&p, "armv8_pmuv3_0");
+	CHECK(pi && pi->cls == PMU_CORE);
+	if (pi)
+		CHECK_STR(pi->family, "armv8_pmuv3");
+	pi = platform_find_pmu(&p, "arm_cmn_0");
+	CHECK(pi && pi->cls == PMU_UNCORE);
+	{
+		/* no recipe for arm_n1: generic events, which Arm maps to L1D */
+		const struct cov_want w[COV_NFACTORS] = {
+			{ COV_PROXY, COV_SRC_SOFTWARE, NULL },
+			{ COV_PROXY, COV_SRC_CORE, NULL },
+			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
+			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
+			{ COV_PROXY, COV_SRC_CORE, NULL },
+		};
+		check_coverage(__LINE__, &p, w);
+	}
+	platform_release(&p);
+}
+
+TEST(platform_pmu_counts)
+{
+	struct platform p;
+	const struct pmu_info *pi;
+	const struct pmu_family *fm;
+
+	if (probe_tree(&p, "pmu-count"))
+		return;
+	CHECK_INT(p.n_pmus, 4);
+	pi = platform_find_pmu(&p, "cpu");
+	CHECK(pi && pi->n_formats == 5 && pi->n_events == 3);
+	pi = platform_find_pmu(&p, "uncore_imc_0");
+	CHECK(pi != NULL);
+	if (pi) {
+		CHECK_INT(pi->n_formats, 2);
+		CHECK_INT(pi->n_events, 3);  /* .scale and .unit are attributes, not events */
+		CHECK_INT(pi->type, 10);
+		CHECK_STR(fmt_list(&pi->cpumask), "0");
+	}
+	pi = platform_find_pmu(&p, "uncore_imc_2");
+	CHECK(pi && pi->type == 12 && pi->cpumask.n == 0 && pi->n_events == 0 && pi->n_formats == 0);
+	pi = platform_find_pmu(&p, "uncore_imc_10");
+	CHECK(pi && pi->type == -1 && pi->cpumask.n == 0);
+	CHECK_INT(pmu_index(&p, "uncore_imc_0"), 1);
+	CHECK_INT(pmu_index(&p, "uncore_imc_2"), 2);
+	CHECK_INT(pmu_index(&p, "uncore_imc_10"), 3);
+	fm = fam(&p, "uncore_imc");
+	CHECK(fm && fm->n_instances == 3);
+	platform_release(&p);
+}
+
+TEST(platform_broken_tree)
+{
+	struct platform p;
+
+	if (probe_tree(&p, "broken"))
+		return;
+	CHECK(!p.cpu.known);
+	CHECK_CONTAINS(p.cpu.reason, "cpu family");
+	CHECK_STR(p.cpu.vendor, "GenuineIntel");
+	CHECK_INT(p.cpu.family, -1);
+	CHECK_INT(p.cpu.model, 85);
+	CHECK_STR(p.cpu.pfm_pmu, "");
+	CHECK_INT(p.hv.kind, HV_OTHER);
+	CHECK_STR(p.hv.signature, "ACMEVISOR123");
+	CHECK_INT(p.hv.role, ROLE_GUEST);
+	CHECK(p.topo.known);
+	CHECK_INT(p.topo.n_cpus, 4);
+	CHECK_INT(p.topo.n_cpus_no_ids, 2);  /* cpu2 core_id "x", cpu3 no files */
+	CHECK_INT(p.topo.n_packages, 1);
+	CHECK_INT(p.topo.n_cores, 2);
+	CHECK(!p.topo.smt_on);
+	CHECK_INT(p.topo.cpu_core[2], -1);
+	CHECK_INT(p.topo.cpu_package[3], -1);
+	CHECK_INT(p.topo.n_nodes, 2);
+	CHECK(p.topo.nodes[0].mem_known);
+	CHECK(!p.topo.nodes[1].mem_known);
+	CHECK(p.topo.distance == NULL);
+	CHECK_CONTAINS(p.topo.distance_reason, "node1/distance");
+	CHECK_INT(p.topo.n_llc, 0);
+	CHECK(p.topo.llc_reason[0]);
+	CHECK(!p.pmus_known);
+	CHECK_INT(p.n_pmus, 0);
+	CHECK(!p.core_pmu);
+	CHECK_CONTAINS(p.pmus_reason, "cannot open directory '/sys/bus/event_source/devices'");
+	CHECK(!strstr(p.pmus_reason, "tests/data"));  /* the root is stripped from reasons */
+	CHECK_INT(p.perm.paranoid, INT_MIN);
+	CHECK_CONTAINS(p.perm.paranoid_reason, "expected an integer, found 'high'");
+	CHECK(!p.perm.known);
+	CHECK_CONTAINS(p.perm.reason, "lacks Uid or CapEff");
+	CHECK(p.perm.resctrl_supported);
+	CHECK(p.perm.resctrl_mounted);
+	CHECK_STR(p.perm.resctrl_features, "");
+	CHECK_CONTAINS(p.perm.resctrl_reason, "without L3 monitoring");
+	CHECK(!p.perm.cgroup_v2);
+	{
+		const struct cov_want w[COV_NFACTORS] = {
+			{ COV_PROXY, COV_SRC_SOFTWARE, NULL },
+			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
+			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
+			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
+			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
+		};
+		check_coverage(__LINE__, &p, w);
+	}
+	platform_release(&p);
+}
+
+/* The captured tree of this machine: a KVM guest on Zen 3 without a PMU, one node. */
+TEST(platform_local_capture)
+{
+	struct platform p;
+	int f;
+	struct coverage cv;
+
+	if (probe_tree(&p, "local"))
+		return;
+	CHECK_STR(p.cpu.vendor, "AuthenticAMD");
+	CHECK_INT(p.cpu.family, 0x19);
+	CHECK_INT(p.cpu.model, 1);
+	CHECK_STR(p.cpu.model_name, "AMD EPYC");
+	CHECK_STR(p.cpu.pfm_pmu, "amd64_fam19h_zen3");
+	CHECK(p.cpu.flag_hypervisor);
+	CHECK_INT(p.hv.kind, HV_KVM);
+	CHECK_INT(p.hv.role, ROLE_GUEST);
+	CHECK_INT(p.topo.n_cpus, 2);
+	CHECK_INT(p.topo.n_nodes, 1);
+	CHECK_STR(fmt_list(&p.topo.nodes[0].cpus), "0-1");
+	CHECK(p.topo.distance && p.topo.distance[0] == 10);
+	CHECK_INT(p.topo.n_llc, 1);
+	if (p.topo.n_llc == 1)
+		CHECK_U64(p.topo.llc[0].size, KB(32768));
+	CHECK(p.pmus_known);
+	CHECK(!p.core_pmu);
+	CHECK_CONTAINS(p.core_pmu_reason, "PMU not available due to virtualization");
+	CHECK(platform_find_pmu(&p, "software") && platform_find_pmu(&p, "tracepoint"));
+	CHECK_INT(p.perm.paranoid, 2);
+	CHECK(!p.perm.resctrl_supported);
+	CHECK(p.perm.cgroup_v2);
+	CHECK_STR(p.perm.cgroup_root, "/sys/fs/cgroup/unified");
+	coverage_compute(&p, &cv);
+	CHECK_INT(cv.rows[COV_LOCALITY].quality, COV_PROXY);
+	for (f = COV_LLC; f < COV_NFACTORS; f++)
+		CHECK_INT(cv.rows[f].quality, COV_UNAVAILABLE);
+	platform_release(&p);
+}
+
+TEST(platform_bad_roots)
+{
+	struct platform p;
+	struct vp_err err = { 0, "" };
+	char dir[] = "/tmp/vp-test-empty-XXXXXX";
+
+	CHECK_INT(platform_probe(&p, test_data("root/does-not-exist"), &err), -ENOENT);
+	CHECK_CONTAINS(err.msg, "cannot use root directory");
+	CHECK_INT(platform_probe(&p, test_data("root/skx-2s/README.md"), &err), -ENOTDIR);
+	/* an empty root: the probe succeeds and every section is unknown */
+	if (!mkdtemp(dir)) {
+		test_fail(__FILE__, __LINE__, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	CHECK_INT(platform_probe(&p, dir, &err), 0);
+	CHECK(!p.cpu.known);
+	CHECK_CONTAINS(p.cpu.reason, "cannot open '/proc/cpuinfo'");
+	CHECK(!p.topo.known);
+	CHECK(p.topo.reason[0]);
+	CHECK(!p.pmus_known);
+	CHECK(!p.perm.known);
+	CHECK_INT(p.perm.paranoid, INT_MIN);
+	CHECK_INT(p.hv.kind, HV_UNKNOWN);
+	CHECK_INT(p.hv.role, ROLE_UNKNOWN);
+	CHECK(!p.hv.known);
+	platform_release(&p);
+	rmdir(dir);
+}
+
+static const struct {
+	int line;
+	const char *vendor;
+	int family, model, stepping;
+	const char *pfm;  /* NULL: no table */
+} pfm_rows[] = {
+	{ __LINE__, "GenuineIntel", 6, 0x1a, 5, "nhm" },
+	{ __LINE__, "GenuineIntel", 6, 0x1e, 5, "nhm" },
+	{ __LINE__, "GenuineIntel", 6, 0x2e, 6, "nhm_ex" },
+	{ __LINE__, "GenuineIntel", 6, 0x2c, 2, "wsm_dp" },
+	{ __LINE__, "GenuineIntel", 6, 0x55, 4, "skx" },
+	{ __LINE__, "GenuineIntel", 6, 0x55, 5, "clx" },
+	{ __LINE__, "GenuineIntel", 6, 0x55, 7, "clx" },
+	{ __LINE__, "GenuineIntel", 6, 0x6a, 6, "icx" },
+	{ __LINE__, "GenuineIntel", 6, 0x8f, 8, "spr" },
+	{ __LINE__, "AuthenticAMD", 0x17, 0x01, 2, "amd64_fam17h_zen1" },
+	{ __LINE__, "AuthenticAMD", 0x17, 0x31, 0, "amd64_fam17h_zen2" },
+	{ __LINE__, "AuthenticAMD", 0x19, 0x01, 1, "amd64_fam19h_zen3" },
+	{ __LINE__, "AuthenticAMD", 0x19, 0x21, 0, "amd64_fam19h_zen3" },
+	{ __LINE__, "AuthenticAMD", 0x19, 0x11, 1, "amd64_fam19h_zen4" },
+	{ __LINE__, "AuthenticAMD", 0x19, 0x61, 2, "amd64_fam19h_zen4" },
+	{ __LINE__, "ARM", 0x41, 0xd0c, 1, "arm_n1" },
+	{ __LINE__, "ARM", 0x41, 0xd49, 0, "arm_n2" },
+	/* negative rows */
+	{ __LINE__, "GenuineIntel", 6, 0x99, 0, NULL },
+	{ __LINE__, "GenuineIntel", 15, 0x06, 0, NULL },
+	{ __LINE__, "AuthenticAMD", 0x15, 0x01, 0, NULL },
+	{ __LINE__, "AuthenticAMD", 6, 0x55, 4, NULL },
+	{ __LINE__, "HiSilicon", 0x48, 0xd01, 0, NULL },
+	{ __LINE__, "ARM", 0x41, 0xfff, 0, NULL },
+};
+
+TEST(platform_pfm_name_table)
+{
+	size_t i;
+
+	for (i = 0; i < VP_ARRAY_SIZE(pfm_rows); i++) {
+		const char *got = platform_pfm_name(pfm_rows[i].vendor, pfm_rows[i].family,
+						    pfm_rows[i].model, pfm_rows[i].stepping);
+
+		if (!pfm_rows[i].pfm)
+			CHECK_AT(pfm_rows[i].line, got == NULL, "expected no table, got '%s'", got);
+		else
+			CHECK_STR_AT(pfm_rows[i].line, got, pfm_rows[i].pfm);
+	}
+}
+
+/* Is a table of this name compiled into the linked libpfm4 (active or not)? */
+static bool pfm_has(const char *name, bool *any_arm)
+{
+	pfm_pmu_info_t info;
+	bool found = false;
+	int i;
+
+	*any_arm = false;
+	for (i = 0; i < PFM_PMU_MAX; i++) {
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_pmu_info((pfm_pmu_t)i, &info) != PFM_SUCCESS || !info.name)
+			continue;
+		if (!strncmp(info.name, "arm_", 4))
+			*any_arm = true;
+		if (!strcmp(info.name, name))
+			found = true;
+	}
+	return found;
+}
+
+/*
+ * Every name in the model table exists in libpfm4.  pfm_get_pmu_info()
+ * lists every compiled table, active or not (what LIBPFM_ENCODE_INACTIVE=1
+ * makes usable for encoding), so no environment is needed.
+ */
+TEST(platform_pfm_names_exist_in_libpfm4)
+{
+	const struct pfm_map_row *rows;
+	int n, i, arm_rows = 0;
+	bool any_arm = false;
+
+	CHECK_INT(pfm_initialize(), PFM_SUCCESS);
+	rows = platform_pfm_table(&n);
+	CHECK(n > 20);
+	for (i = 0; i < n; i++) {
+		if (!strcmp(rows[i].vendor, "ARM")) {
+			arm_rows++;
+			continue;
+		}
+		CHECK_AT(__LINE__, pfm_has(rows[i].pfm, &any_arm), "libpfm4 has no table '%s' (%s)",
+			 rows[i].pfm, rows[i].what);
+	}
+	CHECK(arm_rows > 0);
+}
+
+TEST(platform_pfm_arm_names_exist_in_libpfm4)
+{
+	const struct pfm_map_row *rows;
+	int n, i;
+	bool any_arm = false;
+
+	pfm_initialize();
+	pfm_has("arm_n1", &any_arm);
+	if (!any_arm)
+		SKIP("this libpfm4 is built for x86: it has no Arm tables to check arm_* names against");
+	rows = platform_pfm_table(&n);
+	for (i = 0; i < n; i++)
+		if (!strcmp(rows[i].vendor, "ARM"))
+			CHECK_AT(__LINE__, pfm_has(rows[i].pfm, &any_arm), "libpfm4 has no table '%s'",
+				 rows[i].pfm);
+}
+
+/* This machine, live: compare with what the kernel says directly. */
+TEST(platform_live)
+{
+	struct platform p;
+	struct vp_err err = { 0, "" };
+	bool sys_cpu;
+
+	CHECK_INT(platform_probe(&p, "/", &err), 0);
+	CHECK(p.cpu.known);
+	CHECK(p.topo.known);
+	CHECK_INT(p.topo.n_cpus, sysconf(_SC_NPROCESSORS_ONLN));
+	CHECK_CONTAINS(p.topo.hwloc_note, "hwloc agrees");
+	CHECK_CONTAINS(p.cpu.pfm_active, "perf, perf_raw");
+	/* where libpfm4 detected a table, the model table must name the same one */
+	if (strstr(p.cpu.pfm_source, "libpfm4 detection")) {
+		const char *t = platform_pfm_name(p.cpu.vendor, p.cpu.family, p.cpu.model,
+						  p.cpu.stepping);
+
+		if (t)
+			CHECK_STR(t, p.cpu.pfm_pmu);
+	}
+	sys_cpu = access("/sys/bus/event_source/devices/cpu", F_OK) == 0 ||
+		  access("/sys/bus/event_source/devices/cpu_core", F_OK) == 0;
+	CHECK_INT(p.core_pmu, sys_cpu);
+	if (!p.core_pmu)
+		CHECK(p.core_pmu_reason[0]);
+	CHECK_INT(p.perm.is_root, geteuid() == 0);
+	if (p.cpu.flag_hypervisor)
+		CHECK(p.hv.kind != HV_NONE && p.hv.kind != HV_UNKNOWN);
+	platform_release(&p);
+}
+
+/* Hand-built platforms for decisions no fixture tree reaches. */
+TEST(coverage_haswell_with_resctrl)
+{
+	struct platform p;
+	struct coverage cv;
+
+	memset(&p, 0, sizeof(p));
+	snprintf(p.cpu.vendor, sizeof(p.cpu.vendor), "GenuineIntel");
+	snprintf(p.cpu.arch, sizeof(p.cpu.arch), "x86_64");
+	snprintf(p.cpu.pfm_pmu, sizeof(p.cpu.pfm_pmu), "hsw_ep");  /* no recipe for it */
+	p.cpu.known = true;
+	p.pmus_known = true;
+	p.core_pmu = true;
+	snprintf(p.core_pmu_name, sizeof(p.core_pmu_name), "cpu");
+	p.perm.resctrl_mbm_total = p.perm.resctrl_mbm_local = true;
+	p.hv.kind = HV_NONE;
+	coverage_compute(&p, &cv);
+	CHECK_STR(cv.recipe, "");
+	CHECK_INT(cv.rows[COV_LOCALITY].quality, COV_MEASURED);
+	CHECK_INT(cv.rows[COV_LOCALITY].kind, COV_SRC_RESCTRL);
+	CHECK_INT(cv.rows[COV_LLC].quality, COV_MEASURED);       /* Intel: generic = LLC */
+	CHECK_CONTAINS(cv.rows[COV_LLC].events, "cache-misses");
+	CHECK_INT(cv.rows[COV_SHARING].quality, COV_UNAVAILABLE);
+	CHECK_CONTAINS(cv.rows[COV_SHARING].note, "hsw_ep");
+	CHECK_INT(cv.rows[COV_IMC].quality, COV_PROXY);
+	CHECK_INT(cv.rows[COV_IMC].kind, COV_SRC_RESCTRL);
+	CHECK_INT(cv.rows[COV_QUEUE].quality, COV_PROXY);
+	CHECK_CONTAINS(cv.rows[COV_QUEUE].events, "CPI");
+	/* the same on AMD: generic cache events are L2 there, so only a proxy */
+	snprintf(p.cpu.vendor, sizeof(p.cpu.vendor), "AuthenticAMD");
+	snprintf(p.cpu.pfm_pmu, sizeof(p.cpu.pfm_pmu), "amd64_fam15h_interlagos");
+	coverage_compute(&p, &cv);
+	CHECK_INT(cv.rows[COV_LLC].quality, COV_PROXY);
+	CHECK_CONTAINS(cv.rows[COV_LLC].note, "L2");
+}
+
+TEST(coverage_names)
+{
+	CHECK_STR(cov_factor_name(COV_LOCALITY), "locality");
+	CHECK_STR(cov_factor_name(COV_QUEUE), "queue");
+	CHECK_STR(cov_quality_name(COV_APPORTIONED), "apportioned");
+	CHECK_STR(cov_kind_name(COV_SRC_RESCTRL), "resctrl");
+	CHECK_STR(hv_kind_name(HV_TCG), "QEMU TCG");
+	CHECK_STR(plat_role_name(ROLE_HOST), "host");
+	CHECK_STR(pmu_class_name(PMU_TRACEPOINT), "tracepoint");
+}
