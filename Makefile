@@ -79,9 +79,17 @@ FUZZERS := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 .PHONY: all check unit cli-tests clean install fuzzers
 all: $(BUILD)/vmmprof $(BUILD)/unit-tests $(HELPERS)
 
+# V=1 shows whole command lines.
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/libvmmprof.a: $(LIB_OBJ)
 	@rm -f $@

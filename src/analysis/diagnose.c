@@ -1,0 +1,971 @@
+/* diagnose.c - the bottleneck evaluation method and placement advice (docs/method.md) */
+#include "analysis/diagnose.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/alloc.h"
+#include "util/json.h"
+
+void diag_params_default(struct diag_params *p)
+{
+	p->factor_pct = 10.0;   /* Intel top-down: a node of interest from 10 % */
+	p->membound_pct = 20.0; /* top-down's memory-bound threshold */
+	p->lar_min = 0.80;      /* Carrefour's migration threshold */
+	p->bw_knee = 0.75;      /* loaded latency rises sharply past ~78-84 % of peak */
+	p->imbalance = 0.35;    /* Carrefour's interleave threshold */
+	p->queue_full = 0.10;
+}
+
+const char *diag_scope_name(enum diag_scope s)
+{
+	switch (s) {
+	case DIAG_VCPU: return "vcpu";
+	case DIAG_VM: return "vm";
+	case DIAG_NODE: return "node";
+	}
+	return "?";
+}
+
+const char *diag_confidence_name(enum diag_confidence c)
+{
+	switch (c) {
+	case CONF_LOW: return "low";
+	case CONF_MEDIUM: return "medium";
+	case CONF_HIGH: return "high";
+	}
+	return "?";
+}
+
+static bool finite_pos(double v)
+{
+	return isfinite(v) && v > 0;
+}
+
+static int node_index(const struct diag_input *in, int id)
+{
+	size_t i;
+
+	for (i = 0; i < in->n_nodes; i++)
+		if (in->nodes[i].id == id)
+			return (int)i;
+	return -1;
+}
+
+/* Node utilisation against its calibrated peak; NaN unknown. */
+static double node_util(const struct diag_node *n)
+{
+	if (!isfinite(n->bw_gbs) || !finite_pos(n->peak_gbs))
+		return NAN;
+	return n->bw_gbs / n->peak_gbs;
+}
+
+static struct diag_bottleneck *add_bottleneck(struct diag_result *r)
+{
+	struct diag_bottleneck *b;
+
+	VP_GROW(r->b, r->cap_b, r->n_b + 1);
+	b = &r->b[r->n_b++];
+	memset(b, 0, sizeof(*b));
+	b->cost_pct = NAN;
+	b->cost_cycles = NAN;
+	return b;
+}
+
+static struct diag_advice *add_advice(struct diag_result *r, const char *rule, size_t vm)
+{
+	struct diag_advice *a;
+
+	VP_GROW(r->a, r->cap_a, r->n_a + 1);
+	a = &r->a[r->n_a++];
+	memset(a, 0, sizeof(*a));
+	a->rule = rule;
+	a->vm = vm;
+	a->vcpu = -1;
+	a->to_node = -1;
+	a->gain_pct = NAN;
+	return a;
+}
+
+static enum diag_confidence confidence(enum factor_quality q, bool cycles_proxy, bool have_cost)
+{
+	if (!have_cost || q == Q_PROXY)
+		return CONF_LOW;
+	if (q == Q_APPORTIONED || cycles_proxy)
+		return CONF_MEDIUM;
+	return CONF_HIGH;
+}
+
+/* Per vCPU: clamp the costs to the memory-stall cycles, turn them into %. */
+static void eval_vcpus(const struct diag_input *in, struct diag_result *r)
+{
+	const struct diag_params *p = &in->params;
+	size_t i;
+	int f;
+
+	for (i = 0; i < in->n_vcpus; i++) {
+		const struct diag_vcpu *v = &in->vcpus[i];
+		double sum = 0, scale = 1, *pct = &r->vcpu_pct[i * FACTOR_N], total = 0;
+		bool any = false;
+
+		for (f = 0; f < FACTOR_N; f++)
+			if (isfinite(v->f[f].cost_cycles) && v->f[f].cost_cycles > 0)
+				sum += v->f[f].cost_cycles;
+		/* the factors overlap; together they cannot exceed the stalls */
+		if (finite_pos(v->mem_stall_cycles) && sum > v->mem_stall_cycles)
+			scale = v->mem_stall_cycles / sum;
+		for (f = 0; f < FACTOR_N; f++) {
+			double c = v->f[f].cost_cycles;
+
+			pct[f] = NAN;
+			if (!isfinite(c) || !finite_pos(v->cycles))
+				continue;
+			pct[f] = 100.0 * (c > 0 ? c * scale : 0) / v->cycles;
+			total += pct[f];
+			any = true;
+		}
+		if (isfinite(v->mem_stall_cycles) && finite_pos(v->cycles))
+			r->vcpu_membound[i] = 100.0 * v->mem_stall_cycles / v->cycles >= p->membound_pct;
+		else
+			r->vcpu_membound[i] = any && total >= p->membound_pct;
+
+		for (f = 0; f < FACTOR_N; f++) {
+			const struct diag_factor_in *fi = &v->f[f];
+			struct diag_bottleneck *b;
+			bool by_cost = isfinite(pct[f]) && pct[f] >= p->factor_pct && r->vcpu_membound[i];
+			bool by_score = !isfinite(pct[f]) && fi->sev >= SEV_WARNING &&
+					fi->quality != Q_UNAVAILABLE;
+
+			if (!by_cost && !by_score)
+				continue;
+			b = add_bottleneck(r);
+			b->scope = DIAG_VCPU;
+			b->entity = i;
+			b->factor = (enum factor_id)f;
+			b->cost_pct = pct[f];
+			b->cost_cycles = isfinite(fi->cost_cycles) ? fi->cost_cycles * scale : NAN;
+			b->sev = fi->sev;
+			b->quality = fi->quality;
+			b->confidence = confidence(fi->quality, v->cycles_proxy, by_cost);
+			snprintf(b->evidence, sizeof(b->evidence), "%s%s%s", fi->evidence,
+				 scale < 1 ? (fi->evidence[0] ? "; " : "") : "",
+				 scale < 1 ? "costs clamped to the memory-stall cycles" : "");
+		}
+	}
+}
+
+/* Per VM: the cycle-weighted sum of its vCPUs. */
+static void eval_vms(const struct diag_input *in, struct diag_result *r)
+{
+	const struct diag_params *p = &in->params;
+	size_t i, j;
+	int f;
+
+	for (i = 0; i < in->n_vms; i++) {
+		struct diag_vm_summary *s = &r->vm[i];
+		double cost[FACTOR_N] = { 0 }, stall = 0, total = 0;
+		bool have[FACTOR_N] = { false }, stall_known = true, any = false;
+
+		for (f = 0; f < FACTOR_N; f++)
+			s->quality[f] = Q_MEASURED;
+		for (j = 0; j < in->n_vcpus; j++) {
+			const struct diag_vcpu *v = &in->vcpus[j];
+
+			if (v->vm != i || !finite_pos(v->cycles))
+				continue;
+			any = true;
+			s->cycles += v->cycles;
+			if (isfinite(v->mem_stall_cycles))
+				stall += v->mem_stall_cycles;
+			else
+				stall_known = false;
+			for (f = 0; f < FACTOR_N; f++) {
+				double pc = r->vcpu_pct[j * FACTOR_N + f];
+
+				if (!isfinite(pc)) {
+					s->quality[f] = Q_UNAVAILABLE;
+					continue;
+				}
+				cost[f] += pc / 100.0 * v->cycles;
+				have[f] = true;
+				if (v->f[f].quality > s->quality[f])
+					s->quality[f] = v->f[f].quality;
+			}
+		}
+		for (f = 0; f < FACTOR_N; f++) {
+			s->cost_pct[f] = have[f] && s->cycles > 0 ? 100.0 * cost[f] / s->cycles : NAN;
+			if (!have[f])
+				s->quality[f] = Q_UNAVAILABLE;
+			if (isfinite(s->cost_pct[f]))
+				total += s->cost_pct[f];
+		}
+		if (any && stall_known)
+			s->memory_bound = 100.0 * stall / s->cycles >= p->membound_pct;
+		else
+			s->memory_bound = total >= p->membound_pct;
+
+		for (f = 0; f < FACTOR_N; f++) {
+			struct diag_bottleneck *b;
+
+			if (!isfinite(s->cost_pct[f]) || s->cost_pct[f] < p->factor_pct ||
+			    !s->memory_bound)
+				continue;
+			b = add_bottleneck(r);
+			b->scope = DIAG_VM;
+			b->entity = i;
+			b->factor = (enum factor_id)f;
+			b->cost_pct = s->cost_pct[f];
+			b->cost_cycles = cost[f];
+			b->sev = s->cost_pct[f] >= 2 * p->factor_pct ? SEV_CRITICAL : SEV_WARNING;
+			b->quality = s->quality[f];
+			b->confidence = confidence(s->quality[f], false, true);
+			snprintf(b->evidence, sizeof(b->evidence),
+				 "%.1f%% of the VM's %.3g cycles, summed over its vCPUs",
+				 s->cost_pct[f], s->cycles);
+		}
+	}
+}
+
+/* Per node: bandwidth against the calibrated peak, imbalance, queues. */
+static void eval_nodes(const struct diag_input *in, struct diag_result *r)
+{
+	const struct diag_params *p = &in->params;
+	double sum = 0, sq = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < in->n_nodes; i++) {
+		const struct diag_node *nd = &in->nodes[i];
+		double u = node_util(nd);
+		struct sbuf note = SBUF_INIT;
+		struct diag_bottleneck *b;
+
+		if (isfinite(nd->bw_gbs)) {
+			sum += nd->bw_gbs;
+			sq += nd->bw_gbs * nd->bw_gbs;
+			n++;
+			sbuf_addf(&note, "%.2f GB/s", nd->bw_gbs);
+			if (isfinite(u))
+				sbuf_addf(&note, ", %.0f%% of its %.1f GB/s peak", 100 * u, nd->peak_gbs);
+			else
+				sbuf_addstr(&note, " (no calibrated peak: run 'vmmprof calibrate')");
+		} else {
+			sbuf_addstr(&note, "bandwidth n/a (no IMC counters or resctrl MBM here)");
+		}
+		if (isfinite(nd->queue_full_frac))
+			sbuf_addf(&note, "; request queues full %.1f%% of cycles",
+				  100 * nd->queue_full_frac);
+		r->node_notes[i] = sbuf_detach(&note);
+
+		if (isfinite(u) && u >= p->bw_knee) {
+			b = add_bottleneck(r);
+			b->scope = DIAG_NODE;
+			b->entity = i;
+			b->factor = FACTOR_IMC;
+			b->sev = u >= 0.9 ? SEV_CRITICAL : SEV_WARNING;
+			b->quality = nd->bw_quality;
+			b->confidence = confidence(nd->bw_quality, false, true);
+			snprintf(b->evidence, sizeof(b->evidence),
+				 "node %d at %.0f%% of peak bandwidth (%.2f of %.2f GB/s), past the "
+				 "%.0f%% knee where loaded latency rises",
+				 nd->id, 100 * u, nd->bw_gbs, nd->peak_gbs, 100 * p->bw_knee);
+		}
+		if (isfinite(nd->queue_full_frac) && nd->queue_full_frac >= p->queue_full) {
+			b = add_bottleneck(r);
+			b->scope = DIAG_NODE;
+			b->entity = i;
+			b->factor = FACTOR_QUEUE;
+			b->sev = nd->queue_full_frac >= 2 * p->queue_full ? SEV_CRITICAL : SEV_WARNING;
+			b->quality = Q_MEASURED;
+			b->confidence = CONF_HIGH;
+			snprintf(b->evidence, sizeof(b->evidence),
+				 "node %d: request queues full %.1f%% of uncore cycles", nd->id,
+				 100 * nd->queue_full_frac);
+		}
+	}
+	r->imbalance = NAN;
+	if (n >= 2 && sum > 0) {
+		double mu = sum / (double)n;
+		double var = sq / (double)n - mu * mu;
+
+		r->imbalance = sqrt(var > 0 ? var : 0) / mu;
+	}
+}
+
+static int cmp_bottleneck(const void *pa, const void *pb)
+{
+	const struct diag_bottleneck *a = pa, *b = pb;
+	bool fa = isfinite(a->cost_pct), fb = isfinite(b->cost_pct);
+
+	if (fa != fb)
+		return fa ? -1 : 1;
+	if (fa && a->cost_pct != b->cost_pct)
+		return a->cost_pct > b->cost_pct ? -1 : 1;
+	if (a->sev != b->sev)
+		return a->sev > b->sev ? -1 : 1;
+	if (a->scope != b->scope)
+		return a->scope < b->scope ? -1 : 1;
+	if (a->entity != b->entity)
+		return a->entity < b->entity ? -1 : 1;
+	return (int)a->factor - (int)b->factor;
+}
+
+/* ---- advice ---- */
+
+/* The node holding most of a VM's memory; -1 unknown.  *frac gets its share. */
+static int home_node(const struct diag_input *in, const struct diag_vm *vm, double *frac)
+{
+	size_t i;
+	int best = -1;
+	double bf = -1;
+
+	*frac = NAN;
+	if (!vm->mem_frac)
+		return -1;
+	for (i = 0; i < in->n_nodes; i++)
+		if (isfinite(vm->mem_frac[i]) && vm->mem_frac[i] > bf) {
+			bf = vm->mem_frac[i];
+			best = (int)i;
+		}
+	if (best >= 0)
+		*frac = bf;
+	return best;
+}
+
+/* The single node all of a VM's vCPUs ran on (index), -1 when several or unknown. */
+static int vcpus_node(const struct diag_input *in, size_t vm, int *n_nodes_used)
+{
+	size_t i;
+	int node = -1, used = 0;
+	bool seen[64] = { false };
+
+	for (i = 0; i < in->n_vcpus; i++) {
+		int ni;
+
+		if (in->vcpus[i].vm != vm)
+			continue;
+		ni = node_index(in, in->vcpus[i].node);
+		if (ni < 0)
+			continue;
+		if (ni < 64 && !seen[ni]) {
+			seen[ni] = true;
+			used++;
+		}
+		node = ni;
+	}
+	if (n_nodes_used)
+		*n_nodes_used = used;
+	return used == 1 ? node : -1;
+}
+
+static void cmd_pin(const struct diag_vm *vm, int vcpu, int tid, const char *cpus, struct sbuf *sb)
+{
+	if (vm->adapter == HVA_XEN)
+		sbuf_addf(sb, "xl vcpu-pin %s %d %s\n", vm->name, vcpu, cpus);
+	else if (vm->adapter == HVA_KVM && vm->libvirt)
+		sbuf_addf(sb, "virsh vcpupin %s %d %s --live --config\n", vm->name, vcpu, cpus);
+	else /* a plain QEMU vCPU, or a native thread, is a host thread */
+		sbuf_addf(sb, "taskset -pc %s %d\n", cpus, tid);
+}
+
+/* Move a VM's memory from node index `from` (-1: from everywhere) to `to`. */
+static void cmd_migrate(const struct diag_input *in, const struct diag_vm *vm, int from, int to,
+			struct sbuf *sb)
+{
+	int t = in->nodes[to].id;
+
+	if (vm->adapter == HVA_KVM && vm->libvirt)
+		sbuf_addf(sb, "virsh numatune %s --nodeset %d --live --config\n", vm->name, t);
+	if (from >= 0)
+		sbuf_addf(sb, "migratepages %d %d %d\n", vm->pid, in->nodes[from].id, t);
+	else
+		sbuf_addf(sb, "migratepages %d all %d\n", vm->pid, t);
+}
+
+static void pct_text(char *buf, size_t size, double pct)
+{
+	if (isfinite(pct))
+		snprintf(buf, size, "%.1f%%", pct);
+	else
+		snprintf(buf, size, "an unknown share");
+}
+
+/*
+ * Locality: move memory to the vCPUs when they all run on one node, else
+ * pin each remote-bound vCPU to its memory's node (Carrefour's rules).
+ */
+static void advise_locality(const struct diag_input *in, struct diag_result *r, size_t vmi)
+{
+	const struct diag_params *p = &in->params;
+	const struct diag_vm *vm = &in->vms[vmi];
+	double hfrac, vm_pct = r->vm[vmi].cost_pct[FACTOR_LOCALITY];
+	int home = home_node(in, vm, &hfrac), run = vcpus_node(in, vmi, NULL);
+	char pct[32];
+	size_t i;
+
+	if (home < 0)
+		return;
+	if (run >= 0 && run != home && vm->adapter != HVA_XEN && vm->pid > 0 &&
+	    isfinite(vm_pct) && vm_pct >= p->factor_pct) {
+		struct diag_advice *a = add_advice(r, "migrate-memory", vmi);
+		struct sbuf sb = SBUF_INIT;
+
+		a->to_node = run;
+		a->gain_pct = vm_pct;
+		snprintf(a->action, sizeof(a->action),
+			 "move %s's memory from node %d to node %d, where all its vCPUs run",
+			 vm->name, in->nodes[home].id, in->nodes[run].id);
+		snprintf(a->evidence, sizeof(a->evidence),
+			 "%.0f%% of its memory is on node %d; every vCPU ran on node %d; "
+			 "locality costs %.1f%% of its cycles (%s)",
+			 100 * hfrac, in->nodes[home].id, in->nodes[run].id, vm_pct,
+			 factor_quality_name(r->vm[vmi].quality[FACTOR_LOCALITY]));
+		pct_text(pct, sizeof(pct), vm_pct);
+		snprintf(a->effect, sizeof(a->effect),
+			 "its remote accesses become local: up to %s of its cycles back, "
+			 "one move instead of re-pinning every vCPU", pct);
+		cmd_migrate(in, vm, home, run, &sb);
+		snprintf(a->command, sizeof(a->command), "%s", sbuf_str(&sb));
+		sbuf_release(&sb);
+		return;
+	}
+	for (i = 0; i < in->n_vcpus; i++) {
+		const struct diag_vcpu *v = &in->vcpus[i];
+		double pc = r->vcpu_pct[i * FACTOR_N + FACTOR_LOCALITY];
+		double u = node_util(&in->nodes[home]);
+		struct diag_advice *a;
+		struct sbuf sb = SBUF_INIT;
+		int cur = node_index(in, v->node);
+
+		if (v->vm != vmi || cur == home || !isfinite(pc) || pc < p->factor_pct ||
+		    !r->vcpu_membound[i])
+			continue;
+		if (isfinite(v->remote_frac) && 1.0 - v->remote_frac >= p->lar_min)
+			continue;
+		a = add_advice(r, "pin-vcpu-to-memory", vmi);
+		a->vcpu = v->index;
+		a->to_node = home;
+		a->gain_pct = pc;
+		snprintf(a->action, sizeof(a->action), "pin %s vCPU %d to node %d (CPUs %s), where %.0f%% of its memory is",
+			 vm->name, v->index, in->nodes[home].id, in->nodes[home].cpus, 100 * hfrac);
+		{
+			char lar[64] = "n/a";
+
+			if (isfinite(v->remote_frac))
+				snprintf(lar, sizeof(lar), "%.0f%% < %.0f%%",
+					 100 * (1 - v->remote_frac), 100 * p->lar_min);
+			snprintf(a->evidence, sizeof(a->evidence),
+				 "locality costs %.1f%% of its cycles (%s); local access ratio %s; "
+				 "it ran on node %d",
+				 pc, factor_quality_name(v->f[FACTOR_LOCALITY].quality), lar,
+				 cur >= 0 ? in->nodes[cur].id : -1);
+		}
+		pct_text(pct, sizeof(pct), pc);
+		snprintf(a->effect, sizeof(a->effect), "up to %s of this vCPU's cycles back", pct);
+		cmd_pin(vm, v->index, v->tid, in->nodes[home].cpus, &sb);
+		snprintf(a->command, sizeof(a->command), "%s", sbuf_str(&sb));
+		sbuf_release(&sb);
+		if (isfinite(u) && u >= p->bw_knee) {
+			a->conflict = true;
+			snprintf(a->conflict_note, sizeof(a->conflict_note),
+				 "node %d is at %.0f%% of peak bandwidth: more vCPUs there trade "
+				 "locality for IMC contention; consider moving the memory instead",
+				 in->nodes[home].id, 100 * u);
+		}
+	}
+}
+
+/* Sharing: put a VM whose vCPUs bounce lines across nodes on one node. */
+static void advise_sharing(const struct diag_input *in, struct diag_result *r, size_t vmi)
+{
+	const struct diag_vm *vm = &in->vms[vmi];
+	double pc = r->vm[vmi].cost_pct[FACTOR_SHARING], hfrac;
+	int used = 0, home, target;
+	size_t i, nv = 0;
+	struct diag_advice *a;
+	struct sbuf sb = SBUF_INIT;
+	char pct[32];
+
+	if (!isfinite(pc) || pc < in->params.factor_pct)
+		return;
+	vcpus_node(in, vmi, &used);
+	if (used < 2)
+		return;
+	home = home_node(in, vm, &hfrac);
+	target = home >= 0 ? home : node_index(in, in->vcpus[0].node);
+	if (target < 0)
+		return;
+	for (i = 0; i < in->n_vcpus; i++)
+		if (in->vcpus[i].vm == vmi)
+			nv++;
+	a = add_advice(r, "colocate", vmi);
+	a->to_node = target;
+	a->gain_pct = pc;
+	snprintf(a->action, sizeof(a->action), "run all %zu vCPUs of %s on node %d (CPUs %s)", nv,
+		 vm->name, in->nodes[target].id, in->nodes[target].cpus);
+	snprintf(a->evidence, sizeof(a->evidence),
+		 "sharing costs %.1f%% of its cycles (%s) and its vCPUs ran on %d nodes: "
+		 "cache lines cross sockets at 2-3x the in-socket latency",
+		 pc, factor_quality_name(r->vm[vmi].quality[FACTOR_SHARING]), used);
+	pct_text(pct, sizeof(pct), pc);
+	snprintf(a->effect, sizeof(a->effect),
+		 "cross-socket transfers become in-socket ones: part of %s of its cycles back", pct);
+	for (i = 0; i < in->n_vcpus; i++)
+		if (in->vcpus[i].vm == vmi)
+			cmd_pin(vm, in->vcpus[i].index, in->vcpus[i].tid, in->nodes[target].cpus, &sb);
+	snprintf(a->command, sizeof(a->command), "%s", sbuf_str(&sb));
+	sbuf_release(&sb);
+	if ((int)nv > in->nodes[target].n_cpus) {
+		a->conflict = true;
+		snprintf(a->conflict_note, sizeof(a->conflict_note),
+			 "node %d has %d CPUs for %zu vCPUs: they would share CPUs",
+			 in->nodes[target].id, in->nodes[target].n_cpus, nv);
+	}
+}
+
+/* The node index where most of a VM's vCPUs ran; -1 unknown. */
+static int main_node(const struct diag_input *in, size_t vmi)
+{
+	int count[64] = { 0 }, best = -1;
+	size_t i;
+
+	for (i = 0; i < in->n_vcpus; i++) {
+		int ni = in->vcpus[i].vm == vmi ? node_index(in, in->vcpus[i].node) : -1;
+
+		if (ni >= 0 && ni < 64 && ++count[ni] > (best >= 0 ? count[best] : 0))
+			best = ni;
+	}
+	return best;
+}
+
+/*
+ * LLC and IMC contention: two or more heavy VMs on one node while another
+ * node hosts none: move the lighter one, vCPUs and memory together
+ * (Blagodurov et al.: contention, not remote latency, is the main cost).
+ */
+static void advise_spread(const struct diag_input *in, struct diag_result *r)
+{
+	const struct diag_params *p = &in->params;
+	size_t i, nn = in->n_nodes < 64 ? in->n_nodes : 64;
+	int heavy_on[64] = { 0 };
+
+	for (i = 0; i < in->n_vms; i++) {
+		double c = fmax(r->vm[i].cost_pct[FACTOR_LLC], r->vm[i].cost_pct[FACTOR_IMC]);
+		int mn = main_node(in, i);
+
+		if (isfinite(c) && c >= p->factor_pct && r->vm[i].memory_bound && mn >= 0 && mn < 64)
+			heavy_on[mn]++;
+	}
+	for (i = 0; i < nn; i++) {
+		size_t j, victim = (size_t)-1;
+		double vc = INFINITY;
+		int k, target = -1;
+
+		if (heavy_on[i] < 2)
+			continue;
+		for (k = 0; k < (int)nn; k++)
+			if (heavy_on[k] == 0 && (target < 0 || in->nodes[k].n_cpus > in->nodes[target].n_cpus))
+				target = k;
+		if (target < 0)
+			continue;
+		for (j = 0; j < in->n_vms; j++) {
+			double c = fmax(r->vm[j].cost_pct[FACTOR_LLC], r->vm[j].cost_pct[FACTOR_IMC]);
+
+			if (main_node(in, j) == (int)i && isfinite(c) && c >= p->factor_pct && c < vc) {
+				vc = c;
+				victim = j;
+			}
+		}
+		if (victim != (size_t)-1) {
+			const struct diag_vm *vm = &in->vms[victim];
+			struct diag_advice *a = add_advice(r, "spread", victim);
+			struct sbuf sb = SBUF_INIT;
+			size_t v;
+
+			a->to_node = target;
+			a->gain_pct = vc;
+			snprintf(a->action, sizeof(a->action),
+				 "move %s (vCPUs and memory) from node %d to node %d",
+				 vm->name, in->nodes[i].id, in->nodes[target].id);
+			snprintf(a->evidence, sizeof(a->evidence),
+				 "%d VMs with LLC or IMC contention share node %d (this one %.1f%% of its cycles, "
+				 "the least of them); node %d hosts none",
+				 heavy_on[i], in->nodes[i].id, vc, in->nodes[target].id);
+			snprintf(a->effect, sizeof(a->effect),
+				 "both VMs get a cache and memory controller of their own; "
+				 "up to %.1f%% of this VM's cycles back, and relief for the others", vc);
+			for (v = 0; v < in->n_vcpus; v++)
+				if (in->vcpus[v].vm == victim)
+					cmd_pin(vm, in->vcpus[v].index, in->vcpus[v].tid,
+						in->nodes[target].cpus, &sb);
+			if (vm->adapter != HVA_XEN && vm->pid > 0)
+				cmd_migrate(in, vm, (int)i, target, &sb);
+			else if (vm->adapter == HVA_XEN)
+				sbuf_addf(&sb, "# Xen places memory at domain creation: recreate %s "
+					       "with cpus=\"%s\" to move its memory too\n",
+					  vm->name, in->nodes[target].cpus);
+			snprintf(a->command, sizeof(a->command), "%s", sbuf_str(&sb));
+			sbuf_release(&sb);
+			heavy_on[i]--;
+			heavy_on[target]++;
+		}
+	}
+}
+
+/* Interleave when node bandwidth is imbalanced or local loaded latency
+ * already exceeds remote idle latency (Carrefour). */
+static void advise_interleave(const struct diag_input *in, struct diag_result *r)
+{
+	const struct diag_params *p = &in->params;
+	bool imb = isfinite(r->imbalance) && r->imbalance > p->imbalance;
+	bool lat = isfinite(in->lat_local_loaded_ns) && isfinite(in->lat_remote_idle_ns) &&
+		   in->lat_local_loaded_ns > in->lat_remote_idle_ns;
+	size_t i, hot = 0;
+	struct sbuf all = SBUF_INIT;
+
+	if ((!imb && !lat) || in->n_nodes < 2)
+		return;
+	for (i = 0; i < in->n_nodes; i++) {
+		if (isfinite(in->nodes[i].bw_gbs) &&
+		    (!isfinite(in->nodes[hot].bw_gbs) || in->nodes[i].bw_gbs > in->nodes[hot].bw_gbs))
+			hot = i;
+		sbuf_addf(&all, "%s%d", i ? "," : "", in->nodes[i].id);
+	}
+	for (i = 0; i < in->n_vms; i++) {
+		const struct diag_vm *vm = &in->vms[i];
+		double imc = r->vm[i].cost_pct[FACTOR_IMC];
+		struct diag_advice *a;
+
+		if (!vm->mem_frac || !isfinite(vm->mem_frac[hot]) || vm->mem_frac[hot] < 0.5)
+			continue;
+		if (!(isfinite(imc) && imc >= p->factor_pct) && !lat)
+			continue;
+		a = add_advice(r, "interleave", i);
+		a->gain_pct = imc;
+		snprintf(a->action, sizeof(a->action), "interleave %s's memory over nodes %s",
+			 vm->name, sbuf_str(&all));
+		if (imb)
+			snprintf(a->evidence, sizeof(a->evidence),
+				 "node bandwidth imbalance %.0f%% (sigma/mu) > %.0f%%; %.0f%% of its memory is on the hottest node %d",
+				 100 * r->imbalance, 100 * p->imbalance, 100 * vm->mem_frac[hot],
+				 in->nodes[hot].id);
+		else
+			snprintf(a->evidence, sizeof(a->evidence),
+				 "local loaded latency %.0f ns exceeds remote idle latency %.0f ns",
+				 in->lat_local_loaded_ns, in->lat_remote_idle_ns);
+		snprintf(a->effect, sizeof(a->effect),
+			 "the load spreads over every memory controller; remote accesses rise, queueing falls");
+		switch (vm->adapter) {
+		case HVA_KVM:
+			if (vm->libvirt)
+				snprintf(a->command, sizeof(a->command),
+					 "virsh numatune %s --mode interleave --nodeset %s --config\n"
+					 "# the mode takes effect when %s next starts\n",
+					 vm->name, sbuf_str(&all), vm->name);
+			else
+				snprintf(a->command, sizeof(a->command),
+					 "# restart the VM under: numactl --interleave=%s qemu-system-...\n",
+					 sbuf_str(&all));
+			break;
+		case HVA_XEN:
+			snprintf(a->command, sizeof(a->command),
+				 "# Xen places memory at domain creation: give %s a vNUMA layout or "
+				 "cpus spanning nodes %s and recreate it\n", vm->name, sbuf_str(&all));
+			break;
+		default:
+			snprintf(a->command, sizeof(a->command),
+				 "# restart the process under: numactl --interleave=%s COMMAND\n",
+				 sbuf_str(&all));
+		}
+	}
+	sbuf_release(&all);
+}
+
+/* Queues saturated: move the most memory-intensive vCPU off the node, or
+ * say that placement cannot help when every node is saturated. */
+static void advise_queue(const struct diag_input *in, struct diag_result *r)
+{
+	const struct diag_params *p = &in->params;
+	size_t i, n_sat = 0, n_known = 0;
+	int calm = -1;
+
+	for (i = 0; i < in->n_nodes; i++) {
+		double q = in->nodes[i].queue_full_frac;
+
+		if (!isfinite(q))
+			continue;
+		n_known++;
+		if (q >= p->queue_full)
+			n_sat++;
+		else if (calm < 0 || q < in->nodes[calm].queue_full_frac)
+			calm = (int)i;
+	}
+	if (!n_sat)
+		return;
+	for (i = 0; i < in->n_nodes; i++) {
+		const struct diag_node *nd = &in->nodes[i];
+		size_t v, heavy = (size_t)-1;
+		struct diag_advice *a;
+
+		if (!isfinite(nd->queue_full_frac) || nd->queue_full_frac < p->queue_full)
+			continue;
+		for (v = 0; v < in->n_vcpus; v++)
+			if (node_index(in, in->vcpus[v].node) == (int)i &&
+			    isfinite(in->vcpus[v].mem_intensity) &&
+			    (heavy == (size_t)-1 ||
+			     in->vcpus[v].mem_intensity > in->vcpus[heavy].mem_intensity))
+				heavy = v;
+		if (calm < 0) {
+			a = add_advice(r, "cap-per-socket", (size_t)-1);
+			snprintf(a->action, sizeof(a->action),
+				 "run fewer memory-intensive vCPUs per socket: the queues are full on every node");
+			snprintf(a->evidence, sizeof(a->evidence),
+				 "request queues full on %zu of %zu nodes with counters", n_sat, n_known);
+			snprintf(a->effect, sizeof(a->effect),
+				 "more locality will not help here; only less concurrent memory traffic per socket will");
+			snprintf(a->command, sizeof(a->command),
+				 "# no placement change helps: move a memory-heavy VM to another host, or give it fewer vCPUs\n");
+			return;
+		}
+		if (heavy == (size_t)-1)
+			continue;
+		{
+			const struct diag_vcpu *hv = &in->vcpus[heavy];
+			const struct diag_vm *vm = &in->vms[hv->vm];
+			struct sbuf sb = SBUF_INIT;
+
+			a = add_advice(r, "cap-per-socket", hv->vm);
+			a->vcpu = hv->index;
+			a->to_node = calm;
+			a->gain_pct = r->vcpu_pct[heavy * FACTOR_N + FACTOR_QUEUE];
+			snprintf(a->action, sizeof(a->action),
+				 "move %s vCPU %d, the most memory-intensive on node %d, to node %d",
+				 vm->name, hv->index, nd->id, in->nodes[calm].id);
+			snprintf(a->evidence, sizeof(a->evidence),
+				 "node %d's request queues are full %.1f%% of cycles; node %d's %.1f%%",
+				 nd->id, 100 * nd->queue_full_frac, in->nodes[calm].id,
+				 100 * in->nodes[calm].queue_full_frac);
+			snprintf(a->effect, sizeof(a->effect),
+				 "fewer outstanding misses compete for node %d's trackers", nd->id);
+			cmd_pin(vm, hv->index, hv->tid, in->nodes[calm].cpus, &sb);
+			snprintf(a->command, sizeof(a->command), "%s", sbuf_str(&sb));
+			sbuf_release(&sb);
+		}
+	}
+}
+
+static int cmp_advice(const void *pa, const void *pb)
+{
+	const struct diag_advice *a = pa, *b = pb;
+	double ga = isfinite(a->gain_pct) ? a->gain_pct : -1;
+	double gb = isfinite(b->gain_pct) ? b->gain_pct : -1;
+
+	if (ga != gb)
+		return ga > gb ? -1 : 1;
+	if (a->vm != b->vm)
+		return a->vm < b->vm ? -1 : 1;
+	return a->vcpu - b->vcpu;
+}
+
+/*
+ * Two pieces of advice that move vCPUs onto one node can overfill it: walk
+ * the advice in rank order, count the vCPUs each node would run, and flag
+ * what no longer fits.
+ */
+static void resolve_conflicts(const struct diag_input *in, struct diag_result *r)
+{
+	int load[64] = { 0 };
+	size_t i, v;
+
+	for (v = 0; v < in->n_vcpus; v++) {
+		int ni = node_index(in, in->vcpus[v].node);
+
+		if (ni >= 0 && ni < 64)
+			load[ni]++;
+	}
+	for (i = 0; i < r->n_a; i++) {
+		struct diag_advice *a = &r->a[i];
+		int moved = 0, to = a->to_node;
+
+		if (to < 0 || to >= 64 || a->conflict)
+			continue;
+		if (!strcmp(a->rule, "pin-vcpu-to-memory") || !strcmp(a->rule, "cap-per-socket")) {
+			moved = 1;
+		} else if (!strcmp(a->rule, "colocate") || !strcmp(a->rule, "spread")) {
+			for (v = 0; v < in->n_vcpus; v++)
+				if (in->vcpus[v].vm == a->vm && node_index(in, in->vcpus[v].node) != to)
+					moved++;
+		}
+		if (!moved)
+			continue;
+		if (load[to] + moved > in->nodes[to].n_cpus) {
+			a->conflict = true;
+			snprintf(a->conflict_note, sizeof(a->conflict_note),
+				 "node %d would run %d vCPUs on %d CPUs after the advice ranked above: "
+				 "apply this one only if CPUs there are free",
+				 in->nodes[to].id, load[to] + moved, in->nodes[to].n_cpus);
+			continue;
+		}
+		load[to] += moved;
+	}
+}
+
+int diagnose(const struct diag_input *in, struct diag_result *out, struct vp_err *err)
+{
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < in->n_vcpus; i++)
+		if (in->vcpus[i].vm >= in->n_vms)
+			return vp_err_set(err, VP_EINVAL, "vCPU %zu names VM %zu of %zu", i,
+					  in->vcpus[i].vm, in->n_vms);
+	out->n_vms = in->n_vms;
+	out->n_vcpus = in->n_vcpus;
+	out->n_nodes = in->n_nodes;
+	out->vm = xcalloc(in->n_vms, sizeof(*out->vm));
+	out->vcpu_pct = xcalloc(in->n_vcpus * FACTOR_N, sizeof(double));
+	out->vcpu_membound = xcalloc(in->n_vcpus, sizeof(bool));
+	out->node_notes = xcalloc(in->n_nodes, sizeof(char *));
+
+	eval_vcpus(in, out);
+	eval_vms(in, out);
+	eval_nodes(in, out);
+	if (out->n_b)
+		qsort(out->b, out->n_b, sizeof(*out->b), cmp_bottleneck);
+
+	for (i = 0; i < in->n_vms; i++) {
+		advise_locality(in, out, i);
+		advise_sharing(in, out, i);
+	}
+	advise_spread(in, out);
+	advise_interleave(in, out);
+	advise_queue(in, out);
+	if (out->n_a)
+		qsort(out->a, out->n_a, sizeof(*out->a), cmp_advice);
+	resolve_conflicts(in, out);
+	return 0;
+}
+
+void diag_result_release(struct diag_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_nodes; i++)
+		free(r->node_notes ? r->node_notes[i] : NULL);
+	free(r->node_notes);
+	free(r->b);
+	free(r->a);
+	free(r->vm);
+	free(r->vcpu_pct);
+	free(r->vcpu_membound);
+	memset(r, 0, sizeof(*r));
+}
+
+static void json_entity(const struct diag_input *in, enum diag_scope s, size_t e, struct jw *w)
+{
+	jw_kstr(w, "scope", diag_scope_name(s));
+	switch (s) {
+	case DIAG_VCPU:
+		jw_kstr(w, "vm", in->vms[in->vcpus[e].vm].name);
+		jw_kint(w, "vcpu", in->vcpus[e].index);
+		break;
+	case DIAG_VM:
+		jw_kstr(w, "vm", in->vms[e].name);
+		break;
+	case DIAG_NODE:
+		jw_kint(w, "node", in->nodes[e].id);
+		break;
+	}
+}
+
+void diag_result_json(const struct diag_input *in, const struct diag_result *r,
+		      struct sbuf *out, bool pretty)
+{
+	struct jw w;
+	size_t i;
+	int f;
+
+	jw_init(&w, out, pretty);
+	jw_obj_begin(&w);
+	jw_key(&w, "bottlenecks");
+	jw_arr_begin(&w);
+	for (i = 0; i < r->n_b; i++) {
+		const struct diag_bottleneck *b = &r->b[i];
+
+		jw_obj_begin(&w);
+		jw_kint(&w, "rank", (int64_t)i + 1);
+		json_entity(in, b->scope, b->entity, &w);
+		jw_kstr(&w, "factor", factor_name(b->factor));
+		jw_kdouble(&w, "cost_pct", b->cost_pct);
+		jw_kdouble(&w, "cost_cycles", b->cost_cycles);
+		jw_kstr(&w, "severity", severity_name(b->sev));
+		jw_kstr(&w, "quality", factor_quality_name(b->quality));
+		jw_kstr(&w, "confidence", diag_confidence_name(b->confidence));
+		jw_kstr(&w, "evidence", b->evidence);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_key(&w, "vms");
+	jw_arr_begin(&w);
+	for (i = 0; i < r->n_vms; i++) {
+		jw_obj_begin(&w);
+		jw_kstr(&w, "vm", in->vms[i].name);
+		jw_kdouble(&w, "cycles", r->vm[i].cycles);
+		jw_kbool(&w, "memory_bound", r->vm[i].memory_bound);
+		jw_key(&w, "factors");
+		jw_obj_begin(&w);
+		for (f = 0; f < FACTOR_N; f++) {
+			jw_key(&w, factor_name((enum factor_id)f));
+			jw_obj_begin(&w);
+			jw_kdouble(&w, "cost_pct", r->vm[i].cost_pct[f]);
+			jw_kstr(&w, "quality", factor_quality_name(r->vm[i].quality[f]));
+			jw_obj_end(&w);
+		}
+		jw_obj_end(&w);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_key(&w, "nodes");
+	jw_arr_begin(&w);
+	for (i = 0; i < r->n_nodes; i++) {
+		jw_obj_begin(&w);
+		jw_kint(&w, "node", in->nodes[i].id);
+		jw_kdouble(&w, "bw_gbs", in->nodes[i].bw_gbs);
+		jw_kdouble(&w, "peak_gbs", in->nodes[i].peak_gbs);
+		jw_kdouble(&w, "queue_full_frac", in->nodes[i].queue_full_frac);
+		jw_kstr(&w, "note", r->node_notes[i]);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_kdouble(&w, "imbalance", r->imbalance);
+	jw_key(&w, "advice");
+	jw_arr_begin(&w);
+	for (i = 0; i < r->n_a; i++) {
+		const struct diag_advice *a = &r->a[i];
+
+		jw_obj_begin(&w);
+		jw_kint(&w, "rank", (int64_t)i + 1);
+		jw_kstr(&w, "rule", a->rule);
+		jw_kstr(&w, "vm", a->vm < in->n_vms ? in->vms[a->vm].name : NULL);
+		if (a->vcpu >= 0)
+			jw_kint(&w, "vcpu", a->vcpu);
+		else
+			jw_kstr(&w, "vcpu", NULL);
+		if (a->to_node >= 0)
+			jw_kint(&w, "to_node", in->nodes[a->to_node].id);
+		jw_kdouble(&w, "gain_pct", a->gain_pct);
+		jw_kstr(&w, "action", a->action);
+		jw_kstr(&w, "evidence", a->evidence);
+		jw_kstr(&w, "effect", a->effect);
+		jw_kstr(&w, "command", a->command);
+		jw_kbool(&w, "conflict", a->conflict);
+		if (a->conflict)
+			jw_kstr(&w, "conflict_note", a->conflict_note);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	if (pretty)
+		sbuf_addch(out, '\n');
+}

@@ -1,0 +1,154 @@
+/* diagnose.h - the bottleneck evaluation method and placement advice (docs/method.md) */
+#ifndef VP_DIAGNOSE_H
+#define VP_DIAGNOSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hv/hv.h"
+#include "model/model.h"
+#include "util/err.h"
+#include "util/sbuf.h"
+
+/*
+ * Input: one interval (or a whole run summed) of what the earlier stages
+ * computed per vCPU, VM and node: each factor's cost estimate and score from
+ * the model, with its quality label and evidence, plus placement (where each
+ * vCPU ran, where its VM's memory lives) and the node figures.  Output: the
+ * ranked bottlenecks per vCPU, VM and node, and advice as commands for the
+ * hypervisor in use.  Nothing here runs a command.
+ */
+
+struct diag_factor_in {
+	double cost_cycles;          /* the model's stall-cycle estimate; NaN when it has none */
+	double score;                /* the model's score; NaN when unavailable */
+	enum severity sev;           /* from the model's thresholds (SEV_NA when no score) */
+	enum factor_quality quality;
+	char evidence[256];          /* the metric values behind it, "" when none */
+};
+
+struct diag_vcpu {
+	size_t vm;                   /* index into diag_input.vms */
+	int index;                   /* vCPU number (native: thread position) */
+	int tid;                     /* host thread id; -1 under Xen */
+	int node;                    /* node it ran on most in the interval; -1 unknown */
+	double cycles;               /* C: its cycles in the interval (or a proxy); NaN unknown */
+	bool cycles_proxy;           /* cycles derived from task-clock, not counted */
+	double mem_stall_cycles;     /* memory-bound cycles when the model has them; NaN */
+	double remote_frac;          /* share of its memory accesses that went to a remote
+					node (measured, or the placement estimate); NaN */
+	double mem_intensity;        /* how much memory traffic it makes (any unit, compared
+					within one run to pick the heaviest); NaN unknown */
+	struct diag_factor_in f[FACTOR_N];
+};
+
+struct diag_vm {
+	const char *name;
+	enum hv_adapter_id adapter;
+	bool libvirt;                /* managed by libvirt: advice uses virsh */
+	int pid;                     /* QEMU or process pid; -1 under Xen */
+	int domid;                   /* Xen domain id; -1 elsewhere */
+	const double *mem_frac;      /* share of its memory on each node (by node index); NULL unknown */
+};
+
+struct diag_node {
+	int id;                      /* node number as the OS names it */
+	const char *cpus;            /* its CPU list ("0-19,40-59"), for commands */
+	int n_cpus;
+	double bw_gbs;               /* measured DRAM bandwidth; NaN unknown */
+	double peak_gbs;             /* calibrated peak; NaN unknown */
+	double queue_full_frac;      /* share of uncore cycles with full request queues; NaN */
+	enum factor_quality bw_quality;
+};
+
+/* The method's thresholds (docs/method.md says where each comes from). */
+struct diag_params {
+	double factor_pct;           /* a factor is a bottleneck from this % of cycles (10) */
+	double membound_pct;         /* an entity is memory-bound from this % (20) */
+	double lar_min;              /* local access ratio below which locality advice fires (0.80) */
+	double bw_knee;              /* node utilisation past which it has no headroom (0.75) */
+	double imbalance;            /* sigma/mu of node bandwidth that calls for interleaving (0.35) */
+	double queue_full;           /* queue full fraction that means saturation (0.10) */
+};
+
+struct diag_input {
+	struct diag_vm *vms;
+	size_t n_vms;
+	struct diag_vcpu *vcpus;
+	size_t n_vcpus;
+	struct diag_node *nodes;
+	size_t n_nodes;
+	double lat_local_loaded_ns;  /* calibration; NaN unknown */
+	double lat_remote_idle_ns;
+	struct diag_params params;
+};
+
+/* The defaults of docs/method.md. */
+void diag_params_default(struct diag_params *p);
+
+enum diag_scope { DIAG_VCPU, DIAG_VM, DIAG_NODE };
+enum diag_confidence { CONF_LOW, CONF_MEDIUM, CONF_HIGH };
+
+struct diag_bottleneck {
+	enum diag_scope scope;
+	size_t entity;               /* index into vcpus, vms or nodes */
+	enum factor_id factor;
+	double cost_pct;             /* share of the entity's cycles; NaN when ranked by score */
+	double cost_cycles;
+	enum severity sev;
+	enum factor_quality quality;
+	enum diag_confidence confidence;
+	char evidence[512];
+};
+
+struct diag_advice {
+	const char *rule;            /* "pin-vcpu-to-memory", "migrate-memory", "spread",
+					"colocate", "interleave", "cap-per-socket" */
+	size_t vm;                   /* index into vms; (size_t)-1 for node-wide advice */
+	int vcpu;                    /* vCPU index, -1 when the advice is for the whole VM */
+	int to_node;                 /* the node it moves things to; -1 none */
+	double gain_pct;             /* at most this share of the target's cycles is recovered */
+	char action[256];            /* one sentence */
+	char evidence[512];          /* the values that fired the rule */
+	char effect[256];            /* the expected effect */
+	char command[512];           /* the exact commands, one per line */
+	bool conflict;               /* clashes with a higher-ranked advice */
+	char conflict_note[256];
+};
+
+struct diag_vm_summary {
+	double cycles;               /* sum over its vCPUs */
+	double cost_pct[FACTOR_N];   /* cycle-weighted: sum of costs / sum of cycles */
+	enum factor_quality quality[FACTOR_N]; /* the weakest label among its vCPUs */
+	bool memory_bound;
+};
+
+struct diag_result {
+	struct diag_bottleneck *b;   /* ranked: by cost_pct, then severity */
+	size_t n_b, cap_b;
+	struct diag_advice *a;       /* ranked by gain */
+	size_t n_a, cap_a;
+	struct diag_vm_summary *vm;  /* n_vms entries */
+	double *vcpu_pct;            /* n_vcpus * FACTOR_N, after clamping */
+	bool *vcpu_membound;         /* n_vcpus */
+	char **node_notes;           /* n_nodes: bandwidth vs peak, queues ("" when nothing) */
+	size_t n_vms, n_vcpus, n_nodes;
+	double imbalance;            /* sigma/mu of node bandwidth; NaN unknown */
+};
+
+/*
+ * Evaluate in and fill *out (caller-owned; release with diag_result_release()).
+ * Returns 0, or VP_EINVAL when the input is inconsistent (a vCPU naming a VM
+ * that does not exist), with the reason in err.
+ */
+int diagnose(const struct diag_input *in, struct diag_result *out, struct vp_err *err);
+void diag_result_release(struct diag_result *r);
+
+const char *diag_scope_name(enum diag_scope s);          /* "vcpu", "vm", "node" */
+const char *diag_confidence_name(enum diag_confidence c); /* "low", "medium", "high" */
+
+/* The result as JSON (the schema of docs/method.md), for --json and the daemon. */
+void diag_result_json(const struct diag_input *in, const struct diag_result *r,
+		      struct sbuf *out, bool pretty);
+
+#endif

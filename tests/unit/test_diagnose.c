@@ -1,0 +1,568 @@
+/* test_diagnose.c - the bottleneck method and advice rules on documented synthetic scenarios */
+#include "test.h"
+
+#include <stdlib.h>
+
+#include "analysis/diagnose.h"
+
+/*
+ * Every scenario is a two-node machine: node 0 = CPUs 0-3, node 1 = CPUs
+ * 4-7 (node ids configurable to check id/index mapping), 1e9 cycles per
+ * vCPU.  Expected numbers are worked out by hand in the comments.
+ */
+struct scenario {
+	struct diag_node nodes[2];
+	struct diag_vm vms[4];
+	struct diag_vcpu vcpus[8];
+	double mem[4][2];
+	struct diag_input in;
+	struct diag_result r;
+};
+
+static void sc_init(struct scenario *s)
+{
+	size_t i;
+	int f;
+
+	memset(s, 0, sizeof(*s));
+	s->nodes[0] = (struct diag_node){ 0, "0-3", 4, NAN, NAN, NAN, Q_UNAVAILABLE };
+	s->nodes[1] = (struct diag_node){ 1, "4-7", 4, NAN, NAN, NAN, Q_UNAVAILABLE };
+	for (i = 0; i < 8; i++) {
+		struct diag_vcpu *v = &s->vcpus[i];
+
+		v->cycles = 1e9;
+		v->mem_stall_cycles = NAN;
+		v->remote_frac = NAN;
+		v->mem_intensity = NAN;
+		v->tid = 1000 + (int)i;
+		v->node = -1;
+		for (f = 0; f < FACTOR_N; f++) {
+			v->f[f].cost_cycles = NAN;
+			v->f[f].score = NAN;
+			v->f[f].sev = SEV_NA;
+			v->f[f].quality = Q_UNAVAILABLE;
+		}
+	}
+	s->in.nodes = s->nodes;
+	s->in.n_nodes = 2;
+	s->in.vms = s->vms;
+	s->in.vcpus = s->vcpus;
+	s->in.lat_local_loaded_ns = NAN;
+	s->in.lat_remote_idle_ns = NAN;
+	diag_params_default(&s->in.params);
+}
+
+static struct diag_vm *sc_vm(struct scenario *s, const char *name, enum hv_adapter_id a,
+			     bool libvirt, double m0, double m1)
+{
+	size_t i = s->in.n_vms++;
+	struct diag_vm *vm = &s->vms[i];
+
+	vm->name = name;
+	vm->adapter = a;
+	vm->libvirt = libvirt;
+	vm->pid = 100 + (int)i;
+	vm->domid = a == HVA_XEN ? 1 + (int)i : -1;
+	s->mem[i][0] = m0;
+	s->mem[i][1] = m1;
+	vm->mem_frac = s->mem[i];
+	return vm;
+}
+
+static struct diag_vcpu *sc_vcpu(struct scenario *s, size_t vm, int index, int node)
+{
+	struct diag_vcpu *v = &s->vcpus[s->in.n_vcpus++];
+
+	v->vm = vm;
+	v->index = index;
+	v->node = node;
+	return v;
+}
+
+static void set_cost(struct diag_vcpu *v, enum factor_id f, double cycles, enum factor_quality q)
+{
+	v->f[f].cost_cycles = cycles;
+	v->f[f].quality = q;
+	v->f[f].score = cycles / v->cycles;
+	v->f[f].sev = cycles / v->cycles >= 0.2 ? SEV_CRITICAL :
+		      cycles / v->cycles >= 0.1 ? SEV_WARNING : SEV_OK;
+}
+
+static void run(struct scenario *s)
+{
+	struct vp_err err;
+
+	CHECK_INT(diagnose(&s->in, &s->r, &err), 0);
+}
+
+static const struct diag_advice *find_advice(const struct diag_result *r, const char *rule)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_a; i++)
+		if (!strcmp(r->a[i].rule, rule))
+			return &r->a[i];
+	return NULL;
+}
+
+/* A healthy machine: every factor 2 % of cycles, not memory-bound: nothing. */
+TEST(diagnose_healthy_gives_no_advice)
+{
+	struct scenario s;
+	int f;
+
+	sc_init(&s);
+	sc_vm(&s, "quiet", HVA_KVM, true, 1.0, 0.0);
+	sc_vcpu(&s, 0, 0, 0);
+	sc_vcpu(&s, 0, 1, 0);
+	for (f = 0; f < FACTOR_N; f++) {
+		set_cost(&s.vcpus[0], (enum factor_id)f, 2e7, Q_MEASURED);
+		set_cost(&s.vcpus[1], (enum factor_id)f, 2e7, Q_MEASURED);
+	}
+	s.vcpus[0].mem_stall_cycles = s.vcpus[1].mem_stall_cycles = 1e8; /* 10 % < 20 % */
+	run(&s);
+	CHECK_INT(s.r.n_b, 0);
+	CHECK_INT(s.r.n_a, 0);
+	CHECK_NEAR(s.r.vm[0].cost_pct[FACTOR_LOCALITY], 2.0, 1e-9);
+	CHECK(!s.r.vm[0].memory_bound);
+	diag_result_release(&s.r);
+}
+
+/*
+ * VM "web" (libvirt, pid 100): 90 % of its memory on node 1, both vCPUs on
+ * node 0, 40 % of cycles memory-bound, locality 3e8 of 1e9 = 30 %.
+ * One move fixes it: migrate the memory to node 0.
+ */
+TEST(diagnose_locality_all_vcpus_on_one_node_migrates_memory)
+{
+	struct scenario s;
+	const struct diag_advice *a;
+
+	sc_init(&s);
+	sc_vm(&s, "web", HVA_KVM, true, 0.1, 0.9);
+	sc_vcpu(&s, 0, 0, 0);
+	sc_vcpu(&s, 0, 1, 0);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, Q_MEASURED);
+	set_cost(&s.vcpus[1], FACTOR_LOCALITY, 3e8, Q_MEASURED);
+	s.vcpus[0].mem_stall_cycles = s.vcpus[1].mem_stall_cycles = 4e8;
+	s.vcpus[0].remote_frac = s.vcpus[1].remote_frac = 0.85;
+	run(&s);
+	/* two vCPU bottlenecks and one VM bottleneck, all 30 % locality */
+	CHECK_INT(s.r.n_b, 3);
+	CHECK_INT(s.r.b[0].factor, FACTOR_LOCALITY);
+	CHECK_NEAR(s.r.b[0].cost_pct, 30.0, 1e-9);
+	CHECK_INT(s.r.b[0].confidence, CONF_HIGH);
+	CHECK_NEAR(s.r.vm[0].cost_pct[FACTOR_LOCALITY], 30.0, 1e-9);
+	CHECK(s.r.vm[0].memory_bound);
+	CHECK_INT(s.r.n_a, 1);
+	a = find_advice(&s.r, "migrate-memory");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_STR(a->command, "virsh numatune web --nodeset 0 --live --config\n"
+				      "migratepages 100 1 0\n");
+		CHECK_NEAR(a->gain_pct, 30.0, 1e-9);
+		CHECK_CONTAINS(a->evidence, "90% of its memory is on node 1");
+	}
+	diag_result_release(&s.r);
+}
+
+/*
+ * Plain QEMU VM: vCPU 0 on node 0 reads memory that is 80 % on node 1
+ * (remote fraction 0.75, LAR 25 %), vCPU 1 on node 1 is local.  Only
+ * vCPU 0 is pinned, with taskset on its thread id (1000).
+ */
+TEST(diagnose_locality_pins_the_remote_vcpu)
+{
+	struct scenario s;
+	const struct diag_advice *a;
+
+	sc_init(&s);
+	sc_vm(&s, "qemu-a", HVA_KVM, false, 0.2, 0.8);
+	sc_vcpu(&s, 0, 0, 0);
+	sc_vcpu(&s, 0, 1, 1);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 2.5e8, Q_MEASURED);
+	set_cost(&s.vcpus[1], FACTOR_LOCALITY, 0, Q_MEASURED);
+	s.vcpus[0].mem_stall_cycles = 3e8;
+	s.vcpus[1].mem_stall_cycles = 5e7;
+	s.vcpus[0].remote_frac = 0.75;
+	s.vcpus[1].remote_frac = 0.0;
+	run(&s);
+	CHECK_INT(s.r.n_a, 1);
+	a = find_advice(&s.r, "pin-vcpu-to-memory");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_INT(a->vcpu, 0);
+		CHECK_STR(a->command, "taskset -pc 4-7 1000\n");
+		CHECK_NEAR(a->gain_pct, 25.0, 1e-9);
+		CHECK_CONTAINS(a->evidence, "local access ratio 25% < 80%");
+		CHECK(!a->conflict);
+	}
+	/* VM view: (2.5e8 + 0) / 2e9 = 12.5 % */
+	CHECK_NEAR(s.r.vm[0].cost_pct[FACTOR_LOCALITY], 12.5, 1e-9);
+	diag_result_release(&s.r);
+}
+
+/* A LAR above 80 % does not fire the rule even with a high cost estimate. */
+TEST(diagnose_locality_respects_lar_threshold)
+{
+	struct scenario s;
+
+	sc_init(&s);
+	sc_vm(&s, "mostly-local", HVA_KVM, false, 0.2, 0.8);
+	sc_vcpu(&s, 0, 0, 0);
+	sc_vcpu(&s, 0, 1, 1);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 2.5e8, Q_MEASURED);
+	s.vcpus[0].mem_stall_cycles = 3e8;
+	s.vcpus[0].remote_frac = 0.1;
+	run(&s);
+	CHECK(find_advice(&s.r, "pin-vcpu-to-memory") == NULL);
+	diag_result_release(&s.r);
+}
+
+/* Xen cannot move a running domain's memory: the vCPUs go to the memory. */
+TEST(diagnose_locality_on_xen_pins_vcpus)
+{
+	struct scenario s;
+	const struct diag_advice *a;
+
+	sc_init(&s);
+	sc_vm(&s, "domu", HVA_XEN, false, 0.0, 1.0);
+	sc_vcpu(&s, 0, 0, 0)->tid = -1;
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, Q_APPORTIONED);
+	s.vcpus[0].mem_stall_cycles = 4e8;
+	s.vcpus[0].remote_frac = 1.0;
+	run(&s);
+	CHECK(find_advice(&s.r, "migrate-memory") == NULL);
+	a = find_advice(&s.r, "pin-vcpu-to-memory");
+	CHECK(a != NULL);
+	if (a)
+		CHECK_STR(a->command, "xl vcpu-pin domu 0 4-7\n");
+	CHECK_INT(s.r.b[0].confidence, CONF_MEDIUM); /* apportioned */
+	diag_result_release(&s.r);
+}
+
+/*
+ * Clamping: locality 3e8 + LLC 3e8 = 6e8 > the 4e8 stall cycles, so each is
+ * scaled by 4/6: 2e8 = 20 % of 1e9.
+ */
+TEST(diagnose_clamps_costs_to_memory_stalls)
+{
+	struct scenario s;
+
+	sc_init(&s);
+	sc_vm(&s, "clamp", HVA_NATIVE, false, 1.0, 0.0);
+	sc_vcpu(&s, 0, 0, 0);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, Q_MEASURED);
+	set_cost(&s.vcpus[0], FACTOR_LLC, 3e8, Q_MEASURED);
+	s.vcpus[0].mem_stall_cycles = 4e8;
+	run(&s);
+	CHECK_NEAR(s.r.vcpu_pct[FACTOR_LOCALITY], 20.0, 1e-9);
+	CHECK_NEAR(s.r.vcpu_pct[FACTOR_LLC], 20.0, 1e-9);
+	CHECK(s.r.n_b >= 2);
+	CHECK_NEAR(s.r.b[0].cost_cycles, 2e8, 1);
+	CHECK_CONTAINS(s.r.b[0].evidence, "clamped");
+	diag_result_release(&s.r);
+}
+
+/*
+ * Sharing: "db" runs vCPU 0 on node 0 and vCPU 1 on node 1 with 25 % of
+ * cycles in HITM transfers; 70 % of its memory is on node 0: both vCPUs to
+ * node 0.
+ */
+TEST(diagnose_sharing_colocates)
+{
+	struct scenario s;
+	const struct diag_advice *a;
+
+	sc_init(&s);
+	sc_vm(&s, "db", HVA_KVM, true, 0.7, 0.3);
+	sc_vcpu(&s, 0, 0, 0);
+	sc_vcpu(&s, 0, 1, 1);
+	set_cost(&s.vcpus[0], FACTOR_SHARING, 2.5e8, Q_MEASURED);
+	set_cost(&s.vcpus[1], FACTOR_SHARING, 2.5e8, Q_MEASURED);
+	s.vcpus[0].mem_stall_cycles = s.vcpus[1].mem_stall_cycles = 3e8;
+	run(&s);
+	CHECK_INT(s.r.b[0].factor, FACTOR_SHARING);
+	a = find_advice(&s.r, "colocate");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_STR(a->command, "virsh vcpupin db 0 0-3 --live --config\n"
+				      "virsh vcpupin db 1 0-3 --live --config\n");
+		CHECK_INT(a->to_node, 0);
+	}
+	diag_result_release(&s.r);
+}
+
+/*
+ * LLC contention: "a" (15 %) and "b" (25 %) share node 0, node 1 is idle:
+ * the lighter one, "a", moves with its memory.
+ */
+TEST(diagnose_llc_contention_spreads_vms)
+{
+	struct scenario s;
+	const struct diag_advice *a;
+
+	sc_init(&s);
+	sc_vm(&s, "a", HVA_KVM, false, 1.0, 0.0);
+	sc_vm(&s, "b", HVA_KVM, false, 1.0, 0.0);
+	sc_vcpu(&s, 0, 0, 0);
+	sc_vcpu(&s, 1, 0, 0);
+	set_cost(&s.vcpus[0], FACTOR_LLC, 1.5e8, Q_MEASURED);
+	set_cost(&s.vcpus[1], FACTOR_LLC, 2.5e8, Q_MEASURED);
+	s.vcpus[0].mem_stall_cycles = s.vcpus[1].mem_stall_cycles = 3e8;
+	run(&s);
+	a = find_advice(&s.r, "spread");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_STR(s.vms[a->vm].name, "a");
+		CHECK_STR(a->command, "taskset -pc 4-7 1000\nmigratepages 100 0 1\n");
+		CHECK_NEAR(a->gain_pct, 15.0, 1e-9);
+	}
+	/* the ranking puts b's 25 % first */
+	CHECK_NEAR(s.r.b[0].cost_pct, 25.0, 1e-9);
+	diag_result_release(&s.r);
+}
+
+/* One node only: nowhere to spread to, so no advice, but the bottleneck stands. */
+TEST(diagnose_one_node_cannot_spread)
+{
+	struct scenario s;
+
+	sc_init(&s);
+	s.in.n_nodes = 1;
+	sc_vm(&s, "a", HVA_KVM, false, 1.0, 0.0);
+	sc_vm(&s, "b", HVA_KVM, false, 1.0, 0.0);
+	sc_vcpu(&s, 0, 0, 0);
+	sc_vcpu(&s, 1, 0, 0);
+	set_cost(&s.vcpus[0], FACTOR_IMC, 1.5e8, Q_APPORTIONED);
+	set_cost(&s.vcpus[1], FACTOR_IMC, 2.5e8, Q_APPORTIONED);
+	s.vcpus[0].mem_stall_cycles = s.vcpus[1].mem_stall_cycles = 3e8;
+	run(&s);
+	CHECK(s.r.n_b >= 2);
+	CHECK_INT(s.r.n_a, 0);
+	diag_result_release(&s.r);
+}
+
+/*
+ * IMC imbalance: node 0 streams 40 GB/s, node 1 5 GB/s: mu 22.5, sigma
+ * 17.5, sigma/mu 0.778 > 0.35.  "hot" has 90 % of its memory on node 0 and
+ * IMC costs 12 %: interleave it.
+ */
+TEST(diagnose_imbalance_interleaves)
+{
+	struct scenario s;
+	const struct diag_advice *a;
+
+	sc_init(&s);
+	s.nodes[0].bw_gbs = 40;
+	s.nodes[1].bw_gbs = 5;
+	s.nodes[0].peak_gbs = s.nodes[1].peak_gbs = 100;
+	sc_vm(&s, "hot", HVA_KVM, true, 0.9, 0.1);
+	sc_vcpu(&s, 0, 0, 0);
+	set_cost(&s.vcpus[0], FACTOR_IMC, 1.2e8, Q_APPORTIONED);
+	s.vcpus[0].mem_stall_cycles = 3e8;
+	run(&s);
+	CHECK_NEAR(s.r.imbalance, 17.5 / 22.5, 1e-9);
+	a = find_advice(&s.r, "interleave");
+	CHECK(a != NULL);
+	if (a)
+		CHECK_CONTAINS(a->command, "virsh numatune hot --mode interleave --nodeset 0,1 --config");
+	diag_result_release(&s.r);
+}
+
+/* Balanced nodes: no interleave advice. */
+TEST(diagnose_balanced_nodes_no_interleave)
+{
+	struct scenario s;
+
+	sc_init(&s);
+	s.nodes[0].bw_gbs = 20;
+	s.nodes[1].bw_gbs = 18;
+	sc_vm(&s, "hot", HVA_KVM, true, 0.9, 0.1);
+	sc_vcpu(&s, 0, 0, 0);
+	set_cost(&s.vcpus[0], FACTOR_IMC, 1.2e8, Q_APPORTIONED);
+	s.vcpus[0].mem_stall_cycles = 3e8;
+	run(&s);
+	CHECK(find_advice(&s.r, "interleave") == NULL);
+	diag_result_release(&s.r);
+}
+
+/* A node past the bandwidth knee is a node bottleneck: 80/100 GB/s. */
+TEST(diagnose_node_bandwidth_knee)
+{
+	struct scenario s;
+
+	sc_init(&s);
+	s.nodes[0].bw_gbs = 80;
+	s.nodes[0].peak_gbs = 100;
+	s.nodes[0].bw_quality = Q_MEASURED;
+	run(&s);
+	CHECK_INT(s.r.n_b, 1);
+	CHECK_INT(s.r.b[0].scope, DIAG_NODE);
+	CHECK_INT(s.r.b[0].factor, FACTOR_IMC);
+	CHECK_INT(s.r.b[0].sev, SEV_WARNING);
+	CHECK_CONTAINS(s.r.node_notes[0], "80% of its 100.0 GB/s peak");
+	CHECK_CONTAINS(s.r.node_notes[1], "bandwidth n/a");
+	diag_result_release(&s.r);
+}
+
+/*
+ * Queues: node 0 full 30 % of cycles, node 1 2 %.  The most memory-
+ * intensive vCPU on node 0 (intensity 9 vs 3) moves to node 1.
+ */
+TEST(diagnose_queue_moves_the_heaviest_vcpu)
+{
+	struct scenario s;
+	const struct diag_advice *a;
+
+	sc_init(&s);
+	s.nodes[0].queue_full_frac = 0.30;
+	s.nodes[1].queue_full_frac = 0.02;
+	sc_vm(&s, "x", HVA_KVM, false, 1.0, 0.0);
+	sc_vcpu(&s, 0, 0, 0)->mem_intensity = 3;
+	sc_vcpu(&s, 0, 1, 0)->mem_intensity = 9;
+	run(&s);
+	a = find_advice(&s.r, "cap-per-socket");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_INT(a->vcpu, 1);
+		CHECK_STR(a->command, "taskset -pc 4-7 1001\n");
+	}
+	CHECK_INT(s.r.b[0].factor, FACTOR_QUEUE);
+	CHECK_INT(s.r.b[0].sev, SEV_CRITICAL);
+	diag_result_release(&s.r);
+}
+
+/* Every node saturated: say that placement will not help, give no pin. */
+TEST(diagnose_queue_everywhere_says_locality_will_not_help)
+{
+	struct scenario s;
+	const struct diag_advice *a;
+
+	sc_init(&s);
+	s.nodes[0].queue_full_frac = 0.30;
+	s.nodes[1].queue_full_frac = 0.25;
+	sc_vm(&s, "x", HVA_KVM, false, 1.0, 0.0);
+	sc_vcpu(&s, 0, 0, 0)->mem_intensity = 3;
+	run(&s);
+	CHECK_INT(s.r.n_a, 1);
+	a = find_advice(&s.r, "cap-per-socket");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_CONTAINS(a->effect, "more locality will not help");
+		CHECK_INT(a->vcpu, -1);
+	}
+	diag_result_release(&s.r);
+}
+
+/*
+ * Conflict: node 1 has one CPU and one vCPU already runs there; two VMs
+ * each want a vCPU pinned to node 1.  The larger gain (40 %) is kept, the
+ * other (20 %) is flagged.
+ */
+TEST(diagnose_flags_conflicting_advice)
+{
+	struct scenario s;
+
+	sc_init(&s);
+	s.nodes[1].n_cpus = 2;
+	s.nodes[1].cpus = "4-5";
+	sc_vm(&s, "p", HVA_KVM, false, 0.0, 1.0);
+	sc_vm(&s, "q", HVA_KVM, false, 0.0, 1.0);
+	sc_vm(&s, "r", HVA_KVM, false, 0.0, 1.0);
+	sc_vcpu(&s, 0, 0, 0);
+	sc_vcpu(&s, 0, 1, 1); /* keeps p's vCPUs on two nodes: no migrate-memory */
+	sc_vcpu(&s, 1, 0, 0);
+	sc_vcpu(&s, 1, 1, 0);
+	sc_vcpu(&s, 2, 0, 0); /* r: nothing wrong */
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 4e8, Q_MEASURED);
+	s.vcpus[0].mem_stall_cycles = 5e8;
+	/* q: one vCPU 20 %, the other 5 % -> VM 12.5 %, but it runs on one node:
+	 * migrate-memory for q (no node load change) */
+	set_cost(&s.vcpus[2], FACTOR_LOCALITY, 2e8, Q_MEASURED);
+	set_cost(&s.vcpus[3], FACTOR_LOCALITY, 5e7, Q_MEASURED);
+	s.vcpus[2].mem_stall_cycles = s.vcpus[3].mem_stall_cycles = 3e8;
+	run(&s);
+	CHECK(s.r.n_a >= 2);
+	CHECK_STR(s.r.a[0].rule, "pin-vcpu-to-memory");
+	CHECK_NEAR(s.r.a[0].gain_pct, 40.0, 1e-9);
+	CHECK(!s.r.a[0].conflict);
+	CHECK_STR(s.r.a[1].rule, "migrate-memory");
+	CHECK(!s.r.a[1].conflict);
+	diag_result_release(&s.r);
+
+	/* now make q's vCPUs split too: q's vCPU 0 needs node 1 as well */
+	sc_init(&s);
+	s.nodes[1].n_cpus = 2;
+	s.nodes[1].cpus = "4-5";
+	sc_vm(&s, "p", HVA_KVM, false, 0.0, 1.0);
+	sc_vm(&s, "q", HVA_KVM, false, 0.0, 1.0);
+	sc_vcpu(&s, 0, 0, 0);
+	sc_vcpu(&s, 0, 1, 1);
+	sc_vcpu(&s, 1, 0, 0);
+	sc_vcpu(&s, 1, 1, 1);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 4e8, Q_MEASURED);
+	s.vcpus[0].mem_stall_cycles = 5e8;
+	set_cost(&s.vcpus[2], FACTOR_LOCALITY, 2e8, Q_MEASURED);
+	s.vcpus[2].mem_stall_cycles = 3e8;
+	run(&s);
+	/* node 1: 2 vCPUs already, 2 CPUs: both pins overfill it; the first
+	 * ranked (40 %) is flagged too since load 2 + 1 > 2 */
+	CHECK_INT(s.r.n_a, 2);
+	CHECK(s.r.a[0].conflict);
+	CHECK(s.r.a[1].conflict);
+	CHECK_CONTAINS(s.r.a[1].conflict_note, "node 1 would run 3 vCPUs on 2 CPUs");
+	diag_result_release(&s.r);
+}
+
+/* Ranked by severity alone when the model gives a score but no cost. */
+TEST(diagnose_score_only_ranks_after_costs_with_low_confidence)
+{
+	struct scenario s;
+
+	sc_init(&s);
+	sc_vm(&s, "v", HVA_GUEST, false, 1.0, 0.0);
+	sc_vcpu(&s, 0, 0, 0);
+	s.vcpus[0].f[FACTOR_LLC].score = 0.6;
+	s.vcpus[0].f[FACTOR_LLC].sev = SEV_CRITICAL;
+	s.vcpus[0].f[FACTOR_LLC].quality = Q_PROXY;
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, Q_MEASURED);
+	s.vcpus[0].mem_stall_cycles = 4e8;
+	run(&s);
+	CHECK(s.r.n_b >= 2);
+	CHECK_INT(s.r.b[0].factor, FACTOR_LOCALITY);
+	CHECK_INT(s.r.b[s.r.n_b - 1].factor, FACTOR_LLC);
+	CHECK_NAN(s.r.b[s.r.n_b - 1].cost_pct);
+	CHECK_INT(s.r.b[s.r.n_b - 1].confidence, CONF_LOW);
+	diag_result_release(&s.r);
+}
+
+TEST(diagnose_rejects_bad_vm_index)
+{
+	struct scenario s;
+	struct vp_err err;
+
+	sc_init(&s);
+	sc_vcpu(&s, 3, 0, 0);
+	CHECK_INT(diagnose(&s.in, &s.r, &err), VP_EINVAL);
+	CHECK_CONTAINS(err.msg, "names VM 3 of 0");
+}
+
+TEST(diagnose_json_has_nulls_not_zeros)
+{
+	struct scenario s;
+	struct sbuf sb = SBUF_INIT;
+
+	sc_init(&s);
+	sc_vm(&s, "web", HVA_KVM, true, 0.1, 0.9);
+	sc_vcpu(&s, 0, 0, 0);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, Q_MEASURED);
+	s.vcpus[0].mem_stall_cycles = 4e8;
+	run(&s);
+	diag_result_json(&s.in, &s.r, &sb, false);
+	CHECK_CONTAINS(sbuf_str(&sb), "\"llc\":{\"cost_pct\":null,\"quality\":\"unavailable\"}");
+	CHECK_CONTAINS(sbuf_str(&sb), "\"bw_gbs\":null");
+	CHECK_CONTAINS(sbuf_str(&sb), "\"rule\":\"migrate-memory\"");
+	sbuf_release(&sb);
+	diag_result_release(&s.r);
+}
