@@ -213,6 +213,8 @@ static const char *no_core(const struct platform *p)
 {
 	if (!p->pmus_known)
 		return "PMU inventory unknown";
+	if (p->hv.kind == HV_XEN)
+		return "no core PMU: Xen gives this domain no vPMU (Xen's vpmu= boot option)";
 	if (strstr(p->core_pmu_reason, "virtualization"))
 		return "no core PMU: the hypervisor exposes none (no vPMU)";
 	if (in_vm(p))
@@ -287,7 +289,9 @@ static void do_locality(const struct platform *p, const struct recipe *rc, struc
 	else if (!rc)
 		note(r, "no locality events known for libpfm4 table '%s'",
 		     p->cpu.pfm_pmu[0] ? p->cpu.pfm_pmu : "none");
-	if (p->topo.known && p->topo.n_nodes == 1)
+	if (p->topo.known && p->topo.n_nodes == 1 && p->hv.xen_dom0)
+		note(r, "dom0 sees one node: the machine's nodes are Xen's (xl info -n)");
+	else if (p->topo.known && p->topo.n_nodes == 1)
 		note(r, in_vm(p) ?
 		     "one (virtual) NUMA node: the host's placement of this guest's memory is "
 		     "invisible here" : "one NUMA node: all memory is local here");

@@ -100,9 +100,9 @@ int platform_probe(struct platform *p, const char *root, struct vp_err *err)
 	p->perm.paranoid = INT_MIN;
 	probe_cpu(p, live);
 	probe_topology(p, live);
+	probe_hypervisor(p, live);  /* before pmus: a missing core PMU is explained by it */
 	probe_pmus(p, live);
 	probe_perm(p, live);
-	probe_hypervisor(p, live);
 	return 0;
 }
 

@@ -249,6 +249,9 @@ void probe_pmus(struct platform *p, bool live)
 		msg = xasprintf("PMU inventory unknown (%s)", p->pmus_reason);
 	else if (p->kernel_pmu_line[0])
 		msg = xasprintf("kernel: \"%s\"", p->kernel_pmu_line);
+	else if (p->hv.kind != HV_NONE && p->hv.kind != HV_UNKNOWN && !p->hv.xen_dom0)
+		msg = xasprintf("no core PMU under " PMU_DIR ": this %s guest has no vPMU "
+				"(the kernel's own line is unreadable: %s)", hv_kind_name(p->hv.kind), why);
 	else
 		msg = xasprintf("no core PMU under " PMU_DIR " (kernel log: %s)", why);
 	plat_copy(p->core_pmu_reason, sizeof(p->core_pmu_reason), msg);

@@ -81,8 +81,17 @@ test_expect_success 'broken: unknown with reasons, nothing invented, exit 0' '
 	test "$(json_get j "j[\"cpu\"][\"family\"]")" = None
 '
 
+test_expect_success 'xen-pv-dom0: dom0 is a host; pmu_mode unreadable with the reason' '
+	vmmprof info --root "$R/xen-pv-dom0" >out &&
+	grep_q "role *host: Xen dom0 (/proc/xen/capabilities: control_d)" out &&
+	grep_q "Xen PMU mode *unknown (cannot open ./sys/hypervisor/pmu/pmu_mode.: No such file" out &&
+	vmmprof info --root "$R/xen-pv-dom0" --json >j &&
+	test "$(json_get j "j[\"virtualization\"][\"xen_dom0\"]")" = True &&
+	test "$(json_get j "j[\"virtualization\"][\"xen_pmu_mode\"]")" = None
+'
+
 test_expect_success 'every fixture tree: text and JSON succeed, five factors each' '
-	for t in local skx-2s zen3-2s nhm-ep kvm-guest-vpmu kvm-guest-novpmu arm-n1 pmu-count broken; do
+	for t in local skx-2s zen3-2s nhm-ep kvm-guest-vpmu kvm-guest-novpmu arm-n1 xen-pv-dom0 qemu-in-kvm pmu-count broken; do
 		vmmprof info --root "$R/$t" >out || { echo "$t text failed"; return 1; }
 		vmmprof info --root "$R/$t" --json >j || { echo "$t json failed"; return 1; }
 		test "$(json_get j "len(j[\"coverage\"][\"factors\"])")" = 5 || return 1

@@ -514,6 +514,50 @@ TEST(platform_arm_n1)
 	platform_release(&p);
 }
 
+TEST(platform_xen_pv_dom0)
+{
+	struct platform p;
+	struct coverage cv;
+
+	if (probe_tree(&p, "xen-pv-dom0"))
+		return;
+	CHECK_INT(p.hv.kind, HV_XEN);
+	CHECK_STR(p.hv.signature, "XenVMMXenVMM");
+	CHECK_STR(p.hv.sys_type, "xen");
+	CHECK_STR(p.hv.sys_properties, "xen-3.0-x86_64 hvm-3.0-x86_32 hvm-3.0-x86_64");
+	CHECK(p.hv.xen_dom0);
+	CHECK_STR(p.hv.xen_caps, "control_d");
+	CHECK_INT(p.hv.role, ROLE_HOST);
+	CHECK_CONTAINS(p.hv.role_reason, "Xen dom0");
+	CHECK_STR(p.hv.xen_pmu_mode, "");
+	CHECK_CONTAINS(p.hv.xen_pmu_reason, "'/sys/hypervisor/pmu/pmu_mode': No such file or directory");
+	CHECK(!p.core_pmu);
+	CHECK_CONTAINS(p.core_pmu_reason, "unsupported p6 CPU model 1 no PMU driver");
+	CHECK_INT(p.n_pmus, 3);
+	coverage_compute(&p, &cv);
+	CHECK_INT(cv.rows[COV_LOCALITY].quality, COV_PROXY);
+	CHECK_CONTAINS(cv.rows[COV_LOCALITY].note, "Xen gives this domain no vPMU");
+	CHECK_CONTAINS(cv.rows[COV_LOCALITY].note, "xl info -n");
+	CHECK_INT(cv.rows[COV_SHARING].quality, COV_UNAVAILABLE);
+	platform_release(&p);
+}
+
+TEST(platform_qemu_in_kvm)
+{
+	struct platform p;
+
+	if (probe_tree(&p, "qemu-in-kvm"))
+		return;
+	CHECK_INT(p.hv.kind, HV_KVM);
+	CHECK_INT(p.hv.n_qemu, 2);
+	CHECK_INT(p.hv.n_qemu_tcg, 1);
+	CHECK_INT(p.hv.n_qemu_kvm, 1);
+	CHECK_INT(p.hv.role, ROLE_HOST);
+	CHECK_STR(p.hv.role_reason,
+		  "2 QEMU processes (pid 777, 778): 1 KVM, 1 TCG; itself a KVM guest");
+	platform_release(&p);
+}
+
 TEST(platform_pmu_counts)
 {
 	struct platform p;

@@ -2,7 +2,7 @@
 """make-platform-fixtures.py - writes the platform-probe fixture trees under tests/data/root.
 
 Trees: skx-2s, zen3-2s, nhm-ep, kvm-guest-vpmu, kvm-guest-novpmu, arm-n1,
-pmu-count, broken.  (`local` is captured with scripts/capture-fixture.sh.)
+xen-pv-dom0, qemu-in-kvm, pmu-count, broken.  (`local` is captured with scripts/capture-fixture.sh.)
 Every value is chosen by hand from the kernel's sysfs ABI documents and
 REFERENCES.md; tests/unit/test_platform.c states the expected probe output
 from these same numbers.  Each tree's README.md says where its layout
@@ -271,6 +271,39 @@ for name, t in (('software', 1), ('tracepoint', 2), ('breakpoint', 5), ('kprobe'
 pmu(R, 'arm_cmn_0', 9, [0])
 common(R, 2, 0, ALL_CAPS, MI_V2, meminfo_kb=16777216, dmi=('WIWYNN', 'Mt.Jade'))
 w(R, '/sys/fs/cgroup/cgroup.controllers', 'cpuset cpu io memory pids\n')
+
+# --- xen-pv-dom0: a Xen PV dom0 (as the testbed boots one), no vPMU ---------
+R = 'xen-pv-dom0'
+topology(R, {0: (0, 0), 1: (0, 1)})
+w(R, '/proc/cpuinfo', cpuinfo_x86(2, 'AuthenticAMD', 25, 1, 1, 'AMD EPYC', 'hypervisor'))
+nodes(R, [(0, [0, 1], 2097152, 1500000)], [[10]])
+for name, t in (('software', 1), ('tracepoint', 2), ('breakpoint', 5)):
+    pmu(R, name, t)
+common(R, 2, 0, ALL_CAPS, MI_V2, meminfo_kb=2097152, cpuid_sig='XenVMMXenVMM',
+       kern_log='Nov 30 00:00:01 dom0 kernel: [    0.200000] Performance Events: unsupported '
+                'p6 CPU model 1 no PMU driver, software events only.\n')
+w(R, '/sys/hypervisor/type', 'xen\n')
+w(R, '/sys/hypervisor/properties/capabilities', 'xen-3.0-x86_64 hvm-3.0-x86_32 hvm-3.0-x86_64\n')
+w(R, '/proc/xen/capabilities', 'control_d\n')
+os.makedirs(os.path.join(HERE, R, 'sys/hypervisor/pmu'), exist_ok=True)  # pmu_mode unreadable
+
+# --- qemu-in-kvm: a KVM guest that itself runs QEMU guests (like the testbed)
+R = 'qemu-in-kvm'
+topology(R, {0: (0, 0), 1: (0, 1)})
+w(R, '/proc/cpuinfo', cpuinfo_x86(2, 'AuthenticAMD', 25, 1, 1, 'AMD EPYC', 'hypervisor'))
+nodes(R, [(0, [0, 1], 8388608, 6000000)], [[10]])
+for name, t in (('software', 1), ('tracepoint', 2)):
+    pmu(R, name, t)
+common(R, 2, 0, ALL_CAPS, MI_V2, meminfo_kb=8388608, cpuid_sig='KVMKVMKVM')
+w(R, '/proc/777/comm', 'qemu-system-aar\n')   # comm is cut to 15 characters
+w(R, '/proc/777/cmdline', '\0'.join(['qemu-system-aarch64', '-M', 'virt', '-cpu', 'max,pmu=on',
+                                     '-accel', 'tcg', '-icount', 'shift=0']) + '\0')
+w(R, '/proc/778/comm', 'vm-web\n')             # -name process=vm-web renames the comm
+w(R, '/proc/778/cmdline', '\0'.join(['/usr/bin/qemu-system-x86_64', '-name',
+                                     'guest=web,process=vm-web', '-enable-kvm', '-m', '512']) + '\0')
+w(R, '/proc/779/comm', 'bash\n')
+w(R, '/proc/779/cmdline', 'bash\0-c\0echo qemu-system-x86_64\0')
+w(R, '/proc/self/comm', 'vmmprof\n')
 
 # --- pmu-count: this probe's own tree for counting events/ and format/ entries
 R = 'pmu-count'
