@@ -14,19 +14,9 @@ static const char *const const_names[EC_N] = {
 	"num_cpus", "num_nodes", "num_packages", "smt_on",
 };
 
-static const char *const cal_names[CAL_N] = {
-	"lat_local_ns", "lat_remote_ns", "peak_bw_gbs",
-	"lat_c2c_local_ns", "lat_c2c_remote_ns", "queue_depth",
-};
-
 const char *expr_const_name(enum expr_const c)
 {
 	return (unsigned)c < EC_N ? const_names[c] : "?";
-}
-
-const char *expr_cal_name(enum expr_cal c)
-{
-	return (unsigned)c < CAL_N ? cal_names[c] : "?";
 }
 
 void expr_env_init(struct expr_env *env)
@@ -276,14 +266,17 @@ static struct expr *parse_primary(struct parser *ps)
 		return e;
 	}
 	if (!strncmp(lx->cur.str, "cal.", 4)) {
-		for (i = 0; i < CAL_N; i++)
-			if (!strcmp(lx->cur.str + 4, cal_names[i]))
-				break;
-		if (i == CAL_N) {
+		i = strncmp(lx->cur.str + 4, "cal.", 4) ? calib_key_lookup(lx->cur.str + 4) : -1;
+		if (i < 0) {
+			struct sbuf known = SBUF_INIT;
+
+			for (i = 0; i < CAL_N; i++)
+				sbuf_addf(&known, "%scal.%s", i ? ", " : "",
+					  calib_key_name((enum calib_key)i));
 			ps->failed = true;
-			lex_error(lx, loc, "unknown calibration value '%s' (known: cal.lat_local_ns, "
-				  "cal.lat_remote_ns, cal.peak_bw_gbs, cal.lat_c2c_local_ns, "
-				  "cal.lat_c2c_remote_ns, cal.queue_depth)", lx->cur.str);
+			lex_error(lx, loc, "unknown calibration value '%s' (known: %s)", lx->cur.str,
+				  sbuf_str(&known));
+			sbuf_release(&known);
 			return NULL;
 		}
 		e = node(EX_CAL, loc);
@@ -696,7 +689,7 @@ void expr_format(const struct expr *e, struct sbuf *out)
 		sbuf_addf(out, "#%s", const_names[e->id]);
 		return;
 	case EX_CAL:
-		sbuf_addf(out, "cal.%s", cal_names[e->id]);
+		sbuf_addf(out, "cal.%s", calib_key_name((enum calib_key)e->id));
 		return;
 	case EX_DURATION:
 		sbuf_addstr(out, "duration");

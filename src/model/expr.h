@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "bench/calib.h"
 #include "model/diag.h"
 #include "model/lex.h"
 #include "util/sbuf.h"
@@ -27,7 +28,7 @@ enum expr_kind {
 	EX_METRIC,    /* another metric: metrics[id] */
 	EX_HAS,       /* has_event(name): 1 if inputs[id] is a number, else 0 */
 	EX_CONST,     /* #constant: consts[id] */
-	EX_CAL,       /* cal.NAME: cal[id] */
+	EX_CAL,       /* cal.NAME: cal[id], id an enum calib_key */
 	EX_DURATION,  /* seconds of the interval */
 	EX_NEG,
 	EX_ADD, EX_SUB, EX_MUL, EX_DIV,
@@ -38,14 +39,13 @@ enum expr_kind {
 
 enum expr_const { EC_NUM_CPUS, EC_NUM_NODES, EC_NUM_PACKAGES, EC_SMT_ON, EC_N };
 
-enum expr_cal {
-	CAL_LAT_LOCAL_NS, CAL_LAT_REMOTE_NS, CAL_PEAK_BW_GBS,
-	CAL_LAT_C2C_LOCAL_NS, CAL_LAT_C2C_REMOTE_NS, CAL_QUEUE_DEPTH, CAL_N
-};
+/*
+ * cal.NAME reads the scalars of the machine calibration (enum calib_key
+ * of bench/calib.h, named by calib_key_name()).
+ */
 
-/* "num_cpus" / "lat_local_ns" (without '#' / "cal."). */
+/* "num_cpus" (without '#'). */
 const char *expr_const_name(enum expr_const c);
-const char *expr_cal_name(enum expr_cal c);
 
 struct expr {
 	enum expr_kind k;
@@ -64,7 +64,7 @@ struct expr_env {
 	size_t n_metrics;
 	double consts[EC_N];
 	double duration;        /* seconds */
-	double cal[CAL_N];      /* NaN until a calibration exists */
+	double cal[CAL_N];      /* by enum calib_key; NaN until a calibration exists */
 };
 
 /* An env with every value NaN and no inputs. */

@@ -1124,7 +1124,7 @@ static void missing_reason(const struct model *m, const struct model_avail *av,
 			  av->input_reason[mc.input] ? av->input_reason[mc.input] : "not present");
 	else if (mc.cal >= 0)
 		sbuf_addf(out, "needs calibration value cal.%s (run 'vmmprof calibrate')",
-			  expr_cal_name((enum expr_cal)mc.cal));
+			  calib_key_name((enum calib_key)mc.cal));
 	else
 		sbuf_addstr(out, "division by zero (nothing counted in the interval)");
 	free(mc.seen);

@@ -12,8 +12,8 @@
  * (docs/models.md lists them).  The names are fixed here so that models
  * and the modules that produce the values (src/source/, src/hv/) agree on
  * them.  A name whose provider is not built yet resolves to VP_EUNSUPP
- * with the reason "no provider for source 'x' in this build"; a name not
- * in the table is an error: "unknown source 'x'".
+ * with the reason "no provider for source 'x' in this build yet"; a name
+ * not in the table is an error: "unknown source 'x'".
  */
 
 struct swsource_def {
@@ -21,17 +21,24 @@ struct swsource_def {
 	const char *unit;     /* "pages", "ns", "bytes", "ratio", "events" */
 	const char *desc;
 	bool cumulative;      /* a counter: a model sees its delta over the interval */
-	bool provided;        /* a provider exists in this build */
+	/*
+	 * Machine-wide value through root (cumulative counters as read), or
+	 * NULL while no provider exists.  Per-entity values (a VM's
+	 * placement, a vCPU's schedstat) come from the attribution stage.
+	 */
+	int (*read)(const char *root, const char *name, double *val, struct vp_err *err);
 };
 
 /* The entry for name, or NULL. */
 const struct swsource_def *swsource_find(const char *name);
-/* Every entry, NULL-terminated by a zero entry (name NULL). */
+/* Every entry, ending with an entry whose name is NULL. */
 const struct swsource_def *swsource_table(void);
 /*
  * 0 when name can be read in this build; VP_EUNSUPP (no provider yet) or
  * VP_ENOTFOUND (unknown source) with the message in err.
  */
 int swsource_check(const char *name, struct vp_err *err);
+/* Read the machine-wide value of a source (see read above). */
+int swsource_read(const char *root, const char *name, double *val, struct vp_err *err);
 
 #endif

@@ -380,8 +380,25 @@ TEST(swsource_names)
 {
 	struct vp_err err;
 
-	CHECK_INT(swsource_check("numastat.other_node", &err), VP_EUNSUPP);
-	CHECK_CONTAINS(err.msg, "no provider for source 'numastat.other_node'");
+	CHECK_INT(swsource_check("placement.spread", &err), VP_EUNSUPP);
+	CHECK_CONTAINS(err.msg, "no provider for source 'placement.spread'");
 	CHECK_INT(swsource_check("numastat.bogus", &err), VP_ENOTFOUND);
 	CHECK_STR(err.msg, "unknown source 'numastat.bogus'");
+}
+
+/* numastat and vmstat sources read through a root: other_node summed over nodes */
+TEST(swsource_read_fixture)
+{
+	struct vp_err err;
+	double v;
+	char *root = xstrdup(test_data("root/host-qemu"));
+
+	/* node0 other_node 12000 + node1 other_node 23000 */
+	CHECK_INT(swsource_read(root, "numastat.other_node", &v, &err), 0);
+	CHECK_NEAR(v, 35000, 0);
+	CHECK_INT(swsource_read(root, "vmstat.numa_hint_faults", &v, &err), 0);
+	CHECK_NEAR(v, 800, 0);
+	CHECK_INT(swsource_read(root, "placement.spread", &v, &err), VP_EUNSUPP);
+	CHECK_NAN(v);
+	free(root);
 }
