@@ -402,3 +402,53 @@ TEST(swsource_read_fixture)
 	CHECK_NAN(v);
 	free(root);
 }
+
+/* Every built-in model loads, binds all five factors, and names real sources. */
+TEST(model_builtins_parse)
+{
+	char *dir = xstrdup(test_data("../../models"));
+	char **names = NULL;
+	size_t n = 0, i, loaded = 0;
+	struct vp_err err;
+
+	CHECK_INT(vp_list_dir(NULL, dir, &names, &n, &err), 0);
+	for (i = 0; i < n; i++) {
+		char *path;
+		struct diags dg;
+		struct model *m = NULL;
+		struct model_avail av;
+		size_t k;
+		int f;
+
+		if (!strstr(names[i], ".model"))
+			continue;
+		path = xasprintf("%s/%s", dir, names[i]);
+		diags_init(&dg);
+		if (model_load(&m, path, NULL, 0, &dg, &err)) {
+			test_fail(__FILE__, __LINE__, "%s", err.msg);
+		} else {
+			loaded++;
+			CHECK_AT(__LINE__, m->n_matches >= 1, "%s: no match rule", names[i]);
+			for (f = 0; f < FACTOR_N; f++)
+				CHECK_AT(__LINE__, m->factors[f].bound, "%s: factor %d", names[i], f);
+			for (k = 0; k < m->n_inputs; k++)
+				if (m->inputs[k].kind == INPUT_SOURCE)
+					CHECK_AT(__LINE__, swsource_find(m->inputs[k].spec),
+						 "%s: unknown source '%s'", names[i], m->inputs[k].spec);
+			/* with every input present, every bound factor can be computed */
+			model_check_inputs(m, NULL, NULL, &av, NULL);
+			for (f = 0; f < FACTOR_N; f++)
+				CHECK_AT(__LINE__, av.factor_ok[f] ||
+					 m->factors[f].quality == Q_UNAVAILABLE,
+					 "%s: factor %d not computable: %s", names[i], f,
+					 av.factor_reason[f]);
+			model_avail_release(m, &av);
+			model_free(m);
+		}
+		diags_release(&dg);
+		free(path);
+	}
+	CHECK(loaded >= 12);
+	vp_free_names(names, n);
+	free(dir);
+}
