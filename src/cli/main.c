@@ -15,6 +15,7 @@ const struct cmd *const vp_cmds[] = {
 	&cmd_help,
 	&cmd_info,
 	&cmd_list,
+	&cmd_model,
 	NULL,
 };
 

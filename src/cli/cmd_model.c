@@ -1,0 +1,684 @@
+/* cmd_model.c - `vmmprof model list|show|check`: the profile models and what they need */
+#include "cli/commands.h"
+#include "cli/model_path.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "model/registry.h"
+#include "model/resolve.h"
+#include "platform/platform.h"
+#include "pmu/event.h"
+#include "util/alloc.h"
+#include "util/json.h"
+#include "util/table.h"
+
+struct model_opts {
+	const char *root;
+	bool root_given;
+	bool json;
+	bool parse_only;
+	bool verbose;
+	char **paths;        /* --model-path arguments */
+	size_t n_paths;
+};
+
+/* Options common to the three subcommands; returns -1 to go on, else an exit code. */
+static int parse_opts(int argc, char **argv, struct model_opts *o)
+{
+	static const struct option opts[] = {
+		{ "root", required_argument, NULL, 'R' },
+		{ "model-path", required_argument, NULL, 'M' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "parse-only", no_argument, NULL, 'P' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct stat st;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->root = "/";
+	o->paths = xcalloc((size_t)argc + 1, sizeof(char *));
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":v", opts, NULL)) != -1) {
+		switch (c) {
+		case 'R':
+			o->root = optarg;
+			o->root_given = true;
+			break;
+		case 'M':
+			o->paths[o->n_paths++] = optarg;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'P':
+			o->parse_only = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case ':':
+			return cli_usage_error(&cmd_model, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage_error(&cmd_model, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (!*o->root)
+		return cli_usage_error(&cmd_model, "--root needs a directory");
+	if (stat(o->root, &st) || !S_ISDIR(st.st_mode)) {
+		cli_errorf("root directory '%s' %s", o->root,
+			   errno == ENOENT ? "does not exist" : "is not a usable directory");
+		return 2;
+	}
+	return -1;
+}
+
+/* ---- the machine a model is checked against ---- */
+
+struct machine {
+	struct platform plat;
+	bool plat_ok;
+	struct pmu_db *db;
+	char db_error[VP_ERR_MSG_MAX];
+};
+
+static void machine_open(struct machine *mc, const char *root)
+{
+	struct vp_err err = { 0, "" };
+
+	memset(mc, 0, sizeof(*mc));
+	/*
+	 * A fixture root has no CPU for libpfm4 to detect: let it encode the
+	 * tables of CPUs it does not see, so that core event names can be
+	 * checked as "table::NAME".  (libpfm4 reads this when it initializes.)
+	 */
+	if (strcmp(root, "/"))
+		setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	mc->plat_ok = platform_probe(&mc->plat, root, &err) == 0;
+	if (pmu_db_new(&mc->db, root, &err)) {
+		mc->db = NULL;
+		snprintf(mc->db_error, sizeof(mc->db_error), "%s", err.msg);
+	}
+}
+
+static void machine_close(struct machine *mc)
+{
+	if (mc->plat_ok)
+		platform_release(&mc->plat);
+	pmu_db_free(mc->db);
+}
+
+/* Check m's inputs on mc; diagnostics into d.  Returns the number of errors. */
+static int machine_check(struct machine *mc, const char *root, const struct model *m,
+			 struct model_avail *av, struct diags *d, char *table_from, size_t size)
+{
+	struct model_machine mm;
+	const char *t;
+
+	memset(&mm, 0, sizeof(mm));
+	mm.db = mc->db;
+	mm.root = root;
+	if (mc->plat_ok && mc->plat.cpu.pfm_pmu[0]) {
+		snprintf(mm.pfm_table, sizeof(mm.pfm_table), "%s", mc->plat.cpu.pfm_pmu);
+		snprintf(table_from, size, "libpfm4 table '%s' (this machine's CPU)", mm.pfm_table);
+	} else if (strcmp(root, "/") && (t = model_pfm_table(m))) {
+		snprintf(mm.pfm_table, sizeof(mm.pfm_table), "%s", t);
+		snprintf(table_from, size, "libpfm4 table '%s' (the model's match rule: the root "
+			 "names no CPU)", t);
+	} else {
+		snprintf(table_from, size, "no libpfm4 core table (no CPU PMU detected)");
+	}
+	return model_check_inputs(m, model_machine_check, &mm, av, d);
+}
+
+static struct model_registry *open_registry(const struct model_opts *o, struct model_dirs *dirs)
+{
+	struct model_registry *r = xcalloc(1, sizeof(*r));
+
+	model_dirs_build(dirs, o->paths, o->n_paths);
+	model_registry_init(r, (const char *const *)dirs->v, dirs->n);
+	return r;
+}
+
+/* Errors always; warnings (optional inputs absent here) only when asked for. */
+static void print_diags(const struct diags *d, bool warnings)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (warnings || !d->v[i].warning)
+			diag_format(&d->v[i], &sb);
+	fflush(stdout); /* keep the summary lines and the diagnostics in order */
+	fputs(sbuf_str(&sb), stderr);
+	sbuf_release(&sb);
+}
+
+/* "cpu intel family 6 model 0x55; pmu skx clx" */
+static void match_summary(const struct model *m, struct sbuf *sb)
+{
+	size_t i, j;
+
+	for (i = 0; i < m->n_matches; i++) {
+		const struct model_match *mt = &m->matches[i];
+
+		if (i)
+			sbuf_addstr(sb, "; ");
+		switch (mt->kind) {
+		case MATCH_CPU:
+			sbuf_addf(sb, "cpu %s", mt->vendor);
+			if (mt->family >= 0)
+				sbuf_addf(sb, " family 0x%x", (unsigned)mt->family);
+			for (j = 0; j < mt->n_models; j++) {
+				sbuf_addstr(sb, j ? "," : " model ");
+				if (mt->models[j][0] == mt->models[j][1])
+					sbuf_addf(sb, "0x%x", (unsigned)mt->models[j][0]);
+				else
+					sbuf_addf(sb, "0x%x-0x%x", (unsigned)mt->models[j][0],
+						  (unsigned)mt->models[j][1]);
+			}
+			break;
+		case MATCH_PMU:
+			sbuf_addstr(sb, "pmu");
+			for (j = 0; j < mt->n_pmus; j++)
+				sbuf_addf(sb, " %s", mt->pmus[j]);
+			break;
+		case MATCH_VPMU:
+			sbuf_addf(sb, "vpmu%s%s", mt->vendor[0] ? " " : "", mt->vendor);
+			break;
+		case MATCH_SOFTWARE:
+			sbuf_addstr(sb, "software");
+			break;
+		}
+	}
+}
+
+/* ---- list ---- */
+
+static int model_list(struct model_opts *o, int argc, char **argv)
+{
+	struct model_dirs dirs;
+	struct model_registry *r;
+	struct machine mc;
+	const struct model_entry *chosen;
+	char why[256] = "";
+	struct vp_err err = { 0, "" };
+	struct sbuf sb = SBUF_INIT;
+	size_t i;
+	int rc;
+
+	if (optind < argc)
+		return cli_usage_error(&cmd_model, "unexpected argument '%s'", argv[optind]);
+	r = open_registry(o, &dirs);
+	memset(&mc, 0, sizeof(mc));
+	mc.plat_ok = platform_probe(&mc.plat, o->root, &err) == 0;
+	chosen = mc.plat_ok ? model_registry_choose(r, &mc.plat, why, sizeof(why), &err) : NULL;
+	if (o->json) {
+		struct jw w;
+
+		jw_init(&w, &sb, true);
+		jw_obj_begin(&w);
+		jw_key(&w, "path");
+		jw_arr_begin(&w);
+		for (i = 0; i < r->n_dirs; i++)
+			jw_str(&w, r->dirs[i]);
+		jw_arr_end(&w);
+		jw_kstr(&w, "chosen", chosen ? chosen->name : NULL);
+		jw_kstr(&w, "chosen_because", chosen ? why : err.msg);
+		jw_key(&w, "models");
+		jw_arr_begin(&w);
+		for (i = 0; i < r->n; i++) {
+			const struct model_entry *e = &r->v[i];
+			struct sbuf ms = SBUF_INIT;
+
+			jw_obj_begin(&w);
+			jw_kstr(&w, "name", e->name);
+			jw_kstr(&w, "path", e->path);
+			jw_kbool(&w, "shadowed", e->shadowed);
+			jw_kbool(&w, "chosen", e == chosen);
+			if (e->m) {
+				match_summary(e->m, &ms);
+				jw_kstr(&w, "description", e->m->desc);
+				jw_kstr(&w, "match", sbuf_str(&ms));
+			}
+			jw_kstr(&w, "error", e->error);
+			jw_obj_end(&w);
+			sbuf_release(&ms);
+		}
+		jw_arr_end(&w);
+		jw_obj_end(&w);
+		sbuf_addch(&sb, '\n');
+	} else {
+		static const char *const titles[] = { "", "NAME", "MATCH", "DESCRIPTION" };
+		struct table t;
+
+		table_init(&t, 4, titles);
+		for (i = 0; i < r->n; i++) {
+			const struct model_entry *e = &r->v[i];
+			struct sbuf ms = SBUF_INIT;
+
+			table_row(&t);
+			table_cell(&t, "%s", e == chosen ? "*" : "");
+			table_cell(&t, "%s", e->name);
+			if (e->shadowed) {
+				table_cell(&t, "-");
+				table_cell(&t, "(shadowed by an earlier '%s' in the path: %s)", e->name,
+					   e->path);
+			} else if (!e->m) {
+				const char *nl = strchr(e->error, '\n');
+
+				table_cell(&t, "-");
+				table_cell(&t, "error: %.*s", nl ? (int)(nl - e->error) : (int)strlen(e->error),
+					   e->error);
+			} else {
+				match_summary(e->m, &ms);
+				table_cell(&t, "%s", sbuf_str(&ms));
+				table_cell(&t, "%s", e->m->desc ? e->m->desc : "");
+			}
+			sbuf_release(&ms);
+		}
+		table_render(&t, &sb, 0, true);
+		table_release(&t);
+		if (!r->n)
+			sbuf_addstr(&sb, "no models found\n");
+		sbuf_addstr(&sb, "\nsearch path:\n");
+		for (i = 0; i < r->n_dirs; i++)
+			sbuf_addf(&sb, "  %s\n", r->dirs[i]);
+		if (chosen)
+			sbuf_addf(&sb, "\n* chosen for %s: %s, by %s\n",
+				  o->root_given ? o->root : "this machine", chosen->name, why);
+		else
+			sbuf_addf(&sb, "\nno model chosen for %s: %s\n",
+				  o->root_given ? o->root : "this machine",
+				  mc.plat_ok ? err.msg : "the platform could not be probed");
+	}
+	rc = cli_write(&sb);
+	sbuf_release(&sb);
+	if (mc.plat_ok)
+		platform_release(&mc.plat);
+	model_registry_release(r);
+	free(r);
+	model_dirs_release(&dirs);
+	return rc;
+}
+
+/* ---- show ---- */
+
+static const char *avail_text(bool ok, const char *reason, char *buf, size_t size)
+{
+	if (ok)
+		return "yes";
+	snprintf(buf, size, "n/a: %s", reason ? reason : "unknown");
+	return buf;
+}
+
+static void show_text(const struct model *m, const struct model_avail *av, const char *where,
+		      const char *match_note, const char *table_from, struct sbuf *sb)
+{
+	static const char *const ev_titles[] = { "NAME", "KIND", "SPEC", "AVAILABLE" };
+	static const char *const me_titles[] = { "NAME", "UNIT", "FORMULA", "AVAILABLE" };
+	static const char *const fa_titles[] = { "FACTOR", "QUALITY", "SCORE", ">WARN", ">CRIT",
+						 "COST (CYCLES)", "AVAILABLE" };
+	struct table t;
+	struct sbuf ms = SBUF_INIT;
+	char buf[1200];
+	size_t i;
+	int f;
+
+	match_summary(m, &ms);
+	sbuf_addf(sb, "model %s (%s)\n", m->name, m->path);
+	if (m->desc)
+		sbuf_addf(sb, "  %s\n", m->desc);
+	sbuf_addf(sb, "  match:    %s\n", sbuf_str(&ms));
+	if (m->n_includes) {
+		sbuf_addstr(sb, "  includes:");
+		for (i = 0; i < m->n_includes; i++)
+			sbuf_addf(sb, " %s", m->includes[i]);
+		sbuf_addch(sb, '\n');
+	}
+	sbuf_addf(sb, "  on %s: %s\n", where, match_note);
+	sbuf_addf(sb, "  core events checked with %s\n", table_from);
+	sbuf_release(&ms);
+
+	sbuf_addf(sb, "\nevents and sources (%zu):\n", m->n_inputs);
+	table_init(&t, 4, ev_titles);
+	for (i = 0; i < m->n_inputs; i++) {
+		const struct model_input *in = &m->inputs[i];
+
+		table_row(&t);
+		table_cell(&t, "%s", in->name);
+		table_cell(&t, "%s%s", in->kind == INPUT_EVENT ? "event" : "source",
+			   in->optional ? " (optional)" : "");
+		table_cell(&t, "%s", in->spec);
+		table_cell(&t, "%s", avail_text(av->input_ok[i], av->input_reason[i], buf, sizeof(buf)));
+	}
+	table_render(&t, sb, 2, true);
+	table_release(&t);
+
+	sbuf_addf(sb, "\nmetrics (%zu):\n", m->n_metrics);
+	table_init(&t, 4, me_titles);
+	for (i = 0; i < m->n_metrics; i++) {
+		const struct model_metric *mt = &m->metrics[i];
+		struct sbuf fs = SBUF_INIT;
+
+		expr_format(mt->e, &fs);
+		table_row(&t);
+		table_cell(&t, "%s", mt->name);
+		table_cell(&t, "%s", mt->unit ? mt->unit : "");
+		table_cell(&t, "%s", sbuf_str(&fs));
+		table_cell(&t, "%s", avail_text(av->metric_ok[i], av->metric_reason[i], buf, sizeof(buf)));
+		sbuf_release(&fs);
+	}
+	table_render(&t, sb, 2, true);
+	table_release(&t);
+
+	sbuf_addstr(sb, "\nfactors:\n");
+	table_init(&t, 7, fa_titles);
+	for (f = 0; f < FACTOR_N; f++) {
+		const struct model_factor *fa = &m->factors[f];
+		struct sbuf ss = SBUF_INIT, cs = SBUF_INIT;
+
+		table_row(&t);
+		table_cell(&t, "%s", factor_name((enum factor_id)f));
+		table_cell(&t, "%s", factor_quality_name(fa->quality));
+		if (fa->score)
+			expr_format(fa->score, &ss);
+		if (fa->cost)
+			expr_format(fa->cost, &cs);
+		table_cell(&t, "%s", fa->score ? sbuf_str(&ss) : "-");
+		if (fa->quality == Q_UNAVAILABLE) {
+			table_cell(&t, "-");
+			table_cell(&t, "-");
+		} else {
+			table_cell(&t, "%g", fa->warning);
+			table_cell(&t, "%g", fa->critical);
+		}
+		table_cell(&t, "%s", fa->cost ? sbuf_str(&cs) : "-");
+		table_cell(&t, "%s", avail_text(av->factor_ok[f], av->factor_reason[f], buf, sizeof(buf)));
+		sbuf_release(&ss);
+		sbuf_release(&cs);
+	}
+	table_render(&t, sb, 2, true);
+	table_release(&t);
+}
+
+static void show_json(const struct model *m, const struct model_avail *av, const char *where,
+		      bool matches, const char *match_note, struct sbuf *sb)
+{
+	struct jw w;
+	struct sbuf tmp = SBUF_INIT;
+	size_t i;
+	int f;
+
+	jw_init(&w, sb, true);
+	jw_obj_begin(&w);
+	jw_kstr(&w, "name", m->name);
+	jw_kstr(&w, "path", m->path);
+	jw_kstr(&w, "description", m->desc);
+	match_summary(m, &tmp);
+	jw_kstr(&w, "match", sbuf_str(&tmp));
+	jw_kstr(&w, "machine", where);
+	jw_kbool(&w, "matches_machine", matches);
+	jw_kstr(&w, "match_note", match_note);
+	jw_key(&w, "inputs");
+	jw_arr_begin(&w);
+	for (i = 0; i < m->n_inputs; i++) {
+		jw_obj_begin(&w);
+		jw_kstr(&w, "name", m->inputs[i].name);
+		jw_kstr(&w, "kind", m->inputs[i].kind == INPUT_EVENT ? "event" : "source");
+		jw_kstr(&w, "spec", m->inputs[i].spec);
+		jw_kbool(&w, "optional", m->inputs[i].optional);
+		jw_kstr(&w, "description", m->inputs[i].desc);
+		jw_kbool(&w, "available", av->input_ok[i]);
+		jw_kstr(&w, "reason", av->input_reason[i]);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_key(&w, "metrics");
+	jw_arr_begin(&w);
+	for (i = 0; i < m->n_metrics; i++) {
+		sbuf_reset(&tmp);
+		expr_format(m->metrics[i].e, &tmp);
+		jw_obj_begin(&w);
+		jw_kstr(&w, "name", m->metrics[i].name);
+		jw_kstr(&w, "unit", m->metrics[i].unit);
+		jw_kstr(&w, "formula", sbuf_str(&tmp));
+		jw_kstr(&w, "description", m->metrics[i].desc);
+		jw_kbool(&w, "available", av->metric_ok[i]);
+		jw_kstr(&w, "reason", av->metric_reason[i]);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_key(&w, "factors");
+	jw_arr_begin(&w);
+	for (f = 0; f < FACTOR_N; f++) {
+		const struct model_factor *fa = &m->factors[f];
+
+		jw_obj_begin(&w);
+		jw_kstr(&w, "factor", factor_name((enum factor_id)f));
+		jw_kstr(&w, "quality", factor_quality_name(fa->quality));
+		sbuf_reset(&tmp);
+		if (fa->score)
+			expr_format(fa->score, &tmp);
+		jw_kstr(&w, "score", fa->score ? sbuf_str(&tmp) : NULL);
+		sbuf_reset(&tmp);
+		if (fa->cost)
+			expr_format(fa->cost, &tmp);
+		jw_kstr(&w, "cost", fa->cost ? sbuf_str(&tmp) : NULL);
+		jw_kdouble(&w, "warning", fa->quality == Q_UNAVAILABLE ? NAN : fa->warning);
+		jw_kdouble(&w, "critical", fa->quality == Q_UNAVAILABLE ? NAN : fa->critical);
+		jw_kstr(&w, "description", fa->desc);
+		jw_kbool(&w, "available", av->factor_ok[f]);
+		jw_kstr(&w, "reason", av->factor_reason[f]);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	sbuf_addch(sb, '\n');
+	sbuf_release(&tmp);
+}
+
+static int model_show(struct model_opts *o, int argc, char **argv)
+{
+	struct model_dirs dirs;
+	struct model_registry *r;
+	struct machine mc;
+	struct model *m = NULL;
+	struct model_avail av;
+	struct diags d, cd;
+	struct vp_err err = { 0, "" };
+	struct sbuf sb = SBUF_INIT;
+	char table_from[256], why[256] = "", note[600];
+	const char *where = o->root_given ? o->root : "this machine";
+	bool matches = false;
+	int rc = 0;
+
+	if (optind >= argc)
+		return cli_usage_error(&cmd_model, "'model show' needs a model name or file");
+	if (optind + 1 < argc)
+		return cli_usage_error(&cmd_model, "unexpected argument '%s'", argv[optind + 1]);
+	r = open_registry(o, &dirs);
+	diags_init(&d);
+	diags_init(&cd);
+	if (model_registry_open(r, argv[optind], &m, &d, &err)) {
+		rc = cli_error(&err);
+		goto out;
+	}
+	machine_open(&mc, o->root);
+	if (mc.plat_ok) {
+		const struct model_entry *ch = model_registry_choose(r, &mc.plat, NULL, 0, NULL);
+
+		matches = model_match_score(m, &mc.plat, why, sizeof(why)) > 0;
+		snprintf(note, sizeof(note), "%s%s%s%s", matches ? "matches, by " : "does not match",
+			 matches ? why : "",
+			 ch ? (ch->m && !strcmp(ch->name, m->name) ? " (the model chosen here)" :
+			       " (chosen here: ") : "",
+			 ch && !(ch->m && !strcmp(ch->name, m->name)) ? ch->name : "");
+		if (ch && !(ch->m && !strcmp(ch->name, m->name)))
+			strncat(note, ")", sizeof(note) - strlen(note) - 1);
+	} else {
+		snprintf(note, sizeof(note), "the platform could not be probed");
+	}
+	machine_check(&mc, o->root, m, &av, &cd, table_from, sizeof(table_from));
+	if (o->json)
+		show_json(m, &av, where, matches, note, &sb);
+	else
+		show_text(m, &av, where, note, table_from, &sb);
+	rc = cli_write(&sb);
+	model_avail_release(m, &av);
+	machine_close(&mc);
+out:
+	sbuf_release(&sb);
+	diags_release(&d);
+	diags_release(&cd);
+	model_free(m);
+	model_registry_release(r);
+	free(r);
+	model_dirs_release(&dirs);
+	return rc;
+}
+
+/* ---- check ---- */
+
+static int model_check(struct model_opts *o, int argc, char **argv)
+{
+	struct model_dirs dirs;
+	struct model_registry *r;
+	struct machine mc;
+	int i, bad = 0;
+
+	if (optind >= argc)
+		return cli_usage_error(&cmd_model, "'model check' needs at least one model file or name");
+	r = open_registry(o, &dirs);
+	if (!o->parse_only)
+		machine_open(&mc, o->root);
+	for (i = optind; i < argc; i++) {
+		struct model *m = NULL;
+		struct model_avail av;
+		struct diags d;
+		struct vp_err err = { 0, "" };
+		char table_from[256] = "";
+		size_t k, absent = 0, m_na = 0, f_na = 0;
+		int f;
+
+		diags_init(&d);
+		if (model_registry_open(r, argv[i], &m, &d, &err)) {
+			if (d.n)
+				print_diags(&d, true);
+			else
+				cli_error(&err);
+			printf("%s: FAILED: %zu error%s\n", argv[i], d.n_errors ? d.n_errors : 1,
+			       d.n_errors > 1 ? "s" : "");
+			bad++;
+			diags_release(&d);
+			continue;
+		}
+		if (o->parse_only) {
+			printf("%s: ok (parsed only): model %s, %zu events and sources, %zu metrics\n",
+			       argv[i], m->name, m->n_inputs, m->n_metrics);
+			model_free(m);
+			diags_release(&d);
+			continue;
+		}
+		machine_check(&mc, o->root, m, &av, &d, table_from, sizeof(table_from));
+		print_diags(&d, o->verbose);
+		for (k = 0; k < m->n_inputs; k++)
+			absent += !av.input_ok[k];
+		for (k = 0; k < m->n_metrics; k++)
+			m_na += !av.metric_ok[k];
+		for (f = 0; f < FACTOR_N; f++)
+			f_na += !av.factor_ok[f];
+		if (d.n_errors) {
+			printf("%s: FAILED: %zu error%s against %s\n", argv[i], d.n_errors,
+			       d.n_errors > 1 ? "s" : "", o->root_given ? o->root : "this machine");
+			bad++;
+		} else {
+			printf("%s: ok: model %s against %s; %zu events and sources (%zu optional "
+			       "absent%s), %zu metrics (%zu n/a), %d of %d factors available; %s\n",
+			       argv[i], m->name, o->root_given ? o->root : "this machine", m->n_inputs,
+			       absent, absent && !o->verbose ? ": -v lists them" : "", m->n_metrics, m_na, FACTOR_N - (int)f_na, FACTOR_N, table_from);
+		}
+		model_avail_release(m, &av);
+		model_free(m);
+		diags_release(&d);
+	}
+	if (!o->parse_only)
+		machine_close(&mc);
+	model_registry_release(r);
+	free(r);
+	model_dirs_release(&dirs);
+	if (fflush(stdout))
+		return cli_errorf("write failure on standard output: %s", strerror(errno));
+	return bad ? 1 : 0;
+}
+
+static int run_model(int argc, char **argv)
+{
+	struct model_opts o;
+	const char *sub;
+	int rc;
+
+	if (argc < 2 || argv[1][0] == '-')
+		return cli_usage_error(&cmd_model, "'model' needs a subcommand: list, show or check");
+	sub = argv[1];
+	rc = parse_opts(argc - 1, argv + 1, &o);
+	if (rc < 0) {
+		if (!strcmp(sub, "list"))
+			rc = model_list(&o, argc - 1, argv + 1);
+		else if (!strcmp(sub, "show"))
+			rc = model_show(&o, argc - 1, argv + 1);
+		else if (!strcmp(sub, "check"))
+			rc = model_check(&o, argc - 1, argv + 1);
+		else
+			rc = cli_usage_error(&cmd_model, "unknown subcommand '%s' (list, show, check)", sub);
+	}
+	free(o.paths);
+	return rc;
+}
+
+const struct cmd cmd_model = {
+	.name = "model",
+	.fn = run_model,
+	.summary = "list, show and check the profile models that turn events into the five factors",
+	.synopsis = "model list [--json] [--root DIR] [--model-path DIR]...\n"
+		    "model show [--json] [--root DIR] [--model-path DIR]... NAME|FILE\n"
+		    "model check [-v] [--root DIR] [--parse-only] [--model-path DIR]... NAME|FILE...",
+	.description =
+		"A model (docs/models.md) names the events and software sources of a\n"
+		"platform, turns them into metrics with formulas, and binds metrics to the\n"
+		"five factors: locality, llc, sharing, imc, queue.\n"
+		"\n"
+		"'list' shows every model in the search path and marks with '*' the one\n"
+		"chosen automatically for this machine (or for the fixture tree of --root):\n"
+		"the model whose most specific match rule fits (CPU model, then libpfm4\n"
+		"table, then any core PMU, then software only).\n"
+		"\n"
+		"'show' prints a model's events, metrics and factor bindings, and which of\n"
+		"them are available here: an absent event makes the metrics that need it\n"
+		"n/a, with the reason.\n"
+		"\n"
+		"'check' parses each model and resolves every event against this machine\n"
+		"or --root DIR; errors are printed as FILE:LINE:COL with the line and a\n"
+		"caret.  A required event that does not resolve is an error, an optional\n"
+		"one a warning.  Exit status 1 when any model has an error.\n"
+		"\n"
+		"The search path is: each --model-path DIR (also DIR:DIR...), then\n"
+		"~/.config/vmmprof/models ($XDG_CONFIG_HOME/vmmprof/models), then the\n"
+		"built-in models next to the binary (../share/vmmprof/models, or the\n"
+		"source tree's models/).  A name found twice is taken from the first.",
+	.options = "--root DIR\tresolve against the /sys and /proc tree under DIR (a fixture) instead of /\n"
+		   "--model-path DIR\tlook for models in DIR first (repeatable; DIR:DIR also works)\n"
+		   "--json\tlist and show: print JSON\n"
+		   "--parse-only\tcheck: parse and check names only, resolve no event\n"
+		   "-v, --verbose\tcheck: also warn about each optional event or source absent here",
+	.examples = "vmmprof model list\tthe models, and the one chosen for this machine\n"
+		    "vmmprof model show skx --root tests/data/root/skx-2s\twhat the Skylake-SP model measures on a captured host\n"
+		    "vmmprof model check my.model\tcheck a model of your own on this machine\n"
+		    "vmmprof model check --root tests/data/root/icx-2s models/icx.model\tcheck a built-in model against a fixture",
+};

@@ -1,0 +1,113 @@
+/* resolve.c - deciding whether a model's events and sources exist on a machine */
+#include "model/resolve.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/swsource.h"
+#include "pmu/sysfs_pmu.h"
+#include "util/alloc.h"
+
+const char *model_pfm_table(const struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n_matches; i++)
+		if (m->matches[i].kind == MATCH_PMU && m->matches[i].n_pmus)
+			return m->matches[i].pmus[0];
+	return NULL;
+}
+
+/* Is there a PMU named name, or a family name_0, name_1 ...? */
+static bool pmu_present(struct pmu_db *db, const char *name)
+{
+	size_t i, n = pmu_db_count(db);
+
+	if (pmu_db_find(db, name))
+		return true;
+	for (i = 0; i < n; i++)
+		if (!strcmp(pmu_db_pmu(db, i)->family, name))
+			return true;
+	return false;
+}
+
+/* A libpfm4-style name: upper-case event, no PMU slashes, not a raw rNNN. */
+static bool looks_libpfm(const char *spec)
+{
+	return !strchr(spec, '/') && isupper((unsigned char)spec[0]);
+}
+
+static int check_event(struct model_machine *mm, const char *spec, char **reason)
+{
+	struct evdesc_list out;
+	struct vp_err err = { 0, "" };
+	char *q;
+	int ret;
+
+	if (!mm->db) {
+		*reason = xstrdup("no PMU database");
+		return VP_EUNSUPP;
+	}
+	evdesc_list_init(&out);
+	ret = event_resolve(mm->db, spec, 0, &out, &err);
+	evdesc_list_release(&out);
+	if (!ret)
+		return 0;
+	if (strchr(spec, '/')) {
+		size_t len = strcspn(spec, "/");
+		char *pmu = xstrndup(spec, len);
+		bool present = pmu_present(mm->db, pmu);
+
+		if (!present) {
+			*reason = xasprintf("no PMU '%s' here", pmu);
+			free(pmu);
+			return VP_EUNSUPP;
+		}
+		free(pmu);
+		*reason = xstrdup(err.msg);
+		return ret;
+	}
+	if (looks_libpfm(spec) && !strstr(spec, "::")) {
+		struct vp_err e2 = { 0, "" };
+
+		if (!mm->pfm_table[0]) {
+			*reason = xasprintf("no libpfm4 core PMU table for this CPU (%s)", err.msg);
+			return VP_EUNSUPP;
+		}
+		q = xasprintf("%s::%s", mm->pfm_table, spec);
+		evdesc_list_init(&out);
+		ret = event_resolve(mm->db, q, 0, &out, &e2);
+		evdesc_list_release(&out);
+		free(q);
+		if (!ret)
+			return 0;
+		*reason = xasprintf("not in libpfm4 table '%s': %s", mm->pfm_table, e2.msg);
+		return ret == VP_EDEP ? VP_EUNSUPP : ret;
+	}
+	*reason = xstrdup(err.msg);
+	return ret == VP_EDEP ? VP_EUNSUPP : ret;
+}
+
+static int check_source(struct model_machine *mm, const char *name, char **reason)
+{
+	struct vp_err err = { 0, "" };
+	double v;
+	int ret = swsource_read(mm->root, name, &v, &err);
+
+	if (!ret)
+		return 0;
+	*reason = xstrdup(err.msg);
+	/* an unknown name is the model's error; anything else is this machine's */
+	return ret == VP_ENOTFOUND && !swsource_find(name) ? VP_ENOTFOUND : VP_EUNSUPP;
+}
+
+int model_machine_check(void *ctx, const struct model_input *in, char **reason)
+{
+	struct model_machine *mm = ctx;
+
+	*reason = NULL;
+	if (in->kind == INPUT_SOURCE)
+		return check_source(mm, in->spec, reason);
+	return check_event(mm, in->spec, reason);
+}

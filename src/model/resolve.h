@@ -1,0 +1,33 @@
+/* resolve.h - whether a model's events and sources exist on a machine (live or a fixture root) */
+#ifndef VP_MODEL_RESOLVE_H
+#define VP_MODEL_RESOLVE_H
+
+#include "model/model.h"
+#include "pmu/event.h"
+
+/*
+ * What model_machine_check() resolves against.  Perf events go through
+ * event_resolve() on db; libpfm4 core names that do not resolve as written
+ * are retried as "pfm_table::NAME" (a fixture root has no /proc/cpuinfo
+ * for libpfm4 to detect the CPU from; the caller names the table, and
+ * must have made libpfm4 encode inactive tables, LIBPFM_ENCODE_INACTIVE).
+ * Sources go through the swsource table and are read under root.
+ */
+struct model_machine {
+	struct pmu_db *db;      /* NULL: every perf event is absent */
+	const char *root;       /* "/" or a fixture tree */
+	char pfm_table[64];     /* "" when none */
+};
+
+/*
+ * A model_input_check_fn (ctx is a struct model_machine *).  Returns 0,
+ * VP_EUNSUPP when the input is absent here (its PMU, its libpfm4 table or
+ * its source provider is missing), or VP_ENOTFOUND/VP_EPARSE when the spec
+ * is wrong on a machine that has its PMU; *reason says why.
+ */
+int model_machine_check(void *ctx, const struct model_input *in, char **reason);
+
+/* The first libpfm4 table a model names in 'match pmu', or NULL. */
+const char *model_pfm_table(const struct model *m);
+
+#endif
