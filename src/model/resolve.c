@@ -19,17 +19,28 @@ const char *model_pfm_table(const struct model *m)
 	return NULL;
 }
 
-/* Is there a PMU named name, or a family name_0, name_1 ...? */
-static bool pmu_present(struct pmu_db *db, const char *name)
+/*
+ * Is there a PMU named name, or a family name_0, name_1 ...?  Returns 0
+ * none, 1 present without any format/ field (a tree that records only
+ * which PMUs exist), 2 present and described.
+ */
+static int pmu_present(struct pmu_db *db, const char *name)
 {
+	const struct pmu_desc *p = pmu_db_find(db, name);
 	size_t i, n = pmu_db_count(db);
+	int found = 0;
 
-	if (pmu_db_find(db, name))
-		return true;
-	for (i = 0; i < n; i++)
-		if (!strcmp(pmu_db_pmu(db, i)->family, name))
-			return true;
-	return false;
+	if (p)
+		return p->nfields ? 2 : 1;
+	for (i = 0; i < n; i++) {
+		p = pmu_db_pmu(db, i);
+		if (!strcmp(p->family, name)) {
+			if (p->nfields)
+				return 2;
+			found = 1;
+		}
+	}
+	return found;
 }
 
 /* A libpfm4-style name: upper-case event, no PMU slashes, not a raw rNNN. */
@@ -57,10 +68,12 @@ static int check_event(struct model_machine *mm, const char *spec, char **reason
 	if (strchr(spec, '/')) {
 		size_t len = strcspn(spec, "/");
 		char *pmu = xstrndup(spec, len);
-		bool present = pmu_present(mm->db, pmu);
+		int present = pmu_present(mm->db, pmu);
 
-		if (!present) {
-			*reason = xasprintf("no PMU '%s' here", pmu);
+		if (present < 2) {
+			/* without format/ nothing can be checked: absent, not wrong */
+			*reason = present ? xasprintf("PMU '%s' has no format/ description here", pmu)
+					  : xasprintf("no PMU '%s' here", pmu);
 			free(pmu);
 			return VP_EUNSUPP;
 		}

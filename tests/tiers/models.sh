@@ -21,9 +21,9 @@ fixture_of() {
 	zen2) echo zen2-2s ;;
 	zen3) echo zen3-2s ;;
 	zen4) echo zen4-2s ;;
-	neoverse-n1) echo neoverse-n1 ;;
+	neoverse-n1) echo arm-n1 ;;
 	vpmu | vpmu-intel) echo kvm-guest-vpmu ;;
-	software) echo guest ;;
+	software) echo local ;;
 	*) echo "" ;;
 	esac
 }
@@ -39,7 +39,7 @@ for f in models/*.model; do
 	if [ -n "$fx" ] && [ -d "$roots/$fx" ]; then
 		if HOME=/nonexistent "$bin" model check --root "$roots/$fx" "$f" >"$out" 2>&1; then
 			pass=$((pass + 1))
-			echo "ok   $name against $roots/$fx"
+			echo "ok   $name against $roots/$fx: $(sed -n "s/.*; \([0-9]* events and sources ([0-9]* optional absent\).*/\1)/p" "$out")"
 		else
 			fail=$((fail + 1))
 			echo "FAIL $name against $roots/$fx"
