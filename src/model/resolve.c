@@ -49,20 +49,19 @@ static bool looks_libpfm(const char *spec)
 	return !strchr(spec, '/') && isupper((unsigned char)spec[0]);
 }
 
-static int check_event(struct model_machine *mm, const char *spec, char **reason)
+int model_resolve_event(struct model_machine *mm, const char *spec, int index,
+			struct evdesc_list *out, char **reason)
 {
-	struct evdesc_list out;
 	struct vp_err err = { 0, "" };
 	char *q;
 	int ret;
 
+	*reason = NULL;
 	if (!mm->db) {
 		*reason = xstrdup("no PMU database");
 		return VP_EUNSUPP;
 	}
-	evdesc_list_init(&out);
-	ret = event_resolve(mm->db, spec, 0, &out, &err);
-	evdesc_list_release(&out);
+	ret = event_resolve(mm->db, spec, index, out, &err);
 	if (!ret)
 		return 0;
 	if (strchr(spec, '/')) {
@@ -89,9 +88,7 @@ static int check_event(struct model_machine *mm, const char *spec, char **reason
 			return VP_EUNSUPP;
 		}
 		q = xasprintf("%s::%s", mm->pfm_table, spec);
-		evdesc_list_init(&out);
-		ret = event_resolve(mm->db, q, 0, &out, &e2);
-		evdesc_list_release(&out);
+		ret = event_resolve(mm->db, q, index, out, &e2);
 		free(q);
 		if (!ret)
 			return 0;
@@ -118,9 +115,13 @@ static int check_source(struct model_machine *mm, const char *name, char **reaso
 int model_machine_check(void *ctx, const struct model_input *in, char **reason)
 {
 	struct model_machine *mm = ctx;
+	struct evdesc_list out;
+	int ret;
 
-	*reason = NULL;
 	if (in->kind == INPUT_SOURCE)
 		return check_source(mm, in->spec, reason);
-	return check_event(mm, in->spec, reason);
+	evdesc_list_init(&out);
+	ret = model_resolve_event(mm, in->spec, 0, &out, reason);
+	evdesc_list_release(&out);
+	return ret;
 }

@@ -27,6 +27,14 @@ struct model_machine {
  */
 int model_machine_check(void *ctx, const struct model_input *in, char **reason);
 
+/*
+ * Resolve one event spec as model_machine_check() does (retrying a bare
+ * libpfm4 name as "pfm_table::NAME") and append what it opens to out with
+ * spec_index index.  Returns as model_machine_check() does.
+ */
+int model_resolve_event(struct model_machine *mm, const char *spec, int index,
+			struct evdesc_list *out, char **reason);
+
 /* The first libpfm4 table a model names in 'match pmu', or NULL. */
 const char *model_pfm_table(const struct model *m);
 

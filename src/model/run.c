@@ -1,0 +1,130 @@
+/* run.c - a model applied to a counting session */
+#include "model/run.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/swsource.h"
+#include "util/alloc.h"
+
+int model_run_init(struct model_run *r, const struct model *m, const struct model_machine *mm,
+		   struct diags *d, struct vp_err *err)
+{
+	struct diags local;
+	struct diags *dd = d ? d : &local;
+	size_t i;
+	int ret = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->m = m;
+	r->mm = *mm;
+	evdesc_list_init(&r->events);
+	r->src_prev = xcalloc(m->n_inputs + 1, sizeof(double));
+	if (!d)
+		diags_init(&local);
+	model_check_inputs(m, model_machine_check, &r->mm, &r->av, dd);
+	for (i = 0; i < m->n_inputs; i++) {
+		const struct model_input *in = &m->inputs[i];
+		char *reason = NULL;
+
+		r->src_prev[i] = NAN;
+		if (!r->av.input_ok[i]) {
+			if (!in->optional && !ret)
+				ret = vp_err_set(err, VP_EUNSUPP, "model '%s' cannot run here: %s '%s' "
+						 "(%s): %s", m->name, in->kind == INPUT_EVENT ?
+						 "event" : "source", in->name, in->spec,
+						 r->av.input_reason[i] ? r->av.input_reason[i] : "absent");
+			continue;
+		}
+		if (in->kind != INPUT_EVENT)
+			continue;
+		if (model_resolve_event(&r->mm, in->spec, (int)i, &r->events, &reason)) {
+			/* it resolved a moment ago: only a changing machine gets here */
+			r->av.input_ok[i] = false;
+			free(r->av.input_reason[i]);
+			r->av.input_reason[i] = reason;
+			continue;
+		}
+		free(reason);
+	}
+	if (!d)
+		diags_release(&local);
+	return ret;
+}
+
+void model_run_release(struct model_run *r)
+{
+	if (r->m)
+		model_avail_release(r->m, &r->av);
+	evdesc_list_release(&r->events);
+	free(r->src_prev);
+	memset(r, 0, sizeof(*r));
+}
+
+static double read_source(struct model_run *r, size_t i)
+{
+	double v;
+
+	if (swsource_read(r->mm.root, r->m->inputs[i].spec, &v, NULL))
+		return NAN;
+	return v;
+}
+
+void model_run_start(struct model_run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->m->n_inputs; i++)
+		if (r->m->inputs[i].kind == INPUT_SOURCE && r->av.input_ok[i])
+			r->src_prev[i] = read_source(r, i);
+}
+
+void model_run_inputs(struct model_run *r, const struct cnt_session *s,
+		      const struct cnt_snapshot *snap, int entity, double *inputs)
+{
+	size_t i;
+
+	for (i = 0; i < r->m->n_inputs; i++) {
+		const struct model_input *in = &r->m->inputs[i];
+
+		inputs[i] = NAN;
+		if (!r->av.input_ok[i])
+			continue;
+		if (in->kind == INPUT_EVENT) {
+			struct cnt_value v;
+
+			if (cnt_sum(s, snap, false, (int)i, entity, &v) > 0)
+				inputs[i] = v.value;
+		} else {
+			const struct swsource_def *def = swsource_find(in->spec);
+			double now = read_source(r, i);
+
+			if (def && def->cumulative) {
+				inputs[i] = now - r->src_prev[i]; /* NaN when either is */
+				if (inputs[i] < 0)
+					inputs[i] = NAN; /* a counter that went back was reset */
+			} else {
+				inputs[i] = now;
+			}
+			r->src_prev[i] = now;
+		}
+	}
+}
+
+void model_env_fill(struct expr_env *env, const struct platform *p, const struct calib *cal,
+		    double duration_s)
+{
+	int k;
+
+	expr_env_init(env);
+	if (p && p->topo.known) {
+		env->consts[EC_NUM_CPUS] = p->topo.n_cpus;
+		env->consts[EC_NUM_NODES] = p->topo.n_nodes;
+		env->consts[EC_NUM_PACKAGES] = p->topo.n_packages;
+		env->consts[EC_SMT_ON] = p->topo.smt_on;
+	}
+	for (k = 0; cal && k < CAL_N; k++)
+		env->cal[k] = cal->val[k];
+	env->duration = duration_s;
+}
