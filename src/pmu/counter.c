@@ -62,7 +62,9 @@ void cnt_value_scale(struct cnt_value *v, double scale)
 {
 	v->pct = v->enabled ? 100.0 * (double)v->running / (double)v->enabled : NAN;
 	if (!v->running) {
-		v->value = NAN;
+		/* never enabled: a per-thread counter whose thread did not run
+		 * counted exactly nothing; enabled but never running: unknown */
+		v->value = v->enabled ? NAN : 0.0;
 		return;
 	}
 	v->value = (double)v->raw * scale;
@@ -156,6 +158,18 @@ static int list_tasks(const char *root, pid_t pid, pid_t **tids, size_t *n)
 	}
 	closedir(d);
 	return 0;
+}
+
+/* A process that exited but was not reaped yet (zombie) still lists its leader. */
+static bool leader_zombie(const char *root, pid_t pid)
+{
+	char rel[64], buf[512], *p;
+
+	snprintf(rel, sizeof(rel), "/proc/%d/stat", (int)pid);
+	if (vp_read_line(root, rel, buf, sizeof(buf), NULL))
+		return true;
+	p = strrchr(buf, ')');
+	return p && (p[2] == 'Z' || p[2] == 'X');
 }
 
 static int cmp_pid(const void *a, const void *b)
@@ -900,6 +914,7 @@ static int check_vanished(struct cnt_session *s, uint64_t now)
 {
 	pid_t last_pid = -1, *tids = NULL;
 	size_t n_tids = 0, i;
+	bool leader_gone = false;
 	int ended = 0;
 
 	for (i = 0; i < s->n_entities; i++) {
@@ -914,10 +929,13 @@ static int check_vanished(struct cnt_session *s, uint64_t now)
 				free(tids);
 				if (list_tasks(s->root, e->pid, &tids, &n_tids))
 					n_tids = 0;
+				/* an exited leader stays listed as a zombie until reaped */
+				leader_gone = leader_zombie(s->root, e->pid);
 				qsort(tids, n_tids, sizeof(*tids), cmp_pid);
 				last_pid = e->pid;
 			}
-			gone = !n_tids || !bsearch(&e->tid, tids, n_tids, sizeof(*tids), cmp_pid);
+			gone = !n_tids || !bsearch(&e->tid, tids, n_tids, sizeof(*tids), cmp_pid) ||
+			       (e->tid == e->pid && leader_gone);
 		} else if (e->kind == CNT_ENT_CGROUP) {
 			struct stat st;
 
@@ -1009,8 +1027,8 @@ int cnt_session_read(struct cnt_session *s, struct cnt_snapshot *snap, struct vp
 
 /* ---- sums ---- */
 
-static int sum_where(const struct cnt_session *s, const struct cnt_snapshot *snap, bool use_total,
-		     int spec_index, int entity, int package, struct cnt_value *out)
+int cnt_sum(const struct cnt_session *s, const struct cnt_snapshot *snap, bool use_total,
+	    const struct cnt_filter *f, struct cnt_value *out)
 {
 	double scale = 1.0;
 	size_t i;
@@ -1021,11 +1039,10 @@ static int sum_where(const struct cnt_session *s, const struct cnt_snapshot *sna
 		const struct cnt_counter *c = &s->counters[i];
 		const struct cnt_event *e = &s->events[c->event];
 
-		if (spec_index >= 0 && e->ev.spec_index != spec_index)
-			continue;
-		if (entity >= 0 && c->entity != entity)
-			continue;
-		if (package >= 0 && s->entities[c->entity].package != package)
+		if ((f->event >= 0 && c->event != f->event) ||
+		    (f->spec_index >= 0 && e->ev.spec_index != f->spec_index) ||
+		    (f->entity >= 0 && c->entity != f->entity) ||
+		    (f->package >= 0 && s->entities[c->entity].package != f->package))
 			continue;
 		if (!use_total && snap->state[i] == CNT_SERIES_ENDED)
 			continue;
@@ -1038,16 +1055,4 @@ static int sum_where(const struct cnt_session *s, const struct cnt_snapshot *sna
 	if (!n)
 		out->value = out->pct = NAN;
 	return n;
-}
-
-int cnt_sum(const struct cnt_session *s, const struct cnt_snapshot *snap, bool use_total,
-	    int spec_index, int entity, struct cnt_value *out)
-{
-	return sum_where(s, snap, use_total, spec_index, entity, -1, out);
-}
-
-int cnt_sum_package(const struct cnt_session *s, const struct cnt_snapshot *snap,
-		    bool use_total, int spec_index, int package, struct cnt_value *out)
-{
-	return sum_where(s, snap, use_total, spec_index, -1, package, out);
 }

@@ -33,7 +33,9 @@
  * are sums over its descriptors; its value is
  *     raw * (enabled / running) * scale
  * and the percentage perf prints as "(62.50%)" is 100 * running / enabled.
- * A counter that never ran (running == 0) has value NaN ("<not counted>").
+ * A counter that was enabled but never ran (multiplexed out the whole
+ * time) has value NaN ("<not counted>"); one that was not even enabled
+ * (a thread that did not run in the interval) counted exactly 0.
  * In interval mode the same formula is applied to the interval's deltas of
  * raw, enabled and running.
  */
@@ -118,7 +120,7 @@ struct cnt_value {
 	uint64_t raw;              /* count as read (delta or total) */
 	uint64_t enabled;          /* ns the counter was enabled */
 	uint64_t running;          /* ns it was counting (< enabled when multiplexed) */
-	double value;              /* raw * enabled/running * scale; NaN when running == 0 */
+	double value;              /* raw * enabled/running * scale; NaN when enabled but never running */
 	double pct;                /* 100 * running/enabled; NaN when enabled == 0 */
 };
 
@@ -201,20 +203,25 @@ void cnt_value_scale(struct cnt_value *v, double scale);
  * so a smaller cur gives 0), not yet scaled. */
 void cnt_value_delta(struct cnt_value *d, const struct cnt_value *cur, const struct cnt_value *prev);
 
+/* Which series a sum takes; -1 in a field means any. */
+struct cnt_filter {
+	int event;                 /* index into s->events */
+	int spec_index;            /* the events' evdesc.spec_index (uncore instances share it) */
+	int entity;                /* index into s->entities */
+	int package;               /* the entity's package */
+};
+
+#define CNT_FILTER_ANY { -1, -1, -1, -1 }
+
 /*
- * Sum series of one snapshot (deltas when use_total is false): every
- * counter whose event came from request spec spec_index (-1: any) and
- * whose entity is entity (-1: any).  Deltas skip series that ended before
- * this interval; totals keep them (a thread that exited still counted).
- * The sum is scaled as one counter (perf's aggregation).
- * Returns the number of series summed; 0 leaves value NaN.
+ * Sum the series of one snapshot (deltas, or totals when use_total) that
+ * match f.  Deltas skip series that ended before this interval; totals keep
+ * them (a thread that exited still counted).  The sum is scaled as one
+ * counter (perf's aggregation: summed raw * summed enabled / summed running
+ * * scale).  Returns the number of series summed; 0 leaves value NaN.
  */
 int cnt_sum(const struct cnt_session *s, const struct cnt_snapshot *snap, bool use_total,
-	    int spec_index, int entity, struct cnt_value *out);
-
-/* Per-package sum of one spec (uncore instances of a socket add up). */
-int cnt_sum_package(const struct cnt_session *s, const struct cnt_snapshot *snap,
-		    bool use_total, int spec_index, int package, struct cnt_value *out);
+	    const struct cnt_filter *f, struct cnt_value *out);
 
 /* How many descriptors a request needs (for budgeting and messages). */
 size_t cnt_session_fds(const struct cnt_session *s);

@@ -1,0 +1,183 @@
+/* workload.c - a known workload for the counting tests: touches N pages, burns a known CPU time,
+ * sleeps N times (context switches), runs threads, and reports what it did */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/*
+ * usage: workload [options]
+ *   --delay MS        sleep first (so that a counter can attach)
+ *   --pages N         touch N new anonymous pages (N page faults at least)
+ *   --cpu-ms MS       burn MS ms of CPU time in the main thread
+ *   --switches N      sleep 1 ms N times (N voluntary context switches at least)
+ *   --thread-ms MS    also run one thread that burns MS ms of CPU and exits
+ *   --idle-threads N  start N threads that sleep until the end
+ *   --hold-ms MS      stay alive MS ms after the work (threads included)
+ *   --report FILE     write key=value lines: pid, tids, work_cpu_ns, thread_tid,
+ *                     thread_cpu_ns, pages, switches
+ * Every CPU time reported is measured by the workload itself with
+ * CLOCK_PROCESS_CPUTIME_ID / CLOCK_THREAD_CPUTIME_ID around the work.
+ */
+
+struct burner {
+	long ms;
+	double cpu_ns;
+	pid_t tid;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int ready;
+	int go;
+};
+
+static double cpu_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static void burn(long ms)
+{
+	double start = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
+	volatile unsigned long x = 0;
+
+	while (cpu_ns(CLOCK_THREAD_CPUTIME_ID) - start < (double)ms * 1e6)
+		for (int i = 0; i < 20000; i++)
+			x += (unsigned long)i;
+}
+
+static void *burner_main(void *arg)
+{
+	struct burner *b = arg;
+	double t0;
+
+	pthread_mutex_lock(&b->mu);
+	b->tid = (pid_t)syscall(SYS_gettid);
+	b->ready = 1;
+	pthread_cond_broadcast(&b->cv);
+	while (!b->go)
+		pthread_cond_wait(&b->cv, &b->mu);
+	pthread_mutex_unlock(&b->mu);
+	t0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
+	burn(b->ms);
+	b->cpu_ns = cpu_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
+	return NULL;
+}
+
+static void *idle_main(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int main(int argc, char **argv)
+{
+	long delay = 0, pages = 0, cpu_ms = 0, switches = 0, thread_ms = 0, idle = 0, hold = 0;
+	const char *report = NULL;
+	struct burner b = { 0, 0, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0 };
+	pthread_t th;
+	pthread_attr_t small;
+	double t0, t1;
+	long page = sysconf(_SC_PAGESIZE), i;
+	FILE *f;
+
+	for (i = 1; i < argc; i++) {
+		long *dst = NULL;
+
+		if (!strcmp(argv[i], "--report") && i + 1 < argc) {
+			report = argv[++i];
+			continue;
+		}
+		if (!strcmp(argv[i], "--delay")) dst = &delay;
+		else if (!strcmp(argv[i], "--pages")) dst = &pages;
+		else if (!strcmp(argv[i], "--cpu-ms")) dst = &cpu_ms;
+		else if (!strcmp(argv[i], "--switches")) dst = &switches;
+		else if (!strcmp(argv[i], "--thread-ms")) dst = &thread_ms;
+		else if (!strcmp(argv[i], "--idle-threads")) dst = &idle;
+		else if (!strcmp(argv[i], "--hold-ms")) dst = &hold;
+		if (!dst || i + 1 >= argc) {
+			fprintf(stderr, "workload: bad argument '%s'\n", argv[i]);
+			return 2;
+		}
+		*dst = atol(argv[++i]);
+	}
+	pthread_attr_init(&small);
+	pthread_attr_setstacksize(&small, 64 * 1024);
+	for (i = 0; i < idle; i++) {
+		pthread_t it;
+
+		if (pthread_create(&it, &small, idle_main, NULL)) {
+			fprintf(stderr, "workload: cannot start thread %ld\n", i);
+			return 1;
+		}
+	}
+	if (thread_ms) {
+		b.ms = thread_ms;
+		pthread_create(&th, NULL, burner_main, &b);
+		pthread_mutex_lock(&b.mu);
+		while (!b.ready)
+			pthread_cond_wait(&b.cv, &b.mu);
+		pthread_mutex_unlock(&b.mu);
+	}
+	if (report) {
+		/* the pid and thread ids first, so that a test can attach to them */
+		f = fopen(report, "w");
+		if (f) {
+			fprintf(f, "pid=%d\nthread_tid=%d\n", (int)getpid(), (int)b.tid);
+			fclose(f);
+		}
+	}
+	sleep_ms(delay);
+	t0 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
+	pthread_mutex_lock(&b.mu);
+	b.go = 1;
+	pthread_cond_broadcast(&b.cv);
+	pthread_mutex_unlock(&b.mu);
+	if (pages) {
+		char *mem = mmap(NULL, (size_t)(pages * page), PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (mem == MAP_FAILED)
+			return 1;
+		for (i = 0; i < pages; i++)
+			mem[i * page] = 1;
+	}
+	burn(cpu_ms);
+	for (i = 0; i < switches; i++)
+		sleep_ms(1);
+	if (thread_ms)
+		pthread_join(th, NULL);
+	t1 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
+	if (report) {
+		char tmp[4096];
+
+		snprintf(tmp, sizeof(tmp), "%s.tmp", report);
+		f = fopen(tmp, "w");
+		if (!f)
+			return 1;
+		fprintf(f, "pid=%d\nthread_tid=%d\nwork_cpu_ns=%.0f\nthread_cpu_ns=%.0f\n"
+			   "pages=%ld\nswitches=%ld\n", (int)getpid(), (int)b.tid, t1 - t0,
+			b.cpu_ns, pages, switches);
+		fclose(f);
+		rename(tmp, report);
+	}
+	sleep_ms(hold);
+	return 0;
+}
