@@ -93,8 +93,11 @@ void model_run_inputs(struct model_run *r, const struct cnt_session *s,
 			continue;
 		if (in->kind == INPUT_EVENT) {
 			struct cnt_value v;
+			struct cnt_filter f = CNT_FILTER_ANY;
 
-			if (cnt_sum(s, snap, false, (int)i, entity, &v) > 0)
+			f.spec_index = (int)i;
+			f.entity = entity;
+			if (cnt_sum(s, snap, false, &f, &v) > 0)
 				inputs[i] = v.value;
 		} else {
 			const struct swsource_def *def = swsource_find(in->spec);
