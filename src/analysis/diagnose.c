@@ -169,14 +169,27 @@ static void eval_vms(const struct diag_input *in, struct diag_result *r)
 		bool have[FACTOR_N] = { false }, stall_known = true, any = false;
 
 		for (f = 0; f < FACTOR_N; f++)
-			s->quality[f] = Q_MEASURED;
+			s->quality[f] = Q_UNAVAILABLE;
 		for (j = 0; j < in->n_vcpus; j++) {
 			const struct diag_vcpu *v = &in->vcpus[j];
 
-			if (v->vm != i || !finite_pos(v->cycles))
+			if (v->vm != i)
+				continue;
+			/* the weakest label among the vCPUs that have the factor at all */
+			for (f = 0; f < FACTOR_N; f++) {
+				enum factor_quality q = v->f[f].quality;
+
+				if (q == Q_UNAVAILABLE ||
+				    (!isfinite(v->f[f].score) && !isfinite(v->f[f].cost_cycles)))
+					continue;
+				if (s->quality[f] == Q_UNAVAILABLE || q > s->quality[f])
+					s->quality[f] = q;
+			}
+			if (!finite_pos(v->cycles))
 				continue;
 			any = true;
 			s->cycles += v->cycles;
+			s->cycles_proxy |= v->cycles_proxy;
 			if (isfinite(v->mem_stall_cycles))
 				stall += v->mem_stall_cycles;
 			else
@@ -184,20 +197,16 @@ static void eval_vms(const struct diag_input *in, struct diag_result *r)
 			for (f = 0; f < FACTOR_N; f++) {
 				double pc = r->vcpu_pct[j * FACTOR_N + f];
 
-				if (!isfinite(pc)) {
-					s->quality[f] = Q_UNAVAILABLE;
+				if (!isfinite(pc))
 					continue;
-				}
 				cost[f] += pc / 100.0 * v->cycles;
 				have[f] = true;
-				if (v->f[f].quality > s->quality[f])
-					s->quality[f] = v->f[f].quality;
 			}
 		}
+		if (!any)
+			s->cycles = NAN;
 		for (f = 0; f < FACTOR_N; f++) {
 			s->cost_pct[f] = have[f] && s->cycles > 0 ? 100.0 * cost[f] / s->cycles : NAN;
-			if (!have[f])
-				s->quality[f] = Q_UNAVAILABLE;
 			if (isfinite(s->cost_pct[f]))
 				total += s->cost_pct[f];
 		}
@@ -883,10 +892,19 @@ void diag_result_json(const struct diag_input *in, const struct diag_result *r,
 		      struct sbuf *out, bool pretty)
 {
 	struct jw w;
+
+	jw_init(&w, out, pretty);
+	diag_result_write(in, r, &w);
+	if (pretty)
+		sbuf_addch(out, '\n');
+}
+
+void diag_result_write(const struct diag_input *in, const struct diag_result *r, struct jw *wp)
+{
+	struct jw w = *wp;
 	size_t i;
 	int f;
 
-	jw_init(&w, out, pretty);
 	jw_obj_begin(&w);
 	jw_key(&w, "bottlenecks");
 	jw_arr_begin(&w);
@@ -912,6 +930,7 @@ void diag_result_json(const struct diag_input *in, const struct diag_result *r,
 		jw_obj_begin(&w);
 		jw_kstr(&w, "vm", in->vms[i].name);
 		jw_kdouble(&w, "cycles", r->vm[i].cycles);
+		jw_kbool(&w, "cycles_estimated", r->vm[i].cycles_proxy);
 		jw_kbool(&w, "memory_bound", r->vm[i].memory_bound);
 		jw_key(&w, "factors");
 		jw_obj_begin(&w);
@@ -919,6 +938,9 @@ void diag_result_json(const struct diag_input *in, const struct diag_result *r,
 			jw_key(&w, factor_name((enum factor_id)f));
 			jw_obj_begin(&w);
 			jw_kdouble(&w, "cost_pct", r->vm[i].cost_pct[f]);
+			jw_kdouble(&w, "score", in->vms[i].scored ? in->vms[i].score[f] : NAN);
+			jw_kstr(&w, "severity", severity_name(in->vms[i].scored ? in->vms[i].sev[f]
+										    : SEV_NA));
 			jw_kstr(&w, "quality", factor_quality_name(r->vm[i].quality[f]));
 			jw_obj_end(&w);
 		}
@@ -966,6 +988,5 @@ void diag_result_json(const struct diag_input *in, const struct diag_result *r,
 	}
 	jw_arr_end(&w);
 	jw_obj_end(&w);
-	if (pretty)
-		sbuf_addch(out, '\n');
+	*wp = w;
 }

@@ -8,6 +8,7 @@
 #include "hv/hv.h"
 #include "model/model.h"
 #include "util/err.h"
+#include "util/json.h"
 #include "util/sbuf.h"
 
 /*
@@ -49,6 +50,9 @@ struct diag_vm {
 	int pid;                     /* QEMU or process pid; -1 under Xen */
 	int domid;                   /* Xen domain id; -1 elsewhere */
 	const double *mem_frac;      /* share of its memory on each node (by node index); NULL unknown */
+	bool scored;                 /* score/sev below hold the model evaluated for the VM */
+	double score[FACTOR_N];      /* NaN when the model has none */
+	enum severity sev[FACTOR_N];
 };
 
 struct diag_node {
@@ -117,7 +121,8 @@ struct diag_advice {
 };
 
 struct diag_vm_summary {
-	double cycles;               /* sum over its vCPUs */
+	double cycles;               /* sum over its vCPUs; NaN when none is known */
+	bool cycles_proxy;           /* some of them estimated from task-clock */
 	double cost_pct[FACTOR_N];   /* cycle-weighted: sum of costs / sum of cycles */
 	enum factor_quality quality[FACTOR_N]; /* the weakest label among its vCPUs */
 	bool memory_bound;
@@ -150,5 +155,7 @@ const char *diag_confidence_name(enum diag_confidence c); /* "low", "medium", "h
 /* The result as JSON (the schema of docs/method.md), for --json and the daemon. */
 void diag_result_json(const struct diag_input *in, const struct diag_result *r,
 		      struct sbuf *out, bool pretty);
+/* The same object written as the next value of an existing writer. */
+void diag_result_write(const struct diag_input *in, const struct diag_result *r, struct jw *w);
 
 #endif

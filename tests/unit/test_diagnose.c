@@ -560,7 +560,8 @@ TEST(diagnose_json_has_nulls_not_zeros)
 	s.vcpus[0].mem_stall_cycles = 4e8;
 	run(&s);
 	diag_result_json(&s.in, &s.r, &sb, false);
-	CHECK_CONTAINS(sbuf_str(&sb), "\"llc\":{\"cost_pct\":null,\"quality\":\"unavailable\"}");
+	CHECK_CONTAINS(sbuf_str(&sb), "\"llc\":{\"cost_pct\":null,\"score\":null,"
+				      "\"severity\":\"n/a\",\"quality\":\"unavailable\"}");
 	CHECK_CONTAINS(sbuf_str(&sb), "\"bw_gbs\":null");
 	CHECK_CONTAINS(sbuf_str(&sb), "\"rule\":\"migrate-memory\"");
 	sbuf_release(&sb);
