@@ -4,6 +4,7 @@
 #   make check           unit tests and command-line tests
 #   make SAN=1 check     the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make install PREFIX=/usr/local
+#   make cross-arm64     build-arm64/vmmprof for the aarch64 testbed guest
 #
 # Sources are found by wildcard: a new src/<module>/*.c or tests/unit/*.c
 # joins the build without editing this file.
@@ -76,7 +77,7 @@ HELPERS := $(HELPER_SRC:tests/helpers/%.c=$(BUILD)/helpers/%)
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/*.c))
 FUZZERS := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
-.PHONY: all check unit cli-tests clean install fuzzers
+.PHONY: all check unit cli-tests clean install fuzzers cross-arm64
 all: $(BUILD)/vmmprof $(BUILD)/unit-tests $(HELPERS)
 
 # V=1 shows whole command lines.
@@ -112,6 +113,15 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/libvmmprof.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/libvmmprof.a $(DEP_LIBS) $(LDLIBS_ALL)
 
+# aarch64 cross build for the QEMU testbed's arm64 guest (tests/vm/):
+# Debian's cross compiler against the :arm64 -dev packages, found by a
+# pkg-config that looks only at the arm64 library directory.  Optional
+# dependencies without an :arm64 package are left out of this build.
+ARM64_PKGCONFIG := env PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig pkg-config
+cross-arm64:
+	$(MAKE) CC=aarch64-linux-gnu-gcc PKGCONFIG='$(ARM64_PKGCONFIG)' BUILD=build-arm64 \
+		SAN=0 build-arm64/vmmprof
+
 unit: $(BUILD)/unit-tests
 	VP_TEST_DATA=tests/data $(BUILD)/unit-tests
 
@@ -131,6 +141,6 @@ install: $(BUILD)/vmmprof
 		$(BUILD)/vmmprof help --man $$c > $(DESTDIR)$(PREFIX)/share/man/man1/vmmprof-$$c.1; done
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-arm64
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)

@@ -12,7 +12,8 @@ BUILD_PKGS="gcc make pkg-config libc6-dev libpfm4-dev libhwloc-dev libnuma-dev
 libsqlite3-dev libncurses-dev libjansson-dev libmicrohttpd-dev"
 TEST_PKGS="python3 groff-base clang libclang-rt-14-dev tmux procps util-linux
 cpio busybox-static qemu-system-x86 qemu-system-arm qemu-utils
-gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+libpfm4-dev:arm64 libhwloc-dev:arm64 libnuma-dev:arm64"
 
 want=$BUILD_PKGS
 if [ "${1:-}" = "--test" ]; then
@@ -36,6 +37,15 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "install-deps: installing:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+# the aarch64 testbed guest's cross build needs arm64 -dev packages
+case $missing in
+*:arm64*)
+	if [ "$(dpkg --print-architecture)" != arm64 ] &&
+	   ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		$SUDO dpkg --add-architecture arm64
+	fi
+	;;
+esac
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

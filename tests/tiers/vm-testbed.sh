@@ -1,0 +1,221 @@
+#!/bin/sh
+# vm-testbed.sh - the QEMU testbed tier: boots an x86_64 guest with three
+# virtual NUMA nodes and an aarch64 guest with an emulated PMU (exact
+# instruction counts under -icount), runs vmmprof and the checks of
+# tests/vm/guest/ inside them, and checks from the host what vmmprof sees of
+# a running guest.  Every expectation comes from the guest definitions below
+# (the same variables make the QEMU command line and the expectation the
+# guest is given on its kernel command line).
+#
+# Last line: "vm-testbed: N passed, N failed, N skipped".  Environment:
+#   VP_VM_CACHE     download and image cache (default tests/vm/cache)
+#   VP_VM_TIMEOUT   seconds a guest may run before it is killed (default 300)
+#   VP_VM_KEEP=1    keep the console logs in tests/vm/cache/logs
+set -u
+cd "$(dirname "$0")/../.."
+top=$(pwd)
+. tests/vm/lib.sh
+
+timeout_s=${VP_VM_TIMEOUT:-300}
+logs=$VP_VM_CACHE/logs
+mkdir -p "$logs"
+t0=$(date +%s)
+
+# --- guest definitions -----------------------------------------------------
+# Per node, '/'-separated: CPU lists, memory in MiB, distance rows.
+X86_CPUS="0-1/2/3"
+X86_MEM="256/192/128"
+# asymmetric on purpose (2->0 is 31, 0->2 is 30): a transposed matrix fails
+X86_DIST="10,20,30/20,10,25/31,25,10"
+X86_NAME=vmtest-x86
+A64_CPUS="0/1"
+A64_MEM="256/256"
+A64_DIST="10,20/20,10"
+A64_NAME=vmtest-arm64
+# the locality workload's page count and the counting workload's iterations
+LOC_PAGES=2000
+LOOP_N=10000000
+
+say() { echo "vm-testbed: $*"; }
+result() { # result ok|FAIL|skip NAME DETAIL: a host-side check
+	case $1 in
+	ok) vm_pass=$((vm_pass + 1)); echo "ok   $2${3:+ ($3)}" ;;
+	FAIL) vm_fail=$((vm_fail + 1)); echo "FAIL $2: $3" ;;
+	skip) vm_skip=$((vm_skip + 1)); echo "skip $2: $3" ;;
+	esac
+}
+finish() {
+	say "took $(($(date +%s) - t0))s"
+	echo "vm-testbed: $vm_pass passed, $vm_fail failed, $vm_skip skipped"
+	[ "$vm_fail" -eq 0 ]
+	exit
+}
+
+# numa_args CPUS MEM DIST: QEMU -object/-numa options for the layout.
+numa_args() {
+	echo "$1" | tr '/' '\n' >"$work/cpus"
+	echo "$2" | tr '/' '\n' >"$work/mem"
+	echo "$3" | tr '/' '\n' >"$work/dist"
+	i=0
+	paste -d' ' "$work/cpus" "$work/mem" | while read -r c m; do
+		printf ' -object memory-backend-ram,id=m%d,size=%dM -numa node,nodeid=%d' "$i" "$m" "$i"
+		# one cpus= per range: QEMU takes a list as repeated options
+		for r in $(echo "$c" | tr ',' ' '); do
+			printf ',cpus=%s' "$r"
+		done
+		printf ',memdev=m%d' "$i"
+		i=$((i + 1))
+	done
+	s=0
+	while read -r row; do
+		d=0
+		for v in $(echo "$row" | tr ',' ' '); do
+			[ "$s" -ne "$d" ] && printf ' -numa dist,src=%d,dst=%d,val=%d' "$s" "$d" "$v"
+			d=$((d + 1))
+		done
+		s=$((s + 1))
+	done <"$work/dist"
+}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if ! command -v qemu-system-x86_64 >/dev/null || ! command -v qemu-system-aarch64 >/dev/null; then
+	result skip guests "qemu-system-x86_64/aarch64 not installed (scripts/install-deps.sh --test)"
+	finish
+fi
+
+# --- builds ----------------------------------------------------------------
+say "building vmmprof (host and aarch64) and the guest helpers"
+if ! make -s -j"$(nproc)" all >"$work/build.log" 2>&1; then
+	cat "$work/build.log"
+	result FAIL build "host build failed"
+	finish
+fi
+if ! make -s cross-arm64 >"$work/build-arm64.log" 2>&1; then
+	tail -n 30 "$work/build-arm64.log"
+	result FAIL build-arm64 "aarch64 cross build failed (make cross-arm64; scripts/install-deps.sh --test installs the :arm64 packages)"
+	finish
+fi
+hb=$VP_VM_CACHE/helpers
+mkdir -p "$hb/x86_64" "$hb/aarch64"
+g=tests/vm/guest
+if ! { gcc -O2 -Wall -Wextra -Werror -o "$hb/x86_64/numa_touch" $g/numa_touch.c -lnuma &&
+	aarch64-linux-gnu-gcc -nostdlib -static -o "$hb/aarch64/loop" $g/loop-aarch64.S &&
+	aarch64-linux-gnu-gcc -O2 -static -Wall -Wextra -Werror -o "$hb/aarch64/pmucount" $g/pmucount.c &&
+	aarch64-linux-gnu-gcc -O2 -static -pthread -Wall -Wextra -Werror -o "$hb/aarch64/loop2" $g/loop2.c; } \
+	>"$work/helpers.log" 2>&1; then
+	cat "$work/helpers.log"
+	result FAIL helpers "building the guest helpers failed"
+	finish
+fi
+
+# image ARCH ROOT EXPECT...: an initramfs for ARCH in ROOT.cpio.gz.
+image() {
+	arch=$1
+	root=$2
+	vm_root_new "$root" && vm_busybox "$root" "$arch" || return 1
+	cp $g/init "$root/init" && chmod 755 "$root/init" || return 1
+	mkdir -p "$root/vmtest" && cp $g/vmtest.sh "$root/vmtest/" &&
+		cp "$g/checks-$arch.sh" "$root/vmtest/checks.sh" || return 1
+	case $arch in
+	x86_64) vm_copy_elf "$root" "$arch" build/vmmprof /bin/vmmprof ;;
+	aarch64) vm_copy_elf "$root" "$arch" build-arm64/vmmprof /bin/vmmprof ;;
+	esac || return 1
+	for h in "$hb/$arch"/*; do
+		vm_copy_elf "$root" "$arch" "$h" "/vmtest/$(basename "$h")" || return 1
+	done
+	vm_initramfs "$root" "$root.cpio.gz"
+}
+
+# --- x86_64 NUMA guest -------------------------------------------------------
+x86_guest() {
+	kdir=$(vm_kernel x86_64) || { result FAIL x86_64/kernel "no kernel"; return; }
+	image x86_64 "$work/x86" || { result FAIL x86_64/image "building the initramfs failed"; return; }
+	nodes=$(echo "$X86_CPUS" | tr '/' '\n' | wc -l)
+	ncpu=$(($(echo "$X86_CPUS" | tr '/,' '\n\n' | sed 's/.*-//' | sort -n | tail -n 1) + 1))
+	mem=$(echo "$X86_MEM" | tr '/' '\n' | awk '{ s += $1 } END { print s }')
+	mkfifo "$work/hold.in" "$work/hold.out"
+	log=$logs/x86_64.log
+	# shellcheck disable=SC2046
+	vm_start "$log" "$timeout_s" qemu-system-x86_64 -accel tcg -cpu max -smp "$ncpu" -m "${mem}M" \
+		$(numa_args "$X86_CPUS" "$X86_MEM" "$X86_DIST") \
+		-name "guest=$X86_NAME,debug-threads=on" \
+		-display none -monitor none -serial stdio -chardev "pipe,id=hold,path=$work/hold" \
+		-serial chardev:hold -no-reboot \
+		-kernel "$(vm_kernel_image "$kdir")" -initrd "$work/x86.cpio.gz" \
+		-append "console=ttyS0 quiet nokaslr panic=-1 vmtest.nodes=$nodes vmtest.cpus=$X86_CPUS vmtest.mem=$X86_MEM vmtest.dist=$X86_DIST vmtest.pages=$LOC_PAGES vmtest.hold=60"
+	if vm_wait_for "$log" '^VMTEST-HOLD' "$timeout_s"; then
+		host_view "$nodes" "$ncpu"
+		echo go >"$work/hold.in"
+	fi
+	vm_wait
+	vm_results "$log" x86_64
+	host_eval "$log" x86_64 "$nodes" "$X86_CPUS" "$X86_MEM" "$X86_DIST"
+}
+
+# host_view NODES NCPU: while the x86_64 guest holds, what the host sees.
+host_view() {
+	# QEMU is the child of the timeout(1) that vm_start started
+	qpid=$(pgrep -P "$vm_pid" | head -n 1)
+	if [ -z "$qpid" ]; then
+		result FAIL host/qemu-found "no process with guest=$X86_NAME"
+		return
+	fi
+	# the ground truth the vmmprof check is held to: QEMU names one thread
+	# per vCPU "CPU n/TCG" (debug-threads=on)
+	n=$(cat /proc/"$qpid"/task/*/comm 2>/dev/null | grep -c '^CPU [0-9]*/TCG$')
+	if [ "$n" -eq "$2" ]; then
+		result ok host/vcpu-threads "$n vCPU threads named CPU n/TCG"
+	else
+		result FAIL host/vcpu-threads "$n threads named CPU n/TCG, want $2"
+	fi
+	if ! build/vmmprof list vms --help >/dev/null 2>&1; then
+		result skip host/list-vms "'vmmprof list vms' is not on main yet (issue 5)"
+	elif build/vmmprof list vms --json >"$work/vms.json" 2>"$work/vms.err"; then
+		python3 tests/vm/eval.py vms "$work/vms.json" "$X86_NAME" "$qpid" "$2" \
+			>"$work/vms.res" 2>&1 || echo "FAIL host/eval tests/vm/eval.py failed" >>"$work/vms.res"
+		while read -r v name detail; do result "$v" "$name" "$detail"; done <"$work/vms.res"
+	else
+		result FAIL host/list-vms "vmmprof list vms --json failed: $(head -c 300 "$work/vms.err")"
+	fi
+}
+
+# host_eval LOG ARCH NODES CPUS MEM DIST: checks of VMDATA JSON the guest sent.
+host_eval() {
+	python3 tests/vm/eval.py guest "$1" "$2" "$3" "$4" "$5" "$6" >"$work/eval.res" 2>&1 ||
+		echo "FAIL $2/eval tests/vm/eval.py failed" >>"$work/eval.res"
+	while read -r v name detail; do result "$v" "$name" "$detail"; done <"$work/eval.res"
+}
+
+# --- aarch64 guest with an emulated PMU ------------------------------------
+a64_guest() {
+	kdir=$(vm_kernel aarch64) || { result FAIL aarch64/kernel "no kernel"; return; }
+	image aarch64 "$work/a64" || { result FAIL aarch64/image "building the initramfs failed"; return; }
+	nodes=$(echo "$A64_CPUS" | tr '/' '\n' | wc -l)
+	ncpu=$(($(echo "$A64_CPUS" | tr '/,' '\n\n' | sed 's/.*-//' | sort -n | tail -n 1) + 1))
+	mem=$(echo "$A64_MEM" | tr '/' '\n' | awk '{ s += $1 } END { print s }')
+	log=$logs/aarch64.log
+	# shellcheck disable=SC2046
+	vm_start "$log" "$timeout_s" qemu-system-aarch64 -M virt -cpu neoverse-n1,pmu=on -accel tcg \
+		-icount shift=0 -smp "$ncpu" -m "${mem}M" \
+		$(numa_args "$A64_CPUS" "$A64_MEM" "$A64_DIST") \
+		-name "guest=$A64_NAME,debug-threads=on" \
+		-display none -monitor none -serial stdio -no-reboot \
+		-kernel "$(vm_kernel_image "$kdir")" -initrd "$work/a64.cpio.gz" \
+		-append "console=ttyAMA0 quiet nokaslr panic=-1 vmtest.nodes=$nodes vmtest.cpus=$A64_CPUS vmtest.mem=$A64_MEM vmtest.dist=$A64_DIST vmtest.loop=$LOOP_N vmtest.pages=$LOC_PAGES"
+	vm_wait
+	vm_results "$log" aarch64
+	host_eval "$log" aarch64 "$nodes" "$A64_CPUS" "$A64_MEM" "$A64_DIST"
+}
+
+say "x86_64 guest: nodes $X86_CPUS (CPUs), $X86_MEM (MiB), distances $X86_DIST"
+x86_guest
+say "aarch64 guest: nodes $A64_CPUS (CPUs), $A64_MEM (MiB), PMU neoverse-n1 under -icount"
+if vm_foreign_ready aarch64; then
+	a64_guest
+else
+	result FAIL aarch64/kernel "apt does not know arm64 packages: dpkg --add-architecture arm64 && apt-get update (scripts/install-deps.sh --test does it)"
+fi
+[ "${VP_VM_KEEP:-0}" = 1 ] || rm -f "$logs"/*.results
+finish

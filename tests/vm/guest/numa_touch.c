@@ -1,0 +1,70 @@
+/* numa_touch.c - a workload of known NUMA placement for the locality checks:
+ * "numa_touch CPUNODE MEMNODE PAGES [HOLD_SECONDS]" runs on the CPUs of
+ * CPUNODE, allocates PAGES pages bound to MEMNODE with libnuma, writes one
+ * byte in each page (one page fault, one page allocation each), then asks
+ * the kernel where each page is and prints "placed K of PAGES on node M".
+ * Transparent huge pages are turned off for the range, so the kernel's
+ * per-node allocation counters count one event per page.
+ * HOLD_SECONDS keeps the memory mapped afterwards, for a profiler to see. */
+#define _GNU_SOURCE
+#include <numa.h>
+#include <numaif.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	long pages, i, placed = 0, psz = sysconf(_SC_PAGESIZE);
+	int cpunode, memnode, hold, *status;
+	void **addr;
+	char *p;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: numa_touch CPUNODE MEMNODE PAGES [HOLD_SECONDS]\n");
+		return 2;
+	}
+	cpunode = atoi(argv[1]);
+	memnode = atoi(argv[2]);
+	pages = atol(argv[3]);
+	hold = argc > 4 ? atoi(argv[4]) : 0;
+	if (numa_available() < 0 || pages <= 0) {
+		fprintf(stderr, "numa_touch: no NUMA support or bad page count\n");
+		return 1;
+	}
+	if (numa_run_on_node(cpunode)) {
+		perror("numa_touch: numa_run_on_node");
+		return 1;
+	}
+	p = numa_alloc_onnode((size_t)pages * psz, memnode);
+	if (!p) {
+		fprintf(stderr, "numa_touch: numa_alloc_onnode failed\n");
+		return 1;
+	}
+	/* one allocation per page: a transparent huge page would be one
+	 * allocation for 512 pages in the kernel's counters */
+	madvise(p, (size_t)pages * psz, MADV_NOHUGEPAGE);
+	for (i = 0; i < pages; i++)
+		p[i * psz] = 1;
+	addr = calloc(pages, sizeof(*addr));
+	status = calloc(pages, sizeof(*status));
+	if (!addr || !status)
+		return 1;
+	for (i = 0; i < pages; i++)
+		addr[i] = p + i * psz;
+	/* move_pages with no target nodes only reports where each page is */
+	if (numa_move_pages(0, pages, addr, NULL, status, 0)) {
+		perror("numa_touch: move_pages");
+		return 1;
+	}
+	for (i = 0; i < pages; i++)
+		placed += status[i] == memnode;
+	printf("placed %ld of %ld on node %d, ran on cpu %d (node %d)\n", placed, pages, memnode,
+	       sched_getcpu(), numa_node_of_cpu(sched_getcpu()));
+	fflush(stdout);
+	if (hold > 0)
+		sleep((unsigned)hold);
+	return 0;
+}
