@@ -44,17 +44,6 @@ def vmdata(log):
     return data
 
 
-def find_nodes(info):
-    """The list of NUMA node objects in vmmprof info's JSON."""
-    for path in (("topology", "nodes"), ("nodes",), ("numa", "nodes"), ("topology", "numa_nodes")):
-        cur = info
-        for k in path:
-            cur = cur.get(k) if isinstance(cur, dict) else None
-        if isinstance(cur, list):
-            return cur
-    raise KeyError("no topology.nodes list")
-
-
 def first(obj, *keys):
     for k in keys:
         if isinstance(obj, dict) and k in obj:
@@ -68,8 +57,8 @@ def check_info(arch, info, nodes, cpus, mem, dist):
         print("FAIL %s-json vmmprof info --json is not JSON: %s" % (name, info))
         return
     try:
-        got = find_nodes(info)
-    except KeyError as e:
+        got = info["topology"]["nodes"]
+    except (KeyError, TypeError) as e:
         print("FAIL %s-nodes %s" % (name, e))
         return
     want_cpus = [cpulist(c) for c in cpus.split("/")]
@@ -94,10 +83,7 @@ def check_info(arch, info, nodes, cpus, mem, dist):
     seen = []
     for i, n in enumerate(got):
         try:
-            if "memory_bytes" in n or "mem_bytes" in n:
-                b = first(n, "memory_bytes", "mem_bytes")
-            else:
-                b = first(n, "memory_kb", "mem_kb", "memory_kib") * 1024
+            b = first(n, "mem_total_bytes")
         except KeyError as e:
             bad.append(str(e))
             continue
@@ -108,22 +94,82 @@ def check_info(arch, info, nodes, cpus, mem, dist):
         if not (lo <= b <= size):
             bad.append("node%d %d bytes for %d MiB" % (i, b, want_mem[i]))
     print(("FAIL %s-mem %s" % (name, "; ".join(bad))) if bad else ("ok %s-mem %s" % (name, " ".join(seen))))
-    bad = []
-    for i, n in enumerate(got):
-        try:
-            d = [int(v) for v in first(n, "distances", "distance")]
-        except KeyError as e:
-            bad.append(str(e))
+    d = info["topology"].get("distance")
+    if d == want_dist:
+        print("ok %s-distance %s" % (name, dist))
+    else:
+        print("FAIL %s-distance %s != %s (%s)" % (name, d, want_dist,
+                                                 info["topology"].get("distance_reason")))
+
+
+def check_platform(arch, info):
+    """What the QEMU command line says the guest's CPU and PMU are."""
+    name = arch + "/info"
+    if isinstance(info, Exception):
+        return
+    cpu, pmus, virt = info.get("cpu", {}), info.get("pmus", {}), info.get("virtualization", {})
+    if arch == "aarch64":
+        # -cpu neoverse-n1,pmu=on: the kernel's armv8_pmuv3 core PMU, and
+        # libpfm4 maps the CPU (MIDR 0x41/0xd0c) to its arm_n1 table
+        want = [("pmus.core_pmu", pmus.get("core_pmu"), True),
+                ("pmus.core_pmu_name", pmus.get("core_pmu_name"), "armv8_pmuv3"),
+                ("cpu.pfm_pmu", cpu.get("pfm_pmu"), "arm_n1"),
+                ("cpu.model", cpu.get("model"), 0xd0c)]
+    else:
+        # TCG emulates no x86 PMU; it sets the hypervisor CPUID bit with
+        # the signature "TCGTCGTCGTCG"
+        want = [("pmus.core_pmu", pmus.get("core_pmu"), False),
+                ("virtualization.hypervisor", virt.get("hypervisor"), "QEMU TCG"),
+                ("virtualization.role", virt.get("role"), "guest")]
+    for field, got, exp in want:
+        if got == exp:
+            print("ok %s-%s %s" % (name, field, got))
+        else:
+            print("FAIL %s-%s %r, want %r" % (name, field, got, exp))
+
+
+def check_encode(arch, enc, pmutype):
+    """vmmprof list --encode in the aarch64 guest: INST_RETIRED is event
+    0x08 in the ARM architecture; libpfm4 encodes ARM core events as
+    PERF_TYPE_RAW (4), the sysfs form carries the PMU's own type; ':u' sets
+    exclude_kernel and exclude_hv on the generic instructions event."""
+    name = arch + "/list/encode"
+    if isinstance(enc, Exception):
+        print("FAIL %s-json not JSON: %s" % (name, enc))
+        return
+    evs = {e.get("spec"): e for e in enc.get("events", [])}
+    want = {
+        "INST_RETIRED": ({4, pmutype}, "0x8", {}),
+        "armv8_pmuv3/event=0x08/": ({pmutype}, "0x8", {}),
+        "instructions:u": ({0}, "0x1", {"exclude_kernel": True, "exclude_hv": True,
+                                         "exclude_user": False}),
+    }
+    for spec, (types, config, bits) in want.items():
+        e = evs.get(spec)
+        if e is None:
+            print("FAIL %s-%s not in the output (specs: %s)" % (name, spec, sorted(evs)))
             continue
-        if d != want_dist[i]:
-            bad.append("node%d %s != %s" % (i, d, want_dist[i]))
-    print(("FAIL %s-distance %s" % (name, "; ".join(bad))) if bad else ("ok %s-distance %s" % (name, dist)))
+        bad = []
+        if e.get("type") not in types:
+            bad.append("type %s not in %s" % (e.get("type"), sorted(types)))
+        if e.get("config") != config:
+            bad.append("config %s != %s" % (e.get("config"), config))
+        for k, v in bits.items():
+            if e.get(k) != v:
+                bad.append("%s %s != %s" % (k, e.get(k), v))
+        if bad:
+            print("FAIL %s-%s %s" % (name, spec, "; ".join(bad)))
+        else:
+            print("ok %s-%s type %s config %s" % (name, spec, e.get("type"), e.get("config")))
 
 
 def guest(log, arch, nodes, cpus, mem, dist):
     data = vmdata(log)
+    if "encode" in data:
+        check_encode(arch, data["encode"], data.get("pmutype"))
     if "info" in data:
         check_info(arch, data["info"], nodes, cpus, mem, dist)
+        check_platform(arch, data["info"])
 
 
 def vms(path, vmname, qpid, ncpu):

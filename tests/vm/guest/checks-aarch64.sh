@@ -16,6 +16,16 @@ else
 	vt_fail pmu/present "no armv8_pmuv3 PMU in /sys/bus/event_source/devices"
 fi
 pmu=$(basename "${pmu:-armv8_pmuv3}")
+echo "VMDATA pmutype $(cat "/sys/bus/event_source/devices/$pmu/type" 2>/dev/null || echo null)"
+
+# Event resolution in the guest, judged on the host (eval.py): the ARM
+# architecture's INST_RETIRED is event 0x08, through libpfm4 and sysfs.
+if vt_has list; then
+	vt_data encode vmmprof list --encode --json INST_RETIRED "$pmu/event=0x08/" instructions:u ||
+		vt_fail list/encode "vmmprof list --encode failed: $(head -c 200 /tmp/vt_data.err)"
+else
+	vt_skip list/encode "'vmmprof list --encode' is not on main yet (issue 3)"
+fi
 
 # Counted workloads run on CPU 0 while CPU 1 idles.  Under -icount QEMU's
 # instruction count is one clock for all vCPUs: a loop on CPU 1 counted
