@@ -27,11 +27,11 @@ X86_CPUS="0-1/2/3"
 X86_MEM="256/192/128"
 # asymmetric on purpose (2->0 is 31, 0->2 is 30): a transposed matrix fails
 X86_DIST="10,20,30/20,10,25/31,25,10"
-X86_NAME=vmtest-x86
+X86_NAME=vmtest-x86-$$
 A64_CPUS="0/1"
 A64_MEM="256/256"
 A64_DIST="10,20/20,10"
-A64_NAME=vmtest-arm64
+A64_NAME=vmtest-arm64-$$
 # the locality workload's page count and the counting workload's iterations
 LOC_PAGES=2000
 LOOP_N=10000000
@@ -146,7 +146,7 @@ x86_guest() {
 		-kernel "$(vm_kernel_image "$kdir")" -initrd "$work/x86.cpio.gz" \
 		-append "console=ttyS0 quiet nokaslr panic=-1 vmtest.nodes=$nodes vmtest.cpus=$X86_CPUS vmtest.mem=$X86_MEM vmtest.dist=$X86_DIST vmtest.pages=$LOC_PAGES vmtest.hold=60"
 	if vm_wait_for "$log" '^VMTEST-HOLD' "$timeout_s"; then
-		host_view "$nodes" "$ncpu"
+		host_view "$nodes" "$ncpu" "$mem"
 		echo go >"$work/hold.in"
 	fi
 	vm_wait
@@ -154,7 +154,7 @@ x86_guest() {
 	host_eval "$log" x86_64 "$nodes" "$X86_CPUS" "$X86_MEM" "$X86_DIST"
 }
 
-# host_view NODES NCPU: while the x86_64 guest holds, what the host sees.
+# host_view NODES NCPU MEM_MIB: while the x86_64 guest holds, what the host sees.
 host_view() {
 	# QEMU is the child of the timeout(1) that vm_start started
 	qpid=$(pgrep -P "$vm_pid" | head -n 1)
@@ -164,7 +164,14 @@ host_view() {
 	fi
 	# the ground truth the vmmprof check is held to: QEMU names one thread
 	# per vCPU "CPU n/TCG" (debug-threads=on)
-	n=$(cat /proc/"$qpid"/task/*/comm 2>/dev/null | grep -c '^CPU [0-9]*/TCG$')
+	truth=""
+	for t in /proc/"$qpid"/task/*; do
+		c=$(cat "$t/comm" 2>/dev/null)
+		case $c in
+		"CPU "*/TCG) i=${c#CPU }; truth="$truth${truth:+,}${i%/TCG}:${t##*/}" ;;
+		esac
+	done
+	n=$(echo "$truth" | tr ',' '\n' | grep -c .)
 	if [ "$n" -eq "$2" ]; then
 		result ok host/vcpu-threads "$n vCPU threads named CPU n/TCG"
 	else
@@ -173,7 +180,7 @@ host_view() {
 	if ! build/vmmprof help list 2>/dev/null | grep -qw vms; then
 		result skip host/list-vms "'vmmprof list vms' is not on main yet (issue 5)"
 	elif build/vmmprof list vms --json >"$work/vms.json" 2>"$work/vms.err"; then
-		python3 tests/vm/eval.py vms "$work/vms.json" "$X86_NAME" "$qpid" "$2" \
+		python3 tests/vm/eval.py vms "$work/vms.json" "$X86_NAME" "$qpid" "$truth" "$3" \
 			>"$work/vms.res" 2>&1 || echo "FAIL host/eval tests/vm/eval.py failed" >>"$work/vms.res"
 		while read -r v name detail; do result "$v" "$name" "$detail"; done <"$work/vms.res"
 	else

@@ -6,9 +6,10 @@ console lines and this script judges them.  Prints one line per check:
 "ok|FAIL|skip NAME detail".
 
   eval.py guest LOG ARCH NODES CPUS MEM DIST
-  eval.py vms JSON VMNAME QEMU_PID NCPU
+  eval.py vms JSON VMNAME QEMU_PID N:TID,... MEM_MIB
 """
 import json
+import os
 import sys
 
 
@@ -172,14 +173,63 @@ def guest(log, arch, nodes, cpus, mem, dist):
         check_platform(arch, data["info"])
 
 
-def vms(path, vmname, qpid, ncpu):
-    print("FAIL host/list-vms-eval the check of 'vmmprof list vms --json' is not written yet")
+def vms(path, vmname, qpid, truth, mem_mib):
+    """vmmprof list vms --json on the host while the x86_64 guest runs.
+    truth: "n:tid,..." from the QEMU process's threads named "CPU n/TCG";
+    the guest was started with -name guest=VMNAME and -m MEM_MIB."""
+    name = "host/list-vms"
+    try:
+        with open(path) as f:
+            j = json.load(f)
+    except ValueError as e:
+        print("FAIL %s-json not JSON: %s" % (name, e))
+        return
+    found = [v for v in j.get("vms", []) if v.get("name") == vmname]
+    if len(found) != 1:
+        print("FAIL %s-found %d VMs named %s (names: %s)" % (
+            name, len(found), vmname, [v.get("name") for v in j.get("vms", [])]))
+        return
+    vm = found[0]
+    ok = vm.get("pid") == int(qpid)
+    print("%s %s-found %s pid %s%s" % ("ok" if ok else "FAIL", name, vmname, vm.get("pid"),
+                                       "" if ok else ", want %s" % qpid))
+    want = {int(i): int(t) for i, t in (p.split(":") for p in truth.split(",") if p)}
+    got = {}
+    for c in vm.get("vcpus", []):
+        got[c.get("index")] = c.get("tid")
+    if got == want:
+        print("ok %s-vcpus %d vCPUs, index:tid %s" % (name, len(got), truth))
+    else:
+        print("FAIL %s-vcpus index:tid %s, want %s" % (name, got, want))
+    # placement: each vCPU thread last ran on one of this host's CPUs, all
+    # of them on node 0 (the test machine has one node)
+    ncpu = os.cpu_count()
+    bad = [c for c in vm.get("vcpus", [])
+           if not (isinstance(c.get("cpu"), int) and 0 <= c["cpu"] < ncpu and c.get("node") == 0)]
+    if bad or not vm.get("vcpus"):
+        print("FAIL %s-placement cpu/node outside the host's CPUs or node 0: %s" % (name, bad))
+    else:
+        print("ok %s-placement %s" % (name, " ".join(
+            "vcpu%s:cpu%s/node%s" % (c.get("index"), c["cpu"], c["node"]) for c in vm["vcpus"])))
+    size = int(mem_mib) << 20
+    if vm.get("mem_size_bytes") == size:
+        print("ok %s-mem-size %d MiB" % (name, size >> 20))
+    else:
+        print("FAIL %s-mem-size %s, want %d (-m %sM)" % (name, vm.get("mem_size_bytes"), size, mem_mib))
+    # guest RAM resident on the host: only on host node 0, more than the
+    # guest kernel and initramfs (>= 16 MiB), at most -m
+    per = vm.get("mem_node_bytes") or {}
+    if set(per) == {"0"} and (16 << 20) <= per["0"] <= size:
+        print("ok %s-mem-nodes node 0 %d MiB" % (name, per["0"] >> 20))
+    else:
+        print("FAIL %s-mem-nodes %s, want only node 0 with 16 MiB to %d MiB (%s)" % (
+            name, per, size >> 20, vm.get("mem_reason")))
 
 
 def main(argv):
     if len(argv) == 8 and argv[1] == "guest":
         guest(*argv[2:])
-    elif len(argv) == 6 and argv[1] == "vms":
+    elif len(argv) == 7 and argv[1] == "vms":
         vms(*argv[2:])
     else:
         sys.stderr.write(__doc__)
