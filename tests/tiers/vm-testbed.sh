@@ -119,9 +119,14 @@ image() {
 	mkdir -p "$root/vmtest" && cp $g/vmtest.sh "$root/vmtest/" &&
 		cp "$g/checks-$arch.sh" "$root/vmtest/checks.sh" || return 1
 	case $arch in
-	x86_64) vm_copy_elf "$root" "$arch" build/vmmprof /bin/vmmprof ;;
-	aarch64) vm_copy_elf "$root" "$arch" build-arm64/vmmprof /bin/vmmprof ;;
+	x86_64) vm_copy_elf "$root" "$arch" build/vmmprof /usr/bin/vmmprof ;;
+	aarch64) vm_copy_elf "$root" "$arch" build-arm64/vmmprof /usr/bin/vmmprof ;;
 	esac || return 1
+	# the built-in models where an installed binary looks for them
+	if [ -d models ]; then
+		mkdir -p "$root/usr/share/vmmprof/models" && cp models/* "$root/usr/share/vmmprof/models/" ||
+			return 1
+	fi
 	for h in "$hb/$arch"/*; do
 		vm_copy_elf "$root" "$arch" "$h" "/vmtest/$(basename "$h")" || return 1
 	done

@@ -164,8 +164,27 @@ def check_encode(arch, enc, pmutype):
             print("ok %s-%s type %s config %s" % (name, spec, e.get("type"), e.get("config")))
 
 
+def check_models(arch, ml):
+    """The model chosen automatically for the guest's platform: QEMU's
+    -cpu neoverse-n1 with its PMU matches the Neoverse N1 model; x86_64
+    under TCG has no PMU, so only the software model fits."""
+    name = arch + "/model/chosen"
+    if isinstance(ml, Exception):
+        print("FAIL %s not JSON: %s" % (name, ml))
+        return
+    want = "neoverse-n1" if arch == "aarch64" else "software"
+    got = ml.get("chosen")
+    errs = [m["name"] for m in ml.get("models", []) if m.get("error")]
+    if got == want and not errs:
+        print("ok %s %s (%s)" % (name, got, ml.get("chosen_because")))
+    else:
+        print("FAIL %s %s, want %s; models with errors: %s" % (name, got, want, errs))
+
+
 def guest(log, arch, nodes, cpus, mem, dist):
     data = vmdata(log)
+    if "models" in data:
+        check_models(arch, data["models"])
     if "encode" in data:
         check_encode(arch, data["encode"], data.get("pmutype"))
     if "info" in data:

@@ -52,11 +52,13 @@ locality() {
 }
 locality locality-remote 0 1
 locality locality-local 0 0
-if vt_has model; then
-	vt_skip locality/vmmprof-factor "model and attribution commands exist but this check is not written yet"
+if vt_has stat && vmmprof help stat 2>/dev/null | grep -q -- '-m'; then
+	vt_skip locality/vmmprof-factor "vmmprof stat -m exists but this check is not written yet"
+	vt_skip model/software "vmmprof stat -m exists but this check is not written yet"
 else
-	vt_skip locality/vmmprof-factor "vmmprof's locality factor (models, attribution: issues 4, 5) is not on main yet"
-	vt_skip model/software "the software model (issue 4) is not on main yet"
+	r="needs a model run over a workload ('vmmprof stat -m', issues 3, 4), not on main yet"
+	vt_skip locality/vmmprof-factor "$r"
+	vt_skip model/software "$r"
 fi
 
 # Hold for the host's checks of this running VM: wait for "go" on ttyS1.

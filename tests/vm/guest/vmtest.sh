@@ -101,4 +101,10 @@ vt_topology() {
 	else
 		vt_skip topo/vmmprof-info "'vmmprof info' is not on main yet (issue 2)"
 	fi
+	if vt_has model; then
+		vt_data models vmmprof model list --json ||
+			vt_fail model/chosen "vmmprof model list --json failed: $(head -c 200 /tmp/vt_data.err)"
+	else
+		vt_skip model/chosen "'vmmprof model' is not on main yet (issue 4)"
+	fi
 }
