@@ -326,6 +326,7 @@ static void text_coverage(const struct coverage *cv, struct sbuf *sb)
 	int f;
 
 	sbuf_addf(sb, "\nFactor coverage: %s\n", cv->summary);
+	sbuf_addf(sb, "  %s\n", cv->verdict);
 	if (cv->recipe[0])
 		sbuf_addf(sb, "  event recipe: %s\n", cv->recipe);
 	for (f = 0; f < COV_NFACTORS; f++) {
@@ -343,9 +344,37 @@ static void text_coverage(const struct coverage *cv, struct sbuf *sb)
 	}
 }
 
+/* One line a newcomer reads first: what this machine is, in plain words. */
+static void add_summary(const struct platform *p, struct sbuf *sb)
+{
+	const struct hypervisor *h = &p->hv;
+	bool vm = h->kind != HV_NONE && h->kind != HV_UNKNOWN && !h->xen_dom0;
+
+	sbuf_addf(sb, "  %s", plat_role_name(h->role));
+	if (h->role == ROLE_HOST && h->xen_dom0)
+		sbuf_addstr(sb, " (Xen dom0)");
+	else if (h->role == ROLE_HOST)
+		sbuf_addf(sb, " of %d QEMU guest%s", h->n_qemu, h->n_qemu == 1 ? "" : "s");
+	if (vm && h->kind == HV_OTHER)
+		sbuf_addf(sb, ", %s an unidentified hypervisor", h->role == ROLE_HOST ? "itself under" : "under");
+	else if (vm)
+		sbuf_addf(sb, ", %s %s", h->role == ROLE_HOST ? "itself a guest of" : "under",
+			  hv_kind_name(h->kind));
+	if (p->cpu.model_name[0])
+		sbuf_addf(sb, "; %s", p->cpu.model_name);
+	if (p->topo.known)
+		sbuf_addf(sb, "; %d CPU%s, %d NUMA node%s", p->topo.n_cpus, p->topo.n_cpus == 1 ? "" : "s",
+			  p->topo.n_nodes, p->topo.n_nodes == 1 ? "" : "s");
+	if (p->pmus_known)
+		sbuf_addf(sb, "; %s", p->core_pmu ? "hardware PMU available" : "no hardware PMU");
+	sbuf_addch(sb, '\n');
+}
+
 static void render_text(const struct platform *p, const struct coverage *cv, struct sbuf *sb)
 {
-	sbuf_addf(sb, "vmmprof info: %s\n\n", strcmp(p->root, "/") ? p->root : "this machine");
+	sbuf_addf(sb, "vmmprof info: %s\n", strcmp(p->root, "/") ? p->root : "this machine");
+	add_summary(p, sb);
+	sbuf_addch(sb, '\n');
 	text_cpu(p, sb);
 	text_hv(p, sb);
 	text_topo(p, sb);
@@ -599,6 +628,7 @@ static void json_coverage(const struct coverage *cv, struct jw *w)
 	jw_obj_begin(w);
 	jstr_or_null(w, "recipe", cv->recipe);
 	jw_kstr(w, "summary", cv->summary);
+	jw_kstr(w, "verdict", cv->verdict);
 	jw_key(w, "factors");
 	jw_arr_begin(w);
 	for (f = 0; f < COV_NFACTORS; f++) {

@@ -396,6 +396,51 @@ static void do_queue(const struct platform *p, const struct recipe *rc, struct c
 	remains(r, "task-clock and run-queue delay (schedstat) show a slowdown, not its cause");
 }
 
+/* Append the factors of quality q as "a, b" to sb-like buffer; returns how many. */
+static int list_quality(const struct coverage *c, enum cov_quality q, char *buf, size_t size)
+{
+	size_t o = strlen(buf);
+	int f, n = 0;
+
+	for (f = 0; f < COV_NFACTORS; f++) {
+		if (c->rows[f].quality != q || o >= size)
+			continue;
+		o += (size_t)snprintf(buf + o, size - o, "%s%s", n++ ? ", " : "",
+				      cov_factor_name((enum cov_factor)f));
+	}
+	return n;
+}
+
+static void set_verdict(struct coverage *c)
+{
+	static const char *const qword[] = { " measured", " apportioned", " by proxy" };
+	char lost[128] = "", remains[192] = "";
+	int q, n_lost, parts = 0;
+
+	n_lost = list_quality(c, COV_UNAVAILABLE, lost, sizeof(lost));
+	for (q = COV_MEASURED; q <= COV_PROXY; q++) {
+		size_t o = strlen(remains);
+
+		if (parts && o + 2 < sizeof(remains)) {
+			memcpy(remains + o, "; ", 3);
+			o += 2;
+		}
+		if (list_quality(c, (enum cov_quality)q, remains, sizeof(remains))) {
+			o = strlen(remains);
+			snprintf(remains + o, sizeof(remains) - o, "%s", qword[q]);
+			parts++;
+		} else {
+			remains[o - (parts ? 2 : 0)] = '\0';
+		}
+	}
+	if (!n_lost)
+		snprintf(c->verdict, sizeof(c->verdict), "nothing lost: %s", remains);
+	else if (n_lost == COV_NFACTORS)
+		snprintf(c->verdict, sizeof(c->verdict), "lost: all five factors");
+	else
+		snprintf(c->verdict, sizeof(c->verdict), "lost: %s; remains: %s", lost, remains);
+}
+
 void coverage_compute(const struct platform *p, struct coverage *c)
 {
 	const struct recipe *rc = recipe_for(p->cpu.pfm_pmu);
@@ -413,6 +458,7 @@ void coverage_compute(const struct platform *p, struct coverage *c)
 	do_queue(p, rc, &c->rows[COV_QUEUE]);
 	for (f = 0; f < COV_NFACTORS; f++)
 		counts[c->rows[f].quality]++;
+	set_verdict(c);
 	snprintf(c->summary, sizeof(c->summary),
 		 "%s: %d measured, %d apportioned, %d by proxy, %d unavailable",
 		 p->core_pmu ? "hardware counters" : "no hardware PMU", counts[COV_MEASURED],

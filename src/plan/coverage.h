@@ -48,7 +48,8 @@ struct cov_row {
 
 struct coverage {
 	char recipe[48];           /* the event recipe family ("Skylake-SP / Cascade Lake"), "" when none */
-	char summary[256];         /* one line: what is lost and what remains */
+	char summary[256];         /* one line: counts per quality */
+	char verdict[256];         /* plain words: which factors are lost, which remain and how */
 	struct cov_row rows[COV_NFACTORS];
 };
 

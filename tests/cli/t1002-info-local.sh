@@ -34,7 +34,8 @@ test_expect_success 'coverage: nothing measured, every factor has a source or a 
 	vmmprof info >out &&
 	grep_q "^Factor coverage: no hardware PMU" out &&
 	grep_q "^  locality *proxy *software: placement estimate" out &&
-	grep_q "instead: " out
+	grep_q "instead: " out &&
+	grep_q "^  lost: .*; remains: locality by proxy" out
 '
 
 test_expect_success 'the real topology: as many CPUs and nodes as the kernel says' '

@@ -237,6 +237,12 @@ TEST(platform_skx_2s)
 		};
 		check_coverage(__LINE__, &p, w);
 	}
+	{
+		struct coverage cv;
+
+		coverage_compute(&p, &cv);
+		CHECK_STR(cv.verdict, "nothing lost: locality, llc, sharing measured; imc, queue apportioned");
+	}
 	platform_release(&p);
 }
 
@@ -422,6 +428,7 @@ TEST(platform_kvm_guest_vpmu)
 	coverage_compute(&p, &cv);
 	CHECK_CONTAINS(cv.rows[COV_IMC].note, "uncore_imc PMU not exposed");
 	CHECK_CONTAINS(cv.rows[COV_LOCALITY].note, "host's physical nodes");
+	CHECK_STR(cv.verdict, "lost: imc; remains: locality, llc, sharing, queue measured");
 	platform_release(&p);
 }
 
@@ -471,6 +478,7 @@ TEST(platform_kvm_guest_novpmu)
 			CHECK_CONTAINS(cv.rows[f].note, "hypervisor exposes none");
 	CHECK_CONTAINS(cv.rows[COV_LOCALITY].note, "invisible here");
 	CHECK_CONTAINS(cv.summary, "no hardware PMU");
+	CHECK_STR(cv.verdict, "lost: llc, sharing, imc, queue; remains: locality by proxy");
 	platform_release(&p);
 }
 
