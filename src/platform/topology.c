@@ -378,6 +378,10 @@ void probe_topology(struct platform *p, bool live)
 		cpulist_release(&t->online);
 		return;
 	}
+	if (!t->online.n) {
+		plat_copy(t->reason, sizeof(t->reason), "no online CPUs in " CPU_DIR "/online");
+		return;
+	}
 	t->known = true;
 	t->n_cpus = (int)t->online.n;
 	read_cpu_ids(p);

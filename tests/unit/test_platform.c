@@ -719,6 +719,39 @@ TEST(platform_bad_roots)
 	CHECK_INT(p.hv.role, ROLE_UNKNOWN);
 	CHECK(!p.hv.known);
 	platform_release(&p);
+	/* an online file that lists no CPU: topology unknown, not a crash */
+	{
+		char path[128];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/sys", dir);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/sys/devices", dir);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/sys/devices/system", dir);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu", dir);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online", dir);
+		f = fopen(path, "w");
+		if (f) {
+			fputs("\n", f);
+			fclose(f);
+		}
+		CHECK_INT(platform_probe(&p, dir, &err), 0);
+		CHECK(!p.topo.known);
+		CHECK_CONTAINS(p.topo.reason, "no online CPUs");
+		platform_release(&p);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu", dir);
+		rmdir(path);
+		snprintf(path, sizeof(path), "%s/sys/devices/system", dir);
+		rmdir(path);
+		snprintf(path, sizeof(path), "%s/sys/devices", dir);
+		rmdir(path);
+		snprintf(path, sizeof(path), "%s/sys", dir);
+		rmdir(path);
+	}
 	rmdir(dir);
 }
 
