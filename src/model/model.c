@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "util/alloc.h"
 #include "util/fs.h"
@@ -76,6 +77,7 @@ struct loader {
 	char **seen;                    /* canonical paths already read (read each once) */
 	size_t n_seen, cap_seen;
 	size_t cap_inputs, cap_metrics, cap_matches, cap_files;
+	char read_error[VP_ERR_MSG_MAX]; /* why the top file could not be read */
 };
 
 /* Text of the file a location points into, for caret lines. */
@@ -766,6 +768,23 @@ static int parse_text(struct loader *ld, const char *file, const char *text, boo
 	return 0;
 }
 
+#define MODEL_MAX_BYTES (4 << 20) /* a model is text a person writes */
+
+/* Models are regular files of sane size: not /dev/zero, not a directory. */
+static int regular_file(const char *path, struct vp_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return vp_err_errno(err, errno, "cannot open '%s'", path);
+	if (!S_ISREG(st.st_mode))
+		return vp_err_set(err, VP_EINVAL, "'%s' is not a regular file", path);
+	if (st.st_size > MODEL_MAX_BYTES)
+		return vp_err_set(err, VP_ERANGE, "'%s' is too large for a model (%lld bytes, "
+				  "at most %d)", path, (long long)st.st_size, MODEL_MAX_BYTES);
+	return 0;
+}
+
 static int load_file(struct loader *ld, const char *path, const char *text_in,
 		     struct src_loc from, bool top)
 {
@@ -803,9 +822,12 @@ static int load_file(struct loader *ld, const char *path, const char *text_in,
 	}
 	if (text_in) {
 		text = xstrdup(text_in);
-	} else if ((ret = vp_read_file(NULL, path, &text, &len, &err))) {
+	} else if ((ret = regular_file(path, &err)) ||
+		   (ret = vp_read_file(NULL, path, &text, &len, &err))) {
 		if (from.file)
 			error_at(ld, from, "%s", err.msg);
+		else
+			snprintf(ld->read_error, sizeof(ld->read_error), "%s", err.msg);
 		free(canon);
 		return ret;
 	} else if (strlen(text) != len) {
@@ -984,7 +1006,11 @@ static int load(struct model **out, const char *path, const char *text,
 		free(ld.seen[i]);
 	free(ld.seen);
 	if (ret) {
-		vp_err_set(err, ret, "cannot read model '%s': %s", path, vp_strerror(ret));
+		/* the reason without the path the message already names */
+		const char *why = strstr(ld.read_error, "': ");
+
+		vp_err_set(err, ret, "cannot read model '%s': %s", path,
+			   ret > -4096 && ret < 0 ? vp_strerror(ret) : why ? why + 3 : ld.read_error);
 		if (ret == -ENOENT)
 			ret = VP_ENOTFOUND;
 		if (err)
@@ -1136,6 +1162,36 @@ void model_nan_reason(const struct model *m, const struct model_avail *av,
 	missing_reason(m, av, e, env, out);
 }
 
+/*
+ * Point into the spec when the reason names a column of it, as the event
+ * parser's messages do ("... at column 12"): the caret then sits on the
+ * offending term, not on the start of the spec.
+ */
+static struct src_loc spec_loc_of(const struct model *m, const struct model_input *in,
+				  const char *reason)
+{
+	struct src_loc loc = in->spec_loc;
+	const char *text = text_of(m, loc.file), *at = strstr(reason, " at column ");
+	int col;
+
+	if (!at || sscanf(at, " at column %d", &col) != 1 || col < 1 ||
+	    (size_t)col > strlen(in->spec))
+		return loc;
+	if (text) {
+		/* a quoted spec starts one column after its quote */
+		const char *p = text;
+		int line = 1;
+
+		while (line < loc.line && *p)
+			if (*p++ == '\n')
+				line++;
+		if ((int)strlen(p) >= loc.col && p[loc.col - 1] == '"')
+			loc.col++;
+	}
+	loc.col += col - 1;
+	return loc;
+}
+
 int model_check_inputs(const struct model *m, model_input_check_fn fn, void *ctx,
 		       struct model_avail *av, struct diags *d)
 {
@@ -1164,7 +1220,7 @@ int model_check_inputs(const struct model *m, model_input_check_fn fn, void *ctx
 		if (!reason)
 			reason = xstrdup(vp_strerror(ret));
 		if (d && (ret != VP_EUNSUPP || !in->optional))
-			diags_add(d, false, in->spec_loc, text_of(m, in->spec_loc.file),
+			diags_add(d, false, spec_loc_of(m, in, reason), text_of(m, in->spec_loc.file),
 				  "%s%s '%s': %s", ret == VP_EUNSUPP ? "required " : "",
 				  in->kind == INPUT_EVENT ? "event" : "source", in->name, reason);
 		else if (d)

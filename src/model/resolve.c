@@ -2,6 +2,7 @@
 #include "model/resolve.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,24 @@ static bool looks_libpfm(const char *spec)
 	return !strchr(spec, '/') && isupper((unsigned char)spec[0]);
 }
 
+/* "... at column N" of a qualified name, made a column of the name as written. */
+static void unqualify_column(char *msg, size_t prefix)
+{
+	char *at = strstr(msg, " at column ");
+	char *end;
+	long col;
+
+	if (!at)
+		return;
+	col = strtol(at + strlen(" at column "), &end, 10);
+	if (col > (long)prefix) {
+		char *tail = xstrdup(end); /* snprintf must not read what it writes */
+
+		snprintf(at, strlen(at) + 1, " at column %ld%s", col - (long)prefix, tail);
+		free(tail);
+	}
+}
+
 int model_resolve_event(struct model_machine *mm, const char *spec, int index,
 			struct evdesc_list *out, char **reason)
 {
@@ -93,6 +112,7 @@ int model_resolve_event(struct model_machine *mm, const char *spec, int index,
 		if (!ret)
 			return 0;
 		*reason = xasprintf("not in libpfm4 table '%s': %s", mm->pfm_table, e2.msg);
+		unqualify_column(*reason, strlen(mm->pfm_table) + 2);
 		return ret == VP_EDEP ? VP_EUNSUPP : ret;
 	}
 	*reason = xstrdup(err.msg);

@@ -115,10 +115,10 @@ test_expect_success 'check: an unknown event is an error at its spec, with a car
 	EOF
 	expect_exit 1 vmmprof model check --root "$R/icx-2s" t.model >out 2>err &&
 	grep_q "t.model: FAILED: 2 errors" out &&
-	grep_q "^t.model:4:11: error: event .a.: not in libpfm4 table .icx.: .*unknown umask or modifier .LOCAL_DRAMM." err &&
+	grep_q "^t.model:4:36: error: event .a.: not in libpfm4 table .icx.: .*unknown umask or modifier .LOCAL_DRAMM. at column 26" err &&
 	grep_q "^    4 | event a = MEM_LOAD_L3_MISS_RETIRED:LOCAL_DRAMM" err &&
-	grep_q "^      |           ^" err &&
-	grep_q "^t.model:5:11: error: event .b.: .*unknown format field .evnt." err
+	grep_q "^      |                                    ^" err &&
+	grep_q "^t.model:5:22: error: event .b.: .*unknown format field .evnt. at column 12" err
 '
 
 test_expect_success 'check: an optional event absent here is not an error (-v names it)' '
