@@ -8,19 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Who runs us, or NULL when there is no hypervisor or it is not known. */
 static const char *hv_label(const struct hypervisor *h)
 {
-	/* the platform's names, kept here so the adapter needs no probe code */
-	switch (h->kind) {
-	case HV_KVM: return "KVM";
-	case HV_XEN: return "Xen";
-	case HV_HYPERV: return "Hyper-V";
-	case HV_VMWARE: return "VMware";
-	case HV_BHYVE: return "bhyve";
-	case HV_TCG: return "QEMU TCG";
-	case HV_OTHER: return h->signature[0] ? h->signature : "other";
-	default: return NULL;
-	}
+	if (h->kind == HV_NONE || h->kind == HV_UNKNOWN)
+		return NULL;
+	if (h->kind == HV_OTHER && h->signature[0])
+		return h->signature;
+	return hv_kind_name(h->kind);
 }
 
 int hv_guest_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err)

@@ -112,14 +112,7 @@ const struct hv_vm *hv_vm_list_find(const struct hv_vm_list *l, const char *name
 
 int hv_cpu_node(const struct hv_ctx *ctx, int cpu)
 {
-	const struct topology *t;
-
-	if (!ctx->plat || cpu < 0)
-		return -1;
-	t = &ctx->plat->topo;
-	if (!t->cpu_node || cpu >= t->max_cpu)
-		return -1;
-	return t->cpu_node[cpu];
+	return ctx->plat ? topology_cpu_node(&ctx->plat->topo, cpu) : -1;
 }
 
 void hv_read_thread(const struct hv_ctx *ctx, int pid, int tid, struct hv_vcpu *v)

@@ -1,0 +1,398 @@
+/* attrib.c - attribution: the entity tree over a run, vCPU residency per node, placement estimates */
+#include "analysis/attrib.h"
+#include "util/alloc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *vp_quality_name(enum vp_quality q)
+{
+	switch (q) {
+	case VQ_MEASURED: return "measured";
+	case VQ_ESTIMATE: return "estimate";
+	case VQ_APPORTIONED: return "apportioned";
+	case VQ_PROXY: return "proxy";
+	case VQ_UNAVAILABLE: return "unavailable";
+	}
+	return "unknown";
+}
+
+const char *ent_kind_name(enum ent_kind k)
+{
+	static const char *const names[] = { "host", "node", "cpu", "vm", "vcpu", "process", "thread" };
+
+	return (unsigned)k < VP_ARRAY_SIZE(names) ? names[k] : "unknown";
+}
+
+static struct qval unavailable(const char *why)
+{
+	struct qval q = { NAN, VQ_UNAVAILABLE, why };
+
+	return q;
+}
+
+static int add_entity(struct attrib *a, enum ent_kind kind, const char *key, const char *name,
+		      int id, int parent, uint64_t now)
+{
+	struct entity *e;
+
+	VP_GROW(a->ents, a->cap, a->n + 1);
+	e = &a->ents[a->n];
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	e->key = xstrdup(key);
+	e->name = xstrdup(name);
+	e->id = id;
+	e->parent = parent;
+	e->alive = true;
+	e->born_ns = now;
+	e->tid = -1;
+	e->cpu = -1;
+	e->node = -1;
+	e->cpu_time_s = NAN;
+	e->interval_run_s = NAN;
+	e->node_run_s = xcalloc((size_t)a->n_nodes, sizeof(double));
+	e->interval_node_run_s = xcalloc((size_t)a->n_nodes, sizeof(double));
+	e->remote_frac = unavailable("not computed yet");
+	return (int)a->n++;
+}
+
+/* Node ids grow when an adapter sees more nodes than the topology said (Xen dom0). */
+static void grow_nodes(struct attrib *a, int n)
+{
+	size_t i;
+
+	if (n <= a->n_nodes)
+		return;
+	for (i = 0; i < a->n; i++) {
+		struct entity *e = &a->ents[i];
+
+		e->node_run_s = xrealloc(e->node_run_s, (size_t)n * sizeof(double));
+		e->interval_node_run_s = xrealloc(e->interval_node_run_s, (size_t)n * sizeof(double));
+		memset(e->node_run_s + a->n_nodes, 0, (size_t)(n - a->n_nodes) * sizeof(double));
+		memset(e->interval_node_run_s + a->n_nodes, 0,
+		       (size_t)(n - a->n_nodes) * sizeof(double));
+		if (e->mem_node) {
+			e->mem_node = xrealloc(e->mem_node, (size_t)n * sizeof(uint64_t));
+			memset(e->mem_node + a->n_nodes, 0, (size_t)(n - a->n_nodes) * sizeof(uint64_t));
+		}
+	}
+	a->n_nodes = n;
+}
+
+void attrib_init(struct attrib *a, const struct topology *topo)
+{
+	char key[32], name[32];
+	int i, host;
+
+	memset(a, 0, sizeof(*a));
+	a->n_nodes = 1;
+	if (topo && topo->known && topo->n_nodes > 0)
+		a->n_nodes = topo->nodes[topo->n_nodes - 1].id + 1;
+	host = add_entity(a, ENT_HOST, "host", "host", 0, -1, 0);
+	if (!topo || !topo->known || !topo->n_nodes) {
+		add_entity(a, ENT_NODE, "node:0", "node 0", 0, host, 0);
+		return;
+	}
+	for (i = 0; i < topo->n_nodes; i++) {
+		const struct numa_node *nd = &topo->nodes[i];
+		int ne;
+		size_t c;
+
+		snprintf(key, sizeof(key), "node:%d", nd->id);
+		snprintf(name, sizeof(name), "node %d", nd->id);
+		ne = add_entity(a, ENT_NODE, key, name, nd->id, host, 0);
+		a->ents[ne].node = nd->id;
+		for (c = 0; c < nd->cpus.n; c++) {
+			int ce;
+
+			snprintf(key, sizeof(key), "cpu:%d", nd->cpus.ids[c]);
+			snprintf(name, sizeof(name), "cpu %d", nd->cpus.ids[c]);
+			ce = add_entity(a, ENT_CPU, key, name, nd->cpus.ids[c], ne, 0);
+			a->ents[ce].cpu = nd->cpus.ids[c];
+			a->ents[ce].node = nd->id;
+		}
+	}
+}
+
+void attrib_release(struct attrib *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		free(a->ents[i].key);
+		free(a->ents[i].name);
+		free(a->ents[i].node_run_s);
+		free(a->ents[i].interval_node_run_s);
+		free(a->ents[i].mem_node);
+	}
+	free(a->ents);
+	memset(a, 0, sizeof(*a));
+}
+
+int attrib_find(const struct attrib *a, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (a->ents[i].alive && !strcmp(a->ents[i].key, key))
+			return (int)i;
+	return -1;
+}
+
+char *attrib_vm_key(const struct hv_vm *vm)
+{
+	if (vm->adapter == HVA_XEN)
+		return xasprintf("vm:xen:%d", vm->domid);
+	return xasprintf("vm:%s:%d:%s", hv_adapter_name(vm->adapter), vm->pid,
+			 vm->name ? vm->name : "");
+}
+
+char *attrib_vcpu_key(const struct hv_vm *vm, const struct hv_vcpu *v)
+{
+	char *vk = attrib_vm_key(vm), *k;
+
+	/* a vCPU is its thread under KVM; under Xen its index */
+	k = v->tid > 0 ? xasprintf("%s:t%d", vk, v->tid) : xasprintf("%s:v%d", vk, v->index);
+	free(vk);
+	return k;
+}
+
+/* CPU time of a vCPU: schedstat's ns when read, else utime + stime (or xl's Time). */
+static double run_time_of(const struct hv_vcpu *v)
+{
+	return v->have_run_ns ? (double)v->run_ns / 1e9 : v->cpu_time_s;
+}
+
+static void update_vcpu(struct attrib *a, int e, const struct hv_vcpu *v, bool fresh)
+{
+	struct entity *ent = &a->ents[e];
+	double t = run_time_of(v), d = NAN;
+	int n;
+
+	ent->tid = v->tid;
+	ent->cpu = v->cpu;
+	ent->node = v->node;
+	for (n = 0; n < a->n_nodes; n++)
+		ent->interval_node_run_s[n] = 0;
+	if (!fresh && isfinite(t) && isfinite(ent->cpu_time_s)) {
+		d = t - ent->cpu_time_s;
+		if (d < 0)
+			d = 0; /* a counter that went backwards: a new thread behind the same id */
+		ent->run_s += d;
+		/* the sampling fallback: charge the interval to where it runs now */
+		if (v->node >= 0 && v->node < a->n_nodes) {
+			ent->node_run_s[v->node] += d;
+			ent->interval_node_run_s[v->node] = d;
+		}
+	}
+	ent->interval_run_s = d;
+	ent->cpu_time_s = t;
+}
+
+static void sum_vm(struct attrib *a, int vm)
+{
+	struct entity *ve = &a->ents[vm];
+	bool any_interval = false;
+	size_t i;
+	int n;
+
+	ve->run_s = 0;
+	ve->interval_run_s = 0;
+	for (n = 0; n < a->n_nodes; n++)
+		ve->node_run_s[n] = ve->interval_node_run_s[n] = 0;
+	for (i = 0; i < a->n; i++) {
+		const struct entity *c = &a->ents[i];
+
+		if (c->parent != vm || !c->alive)
+			continue;
+		ve->run_s += c->run_s;
+		if (isfinite(c->interval_run_s)) {
+			ve->interval_run_s += c->interval_run_s;
+			any_interval = true;
+		}
+		for (n = 0; n < a->n_nodes; n++) {
+			ve->node_run_s[n] += c->node_run_s[n];
+			ve->interval_node_run_s[n] += c->interval_node_run_s[n];
+		}
+	}
+	if (!any_interval)
+		ve->interval_run_s = NAN;
+}
+
+void attrib_update(struct attrib *a, const struct hv_vm_list *vms, uint64_t now_ns)
+{
+	bool *seen;
+	size_t i, j;
+	int max_node = a->n_nodes;
+
+	for (i = 0; i < vms->n; i++) {
+		if (vms->vms[i].n_mem_nodes > max_node)
+			max_node = vms->vms[i].n_mem_nodes;
+		for (j = 0; j < vms->vms[i].n_vcpus; j++)
+			if (vms->vms[i].vcpus[j].node >= max_node)
+				max_node = vms->vms[i].vcpus[j].node + 1;
+	}
+	grow_nodes(a, max_node);
+	seen = xcalloc(a->n + 1, sizeof(bool));
+	for (i = 0; i < vms->n; i++) {
+		const struct hv_vm *vm = &vms->vms[i];
+		bool native = vm->adapter == HVA_NATIVE;
+		char *key = attrib_vm_key(vm);
+		int e = attrib_find(a, key), n;
+
+		if (e < 0) {
+			e = add_entity(a, native ? ENT_PROCESS : ENT_VM, key, vm->name ? vm->name : "?",
+				       vm->adapter == HVA_XEN ? vm->domid : vm->pid, 0, now_ns);
+			seen = xrealloc(seen, (a->n + 1) * sizeof(bool));
+		}
+		free(key);
+		seen[e] = true;
+		a->ents[e].adapter = vm->adapter;
+		free(a->ents[e].mem_node);
+		a->ents[e].mem_node = NULL;
+		if (vm->n_mem_nodes > 0) {
+			a->ents[e].mem_node = xcalloc((size_t)a->n_nodes, sizeof(uint64_t));
+			for (n = 0; n < vm->n_mem_nodes && n < a->n_nodes; n++)
+				a->ents[e].mem_node[n] = vm->mem_node[n];
+		}
+		for (j = 0; j < vm->n_vcpus; j++) {
+			const struct hv_vcpu *v = &vm->vcpus[j];
+			char *vk = attrib_vcpu_key(vm, v), name[96];
+			int ve = attrib_find(a, vk);
+			bool fresh = ve < 0;
+
+			if (fresh) {
+				if (native)
+					snprintf(name, sizeof(name), "%s", v->comm ? v->comm : "thread");
+				else
+					snprintf(name, sizeof(name), "vCPU %d", v->index);
+				ve = add_entity(a, native ? ENT_THREAD : ENT_VCPU, vk, name,
+						native ? v->tid : v->index, e, now_ns);
+				seen = xrealloc(seen, (a->n + 1) * sizeof(bool));
+			}
+			free(vk);
+			seen[ve] = true;
+			a->ents[ve].adapter = vm->adapter;
+			update_vcpu(a, ve, v, fresh);
+		}
+	}
+	/* whatever was not seen has ended: its series stops here */
+	for (i = 0; i < a->n; i++) {
+		struct entity *e = &a->ents[i];
+
+		if (e->kind < ENT_VM || !e->alive || seen[i])
+			continue;
+		e->alive = false;
+		e->ended_ns = now_ns;
+		e->interval_run_s = NAN;
+	}
+	free(seen);
+	for (i = 0; i < a->n; i++)
+		if (a->ents[i].alive && (a->ents[i].kind == ENT_VM || a->ents[i].kind == ENT_PROCESS))
+			sum_vm(a, (int)i);
+	for (i = 0; i < a->n; i++) {
+		struct entity *e = &a->ents[i];
+
+		if (e->alive && e->kind >= ENT_VM)
+			e->remote_frac = attrib_remote_estimate(a, (int)i);
+	}
+	a->prev_ns = a->t_ns;
+	a->t_ns = now_ns;
+	a->updates++;
+}
+
+/* Placement share on node from the current CPUs of e (a vCPU, or a VM's vCPUs). */
+static double placement_share(const struct attrib *a, int e, int node)
+{
+	const struct entity *ent = &a->ents[e];
+	int on = 0, known = 0;
+	size_t i;
+
+	if (ent->kind == ENT_VCPU || ent->kind == ENT_THREAD)
+		return ent->node < 0 ? NAN : ent->node == node ? 1.0 : 0.0;
+	for (i = 0; i < a->n; i++) {
+		if (a->ents[i].parent != e || !a->ents[i].alive || a->ents[i].node < 0)
+			continue;
+		known++;
+		on += a->ents[i].node == node;
+	}
+	return known ? (double)on / known : NAN;
+}
+
+double attrib_residency(const struct attrib *a, int e, int node)
+{
+	const struct entity *ent = &a->ents[e];
+	double sum = 0;
+	int n;
+
+	if (node < 0 || node >= a->n_nodes)
+		return NAN;
+	for (n = 0; n < a->n_nodes; n++)
+		sum += ent->node_run_s[n];
+	if (sum > 0)
+		return ent->node_run_s[node] / sum;
+	return placement_share(a, e, node);
+}
+
+double attrib_mem_remote_share(const struct attrib *a, int vm, int node)
+{
+	const struct entity *ent = &a->ents[vm];
+	double total = 0;
+	int n;
+
+	if (!ent->mem_node || node < 0 || node >= a->n_nodes)
+		return NAN;
+	for (n = 0; n < a->n_nodes; n++)
+		total += (double)ent->mem_node[n];
+	if (total <= 0)
+		return NAN;
+	return 1.0 - (double)ent->mem_node[node] / total;
+}
+
+struct qval attrib_remote_estimate(const struct attrib *a, int e)
+{
+	const struct entity *ent = &a->ents[e];
+	int vm = ent->kind == ENT_VM || ent->kind == ENT_PROCESS ? e : ent->parent;
+	struct qval q = { 0, VQ_ESTIMATE, "placement: run time per node x memory not on that node" };
+	int n;
+
+	if (vm < 0 || !a->ents[vm].mem_node)
+		return unavailable("memory per node unknown");
+	for (n = 0; n < a->n_nodes; n++) {
+		double r = attrib_residency(a, e, n), m = attrib_mem_remote_share(a, vm, n);
+
+		if (isnan(r))
+			return unavailable("CPU placement unknown");
+		if (isnan(m))
+			return unavailable("no resident memory found");
+		q.v += r * m;
+	}
+	return q;
+}
+
+struct qval attrib_apportion(const struct attrib *a, int vm, int node, double node_value)
+{
+	struct qval q = { NAN, VQ_APPORTIONED, "node value shared out by VM run time on the node" };
+	bool interval = a->updates >= 2;
+	double mine, all = 0;
+	size_t i;
+
+	if (isnan(node_value))
+		return unavailable("node value unavailable");
+	if (node < 0 || node >= a->n_nodes)
+		return unavailable("no such node");
+	for (i = 0; i < a->n; i++) {
+		const struct entity *e = &a->ents[i];
+
+		if (e->alive && (e->kind == ENT_VM || e->kind == ENT_PROCESS))
+			all += interval ? e->interval_node_run_s[node] : e->node_run_s[node];
+	}
+	mine = interval ? a->ents[vm].interval_node_run_s[node] : a->ents[vm].node_run_s[node];
+	if (all <= 0)
+		return unavailable("no VM ran on the node in the interval");
+	q.v = node_value * mine / all;
+	return q;
+}

@@ -1,0 +1,122 @@
+/* attrib.h - attribution: the entity tree (host, nodes, CPUs, VMs, vCPUs) over a run, vCPU residency per node, placement estimates */
+#ifndef VP_ATTRIB_H
+#define VP_ATTRIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hv/hv.h"
+#include "platform/platform.h"
+
+/*
+ * The tree is rebuilt from each adapter scan: entities are matched by a key
+ * that stays the same while a VM or thread lives ("vm:kvm:1234",
+ * "vcpu:kvm:1234:0", "vm:xen:3", ...).  An entity missing from a scan ends:
+ * alive turns false and ended_ns is set, its last values stay, and it is
+ * never matched again (a new process with the same pid gets a new entity).
+ *
+ * Every value carries a quality label.  Residency per node comes from the
+ * sampling fallback: at each update a vCPU's CPU time since the previous
+ * update is charged to the node of the CPU it is on now (exact residency
+ * needs sched_switch tracing).
+ */
+
+enum vp_quality {
+	VQ_MEASURED,     /* read for this entity */
+	VQ_ESTIMATE,     /* computed from a model of placement, not counted */
+	VQ_APPORTIONED,  /* a per-node/socket count shared out by residency */
+	VQ_PROXY,        /* a related quantity stands in */
+	VQ_UNAVAILABLE,  /* nothing tells; value is NaN and why says so */
+};
+
+/* A value with its label; why is a static string (NULL when measured). */
+struct qval {
+	double v;
+	enum vp_quality q;
+	const char *why;
+};
+
+const char *vp_quality_name(enum vp_quality q); /* "measured", "estimate", ... */
+
+enum ent_kind { ENT_HOST, ENT_NODE, ENT_CPU, ENT_VM, ENT_VCPU, ENT_PROCESS, ENT_THREAD };
+
+const char *ent_kind_name(enum ent_kind k);     /* "host", "node", "cpu", "vm", "vcpu", ... */
+
+struct entity {
+	enum ent_kind kind;
+	char *key;                 /* identity across updates */
+	char *name;                /* "web1", "vCPU 0", "node 1", "cpu 3" */
+	int id;                    /* node/CPU id, vCPU index, pid, tid */
+	int parent;                /* index of the parent entity, -1 for the host */
+	bool alive;
+	uint64_t born_ns;          /* update that first saw it */
+	uint64_t ended_ns;         /* update that found it gone; 0 while alive */
+
+	/* VMs and vCPUs (and processes/threads) */
+	enum hv_adapter_id adapter;
+	int tid;                   /* vCPU thread, -1 none */
+	int cpu, node;             /* placement at the last update, -1 unknown */
+	double cpu_time_s;         /* cumulative CPU time at the last update, NaN unknown */
+	double run_s;              /* run time charged since this entity was first seen */
+	double interval_run_s;     /* run time in the last interval, NaN on the first update */
+	double *node_run_s;        /* n_nodes: cumulative run time charged to each node */
+	double *interval_node_run_s; /* n_nodes: the same for the last interval */
+	uint64_t *mem_node;        /* VM: resident memory per node (n_nodes), NULL unknown */
+	struct qval remote_frac;   /* expected remote-access fraction (placement estimate) */
+};
+
+struct attrib {
+	int n_nodes;               /* node ids 0..n_nodes-1 */
+	struct entity *ents;
+	size_t n, cap;
+	uint64_t t_ns, prev_ns;    /* last update, the one before (0 before the second) */
+	unsigned long updates;
+};
+
+/*
+ * Start a tree with the host, its nodes and CPUs from topo (may be NULL or
+ * unknown: one node 0, no CPUs).  Storage owned by the caller; release with
+ * attrib_release().
+ */
+void attrib_init(struct attrib *a, const struct topology *topo);
+void attrib_release(struct attrib *a);
+
+/* Fold one adapter scan taken at now_ns (vp_now_ns()) into the tree. */
+void attrib_update(struct attrib *a, const struct hv_vm_list *vms, uint64_t now_ns);
+
+/* Index of the live entity with this key, or -1. */
+int attrib_find(const struct attrib *a, const char *key);
+/* Key of a VM or vCPU from an adapter's structs (heap string). */
+char *attrib_vm_key(const struct hv_vm *vm);
+char *attrib_vcpu_key(const struct hv_vm *vm, const struct hv_vcpu *v);
+
+/*
+ * Share of entity e's run time on node (cumulative when it has run, else its
+ * current placement: 1 on its node).  NaN when neither is known.
+ */
+double attrib_residency(const struct attrib *a, int e, int node);
+
+/*
+ * Share of vm's memory NOT on node: 1 - mem[node] / sum(mem).  NaN when the
+ * VM's memory per node is unknown or zero.
+ */
+double attrib_mem_remote_share(const struct attrib *a, int vm, int node);
+
+/*
+ * The expected remote-access fraction of a vCPU (or a VM: run-time
+ * weighted over its vCPUs) from placement alone:
+ *     sum over nodes n of residency(n) x (1 - VM memory share on n)
+ * labelled VQ_ESTIMATE, or VQ_UNAVAILABLE with the reason.
+ */
+struct qval attrib_remote_estimate(const struct attrib *a, int e);
+
+/*
+ * Apportion a per-node value (uncore count, node bandwidth) to VM vm by its
+ * share of the node's VM run time in the last interval (cumulative before
+ * the second update).  Labelled VQ_APPORTIONED; VQ_UNAVAILABLE when no VM
+ * ran on the node.
+ */
+struct qval attrib_apportion(const struct attrib *a, int vm, int node, double node_value);
+
+#endif

@@ -1,0 +1,200 @@
+/* test_attrib.c - unit tests for src/analysis/attrib: residency, placement estimate, apportioning, entities ending */
+#include "test.h"
+
+#include <stdlib.h>
+
+#include "analysis/attrib.h"
+#include "util/alloc.h"
+
+static int two_nodes_cpu_node[4] = { 0, 0, 1, 1 };
+
+static void two_node_topology(struct topology *t, struct numa_node nodes[2])
+{
+	memset(t, 0, sizeof(*t));
+	memset(nodes, 0, 2 * sizeof(*nodes));
+	t->known = true;
+	t->max_cpu = 4;
+	t->cpu_node = two_nodes_cpu_node;
+	nodes[0].id = 0;
+	nodes[1].id = 1;
+	cpulist_add(&nodes[0].cpus, 0);
+	cpulist_add(&nodes[0].cpus, 1);
+	cpulist_add(&nodes[1].cpus, 2);
+	cpulist_add(&nodes[1].cpus, 3);
+	t->nodes = nodes;
+	t->n_nodes = 2;
+}
+
+static struct hv_vm *vm_add(struct hv_vm_list *l, int pid, const char *name, uint64_t m0, uint64_t m1)
+{
+	struct hv_vm *vm = hv_vm_list_add(l, HVA_KVM);
+
+	vm->pid = pid;
+	vm->name = xstrdup(name);
+	vm->n_mem_nodes = 2;
+	vm->mem_node = xcalloc(2, sizeof(uint64_t));
+	vm->mem_node[0] = m0;
+	vm->mem_node[1] = m1;
+	return vm;
+}
+
+static void vcpu_add(struct hv_vm *vm, int index, int tid, double t, int node)
+{
+	struct hv_vcpu *v = hv_vm_add_vcpu(vm);
+
+	v->index = index;
+	v->tid = tid;
+	v->cpu_time_s = t;
+	v->node = node;
+	v->cpu = node * 2;
+}
+
+/* One scan of the update sequence: times and nodes per step (see the test). */
+static void step(struct attrib *a, uint64_t t_ns, double a0, int n0, double a1, int n1,
+		 bool with_b, double b0, int nb)
+{
+	struct hv_vm_list l = { 0 };
+	struct hv_vm *vm = vm_add(&l, 10, "A", 3ull << 30, 1ull << 30);
+
+	vcpu_add(vm, 0, 11, a0, n0);
+	vcpu_add(vm, 1, 12, a1, n1);
+	if (with_b) {
+		vm = vm_add(&l, 20, "B", 1ull << 30, 1ull << 30);
+		vcpu_add(vm, 0, 21, b0, nb);
+	}
+	attrib_update(a, &l, t_ns);
+	hv_vm_list_release(&l);
+}
+
+TEST(attrib_residency_estimate_apportion_and_end)
+{
+	struct topology t;
+	struct numa_node nodes[2];
+	struct attrib a;
+	struct qval q;
+	int va, v0, v1, vb, vb0;
+
+	two_node_topology(&t, nodes);
+	attrib_init(&a, &t);
+	CHECK_INT(a.n_nodes, 2);
+	CHECK_INT(a.n, 7); /* host, 2 nodes, 4 CPUs */
+	CHECK(attrib_find(&a, "cpu:3") >= 0);
+	CHECK_INT(a.ents[attrib_find(&a, "cpu:3")].node, 1);
+
+	/* 1: A's vCPU0 on node 0, vCPU1 on node 1; memory 3 GiB on node 0, 1 GiB on node 1 */
+	step(&a, 1000000000ull, 10.0, 0, 5.0, 1, true, 0.0, 1);
+	va = attrib_find(&a, "vm:kvm:10:A");
+	v0 = attrib_find(&a, "vm:kvm:10:A:t11");
+	v1 = attrib_find(&a, "vm:kvm:10:A:t12");
+	CHECK(va >= 0 && v0 >= 0 && v1 >= 0);
+	if (va < 0 || v0 < 0 || v1 < 0)
+		goto out;
+	/* no run time yet: placement decides; vCPU0 expects 1 - 3/4 remote */
+	CHECK_NEAR(attrib_residency(&a, v0, 0), 1.0, 1e-12);
+	CHECK_NEAR(a.ents[v0].remote_frac.v, 0.25, 1e-12);
+	CHECK_INT(a.ents[v0].remote_frac.q, VQ_ESTIMATE);
+	CHECK_NEAR(a.ents[v1].remote_frac.v, 0.75, 1e-12);
+	CHECK_NEAR(a.ents[va].remote_frac.v, 0.5 * 0.25 + 0.5 * 0.75, 1e-12);
+	CHECK_NAN(a.ents[v0].interval_run_s);
+
+	/* 2: vCPU0 +0.6 s on node 0; vCPU1 moved to node 0, +0.2 s; B +0.5 s on node 1 */
+	step(&a, 2000000000ull, 10.6, 0, 5.2, 0, true, 0.5, 1);
+	/* 3: vCPU0 moved to node 1, +0.4 s; vCPU1 +0.4 s on node 0; B moved to node 0, +0.8 s */
+	step(&a, 3000000000ull, 11.0, 1, 5.6, 0, true, 1.3, 0);
+	CHECK_NEAR(a.ents[v0].run_s, 1.0, 1e-9);
+	CHECK_NEAR(a.ents[v0].interval_run_s, 0.4, 1e-9);
+	CHECK_NEAR(attrib_residency(&a, v0, 0), 0.6, 1e-9);
+	CHECK_NEAR(attrib_residency(&a, v0, 1), 0.4, 1e-9);
+	/* 0.6 x (1 - 0.75) + 0.4 x (1 - 0.25) */
+	CHECK_NEAR(a.ents[v0].remote_frac.v, 0.45, 1e-9);
+	CHECK_NEAR(a.ents[v1].remote_frac.v, 0.25, 1e-9);
+	/* A ran 1.2 s on node 0 and 0.4 s on node 1: 0.75 x 0.25 + 0.25 x 0.75 */
+	CHECK_NEAR(attrib_residency(&a, va, 0), 0.75, 1e-9);
+	CHECK_NEAR(a.ents[va].remote_frac.v, 0.375, 1e-9);
+
+	/* last interval on node 0: A 0.4 s, B 0.8 s -> A gets a third */
+	vb = attrib_find(&a, "vm:kvm:20:B");
+	CHECK(vb >= 0);
+	q = attrib_apportion(&a, va, 0, 300.0);
+	CHECK_INT(q.q, VQ_APPORTIONED);
+	CHECK_NEAR(q.v, 100.0, 1e-9);
+	CHECK_NEAR(attrib_apportion(&a, vb, 0, 300.0).v, 200.0, 1e-9);
+	CHECK_NEAR(attrib_apportion(&a, va, 1, 50.0).v, 50.0, 1e-9);
+	CHECK_INT(attrib_apportion(&a, va, 1, NAN).q, VQ_UNAVAILABLE);
+
+	/* 4: B is gone: its series end at this update, A goes on */
+	vb0 = attrib_find(&a, "vm:kvm:20:B:t21");
+	step(&a, 4000000000ull, 11.5, 1, 6.0, 0, false, 0, 0);
+	CHECK(!a.ents[vb].alive);
+	CHECK_U64(a.ents[vb].ended_ns, 4000000000ull);
+	CHECK(vb0 >= 0 && !a.ents[vb0].alive);
+	CHECK_INT(attrib_find(&a, "vm:kvm:20:B"), -1);
+	CHECK(a.ents[va].alive);
+	CHECK_INT(a.ents[va].ended_ns, 0);
+	CHECK_U64(a.prev_ns, 3000000000ull);
+	/* node 1 in the last interval: only A (vCPU0 +0.5 s) ran there */
+	CHECK_NEAR(attrib_apportion(&a, va, 1, 80.0).v, 80.0, 1e-9);
+	CHECK_INT(attrib_apportion(&a, va, 0, 0).q, VQ_APPORTIONED);
+out:
+	attrib_release(&a);
+	cpulist_release(&nodes[0].cpus);
+	cpulist_release(&nodes[1].cpus);
+}
+
+TEST(attrib_estimate_unavailable_with_reason)
+{
+	struct attrib a;
+	struct hv_vm_list l = { 0 };
+	struct hv_vm *vm = hv_vm_list_add(&l, HVA_KVM);
+	int v;
+
+	attrib_init(&a, NULL);
+	CHECK_INT(a.n_nodes, 1);
+	vm->pid = 5;
+	vm->name = xstrdup("x");
+	vcpu_add(vm, 0, 6, 1.0, -1);
+	attrib_update(&a, &l, 1);
+	v = attrib_find(&a, "vm:kvm:5:x:t6");
+	CHECK(v >= 0);
+	if (v >= 0) {
+		CHECK_INT(a.ents[v].remote_frac.q, VQ_UNAVAILABLE);
+		CHECK_NAN(a.ents[v].remote_frac.v);
+		CHECK_STR(a.ents[v].remote_frac.why, "memory per node unknown");
+	}
+	hv_vm_list_release(&l);
+	attrib_release(&a);
+	CHECK_STR(vp_quality_name(VQ_ESTIMATE), "estimate");
+	CHECK_STR(vp_quality_name(VQ_APPORTIONED), "apportioned");
+}
+
+TEST(attrib_xen_fixture_estimate)
+{
+	struct platform p;
+	struct hv_vm_list l = { 0 };
+	struct hv_ctx ctx = { NULL, NULL, NULL };
+	struct attrib a;
+	char root[4096];
+	int v;
+
+	snprintf(root, sizeof(root), "%s", test_data("root/xen-dom0"));
+	CHECK_INT(platform_probe(&p, root, NULL), 0);
+	ctx.root = root;
+	ctx.plat = &p;
+	CHECK_INT(hv_scan_vms(&ctx, &l, NULL), 0);
+	attrib_init(&a, &p.topo);
+	attrib_update(&a, &l, 1);
+	/* dom0's /sys shows one node; xl shows pCPUs on two: the tree grows */
+	CHECK_INT(a.n_nodes, 2);
+	v = attrib_find(&a, "vm:xen:3:v0");
+	CHECK(v >= 0);
+	if (v >= 0) { /* on node 1, memory half on each node */
+		CHECK_NEAR(a.ents[v].remote_frac.v, 0.5, 1e-12);
+	}
+	v = attrib_find(&a, "vm:xen:1:v0");
+	CHECK(v >= 0);
+	if (v >= 0) /* no vNUMA: memory per node unknown */
+		CHECK_INT(a.ents[v].remote_frac.q, VQ_UNAVAILABLE);
+	attrib_release(&a);
+	hv_vm_list_release(&l);
+	platform_release(&p);
+}
