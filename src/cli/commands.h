@@ -8,5 +8,6 @@ extern const struct cmd cmd_help;
 extern const struct cmd cmd_info;
 extern const struct cmd cmd_list;
 extern const struct cmd cmd_model;
+extern const struct cmd cmd_stat;
 
 #endif

@@ -16,6 +16,7 @@ const struct cmd *const vp_cmds[] = {
 	&cmd_info,
 	&cmd_list,
 	&cmd_model,
+	&cmd_stat,
 	NULL,
 };
 

@@ -352,6 +352,7 @@ static void copy_evdesc(struct evdesc *dst, const struct evdesc *src)
 	*dst = *src;
 	dst->spec = xstrdup(src->spec ? src->spec : src->name);
 	dst->name = xstrdup(src->name ? src->name : src->spec);
+	dst->fstr = src->fstr ? xstrdup(src->fstr) : NULL;
 	cpulist_init(&dst->cpus);
 	cpulist_copy(&dst->cpus, &src->cpus);
 }
@@ -816,6 +817,7 @@ void cnt_session_free(struct cnt_session *s)
 	for (i = 0; i < s->n_events; i++) {
 		free(s->events[i].ev.spec);
 		free(s->events[i].ev.name);
+		free(s->events[i].ev.fstr);
 		cpulist_release(&s->events[i].ev.cpus);
 		free(s->events[i].cgroup);
 		free(s->events[i].why);
@@ -931,7 +933,8 @@ static int check_vanished(struct cnt_session *s, uint64_t now)
 					n_tids = 0;
 				/* an exited leader stays listed as a zombie until reaped */
 				leader_gone = leader_zombie(s->root, e->pid);
-				qsort(tids, n_tids, sizeof(*tids), cmp_pid);
+				if (n_tids)
+					qsort(tids, n_tids, sizeof(*tids), cmp_pid);
 				last_pid = e->pid;
 			}
 			gone = !n_tids || !bsearch(&e->tid, tids, n_tids, sizeof(*tids), cmp_pid) ||

@@ -1,0 +1,100 @@
+#!/bin/sh
+# t3010-stat-threads.sh - vmmprof stat on a command, a process (-p) and a thread (-t), live:
+# counts against what the workload measured itself and against perf stat in the same run
+. "$(dirname "$0")/lib.sh"
+
+W="$VP_HELPERS/workload"
+EV=task-clock,page-faults,context-switches,sched:sched_switch
+
+csv_value() { awk -F, -v e="$1" '$3 == e { print $1; exit }' "$2"; }
+report() { sed -n "s/^$1=//p" "$2"; }
+# wait_report FILE KEY: until the workload wrote KEY (it writes its pid first, results last)
+wait_report() {
+	i=0
+	while ! grep -q "^$2=" "$1" 2>/dev/null; do
+		i=$((i + 1)); [ $i -gt 300 ] && { echo "no $2 in $1"; return 1; }
+		sleep 0.05
+	done
+}
+# near A B REL ABS: |A - B| <= REL * B + ABS (floats)
+near() {
+	awk -v a="$1" -v b="$2" -v r="$3" -v t="$4" 'BEGIN {
+		d = a - b; if (d < 0) d = -d
+		if (d <= r * b + t) exit 0
+		printf "%s vs %s: differ by %s, more than %s * %s + %s\n", a, b, d, r, b, t; exit 1 }'
+}
+
+test_expect_success 'command: task-clock within 5% of the CPU time it burned, faults >= pages' '
+	vmmprof stat -x, -e $EV -- "$W" --cpu-ms 200 --pages 3000 --switches 20 --report r 2>c &&
+	cpu_ms=$(awk -v w="$(report work_cpu_ns r)" "BEGIN { print w / 1e6 }") &&
+	tc=$(csv_value task-clock c) &&
+	# task-clock also counts the exec and exit around the work: a few ms more
+	awk -v tc="$tc" -v w="$cpu_ms" "BEGIN { exit !(tc >= 0.97 * w && tc <= 1.05 * w + 25) }" ||
+		{ echo "task-clock $tc ms, workload $cpu_ms ms"; false; } &&
+	test "$(csv_value page-faults c)" -ge 3000 &&
+	test "$(csv_value context-switches c)" -ge 20
+'
+
+test_expect_success 'context-switches and sched:sched_switch agree (per task: the same switches)' '
+	vmmprof stat -x, -e context-switches,sched:sched_switch -- "$W" --switches 100 2>c &&
+	cs=$(csv_value context-switches c) && ss=$(csv_value sched:sched_switch c) &&
+	test "$cs" -ge 100 && near "$ss" "$cs" 0.05 3
+'
+
+test_expect_success '-p: every thread, new threads included; same counts as perf stat -p in the same run' '
+	rm -f r; "$W" --delay 700 --cpu-ms 200 --thread-ms 100 --pages 2000 --switches 30 --hold-ms 100 --report r &
+	wpid=$! &&
+	wait_report r pid && pid=$(report pid r) &&
+	{ "$VMMPROF" stat -x, -p $pid -e $EV 2>v & vp=$!; } &&
+	perf stat -x, -p $pid -e $EV 2>p &&
+	wait $vp && wait $wpid &&
+	work=$(report work_cpu_ns r) &&
+	tc=$(csv_value task-clock v) && ptc=$(csv_value task-clock p) &&
+	near "$tc" "$(awk -v w=$work "BEGIN { print w / 1e6 }")" 0.05 10 &&
+	near "$tc" "$ptc" 0.03 5 &&
+	near "$(csv_value page-faults v)" "$(csv_value page-faults p)" 0.01 5 &&
+	test "$(csv_value page-faults v)" -ge 2000 &&
+	near "$(csv_value context-switches v)" "$(csv_value context-switches p)" 0.05 5 &&
+	near "$(csv_value sched:sched_switch v)" "$(csv_value sched:sched_switch p)" 0.05 5
+'
+
+test_expect_success '-t: one thread only, against the CPU time that thread measured' '
+	rm -f r; "$W" --delay 700 --cpu-ms 150 --thread-ms 250 --hold-ms 100 --report r &
+	wpid=$! &&
+	wait_report r thread_tid && tid=$(report thread_tid r) &&
+	vmmprof stat -x, -t $tid -e task-clock 2>v &&
+	wait $wpid &&
+	near "$(csv_value task-clock v)" "$(awk -v w=$(report thread_cpu_ns r) "BEGIN { print w / 1e6 }")" 0.05 5
+'
+
+test_expect_success 'a thread that exits mid-run ends its series; the run goes on' '
+	rm -f r; "$W" --delay 300 --thread-ms 100 --cpu-ms 50 --hold-ms 900 --report r &
+	wpid=$! &&
+	wait_report r thread_tid && pid=$(report pid r) && tid=$(report thread_tid r) &&
+	vmmprof stat --json -o - -I 100 -p $pid -e task-clock >j 2>err &&
+	wait $wpid &&
+	python3 - j $tid <<-PY
+	import json, sys
+	lines = [json.loads(l) for l in open(sys.argv[1])]
+	tid = int(sys.argv[2])
+	ivals = [l for l in lines if l["type"] == "interval"]
+	ended = [i for i, l in enumerate(ivals) for e in l["ended"] if e["tid"] == tid]
+	assert len(ended) == 1, ended
+	# counting went on after the thread ended, with the main thread
+	assert len(ivals) > ended[0] + 3, (len(ivals), ended)
+	summ = lines[-1]
+	assert summ["type"] == "summary"
+	assert any(e["tid"] == tid for e in summ["ended"]), summ["ended"]
+	assert summ["events"][0]["value"] >= 140, summ["events"][0]
+	PY
+'
+
+test_expect_success 'a thread that exits mid-run is noted in the table' '
+	rm -f r; "$W" --delay 300 --thread-ms 100 --hold-ms 600 --report r &
+	wpid=$! &&
+	wait_report r thread_tid && pid=$(report pid r) && tid=$(report thread_tid r) &&
+	vmmprof stat -p $pid -e task-clock 2>err && wait $wpid &&
+	grep_q "Note: thread $tid (process $pid) ended after" err
+'
+
+test_done

@@ -1,0 +1,76 @@
+#!/bin/sh
+# t3030-stat-cgroup.sh - vmmprof stat -G on a cgroup v2 group made for the test, live: a known
+# workload moved into it, against its own CPU time and perf stat -G; a cgroup removed mid-run
+. "$(dirname "$0")/lib.sh"
+
+W="$VP_HELPERS/workload"
+csv_value() { awk -F, -v e="$1" '$3 == e { print $1; exit }' "$2"; }
+report() { sed -n "s/^$1=//p" "$2"; }
+near() {
+	awk -v a="$1" -v b="$2" -v r="$3" -v t="$4" 'BEGIN {
+		d = a - b; if (d < 0) d = -d
+		if (d <= r * b + t) exit 0
+		printf "%s vs %s: differ by %s, more than %s * %s + %s\n", a, b, d, r, b, t; exit 1 }'
+}
+wait_report() {
+	i=0
+	while ! grep -q "^$2=" "$1" 2>/dev/null; do
+		i=$((i + 1)); [ $i -gt 300 ] && { echo "no $2 in $1"; return 1; }
+		sleep 0.05
+	done
+}
+
+# the cgroup v2 mount (/sys/fs/cgroup, or /sys/fs/cgroup/unified on hybrid hosts)
+MNT=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+v1perf=$(awk '$9 == "cgroup" && $NF ~ /perf_event/ { print $5; exit }' /proc/self/mountinfo)
+CG=vmmprof-t3030-$$
+if [ -z "$MNT" ] || [ -n "$v1perf" ] || ! mkdir "$MNT/$CG" 2>/dev/null; then
+	test_skip 'cgroup v2 counting' "no writable cgroup v2 hierarchy holding perf_event here (root needed)"
+	test_skip 'a cgroup removed mid-run' "no writable cgroup v2 hierarchy here"
+	test_done
+	exit $?
+fi
+cleanup() { rmdir "$MNT/$CG" "$MNT/$CG-gone" 2>/dev/null; }
+trap cleanup EXIT
+
+test_expect_success '-G: a workload moved into a v2 cgroup; its CPU time, faults, switches; same as perf' '
+	rm -f r; "$W" --delay 900 --cpu-ms 250 --pages 2000 --switches 40 --report r &
+	wpid=$! &&
+	wait_report r pid && echo $(report pid r) >"$MNT/$CG/cgroup.procs" &&
+	{ "$VMMPROF" stat -x, -e task-clock,page-faults,context-switches -G $CG -- sleep 2 2>v & vp=$!; } &&
+	perf stat -x, -a -e task-clock,page-faults,context-switches -G $CG -- sleep 2 2>p &&
+	wait $vp && wait $wpid &&
+	cat v p &&
+	tc=$(csv_value task-clock v) &&
+	near "$tc" "$(awk -v w=$(report work_cpu_ns r) "BEGIN { print w / 1e6 }")" 0.05 10 &&
+	near "$tc" "$(csv_value task-clock p)" 0.03 5 &&
+	test "$(csv_value page-faults v)" -ge 2000 &&
+	near "$(csv_value page-faults v)" "$(csv_value page-faults p)" 0.01 5 &&
+	test "$(csv_value context-switches v)" -ge 40 &&
+	near "$(csv_value context-switches v)" "$(csv_value context-switches p)" 0.05 5 &&
+	grep_q ",task-clock,$CG," v
+'
+
+test_expect_success 'the table names the cgroup after the event, as perf does' '
+	vmmprof stat -G $CG -e task-clock -- sleep 0.1 2>err &&
+	grep_q "msec task-clock  *$CG" err
+'
+
+test_expect_success 'a cgroup removed mid-run ends its series; the run goes on' '
+	mkdir "$MNT/$CG-gone" &&
+	{ "$VMMPROF" stat --json -o - -I 100 -e task-clock -G $CG-gone -e context-switches -- sleep 1.2 >j 2>err & vp=$!; } &&
+	sleep 0.4 && rmdir "$MNT/$CG-gone" && wait $vp &&
+	python3 -c "
+import json
+ls = [json.loads(l) for l in open(\"j\")]
+iv = [l for l in ls if l[\"type\"] == \"interval\"]
+ended = [i for i, l in enumerate(iv) for e in l[\"ended\"] if e[\"kind\"] == \"cgroup\"]
+assert len(ended) == 1, ended
+assert len(iv) > ended[0] + 3, (len(iv), ended)
+# the system-wide event went on counting after the cgroup was gone
+assert all(l[\"events\"][1][\"state\"] == \"counted\" for l in iv[ended[0] + 1:])
+assert ls[-1][\"type\"] == \"summary\" and ls[-1][\"ended\"][0][\"cgroup\"] == \"$CG-gone\"
+"
+'
+
+test_done
