@@ -1,6 +1,7 @@
 /* fuzz_platform.c - libFuzzer harness for the platform probe's file parsers */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,6 +44,20 @@ static char root[64];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* Remove the scratch root when the fuzzer exits. */
+static void cleanup(void)
+{
+	if (root[0])
+		nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static void mkdirs(const char *path)
 {
 	char *p = xstrdup(path), *s;
@@ -66,6 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(root, sizeof(root), "/tmp/vp-fuzz-platform-XXXXXX");
 		if (!mkdtemp(root))
 			abort();
+		atexit(cleanup);
 	}
 	for (i = 0; i < NFILES; i++) {
 		char *path = xasprintf("%s%s", root, files[i]);
