@@ -5,7 +5,11 @@ set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 make -s -j"$(nproc)" build/vmmprof >/dev/null
-if [ $# -eq 0 ]; then
-	set -- info
+if [ $# -gt 0 ]; then
+	exec build/vmmprof "$@"
 fi
-exec build/vmmprof "$@"
+# The main job: what this machine can measure, then the diagnosis of every
+# VM on it (5 s of collection).
+build/vmmprof info
+echo
+exec build/vmmprof diagnose

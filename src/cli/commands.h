@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 
+extern const struct cmd cmd_diagnose;
 extern const struct cmd cmd_help;
 extern const struct cmd cmd_info;
 extern const struct cmd cmd_list;

@@ -17,6 +17,7 @@ const struct cmd *const vp_cmds[] = {
 	&cmd_list,
 	&cmd_model,
 	&cmd_stat,
+	&cmd_diagnose,
 	NULL,
 };
 

@@ -1,0 +1,97 @@
+/* collect.h - the live pipeline: a model's events and sources counted per vCPU, evaluated per vCPU and VM */
+#ifndef VP_COLLECT_H
+#define VP_COLLECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/attrib.h"
+#include "analysis/diagnose.h"
+#include "bench/calib.h"
+#include "hv/hv.h"
+#include "model/model.h"
+#include "platform/platform.h"
+#include "pmu/counter.h"
+#include "pmu/event.h"
+
+/*
+ * One collector composes the stages for a live run: the adapters find the
+ * VMs (or the processes named), the model's perf events that exist here are
+ * opened on every vCPU thread, and each sample evaluates the model per vCPU
+ * and per VM (a VM's events are the sum over its vCPUs) with the software
+ * sources and the placement estimate from attribution.  Front ends (stat -m,
+ * top, diagnose, record, the daemon) read the same struct collect_frame.
+ */
+
+struct collect_opts {
+	const char *root;               /* "/" live */
+	const struct platform *plat;
+	const struct model *model;
+	const struct calib *cal;        /* NULL: every cal.* value is NaN */
+	const int *pids;                /* native mode: these processes instead of VMs */
+	size_t n_pids;
+	const char *const *vm_names;    /* only these VMs (none: every VM) */
+	size_t n_vm_names;
+};
+
+/* One evaluated entity (a vCPU or thread, or a VM or process). */
+struct collect_row {
+	int ent;                        /* attribution entity */
+	enum ent_kind kind;
+	size_t vm_row;                  /* vCPU rows: index of its VM's row */
+	double *inputs;                 /* model inputs (events summed, sources), n_inputs */
+	double *metrics;                /* model metrics, n_metrics */
+	struct factor_value fv[FACTOR_N];
+	double cycles;                  /* the model's `cycles`, NaN unknown */
+	bool cycles_proxy;              /* cycles estimated from task-clock x cpu MHz */
+	double mem_stall;               /* the model's `mem_stall` metric, NaN when it has none */
+	struct qval remote;             /* placement estimate of the remote-access share */
+};
+
+struct collect_frame {
+	uint64_t t_ns;
+	double duration;                /* seconds this frame covers */
+	struct collect_row *rows;       /* VMs first, each followed by its vCPUs */
+	size_t n_rows;
+	char notes[2048];               /* what was not counted and why */
+};
+
+struct collector;
+
+/*
+ * Find the targets, open the counters.  Returns 0 and *out (collect_free()),
+ * or a negative code when nothing at all can be collected (no model input
+ * exists here).  Events that cannot be opened become NaN with their reason
+ * (collect_input_reason()).
+ */
+int collect_new(struct collector **out, const struct collect_opts *o, struct vp_err *err);
+void collect_free(struct collector *c);
+
+/* Take one sample: counters and sources since the previous one (or since
+ * collect_new() for the first).  *f is caller-owned: collect_frame_release(). */
+int collect_sample(struct collector *c, struct collect_frame *f, struct vp_err *err);
+void collect_frame_release(struct collect_frame *f);
+
+/*
+ * The frame that covers the whole run so far (counters since the start,
+ * duration since the start): what `diagnose --duration D` evaluates.
+ */
+int collect_total(struct collector *c, struct collect_frame *f, struct vp_err *err);
+
+const struct attrib *collect_attrib(const struct collector *c);
+const struct model_avail *collect_avail(const struct collector *c);
+/* Why input i is NaN ("not opened: ..."), NULL when it is counted. */
+const char *collect_input_reason(const struct collector *c, size_t i);
+/* Number of targets (vCPUs/threads) being counted. */
+size_t collect_n_targets(const struct collector *c);
+
+/*
+ * Turn a frame into the diagnosis input (vms, vcpus, nodes arrays are heap,
+ * released with collect_diag_release()).
+ */
+void collect_diag_input(const struct collector *c, const struct collect_frame *f,
+			struct diag_input *in);
+void collect_diag_release(struct diag_input *in);
+
+#endif
