@@ -44,10 +44,6 @@ struct collector {
 	struct target *t;
 	size_t n_t, cap_t;
 	double mhz;                 /* from /proc/cpuinfo, NaN unknown */
-	int tclk_input;             /* input counting task-clock, -1 none */
-	int mem_stall_metric;       /* metric named mem_stall, -1 none */
-	int remote_metric;          /* metric named remote_frac, -1 none */
-	int intensity_metric;       /* metric named mem_bw, -1 none */
 	uint64_t start_ns, prev_ns;
 	char notes[1024];
 };
@@ -252,7 +248,6 @@ int collect_new(struct collector **out, const struct collect_opts *o, struct vp_
 
 	c->o = *o;
 	c->root = xstrdup(o->root ? o->root : "/");
-	c->tclk_input = -1;
 	cnt_snapshot_init(&c->snap);
 	attrib_init(&c->attrib, &o->plat->topo);
 	c->mhz = read_mhz(c->root);
@@ -260,9 +255,6 @@ int collect_new(struct collector **out, const struct collect_opts *o, struct vp_
 	c->es = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(*c->es));
 	c->sw_start = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
 	c->sw_prev = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
-	c->mem_stall_metric = model_find_metric(m, "mem_stall");
-	c->remote_metric = model_find_metric(m, "remote_frac");
-	c->intensity_metric = model_find_metric(m, "mem_bw");
 
 	ret = pmu_db_new(&c->db, c->root, err);
 	if (ret)
@@ -280,8 +272,6 @@ int collect_new(struct collector **out, const struct collect_opts *o, struct vp_
 		c->es[i] = ent_source_of(in);
 		if (!c->av.input_ok[i] && c->av.input_reason[i])
 			c->in_reason[i] = xstrdup(c->av.input_reason[i]);
-		if (in->kind == INPUT_EVENT && !strcmp(in->spec, "task-clock"))
-			c->tclk_input = (int)i;
 		c->sw_start[i] = c->sw_prev[i] = NAN;
 		if (in->kind == INPUT_SOURCE && c->es[i] == ES_NONE && c->av.input_ok[i])
 			swsource_read(c->root, in->spec, &c->sw_start[i], NULL);
@@ -426,25 +416,36 @@ static void machine_sources(struct collector *c, bool total, double *cur)
 	}
 }
 
-static void eval_row(struct collector *c, struct collect_row *r, double duration)
+static int find_tclk(const struct model *m)
 {
-	const struct model *m = c->o.model;
+	size_t i;
+
+	for (i = 0; i < m->n_inputs; i++)
+		if (m->inputs[i].kind == INPUT_EVENT && !strcmp(m->inputs[i].spec, "task-clock"))
+			return (int)i;
+	return -1;
+}
+
+void frame_eval_row(const struct model *m, const struct platform *plat, const struct calib *cal,
+		    double cpu_mhz, struct collect_row *r, double duration)
+{
+	int tclk = find_tclk(m), ms = model_find_metric(m, "mem_stall");
 	struct expr_env env;
 
-	model_env_fill(&env, c->o.plat, c->o.cal, duration);
+	model_env_fill(&env, plat, cal, duration);
 	env.inputs = r->inputs;
 	env.n_inputs = m->n_inputs;
+	free(r->metrics);
 	r->metrics = xcalloc(m->n_metrics ? m->n_metrics : 1, sizeof(double));
 	model_eval(m, &env, r->metrics, r->fv);
 	r->cycles = m->cycles ? expr_eval(m->cycles, &env) : NAN;
 	r->cycles_proxy = false;
-	if (!isfinite(r->cycles) && c->tclk_input >= 0 && isfinite(r->inputs[c->tclk_input]) &&
-	    isfinite(c->mhz)) {
+	if (!isfinite(r->cycles) && tclk >= 0 && isfinite(r->inputs[tclk]) && isfinite(cpu_mhz)) {
 		/* task-clock ns x cycles per ns */
-		r->cycles = r->inputs[c->tclk_input] * c->mhz / 1000.0;
+		r->cycles = r->inputs[tclk] * cpu_mhz / 1000.0;
 		r->cycles_proxy = true;
 	}
-	r->mem_stall = c->mem_stall_metric >= 0 ? r->metrics[c->mem_stall_metric] : NAN;
+	r->mem_stall = ms >= 0 ? r->metrics[ms] : NAN;
 }
 
 static int build_frame(struct collector *c, struct collect_frame *f, bool total,
@@ -468,6 +469,7 @@ static int build_frame(struct collector *c, struct collect_frame *f, bool total,
 	now = vp_now_ns();
 	f->t_ns = now;
 	f->duration = (double)(now - (total ? c->start_ns : c->prev_ns)) / 1e9;
+	f->cpu_mhz = c->mhz;
 	mw = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
 	machine_sources(c, total, mw);
 
@@ -484,6 +486,20 @@ static int build_frame(struct collector *c, struct collect_frame *f, bool total,
 		free(key);
 		vr->kind = vm->adapter == HVA_NATIVE ? ENT_PROCESS : ENT_VM;
 		vr->vm_row = vm_row;
+		vr->key = attrib_vm_key(vm);
+		vr->name = xstrdup(vm->name ? vm->name : "?");
+		vr->adapter = vm->adapter;
+		vr->libvirt = (vm->cgroup && (strstr(vm->cgroup, "libvirt") ||
+					      strstr(vm->cgroup, "machine-qemu"))) ||
+			      (vm->name_source && strstr(vm->name_source, "libvirt"));
+		vr->pid = vm->pid;
+		vr->domid = vm->domid;
+		vr->index = vr->tid = vr->cpu = vr->node = -1;
+		if (vm->n_mem_nodes > 0 && vm->mem_node) {
+			vr->n_mem_nodes = vm->n_mem_nodes;
+			vr->mem_node = xcalloc((size_t)vm->n_mem_nodes, sizeof(uint64_t));
+			memcpy(vr->mem_node, vm->mem_node, (size_t)vm->n_mem_nodes * sizeof(uint64_t));
+		}
 		vr->inputs = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
 		for (k = 0; k < m->n_inputs; k++)
 			vr->inputs[k] = NAN;
@@ -498,6 +514,14 @@ static int build_frame(struct collector *c, struct collect_frame *f, bool total,
 			free(key);
 			r->kind = vm->adapter == HVA_NATIVE ? ENT_THREAD : ENT_VCPU;
 			r->vm_row = vm_row;
+			r->key = attrib_vcpu_key(vm, &vm->vcpus[j]);
+			r->adapter = vm->adapter;
+			r->pid = vm->pid;
+			r->domid = vm->domid;
+			r->index = vm->vcpus[j].index;
+			r->tid = vm->vcpus[j].tid;
+			r->cpu = vm->vcpus[j].cpu;
+			r->node = vm->vcpus[j].node;
 			r->inputs = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
 			vcpu_inputs(c, &vm->vcpus[j], r->ent, total, r->inputs);
 			for (k = 0; k < m->n_inputs; k++) {
@@ -512,7 +536,7 @@ static int build_frame(struct collector *c, struct collect_frame *f, bool total,
 			}
 			r->remote = r->ent >= 0 ? attrib_remote_estimate(&c->attrib, r->ent)
 						: (struct qval){ NAN, VQ_UNAVAILABLE, "not attributed" };
-			eval_row(c, r, f->duration);
+			frame_eval_row(m, c->o.plat, c->o.cal, c->mhz, r, f->duration);
 		}
 		vr = &f->rows[vm_row];
 		for (k = 0; k < m->n_inputs; k++) {
@@ -532,7 +556,7 @@ static int build_frame(struct collector *c, struct collect_frame *f, bool total,
 		}
 		vr->remote = vr->ent >= 0 ? attrib_remote_estimate(&c->attrib, vr->ent)
 					  : (struct qval){ NAN, VQ_UNAVAILABLE, "not attributed" };
-		eval_row(c, vr, f->duration);
+		frame_eval_row(m, c->o.plat, c->o.cal, c->mhz, vr, f->duration);
 	}
 	free(mw);
 	snprintf(f->notes, sizeof(f->notes), "%s%s%s", c->notes,
@@ -559,6 +583,9 @@ void collect_frame_release(struct collect_frame *f)
 	for (i = 0; i < f->n_rows; i++) {
 		free(f->rows[i].inputs);
 		free(f->rows[i].metrics);
+		free(f->rows[i].name);
+		free(f->rows[i].key);
+		free(f->rows[i].mem_node);
 	}
 	free(f->rows);
 	memset(f, 0, sizeof(*f));
@@ -566,10 +593,9 @@ void collect_frame_release(struct collect_frame *f)
 
 /* ---- the diagnosis input ---- */
 
-static void factor_evidence(const struct collector *c, const struct collect_row *r,
-			    enum factor_id fi, struct diag_factor_in *out)
+static void factor_evidence(const struct model *m, const bool *factor_ok,
+			    const struct collect_row *r, enum factor_id fi, struct diag_factor_in *out)
 {
-	const struct model *m = c->o.model;
 	const struct model_factor *mf = &m->factors[fi];
 	struct sbuf sb = SBUF_INIT;
 
@@ -577,7 +603,7 @@ static void factor_evidence(const struct collector *c, const struct collect_row 
 	out->score = r->fv[fi].score;
 	out->sev = r->fv[fi].sev;
 	out->quality = mf->quality;
-	if (!c->av.factor_ok[fi] || mf->quality == Q_UNAVAILABLE)
+	if (!factor_ok[fi] || mf->quality == Q_UNAVAILABLE)
 		out->quality = Q_UNAVAILABLE;
 	if (mf->score && mf->score->k == EX_METRIC && mf->score->name)
 		sbuf_addf(&sb, "%s ", mf->score->name);
@@ -592,19 +618,20 @@ static void factor_evidence(const struct collector *c, const struct collect_row 
 	sbuf_release(&sb);
 }
 
-void collect_diag_input(const struct collector *c, const struct collect_frame *f,
-			struct diag_input *in)
+void frame_diag_input(const struct model *m, const bool *factor_ok, const struct topology *topo,
+		      const struct calib *cal, const struct collect_frame *f, struct diag_input *in)
 {
-	const struct topology *topo = &c->o.plat->topo;
+	int remote_metric = model_find_metric(m, "remote_frac");
+	int intensity_metric = model_find_metric(m, "mem_bw");
 	size_t i, nv = 0, nvc = 0;
 	int fi;
 
 	memset(in, 0, sizeof(*in));
 	diag_params_default(&in->params);
-	in->lat_local_loaded_ns = c->o.cal ? c->o.cal->val[CAL_LAT_LOADED_NS] : NAN;
-	in->lat_remote_idle_ns = c->o.cal ? c->o.cal->val[CAL_LAT_REMOTE_NS] : NAN;
-	in->nodes = xcalloc(topo->n_nodes ? (size_t)topo->n_nodes : 1, sizeof(*in->nodes));
-	in->n_nodes = (size_t)topo->n_nodes;
+	in->lat_local_loaded_ns = cal ? cal->val[CAL_LAT_LOADED_NS] : NAN;
+	in->lat_remote_idle_ns = cal ? cal->val[CAL_LAT_REMOTE_NS] : NAN;
+	in->nodes = xcalloc(topo->n_nodes > 0 ? (size_t)topo->n_nodes : 1, sizeof(*in->nodes));
+	in->n_nodes = topo->n_nodes > 0 ? (size_t)topo->n_nodes : 0;
 	for (i = 0; i < in->n_nodes; i++) {
 		struct diag_node *n = &in->nodes[i];
 		struct sbuf sb = SBUF_INIT;
@@ -614,7 +641,7 @@ void collect_diag_input(const struct collector *c, const struct collect_frame *f
 		n->cpus = sbuf_detach(&sb);
 		n->n_cpus = (int)topo->nodes[i].cpus.n;
 		n->bw_gbs = NAN;
-		n->peak_gbs = c->o.cal ? c->o.cal->val[CAL_PEAK_BW_GBS] : NAN;
+		n->peak_gbs = cal ? cal->val[CAL_PEAK_BW_GBS] : NAN;
 		n->queue_full_frac = NAN;
 		n->bw_quality = Q_UNAVAILABLE;
 	}
@@ -627,34 +654,33 @@ void collect_diag_input(const struct collector *c, const struct collect_frame *f
 	in->vcpus = xcalloc(nvc ? nvc : 1, sizeof(*in->vcpus));
 	for (i = 0; i < f->n_rows; i++) {
 		const struct collect_row *r = &f->rows[i];
-		const struct entity *e = r->ent >= 0 ? &c->attrib.ents[r->ent] : NULL;
 
 		if (r->kind == ENT_VM || r->kind == ENT_PROCESS) {
-			const struct hv_vm *vm = &c->vms.vms[in->n_vms];
 			struct diag_vm *d = &in->vms[in->n_vms++];
-			uint64_t tot = hv_vm_mem_total(vm);
+			uint64_t tot = 0;
+			int n;
 
-			d->name = vm->name;
-			d->adapter = vm->adapter;
-			d->libvirt = (vm->cgroup && strstr(vm->cgroup, "libvirt")) ||
-				     (vm->cgroup && strstr(vm->cgroup, "machine-qemu")) ||
-				     (vm->name_source && strstr(vm->name_source, "libvirt"));
-			d->pid = vm->pid;
-			d->domid = vm->domid;
+			d->name = r->name;
+			d->adapter = r->adapter;
+			d->libvirt = r->libvirt;
+			d->pid = r->pid;
+			d->domid = r->domid;
 			d->scored = true;
 			for (fi = 0; fi < FACTOR_N; fi++) {
 				d->score[fi] = r->fv[fi].score;
 				d->sev[fi] = r->fv[fi].sev;
 			}
-			if (tot && vm->n_mem_nodes) {
+			for (n = 0; n < r->n_mem_nodes; n++)
+				tot += r->mem_node[n];
+			if (tot) {
 				double *frac = xcalloc(in->n_nodes ? in->n_nodes : 1, sizeof(double));
-				size_t n;
+				size_t k;
 
-				for (n = 0; n < in->n_nodes; n++) {
-					int id = in->nodes[n].id;
+				for (k = 0; k < in->n_nodes; k++) {
+					int id = in->nodes[k].id;
 
-					frac[n] = id < vm->n_mem_nodes ?
-						  (double)vm->mem_node[id] / (double)tot : 0;
+					frac[k] = id >= 0 && id < r->n_mem_nodes ?
+						  (double)r->mem_node[id] / (double)tot : 0;
 				}
 				d->mem_frac = frac;
 			}
@@ -663,20 +689,26 @@ void collect_diag_input(const struct collector *c, const struct collect_frame *f
 		{
 			struct diag_vcpu *v = &in->vcpus[in->n_vcpus++];
 
-			v->vm = in->n_vms - 1;
-			v->index = e ? e->id : -1;
-			v->tid = e ? e->tid : -1;
-			v->node = e ? e->node : -1;
+			v->vm = in->n_vms ? in->n_vms - 1 : 0;
+			v->index = r->index;
+			v->tid = r->tid;
+			v->node = r->node;
 			v->cycles = r->cycles;
 			v->cycles_proxy = r->cycles_proxy;
 			v->mem_stall_cycles = r->mem_stall;
-			v->remote_frac = c->remote_metric >= 0 && isfinite(r->metrics[c->remote_metric]) ?
-					 r->metrics[c->remote_metric] : r->remote.v;
-			v->mem_intensity = c->intensity_metric >= 0 ? r->metrics[c->intensity_metric] : NAN;
+			v->remote_frac = remote_metric >= 0 && isfinite(r->metrics[remote_metric]) ?
+					 r->metrics[remote_metric] : r->remote.v;
+			v->mem_intensity = intensity_metric >= 0 ? r->metrics[intensity_metric] : NAN;
 			for (fi = 0; fi < FACTOR_N; fi++)
-				factor_evidence(c, r, (enum factor_id)fi, &v->f[fi]);
+				factor_evidence(m, factor_ok, r, (enum factor_id)fi, &v->f[fi]);
 		}
 	}
+}
+
+void collect_diag_input(const struct collector *c, const struct collect_frame *f,
+			struct diag_input *in)
+{
+	frame_diag_input(c->o.model, c->av.factor_ok, &c->o.plat->topo, c->o.cal, f, in);
 }
 
 void collect_diag_release(struct diag_input *in)

@@ -35,11 +35,24 @@ struct collect_opts {
 	size_t n_vm_names;
 };
 
-/* One evaluated entity (a vCPU or thread, or a VM or process). */
+/*
+ * One evaluated entity (a vCPU or thread, or a VM or process).  A frame is
+ * self-contained: everything the diagnosis needs is in it, so a recording
+ * that stores frames can be diagnosed without the live machine.
+ */
 struct collect_row {
-	int ent;                        /* attribution entity */
+	int ent;                        /* attribution entity; -1 when read back from a recording */
 	enum ent_kind kind;
 	size_t vm_row;                  /* vCPU rows: index of its VM's row */
+	char *name;                     /* VM or process name (VM rows), heap; NULL on vCPU rows */
+	char *key;                      /* identity across frames ("vm:kvm:1234", "vcpu:kvm:1234:0"), heap */
+	enum hv_adapter_id adapter;
+	bool libvirt;                   /* managed by libvirt (advice uses virsh) */
+	int pid, domid;                 /* VM rows: QEMU/process pid, Xen domain id (-1 none) */
+	int index, tid;                 /* vCPU rows: vCPU number, host thread (-1 none) */
+	int cpu, node;                  /* vCPU rows: placement at the sample, -1 unknown */
+	uint64_t *mem_node;             /* VM rows: resident bytes per node id, heap; NULL unknown */
+	int n_mem_nodes;
 	double *inputs;                 /* model inputs (events summed, sources), n_inputs */
 	double *metrics;                /* model metrics, n_metrics */
 	struct factor_value fv[FACTOR_N];
@@ -52,6 +65,7 @@ struct collect_row {
 struct collect_frame {
 	uint64_t t_ns;
 	double duration;                /* seconds this frame covers */
+	double cpu_mhz;                 /* for cycles estimated from task-clock; NaN unknown */
 	struct collect_row *rows;       /* VMs first, each followed by its vCPUs */
 	size_t n_rows;
 	char notes[2048];               /* what was not counted and why */
@@ -87,9 +101,20 @@ const char *collect_input_reason(const struct collector *c, size_t i);
 size_t collect_n_targets(const struct collector *c);
 
 /*
- * Turn a frame into the diagnosis input (vms, vcpus, nodes arrays are heap,
- * released with collect_diag_release()).
+ * Evaluate a row's model (metrics, factors, cycles) from its inputs: what
+ * the collector does live, and a report does on a recording.
  */
+void frame_eval_row(const struct model *m, const struct platform *plat, const struct calib *cal,
+		    double cpu_mhz, struct collect_row *r, double duration);
+
+/*
+ * Turn a frame into the diagnosis input (vms, vcpus, nodes arrays are heap,
+ * released with collect_diag_release()).  factor_ok says which factors the
+ * model can evaluate here (model_avail.factor_ok); cal may be NULL.
+ */
+void frame_diag_input(const struct model *m, const bool *factor_ok, const struct topology *topo,
+		      const struct calib *cal, const struct collect_frame *f, struct diag_input *in);
+/* The same for a live collector's frame. */
 void collect_diag_input(const struct collector *c, const struct collect_frame *f,
 			struct diag_input *in);
 void collect_diag_release(struct diag_input *in);
