@@ -11,8 +11,9 @@ start_vm() {
 	i=0
 	while [ $i -lt 50 ]; do
 		pid=$(cat "$TRASH/$1.pid")
-		if ls /proc/$pid/task 2>/dev/null | while read t; do
+		if ls /proc/$pid/task 2>/dev/null | while read -r t; do
 			cat /proc/$pid/task/$t/comm; done | grep -q "CPU 1/TCG"; then
+			sleep 0.5 # let both vCPUs run once, so they have a CPU and a node
 			return 0
 		fi
 		sleep 0.2
@@ -20,19 +21,28 @@ start_vm() {
 	done
 	return 1
 }
-stop_vm() { kill "$(cat "$TRASH/$1.pid")" 2>/dev/null; wait "$(cat "$TRASH/$1.pid")" 2>/dev/null; true; }
+stop_vm() {
+	[ -f "$TRASH/$1.pid" ] || return 0
+	kill "$(cat "$TRASH/$1.pid")" 2>/dev/null
+	wait "$(cat "$TRASH/$1.pid")" 2>/dev/null
+	rm -f "$TRASH/$1.pid"
+}
 
+# names unique to this run, so a VM of another test never answers
+vm=vpdiag-$$
+gone=vpgone-$$
+trap 'stop_vm $vm; stop_vm $gone' EXIT
 if command -v qemu-system-x86_64 >/dev/null; then
-	start_vm vpdiag && have_vm=1 || have_vm=0
+	start_vm $vm && have_vm=1 || have_vm=0
 else
 	have_vm=0
 fi
 
 if [ $have_vm = 1 ]; then
 test_expect_success 'diagnose finds the VM and both vCPUs, and says what it cannot see' '
-	vmmprof diagnose --vm vpdiag -d 1 --json >d.json 2>err &&
+	vmmprof diagnose --vm $vm -d 1 --json >d.json 2>err &&
 	test "$(json_get d.json "j[\"targets\"]")" = 2 &&
-	test "$(json_get d.json "\",\".join(v[\"vm\"] for v in j[\"diagnosis\"][\"vms\"])")" = vpdiag &&
+	test "$(json_get d.json "\",\".join(v[\"vm\"] for v in j[\"diagnosis\"][\"vms\"])")" = $vm &&
 	test "$(json_get d.json "j[\"model\"]")" = software &&
 	json_get d.json "j[\"unavailable\"][\"sharing\"]" | grep -q "core PMU" &&
 	json_get d.json "j[\"unavailable\"][\"queue\"]" | grep -q "uncore" &&
@@ -54,17 +64,17 @@ test_expect_success 'VM cycles come from task-clock of its vCPU threads and are 
 '
 
 test_expect_success 'text output names the model, the missing PMU and the unmeasurable factors' '
-	vmmprof diagnose --vm vpdiag -d 1 >d.txt 2>err &&
+	vmmprof diagnose --vm $vm -d 1 >d.txt 2>err &&
 	grep_q "model .software." d.txt &&
 	grep_q "no core PMU here" d.txt &&
 	grep_q "^Not measurable here" d.txt &&
 	grep_q "^  sharing " d.txt &&
-	grep_q "vpdiag" d.txt &&
+	grep_q "$vm" d.txt &&
 	! grep -q " 0.0%" d.txt
 '
 
 test_expect_success 'SIGINT ends the collection early and still diagnoses' '
-	"$VMMPROF" diagnose --vm vpdiag -d 60 --json >i.json 2>err &
+	"$VMMPROF" diagnose --vm $vm -d 60 --json >i.json 2>err &
 	p=$!
 	sleep 1.5
 	kill -INT $p
@@ -74,13 +84,13 @@ test_expect_success 'SIGINT ends the collection early and still diagnoses' '
 '
 
 test_expect_success 'a VM that exits mid-run does not crash the diagnosis' '
-	start_vm vpgone &&
-	( sleep 1; stop_vm vpgone ) &
-	vmmprof diagnose --vm vpgone -d 2 --json >g.json 2>err; rc=$?
+	start_vm $gone &&
+	( sleep 1; stop_vm $gone ) &
+	vmmprof diagnose --vm $gone -d 2 --json >g.json 2>err; rc=$?
 	wait
 	test $rc = 0 && json_get g.json "j[\"model\"]" >/dev/null
 '
-stop_vm vpdiag
+stop_vm $vm
 else
 	test_skip 'diagnose of a live QEMU VM' 'qemu-system-x86_64 is not installed'
 fi
