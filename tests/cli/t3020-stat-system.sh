@@ -14,16 +14,20 @@ NCPU=$(getconf _NPROCESSORS_ONLN)
 # metric EVENT FILE: field 6 of perf's CSV (the derived value), K/sec scaled to /sec
 metric() { awk -F, -v e="$1" '$3 == e { m = $6; if ($7 == "K/sec") m *= 1000; print m; exit }' "$2"; }
 
-test_expect_success '-a: every online CPU busy for the time elapsed, as perf stat -a says in the same run' '
-	{ "$VMMPROF" stat -x, -a -e task-clock,context-switches -- sleep 1 2>v & vp=$!; } &&
-	perf stat -x, -a -e task-clock,context-switches -- sleep 1 2>p &&
-	wait $vp &&
-	# the two windows start and end a few ms apart: compare per second of task-clock
-	# (field 6: CPUs utilized, and switches per task-clock second)
-	near "$(metric task-clock v)" "$NCPU" 0.03 0 &&
-	near "$(metric task-clock v)" "$(metric task-clock p)" 0.03 0 &&
-	near "$(metric context-switches v)" "$(metric context-switches p)" 0.25 50
-'
+if command -v perf >/dev/null; then
+	test_expect_success '-a: every online CPU busy for the time elapsed, as perf stat -a says in the same run' '
+		{ "$VMMPROF" stat -x, -a -e task-clock,context-switches -- sleep 1 2>v & vp=$!; } &&
+		perf stat -x, -a -e task-clock,context-switches -- sleep 1 2>p &&
+		wait $vp &&
+		# the two windows start and end a few ms apart: compare per second of task-clock
+		# (field 6: CPUs utilized, and switches per task-clock second)
+		near "$(metric task-clock v)" "$NCPU" 0.03 0 &&
+		near "$(metric task-clock v)" "$(metric task-clock p)" 0.03 0 &&
+		near "$(metric context-switches v)" "$(metric context-switches p)" 0.25 50
+	'
+else
+	test_skip '-a: every online CPU busy for the time elapsed, as perf stat -a says in the same run' 'perf is not installed (linux-perf)'
+fi
 
 test_expect_success '-C 0: one CPU for the time elapsed' '
 	vmmprof stat -x, -C 0 -e task-clock -- sleep 0.5 2>v &&

@@ -33,23 +33,27 @@ fi
 cleanup() { rmdir "$MNT/$CG" "$MNT/$CG-gone" 2>/dev/null; }
 trap cleanup EXIT
 
-test_expect_success '-G: a workload moved into a v2 cgroup; its CPU time, faults, switches; same as perf' '
-	rm -f r; "$W" --delay 900 --cpu-ms 250 --pages 2000 --switches 40 --report r &
-	wpid=$! &&
-	wait_report r pid && echo $(report pid r) >"$MNT/$CG/cgroup.procs" &&
-	{ "$VMMPROF" stat -x, -e task-clock,page-faults,context-switches -G $CG -- sleep 2 2>v & vp=$!; } &&
-	perf stat -x, -a -e task-clock,page-faults,context-switches -G $CG -- sleep 2 2>p &&
-	wait $vp && wait $wpid &&
-	cat v p &&
-	tc=$(csv_value task-clock v) &&
-	near "$tc" "$(awk -v w=$(report work_cpu_ns r) "BEGIN { print w / 1e6 }")" 0.05 10 &&
-	near "$tc" "$(csv_value task-clock p)" 0.03 5 &&
-	test "$(csv_value page-faults v)" -ge 2000 &&
-	near "$(csv_value page-faults v)" "$(csv_value page-faults p)" 0.01 5 &&
-	test "$(csv_value context-switches v)" -ge 40 &&
-	near "$(csv_value context-switches v)" "$(csv_value context-switches p)" 0.05 5 &&
-	grep_q ",task-clock,$CG," v
-'
+if command -v perf >/dev/null; then
+	test_expect_success '-G: a workload moved into a v2 cgroup; its CPU time, faults, switches; same as perf' '
+		rm -f r; "$W" --delay 900 --cpu-ms 250 --pages 2000 --switches 40 --report r &
+		wpid=$! &&
+		wait_report r pid && echo $(report pid r) >"$MNT/$CG/cgroup.procs" &&
+		{ "$VMMPROF" stat -x, -e task-clock,page-faults,context-switches -G $CG -- sleep 2 2>v & vp=$!; } &&
+		perf stat -x, -a -e task-clock,page-faults,context-switches -G $CG -- sleep 2 2>p &&
+		wait $vp && wait $wpid &&
+		cat v p &&
+		tc=$(csv_value task-clock v) &&
+		near "$tc" "$(awk -v w=$(report work_cpu_ns r) "BEGIN { print w / 1e6 }")" 0.05 10 &&
+		near "$tc" "$(csv_value task-clock p)" 0.03 5 &&
+		test "$(csv_value page-faults v)" -ge 2000 &&
+		near "$(csv_value page-faults v)" "$(csv_value page-faults p)" 0.01 5 &&
+		test "$(csv_value context-switches v)" -ge 40 &&
+		near "$(csv_value context-switches v)" "$(csv_value context-switches p)" 0.05 5 &&
+		grep_q ",task-clock,$CG," v
+	'
+else
+	test_skip '-G: a workload moved into a v2 cgroup; its CPU time, faults, switches; same as perf' 'perf is not installed (linux-perf)'
+fi
 
 test_expect_success 'the table names the cgroup after the event, as perf does' '
 	vmmprof stat -G $CG -e task-clock -- sleep 0.1 2>err &&
