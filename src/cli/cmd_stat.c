@@ -15,6 +15,7 @@
 
 #include "pmu/counter.h"
 #include "pmu/event.h"
+#include "pmu/statfmt.h"
 #include "util/alloc.h"
 #include "util/cpulist.h"
 #include "util/fs.h"
@@ -290,31 +291,6 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 
 /* ---- formatting ---- */
 
-/* v with decimals and, when big, thousands separators ("2,003.45"). */
-static void fmt_num(struct sbuf *out, double v, int decimals, bool big)
-{
-	char buf[64];
-	char *dot;
-	size_t int_len, i, start;
-
-	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
-	if (!big) {
-		sbuf_addstr(out, buf);
-		return;
-	}
-	start = buf[0] == '-' ? 1 : 0;
-	dot = strchr(buf, '.');
-	int_len = (dot ? (size_t)(dot - buf) : strlen(buf)) - start;
-	sbuf_add(out, buf, start);
-	for (i = 0; i < int_len; i++) {
-		if (i && (int_len - i) % 3 == 0)
-			sbuf_addch(out, ',');
-		sbuf_addch(out, buf[start + i]);
-	}
-	if (dot)
-		sbuf_addstr(out, dot);
-}
-
 static bool is_sw(const struct evdesc *ev, uint64_t config)
 {
 	return ev->attr.type == PERF_TYPE_SOFTWARE && ev->attr.config == config;
@@ -454,62 +430,27 @@ static void print_rows(struct sbuf *out, const struct stat_opts *o, const struct
 		any_cg |= rows[i].cgroup != NULL;
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
-		struct cnt_value v = { 0 };
-		struct sbuf num = SBUF_INIT;
-		const char *munit = NULL;
-		double shown = NAN, m = 0;
-		bool has_m = false;
+		struct cnt_value v = { 0, 0, 0, NAN, NAN };
+		struct stat_line l = { 0 };
 
+		l.name = r->name;
+		l.cgroup = r->cgroup;
+		l.unit = r->unit;
+		l.not_supported = r->dropped;
+		l.value = NAN;
+		l.pct = NAN;
+		l.decimals = r->clock || (r->unit && r->unit[0]) ? 2 : 0;
+		l.interval = o->interval_ms > 0;
+		l.t_ns = snap->t_ns - snap->start_ns;
 		if (!r->dropped) {
 			row_value(s, snap, total, r, &v);
-			shown = r->clock ? v.value / 1e6 : v.value;
-			has_m = row_metric(s, snap, total, rows, n, r, v.value, elapsed, &m, &munit);
+			l.value = r->clock ? v.value / 1e6 : v.value;
+			l.pct = v.pct;
+			l.running_ns = v.running;
+			l.has_metric = row_metric(s, snap, total, rows, n, r, v.value, elapsed,
+						  &l.metric, &l.metric_unit);
 		}
-		if (o->interval_ms)
-			time_prefix(out, snap->t_ns - snap->start_ns, o->sep);
-		if (r->dropped)
-			sbuf_addstr(&num, "<not supported>");
-		else if (isnan(shown))
-			sbuf_addstr(&num, "<not counted>");
-		else
-			fmt_num(&num, shown, r->clock || (r->unit && r->unit[0]) ? 2 : 0,
-				o->big_num && !o->sep);
-		if (o->sep) {
-			char sep = o->sep;
-
-			sbuf_addf(out, "%s%c%s%c%s", sbuf_str(&num), sep, r->unit ? r->unit : "", sep,
-				  r->name);
-			if (any_cg)
-				sbuf_addf(out, "%c%s", sep, r->cgroup ? r->cgroup : "");
-			sbuf_addf(out, "%c%llu%c", sep, (unsigned long long)v.running, sep);
-			if (r->dropped || isnan(v.pct))
-				sbuf_addstr(out, "100.00");
-			else
-				sbuf_addf(out, "%.2f", v.pct);
-			if (has_m)
-				sbuf_addf(out, "%c%.3f%c%s\n", sep, m, sep, munit);
-			else
-				sbuf_addf(out, "%c%c\n", sep, sep);
-		} else {
-			struct sbuf name = SBUF_INIT;
-
-			sbuf_addstr(&name, r->name);
-			if (r->cgroup)
-				sbuf_addf(&name, "  %s", r->cgroup);
-			if (o->interval_ms)
-				sbuf_addch(out, ' ');
-			sbuf_addf(out, "%18s %-4s %-32s", sbuf_str(&num), r->unit ? r->unit : "",
-				  sbuf_str(&name));
-			if (has_m)
-				sbuf_addf(out, " # %8.3f %-14s", m, munit);
-			if (!r->dropped && !isnan(v.pct) && v.pct < 100.0 - 1e-9)
-				sbuf_addf(out, "  (%.2f%%)", v.pct);
-			while (out->len && out->buf[out->len - 1] == ' ')
-				out->buf[--out->len] = 0;
-			sbuf_addch(out, '\n');
-			sbuf_release(&name);
-		}
-		sbuf_release(&num);
+		stat_format_line(out, &l, o->sep, o->big_num, any_cg);
 	}
 }
 
