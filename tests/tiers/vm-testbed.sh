@@ -11,6 +11,7 @@
 #   VP_VM_CACHE     download and image cache (default tests/vm/cache)
 #   VP_VM_TIMEOUT   seconds a guest may run before it is killed (default 300)
 #   VP_VM_KEEP=1    keep the console logs in tests/vm/cache/logs
+#   VP_VM_ONLY=x86_64|aarch64   run one guest only (while developing)
 set -u
 cd "$(dirname "$0")/../.."
 top=$(pwd)
@@ -98,12 +99,13 @@ if ! make -s cross-arm64 >"$work/build-arm64.log" 2>&1; then
 	finish
 fi
 hb=$VP_VM_CACHE/helpers
+rm -rf "$hb"
 mkdir -p "$hb/x86_64" "$hb/aarch64"
 g=tests/vm/guest
 if ! { gcc -O2 -Wall -Wextra -Werror -o "$hb/x86_64/numa_touch" $g/numa_touch.c -lnuma &&
 	aarch64-linux-gnu-gcc -nostdlib -static -o "$hb/aarch64/loop" $g/loop-aarch64.S &&
 	aarch64-linux-gnu-gcc -O2 -static -Wall -Wextra -Werror -o "$hb/aarch64/pmucount" $g/pmucount.c &&
-	aarch64-linux-gnu-gcc -O2 -static -pthread -Wall -Wextra -Werror -o "$hb/aarch64/loop2" $g/loop2.c; } \
+	aarch64-linux-gnu-gcc -O2 -static -Wall -Wextra -Werror -o "$hb/aarch64/gate" $g/gate.c; } \
 	>"$work/helpers.log" 2>&1; then
 	cat "$work/helpers.log"
 	result FAIL helpers "building the guest helpers failed"
@@ -221,10 +223,15 @@ a64_guest() {
 	host_eval "$log" aarch64 "$nodes" "$A64_CPUS" "$A64_MEM" "$A64_DIST"
 }
 
-say "x86_64 guest: nodes $X86_CPUS (CPUs), $X86_MEM (MiB), distances $X86_DIST"
-x86_guest
-say "aarch64 guest: nodes $A64_CPUS (CPUs), $A64_MEM (MiB), PMU neoverse-n1 under -icount"
-if vm_foreign_ready aarch64; then
+only=${VP_VM_ONLY:-all}
+if [ "$only" != aarch64 ]; then
+	say "x86_64 guest: nodes $X86_CPUS (CPUs), $X86_MEM (MiB), distances $X86_DIST"
+	x86_guest
+fi
+if [ "$only" = x86_64 ]; then
+	:
+elif say "aarch64 guest: nodes $A64_CPUS (CPUs), $A64_MEM (MiB), PMU neoverse-n1 under -icount" &&
+	vm_foreign_ready aarch64; then
 	a64_guest
 else
 	result FAIL aarch64/kernel "apt does not know arm64 packages: dpkg --add-architecture arm64 && apt-get update (scripts/install-deps.sh --test does it)"

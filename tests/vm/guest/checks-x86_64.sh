@@ -52,7 +52,7 @@ locality() {
 }
 locality locality-remote 0 1
 locality locality-local 0 0
-if vt_has stat && vmmprof help stat 2>/dev/null | grep -q -- '-m'; then
+if vt_has stat && vmmprof help stat 2>/dev/null | grep -qE '^ *-m, --model'; then
 	vt_skip locality/vmmprof-factor "vmmprof stat -m exists but this check is not written yet"
 	vt_skip model/software "vmmprof stat -m exists but this check is not written yet"
 else
