@@ -9,6 +9,8 @@ extern const struct cmd cmd_help;
 extern const struct cmd cmd_info;
 extern const struct cmd cmd_list;
 extern const struct cmd cmd_model;
+extern const struct cmd cmd_record;
+extern const struct cmd cmd_report;
 extern const struct cmd cmd_stat;
 
 #endif

@@ -18,6 +18,8 @@ const struct cmd *const vp_cmds[] = {
 	&cmd_model,
 	&cmd_stat,
 	&cmd_diagnose,
+	&cmd_record,
+	&cmd_report,
 	NULL,
 };
 

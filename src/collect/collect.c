@@ -623,7 +623,7 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 {
 	int remote_metric = model_find_metric(m, "remote_frac");
 	int intensity_metric = model_find_metric(m, "mem_bw");
-	size_t i, nv = 0, nvc = 0;
+	size_t i, nv = 0, nvc = 0, *vm_of_row;
 	int fi;
 
 	memset(in, 0, sizeof(*in));
@@ -652,6 +652,11 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 			nvc++;
 	in->vms = xcalloc(nv ? nv : 1, sizeof(*in->vms));
 	in->vcpus = xcalloc(nvc ? nvc : 1, sizeof(*in->vcpus));
+	vm_of_row = xcalloc(f->n_rows ? f->n_rows : 1, sizeof(size_t));
+	for (i = 0; i < f->n_rows; i++)
+		if (f->rows[i].kind == ENT_VM || f->rows[i].kind == ENT_PROCESS)
+			vm_of_row[i] = in->n_vms++;
+	in->n_vms = 0;
 	for (i = 0; i < f->n_rows; i++) {
 		const struct collect_row *r = &f->rows[i];
 
@@ -689,7 +694,7 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 		{
 			struct diag_vcpu *v = &in->vcpus[in->n_vcpus++];
 
-			v->vm = in->n_vms ? in->n_vms - 1 : 0;
+			v->vm = r->vm_row < f->n_rows ? vm_of_row[r->vm_row] : 0;
 			v->index = r->index;
 			v->tid = r->tid;
 			v->node = r->node;
@@ -703,6 +708,7 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 				factor_evidence(m, factor_ok, r, (enum factor_id)fi, &v->f[fi]);
 		}
 	}
+	free(vm_of_row);
 }
 
 void collect_diag_input(const struct collector *c, const struct collect_frame *f,

@@ -1,0 +1,196 @@
+/* cmd_record.c - `vmmprof record`: the live pipeline's frames into an SQLite recording */
+#include "cli/commands.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/interrupt.h"
+#include "cli/pipeline.h"
+#include "record/record.h"
+#include "util/alloc.h"
+#include "util/timeutil.h"
+
+static int parse_seconds(const char *s, double *out, double lo)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	if (*end == 's')
+		end++;
+	return (*end || errno || !(*out >= lo) || *out > 31 * 86400.0) ? -1 : 0;
+}
+
+static int run_record(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "interval", required_argument, NULL, 'I' },
+		{ "root", required_argument, NULL, PO_ROOT },
+		{ "model", required_argument, NULL, 'm' },
+		{ "model-path", required_argument, NULL, PO_MODEL_PATH },
+		{ "calibration", required_argument, NULL, PO_CAL },
+		{ "vm", required_argument, NULL, PO_VM },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pipe_opts o = { .root = "/" };
+	struct pipeline p;
+	struct rec_writer *w = NULL;
+	struct sbuf cmdline = SBUF_INIT;
+	const char *out = NULL;
+	double duration = INFINITY, interval = 1.0;
+	bool opened = false, quiet = false;
+	const char **reasons = NULL;
+	struct vp_err err;
+	int opt, rc = 0, r, i;
+	uint64_t t0, next;
+
+	while ((opt = getopt_long(argc, argv, "o:d:I:m:p:q", longopts, NULL)) != -1) {
+		if ((r = pipe_opt(&cmd_record, &o, opt, optarg))) {
+			if (r < 0) {
+				rc = 2;
+				goto out;
+			}
+			continue;
+		}
+		switch (opt) {
+		case 'o': out = optarg; break;
+		case 'd':
+			if (parse_seconds(optarg, &duration, 0.001)) {
+				rc = cli_usage_error(&cmd_record, "invalid duration '%s' (seconds, > 0)", optarg);
+				goto out;
+			}
+			break;
+		case 'I': {
+			double ms;
+
+			if (parse_seconds(optarg, &ms, 10)) {
+				rc = cli_usage_error(&cmd_record, "invalid interval '%s' (milliseconds, >= 10)",
+						     optarg);
+				goto out;
+			}
+			interval = ms / 1000.0;
+			break;
+		}
+		case 'q': quiet = true; break;
+		default:
+			rc = cli_usage_error(&cmd_record, "unknown option '%s'", argv[optind - 1]);
+			goto out;
+		}
+	}
+	if (!out) {
+		rc = cli_usage_error(&cmd_record, "-o FILE is required");
+		goto out;
+	}
+	if (optind < argc) {
+		rc = cli_usage_error(&cmd_record, "unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	opened = true;
+	if ((rc = pipeline_open(&p, &o, true)))
+		goto out;
+	reasons = xcalloc(p.model->n_inputs ? p.model->n_inputs : 1, sizeof(char *));
+	for (i = 0; i < (int)p.model->n_inputs; i++)
+		reasons[i] = collect_input_reason(p.col, (size_t)i);
+	for (i = 0; i < argc; i++)
+		sbuf_addf(&cmdline, "%s%s", i ? " " : "vmmprof ", argv[i]);
+	{
+		struct rec_header h = { &p.plat, p.model, reasons, p.have_cal ? &p.cal : NULL,
+					interval, sbuf_str(&cmdline) };
+
+		if (rec_create(&w, out, &h, &err)) {
+			rc = cli_error(&err);
+			goto out;
+		}
+	}
+	cli_catch_interrupts();
+	if (!quiet)
+		fprintf(stderr, "vmmprof record: '%s', model '%s', %zu thread(s), every %.3g s%s "
+				"(Ctrl-C stops)\n", out, p.model->name, collect_n_targets(p.col), interval,
+			isfinite(duration) ? "" : ", until stopped");
+	t0 = vp_now_ns();
+	next = t0;
+	while (!cli_interrupted()) {
+		struct collect_frame fr;
+		uint64_t now = vp_now_ns();
+		double left = duration - (double)(now - t0) / 1e9;
+		uint64_t step;
+
+		next += (uint64_t)(interval * 1e9);
+		if (left <= 0)
+			break;
+		step = next > now ? next - now : 0;
+		if (left < (double)step / 1e9)
+			step = (uint64_t)(left * 1e9);
+		cli_sleep_ns(step);
+		/* an interrupted interval is still written: nothing collected is lost */
+		if (collect_sample(p.col, &fr, &err)) {
+			rc = cli_error(&err);
+			break;
+		}
+		if (rec_append(w, &fr, &err)) {
+			collect_frame_release(&fr);
+			rc = cli_error(&err);
+			break;
+		}
+		collect_frame_release(&fr);
+		if (!quiet && isatty(2))
+			fprintf(stderr, "\r  %lu intervals, %.0f s", rec_frames(w),
+				(double)(vp_now_ns() - t0) / 1e9);
+	}
+	if (!quiet && isatty(2))
+		fprintf(stderr, "\n");
+	if (!quiet)
+		fprintf(stderr, "vmmprof record: %lu intervals written to '%s'%s\n", rec_frames(w), out,
+			cli_interrupted() ? " (stopped by a signal)" : "");
+	if (rec_close(w, &err) && !rc)
+		rc = cli_error(&err);
+	w = NULL;
+out:
+	rec_close(w, NULL);
+	free(reasons);
+	if (opened)
+		pipeline_close(&p);
+	sbuf_release(&cmdline);
+	pipe_opts_release(&o);
+	return rc;
+}
+
+const struct cmd cmd_record = {
+	.name = "record",
+	.fn = run_record,
+	.summary = "record every interval of the live pipeline into a file",
+	.synopsis = "record -o FILE [-d SECS] [-I MS] [--vm NAME]... [-m MODEL]\n"
+		    "record -o FILE -p PID[,PID...] [-d SECS] [-I MS]",
+	.description =
+		"Runs the same collection as 'vmmprof diagnose' and writes every interval\n"
+		"into an SQLite recording (the schema is docs/record-format.md): the\n"
+		"machine's topology, the model and what it could not count here, the\n"
+		"calibration, and per interval every VM's and vCPU's placement, memory per\n"
+		"node and model inputs.  'vmmprof report' and 'vmmprof diagnose FILE' read it\n"
+		"back through the same analysis as live mode.\n"
+		"\n"
+		"Each interval is committed on its own: Ctrl-C, SIGTERM, a VM that exits, or\n"
+		"a crash leave a valid file holding every interval collected before.",
+	.options =
+		"-o, --output FILE\tthe recording to create (it must not exist)\n"
+		"-d, --duration SECS\tstop after this long (default: until Ctrl-C)\n"
+		"-I, --interval MS\tinterval length in milliseconds (default 1000)\n"
+		"--vm NAME\tonly this VM (repeatable)\n"
+		"-p, --pid PIDS\trecord these processes instead of VMs\n"
+		"-m, --model NAME|FILE\tuse this model instead of the one chosen for the CPU\n"
+		"--model-path DIR\talso look for models in DIR (repeatable)\n"
+		"--calibration FILE\tthe machine's calibration (default ~/.config/vmmprof/calibration.json)\n"
+		"-q, --quiet\tno progress on standard error\n"
+		"--root DIR\tread /proc and /sys under DIR",
+	.examples =
+		"vmmprof record -o run.vmmdb -d 60\tone minute of every VM\n"
+		"vmmprof report run.vmmdb --html run.html\ta page with charts from it",
+};

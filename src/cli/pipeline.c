@@ -1,0 +1,203 @@
+/* pipeline.c - what diagnose, record and report share: platform, model, calibration, collector */
+#include "cli/cli.h"
+#include "cli/pipeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/alloc.h"
+#include "util/fs.h"
+
+static int parse_pids(const char *s, struct pipe_opts *o)
+{
+	char *copy = xstrdup(s), *tok, *save = NULL;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long v = strtol(tok, &end, 10);
+
+		if (*end || v <= 0 || v > 4194304) {
+			free(copy);
+			return -1;
+		}
+		o->pids = xrealloc(o->pids, (o->n_pids + 1) * sizeof(int));
+		o->pids[o->n_pids++] = (int)v;
+	}
+	free(copy);
+	return 0;
+}
+
+int pipe_opt(const struct cmd *c, struct pipe_opts *o, int opt, const char *arg)
+{
+	switch (opt) {
+	case PO_ROOT: o->root = arg; return 1;
+	case 'm': o->model = arg; return 1;
+	case PO_CAL: o->cal_path = arg; return 1;
+	case PO_MODEL_PATH:
+		o->model_paths = xrealloc(o->model_paths, (o->n_model_paths + 1) * sizeof(char *));
+		o->model_paths[o->n_model_paths++] = (char *)arg;
+		return 1;
+	case PO_VM:
+		o->vms = xrealloc(o->vms, (o->n_vms + 1) * sizeof(char *));
+		o->vms[o->n_vms++] = arg;
+		return 1;
+	case 'p':
+		if (parse_pids(arg, o)) {
+			cli_usage_error(c, "invalid process list '%s'", arg);
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+void pipe_opts_release(struct pipe_opts *o)
+{
+	free(o->model_paths);
+	free(o->vms);
+	free(o->pids);
+	memset(o, 0, sizeof(*o));
+}
+
+/* What a calibration made on this machine would be keyed to. */
+static void machine_of(const struct platform *p, struct calib_machine *m)
+{
+	memset(m, 0, sizeof(*m));
+	snprintf(m->vendor, sizeof(m->vendor), "%s", p->cpu.vendor);
+	m->family = p->cpu.family;
+	m->model = p->cpu.model;
+	snprintf(m->model_name, sizeof(m->model_name), "%s", p->cpu.model_name);
+	m->n_cpus = p->topo.n_cpus;
+	m->n_nodes = p->topo.n_nodes;
+	m->n_packages = p->topo.n_packages;
+	m->n_llc = p->topo.n_llc;
+	m->llc_bytes = p->topo.n_llc ? p->topo.llc[0].size : 0;
+}
+
+/* The calibration: --calibration FILE, else the default file when it exists. */
+static int load_calibration(struct pipeline *p, const struct pipe_opts *o)
+{
+	const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
+	char *path = NULL;
+	struct vp_err err;
+	int ret = 0;
+
+	if (o->cal_path)
+		path = xstrdup(o->cal_path);
+	else if (xdg && *xdg)
+		path = xasprintf("%s/vmmprof/calibration.json", xdg);
+	else if (home && *home)
+		path = xasprintf("%s/.config/vmmprof/calibration.json", home);
+	if (!path) {
+		sbuf_addstr(&p->cal_note, "no calibration (no home directory)");
+		return 0;
+	}
+	if (!o->cal_path && vp_exists(NULL, path)) {
+		sbuf_addf(&p->cal_note, "no calibration at '%s': latency-based costs are n/a "
+				       "(run 'vmmprof calibrate')", path);
+		goto out;
+	}
+	if (calib_load(&p->cal, path, &err)) {
+		if (o->cal_path)
+			ret = cli_error(&err);
+		else
+			sbuf_addf(&p->cal_note, "calibration not used: %s", err.msg);
+		goto out;
+	}
+	{
+		struct calib_machine here;
+
+		machine_of(&p->plat, &here);
+		if (calib_match(&p->cal, &here, &err)) {
+			sbuf_addf(&p->cal_note, "calibration '%s' not used: %s", path, err.msg);
+			goto out;
+		}
+	}
+	p->have_cal = true;
+	sbuf_addf(&p->cal_note, "calibration '%s'", path);
+out:
+	free(path);
+	return ret;
+}
+
+static int open_model(struct pipeline *p, const char *name)
+{
+	struct vp_err err;
+	struct diags d;
+	int rc = 0;
+
+	diags_init(&d);
+	if (model_registry_open(&p->reg, name, &p->model, &d, &err))
+		rc = cli_error(&err);
+	diags_release(&d);
+	return rc;
+}
+
+int pipeline_model(struct pipeline *p, const struct pipe_opts *o, const char *name)
+{
+	memset(p, 0, sizeof(*p));
+	calib_init(&p->cal);
+	model_dirs_build(&p->dirs, o->model_paths, o->n_model_paths);
+	model_registry_init(&p->reg, (const char *const *)p->dirs.v, p->dirs.n);
+	p->have_reg = true;
+	snprintf(p->why, sizeof(p->why), "as recorded");
+	return open_model(p, name);
+}
+
+int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect)
+{
+	struct vp_err err;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	calib_init(&p->cal);
+	if (vp_exists(NULL, o->root ? o->root : "/"))
+		return cli_errorf("root directory '%s' does not exist", o->root);
+	if (platform_probe(&p->plat, o->root, &err))
+		return cli_error(&err);
+	p->have_plat = true;
+	model_dirs_build(&p->dirs, o->model_paths, o->n_model_paths);
+	model_registry_init(&p->reg, (const char *const *)p->dirs.v, p->dirs.n);
+	p->have_reg = true;
+	if (o->model) {
+		snprintf(p->why, sizeof(p->why), "chosen with -m");
+		if ((rc = open_model(p, o->model)))
+			return rc;
+	} else {
+		const struct model_entry *me =
+			model_registry_choose(&p->reg, &p->plat, p->why, sizeof(p->why), &err);
+
+		if (!me)
+			return cli_error(&err);
+		if ((rc = open_model(p, me->path)))
+			return rc;
+	}
+	if ((rc = load_calibration(p, o)))
+		return rc;
+	if (collect) {
+		struct collect_opts co = {
+			.root = o->root, .plat = &p->plat, .model = p->model,
+			.cal = p->have_cal ? &p->cal : NULL,
+			.pids = o->pids, .n_pids = o->n_pids,
+			.vm_names = o->vms, .n_vm_names = o->n_vms,
+		};
+
+		if (collect_new(&p->col, &co, &err))
+			return cli_error(&err);
+	}
+	return 0;
+}
+
+void pipeline_close(struct pipeline *p)
+{
+	collect_free(p->col);
+	model_free(p->model);
+	if (p->have_reg)
+		model_registry_release(&p->reg);
+	model_dirs_release(&p->dirs);
+	calib_release(&p->cal);
+	if (p->have_plat)
+		platform_release(&p->plat);
+	sbuf_release(&p->cal_note);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,65 @@
+/* pipeline.h - what diagnose, record and report share: platform, model, calibration, collector */
+#ifndef VP_PIPELINE_H
+#define VP_PIPELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "bench/calib.h"
+#include "cli/cli.h"
+#include "cli/model_path.h"
+#include "collect/collect.h"
+#include "model/registry.h"
+#include "platform/platform.h"
+#include "util/sbuf.h"
+
+/* The options the collecting commands have in common. */
+struct pipe_opts {
+	const char *root;
+	const char *model;          /* -m NAME|FILE, NULL: chosen for the platform */
+	const char *cal_path;       /* --calibration, NULL: the default file if present */
+	char **model_paths;
+	size_t n_model_paths;
+	const char **vms;
+	size_t n_vms;
+	int *pids;
+	size_t n_pids;
+};
+
+/* Long options shared by the collecting commands: values 1000+ for getopt_long. */
+enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM };
+
+/*
+ * Handle one shared option (getopt's opt and optarg); returns 1 when it was
+ * one, 0 when not, -1 (after printing the usage error) when its value is bad.
+ */
+int pipe_opt(const struct cmd *c, struct pipe_opts *o, int opt, const char *arg);
+void pipe_opts_release(struct pipe_opts *o);
+
+struct pipeline {
+	struct platform plat;
+	bool have_plat;
+	struct model_dirs dirs;
+	struct model_registry reg;
+	bool have_reg;
+	struct model *model;
+	char why[256];              /* how the model was chosen */
+	struct calib cal;
+	bool have_cal;
+	struct sbuf cal_note;       /* which calibration, or why none */
+	struct collector *col;
+};
+
+/*
+ * Probe, choose the model, load the calibration and (when collect) start the
+ * collector.  Prints the error and returns the exit code on failure.
+ */
+int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect);
+/* Load the model named (a recording's) through the same registry. */
+int pipeline_model(struct pipeline *p, const struct pipe_opts *o, const char *name);
+void pipeline_close(struct pipeline *p);
+
+/* `vmmprof diagnose RECORDING` (cmd_diagnose.c), also used by report. */
+int diagnose_recording(const char *path, const struct pipe_opts *o, bool json);
+
+#endif

@@ -1,0 +1,251 @@
+/* report_html.c - a recording as one self-contained HTML page with charts */
+#include "cli/report_html.h"
+#include "cli/diag_render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CHART_W 720
+#define CHART_H 180
+
+static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+				       "#8c564b", "#e377c2", "#17becf" };
+
+static void esc(struct sbuf *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': sbuf_addstr(out, "&lt;"); break;
+		case '>': sbuf_addstr(out, "&gt;"); break;
+		case '&': sbuf_addstr(out, "&amp;"); break;
+		case '"': sbuf_addstr(out, "&quot;"); break;
+		default: sbuf_addch(out, *s);
+		}
+	}
+}
+
+/* The value a chart plots for a row: cost % when the model gives one, else the score. */
+static double plotted(const struct collect_row *r, int f, bool cost)
+{
+	return cost ? r->fv[f].cost_pct : r->fv[f].score;
+}
+
+/* Does any VM row of the recording have a cost for factor f? */
+static bool has_cost(const struct recording *rec, int f)
+{
+	size_t i, k;
+
+	for (i = 0; i < rec->n_frames; i++)
+		for (k = 0; k < rec->frames[i].n_rows; k++)
+			if (isfinite(rec->frames[i].rows[k].fv[f].cost_pct))
+				return true;
+	return false;
+}
+
+static void chart(const struct recording *rec, const struct model *m, int f, struct sbuf *out)
+{
+	bool cost = has_cost(rec, f);
+	double vmax = 0;
+	size_t fi, k, series = 0;
+	const struct collect_frame *last = rec->n_frames ? &rec->frames[rec->n_frames - 1] : NULL;
+
+	for (fi = 0; fi < rec->n_frames; fi++)
+		for (k = 0; k < rec->frames[fi].n_rows; k++) {
+			const struct collect_row *r = &rec->frames[fi].rows[k];
+			double v = plotted(r, f, cost);
+
+			if ((r->kind == ENT_VM || r->kind == ENT_PROCESS) && isfinite(v) && v > vmax)
+				vmax = v;
+		}
+	sbuf_addf(out, "<h3>%s: %s per VM over time</h3>\n", factor_title((enum factor_id)f),
+		  cost ? "cost, % of cycles" : "score");
+	if (vmax <= 0)
+		vmax = 1;
+	sbuf_addf(out, "<svg class=\"chart\" width=\"%d\" height=\"%d\" role=\"img\" "
+		       "aria-label=\"%s over time\">\n", CHART_W, CHART_H + 20,
+		  factor_name((enum factor_id)f));
+	sbuf_addf(out, "<line x1=\"40\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"axis\"/>"
+		       "<line x1=\"40\" y1=\"0\" x2=\"40\" y2=\"%d\" class=\"axis\"/>\n",
+		  CHART_H, CHART_W, CHART_H, CHART_H);
+	sbuf_addf(out, "<text x=\"0\" y=\"12\">%.3g</text><text x=\"0\" y=\"%d\">0</text>\n", vmax,
+		  CHART_H);
+	/* one polyline per VM row position of the last frame (VMs keep their order) */
+	for (k = 0; last && k < last->n_rows; k++) {
+		const struct collect_row *vr = &last->rows[k];
+		struct sbuf pts = SBUF_INIT;
+
+		if (vr->kind != ENT_VM && vr->kind != ENT_PROCESS)
+			continue;
+		for (fi = 0; fi < rec->n_frames; fi++) {
+			const struct collect_frame *fr = &rec->frames[fi];
+			size_t j;
+
+			for (j = 0; j < fr->n_rows; j++) {
+				double v = plotted(&fr->rows[j], f, cost);
+				double x = 40 + (double)(CHART_W - 50) * (double)fi /
+					   (double)(rec->n_frames > 1 ? rec->n_frames - 1 : 1);
+
+				if (!fr->rows[j].key || !vr->key || strcmp(fr->rows[j].key, vr->key) ||
+				    !isfinite(v))
+					continue;
+				sbuf_addf(&pts, "%.1f,%.1f ", x, CHART_H - v / vmax * (CHART_H - 10));
+			}
+		}
+		sbuf_addf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>\n",
+			  palette[series % 8], sbuf_str(&pts));
+		sbuf_addf(out, "<text x=\"%d\" y=\"%zu\" fill=\"%s\">", CHART_W - 160,
+			  14 + 14 * series, palette[series % 8]);
+		esc(out, vr->name);
+		sbuf_addstr(out, "</text>\n");
+		series++;
+		sbuf_release(&pts);
+	}
+	sbuf_addstr(out, "</svg>\n");
+	(void)m;
+}
+
+static void heatmap(const struct recording *rec, struct sbuf *out)
+{
+	const struct collect_frame *last = rec->n_frames ? &rec->frames[rec->n_frames - 1] : NULL;
+	size_t k, fi;
+	int cell;
+
+	sbuf_addstr(out, "<h2>vCPU placement over time</h2>\n<p>Each square is one interval, "
+			 "coloured by the NUMA node the vCPU ran on (grey: unknown).</p>\n"
+			 "<table class=\"heat\">\n");
+	cell = rec->n_frames > 120 ? 4 : 10;
+	for (k = 0; last && k < last->n_rows; k++) {
+		const struct collect_row *vr = &last->rows[k];
+
+		if (vr->kind != ENT_VCPU && vr->kind != ENT_THREAD)
+			continue;
+		sbuf_addstr(out, "<tr><th>");
+		esc(out, last->rows[vr->vm_row].name);
+		sbuf_addf(out, " %s %d</th><td>", vr->kind == ENT_THREAD ? "thread" : "vCPU", vr->index);
+		for (fi = 0; fi < rec->n_frames; fi++) {
+			const struct collect_frame *fr = &rec->frames[fi];
+			int node = -1;
+			size_t j;
+
+			for (j = 0; j < fr->n_rows; j++)
+				if (fr->rows[j].key && vr->key && !strcmp(fr->rows[j].key, vr->key))
+					node = fr->rows[j].node;
+			sbuf_addf(out, "<span class=\"c\" style=\"width:%dpx;background:%s\" "
+				       "title=\"interval %zu: node %d\"></span>", cell,
+				  node >= 0 ? palette[node % 8] : "#ccc", fi, node);
+		}
+		sbuf_addstr(out, "</td></tr>\n");
+	}
+	sbuf_addstr(out, "</table>\n<p>");
+	for (k = 0; k < (size_t)(rec->plat.topo.n_nodes > 0 ? rec->plat.topo.n_nodes : 0); k++)
+		sbuf_addf(out, "<span class=\"c\" style=\"width:10px;background:%s\"></span> node %d &nbsp; ",
+			  palette[rec->plat.topo.nodes[k].id % 8], rec->plat.topo.nodes[k].id);
+	sbuf_addstr(out, "</p>\n");
+}
+
+void report_html(const struct recording *rec, const struct model *m, const struct model_avail *av,
+		 const struct diag_input *in, const struct diag_result *r, struct sbuf *out)
+{
+	size_t i;
+	int f;
+
+	sbuf_addstr(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+			 "<title>vmmprof report</title>\n<style>\n"
+			 "body{font-family:sans-serif;margin:2em;max-width:60em;color:#222}\n"
+			 "table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left;"
+			 "border-bottom:1px solid #ddd;vertical-align:top}\n"
+			 ".axis{stroke:#888}.chart text{font-size:11px}\n"
+			 ".heat td,.heat th{border:none;padding:1px 4px;white-space:nowrap}\n"
+			 ".c{display:inline-block;height:12px;margin-right:1px}\n"
+			 "pre{background:#f4f4f4;padding:6px}.na{color:#888}\n"
+			 ".critical{color:#b00;font-weight:bold}.warning{color:#b60}\n"
+			 "</style></head><body>\n<h1>vmmprof report</h1>\n<p>");
+	esc(out, rec->path);
+	sbuf_addf(out, ": %zu intervals of %.3g s, recorded ", rec->n_frames, rec->interval_s);
+	esc(out, rec->created);
+	sbuf_addstr(out, " with model <b>");
+	esc(out, m->name);
+	sbuf_addstr(out, "</b>.<br>Command: <code>");
+	esc(out, rec->command);
+	sbuf_addstr(out, "</code></p>\n");
+
+	sbuf_addstr(out, "<h2>Ranked bottlenecks</h2>\n");
+	if (!r->n_b) {
+		sbuf_addstr(out, "<p>None among the factors that could be evaluated.</p>\n");
+	} else {
+		sbuf_addstr(out, "<table><tr><th>#</th><th>where</th><th>factor</th><th>cost</th>"
+				 "<th>severity</th><th>quality</th><th>confidence</th><th>evidence</th></tr>\n");
+		for (i = 0; i < r->n_b; i++) {
+			const struct diag_bottleneck *b = &r->b[i];
+
+			sbuf_addf(out, "<tr><td>%zu</td><td>", i + 1);
+			if (b->scope == DIAG_NODE)
+				sbuf_addf(out, "node %d", in->nodes[b->entity].id);
+			else if (b->scope == DIAG_VM)
+				esc(out, in->vms[b->entity].name);
+			else {
+				esc(out, in->vms[in->vcpus[b->entity].vm].name);
+				sbuf_addf(out, " vCPU %d", in->vcpus[b->entity].index);
+			}
+			sbuf_addf(out, "</td><td>%s</td><td>", factor_name(b->factor));
+			if (isfinite(b->cost_pct))
+				sbuf_addf(out, "%.1f%%", b->cost_pct);
+			else
+				sbuf_addstr(out, "<span class=\"na\">n/a</span>");
+			sbuf_addf(out, "</td><td class=\"%s\">%s</td><td>%s</td><td>%s</td><td>",
+				  severity_name(b->sev), severity_name(b->sev),
+				  factor_quality_name(b->quality), diag_confidence_name(b->confidence));
+			esc(out, b->evidence);
+			sbuf_addstr(out, "</td></tr>\n");
+		}
+		sbuf_addstr(out, "</table>\n");
+	}
+
+	sbuf_addstr(out, "<h2>Advice</h2>\n");
+	if (!r->n_a)
+		sbuf_addstr(out, "<p>None: no bottleneck that a placement change would relieve.</p>\n");
+	for (i = 0; i < r->n_a; i++) {
+		const struct diag_advice *a = &r->a[i];
+
+		sbuf_addf(out, "<h3>%zu. ", i + 1);
+		esc(out, a->action);
+		sbuf_addf(out, " <small>[%s]</small></h3>\n<p>Evidence: ", a->rule);
+		esc(out, a->evidence);
+		sbuf_addstr(out, "<br>Expected: ");
+		esc(out, a->effect);
+		if (a->conflict) {
+			sbuf_addstr(out, "<br><b>Conflict:</b> ");
+			esc(out, a->conflict_note);
+		}
+		sbuf_addstr(out, "</p><pre>");
+		esc(out, a->command);
+		sbuf_addstr(out, "</pre>\n");
+	}
+
+	sbuf_addstr(out, "<h2>Factors over time</h2>\n");
+	for (f = 0; f < FACTOR_N; f++) {
+		const char *why = factor_unavailable(m, av, (enum factor_id)f);
+
+		if (why) {
+			sbuf_addf(out, "<h3>%s</h3><p class=\"na\">Not measured: ",
+				  factor_title((enum factor_id)f));
+			esc(out, why);
+			sbuf_addstr(out, "</p>\n");
+			continue;
+		}
+		chart(rec, m, f, out);
+	}
+	heatmap(rec, out);
+	sbuf_addstr(out, "<h2>Node &times; node traffic</h2>\n<p class=\"na\">");
+	sbuf_addstr(out, "n/a: the traffic matrix needs per-node local/remote counts (uncore home-agent "
+			 "or AMD DF counters, or resctrl MBM); this recording has none.</p>\n");
+	sbuf_addstr(out, "<h2>Nodes</h2>\n<ul>\n");
+	for (i = 0; i < in->n_nodes; i++) {
+		sbuf_addf(out, "<li>node %d (CPUs %s): ", in->nodes[i].id, in->nodes[i].cpus);
+		esc(out, r->node_notes[i]);
+		sbuf_addstr(out, "</li>\n");
+	}
+	sbuf_addstr(out, "</ul>\n<p><small>Generated by vmmprof. Unknown values are shown as n/a, "
+			 "never as 0.</small></p>\n</body></html>\n");
+}

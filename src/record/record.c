@@ -1,0 +1,838 @@
+/* record.c - recordings: collector frames in an SQLite file, read back for report and diagnose */
+#include "record/record.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "model/swsource.h"
+#include "util/alloc.h"
+#include "util/sbuf.h"
+#include "version.h"
+
+#ifdef HAVE_SQLITE
+#include <sqlite3.h>
+
+static const char *const schema_sql =
+	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
+	"CREATE TABLE nodes (id INTEGER PRIMARY KEY, cpus TEXT NOT NULL, mem_total INTEGER);"
+	"CREATE TABLE inputs (idx INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL,"
+	"  spec TEXT NOT NULL, reason TEXT);"
+	"CREATE TABLE frames (seq INTEGER PRIMARY KEY, t_ns INTEGER NOT NULL, duration REAL NOT NULL,"
+	"  cpu_mhz REAL, notes TEXT);"
+	"CREATE TABLE rows (seq INTEGER NOT NULL, pos INTEGER NOT NULL, kind TEXT NOT NULL,"
+	"  key TEXT, name TEXT, vm_pos INTEGER, adapter TEXT, libvirt INTEGER, pid INTEGER,"
+	"  domid INTEGER, idx INTEGER, tid INTEGER, cpu INTEGER, node INTEGER, remote REAL,"
+	"  remote_quality TEXT, PRIMARY KEY (seq, pos));"
+	"CREATE TABLE row_mem (seq INTEGER NOT NULL, pos INTEGER NOT NULL, node INTEGER NOT NULL,"
+	"  bytes INTEGER NOT NULL);"
+	"CREATE TABLE vals (seq INTEGER NOT NULL, pos INTEGER NOT NULL, input INTEGER NOT NULL,"
+	"  value REAL, PRIMARY KEY (seq, pos, input));";
+
+struct rec_writer {
+	sqlite3 *db;
+	char *path;
+	size_t n_inputs;
+	unsigned long seq;
+	sqlite3_stmt *st_frame, *st_row, *st_mem, *st_val;
+};
+
+static int db_error(struct vp_err *err, sqlite3 *db, const char *path, const char *what)
+{
+	return vp_err_set(err, VP_EFORMAT, "%s '%s': %s", what, path,
+			  db ? sqlite3_errmsg(db) : "out of memory");
+}
+
+static int exec(sqlite3 *db, const char *sql, const char *path, struct vp_err *err)
+{
+	char *msg = NULL;
+	int ret = 0;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		ret = vp_err_set(err, VP_EFORMAT, "cannot write '%s': %s", path,
+				 msg ? msg : sqlite3_errmsg(db));
+	sqlite3_free(msg);
+	return ret;
+}
+
+static int put_meta(sqlite3 *db, const char *key, const char *value, const char *path,
+		    struct vp_err *err)
+{
+	sqlite3_stmt *st;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(db, "INSERT INTO meta VALUES (?, ?)", -1, &st, NULL) != SQLITE_OK)
+		return db_error(err, db, path, "cannot write");
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, value, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		ret = db_error(err, db, path, "cannot write");
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static const char *kind_name(enum ent_kind k)
+{
+	return ent_kind_name(k);
+}
+
+static enum ent_kind kind_parse(const char *s)
+{
+	static const enum ent_kind all[] = { ENT_HOST, ENT_NODE, ENT_CPU, ENT_VM, ENT_VCPU,
+					     ENT_PROCESS, ENT_THREAD };
+	size_t i;
+
+	for (i = 0; s && i < VP_ARRAY_SIZE(all); i++)
+		if (!strcmp(ent_kind_name(all[i]), s))
+			return all[i];
+	return ENT_THREAD;
+}
+
+static enum hv_adapter_id adapter_parse(const char *s)
+{
+	static const enum hv_adapter_id all[] = { HVA_KVM, HVA_XEN, HVA_GUEST, HVA_NATIVE };
+	size_t i;
+
+	for (i = 0; s && i < VP_ARRAY_SIZE(all); i++)
+		if (!strcmp(hv_adapter_name(all[i]), s))
+			return all[i];
+	return HVA_NATIVE;
+}
+
+static int write_header(struct rec_writer *w, const struct rec_header *h, struct vp_err *err)
+{
+	const struct topology *t = &h->plat->topo;
+	const struct model *m = h->model;
+	char buf[64], when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int ret;
+
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(buf, sizeof(buf), "%d", REC_SCHEMA_VERSION);
+	if ((ret = put_meta(w->db, "schema_version", buf, w->path, err)) ||
+	    (ret = put_meta(w->db, "vmmprof_version", VMMPROF_VERSION, w->path, err)) ||
+	    (ret = put_meta(w->db, "model", m->name, w->path, err)) ||
+	    (ret = put_meta(w->db, "created", when, w->path, err)) ||
+	    (ret = put_meta(w->db, "command", h->command ? h->command : "", w->path, err)))
+		return ret;
+	snprintf(buf, sizeof(buf), "%.17g", h->interval_s);
+	if ((ret = put_meta(w->db, "interval_s", buf, w->path, err)))
+		return ret;
+	snprintf(buf, sizeof(buf), "%d %d %d %d", t->n_cpus, t->n_packages, t->n_cores,
+		 t->smt_on ? 1 : 0);
+	if ((ret = put_meta(w->db, "topology", buf, w->path, err)))
+		return ret;
+	if (h->cal) {
+		struct sbuf sb = SBUF_INIT;
+
+		calib_format(h->cal, &sb);
+		ret = put_meta(w->db, "calibration", sbuf_str(&sb), w->path, err);
+		sbuf_release(&sb);
+		if (ret)
+			return ret;
+	}
+	if (sqlite3_prepare_v2(w->db, "INSERT INTO nodes VALUES (?, ?, ?)", -1, &st, NULL))
+		return db_error(err, w->db, w->path, "cannot write");
+	for (i = 0; i < (size_t)(t->n_nodes > 0 ? t->n_nodes : 0); i++) {
+		struct sbuf sb = SBUF_INIT;
+
+		cpulist_format(&t->nodes[i].cpus, &sb);
+		sqlite3_reset(st);
+		sqlite3_bind_int(st, 1, t->nodes[i].id);
+		sqlite3_bind_text(st, 2, sbuf_str(&sb), -1, SQLITE_TRANSIENT);
+		if (t->nodes[i].mem_known)
+			sqlite3_bind_int64(st, 3, (sqlite3_int64)t->nodes[i].mem_total);
+		else
+			sqlite3_bind_null(st, 3);
+		sbuf_release(&sb);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			return db_error(err, w->db, w->path, "cannot write");
+		}
+	}
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(w->db, "INSERT INTO inputs VALUES (?, ?, ?, ?, ?)", -1, &st, NULL))
+		return db_error(err, w->db, w->path, "cannot write");
+	for (i = 0; i < m->n_inputs; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int(st, 1, (int)i);
+		sqlite3_bind_text(st, 2, m->inputs[i].name, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 3, m->inputs[i].kind == INPUT_EVENT ? "event" : "source", -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, m->inputs[i].spec, -1, SQLITE_TRANSIENT);
+		if (h->input_reason && h->input_reason[i])
+			sqlite3_bind_text(st, 5, h->input_reason[i], -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(st, 5);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			return db_error(err, w->db, w->path, "cannot write");
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int rec_create(struct rec_writer **out, const char *path, const struct rec_header *h,
+	       struct vp_err *err)
+{
+	struct rec_writer *w;
+	struct stat st;
+	int ret;
+
+	if (!stat(path, &st))
+		return vp_err_set(err, -EEXIST, "'%s' exists: not overwriting a recording", path);
+	w = xcalloc(1, sizeof(*w));
+	w->path = xstrdup(path);
+	w->n_inputs = h->model->n_inputs;
+	if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)) {
+		ret = db_error(err, w->db, path, "cannot create");
+		goto fail;
+	}
+	if ((ret = exec(w->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", path, err)) ||
+	    (ret = exec(w->db, "BEGIN", path, err)) ||
+	    (ret = exec(w->db, schema_sql, path, err)) ||
+	    (ret = write_header(w, h, err)) ||
+	    (ret = exec(w->db, "PRAGMA user_version=1; COMMIT", path, err)))
+		goto fail;
+	if (sqlite3_prepare_v2(w->db, "INSERT INTO frames VALUES (?, ?, ?, ?, ?)", -1,
+			       &w->st_frame, NULL) ||
+	    sqlite3_prepare_v2(w->db, "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+			       "?, ?, ?, ?, ?)", -1, &w->st_row, NULL) ||
+	    sqlite3_prepare_v2(w->db, "INSERT INTO row_mem VALUES (?, ?, ?, ?)", -1, &w->st_mem,
+			       NULL) ||
+	    sqlite3_prepare_v2(w->db, "INSERT INTO vals VALUES (?, ?, ?, ?)", -1, &w->st_val,
+			       NULL)) {
+		ret = db_error(err, w->db, path, "cannot write");
+		goto fail;
+	}
+	*out = w;
+	return 0;
+fail:
+	rec_close(w, NULL);
+	unlink(path);
+	return ret;
+}
+
+static void bind_int_or_null(sqlite3_stmt *st, int col, long long v, bool null)
+{
+	if (null)
+		sqlite3_bind_null(st, col);
+	else
+		sqlite3_bind_int64(st, col, v);
+}
+
+static void bind_double(sqlite3_stmt *st, int col, double v)
+{
+	if (isfinite(v))
+		sqlite3_bind_double(st, col, v);
+	else
+		sqlite3_bind_null(st, col);
+}
+
+static int step(struct rec_writer *w, sqlite3_stmt *st, struct vp_err *err)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_DONE ? 0 : db_error(err, w->db, w->path, "cannot write");
+}
+
+int rec_append(struct rec_writer *w, const struct collect_frame *f, struct vp_err *err)
+{
+	size_t i, k;
+	int ret;
+
+	if ((ret = exec(w->db, "BEGIN", w->path, err)))
+		return ret;
+	sqlite3_bind_int64(w->st_frame, 1, (sqlite3_int64)w->seq);
+	sqlite3_bind_int64(w->st_frame, 2, (sqlite3_int64)f->t_ns);
+	sqlite3_bind_double(w->st_frame, 3, f->duration);
+	bind_double(w->st_frame, 4, f->cpu_mhz);
+	sqlite3_bind_text(w->st_frame, 5, f->notes, -1, SQLITE_STATIC);
+	if ((ret = step(w, w->st_frame, err)))
+		goto fail;
+	for (i = 0; i < f->n_rows; i++) {
+		const struct collect_row *r = &f->rows[i];
+		sqlite3_stmt *st = w->st_row;
+
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)w->seq);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+		sqlite3_bind_text(st, 3, kind_name(r->kind), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, r->key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, r->name, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 6, (sqlite3_int64)r->vm_row);
+		sqlite3_bind_text(st, 7, hv_adapter_name(r->adapter), -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 8, r->libvirt);
+		bind_int_or_null(st, 9, r->pid, r->pid < 0);
+		bind_int_or_null(st, 10, r->domid, r->domid < 0);
+		bind_int_or_null(st, 11, r->index, r->index < 0);
+		bind_int_or_null(st, 12, r->tid, r->tid < 0);
+		bind_int_or_null(st, 13, r->cpu, r->cpu < 0);
+		bind_int_or_null(st, 14, r->node, r->node < 0);
+		bind_double(st, 15, r->remote.v);
+		sqlite3_bind_text(st, 16, vp_quality_name(r->remote.q), -1, SQLITE_STATIC);
+		if ((ret = step(w, st, err)))
+			goto fail;
+		for (k = 0; r->mem_node && k < (size_t)r->n_mem_nodes; k++) {
+			sqlite3_bind_int64(w->st_mem, 1, (sqlite3_int64)w->seq);
+			sqlite3_bind_int64(w->st_mem, 2, (sqlite3_int64)i);
+			sqlite3_bind_int64(w->st_mem, 3, (sqlite3_int64)k);
+			sqlite3_bind_int64(w->st_mem, 4, (sqlite3_int64)r->mem_node[k]);
+			if ((ret = step(w, w->st_mem, err)))
+				goto fail;
+		}
+		for (k = 0; k < w->n_inputs; k++) {
+			sqlite3_bind_int64(w->st_val, 1, (sqlite3_int64)w->seq);
+			sqlite3_bind_int64(w->st_val, 2, (sqlite3_int64)i);
+			sqlite3_bind_int64(w->st_val, 3, (sqlite3_int64)k);
+			bind_double(w->st_val, 4, r->inputs[k]);
+			if ((ret = step(w, w->st_val, err)))
+				goto fail;
+		}
+	}
+	if ((ret = exec(w->db, "COMMIT", w->path, err)))
+		goto fail;
+	w->seq++;
+	return 0;
+fail:
+	exec(w->db, "ROLLBACK", w->path, NULL);
+	return ret;
+}
+
+unsigned long rec_frames(const struct rec_writer *w)
+{
+	return w->seq;
+}
+
+int rec_close(struct rec_writer *w, struct vp_err *err)
+{
+	int ret = 0;
+
+	if (!w)
+		return 0;
+	sqlite3_finalize(w->st_frame);
+	sqlite3_finalize(w->st_row);
+	sqlite3_finalize(w->st_mem);
+	sqlite3_finalize(w->st_val);
+	if (w->db) {
+		/* fold the WAL back so the recording is one self-contained file */
+		sqlite3_exec(w->db, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;",
+			     NULL, NULL, NULL);
+		if (sqlite3_close(w->db) != SQLITE_OK)
+			ret = db_error(err, w->db, w->path, "cannot close");
+	}
+	free(w->path);
+	free(w);
+	return ret;
+}
+
+/* ---- reading ---- */
+
+static char *col_text(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+static int col_int(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) == SQLITE_NULL ? -1 : sqlite3_column_int(st, col);
+}
+
+static double col_double(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
+}
+
+static int bad(struct vp_err *err, const char *path, sqlite3 *db, const char *what)
+{
+	return vp_err_set(err, VP_EFORMAT, "'%s' is not a readable vmmprof recording: %s%s%s", path,
+			  what, db ? ": " : "", db ? sqlite3_errmsg(db) : "");
+}
+
+static int read_meta(sqlite3 *db, struct recording *r, struct vp_err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT key, value FROM meta", -1, &st, NULL) != SQLITE_OK)
+		return bad(err, r->path, db, "no meta table");
+	r->schema = -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(st, 0);
+		const char *v = (const char *)sqlite3_column_text(st, 1);
+
+		if (!k || !v)
+			continue;
+		if (!strcmp(k, "schema_version"))
+			r->schema = atoi(v);
+		else if (!strcmp(k, "vmmprof_version"))
+			r->vmmprof_version = xstrdup(v);
+		else if (!strcmp(k, "model"))
+			r->model_name = xstrdup(v);
+		else if (!strcmp(k, "command"))
+			r->command = xstrdup(v);
+		else if (!strcmp(k, "created"))
+			r->created = xstrdup(v);
+		else if (!strcmp(k, "interval_s"))
+			r->interval_s = strtod(v, NULL);
+		else if (!strcmp(k, "topology")) {
+			int smt = 0;
+
+			sscanf(v, "%d %d %d %d", &r->plat.topo.n_cpus, &r->plat.topo.n_packages,
+			       &r->plat.topo.n_cores, &smt);
+			r->plat.topo.smt_on = smt;
+			r->plat.topo.known = true;
+		} else if (!strcmp(k, "calibration")) {
+			struct vp_err e;
+
+			r->have_cal = !calib_parse(&r->cal, v, strlen(v), "recorded calibration", &e);
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return bad(err, r->path, db, "reading meta");
+	if (r->schema < 0 || !r->model_name)
+		return bad(err, r->path, NULL, "no schema version or model in its meta table");
+	if (r->schema > REC_SCHEMA_VERSION)
+		return vp_err_set(err, VP_EFORMAT, "'%s' has recording schema %d; this vmmprof reads "
+				  "up to %d", r->path, r->schema, REC_SCHEMA_VERSION);
+	return 0;
+}
+
+static int read_nodes_inputs(sqlite3 *db, struct recording *r, struct vp_err *err)
+{
+	struct topology *t = &r->plat.topo;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT id, cpus, mem_total FROM nodes ORDER BY id", -1, &st,
+			       NULL) != SQLITE_OK)
+		return bad(err, r->path, db, "no nodes table");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct numa_node *n;
+		const char *cpus = (const char *)sqlite3_column_text(st, 1);
+
+		t->nodes = xrealloc(t->nodes, (size_t)(t->n_nodes + 1) * sizeof(*t->nodes));
+		n = &t->nodes[t->n_nodes++];
+		memset(n, 0, sizeof(*n));
+		n->id = sqlite3_column_int(st, 0);
+		if (cpulist_parse(&n->cpus, cpus ? cpus : "", NULL))
+			cpulist_init(&n->cpus);
+		n->mem_known = sqlite3_column_type(st, 2) != SQLITE_NULL;
+		n->mem_total = n->mem_known ? (uint64_t)sqlite3_column_int64(st, 2) : 0;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return bad(err, r->path, db, "reading nodes");
+	if (sqlite3_prepare_v2(db, "SELECT name, reason FROM inputs ORDER BY idx", -1, &st,
+			       NULL) != SQLITE_OK)
+		return bad(err, r->path, db, "no inputs table");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		r->input_names = xrealloc(r->input_names, (r->n_inputs + 1) * sizeof(char *));
+		r->input_reason = xrealloc(r->input_reason, (r->n_inputs + 1) * sizeof(char *));
+		r->input_names[r->n_inputs] = col_text(st, 0);
+		r->input_reason[r->n_inputs] = col_text(st, 1);
+		if (!r->input_names[r->n_inputs])
+			r->input_names[r->n_inputs] = xstrdup("?");
+		r->n_inputs++;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : bad(err, r->path, db, "reading inputs");
+}
+
+static struct collect_row *frame_row(struct recording *r, long seq, long pos)
+{
+	if (seq < 0 || (size_t)seq >= r->n_frames || pos < 0 ||
+	    (size_t)pos >= r->frames[seq].n_rows)
+		return NULL;
+	return &r->frames[seq].rows[pos];
+}
+
+static int read_frames(sqlite3 *db, struct recording *r, struct vp_err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+	size_t i;
+
+	if (sqlite3_prepare_v2(db, "SELECT seq, t_ns, duration, cpu_mhz, notes FROM frames ORDER BY seq",
+			       -1, &st, NULL) != SQLITE_OK)
+		return bad(err, r->path, db, "no frames table");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct collect_frame *f;
+		const char *notes = (const char *)sqlite3_column_text(st, 4);
+
+		if (sqlite3_column_int64(st, 0) != (sqlite3_int64)r->n_frames) {
+			sqlite3_finalize(st);
+			return bad(err, r->path, NULL, "frame numbers are not consecutive");
+		}
+		r->frames = xrealloc(r->frames, (r->n_frames + 1) * sizeof(*r->frames));
+		f = &r->frames[r->n_frames++];
+		memset(f, 0, sizeof(*f));
+		f->t_ns = (uint64_t)sqlite3_column_int64(st, 1);
+		f->duration = sqlite3_column_double(st, 2);
+		f->cpu_mhz = col_double(st, 3);
+		snprintf(f->notes, sizeof(f->notes), "%s", notes ? notes : "");
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return bad(err, r->path, db, "reading frames");
+
+	if (sqlite3_prepare_v2(db, "SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, "
+			       "domid, idx, tid, cpu, node, remote, remote_quality FROM rows "
+			       "ORDER BY seq, pos", -1, &st, NULL) != SQLITE_OK)
+		return bad(err, r->path, db, "no rows table");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long seq = (long)sqlite3_column_int64(st, 0), pos = (long)sqlite3_column_int64(st, 1);
+		struct collect_frame *f;
+		struct collect_row *row;
+		const char *q;
+		size_t k;
+
+		if (seq < 0 || (size_t)seq >= r->n_frames || (size_t)pos != r->frames[seq].n_rows) {
+			sqlite3_finalize(st);
+			return bad(err, r->path, NULL, "a row names a frame or position out of order");
+		}
+		f = &r->frames[seq];
+		f->rows = xrealloc(f->rows, (f->n_rows + 1) * sizeof(*f->rows));
+		row = &f->rows[f->n_rows++];
+		memset(row, 0, sizeof(*row));
+		row->ent = -1;
+		row->kind = kind_parse((const char *)sqlite3_column_text(st, 2));
+		row->key = col_text(st, 3);
+		row->name = col_text(st, 4);
+		row->vm_row = (size_t)sqlite3_column_int64(st, 5);
+		row->adapter = adapter_parse((const char *)sqlite3_column_text(st, 6));
+		row->libvirt = sqlite3_column_int(st, 7) != 0;
+		row->pid = col_int(st, 8);
+		row->domid = col_int(st, 9);
+		row->index = col_int(st, 10);
+		row->tid = col_int(st, 11);
+		row->cpu = col_int(st, 12);
+		row->node = col_int(st, 13);
+		row->remote.v = col_double(st, 14);
+		q = (const char *)sqlite3_column_text(st, 15);
+		row->remote.q = VQ_UNAVAILABLE;
+		for (k = 0; q && k <= VQ_UNAVAILABLE; k++)
+			if (!strcmp(vp_quality_name((enum vp_quality)k), q))
+				row->remote.q = (enum vp_quality)k;
+		row->inputs = xcalloc(r->n_inputs ? r->n_inputs : 1, sizeof(double));
+		for (k = 0; k < r->n_inputs; k++)
+			row->inputs[k] = NAN;
+		if (row->vm_row >= f->n_rows) {
+			sqlite3_finalize(st);
+			return bad(err, r->path, NULL, "a vCPU row names a VM row that does not exist");
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return bad(err, r->path, db, "reading rows");
+
+	if (sqlite3_prepare_v2(db, "SELECT seq, pos, node, bytes FROM row_mem ORDER BY seq, pos, node",
+			       -1, &st, NULL) != SQLITE_OK)
+		return bad(err, r->path, db, "no row_mem table");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct collect_row *row = frame_row(r, (long)sqlite3_column_int64(st, 0),
+						    (long)sqlite3_column_int64(st, 1));
+		int node = sqlite3_column_int(st, 2);
+
+		if (!row || node < 0 || node > 4096)
+			continue;
+		if (node >= row->n_mem_nodes) {
+			row->mem_node = xrealloc(row->mem_node, (size_t)(node + 1) * sizeof(uint64_t));
+			for (i = (size_t)row->n_mem_nodes; i <= (size_t)node; i++)
+				row->mem_node[i] = 0;
+			row->n_mem_nodes = node + 1;
+		}
+		row->mem_node[node] = (uint64_t)sqlite3_column_int64(st, 3);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return bad(err, r->path, db, "reading row_mem");
+
+	if (sqlite3_prepare_v2(db, "SELECT seq, pos, input, value FROM vals", -1, &st, NULL) != SQLITE_OK)
+		return bad(err, r->path, db, "no vals table");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct collect_row *row = frame_row(r, (long)sqlite3_column_int64(st, 0),
+						    (long)sqlite3_column_int64(st, 1));
+		sqlite3_int64 in = sqlite3_column_int64(st, 2);
+
+		if (row && in >= 0 && (size_t)in < r->n_inputs)
+			row->inputs[in] = col_double(st, 3);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : bad(err, r->path, db, "reading vals");
+}
+
+int rec_read(const char *path, struct recording *r, struct vp_err *err)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st;
+	struct stat sb;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	calib_init(&r->cal);
+	r->path = xstrdup(path);
+	if (stat(path, &sb))
+		return vp_err_errno(err, errno, "cannot open recording '%s'", path);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		ret = bad(err, path, db, "cannot open");
+		goto out;
+	}
+	/* a truncated or overwritten file shows here, before any query trusts it */
+	if (sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &st, NULL) != SQLITE_OK) {
+		ret = bad(err, path, db, "not an SQLite database");
+		goto out;
+	}
+	if (sqlite3_step(st) != SQLITE_ROW ||
+	    strcmp((const char *)sqlite3_column_text(st, 0), "ok")) {
+		const unsigned char *t = sqlite3_column_text(st, 0);
+
+		ret = vp_err_set(err, VP_EFORMAT, "'%s' is damaged (truncated or overwritten): %s",
+				 path, t ? (const char *)t : sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		goto out;
+	}
+	sqlite3_finalize(st);
+	if ((ret = read_meta(db, r, err)) || (ret = read_nodes_inputs(db, r, err)) ||
+	    (ret = read_frames(db, r, err)))
+		goto out;
+out:
+	sqlite3_close(db);
+	return ret;
+}
+
+#else /* !HAVE_SQLITE */
+
+int rec_create(struct rec_writer **out, const char *path, const struct rec_header *h,
+	       struct vp_err *err)
+{
+	(void)out; (void)h;
+	return vp_err_set(err, VP_EDEP, "cannot write '%s': vmmprof was built without SQLite "
+			  "(install libsqlite3-dev and rebuild)", path);
+}
+
+int rec_append(struct rec_writer *w, const struct collect_frame *f, struct vp_err *err)
+{
+	(void)w; (void)f;
+	return vp_err_set(err, VP_EDEP, "built without SQLite");
+}
+
+unsigned long rec_frames(const struct rec_writer *w) { (void)w; return 0; }
+int rec_close(struct rec_writer *w, struct vp_err *err) { (void)w; (void)err; return 0; }
+
+int rec_read(const char *path, struct recording *r, struct vp_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	calib_init(&r->cal);
+	return vp_err_set(err, VP_EDEP, "cannot read '%s': vmmprof was built without SQLite "
+			  "(install libsqlite3-dev and rebuild)", path);
+}
+
+#endif /* HAVE_SQLITE */
+
+void rec_release(struct recording *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_frames; i++)
+		collect_frame_release(&r->frames[i]);
+	free(r->frames);
+	for (i = 0; i < r->n_inputs; i++) {
+		free(r->input_names[i]);
+		free(r->input_reason[i]);
+	}
+	free(r->input_names);
+	free(r->input_reason);
+	platform_release(&r->plat);
+	calib_release(&r->cal);
+	free(r->path);
+	free(r->vmmprof_version);
+	free(r->model_name);
+	free(r->command);
+	free(r->created);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---- binding to a model ---- */
+
+struct bind_ctx {
+	const struct recording *r;
+};
+
+static int recorded_input(const struct recording *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_inputs; i++)
+		if (!strcmp(r->input_names[i], name))
+			return (int)i;
+	return -1;
+}
+
+/* An input is available when it was recorded and counted. */
+static int check_recorded(void *ctx, const struct model_input *in, char **reason)
+{
+	const struct bind_ctx *b = ctx;
+	int i = recorded_input(b->r, in->name);
+
+	if (i < 0) {
+		*reason = xasprintf("not in the recording");
+		return VP_EUNSUPP;
+	}
+	if (b->r->input_reason[i]) {
+		*reason = xstrdup(b->r->input_reason[i]);
+		return VP_EUNSUPP;
+	}
+	return 0;
+}
+
+int rec_bind_model(struct recording *r, const struct model *m, struct model_avail *av,
+		   struct vp_err *err)
+{
+	struct bind_ctx b = { r };
+	struct diags d;
+	int *map;
+	size_t f, i, k;
+
+	if (strcmp(m->name, r->model_name))
+		return vp_err_set(err, VP_EINVAL, "'%s' was recorded with model '%s', not '%s'",
+				  r->path, r->model_name, m->name);
+	map = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(int));
+	for (k = 0; k < m->n_inputs; k++)
+		map[k] = recorded_input(r, m->inputs[k].name);
+	for (f = 0; f < r->n_frames; f++) {
+		struct collect_frame *fr = &r->frames[f];
+
+		for (i = 0; i < fr->n_rows; i++) {
+			struct collect_row *row = &fr->rows[i];
+			double *in = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
+
+			for (k = 0; k < m->n_inputs; k++)
+				in[k] = map[k] >= 0 ? row->inputs[map[k]] : NAN;
+			free(row->inputs);
+			row->inputs = in;
+			frame_eval_row(m, &r->plat, r->have_cal ? &r->cal : NULL, fr->cpu_mhz, row,
+				       fr->duration);
+		}
+	}
+	free(map);
+	diags_init(&d);
+	model_check_inputs(m, check_recorded, &b, av, &d);
+	diags_release(&d);
+	return 0;
+}
+
+/* Inputs that add up over time (counts); the rest (ratios) are averaged. */
+static bool additive(const struct model_input *in)
+{
+	const struct swsource_def *def;
+
+	if (in->kind == INPUT_EVENT)
+		return true;
+	def = swsource_find(in->spec);
+	return def && def->cumulative;
+}
+
+void rec_total_frame(const struct recording *r, const struct model *m, struct collect_frame *out)
+{
+	size_t f, i, k, j;
+	size_t *cnt = NULL;       /* per (row, input): frames with a value, for means */
+
+	memset(out, 0, sizeof(*out));
+	out->cpu_mhz = NAN;
+	for (f = 0; f < r->n_frames; f++) {
+		const struct collect_frame *fr = &r->frames[f];
+
+		out->duration += fr->duration;
+		out->t_ns = fr->t_ns;
+		if (isfinite(fr->cpu_mhz))
+			out->cpu_mhz = fr->cpu_mhz;
+		for (i = 0; i < fr->n_rows; i++) {
+			const struct collect_row *src = &fr->rows[i];
+			struct collect_row *dst = NULL;
+
+			for (j = 0; j < out->n_rows; j++)
+				if (src->key && out->rows[j].key && !strcmp(src->key, out->rows[j].key))
+					dst = &out->rows[j];
+			if (!dst) {
+				/* a vCPU whose VM row is new: map its VM row by key too */
+				out->rows = xrealloc(out->rows, (out->n_rows + 1) * sizeof(*out->rows));
+				cnt = xrealloc(cnt, (out->n_rows + 1) * (m->n_inputs + 1) * sizeof(size_t));
+				memset(cnt + out->n_rows * (m->n_inputs + 1), 0,
+				       (m->n_inputs + 1) * sizeof(size_t));
+				dst = &out->rows[out->n_rows++];
+				*dst = *src;
+				dst->key = src->key ? xstrdup(src->key) : NULL;
+				dst->name = src->name ? xstrdup(src->name) : NULL;
+				dst->metrics = NULL;
+				dst->mem_node = NULL;
+				dst->n_mem_nodes = 0;
+				dst->inputs = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
+				for (k = 0; k < m->n_inputs; k++)
+					dst->inputs[k] = NAN;
+				dst->remote.v = NAN;
+				dst->vm_row = out->n_rows - 1;
+				if (src->kind == ENT_VCPU || src->kind == ENT_THREAD) {
+					const struct collect_row *vm = &fr->rows[src->vm_row];
+
+					for (j = 0; j < out->n_rows; j++)
+						if (vm->key && out->rows[j].key &&
+						    !strcmp(vm->key, out->rows[j].key))
+							dst->vm_row = j;
+				}
+			}
+			j = (size_t)(dst - out->rows);
+			/* placement and memory: the latest */
+			dst->cpu = src->cpu;
+			dst->node = src->node;
+			if (src->mem_node) {
+				free(dst->mem_node);
+				dst->n_mem_nodes = src->n_mem_nodes;
+				dst->mem_node = xcalloc((size_t)src->n_mem_nodes, sizeof(uint64_t));
+				memcpy(dst->mem_node, src->mem_node,
+				       (size_t)src->n_mem_nodes * sizeof(uint64_t));
+			}
+			if (isfinite(src->remote.v)) {
+				size_t *c = &cnt[j * (m->n_inputs + 1) + m->n_inputs];
+
+				dst->remote.v = (isfinite(dst->remote.v) ? dst->remote.v * (double)*c : 0) +
+						src->remote.v;
+				dst->remote.v /= (double)++*c;
+				dst->remote.q = src->remote.q;
+			}
+			for (k = 0; k < m->n_inputs; k++) {
+				double v = src->inputs[k];
+				size_t *c = &cnt[j * (m->n_inputs + 1) + k];
+
+				if (!isfinite(v))
+					continue;
+				if (additive(&m->inputs[k]))
+					dst->inputs[k] = (isfinite(dst->inputs[k]) ? dst->inputs[k] : 0) + v;
+				else
+					dst->inputs[k] = ((isfinite(dst->inputs[k]) ?
+							   dst->inputs[k] * (double)*c : 0) + v) /
+							 (double)(*c + 1);
+				++*c;
+			}
+		}
+	}
+	/* VM rows must come before their vCPUs for the diagnosis input */
+	for (i = 0; i < out->n_rows; i++)
+		frame_eval_row(m, &r->plat, r->have_cal ? &r->cal : NULL, out->cpu_mhz, &out->rows[i],
+			       out->duration);
+	free(cnt);
+}

@@ -1,0 +1,91 @@
+/* record.h - recordings: collector frames in an SQLite file, read back for report and diagnose */
+#ifndef VP_RECORD_H
+#define VP_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/calib.h"
+#include "collect/collect.h"
+#include "model/model.h"
+#include "platform/platform.h"
+#include "util/err.h"
+
+/*
+ * A recording (.vmmdb) holds what the live pipeline saw: the machine's
+ * topology, the model by name with the inputs it read, the calibration,
+ * and one frame per interval (every row's identity, placement and model
+ * inputs; counts already scaled for multiplexing).  Metrics, factors and
+ * the diagnosis are recomputed when it is read, by the same code as live,
+ * so a report is exactly what `diagnose` would have said.  The schema is
+ * docs/record-format.md.  Each frame is committed on its own (WAL), so a
+ * recording cut short by a signal or a crash holds every frame before it.
+ */
+
+#define REC_SCHEMA_VERSION 1
+
+struct rec_writer;
+
+/* What a recording starts with. */
+struct rec_header {
+	const struct platform *plat;
+	const struct model *model;
+	const char *const *input_reason; /* model->n_inputs entries: why not counted, NULL ok */
+	const struct calib *cal;         /* NULL when none */
+	double interval_s;
+	const char *command;             /* the command line, for the record */
+};
+
+/* Create path (it must not exist).  Returns 0 and *out, or a negative code. */
+int rec_create(struct rec_writer **out, const char *path, const struct rec_header *h,
+	       struct vp_err *err);
+/* Append one frame in its own transaction. */
+int rec_append(struct rec_writer *w, const struct collect_frame *f, struct vp_err *err);
+/* Frames written so far. */
+unsigned long rec_frames(const struct rec_writer *w);
+/* Checkpoint and close; w is freed whatever the result. */
+int rec_close(struct rec_writer *w, struct vp_err *err);
+
+/* A recording read back. */
+struct recording {
+	char *path;
+	int schema;
+	char *vmmprof_version;
+	char *model_name;
+	char *command;
+	char *created;                   /* ISO 8601 UTC */
+	double interval_s;
+	struct platform plat;            /* topology only (CPUs, nodes, packages, SMT) */
+	char **input_names;              /* as recorded */
+	char **input_reason;             /* NULL when it was counted */
+	size_t n_inputs;
+	struct calib cal;
+	bool have_cal;
+	struct collect_frame *frames;    /* rows carry inputs in the recorded order */
+	size_t n_frames;
+};
+
+/*
+ * Read a whole recording.  A file that is not SQLite, not a vmmprof
+ * recording, of a newer schema, or damaged gives VP_EFORMAT with a message
+ * naming the file and what is wrong.
+ */
+int rec_read(const char *path, struct recording *r, struct vp_err *err);
+void rec_release(struct recording *r);
+
+/*
+ * Map a recording onto model m (loaded by the recorded name): each frame's
+ * row inputs are reordered to m's inputs by name (an input m has and the
+ * recording lacks is NaN), metrics and factors evaluated, and av says what
+ * was available when it was recorded.  Release av with model_avail_release().
+ */
+int rec_bind_model(struct recording *r, const struct model *m, struct model_avail *av,
+		   struct vp_err *err);
+
+/*
+ * The whole run as one frame: event inputs and counters summed over the
+ * frames, per-entity ratios averaged, rows matched by key; evaluated with m.
+ */
+void rec_total_frame(const struct recording *r, const struct model *m, struct collect_frame *out);
+
+#endif
