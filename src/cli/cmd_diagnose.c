@@ -132,12 +132,7 @@ static int run_diagnose(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "duration", required_argument, NULL, 'd' },
-		{ "root", required_argument, NULL, PO_ROOT },
-		{ "model", required_argument, NULL, 'm' },
-		{ "model-path", required_argument, NULL, PO_MODEL_PATH },
-		{ "calibration", required_argument, NULL, PO_CAL },
-		{ "vm", required_argument, NULL, PO_VM },
-		{ "pid", required_argument, NULL, 'p' },
+		PIPE_LONGOPTS,
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};

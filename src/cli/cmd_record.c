@@ -31,12 +31,7 @@ static int run_record(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "interval", required_argument, NULL, 'I' },
-		{ "root", required_argument, NULL, PO_ROOT },
-		{ "model", required_argument, NULL, 'm' },
-		{ "model-path", required_argument, NULL, PO_MODEL_PATH },
-		{ "calibration", required_argument, NULL, PO_CAL },
-		{ "vm", required_argument, NULL, PO_VM },
-		{ "pid", required_argument, NULL, 'p' },
+		PIPE_LONGOPTS,
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -109,20 +109,8 @@ static void timeline_csv(const struct recording *rec, const struct model *m,
 
 			sbuf_addf(out, "%zu,%llu,%.6f,%s,", f, (unsigned long long)fr->t_ns, fr->duration,
 				  ent_kind_name(r->kind));
-			/* names come from QEMU command lines: quote them as RFC 4180 asks */
-			if (vm && strpbrk(vm, ",\"\n")) {
-				const char *p;
-
-				sbuf_addch(out, '"');
-				for (p = vm; *p; p++) {
-					if (*p == '"')
-						sbuf_addch(out, '"');
-					sbuf_addch(out, *p);
-				}
-				sbuf_addch(out, '"');
-			} else {
-				sbuf_addstr(out, vm ? vm : "");
-			}
+			/* names come from QEMU command lines: quoted as RFC 4180 asks */
+			table_csv_field(out, vm ? vm : "", ',');
 			if (r->index >= 0)
 				sbuf_addf(out, ",%d", r->index);
 			else

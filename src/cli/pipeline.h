@@ -29,6 +29,15 @@ struct pipe_opts {
 /* Long options shared by the collecting commands: values 1000+ for getopt_long. */
 enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM };
 
+/* Their getopt_long entries (with -m and -p as short options). */
+#define PIPE_LONGOPTS \
+	{ "root", required_argument, NULL, PO_ROOT }, \
+	{ "model", required_argument, NULL, 'm' }, \
+	{ "model-path", required_argument, NULL, PO_MODEL_PATH }, \
+	{ "calibration", required_argument, NULL, PO_CAL }, \
+	{ "vm", required_argument, NULL, PO_VM }, \
+	{ "pid", required_argument, NULL, 'p' }
+
 /*
  * Handle one shared option (getopt's opt and optarg); returns 1 when it was
  * one, 0 when not, -1 (after printing the usage error) when its value is bad.

@@ -139,7 +139,7 @@ void table_render(const struct table *t, struct sbuf *out, int indent, bool head
 	free(w);
 }
 
-static void csv_field(struct sbuf *out, const char *s, char sep)
+void table_csv_field(struct sbuf *out, const char *s, char sep)
 {
 	const char *p;
 
@@ -163,14 +163,14 @@ void table_render_csv(const struct table *t, struct sbuf *out, char sep)
 	for (j = 0; j < t->ncols; j++) {
 		if (j)
 			sbuf_addch(out, sep);
-		csv_field(out, t->head[j], sep);
+		table_csv_field(out, t->head[j], sep);
 	}
 	sbuf_addch(out, '\n');
 	for (i = 0; i < t->nrows; i++) {
 		for (j = 0; j < t->ncols; j++) {
 			if (j)
 				sbuf_addch(out, sep);
-			csv_field(out, cell(t, i, j), sep);
+			table_csv_field(out, cell(t, i, j), sep);
 		}
 		sbuf_addch(out, '\n');
 	}

@@ -25,6 +25,8 @@ void table_row(struct table *t);
 void table_cell(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Render with two spaces between columns and an optional indent. */
 void table_render(const struct table *t, struct sbuf *out, int indent, bool header);
+/* Append one RFC 4180 field (quoted when it holds sep, a quote or a newline). */
+void table_csv_field(struct sbuf *out, const char *s, char sep);
 /* RFC 4180 CSV with sep as separator (',' normally). */
 void table_render_csv(const struct table *t, struct sbuf *out, char sep);
 
