@@ -6,9 +6,13 @@
 #include <string.h>
 
 /*
- * Event recipes per CPU family, from REFERENCES.md section 1 (libpfm4 or
- * perf spelling as given there).  core[] needs the core PMU; unc[] names
- * the uncore PMU family that must be present for unc_ev[].
+ * Event recipes per CPU family, from REFERENCES.md section 1.  core[] needs
+ * the core PMU and is spelled as libpfm4 4.13 names the events of that
+ * table ("EVENT:UMASK / :UMASK2, EVENT2": a leading ':' repeats the event
+ * before it); tests/helpers/check_recipes.c encodes every one of them.
+ * unc[] names the uncore PMU family that must be present for unc_ev[],
+ * which are spelled as the kernel's sysfs aliases and perf name them
+ * (libpfm4 lacks most of those tables).
  */
 struct recipe {
 	const char *pfm[3];        /* libpfm4 core tables this recipe serves */
@@ -20,7 +24,8 @@ struct recipe {
 };
 
 static const struct recipe recipes[] = {
-	{ { "nhm", "nhm_ex" }, "Nehalem", false,
+	/* single-socket Westmere ("wsm") has the Nehalem umasks, not Westmere-EP's */
+	{ { "nhm", "nhm_ex", "wsm" }, "Nehalem", false,
 	  { "MEM_UNCORE_RETIRED:LOCAL_DRAM / :REMOTE_DRAM",
 	    "LLC_MISSES / LLC_REFERENCES",
 	    "MEM_UNCORE_RETIRED:OTHER_CORE_L2_HITM, OFFCORE_RESPONSE_0:ANY_DATA:REMOTE_CACHE_HITM",
@@ -32,7 +37,7 @@ static const struct recipe recipes[] = {
 	    NULL,
 	    "UNC_QMC_NORMAL_READS:ANY, UNC_QMC_WRITES:FULL_ANY, UNC_QMC_OCCUPANCY, UNC_QHL_CYCLES_FULL",
 	    "UNC_GQ_CYCLES_FULL:{READ,WRITE,PEER_PROBE}_TRACKER / UNC_CLK_UNHALTED" } },
-	{ { "wsm", "wsm_dp" }, "Westmere", false,
+	{ { "wsm_dp" }, "Westmere-EP", false,
 	  { "MEM_UNCORE_RETIRED:LOCAL_DRAM_AND_REMOTE_CACHE_HIT / :REMOTE_DRAM",
 	    "LLC_MISSES / LLC_REFERENCES",
 	    "MEM_UNCORE_RETIRED:LOCAL_HITM / :REMOTE_HITM",
@@ -57,33 +62,34 @@ static const struct recipe recipes[] = {
 	    "CAS_COUNT.RD / .WR, RPQ_OCCUPANCY / RPQ_INSERTS, RPQ_CYCLES_FULL, CLOCKTICKS",
 	    "TOR_OCCUPANCY.IA_MISS / TOR_INSERTS.IA_MISS" } },
 	{ { "icx" }, "Ice Lake-SP", false,
-	  { "OCR.DEMAND_DATA_RD.LOCAL_DRAM / .REMOTE_DRAM",
-	    "LONGEST_LAT_CACHE.MISS / .REFERENCE",
-	    "MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD (libpfm4: XSNP_HITM)",
+	  { "OCR:DEMAND_DATA_RD_LOCAL_DRAM / :DEMAND_DATA_RD_REMOTE_DRAM",
+	    "LONGEST_LAT_CACHE:MISS / :REFERENCES",  /* libpfm4's icx spelling */
+	    /* perf's XSNP_FWD: libpfm4 4.13 still calls it XSNP_HITM on ICX (same code) */
+	    "MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM",
 	    NULL,
-	    "SQ_MISC.SQ_FULL" },
+	    "SQ_MISC:SQ_FULL" },
 	  { "uncore_cha", NULL, NULL, "uncore_imc", "uncore_cha" },
 	  { "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_LOCAL / _REMOTE",
 	    NULL, NULL,
 	    "CAS_COUNT.RD (0x04/0x0f) / .WR (0x04/0x30), RPQ per pseudo-channel",
 	    "TOR_OCCUPANCY / TOR_INSERTS.IA_MISS_DRD" } },
 	{ { "spr" }, "Sapphire Rapids", false,
-	  { "OCR.DEMAND_DATA_RD.LOCAL_DRAM / .REMOTE_DRAM",
-	    "LONGEST_LAT_CACHE.MISS / .REFERENCE",
-	    "MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD",
+	  { "OCR:DEMAND_DATA_RD_LOCAL_DRAM / :DEMAND_DATA_RD_REMOTE_DRAM",
+	    "LONGEST_LAT_CACHE:MISS / :REFERENCE",
+	    "MEM_LOAD_L3_HIT_RETIRED:XSNP_FWD",
 	    NULL,
-	    "XQ.FULL_CYCLES" },
+	    "XQ:FULL_CYCLES" },
 	  { "uncore_cha", NULL, NULL, "uncore_imc", "uncore_cha" },
 	  { "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_LOCAL / _REMOTE",
 	    NULL, NULL,
 	    "CAS_COUNT.RD (0x05/0xcf) / .WR (0x05/0xf0)",
 	    "TOR_OCCUPANCY / TOR_INSERTS.IA_MISS_DRD" } },
 	{ { "amd64_fam17h_zen2" }, "Zen 2", true,
-	  { "ls_refills_from_sys.ls_mabresp_lcl_dram / _rmt_dram",
+	  { "DATA_CACHE_REFILLS_FROM_SYSTEM:LS_MABRESP_LCL_DRAM / :LS_MABRESP_RMT_DRAM",
 	    NULL,
-	    "ls_refills_from_sys.ls_mabresp_lcl_cache / _rmt_cache",
+	    "DATA_CACHE_REFILLS_FROM_SYSTEM:LS_MABRESP_LCL_CACHE / :LS_MABRESP_RMT_CACHE",
 	    NULL,
-	    "ls_alloc_mab_count / ls_mab_alloc" },
+	    NULL },
 	  { NULL, "amd_l3", NULL, "amd_df", "amd_l3" },
 	  { NULL,
 	    "l3_request_g1.caching_l3_cache_accesses, l3_comb_clstr_state.request_miss",
@@ -91,11 +97,11 @@ static const struct recipe recipes[] = {
 	    "DRAM channel data controller 0..7 (x64 B)",
 	    "xi_sys_fill_latency x16 / xi_ccx_sdp_req1" } },
 	{ { "amd64_fam19h_zen3" }, "Zen 3", true,
-	  { "ls_dmnd_fills_from_sys.mem_io_local / .mem_io_remote",
+	  { "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:MEM_IO_LCL / :MEM_IO_RMT",
 	    NULL,
-	    "ls_dmnd_fills_from_sys.ext_cache_local / .ext_cache_remote",
+	    "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:EXT_CACHE_LCL / :EXT_CACHE_RMT",
 	    NULL,
-	    "ls_alloc_mab_count / ls_mab_alloc" },
+	    "ALLOC_MAB_COUNT / MAB_ALLOCATION_BY_TYPE:ALL" },
 	  { NULL, "amd_l3", NULL, "amd_df", "amd_l3" },
 	  { NULL,
 	    "l3_lookup_state.all / .miss",
@@ -103,9 +109,9 @@ static const struct recipe recipes[] = {
 	    "DRAM channel data controller 0..7 (x64 B)",
 	    "xi_sys_fill_latency x16 / xi_ccx_sdp_req1" } },
 	{ { "amd64_fam19h_zen4" }, "Zen 4", true,
-	  { "ls_dmnd_fills_from_sys.dram_io_near / .dram_io_far",
+	  { "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:DRAM_IO_NEAR / :DRAM_IO_FAR",
 	    NULL,
-	    "ls_dmnd_fills_from_sys.near_cache / .far_cache",
+	    "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:NEAR_CACHE_NEAR_FAR / :FAR_CACHE_NEAR_FAR",
 	    NULL,
 	    NULL },
 	  { "amd_df", "amd_l3", NULL, "amd_umc", "amd_l3" },
@@ -157,6 +163,13 @@ static const struct recipe *recipe_for(const char *pfm)
 			if (!strcmp(recipes[i].pfm[k], pfm))
 				return &recipes[i];
 	return NULL;
+}
+
+const char *coverage_recipe_core(const char *pfm, enum cov_factor f)
+{
+	const struct recipe *rc = recipe_for(pfm);
+
+	return rc && f < COV_NFACTORS ? rc->core[f] : NULL;
 }
 
 static const struct pmu_family *family(const struct platform *p, const char *name)

@@ -56,6 +56,13 @@ struct coverage {
 /* Fill *c (caller-owned, nothing to release) from *p. */
 void coverage_compute(const struct platform *p, struct coverage *c);
 
+/*
+ * The core-PMU events of the recipe serving libpfm4 table pfm for factor
+ * f, in libpfm4 spelling ("EVENT:UMASK / :UMASK2, EVENT2"); NULL when the
+ * recipe has none.  Static storage.
+ */
+const char *coverage_recipe_core(const char *pfm, enum cov_factor f);
+
 const char *cov_factor_name(enum cov_factor f);   /* "locality", "llc", ... */
 const char *cov_quality_name(enum cov_quality q); /* "measured", ... */
 const char *cov_kind_name(enum cov_kind k);       /* "core", "uncore", "resctrl", "software", "none" */
