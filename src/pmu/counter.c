@@ -912,11 +912,34 @@ static void read_group(struct cnt_session *s, const struct cnt_group *g, uint64_
 }
 
 /* Which thread and cgroup entities still exist; mark the vanished ones. */
+/*
+ * Does thread tid of process pid still exist?  Live, tgkill(pid, tid, 0)
+ * answers in one cheap syscall per thread (a readdir of /proc/PID/task
+ * costs a dentry per thread and dominated the read at 1,000 threads) and
+ * cannot be fooled by a reused tid, which would belong to another process.
+ * Under a fixture root the task list is read instead.
+ */
+static bool thread_exists(const struct cnt_session *s, pid_t pid, pid_t tid,
+			  pid_t **tids, size_t *n_tids, pid_t *listed_pid)
+{
+	if (!strcmp(s->root, "/"))
+		return syscall(SYS_tgkill, pid, tid, 0) == 0 || errno != ESRCH;
+	if (*listed_pid != pid) {
+		free(*tids);
+		if (list_tasks(s->root, pid, tids, n_tids))
+			*n_tids = 0;
+		if (*n_tids)
+			qsort(*tids, *n_tids, sizeof(**tids), cmp_pid);
+		*listed_pid = pid;
+	}
+	return *n_tids && bsearch(&tid, *tids, *n_tids, sizeof(**tids), cmp_pid);
+}
+
+/* Which thread and cgroup entities still exist; mark the vanished ones. */
 static int check_vanished(struct cnt_session *s, uint64_t now)
 {
-	pid_t last_pid = -1, *tids = NULL;
+	pid_t listed_pid = -1, *tids = NULL;
 	size_t n_tids = 0, i;
-	bool leader_gone = false;
 	int ended = 0;
 
 	for (i = 0; i < s->n_entities; i++) {
@@ -926,19 +949,9 @@ static int check_vanished(struct cnt_session *s, uint64_t now)
 		if (e->state != CNT_ENT_LIVE)
 			continue;
 		if (e->kind == CNT_ENT_THREAD) {
-			/* one directory listing per process, not one stat per thread */
-			if (e->pid != last_pid) {
-				free(tids);
-				if (list_tasks(s->root, e->pid, &tids, &n_tids))
-					n_tids = 0;
-				/* an exited leader stays listed as a zombie until reaped */
-				leader_gone = leader_zombie(s->root, e->pid);
-				if (n_tids)
-					qsort(tids, n_tids, sizeof(*tids), cmp_pid);
-				last_pid = e->pid;
-			}
-			gone = !n_tids || !bsearch(&e->tid, tids, n_tids, sizeof(*tids), cmp_pid) ||
-			       (e->tid == e->pid && leader_gone);
+			gone = !thread_exists(s, e->pid, e->tid, &tids, &n_tids, &listed_pid) ||
+			       /* an exited leader stays a zombie until its parent reaps it */
+			       (e->tid == e->pid && leader_zombie(s->root, e->pid));
 		} else if (e->kind == CNT_ENT_CGROUP) {
 			struct stat st;
 

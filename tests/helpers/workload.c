@@ -13,6 +13,8 @@
 /*
  * usage: workload [options]
  *   --delay MS        sleep first (so that a counter can attach)
+ *   --wait-file PATH  then wait until PATH exists (the test creates it once its
+ *                     counters are open), polling every 10 ms
  *   --pages N         touch N new anonymous pages (N page faults at least)
  *   --cpu-ms MS       burn MS ms of CPU time in the main thread
  *   --switches N      sleep 1 ms N times (N voluntary context switches at least)
@@ -90,7 +92,7 @@ static void sleep_ms(long ms)
 int main(int argc, char **argv)
 {
 	long delay = 0, pages = 0, cpu_ms = 0, switches = 0, thread_ms = 0, idle = 0, hold = 0;
-	const char *report = NULL;
+	const char *report = NULL, *wait_file = NULL;
 	struct burner b = { 0, 0, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0 };
 	pthread_t th;
 	pthread_attr_t small;
@@ -103,6 +105,10 @@ int main(int argc, char **argv)
 
 		if (!strcmp(argv[i], "--report") && i + 1 < argc) {
 			report = argv[++i];
+			continue;
+		}
+		if (!strcmp(argv[i], "--wait-file") && i + 1 < argc) {
+			wait_file = argv[++i];
 			continue;
 		}
 		if (!strcmp(argv[i], "--delay")) dst = &delay;
@@ -145,6 +151,8 @@ int main(int argc, char **argv)
 		}
 	}
 	sleep_ms(delay);
+	while (wait_file && access(wait_file, F_OK))
+		sleep_ms(10);
 	t0 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
 	pthread_mutex_lock(&b.mu);
 	b.go = 1;
