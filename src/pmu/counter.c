@@ -165,7 +165,8 @@ static bool leader_zombie(const char *root, pid_t pid)
 {
 	char rel[64], buf[512], *p;
 
-	snprintf(rel, sizeof(rel), "/proc/%d/stat", (int)pid);
+	/* the leader's own stat: /proc/PID/stat would sum the CPU time of every thread */
+	snprintf(rel, sizeof(rel), "/proc/%d/task/%d/stat", (int)pid, (int)pid);
 	if (vp_read_line(root, rel, buf, sizeof(buf), NULL))
 		return true;
 	p = strrchr(buf, ')');
