@@ -63,7 +63,7 @@ if command -v perf >/dev/null; then
 		wait $vp && wait $pp && wait $wpid &&
 		work=$(report work_cpu_ns r) &&
 		tc=$(isum task-clock v) && ptc=$(isum task-clock p) &&
-		near "$tc" "$(awk -v w=$work "BEGIN { print w / 1e6 }")" 0.05 10 &&
+		near "$tc" "$(awk -v w=$work "BEGIN { print w / 1e6 }")" 0.05 20 &&
 		near "$tc" "$ptc" 0.03 5 &&
 		near "$(isum page-faults v)" "$(isum page-faults p)" 0.01 5 &&
 		test "$(isum page-faults v | cut -d. -f1)" -ge 2000 &&
@@ -81,7 +81,8 @@ test_expect_success '-t: one thread only, against the CPU time that thread measu
 	{ "$VMMPROF" stat -x, -I 100 -t $tid -e task-clock 2>v & vp=$!; } &&
 	wait_lines v && touch go &&
 	wait $vp && wait $wpid &&
-	near "$(isum task-clock v)" "$(awk -v w=$(report thread_cpu_ns r) "BEGIN { print w / 1e6 }")" 0.05 5
+	# the thread start and exit around its measured burn (longer in a sanitizer build) add a few ms
+	near "$(isum task-clock v)" "$(awk -v w=$(report thread_cpu_ns r) "BEGIN { print w / 1e6 }")" 0.05 15
 '
 
 test_expect_success 'a thread that exits mid-run ends its series; the run goes on' '
