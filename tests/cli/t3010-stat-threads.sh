@@ -74,6 +74,28 @@ else
 	test_skip '-p: every thread, new threads included; same counts as perf stat -p in the same run' 'perf is not installed (linux-perf)'
 fi
 
+test_expect_success '-p: a thread created after the counters attached is counted (inherit)' '
+	rm -f r go j; "$W" --wait-file go --cpu-ms 100 --late-thread-ms 200 --report r &
+	wpid=$! &&
+	wait_report r pid && pid=$(report pid r) &&
+	{ "$VMMPROF" stat --json -o j -I 100 -p $pid -e task-clock & vp=$!; } &&
+	wait_lines j && touch go &&
+	wait $vp && wait $wpid &&
+	test "$(report late_cpu_ns r | cut -d. -f1)" -gt 150000000 &&
+	python3 - j "$(report work_cpu_ns r)" "$(report late_tid r)" <<-PY
+	import json, sys
+	ls = [json.loads(l) for l in open(sys.argv[1])]
+	work, late = float(sys.argv[2]), int(sys.argv[3])
+	s = ls[-1]
+	assert s["type"] == "summary", s
+	tc = s["events"][0]["count"]
+	# main 100 ms + the late thread 200 ms: the late thread folds into the counters
+	# of the thread that created it, and is no series of its own
+	assert abs(tc - work) <= 0.05 * work + 20e6, (tc, work)
+	assert not any(e.get("tid") == late for e in s["ended"]), s["ended"]
+	PY
+'
+
 test_expect_success '-t: one thread only, against the CPU time that thread measured' '
 	rm -f r go v; "$W" --wait-file go --cpu-ms 150 --thread-ms 250 --hold-ms 100 --report r &
 	wpid=$! &&

@@ -19,6 +19,8 @@
  *   --cpu-ms MS       burn MS ms of CPU time in the main thread
  *   --switches N      sleep 1 ms N times (N voluntary context switches at least)
  *   --thread-ms MS    also run one thread that burns MS ms of CPU and exits
+ *   --late-thread-ms MS  start, after the wait, a thread that burns MS ms and exits
+ *                     (a thread that did not exist when a counter attached)
  *   --idle-threads N  start N threads that sleep until the end
  *   --hold-ms MS      stay alive MS ms after the work (threads included)
  *   --report FILE     write key=value lines: pid, tids, work_cpu_ns, thread_tid,
@@ -92,6 +94,9 @@ static void sleep_ms(long ms)
 int main(int argc, char **argv)
 {
 	long delay = 0, pages = 0, cpu_ms = 0, switches = 0, thread_ms = 0, idle = 0, hold = 0;
+	long late_ms = 0;
+	struct burner late = { 0, 0, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 1 };
+	pthread_t late_th;
 	const char *report = NULL, *wait_file = NULL;
 	struct burner b = { 0, 0, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0 };
 	pthread_t th;
@@ -116,6 +121,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--cpu-ms")) dst = &cpu_ms;
 		else if (!strcmp(argv[i], "--switches")) dst = &switches;
 		else if (!strcmp(argv[i], "--thread-ms")) dst = &thread_ms;
+		else if (!strcmp(argv[i], "--late-thread-ms")) dst = &late_ms;
 		else if (!strcmp(argv[i], "--idle-threads")) dst = &idle;
 		else if (!strcmp(argv[i], "--hold-ms")) dst = &hold;
 		if (!dst || i + 1 >= argc) {
@@ -154,6 +160,10 @@ int main(int argc, char **argv)
 	while (wait_file && access(wait_file, F_OK))
 		sleep_ms(10);
 	t0 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
+	if (late_ms) {
+		late.ms = late_ms;
+		pthread_create(&late_th, NULL, burner_main, &late);
+	}
 	pthread_mutex_lock(&b.mu);
 	b.go = 1;
 	pthread_cond_broadcast(&b.cv);
@@ -172,6 +182,8 @@ int main(int argc, char **argv)
 		sleep_ms(1);
 	if (thread_ms)
 		pthread_join(th, NULL);
+	if (late_ms)
+		pthread_join(late_th, NULL);
 	t1 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
 	if (report) {
 		char tmp[4096];
@@ -181,8 +193,9 @@ int main(int argc, char **argv)
 		if (!f)
 			return 1;
 		fprintf(f, "pid=%d\nthread_tid=%d\nwork_cpu_ns=%.0f\nthread_cpu_ns=%.0f\n"
-			   "pages=%ld\nswitches=%ld\n", (int)getpid(), (int)b.tid, t1 - t0,
-			b.cpu_ns, pages, switches);
+			   "late_tid=%d\nlate_cpu_ns=%.0f\npages=%ld\nswitches=%ld\n",
+			(int)getpid(), (int)b.tid, t1 - t0, b.cpu_ns, (int)late.tid, late.cpu_ns,
+			pages, switches);
 		fclose(f);
 		rename(tmp, report);
 	}
