@@ -1,0 +1,126 @@
+#!/bin/sh
+# checks.sh - runs in the testbed's dom0 once the domU "vptest" exists: waits
+# for its vCPUs, prints the raw xl outputs and a capture of dom0's /sys and
+# /proc (VMTEST-DATA NAME: LINE, for tests/data/xen-captured/), then asserts
+# what vmmprof reports against what xl reports (compare.py) and prints one
+# "VMTEST ok|fail|skip NAME ..." line per check.
+VM=/usr/local/bin/vmmprof
+T=/tmp/vt
+mkdir -p "$T"
+cmp() { python3 /vmtest/compare.py "$@"; }
+# has_cmd NAME: vmmprof has the subcommand NAME
+has_cmd() { "$VM" help 2>/dev/null | awk '/^  [a-z]/ { print $1 }' | grep -qx "$1"; }
+# has_opt CMD OPT: the help page of CMD names OPT
+has_opt() { "$VM" help "$1" 2>/dev/null | grep -q -- "$2"; }
+data() { # data NAME CMD...: CMD's output (and stderr) as VMTEST-DATA lines
+	n=$1
+	shift
+	"$@" >"$T/$n" 2>&1
+	sed "s/^/VMTEST-DATA $n: /" "$T/$n"
+}
+
+# The domU is up once both vCPUs have been placed on a pCPU (a vCPU the
+# guest has not brought online yet shows CPU "-" and state "--p").
+up=0
+for i in $(seq 1 120); do
+	if xl vcpu-list vptest 2>/dev/null | awk '$1 == "vptest" && $4 != "-" { n++ } END { exit n != 2 }'; then
+		up=1
+		break
+	fi
+	sleep 1
+done
+if [ $up = 1 ]; then
+	echo "VMTEST ok domu-vcpus-online"
+else
+	echo "VMTEST fail domu-vcpus-online vptest vCPUs not online after 120 s: $(xl vcpu-list vptest 2>&1 | tr '\n' '|')"
+fi
+echo "VMTEST-INFO domu up at $(cut -d' ' -f1 /proc/uptime) s"
+sleep 1
+
+# The raw outputs, for the captured fixture and for the checks below.
+data xl-list xl list
+data xl-list-l xl list -l
+data xl-list-n xl list -n
+data xl-vcpu-list xl vcpu-list
+data xl-info-n xl info -n
+data xentop xentop -b -i 1
+data pmu_mode cat /sys/hypervisor/pmu/pmu_mode
+xl debug-keys u >/dev/null 2>&1
+data xl-dmesg-numa sh -c "xl dmesg | sed -n '/Memory location of each domain/,\$p'"
+# A copy of dom0's /proc and /sys files (slow under TCG: one fork per file),
+# only when asked for (vmtest.capture=1 on the dom0 command line).
+if grep -q 'vmtest.capture=1' /proc/cmdline; then
+	sh /vmtest/capture-root.sh "$T/root" >/dev/null 2>&1
+	(cd "$T/root" && tar czf - .) >"$T/root.tgz"
+	echo "VMTEST-DATA root.tgz.md5: $(md5sum <"$T/root.tgz" | cut -d' ' -f1)"
+	base64 -w 0 <"$T/root.tgz" | fold -w 120 | sed 's/^/VMTEST-DATA root.tgz.b64: /'
+	echo
+fi
+
+echo "VMTEST-INFO captures done at $(cut -d' ' -f1 /proc/uptime) s"
+if [ ! -x "$VM" ]; then
+	echo "VMTEST fail vmmprof-present no vmmprof in dom0"
+	exit 0
+fi
+"$VM" --version >"$T/version" 2>&1 && echo "VMTEST ok vmmprof-runs $(cat "$T/version")" ||
+	echo "VMTEST fail vmmprof-runs $(head -n 3 "$T/version" | tr '\n' '|')"
+
+# --- vmmprof info: role host, hypervisor Xen, dom0, the PMU mode and why it is unknown
+if has_cmd info; then
+	"$VM" info --json >"$T/info.json" 2>"$T/info.err"
+	echo "$?" >"$T/info.rc"
+	"$VM" info >"$T/info.txt" 2>&1
+	sed 's/^/VMTEST-LOG info: /' "$T/info.txt"
+	cmp info "$T"
+else
+	echo "VMTEST skip info-role waiting for vmmprof info"
+	echo "VMTEST skip info-pmu-mode waiting for vmmprof info"
+fi
+
+# --- vmmprof list vms: the domU, its vCPUs' pCPU and affinity, memory, node affinity
+if has_cmd list; then
+	xl vcpu-list >"$T/vcpu-before" 2>&1
+	"$VM" list vms --json >"$T/list.json" 2>"$T/list.err"
+	echo "$?" >"$T/list.rc"
+	xl vcpu-list >"$T/vcpu-after" 2>&1
+	"$VM" list vms >"$T/list.txt" 2>&1
+	sed 's/^/VMTEST-LOG list-vms: /' "$T/list.txt"
+	cmp list "$T"
+else
+	for c in list-vms-domain list-vms-vcpus list-vms-memory; do
+		echo "VMTEST skip $c waiting for vmmprof list vms"
+	done
+fi
+
+# --- vmmprof top --batch: dom0's software sources; what it cannot measure says why
+if has_cmd top; then
+	"$VM" top --batch -n 2 >"$T/top.txt" 2>"$T/top.err"
+	echo "$?" >"$T/top.rc"
+	sed 's/^/VMTEST-LOG top: /' "$T/top.txt" "$T/top.err"
+	if has_opt top --json; then
+		"$VM" top --batch -n 2 --json >"$T/top.jsonl" 2>"$T/top-json.err"
+		echo "$?" >"$T/top-json.rc"
+	fi
+	cmp top "$T"
+else
+	echo "VMTEST skip top-batch waiting for vmmprof top"
+fi
+
+# --- the domU destroyed while vmmprof top runs: exit 0, its rows end
+if has_cmd top; then
+	"$VM" top --batch -n 8 -d 1 >"$T/destroy.txt" 2>"$T/destroy.err" &
+	pid=$!
+	sleep 3
+	date +%s.%N >"$T/destroy.at"
+	xl destroy vptest >"$T/destroy.xl" 2>&1
+	wait $pid
+	echo "$?" >"$T/destroy.rc"
+	sed 's/^/VMTEST-LOG destroy: /' "$T/destroy.txt" "$T/destroy.err"
+	cmp destroy "$T"
+else
+	echo "VMTEST skip domu-destroyed-midrun waiting for vmmprof top"
+fi
+xl destroy vptest >/dev/null 2>&1
+data xl-list-after-destroy xl list
+data xl-vcpu-list-after-destroy xl vcpu-list
+exit 0
