@@ -112,9 +112,11 @@ xen_build_root() {
 # xen_build_domu: a busybox initramfs for the PV domU: its init mounts proc
 # and keeps both vCPUs busy, so they have run time and a current pCPU.
 xen_build_domu() {
-	bb=$(command -v busybox)
-	[ -n "$bb" ] && file -L "$bb" 2>/dev/null | grep -q 'statically linked' ||
-		bb=/bin/busybox
+	bb=/bin/busybox   # busybox-static: the domU initramfs has no libraries
+	if [ ! -x "$bb" ] || ldd "$bb" >/dev/null 2>&1; then
+		xen_log "$bb is missing or not static (install busybox-static)"
+		return 1
+	fi
 	tmp=$(mktemp -d "$XEN_CACHE/.domu.XXXXXX")
 	mkdir -p "$tmp/bin" "$tmp/proc" "$tmp/sys" "$tmp/dev"
 	cp "$bb" "$tmp/bin/busybox"
@@ -166,7 +168,7 @@ xen_build_overlay() {
 	mkdir -p "$o/usr/lib/modules" "$o/vmtest" "$o/usr/local/bin"
 	cp -r "$XEN_CACHE/kernel/lib/modules/$ver" "$o/usr/lib/modules/"
 	cp "$xen_repo/tests/vm/xen/dom0-init" "$o/init"
-	for f in checks.sh compare.py capture-root.sh; do cp "$xen_repo/tests/vm/xen/$f" "$o/vmtest/"; done
+	for f in checks.sh compare.py capture_root.py; do cp "$xen_repo/tests/vm/xen/$f" "$o/vmtest/"; done
 	cp "$XEN_CACHE/kernel/vmlinuz" "$o/vmtest/vmlinuz"
 	cp "$XEN_CACHE/domu.cpio.gz" "$o/vmtest/domu.cpio.gz"
 	chmod 755 "$o/init" "$o/vmtest/checks.sh"

@@ -47,10 +47,10 @@ data xentop xentop -b -i 1
 data pmu_mode cat /sys/hypervisor/pmu/pmu_mode
 xl debug-keys u >/dev/null 2>&1
 data xl-dmesg-numa sh -c "xl dmesg | sed -n '/Memory location of each domain/,\$p'"
-# A copy of dom0's /proc and /sys files (slow under TCG: one fork per file),
+# A copy of the /proc and /sys files vmmprof reads (capture_root.py),
 # only when asked for (vmtest.capture=1 on the dom0 command line).
 if grep -q 'vmtest.capture=1' /proc/cmdline; then
-	sh /vmtest/capture-root.sh "$T/root" >/dev/null 2>&1
+	python3 /vmtest/capture_root.py "$T/root"
 	(cd "$T/root" && tar czf - .) >"$T/root.tgz"
 	echo "VMTEST-DATA root.tgz.md5: $(md5sum <"$T/root.tgz" | cut -d' ' -f1)"
 	base64 -w 0 <"$T/root.tgz" | fold -w 120 | sed 's/^/VMTEST-DATA root.tgz.b64: /'
@@ -78,7 +78,7 @@ else
 fi
 
 # --- vmmprof list vms: the domU, its vCPUs' pCPU and affinity, memory, node affinity
-if has_cmd list; then
+if has_cmd list && "$VM" help list 2>/dev/null | grep -qw vms; then
 	xl vcpu-list >"$T/vcpu-before" 2>&1
 	"$VM" list vms --json >"$T/list.json" 2>"$T/list.err"
 	echo "$?" >"$T/list.rc"
@@ -87,20 +87,20 @@ if has_cmd list; then
 	sed 's/^/VMTEST-LOG list-vms: /' "$T/list.txt"
 	cmp list "$T"
 else
-	for c in list-vms-domain list-vms-vcpus list-vms-memory; do
+	for c in list-vms-domain list-vms-vcpus list-vms-memory list-vms-node-affinity \
+		list-vms-memory-per-node; do
 		echo "VMTEST skip $c waiting for vmmprof list vms"
 	done
 fi
 
 # --- vmmprof top --batch: dom0's software sources; what it cannot measure says why
 if has_cmd top; then
-	"$VM" top --batch -n 2 >"$T/top.txt" 2>"$T/top.err"
+	"$VM" top --batch -n 2 -d 1 >"$T/top.txt" 2>"$T/top.err"
 	echo "$?" >"$T/top.rc"
 	sed 's/^/VMTEST-LOG top: /' "$T/top.txt" "$T/top.err"
-	if has_opt top --json; then
-		"$VM" top --batch -n 2 --json >"$T/top.jsonl" 2>"$T/top-json.err"
-		echo "$?" >"$T/top-json.rc"
-	fi
+	xl vcpu-list >"$T/xl-vcpu-list" 2>&1
+	"$VM" top --json -n 2 -d 1 >"$T/top.jsonl" 2>"$T/top-json.err"
+	echo "$?" >"$T/top-json.rc"
 	cmp top "$T"
 else
 	echo "VMTEST skip top-batch waiting for vmmprof top"
@@ -108,14 +108,18 @@ fi
 
 # --- the domU destroyed while vmmprof top runs: exit 0, its rows end
 if has_cmd top; then
-	"$VM" top --batch -n 8 -d 1 >"$T/destroy.txt" 2>"$T/destroy.err" &
+	"$VM" top --json -n 8 -d 1 >"$T/destroy.jsonl" 2>"$T/destroy.err" &
 	pid=$!
-	sleep 3
-	date +%s.%N >"$T/destroy.at"
+	# destroy once the first sample (with the domU) is out
+	for i in $(seq 1 120); do
+		[ -s "$T/destroy.jsonl" ] && break
+		sleep 0.5
+	done
+	sleep 1
 	xl destroy vptest >"$T/destroy.xl" 2>&1
 	wait $pid
 	echo "$?" >"$T/destroy.rc"
-	sed 's/^/VMTEST-LOG destroy: /' "$T/destroy.txt" "$T/destroy.err"
+	sed 's/^/VMTEST-LOG destroy: /' "$T/destroy.err"
 	cmp destroy "$T"
 else
 	echo "VMTEST skip domu-destroyed-midrun waiting for vmmprof top"
@@ -123,4 +127,5 @@ fi
 xl destroy vptest >/dev/null 2>&1
 data xl-list-after-destroy xl list
 data xl-vcpu-list-after-destroy xl vcpu-list
+data xl-list-l-after-destroy xl list -l
 exit 0

@@ -176,8 +176,24 @@ def check_info(d):
         say("ok", "info-pmu-mode", mode)
 
 
+def xl_numa_pages(text):
+    """'xl debug-keys u' dump -> {domid: {node: pages}}"""
+    out, dom = {}, None
+    for line in text.splitlines():
+        m = re.search(r"Domain (\d+) \(total: \d+\)", line)
+        if m:
+            dom = int(m.group(1))
+            out[dom] = {}
+            continue
+        m = re.search(r"^\(XEN\)\s+Node (\d+): (\d+)", line)
+        if m and dom is not None:
+            out[dom][int(m.group(1))] = int(m.group(2))
+    return out
+
+
 def check_list(d):
-    names = ("list-vms-domain", "list-vms-vcpus", "list-vms-memory")
+    names = ("list-vms-domain", "list-vms-vcpus", "list-vms-memory",
+             "list-vms-node-affinity", "list-vms-memory-per-node")
     rc = read(d, "list.rc").strip()
     doc, err = load_json(d, "list.json")
     if rc != "0" or doc is None:
@@ -195,19 +211,24 @@ def check_list(d):
         for n in names:
             say("fail", n, "no VM named %s in list vms --json (xl list: domid %d)" % (DOMU, xl["domid"]))
         return
-    _, domid = pick(vm, "domid", "domain_id", "id")
-    _, hv = pick(vm, "hypervisor", "adapter")
-    bad = []
-    if domid != xl["domid"]:
-        bad.append("domid %r, xl list says %d" % (domid, xl["domid"]))
-    if hv is not None and str(hv).lower() != "xen":
-        bad.append("hypervisor %r, want xen" % hv)
-    say("fail" if bad else "ok", "list-vms-domain", "; ".join(bad) or "%s domid %d" % (DOMU, domid))
 
-    # vCPUs: xl before and after the vmmprof call; pinned, so pCPU is fixed.
+    # the domain: name, domid, hypervisor; and Domain-0 marked as dom0
+    bad = []
+    if vm.get("domid") != xl["domid"]:
+        bad.append("domid %r, xl list says %d" % (vm.get("domid"), xl["domid"]))
+    if str(vm.get("hypervisor")).lower() != "xen":
+        bad.append("hypervisor %r, want xen" % vm.get("hypervisor"))
+    if vm.get("dom0") is not False:
+        bad.append("dom0 %r for a domU" % vm.get("dom0"))
+    d0 = find_vm(doc, "Domain-0")
+    if d0 is not None and (d0.get("domid") != 0 or d0.get("dom0") is not True):
+        bad.append("Domain-0 listed with domid %r dom0 %r" % (d0.get("domid"), d0.get("dom0")))
+    say("fail" if bad else "ok", "list-vms-domain", "; ".join(bad) or "%s domid %d" % (DOMU, vm["domid"]))
+
+    # vCPUs: xl before and after the vmmprof call; pinned, so the pCPU is fixed
     before = xl_vcpus(read(d, "vcpu-before"), nr_cpus)
     after = xl_vcpus(read(d, "vcpu-after"), nr_cpus)
-    _, vcpus = pick(vm, "vcpus")
+    vcpus = vm.get("vcpus")
     bad = []
     if not isinstance(vcpus, list):
         bad.append("no vcpus array")
@@ -215,109 +236,183 @@ def check_list(d):
     want_n = len([k for k in before if k[0] == DOMU])
     if len(vcpus) != want_n:
         bad.append("%d vCPUs, xl vcpu-list shows %d" % (len(vcpus), want_n))
-    for i, v in enumerate(vcpus):
-        _, idx = pick(v, "index", "vcpu", "id")
-        idx = i if idx is None else idx
+    for v in vcpus:
+        idx = v.get("index")
         b, a = before.get((DOMU, idx)), after.get((DOMU, idx))
         if not b or not a:
             bad.append("vCPU %r not in xl vcpu-list" % idx)
             continue
-        k, cpu = pick(v, "cpu", "pcpu")
+        cpu = v.get("cpu")
         if cpu not in (b["cpu"], a["cpu"]):
             bad.append("vCPU %d on pCPU %r, xl says %r/%r" % (idx, cpu, b["cpu"], a["cpu"]))
-        k, aff = pick(v, "affinity", "hard_affinity", "cpus_allowed")
+        aff = v.get("affinity")
         try:
             got = cpuset(aff, range(nr_cpus)) if aff is not None else None
         except ValueError:
             got = None
         if got != b["hard"] or got != DOMU_HARD.get(idx):
-            bad.append("vCPU %d hard affinity %r, xl says %s (configured %s)" % (idx, aff, sorted(b["hard"]), sorted(DOMU_HARD.get(idx, ()))))
-        k, soft = pick(v, "soft_affinity")
-        if soft is not None and cpuset(soft, range(nr_cpus)) != b["soft"]:
+            bad.append("vCPU %d hard affinity %r, xl says %s (configured %s)" % (
+                idx, aff, sorted(b["hard"]), sorted(DOMU_HARD.get(idx, ()))))
+        soft = v.get("soft_affinity")
+        try:
+            sgot = cpuset(soft, range(nr_cpus)) if soft is not None else None
+        except ValueError:
+            sgot = None
+        if sgot != b["soft"]:
             bad.append("vCPU %d soft affinity %r, xl says %s" % (idx, soft, sorted(b["soft"])))
-        k, node = pick(v, "node")
-        if node is not None and cpu is not None and node != cpu_node.get(cpu):
+        node = v.get("node")
+        if cpu is not None and node != cpu_node.get(cpu):
             bad.append("vCPU %d node %r, xl info -n puts pCPU %r on node %r" % (idx, node, cpu, cpu_node.get(cpu)))
-        k, t = pick(v, "cpu_time_s", "time_s", "cpu_time")
-        if isinstance(t, (int, float)) and not (b["time"] - 0.05 <= t <= a["time"] + 0.15):
-            bad.append("vCPU %d time %.2f s outside xl's %.1f..%.1f s" % (idx, t, b["time"], a["time"]))
-    say("fail" if bad else "ok", "list-vms-vcpus", "; ".join(bad) or
-        "; ".join("vCPU %s on pCPU %s" % (pick(v, "index")[1], pick(v, "cpu")[1]) for v in vcpus))
+        t = v.get("cpu_time_s")
+        if not isinstance(t, (int, float)) or not (b["time"] - 0.05 <= t <= a["time"] + 0.15):
+            bad.append("vCPU %d time %r s outside xl's %.1f..%.1f s" % (idx, t, b["time"], a["time"]))
+        if v.get("state") not in (b["state"], a["state"]):
+            bad.append("vCPU %d state %r, xl says %r/%r" % (idx, v.get("state"), b["state"], a["state"]))
+    say("fail" if bad else "ok", "list-vms-vcpus", "; ".join(bad) or "; ".join(
+        "vCPU %s on pCPU %s node %s affinity %s" % (v.get("index"), v.get("cpu"), v.get("node"), v.get("affinity"))
+        for v in vcpus))
 
-    # memory (xl list's Mem, MiB) and node affinity (xl list -n)
-    bad = []
-    k, mem = pick(vm, "mem_size", "memory_bytes", "mem_bytes", "memory")
-    if isinstance(mem, (int, float)):
-        if mem not in (xl["mem"] * 1024 * 1024, xl["mem"]):
-            bad.append("%s %r, xl list says %d MiB" % (k, mem, xl["mem"]))
+    # memory: xl list's Mem (MiB)
+    mem = vm.get("mem_size_bytes")
+    if mem == xl["mem"] * 1024 * 1024 and xl["mem"] == DOMU_MEM_MIB:
+        say("ok", "list-vms-memory", "%d MiB" % xl["mem"])
     else:
-        bad.append("no memory size (xl list: %d MiB)" % xl["mem"])
+        say("fail", "list-vms-memory", "mem_size_bytes %r, xl list says %d MiB (configured %d)" % (
+            mem, xl["mem"], DOMU_MEM_MIB))
+
+    # node affinity: xl list -n
     nodes = xl_list(read(d, "xl-list-n")).get(DOMU, {}).get("nodes")
-    k, na = pick(vm, "node_affinity", "nodes")
+    na = vm.get("node_affinity")
     if nodes is None:
-        bad.append("xl list -n has no NODE Affinity for %s" % DOMU)
+        say("fail", "list-vms-node-affinity", "xl list -n has no NODE Affinity for %s" % DOMU)
     elif na is None:
-        bad.append("no node affinity (xl list -n: %s)" % nodes)
+        say("skip", "list-vms-node-affinity", "waiting for node affinity in vmmprof list vms (xl list -n says %s)" % nodes)
     else:
         try:
-            if cpuset(na, range(nr_nodes)) != cpuset(nodes, range(nr_nodes)):
-                bad.append("node affinity %r, xl list -n says %s" % (na, nodes))
+            same = cpuset(na, range(nr_nodes)) == cpuset(nodes, range(nr_nodes))
         except ValueError:
-            bad.append("node affinity %r is not a node list (xl list -n: %s)" % (na, nodes))
-    say("fail" if bad else "ok", "list-vms-memory", "; ".join(bad) or
-        "%d MiB, node affinity %s" % (xl["mem"], nodes))
+            same = False
+        say("ok" if same else "fail", "list-vms-node-affinity",
+            "%s" % nodes if same else "node_affinity %r, xl list -n says %s" % (na, nodes))
+
+    # memory per node: Xen's own page counts ('xl debug-keys u'), 4 KiB pages
+    pages = xl_numa_pages(read(d, "xl-dmesg-numa")).get(xl["domid"])
+    mn = vm.get("mem_node_bytes")
+    if not pages:
+        say("fail", "list-vms-memory-per-node", "no 'xl debug-keys u' dump for domain %d" % xl["domid"])
+    elif mn is None:
+        say("skip", "list-vms-memory-per-node", "waiting for memory per node in vmmprof list vms "
+            "(Xen: %s pages)" % ", ".join("node %d: %d" % kv for kv in sorted(pages.items())))
+    else:
+        got = {int(k): v for k, v in mn.items()} if isinstance(mn, dict) else dict(enumerate(mn))
+        want = {n: p * 4096 for n, p in pages.items()}
+        # the balloon may move a few pages between the dump and the listing
+        ok = set(got) >= set(want) and all(abs(got[n] - want[n]) <= 64 * 4096 for n in want)
+        say("ok" if ok else "fail", "list-vms-memory-per-node",
+            "%s" % want if ok else "mem_node_bytes %r, Xen says %r" % (got, want))
 
 
-NA = re.compile(r"\bn/a\b")
+def load_jsonl(d, name):
+    recs, bad = [], None
+    for line in read(d, name).splitlines():
+        if not line.strip():
+            continue
+        try:
+            recs.append(json.loads(line))
+        except ValueError as e:
+            bad = "a line of %s is not JSON (%s): %r" % (name, e, line[:120])
+    return recs, bad
+
+
+def factor_problems(rows, what):
+    """Every factor has a quality; an unavailable one has no value and a reason."""
+    bad = []
+    for r in rows:
+        for f, q in (r.get("factors") or {}).items():
+            if q.get("quality") == "unavailable":
+                if q.get("value") is not None:
+                    bad.append("%s %s: unavailable but value %r" % (what, f, q.get("value")))
+                if not q.get("why"):
+                    bad.append("%s %s: unavailable without a reason" % (what, f))
+            elif q.get("quality") is None:
+                bad.append("%s %s: no quality label" % (what, f))
+    return bad
 
 
 def check_top(d):
+    xl = xl_list(read(d, "xl-list")).get(DOMU, {})
+    nr_cpus, _, cpu_node = xl_info(read(d, "xl-info-n"))
+    vc = xl_vcpus(read(d, "xl-vcpu-list"), nr_cpus)
+    bad = []
+    # text: two samples, the domU's row, n/a with a reason for the factors
     rc = read(d, "top.rc").strip()
     text = read(d, "top.txt")
-    bad = []
     if rc != "0":
-        bad.append("exit %s: %s" % (rc, read(d, "top.err")[:200]))
-    if DOMU not in text:
-        bad.append("no %s row" % DOMU)
-    if not NA.search(text):
-        bad.append("no factor marked n/a")
-    # without a PMU, a factor that shows a number must not be a hardware count:
-    # a row of zeros where n/a belongs is the failure this looks for
-    if re.search(r"\b0\.0+ *%", text) and not NA.search(text):
-        bad.append("zeros where n/a belongs")
-    if os.path.exists(os.path.join(d, "top.jsonl")):
-        lines = [l for l in read(d, "top.jsonl").splitlines() if l.strip()]
-        try:
-            recs = [json.loads(l) for l in lines]
-        except ValueError as e:
-            recs = []
-            bad.append("--json line is not JSON: %s" % e)
-        if read(d, "top-json.rc").strip() != "0":
-            bad.append("--json exited %s" % read(d, "top-json.rc").strip())
-        if recs and find_vm(recs, DOMU) is None:
-            bad.append("--json has no %s" % DOMU)
-        reasons = [o for o in walk(recs) if isinstance(o, dict) and o.get("reason")]
-        if recs and not reasons:
-            bad.append("--json gives no reason for what it cannot measure")
-    say("fail" if bad else "ok", "top-batch", "; ".join(bad) or "rows for %s, n/a with reasons" % DOMU)
+        bad.append("--batch exit %s: %s" % (rc, read(d, "top.err")[:200]))
+    if len(re.findall(r"^vmmprof top: sample", text, re.M)) != 2:
+        bad.append("--batch -n 2 printed %d samples" % len(re.findall(r"^vmmprof top: sample", text, re.M)))
+    if not re.search(r"^%s\s+xen\s+%s\s" % (DOMU, xl.get("domid")), text, re.M):
+        bad.append("no VMS row '%s xen %s'" % (DOMU, xl.get("domid")))
+    na_lines = re.findall(r"^(\w+) n/a: (.+)$", text, re.M)
+    if not na_lines or any(not why.strip() for _, why in na_lines):
+        bad.append("no factor marked n/a with a reason")
+    # JSON lines: the same, field by field
+    recs, err = load_jsonl(d, "top.jsonl")
+    if err:
+        bad.append(err)
+    if read(d, "top-json.rc").strip() != "0":
+        bad.append("--json exit %s" % read(d, "top-json.rc").strip())
+    if len(recs) != 2:
+        bad.append("--json -n 2 printed %d samples" % len(recs))
+    for r in recs[-1:]:
+        vms = [v for v in r.get("vms", []) if v.get("name") == DOMU]
+        if not vms or vms[0].get("id") != xl.get("domid") or vms[0].get("hypervisor") != "xen":
+            bad.append("--json vms has no %s with id %s" % (DOMU, xl.get("domid")))
+        bad += factor_problems(vms, DOMU)
+        rows = [c for c in r.get("vcpus", []) if c.get("vm") == DOMU]
+        if len(rows) != 2:
+            bad.append("--json has %d vCPU rows for %s" % (len(rows), DOMU))
+        for c in rows:
+            x = vc.get((DOMU, c.get("vcpu")))
+            if not x or c.get("cpu") != x["cpu"] or c.get("node") != cpu_node.get(x["cpu"]):
+                bad.append("--json vCPU %r on pCPU %r node %r, xl says pCPU %r" % (
+                    c.get("vcpu"), c.get("cpu"), c.get("node"), x and x["cpu"]))
+        bad += factor_problems(rows, DOMU + " vCPU")
+        if not any(q.get("quality") == "unavailable" for v in vms + rows
+                   for q in (v.get("factors") or {}).values()):
+            bad.append("no factor unavailable, yet dom0 has no PMU")
+    say("fail" if bad else "ok", "top-batch", "; ".join(bad) or
+        "2 samples; %s rows; unavailable factors say why" % DOMU)
 
 
 def check_destroy(d):
     rc = read(d, "destroy.rc").strip()
-    text = read(d, "destroy.txt")
     bad = []
     if rc != "0":
         bad.append("exit %s after the domain went: %s" % (rc, read(d, "destroy.err")[-300:]))
     if read(d, "destroy.xl").strip():
         bad.append("xl destroy: %s" % read(d, "destroy.xl")[:200])
-    # batch output is a sequence of intervals; the domU is in the first ones
-    # and not in the last
-    blocks = [b for b in re.split(r"\n(?=\S.*\binterval\b|\S*top\b.*\d\d:\d\d)", text) if b.strip()]
-    if DOMU not in text:
-        bad.append("%s never appeared" % DOMU)
-    elif len(blocks) > 1 and DOMU in blocks[-1]:
-        bad.append("%s still in the last interval" % DOMU)
-    say("fail" if bad else "ok", "domu-destroyed-midrun", "; ".join(bad) or "exit 0, rows end")
+    recs, err = load_jsonl(d, "destroy.jsonl")
+    if err:
+        bad.append(err)
+    has = [any(v.get("name") == DOMU for v in r.get("vms", [])) for r in recs]
+    if len(recs) < 3:
+        bad.append("only %d samples" % len(recs))
+    elif not has[0]:
+        bad.append("%s not in the first sample" % DOMU)
+    elif has[-1]:
+        bad.append("%s still in the last sample" % DOMU)
+    else:
+        first_gone = has.index(False)
+        if any(has[first_gone:]):
+            bad.append("%s came back after it ended: %s" % (DOMU, has))
+        ended = [e for r in recs for e in r.get("ended", []) if e.get("name") == DOMU]
+        if not ended:
+            bad.append("no 'ended' record for %s" % DOMU)
+        if any(c.get("vm") == DOMU for r in recs[first_gone:] for c in r.get("vcpus", [])):
+            bad.append("vCPU rows of %s after it ended" % DOMU)
+    say("fail" if bad else "ok", "domu-destroyed-midrun", "; ".join(bad) or
+        "exit 0; %s in %d samples, then ended" % (DOMU, sum(has)))
 
 
 if __name__ == "__main__":
