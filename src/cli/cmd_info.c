@@ -123,6 +123,10 @@ static void text_hv(const struct platform *p, struct sbuf *sb)
 			kv(sb, "Xen PMU mode", "%s", h->xen_pmu_mode);
 		else
 			kv(sb, "Xen PMU mode", "unknown (%s)", h->xen_pmu_reason);
+		/* what a dom0 would gain: docs/xen.md */
+		if (h->xen_dom0 && strcmp(h->xen_pmu_mode, "all"))
+			kv(sb, "", "with vpmu=1 on Xen's command line and pmu_mode 'all', dom0 "
+			   "counts for every domain");
 	}
 	kv(sb, "QEMU here", "%d process%s", h->n_qemu, h->n_qemu == 1 ? "" : "es");
 }

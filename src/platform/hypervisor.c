@@ -219,9 +219,19 @@ void probe_hypervisor(struct platform *p, bool live)
 	} else {
 		plat_copy(h->xen_pmu_reason, sizeof(h->xen_pmu_reason), "no /sys/hypervisor");
 	}
-	/* Without a CPUID answer, Xen PV (no CPUID leaf in some setups) still shows in sysfs. */
-	if (h->kind == HV_UNKNOWN && !strcmp(h->sys_type, "xen"))
+	/*
+	 * /sys/hypervisor/type is the kernel's own finding, and it wins: in a
+	 * Xen PV domain (dom0 included) CPUID is not trapped without CPUID
+	 * faulting, so the leaf shows nothing or the layer beneath Xen (QEMU
+	 * TCG in the Xen testbed), and an HVM domain with Viridian shows
+	 * "Microsoft Hv" there.
+	 */
+	if (h->kind != HV_XEN && !strcmp(h->sys_type, "xen")) {
+		plat_copy(h->signature_source, sizeof(h->signature_source),
+			  h->signature[0] ? "CPUID not trapped: /sys/hypervisor/type says xen"
+					  : "/sys/hypervisor/type says xen");
 		h->kind = HV_XEN;
+	}
 	if (h->kind == HV_UNKNOWN && p->cpu.known && !p->cpu.flag_hypervisor &&
 	    !strcmp(p->cpu.arch, "x86_64"))
 		h->kind = HV_NONE; /* cpuinfo shows the hypervisor bit clear */

@@ -2,7 +2,7 @@
 # build.sh - builds (and caches under tests/vm/cache/xen/) what the Xen
 # testbed boots: the Xen hypervisor as a multiboot ELF, Debian's kernel for
 # dom0 and the domU, a debootstrap'ed dom0 root holding xen-utils-4.17 packed
-# as a gzip cpio, a busybox initramfs for the domU, and an overlay cpio with
+# as a cpio, a busybox initramfs for the domU, and an overlay cpio with
 # the dom0 init, the checks and a vmmprof build.  See REFERENCES.md §7.
 #
 # Sourced by tests/tiers/vm-xen.sh, or run directly:
@@ -12,7 +12,7 @@
 # (a few seconds).  Delete tests/vm/cache/xen/ to rebuild from scratch.
 
 # Bump when the dom0 root's contents change in a way the key below misses.
-XEN_ROOT_REV=1
+XEN_ROOT_REV=2
 XEN_INCLUDE="xen-utils-4.17,xen-hypervisor-4.17-amd64,busybox"
 
 xen_repo=${xen_repo:-$(cd "$(dirname "$0")/../../.." 2>/dev/null && pwd)}
@@ -56,6 +56,11 @@ xen_kernel_pkg() {
 xen_fetch_kernel() {
 	[ -s "$XEN_CACHE/kernel/vmlinuz" ] && return 0
 	pkg=$(xen_kernel_pkg)
+	if [ -z "$pkg" ] && [ "$(id -u)" = 0 ]; then
+		# a fresh machine may have no package lists yet
+		apt-get update -qq >/dev/null 2>&1
+		pkg=$(xen_kernel_pkg)
+	fi
 	[ -n "$pkg" ] || { xen_log "no linux-image-amd64 in apt (run apt-get update)"; return 1; }
 	tmp=$(mktemp -d "$XEN_CACHE/.kernel.XXXXXX")
 	(cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1) || {
@@ -80,10 +85,10 @@ xen_root_key() {
 # xen_build_root: debootstrap --variant=minbase with xen-utils and the
 # hypervisor, the hypervisor taken out as xen.elf (so tools and hypervisor
 # come from one release), docs, locales and apt lists dropped, packed as
-# $XEN_CACHE/root.cpio.gz.  Skipped when the cached key matches.
+# $XEN_CACHE/root.cpio.  Skipped when the cached key matches.
 xen_build_root() {
 	key=$(xen_root_key)
-	if [ -s "$XEN_CACHE/root.cpio.gz" ] && [ -s "$XEN_CACHE/xen.elf" ] &&
+	if [ -s "$XEN_CACHE/root.cpio" ] && [ -s "$XEN_CACHE/xen.elf" ] &&
 	   [ "$(cat "$XEN_CACHE/root.key" 2>/dev/null)" = "$key" ]; then
 		return 0
 	fi
@@ -101,10 +106,13 @@ xen_build_root() {
 	rm -rf "$r"/boot/* "$r"/usr/share/doc "$r"/usr/share/locale "$r"/usr/share/man \
 		"$r"/usr/share/info "$r"/var/cache/apt/* "$r"/var/lib/apt/lists/* \
 		"$r"/usr/lib/udev/hwdb.bin "$r"/usr/lib/udev/hwdb.d
-	(cd "$r" && find . | cpio -o -H newc --quiet | gzip -1) >"$tmp/root.cpio.gz" ||
+	# uncompressed: gunzip in dom0 under TCG costs more than reading
+	# 250 MB on the host
+	(cd "$r" && find . | cpio -o -H newc --quiet) >"$tmp/root.cpio" ||
 		{ rm -rf "$tmp"; return 1; }
 	mv "$tmp/xen.elf" "$XEN_CACHE/xen.elf"
-	mv "$tmp/root.cpio.gz" "$XEN_CACHE/root.cpio.gz"
+	mv "$tmp/root.cpio" "$XEN_CACHE/root.cpio"
+	rm -f "$XEN_CACHE/root.files"
 	echo "$key" >"$XEN_CACHE/root.key"
 	rm -rf "$tmp"
 }
@@ -150,7 +158,7 @@ xen_copy_with_libs() {
 # of its files is kept next to the cpio).
 xen_root_has() {
 	[ -s "$XEN_CACHE/root.files" ] ||
-		gunzip -c "$XEN_CACHE/root.cpio.gz" | cpio -t --quiet 2>/dev/null |
+		cpio -t --quiet <"$XEN_CACHE/root.cpio" 2>/dev/null |
 			sed 's,^\./,/,; s,^\([^/]\),/\1,' >"$XEN_CACHE/root.files"
 	p=$1
 	# /lib is a symlink to usr/lib on a merged-/usr root
@@ -178,7 +186,7 @@ xen_build_overlay() {
 	(cd "$o" && find . | cpio -o -H newc --quiet | gzip -1) >"$XEN_CACHE/overlay.cpio.gz" ||
 		{ rm -rf "$tmp"; return 1; }
 	rm -rf "$tmp"
-	cat "$XEN_CACHE/root.cpio.gz" "$XEN_CACHE/overlay.cpio.gz" >"$XEN_CACHE/dom0.cpio.gz"
+	cat "$XEN_CACHE/root.cpio" "$XEN_CACHE/overlay.cpio.gz" >"$XEN_CACHE/dom0.cpio"
 }
 
 # xen_build_all VMMPROF: everything; prints nothing, returns non-zero on failure.

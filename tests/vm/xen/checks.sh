@@ -12,6 +12,7 @@ cmp() { python3 /vmtest/compare.py "$@"; }
 has_cmd() { "$VM" help 2>/dev/null | awk '/^  [a-z]/ { print $1 }' | grep -qx "$1"; }
 # has_opt CMD OPT: the help page of CMD names OPT
 has_opt() { "$VM" help "$1" 2>/dev/null | grep -q -- "$2"; }
+stamp() { echo "VMTEST-INFO $* at $(cut -d' ' -f1 /proc/uptime) s"; }
 data() { # data NAME CMD...: CMD's output (and stderr) as VMTEST-DATA lines
 	n=$1
 	shift
@@ -34,7 +35,7 @@ if [ $up = 1 ]; then
 else
 	echo "VMTEST fail domu-vcpus-online vptest vCPUs not online after 120 s: $(xl vcpu-list vptest 2>&1 | tr '\n' '|')"
 fi
-echo "VMTEST-INFO domu up at $(cut -d' ' -f1 /proc/uptime) s"
+stamp domu up
 sleep 1
 
 # The raw outputs, for the captured fixture and for the checks below.
@@ -43,13 +44,13 @@ data xl-list-l xl list -l
 data xl-list-n xl list -n
 data xl-vcpu-list xl vcpu-list
 data xl-info-n xl info -n
-data xentop xentop -b -i 1
 data pmu_mode cat /sys/hypervisor/pmu/pmu_mode
 xl debug-keys u >/dev/null 2>&1
 data xl-dmesg-numa sh -c "xl dmesg | sed -n '/Memory location of each domain/,\$p'"
 # A copy of the /proc and /sys files vmmprof reads (capture_root.py),
 # only when asked for (vmtest.capture=1 on the dom0 command line).
 if grep -q 'vmtest.capture=1' /proc/cmdline; then
+	data xentop xentop -b -i 1
 	python3 /vmtest/capture_root.py "$T/root"
 	(cd "$T/root" && tar czf - .) >"$T/root.tgz"
 	echo "VMTEST-DATA root.tgz.md5: $(md5sum <"$T/root.tgz" | cut -d' ' -f1)"
@@ -57,7 +58,7 @@ if grep -q 'vmtest.capture=1' /proc/cmdline; then
 	echo
 fi
 
-echo "VMTEST-INFO captures done at $(cut -d' ' -f1 /proc/uptime) s"
+stamp captures done
 if [ ! -x "$VM" ]; then
 	echo "VMTEST fail vmmprof-present no vmmprof in dom0"
 	exit 0
@@ -65,6 +66,7 @@ fi
 "$VM" --version >"$T/version" 2>&1 && echo "VMTEST ok vmmprof-runs $(cat "$T/version")" ||
 	echo "VMTEST fail vmmprof-runs $(head -n 3 "$T/version" | tr '\n' '|')"
 
+stamp info start
 # --- vmmprof info: role host, hypervisor Xen, dom0, the PMU mode and why it is unknown
 if has_cmd info; then
 	"$VM" info --json >"$T/info.json" 2>"$T/info.err"
@@ -72,11 +74,16 @@ if has_cmd info; then
 	"$VM" info >"$T/info.txt" 2>&1
 	sed 's/^/VMTEST-LOG info: /' "$T/info.txt"
 	cmp info "$T"
+	# the raw CPUID leaf as vmmprof read it, for the fixture's CPUID seam
+	if grep -q 'vmtest.capture=1' /proc/cmdline; then
+		data cpuid-signature python3 -c "import json; print(json.load(open('$T/info.json'))['virtualization']['signature'] or '')"
+	fi
 else
 	echo "VMTEST skip info-role waiting for vmmprof info"
 	echo "VMTEST skip info-pmu-mode waiting for vmmprof info"
 fi
 
+stamp list-vms start
 # --- vmmprof list vms: the domU, its vCPUs' pCPU and affinity, memory, node affinity
 if has_cmd list && "$VM" help list 2>/dev/null | grep -qw vms; then
 	xl vcpu-list >"$T/vcpu-before" 2>&1
@@ -93,6 +100,7 @@ else
 	done
 fi
 
+stamp top start
 # --- vmmprof top --batch: dom0's software sources; what it cannot measure says why
 if has_cmd top; then
 	"$VM" top --batch -n 2 -d 1 >"$T/top.txt" 2>"$T/top.err"
@@ -106,6 +114,7 @@ else
 	echo "VMTEST skip top-batch waiting for vmmprof top"
 fi
 
+stamp destroy start
 # --- the domU destroyed while vmmprof top runs: exit 0, its rows end
 if has_cmd top; then
 	"$VM" top --json -n 8 -d 1 >"$T/destroy.jsonl" 2>"$T/destroy.err" &
@@ -124,6 +133,7 @@ if has_cmd top; then
 else
 	echo "VMTEST skip domu-destroyed-midrun waiting for vmmprof top"
 fi
+stamp checks done
 xl destroy vptest >/dev/null 2>&1
 data xl-list-after-destroy xl list
 data xl-vcpu-list-after-destroy xl vcpu-list

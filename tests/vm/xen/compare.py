@@ -168,6 +168,8 @@ def check_info(d):
             say("fail", "info-pmu-mode", "reason %r does not say %r" % (reason, m.group(1)))
         elif "Xen PMU mode" not in read(d, "info.txt"):
             say("fail", "info-pmu-mode", "the text output has no 'Xen PMU mode' line")
+        elif "every domain" not in read(d, "info.txt"):
+            say("fail", "info-pmu-mode", "the text does not say what pmu_mode 'all' would give")
         else:
             say("ok", "info-pmu-mode", "unknown: %s" % reason)
     elif mode != truth:
@@ -415,6 +417,34 @@ def check_destroy(d):
         "exit 0; %s in %d samples, then ended" % (DOMU, sum(has)))
 
 
+def selftest(root):
+    """The parsers above against tests/data/xen-captured (run on the build
+    machine before booting): the values are the testbed's configuration."""
+    x = os.path.join(root, ".vmmprof-fixture", "xl")
+    nr_cpus, nr_nodes, cpu_node = xl_info(read(x, "info-n.txt"))
+    vc = xl_vcpus(read(x, "vcpu-list.txt"), nr_cpus)
+    ls = xl_list(read(x, "list.txt"))
+    ln = xl_list(read(x, "list-n.txt"))
+    pages = xl_numa_pages(read(x, "dmesg-numa.txt"))
+    want = [
+        ("nr_cpus", nr_cpus, 2), ("nr_nodes", nr_nodes, 2), ("cpu_node", cpu_node, {0: 0, 1: 1}),
+        ("vptest vCPUs", sorted(k[1] for k in vc if k[0] == DOMU), [0, 1]),
+        ("vptest vCPU 0 hard", vc.get((DOMU, 0), {}).get("hard"), DOMU_HARD[0]),
+        ("vptest vCPU 1 hard", vc.get((DOMU, 1), {}).get("hard"), DOMU_HARD[1]),
+        ("vptest vCPU 0 soft", vc.get((DOMU, 0), {}).get("soft"), {0, 1}),
+        ("Domain-0 vCPU 1 domid", vc.get(("Domain-0", 1), {}).get("domid"), 0),
+        ("vptest mem", ls.get(DOMU, {}).get("mem"), DOMU_MEM_MIB),
+        ("vptest vcpus", ls.get(DOMU, {}).get("vcpus"), 2),
+        ("vptest node affinity", ln.get(DOMU, {}).get("nodes"), "all"),
+        ("vptest pages", sum(pages.get(ls.get(DOMU, {}).get("domid"), {}).values()), DOMU_MEM_MIB * 256),
+    ]
+    bad = ["%s: %r, want %r" % (n, got, exp) for n, got, exp in want if got != exp]
+    say("fail" if bad else "ok", "compare-parsers", "; ".join(bad) or "xl parsers read the captured outputs")
+    return not bad
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "selftest":
+        sys.exit(0 if selftest(sys.argv[2]) else 1)
     check = {"info": check_info, "list": check_list, "top": check_top, "destroy": check_destroy}
     check[sys.argv[1]](sys.argv[2])
