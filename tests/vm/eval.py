@@ -181,8 +181,82 @@ def check_models(arch, ml):
         print("FAIL %s %s, want %s; models with errors: %s" % (name, got, want, errs))
 
 
+FACTORS = ("locality", "llc", "sharing", "imc", "queue")
+
+
+def check_model_run(name, d, need):
+    """A model run (vmmprof diagnose --json) produces numbers, and every
+    factor it cannot see is unavailable with a reason, never a 0.  need: the
+    factors that must have a number."""
+    if isinstance(d, Exception):
+        print("FAIL %s not JSON: %s" % (name, d))
+        return None
+    vms = d.get("diagnosis", {}).get("vms", [])
+    if len(vms) != 1:
+        print("FAIL %s %d targets in diagnosis.vms, want the one process" % (name, len(vms)))
+        return None
+    f = vms[0].get("factors", {})
+    unavail = d.get("unavailable") or {}
+    bad, nums = [], []
+    for k in FACTORS:
+        x = f.get(k) or {}
+        s, q = x.get("score"), x.get("quality")
+        if s is None:
+            if q != "unavailable" or not unavail.get(k):
+                bad.append("%s has no score but quality %s, reason %r" % (k, q, unavail.get(k)))
+        else:
+            if q == "unavailable":
+                bad.append("%s is unavailable but scored %s" % (k, s))
+            nums.append(k)
+    for k in need:
+        if k not in nums:
+            bad.append("%s has no number" % k)
+    if not nums:
+        bad.append("no factor has a number")
+    if bad:
+        print("FAIL %s %s" % (name, "; ".join(bad)))
+    else:
+        print("ok %s model %s: numbers for %s; unavailable with reasons: %s" % (
+            name, d.get("model"), ",".join(nums), ",".join(k for k in FACTORS if k not in nums)))
+    return f
+
+
+def check_locality(arch, data):
+    """numa_touch's PAGES pages make pages*4 kB of the process's VmRSS: its
+    locality score (remote share) is at least that share when they are on
+    the other node, and at most the rest when they are local."""
+    pages = int(data.get("diag-pages", 0))
+    for kind in ("remote", "local"):
+        name = "%s/locality/vmmprof-factor-%s" % (arch, kind)
+        d = data.get("diag-" + kind)
+        if d is None:
+            print("FAIL %s no diagnosis from the guest" % name)
+            continue
+        need = ("locality",)
+        f = check_model_run(arch + "/model/software-" + kind, d, need)
+        if f is None:
+            print("FAIL %s no factors" % name)
+            continue
+        rss = int(data.get("diag-%s-rss" % kind) or 0)
+        share = pages * 4.0 / rss if rss else 1.0
+        s = (f.get("locality") or {}).get("score")
+        if s is None:
+            print("FAIL %s locality has no score" % name)
+        elif kind == "remote" and s >= share * 0.95:
+            print("ok %s score %.3f >= %.3f (%d of %d kB remote)" % (name, s, share * 0.95, pages * 4, rss))
+        elif kind == "local" and s <= (1 - share) + 0.05:
+            print("ok %s score %.3f <= %.3f" % (name, s, 1 - share + 0.05))
+        else:
+            print("FAIL %s score %s; the bound pages are %d of %d kB resident" % (name, s, pages * 4, rss))
+
+
 def guest(log, arch, nodes, cpus, mem, dist):
     data = vmdata(log)
+    if "diag-remote" in data or "diag-local" in data:
+        check_locality(arch, data)
+    for m in ("auto", "vpmu"):
+        if "diag-model-" + m in data:
+            check_model_run("%s/model/%s" % (arch, m), data["diag-model-" + m], ())
     if "models" in data:
         check_models(arch, data["models"])
     if "encode" in data:

@@ -5,7 +5,8 @@
  * the kernel where each page is and prints "placed K of PAGES on node M".
  * Transparent huge pages are turned off for the range, so the kernel's
  * per-node allocation counters count one event per page.
- * HOLD_SECONDS keeps the memory mapped afterwards, for a profiler to see. */
+ * HOLD_SECONDS keeps running afterwards, reading its pages over and over
+ * from the same CPUs, for a profiler to see. */
 #define _GNU_SOURCE
 #include <numa.h>
 #include <numaif.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 int main(int argc, char **argv)
@@ -64,7 +66,13 @@ int main(int argc, char **argv)
 	printf("placed %ld of %ld on node %d, ran on cpu %d (node %d)\n", placed, pages, memnode,
 	       sched_getcpu(), numa_node_of_cpu(sched_getcpu()));
 	fflush(stdout);
-	if (hold > 0)
-		sleep((unsigned)hold);
+	if (hold > 0) {
+		time_t end = time(NULL) + hold;
+		volatile char sink = 0;
+
+		while (time(NULL) < end)
+			for (i = 0; i < pages; i++)
+				sink += p[i * psz];
+	}
 	return 0;
 }
