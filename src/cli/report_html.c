@@ -70,6 +70,12 @@ static void chart(const struct recording *rec, const struct model *m, int f, str
 		  CHART_H, CHART_W, CHART_H, CHART_H);
 	sbuf_addf(out, "<text x=\"0\" y=\"12\">%.3g</text><text x=\"0\" y=\"%d\">0</text>\n", vmax,
 		  CHART_H);
+	/* the x axis: interval numbers, so a reader can tell time runs left to right */
+	sbuf_addf(out, "<text x=\"40\" y=\"%d\">1</text>"
+		       "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">interval (%.3g s each)</text>"
+		       "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%zu</text>\n",
+		  CHART_H + 16, CHART_W / 2, CHART_H + 16, rec->interval_s, CHART_W - 10, CHART_H + 16,
+		  rec->n_frames);
 	/* one polyline per VM row position of the last frame (VMs keep their order) */
 	for (k = 0; last && k < last->n_rows; k++) {
 		const struct collect_row *vr = &last->rows[k];
