@@ -21,6 +21,8 @@ int model_run_init(struct model_run *r, const struct model *m, const struct mode
 	r->mm = *mm;
 	evdesc_list_init(&r->events);
 	r->src_prev = xcalloc(m->n_inputs + 1, sizeof(double));
+	r->src_start = xcalloc(m->n_inputs + 1, sizeof(double));
+	r->spec_of = xcalloc(m->n_inputs + 1, sizeof(int));
 	if (!d)
 		diags_init(&local);
 	model_check_inputs(m, model_machine_check, &r->mm, &r->av, dd);
@@ -28,7 +30,8 @@ int model_run_init(struct model_run *r, const struct model *m, const struct mode
 		const struct model_input *in = &m->inputs[i];
 		char *reason = NULL;
 
-		r->src_prev[i] = NAN;
+		r->src_prev[i] = r->src_start[i] = NAN;
+		r->spec_of[i] = in->kind == INPUT_EVENT ? (int)i : -1;
 		if (!r->av.input_ok[i]) {
 			if (!in->optional && !ret)
 				ret = vp_err_set(err, VP_EUNSUPP, "model '%s' cannot run here: %s '%s' "
@@ -59,6 +62,8 @@ void model_run_release(struct model_run *r)
 		model_avail_release(r->m, &r->av);
 	evdesc_list_release(&r->events);
 	free(r->src_prev);
+	free(r->src_start);
+	free(r->spec_of);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -71,17 +76,38 @@ static double read_source(struct model_run *r, size_t i)
 	return v;
 }
 
+int model_run_renumber(struct model_run *r, int first)
+{
+	size_t i, k;
+	int next = first;
+
+	for (i = 0; i < r->m->n_inputs; i++) {
+		if (r->m->inputs[i].kind != INPUT_EVENT || !r->av.input_ok[i]) {
+			r->spec_of[i] = -1;
+			continue;
+		}
+		for (k = 0; k < r->events.n; k++)
+			if (r->events.v[k].spec_index == (int)i)
+				r->events.v[k].spec_index = -2 - next; /* marked: not renumbered twice */
+		r->spec_of[i] = next++;
+	}
+	for (k = 0; k < r->events.n; k++)
+		if (r->events.v[k].spec_index <= -2)
+			r->events.v[k].spec_index = -2 - r->events.v[k].spec_index;
+	return next - first;
+}
+
 void model_run_start(struct model_run *r)
 {
 	size_t i;
 
 	for (i = 0; i < r->m->n_inputs; i++)
 		if (r->m->inputs[i].kind == INPUT_SOURCE && r->av.input_ok[i])
-			r->src_prev[i] = read_source(r, i);
+			r->src_prev[i] = r->src_start[i] = read_source(r, i);
 }
 
 void model_run_inputs(struct model_run *r, const struct cnt_session *s,
-		      const struct cnt_snapshot *snap, int entity, double *inputs)
+		      const struct cnt_snapshot *snap, bool total, int entity, double *inputs)
 {
 	size_t i;
 
@@ -95,22 +121,24 @@ void model_run_inputs(struct model_run *r, const struct cnt_session *s,
 			struct cnt_value v;
 			struct cnt_filter f = CNT_FILTER_ANY;
 
-			f.spec_index = (int)i;
+			f.spec_index = r->spec_of[i];
 			f.entity = entity;
-			if (cnt_sum(s, snap, false, &f, &v) > 0)
+			if (f.spec_index >= 0 && cnt_sum(s, snap, total, &f, &v) > 0)
 				inputs[i] = v.value;
 		} else {
 			const struct swsource_def *def = swsource_find(in->spec);
 			double now = read_source(r, i);
 
 			if (def && def->cumulative) {
-				inputs[i] = now - r->src_prev[i]; /* NaN when either is */
+				/* NaN when either reading is */
+				inputs[i] = now - (total ? r->src_start[i] : r->src_prev[i]);
 				if (inputs[i] < 0)
 					inputs[i] = NAN; /* a counter that went back was reset */
 			} else {
 				inputs[i] = now;
 			}
-			r->src_prev[i] = now;
+			if (!total)
+				r->src_prev[i] = now;
 		}
 	}
 }

@@ -24,7 +24,9 @@ struct model_run {
 	struct model_machine mm;
 	struct evdesc_list events;  /* what to open; spec_index = input index */
 	struct model_avail av;      /* inputs, metrics, factors available here */
+	int *spec_of;               /* per input: the spec_index its series carry, -1 none */
 	double *src_prev;           /* last cumulative reading of each source input */
+	double *src_start;          /* reading at model_run_start() */
 };
 
 /*
@@ -37,16 +39,24 @@ int model_run_init(struct model_run *r, const struct model *m, const struct mode
 		   struct diags *d, struct vp_err *err);
 void model_run_release(struct model_run *r);
 
+/*
+ * Number the available events first, first+1, ... (in input order) as the
+ * spec indices their series will carry, for a caller that opens them
+ * among specs of its own; updates events' spec_index.  Returns how many.
+ */
+int model_run_renumber(struct model_run *r, int first);
+
 /* Take the sources' starting readings (call when counting starts). */
 void model_run_start(struct model_run *r);
 
 /*
- * Fill inputs (m->n_inputs values) for one interval of snap: events of
- * entity (-1: summed over every entity), sources machine-wide.  An
- * absent input, and an event that was never scheduled, is NaN.
+ * Fill inputs (m->n_inputs values) for one interval of snap, or with total
+ * for the whole run since model_run_start(): events of entity (-1: summed
+ * over every entity), sources machine-wide.  An absent input, and an event
+ * that was never scheduled, is NaN.
  */
 void model_run_inputs(struct model_run *r, const struct cnt_session *s,
-		      const struct cnt_snapshot *snap, int entity, double *inputs);
+		      const struct cnt_snapshot *snap, bool total, int entity, double *inputs);
 
 /*
  * The constants of p (#num_cpus ...), the calibration's values (cal may

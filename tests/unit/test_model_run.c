@@ -60,8 +60,14 @@ TEST(model_run_software_live)
 	mm.db = db;
 	mm.root = "/";
 	CHECK_INT(model_run_init(&r, m, &mm, NULL, &err), 0);
-	/* task-clock, context-switches, cpu-migrations: one series each */
+	/* task-clock, context-switches, cpu-migrations: one series each, opened
+	 * as specs 5, 6, 7 after five specs of a caller's own */
 	CHECK_INT(r.events.n, 3);
+	CHECK_INT(model_run_renumber(&r, 5), 3);
+	CHECK_INT(r.events.v[0].spec_index, 5);
+	CHECK_INT(r.events.v[2].spec_index, 7);
+	CHECK_INT(r.spec_of[model_find_input(m, "migr")], 7);
+	CHECK_INT(r.spec_of[model_find_input(m, "place_rem")], -1);
 	memset(&req, 0, sizeof(req));
 	req.events = r.events.v;
 	req.n_events = r.events.n;
@@ -83,7 +89,15 @@ TEST(model_run_software_live)
 	CHECK_INT(cnt_session_read(s, &snap, &err), 0);
 	in = xcalloc(m->n_inputs, sizeof(double));
 	met = xcalloc(m->n_metrics, sizeof(double));
-	model_run_inputs(&r, s, &snap, -1, in);
+	model_run_inputs(&r, s, &snap, false, -1, in);
+	{
+		/* one read: the run's totals are its first interval */
+		double *tot = xcalloc(m->n_inputs, sizeof(double));
+
+		model_run_inputs(&r, s, &snap, true, -1, tot);
+		CHECK_NEAR(tot[model_find_input(m, "tclk")], in[model_find_input(m, "tclk")], 0);
+		free(tot);
+	}
 	model_env_fill(&env, NULL, NULL, (double)(snap.t_ns - snap.prev_ns) / 1e9);
 	env.inputs = in;
 	env.n_inputs = m->n_inputs;
