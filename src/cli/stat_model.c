@@ -1,0 +1,334 @@
+/* stat_model.c - `vmmprof stat -m MODEL`: choosing the model and printing metrics and factors */
+#include "cli/stat_model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "util/alloc.h"
+#include "util/json.h"
+#include "util/table.h"
+
+static void load_calibration(struct stat_model *sm, const char *path)
+{
+	const char *home = getenv("HOME");
+	struct calib_machine here;
+	struct vp_err err = { 0, "" };
+	char *def = NULL;
+
+	calib_init(&sm->cal);
+	if (!path) {
+		if (!home || !*home) {
+			snprintf(sm->cal_note, sizeof(sm->cal_note), "no calibration (HOME is not set)");
+			return;
+		}
+		path = def = xasprintf("%s/.config/vmmprof/calibration.json", home);
+	}
+	if (calib_load(&sm->cal, path, &err)) {
+		snprintf(sm->cal_note, sizeof(sm->cal_note), "no calibration: %s%s", err.msg,
+			 def ? " (run 'vmmprof calibrate')" : "");
+		goto out;
+	}
+	memset(&here, 0, sizeof(here));
+	if (sm->plat_ok) {
+		snprintf(here.vendor, sizeof(here.vendor), "%s", sm->plat.cpu.vendor);
+		here.family = sm->plat.cpu.family;
+		here.model = sm->plat.cpu.model;
+		here.n_cpus = sm->plat.topo.n_cpus;
+		here.n_nodes = sm->plat.topo.n_nodes;
+		here.n_packages = sm->plat.topo.n_packages;
+		if (calib_match(&sm->cal, &here, &err)) {
+			snprintf(sm->cal_note, sizeof(sm->cal_note), "calibration '%s' not used: %s",
+				 path, err.msg);
+			goto out;
+		}
+	}
+	sm->cal_ok = true;
+out:
+	free(def);
+}
+
+int stat_model_open(struct stat_model *sm, const char *name, char *const *paths, size_t n_paths,
+		    const char *calib_path, struct pmu_db *db)
+{
+	struct model_machine mm;
+	struct diags d;
+	struct vp_err err = { 0, "" };
+	int rc = 0;
+
+	memset(sm, 0, sizeof(*sm));
+	model_dirs_build(&sm->dirs, paths, n_paths);
+	model_registry_init(&sm->reg, (const char *const *)sm->dirs.v, sm->dirs.n);
+	sm->plat_ok = platform_probe(&sm->plat, "/", &err) == 0;
+	diags_init(&d);
+	if (name) {
+		if (model_registry_open(&sm->reg, name, &sm->m, &d, &err)) {
+			rc = cli_error(&err);
+			goto out;
+		}
+		snprintf(sm->why, sizeof(sm->why), "named with -m");
+	} else {
+		const struct model_entry *e = sm->plat_ok ?
+			model_registry_choose(&sm->reg, &sm->plat, sm->why, sizeof(sm->why), &err) : NULL;
+
+		if (!e) {
+			rc = sm->plat_ok ? cli_error(&err)
+					 : cli_errorf("cannot choose a model: the platform could not be probed");
+			goto out;
+		}
+		sm->automatic = true;
+		if (model_registry_open(&sm->reg, e->path, &sm->m, &d, &err)) {
+			rc = cli_error(&err);
+			goto out;
+		}
+	}
+	memset(&mm, 0, sizeof(mm));
+	mm.db = db;
+	mm.root = "/";
+	if (sm->plat_ok && sm->plat.cpu.pfm_pmu[0])
+		snprintf(mm.pfm_table, sizeof(mm.pfm_table), "%s", sm->plat.cpu.pfm_pmu);
+	if (model_run_init(&sm->run, sm->m, &mm, NULL, &err)) {
+		rc = cli_error(&err);
+		goto out;
+	}
+	sm->run_ok = true;
+	load_calibration(sm, calib_path);
+	sm->in = xcalloc(sm->m->n_inputs + 1, sizeof(double));
+	sm->met = xcalloc(sm->m->n_metrics + 1, sizeof(double));
+out:
+	diags_release(&d);
+	return rc;
+}
+
+void stat_model_close(struct stat_model *sm)
+{
+	if (sm->run_ok)
+		model_run_release(&sm->run);
+	model_free(sm->m);
+	model_registry_release(&sm->reg);
+	model_dirs_release(&sm->dirs);
+	if (sm->plat_ok)
+		platform_release(&sm->plat);
+	calib_release(&sm->cal);
+	free(sm->in);
+	free(sm->met);
+	memset(sm, 0, sizeof(*sm));
+}
+
+size_t stat_model_specs(const struct stat_model *sm, const char ***specs)
+{
+	const struct model *m = sm->m;
+	size_t i, n = 0;
+
+	*specs = xcalloc(m->n_inputs + 1, sizeof(char *));
+	for (i = 0; i < m->n_inputs; i++)
+		if (m->inputs[i].kind == INPUT_EVENT && sm->run.av.input_ok[i])
+			(*specs)[n++] = m->inputs[i].spec;
+	return n;
+}
+
+void stat_model_bind(struct stat_model *sm, int first)
+{
+	model_run_renumber(&sm->run, first);
+}
+
+void stat_model_start(struct stat_model *sm)
+{
+	model_run_start(&sm->run);
+}
+
+static void evaluate(struct stat_model *sm, const struct cnt_session *s,
+		     const struct cnt_snapshot *snap, bool total)
+{
+	uint64_t from = total ? snap->start_ns : snap->prev_ns;
+
+	model_run_inputs(&sm->run, s, snap, total, -1, sm->in);
+	model_env_fill(&sm->env, sm->plat_ok ? &sm->plat : NULL, sm->cal_ok ? &sm->cal : NULL,
+		       (double)(snap->t_ns - from) / 1e9);
+	sm->env.inputs = sm->in;
+	sm->env.n_inputs = sm->m->n_inputs;
+	model_eval(sm->m, &sm->env, sm->met, sm->fv);
+}
+
+/* Why a value is n/a, into sb (empty when it is a number). */
+static void nan_reason(struct stat_model *sm, const struct expr *e, double v, struct sbuf *sb)
+{
+	sbuf_reset(sb);
+	if (!isnan(v) || !e)
+		return;
+	model_nan_reason(sm->m, &sm->run.av, e, &sm->env, sb);
+	if (sm->cal_note[0] && strstr(sbuf_str(sb), "calibration"))
+		sbuf_addf(sb, "; %s", sm->cal_note);
+}
+
+static void fmt_value(struct sbuf *sb, double v)
+{
+	if (isnan(v))
+		sbuf_addstr(sb, "n/a");
+	else if (v != 0 && (fabs(v) >= 1e7 || fabs(v) < 1e-3))
+		sbuf_addf(sb, "%.4g", v);
+	else
+		sbuf_addf(sb, "%.4f", v);
+}
+
+static void print_json(struct stat_model *sm, bool total, double t, struct sbuf *out)
+{
+	const struct model *m = sm->m;
+	struct sbuf why = SBUF_INIT;
+	struct jw w;
+	size_t i;
+	int f;
+
+	jw_init(&w, out, false);
+	jw_obj_begin(&w);
+	jw_kstr(&w, "schema", "vmmprof-stat/1");
+	jw_kstr(&w, "type", total ? "model-summary" : "model-interval");
+	jw_kdouble(&w, "time", t);
+	jw_kstr(&w, "model", m->name);
+	jw_kstr(&w, "model_chosen_by", sm->why);
+	jw_key(&w, "metrics");
+	jw_arr_begin(&w);
+	for (i = 0; i < m->n_metrics; i++) {
+		jw_obj_begin(&w);
+		jw_kstr(&w, "name", m->metrics[i].name);
+		jw_kdouble(&w, "value", sm->met[i]);
+		jw_kstr(&w, "unit", m->metrics[i].unit);
+		nan_reason(sm, m->metrics[i].e, sm->met[i], &why);
+		if (why.len)
+			jw_kstr(&w, "reason", sbuf_str(&why));
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_key(&w, "factors");
+	jw_arr_begin(&w);
+	for (f = 0; f < FACTOR_N; f++) {
+		const struct model_factor *fa = &m->factors[f];
+
+		jw_obj_begin(&w);
+		jw_kstr(&w, "factor", factor_name((enum factor_id)f));
+		jw_kstr(&w, "quality", factor_quality_name(fa->quality));
+		jw_kdouble(&w, "score", sm->fv[f].score);
+		jw_kstr(&w, "severity", fa->quality == Q_UNAVAILABLE ? "unavailable" :
+			severity_name(sm->fv[f].sev));
+		jw_kdouble(&w, "cost_cycles", sm->fv[f].cost_cycles);
+		jw_kdouble(&w, "cost_pct", sm->fv[f].cost_pct);
+		if (fa->quality == Q_UNAVAILABLE)
+			jw_kstr(&w, "reason", fa->reason);
+		else {
+			nan_reason(sm, fa->score, sm->fv[f].score, &why);
+			if (why.len)
+				jw_kstr(&w, "reason", sbuf_str(&why));
+		}
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	sbuf_addch(out, '\n');
+	sbuf_release(&why);
+}
+
+static void print_csv(struct stat_model *sm, double t, char sep, bool with_time, struct sbuf *out)
+{
+	const struct model *m = sm->m;
+	size_t i;
+	int f;
+
+	for (i = 0; i < m->n_metrics; i++) {
+		if (with_time)
+			sbuf_addf(out, "%.9f%c", t, sep);
+		fmt_value(out, sm->met[i]);
+		sbuf_addf(out, "%c%s%c%s\n", sep, m->metrics[i].unit ? m->metrics[i].unit : "", sep,
+			  m->metrics[i].name);
+	}
+	for (f = 0; f < FACTOR_N; f++) {
+		if (with_time)
+			sbuf_addf(out, "%.9f%c", t, sep);
+		fmt_value(out, sm->fv[f].score);
+		sbuf_addf(out, "%c%s%cfactor:%s\n", sep,
+			  m->factors[f].quality == Q_UNAVAILABLE ? "unavailable" :
+			  severity_name(sm->fv[f].sev), sep, factor_name((enum factor_id)f));
+	}
+}
+
+static void print_table(struct stat_model *sm, double t, bool total, const char *target,
+			struct sbuf *out)
+{
+	static const char *const mt[] = { "METRIC", ">VALUE", "UNIT", "NOTE" };
+	static const char *const ft[] = { "FACTOR", ">SCORE", "SEVERITY", ">COST %", "QUALITY", "NOTE" };
+	const struct model *m = sm->m;
+	struct sbuf why = SBUF_INIT, v = SBUF_INIT;
+	struct table tb;
+	size_t i;
+	int f;
+
+	if (total)
+		sbuf_addf(out, "\n Model '%s' for %s (%s):\n\n", m->name, target,
+			  sm->automatic ? sm->why : "named with -m");
+	else
+		sbuf_addf(out, "# %.9f model '%s'\n", t, m->name);
+	table_init(&tb, 4, mt);
+	for (i = 0; i < m->n_metrics; i++) {
+		sbuf_reset(&v);
+		fmt_value(&v, sm->met[i]);
+		nan_reason(sm, m->metrics[i].e, sm->met[i], &why);
+		table_row(&tb);
+		table_cell(&tb, "%s", m->metrics[i].name);
+		table_cell(&tb, "%s", sbuf_str(&v));
+		table_cell(&tb, "%s", m->metrics[i].unit ? m->metrics[i].unit : "");
+		table_cell(&tb, "%s", sbuf_str(&why));
+	}
+	table_render(&tb, out, 3, true);
+	table_release(&tb);
+	sbuf_addch(out, '\n');
+	table_init(&tb, 6, ft);
+	for (f = 0; f < FACTOR_N; f++) {
+		const struct model_factor *fa = &m->factors[f];
+
+		table_row(&tb);
+		table_cell(&tb, "%s", factor_name((enum factor_id)f));
+		if (fa->quality == Q_UNAVAILABLE) {
+			table_cell(&tb, "n/a");
+			table_cell(&tb, "unavailable");
+			table_cell(&tb, "n/a");
+			table_cell(&tb, "-");
+			table_cell(&tb, "%s", fa->reason);
+			continue;
+		}
+		sbuf_reset(&v);
+		fmt_value(&v, sm->fv[f].score);
+		table_cell(&tb, "%s", sbuf_str(&v));
+		table_cell(&tb, "%s", severity_name(sm->fv[f].sev));
+		sbuf_reset(&v);
+		if (isnan(sm->fv[f].cost_pct))
+			sbuf_addstr(&v, "n/a");
+		else
+			sbuf_addf(&v, "%.1f", sm->fv[f].cost_pct);
+		table_cell(&tb, "%s", sbuf_str(&v));
+		table_cell(&tb, "%s", factor_quality_name(fa->quality));
+		nan_reason(sm, fa->score, sm->fv[f].score, &why);
+		table_cell(&tb, "%s", why.len ? sbuf_str(&why) : fa->desc ? fa->desc : "");
+	}
+	table_render(&tb, out, 3, true);
+	table_release(&tb);
+	if (total && sm->cal_note[0])
+		sbuf_addf(out, "\n   note: %s: costs in cycles are n/a\n", sm->cal_note);
+	sbuf_release(&why);
+	sbuf_release(&v);
+}
+
+void stat_model_print(struct stat_model *sm, const struct cnt_session *s,
+		      const struct cnt_snapshot *snap, bool total,
+		      const struct stat_model_out *o, struct sbuf *out)
+{
+	double t = (double)(snap->t_ns - snap->start_ns) / 1e9;
+
+	evaluate(sm, s, snap, total);
+	if (o->json)
+		print_json(sm, total, t, out);
+	else if (o->sep)
+		print_csv(sm, t, o->sep, !total, out);
+	else
+		print_table(sm, t, total, o->target ? o->target : "this run", out);
+}

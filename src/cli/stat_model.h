@@ -1,0 +1,67 @@
+/* stat_model.h - `vmmprof stat -m MODEL`: a model's metrics and factors from the counts */
+#ifndef VP_STAT_MODEL_H
+#define VP_STAT_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "bench/calib.h"
+#include "cli/model_path.h"
+#include "model/registry.h"
+#include "model/run.h"
+#include "platform/platform.h"
+#include "pmu/counter.h"
+#include "util/sbuf.h"
+
+/*
+ * cmd_stat.c keeps the counting; this file chooses and loads the model,
+ * says which specs to count for it, and prints metrics and factor scores
+ * for an interval or for the whole run.
+ */
+struct stat_model {
+	struct model_dirs dirs;
+	struct model_registry reg;
+	struct model *m;
+	bool automatic;             /* chosen for the platform, not named */
+	char why[320];              /* how it was chosen */
+	struct platform plat;
+	bool plat_ok;
+	struct calib cal;
+	bool cal_ok;
+	char cal_note[VP_ERR_MSG_MAX]; /* why there is no calibration, "" when there is */
+	struct model_run run;
+	bool run_ok;
+	double *in;                 /* m->n_inputs */
+	double *met;                /* m->n_metrics */
+	struct factor_value fv[FACTOR_N];
+	struct expr_env env;
+};
+
+/*
+ * Load the model named name (a registry name or a file), or with name NULL
+ * the one chosen for this machine; resolve it on db; load the calibration
+ * from calib_path (NULL: ~/.config/vmmprof/calibration.json, absent is
+ * fine).  Returns 0, or an exit code after printing the error.
+ */
+int stat_model_open(struct stat_model *sm, const char *name, char *const *paths, size_t n_paths,
+		    const char *calib_path, struct pmu_db *db);
+void stat_model_close(struct stat_model *sm);
+
+/* The model's events that exist here, in the order they must be opened. */
+size_t stat_model_specs(const struct stat_model *sm, const char ***specs);
+/* They were added as specs first, first+1, ...: bind the model to those indices. */
+void stat_model_bind(struct stat_model *sm, int first);
+/* Counting starts now (software sources take their first reading). */
+void stat_model_start(struct stat_model *sm);
+
+/* Output of one interval (total false) or of the whole run (total true). */
+struct stat_model_out {
+	char sep;                   /* -x separator, 0 for the table */
+	bool json;
+	const char *target;         /* "'sleep 1'", "system wide" */
+};
+void stat_model_print(struct stat_model *sm, const struct cnt_session *s,
+		      const struct cnt_snapshot *snap, bool total,
+		      const struct stat_model_out *o, struct sbuf *out);
+
+#endif
