@@ -22,6 +22,7 @@
 #include "util/json.h"
 #include "util/sbuf.h"
 #include "util/timeutil.h"
+#include "cli/stat_model.h"
 
 /* perf stat's default events, in its order. */
 static const char *const default_events[] = {
@@ -55,6 +56,11 @@ struct stat_opts {
 	bool big_num;
 	const char *output;
 	char **cmd;                /* the command after the options, NULL when none */
+	const char *model;         /* -m: a model name or file (docs/models.md) */
+	bool raw;                  /* --raw: counts of the model's events, not its metrics */
+	char **model_paths;        /* --model-path DIRs */
+	size_t n_model_paths;
+	const char *calibration;   /* --calibration FILE */
 };
 
 /* One output row: a non-uncore event, or every instance of an uncore spec. */
@@ -196,7 +202,7 @@ static int parse_ids(const char *arg, pid_t **v, size_t *n, size_t *cap, const c
 	return 0;
 }
 
-enum { OPT_JSON = 1000, OPT_NO_BIG_NUM };
+enum { OPT_JSON = 1000, OPT_NO_BIG_NUM, OPT_RAW, OPT_MODEL_PATH, OPT_CALIB };
 
 static int parse_args(struct stat_opts *o, int argc, char **argv)
 {
@@ -212,6 +218,10 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
+		{ "model", required_argument, NULL, 'm' },
+		{ "raw", no_argument, NULL, OPT_RAW },
+		{ "model-path", required_argument, NULL, OPT_MODEL_PATH },
+		{ "calibration", required_argument, NULL, OPT_CALIB },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vp_err err = { 0, "" };
@@ -219,7 +229,7 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 
 	o->big_num = true;
 	cpulist_init(&o->cpus);
-	while ((c = getopt_long(argc, argv, "+e:aC:p:t:G:I:x:o:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:aC:p:t:G:I:x:o:m:", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -269,6 +279,19 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 			break;
 		case OPT_NO_BIG_NUM:
 			o->big_num = false;
+			break;
+		case 'm':
+			o->model = optarg;
+			break;
+		case OPT_RAW:
+			o->raw = true;
+			break;
+		case OPT_MODEL_PATH:
+			o->model_paths = xrealloc(o->model_paths, (o->n_model_paths + 1) * sizeof(char *));
+			o->model_paths[o->n_model_paths++] = optarg;
+			break;
+		case OPT_CALIB:
+			o->calibration = optarg;
 			break;
 		default:
 			return cli_usage_error(self(), "unknown option '%s'", argv[optind - 1]);
@@ -685,7 +708,45 @@ static void free_opts(struct stat_opts *o)
 	free(o->cgroup_all);
 	free(o->pids);
 	free(o->tids);
+	free(o->model_paths);
 	cpulist_release(&o->cpus);
+}
+
+/*
+ * The model's events join the specs (one it shares with a spec already
+ * there, such as a default event, is counted once).  With -m the model is
+ * required; the automatic one (no -e, no -m) only warns when it cannot run.
+ */
+static int add_model(struct stat_opts *o, struct stat_model *sm, struct pmu_db *db, bool *have)
+{
+	struct vp_err err = { 0, "" };
+	const char **specs = NULL;
+	int *map;
+	size_t n, k, j;
+
+	*have = false;
+	if (stat_model_open(sm, o->model, o->model_paths, o->n_model_paths, o->calibration, db,
+			    &err)) {
+		if (o->model)
+			return cli_error(&err);
+		cli_warn("no model: %s", err.msg);
+		return 0;
+	}
+	n = stat_model_specs(sm, &specs);
+	map = xcalloc(n + 1, sizeof(int));
+	for (k = 0; k < n; k++) {
+		for (j = 0; j < o->n_specs; j++)
+			if (!strcmp(o->specs[j].text, specs[k]) && o->specs[j].group < 0)
+				break;
+		if (j == o->n_specs)
+			add_spec(o, specs[k], -1, true);
+		map[k] = (int)j;
+	}
+	stat_model_bind(sm, map);
+	free(map);
+	free(specs);
+	*have = true;
+	return 0;
 }
 
 /* Resolve every spec; a default event that does not resolve is shown as not supported. */
@@ -851,16 +912,21 @@ static int run_stat(int argc, char **argv)
 	bool thread_target, child_target;
 	uint64_t next_ns = 0, poll_ns;
 	bool *was_live = NULL;
+	struct stat_model sm;
+	bool have_model = false, model_only;
+	struct sbuf tgt = SBUF_INIT;
+	struct stat_model_out mo = { 0 };
 	int rc = 0;
 
+	memset(&sm, 0, sizeof(sm));
 	evdesc_list_init(&list);
 	cnt_snapshot_init(&snap);
 	rc = parse_args(&o, argc, argv);
 	if (rc)
 		goto out;
-	if (!o.n_specs) {
-		for (i = 0; i < VP_ARRAY_SIZE(default_events); i++)
-			add_spec(&o, default_events[i], -1, true);
+	if (o.raw && !o.model) {
+		rc = cli_usage_error(self(), "--raw goes with -m MODEL");
+		goto out;
 	}
 	if (o.cgroup_all || o.nr_cgroups)
 		o.all_cpus = true;     /* perf requires -a with -G; counting a cgroup is per CPU anyway */
@@ -868,6 +934,16 @@ static int run_stat(int argc, char **argv)
 		rc = cli_error(&err);
 		goto out;
 	}
+	/* no -e: perf's defaults, and the model chosen for this machine (no -m: shown after them) */
+	if (!o.n_specs && !o.model) {
+		for (i = 0; i < VP_ARRAY_SIZE(default_events); i++)
+			add_spec(&o, default_events[i], -1, true);
+		if ((rc = add_model(&o, &sm, db, &have_model)))
+			goto out;
+	} else if (o.model && (rc = add_model(&o, &sm, db, &have_model))) {
+		goto out;
+	}
+	model_only = have_model && o.model && !o.raw;
 	rc = resolve_all(&o, db, &list, &cgroups, &groups);
 	if (rc)
 		goto out;
@@ -915,6 +991,8 @@ static int run_stat(int argc, char **argv)
 		goto out;
 	}
 	rows = make_rows(&o, s, &n_rows);
+	if (have_model)
+		stat_model_opened(&sm, s);
 	was_live = xcalloc(s->n_entities + 1, sizeof(bool));
 
 	if (o.output) {
@@ -944,6 +1022,12 @@ static int run_stat(int argc, char **argv)
 		if (child_target)
 			cnt_session_mark_start(s);
 	}
+	if (have_model)
+		stat_model_start(&sm);
+	target_desc(&tgt, &o);
+	mo.sep = o.sep;
+	mo.json = o.json;
+	mo.target = sbuf_str(&tgt);
 
 	/*
 	 * The loop: wait for the interval, a signal or the child.  Signals are
@@ -1000,7 +1084,10 @@ static int run_stat(int argc, char **argv)
 		cnt_session_read(s, &snap, &err);
 		if (o.interval_ms) {
 			/* the last, partial interval is printed as perf does */
-			print_interval(&out, &o, s, &snap, rows, n_rows, was_live, &header_done);
+			if (model_only)
+				stat_model_print(&sm, s, &snap, false, &mo, &out);
+			else
+				print_interval(&out, &o, s, &snap, rows, n_rows, was_live, &header_done);
 			if (flush_out(f, &out)) {
 				rc = cli_errorf("write failure: %s", strerror(errno));
 				goto out;
@@ -1009,10 +1096,14 @@ static int run_stat(int argc, char **argv)
 		if (thread_target && !o.cmd && all_threads_ended(s))
 			done = true;
 	}
-	if (!o.interval_ms || o.json)
+	if (model_only)
+		stat_model_print(&sm, s, &snap, true, &mo, &out);
+	else if (!o.interval_ms || o.json)
 		print_summary(&out, &o, s, &snap, rows, n_rows, &ch, child_target);
 	else if (!o.sep)
 		print_notes(&out, &o, s, rows, n_rows, child_target, snap.t_ns);
+	if (have_model && !o.model && !o.json && !o.sep && !o.interval_ms)
+		stat_model_print(&sm, s, &snap, true, &mo, &out); /* the automatic model, after the counts */
 	if (flush_out(f, &out))
 		rc = cli_errorf("write failure: %s", strerror(errno));
 	if (!rc && ch.pid > 0 && ch.done)
@@ -1033,6 +1124,9 @@ out:
 		sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	free(was_live);
 	free(rows);
+	if (have_model || o.model || sm.m)
+		stat_model_close(&sm);
+	sbuf_release(&tgt);
 	sbuf_release(&out);
 	cnt_snapshot_release(&snap);
 	cnt_session_free(s);
@@ -1048,7 +1142,7 @@ const struct cmd cmd_stat = {
 	.name = "stat",
 	.fn = run_stat,
 	.summary = "count events system-wide, per CPU, process, thread, cgroup or command",
-	.synopsis = "stat [-e EVENTS]... [-a] [-C CPUS] [-G CGROUPS] [-I MS] [-x SEP | --json] [-o FILE] [--] COMMAND [ARGS]\n"
+	.synopsis = "stat [-e EVENTS]... [-m MODEL [--raw]] [-a] [-C CPUS] [-G CGROUPS] [-I MS] [-x SEP | --json] [-o FILE] [--] COMMAND [ARGS]\n"
 		    "stat [-e EVENTS]... (-a | -C CPUS | -p PIDS | -t TIDS | -G CGROUPS) [-I MS] [-x SEP | --json] [-o FILE]",
 	.description =
 		"Counts events the way 'perf stat' does and prints them the same way: counts with\n"
@@ -1080,7 +1174,14 @@ const struct cmd cmd_stat = {
 		"run ends its series.\n"
 		"\n"
 		"With --json every interval is one JSON line and the run ends with a summary line;\n"
-		"the schema is in docs/stat-json.md.",
+		"the schema is in docs/stat-json.md.\n"
+		"\n"
+		"-m MODEL counts what a profile model (docs/models.md, 'vmmprof model list') needs\n"
+		"and prints its metrics and the five factor scores (locality, llc, sharing, imc,\n"
+		"queue) with severity, cost and quality, per interval with -I, instead of the raw\n"
+		"counts (--raw prints those).  Without -e and -m the model chosen for this machine\n"
+		"is counted too and its metrics follow perf's default counts.  A value that cannot\n"
+		"be measured here is n/a with the reason.",
 	.options =
 		"-e, --event EVENTS\tevents to count, comma-separated; repeatable\n"
 		"-a, --all-cpus\tcount on every online CPU\n"
@@ -1092,13 +1193,18 @@ const struct cmd cmd_stat = {
 		"-x, --field-separator SEP\tCSV as perf -x prints it: value,unit,event,run-ns,pct,metric,metric-unit\n"
 		"--json\tJSON lines: one per interval and a summary (docs/stat-json.md)\n"
 		"-o, --output FILE\twrite the counts to FILE ('-' for standard output)\n"
-		"--no-big-num\tno thousands separators",
+		"--no-big-num\tno thousands separators\n"
+		"-m, --model MODEL\ta model name or file: print its metrics and factor scores\n"
+		"--raw\twith -m: print the counts of the model's events instead\n"
+		"--model-path DIR\tlook for models in DIR first (repeatable)\n"
+		"--calibration FILE\tcalibration for cal.* values (default ~/.config/vmmprof/calibration.json)",
 	.examples =
 		"vmmprof stat -- make -j2\tperf's default counts for a build\n"
 		"vmmprof stat -a -I 1000\tthe whole machine, every second (Ctrl-C ends it)\n"
 		"vmmprof stat -e task-clock,sched:sched_switch -p 1234\ta process until it exits\n"
 		"vmmprof stat -a -e task-clock -G machine/qemu-1-vm1.libvirt-qemu/vcpu0 sleep 5\tone vCPU of a libvirt VM\n"
-		"vmmprof stat -x, -e page-faults -- ./app\tCSV for a script",
+		"vmmprof stat -x, -e page-faults -- ./app\tCSV for a script\n"
+		"vmmprof stat -m skx -a -I 1000\tthe five factors of a Skylake-SP host, every second",
 	.flags = CMD_STOP_AT_POSITIONAL,
 };
 

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "util/alloc.h"
 #include "util/json.h"
 #include "util/table.h"
@@ -51,55 +50,54 @@ out:
 }
 
 int stat_model_open(struct stat_model *sm, const char *name, char *const *paths, size_t n_paths,
-		    const char *calib_path, struct pmu_db *db)
+		    const char *calib_path, struct pmu_db *db, struct vp_err *err)
 {
 	struct model_machine mm;
 	struct diags d;
-	struct vp_err err = { 0, "" };
-	int rc = 0;
+	struct vp_err perr = { 0, "" };
+	int ret = 0;
 
 	memset(sm, 0, sizeof(*sm));
+	calib_init(&sm->cal);
 	model_dirs_build(&sm->dirs, paths, n_paths);
 	model_registry_init(&sm->reg, (const char *const *)sm->dirs.v, sm->dirs.n);
-	sm->plat_ok = platform_probe(&sm->plat, "/", &err) == 0;
+	sm->plat_ok = platform_probe(&sm->plat, "/", &perr) == 0;
 	diags_init(&d);
 	if (name) {
-		if (model_registry_open(&sm->reg, name, &sm->m, &d, &err)) {
-			rc = cli_error(&err);
+		if ((ret = model_registry_open(&sm->reg, name, &sm->m, &d, err)))
 			goto out;
-		}
 		snprintf(sm->why, sizeof(sm->why), "named with -m");
 	} else {
-		const struct model_entry *e = sm->plat_ok ?
-			model_registry_choose(&sm->reg, &sm->plat, sm->why, sizeof(sm->why), &err) : NULL;
+		const struct model_entry *e;
 
+		if (!sm->plat_ok) {
+			ret = vp_err_set(err, VP_EUNSUPP, "cannot choose a model: %s", perr.msg);
+			goto out;
+		}
+		e = model_registry_choose(&sm->reg, &sm->plat, sm->why, sizeof(sm->why), err);
 		if (!e) {
-			rc = sm->plat_ok ? cli_error(&err)
-					 : cli_errorf("cannot choose a model: the platform could not be probed");
+			ret = err ? err->code : VP_ENOTFOUND;
 			goto out;
 		}
 		sm->automatic = true;
-		if (model_registry_open(&sm->reg, e->path, &sm->m, &d, &err)) {
-			rc = cli_error(&err);
+		if ((ret = model_registry_open(&sm->reg, e->path, &sm->m, &d, err)))
 			goto out;
-		}
 	}
 	memset(&mm, 0, sizeof(mm));
 	mm.db = db;
 	mm.root = "/";
 	if (sm->plat_ok && sm->plat.cpu.pfm_pmu[0])
 		snprintf(mm.pfm_table, sizeof(mm.pfm_table), "%s", sm->plat.cpu.pfm_pmu);
-	if (model_run_init(&sm->run, sm->m, &mm, NULL, &err)) {
-		rc = cli_error(&err);
+	sm->run_ok = true; /* released by stat_model_close() even when init fails */
+	if ((ret = model_run_init(&sm->run, sm->m, &mm, NULL, err)))
 		goto out;
-	}
-	sm->run_ok = true;
+	calib_release(&sm->cal);
 	load_calibration(sm, calib_path);
 	sm->in = xcalloc(sm->m->n_inputs + 1, sizeof(double));
 	sm->met = xcalloc(sm->m->n_metrics + 1, sizeof(double));
 out:
 	diags_release(&d);
-	return rc;
+	return ret;
 }
 
 void stat_model_close(struct stat_model *sm)
@@ -129,9 +127,29 @@ size_t stat_model_specs(const struct stat_model *sm, const char ***specs)
 	return n;
 }
 
-void stat_model_bind(struct stat_model *sm, int first)
+void stat_model_bind(struct stat_model *sm, const int *map)
 {
-	model_run_renumber(&sm->run, first);
+	model_run_bind(&sm->run, map);
+}
+
+void stat_model_opened(struct stat_model *sm, const struct cnt_session *s)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->n_events; i++) {
+		const struct cnt_event *ev = &s->events[i];
+		bool all_dropped = true;
+
+		if (ev->state != CNT_EV_DROPPED)
+			continue;
+		/* a spec may expand to several events (uncore instances): all must be gone */
+		for (j = 0; j < s->n_events; j++)
+			if (s->events[j].ev.spec_index == ev->ev.spec_index &&
+			    s->events[j].state != CNT_EV_DROPPED)
+				all_dropped = false;
+		if (all_dropped)
+			model_run_dropped(&sm->run, ev->ev.spec_index, ev->why);
+	}
 }
 
 void stat_model_start(struct stat_model *sm)

@@ -41,16 +41,20 @@ struct stat_model {
  * Load the model named name (a registry name or a file), or with name NULL
  * the one chosen for this machine; resolve it on db; load the calibration
  * from calib_path (NULL: ~/.config/vmmprof/calibration.json, absent is
- * fine).  Returns 0, or an exit code after printing the error.
+ * fine).  Returns 0, or a negative code with err filled (nothing printed:
+ * the automatic model only warns when it cannot run).  stat_model_close()
+ * in any case.
  */
 int stat_model_open(struct stat_model *sm, const char *name, char *const *paths, size_t n_paths,
-		    const char *calib_path, struct pmu_db *db);
+		    const char *calib_path, struct pmu_db *db, struct vp_err *err);
 void stat_model_close(struct stat_model *sm);
 
 /* The model's events that exist here, in the order they must be opened. */
 size_t stat_model_specs(const struct stat_model *sm, const char ***specs);
-/* They were added as specs first, first+1, ...: bind the model to those indices. */
-void stat_model_bind(struct stat_model *sm, int first);
+/* The k-th of those specs is the caller's spec map[k]: bind the model to them. */
+void stat_model_bind(struct stat_model *sm, const int *map);
+/* The session is open: events it had to drop are absent for the model, with the reason. */
+void stat_model_opened(struct stat_model *sm, const struct cnt_session *s);
 /* Counting starts now (software sources take their first reading). */
 void stat_model_start(struct stat_model *sm);
 

@@ -76,10 +76,9 @@ static double read_source(struct model_run *r, size_t i)
 	return v;
 }
 
-int model_run_renumber(struct model_run *r, int first)
+void model_run_bind(struct model_run *r, const int *map)
 {
-	size_t i, k;
-	int next = first;
+	size_t i, k, n = 0;
 
 	for (i = 0; i < r->m->n_inputs; i++) {
 		if (r->m->inputs[i].kind != INPUT_EVENT || !r->av.input_ok[i]) {
@@ -88,13 +87,39 @@ int model_run_renumber(struct model_run *r, int first)
 		}
 		for (k = 0; k < r->events.n; k++)
 			if (r->events.v[k].spec_index == (int)i)
-				r->events.v[k].spec_index = -2 - next; /* marked: not renumbered twice */
-		r->spec_of[i] = next++;
+				r->events.v[k].spec_index = -2 - map[n]; /* marked: not rebound twice */
+		r->spec_of[i] = map[n++];
 	}
 	for (k = 0; k < r->events.n; k++)
 		if (r->events.v[k].spec_index <= -2)
 			r->events.v[k].spec_index = -2 - r->events.v[k].spec_index;
-	return next - first;
+}
+
+int model_run_renumber(struct model_run *r, int first)
+{
+	size_t i, n = 0;
+	int *map = xcalloc(r->m->n_inputs + 1, sizeof(int));
+
+	for (i = 0; i < r->m->n_inputs; i++)
+		if (r->m->inputs[i].kind == INPUT_EVENT && r->av.input_ok[i]) {
+			map[n] = first + (int)n;
+			n++;
+		}
+	model_run_bind(r, map);
+	free(map);
+	return (int)n;
+}
+
+void model_run_dropped(struct model_run *r, int spec_index, const char *why)
+{
+	size_t i;
+
+	for (i = 0; i < r->m->n_inputs; i++)
+		if (r->spec_of[i] == spec_index && r->av.input_ok[i]) {
+			r->av.input_ok[i] = false;
+			free(r->av.input_reason[i]);
+			r->av.input_reason[i] = xstrdup(why && *why ? why : "could not be opened");
+		}
 }
 
 void model_run_start(struct model_run *r)

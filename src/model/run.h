@@ -46,6 +46,20 @@ void model_run_release(struct model_run *r);
  */
 int model_run_renumber(struct model_run *r, int first);
 
+/*
+ * Bind the k-th available event (in input order) to spec index map[k]:
+ * for a caller that opens them among specs of its own, sharing a spec
+ * that the caller already counts.  Updates events' spec_index.
+ */
+void model_run_bind(struct model_run *r, const int *map);
+
+/*
+ * The counters of spec_index could not be opened (why: the engine's
+ * explanation): every input bound to it becomes absent with that reason,
+ * so its metrics say why instead of showing a division by zero.
+ */
+void model_run_dropped(struct model_run *r, int spec_index, const char *why);
+
 /* Take the sources' starting readings (call when counting starts). */
 void model_run_start(struct model_run *r);
 
