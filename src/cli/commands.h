@@ -12,5 +12,19 @@ extern const struct cmd cmd_model;
 extern const struct cmd cmd_record;
 extern const struct cmd cmd_report;
 extern const struct cmd cmd_stat;
+extern const struct cmd cmd_bench;
+extern const struct cmd cmd_calibrate;
+extern const struct cmd cmd_probe;
+
+/* Options every benchmark command takes (cmd_bench.c): --time, --quick,
+ * --no-huge, --isa, --seed, as getopt codes 't', 'Q', 'H', 'I', 'S'. */
+struct bench_opts;
+int bench_cli_opt(const struct cmd *c, int opt, const char *arg, struct bench_opts *o,
+		  bool *time_set);
+
+/* Default calibration file: $XDG_CONFIG_HOME/vmmprof/calibration.json or
+ * ~/.config/vmmprof/calibration.json; the directory made when create_dir.
+ * free() the result (cmd_calibrate.c). */
+char *calibrate_default_path(bool create_dir);
 
 #endif

@@ -20,6 +20,9 @@ const struct cmd *const vp_cmds[] = {
 	&cmd_diagnose,
 	&cmd_record,
 	&cmd_report,
+	&cmd_bench,
+	&cmd_calibrate,
+	&cmd_probe,
 	NULL,
 };
 

@@ -1,0 +1,177 @@
+/* cmd_calibrate.c - `vmmprof calibrate [-o FILE]`: measure the machine, write the calibration */
+#include "cli/commands.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "bench/bench.h"
+#include "cli/bench_report.h"
+#include "util/alloc.h"
+#include "version.h"
+
+/* ~/.config/vmmprof/calibration.json ($XDG_CONFIG_HOME respected); free() it. */
+char *calibrate_default_path(bool create_dir)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char *dir;
+	char *path;
+
+	if (xdg && *xdg)
+		dir = xasprintf("%s/vmmprof", xdg);
+	else
+		dir = xasprintf("%s/.config/vmmprof", home && *home ? home : ".");
+	if (create_dir) {
+		char *parent = xstrdup(dir), *slash = strrchr(parent, '/');
+
+		if (slash && slash != parent) {
+			*slash = 0;
+			mkdir(parent, 0755);
+		}
+		mkdir(dir, 0755);
+		free(parent);
+	}
+	path = xasprintf("%s/calibration.json", dir);
+	free(dir);
+	return path;
+}
+
+static int run_calibrate(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "time", required_argument, NULL, 't' },
+		{ "quick", no_argument, NULL, 'Q' },
+		{ "no-huge", no_argument, NULL, 'H' },
+		{ "isa", required_argument, NULL, 'I' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "show", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bench_opts o;
+	struct bench_topo t;
+	struct calib c;
+	struct vp_err err = { 0, "" };
+	struct sbuf out = SBUF_INIT;
+	bool quiet = false, time_set = false, topo = false;
+	char *path = NULL;
+	const char *show = NULL;
+	time_t now;
+	int opt, rc = 0;
+
+	bench_opts_default(&o);
+	calib_init(&c);
+	while ((opt = getopt_long(argc, argv, "o:t:q", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			free(path);
+			path = xstrdup(optarg);
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 's':
+			show = optarg;
+			break;
+		case '?':
+			free(path);
+			return cli_usage_error(&cmd_calibrate, "unknown option '%s'", argv[optind - 1]);
+		default:
+			if ((rc = bench_cli_opt(&cmd_calibrate, opt, optarg, &o, &time_set))) {
+				free(path);
+				return rc;
+			}
+		}
+	}
+	if (optind < argc) {
+		free(path);
+		return cli_usage_error(&cmd_calibrate, "unexpected argument '%s'", argv[optind]);
+	}
+	if (bench_topo_probe(&t, &err)) {
+		rc = cli_error(&err);
+		goto out;
+	}
+	topo = true;
+	if (show) {   /* read one back and check it against this machine */
+		if (calib_load(&c, show, &err)) {
+			rc = cli_error(&err);
+			goto out;
+		}
+		if (calib_match(&c, &t.machine, &err))
+			cli_warn("%s", err.msg);
+		sbuf_addf(&out, "calibration '%s', made %s by vmmprof %s on\n  ", show, c.created,
+			  c.tool);
+		calib_machine_format(&c.machine, &out);
+		sbuf_addstr(&out, "\n\n");
+		report_calib(&c, &out);
+		rc = cli_write(&out);
+		goto out;
+	}
+	if (!time_set)
+		o.time_s = o.quick ? 6 : 30;
+	o.progress = bench_report_progress;
+	o.progress_ctx = &quiet;
+	if (!path)
+		path = calibrate_default_path(true);
+	if (bench_calibrate(&t, &o, &c, &err)) {
+		bench_report_progress_end(&quiet);
+		rc = cli_error(&err);
+		goto out;
+	}
+	bench_report_progress_end(&quiet);
+	now = time(NULL);
+	strftime(c.created, sizeof(c.created), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	snprintf(c.tool, sizeof(c.tool), "%s", VMMPROF_VERSION);
+	if (calib_save(&c, path, &err)) {
+		rc = cli_error(&err);
+		goto out;
+	}
+	sbuf_addf(&out, "calibration written to '%s' for\n  ", path);
+	calib_machine_format(&c.machine, &out);
+	sbuf_addstr(&out, "\n\n");
+	report_calib(&c, &out);
+	rc = cli_write(&out);
+out:
+	if (topo)
+		bench_topo_release(&t);
+	calib_release(&c);
+	sbuf_release(&out);
+	free(path);
+	return rc;
+}
+
+const struct cmd cmd_calibrate = {
+	.name = "calibrate",
+	.fn = run_calibrate,
+	.summary = "measure this machine's memory system for the diagnosis",
+	.synopsis = "calibrate [-o FILE] [--time S] [--quick]\ncalibrate --show FILE",
+	.description =
+		"Runs the parts of the benchmark that the diagnosis needs and writes a\n"
+		"calibration file: the idle latency matrix (CPU node x memory node), read\n"
+		"bandwidth per node pair and the peak per node, the loaded-latency curve,\n"
+		"core-to-core latency within and across packages, cache-level latencies and\n"
+		"the effective queue depth.  Models read these as cal.NAME values\n"
+		"(docs/calibration.md).  What cannot be measured here (remote memory on a\n"
+		"one-node machine, cross-socket latency with one package) is written as\n"
+		"null with the reason.\n"
+		"\n"
+		"The file is keyed to this machine's CPU and topology; commands that read\n"
+		"it refuse one made elsewhere.  --show reads a file back, checks it and\n"
+		"prints it (warning when it was made on another machine).",
+	.options = "-o, --output FILE\twhere to write (default ~/.config/vmmprof/calibration.json,\n"
+		   "\tor $XDG_CONFIG_HOME/vmmprof/calibration.json)\n"
+		   "-t, --time S\ttotal seconds (default 30, 6 with --quick)\n"
+		   "--quick\tfewer points and smaller working sets\n"
+		   "--no-huge\tdo not advise transparent huge pages\n"
+		   "--isa NAME\tbandwidth kernels: scalar, sse2, avx2 or avx512\n"
+		   "--seed N\tseed of the random chains\n"
+		   "--show FILE\tprint a calibration file and check it against this machine\n"
+		   "-q, --quiet\tno progress on stderr",
+	.examples = "vmmprof calibrate\tcalibrate, write the default file\n"
+		    "vmmprof calibrate --quick -o cal.json\ta quick calibration into cal.json\n"
+		    "vmmprof calibrate --show cal.json\tprint and check a calibration",
+};

@@ -1,0 +1,52 @@
+#!/bin/sh
+# t8003-calibrate.sh - calibrate writes a file the loader reads back; corrupt,
+# truncated and foreign files are refused or warned about
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'calibrate -o writes a calibration with reasons for what it cannot measure' '
+	vmmprof calibrate --quick --time 3 -q -o cal.json >out &&
+	grep_q "calibration written to .cal.json." out &&
+	json_get cal.json "j[\"format\"]" >f && grep_q "^vmmprof-calibration$" f &&
+	json_get cal.json "j[\"values\"][\"lat_local_ns\"] > 0" >ok && grep_q True ok &&
+	json_get cal.json "j[\"values\"][\"peak_bw_gbs\"] > 0" >ok && grep_q True ok &&
+	json_get cal.json "j[\"machine\"][\"cpus\"]" >c && test "$(cat c)" = "$(nproc)"
+'
+
+if [ "$(ls -d /sys/devices/system/node/node* 2>/dev/null | wc -l)" -eq 1 ]; then
+	test_expect_success 'one node: remote latency is null with the reason' '
+		json_get cal.json "j[\"values\"][\"lat_remote_ns\"]" >v && grep_q None v &&
+		json_get cal.json "j[\"reasons\"][\"lat_remote_ns\"]" >r && grep_q "one NUMA node" r
+	'
+else
+	test_skip 'one node: remote latency is null' 'several NUMA nodes here'
+fi
+
+test_expect_success 'calibrate --show reads it back' '
+	vmmprof calibrate --show cal.json >show 2>err &&
+	grep_q "cal.lat_local_ns" show && ! grep -q warning err
+'
+
+test_expect_success 'a truncated file is refused with file:line:col' '
+	head -c 200 cal.json >trunc.json &&
+	expect_exit 1 vmmprof calibrate --show trunc.json 2>err &&
+	grep_q "trunc.json:[0-9]*:[0-9]*: unexpected end of input" err
+'
+
+test_expect_success 'a corrupt field is refused with file:line:col' '
+	sed "s/\"version\": 1/\"version\": \"one\"/" cal.json >bad.json &&
+	expect_exit 1 vmmprof calibrate --show bad.json 2>err &&
+	grep_q "bad.json:3:14: field .version. should be a number" err
+'
+
+test_expect_success 'a calibration from another machine is flagged' '
+	sed "s/\"cpus\": [0-9]*/\"cpus\": 4096/" cal.json >foreign.json &&
+	vmmprof calibrate --show foreign.json >show 2>err &&
+	grep_q "warning: calibration was made on another machine: 4096 CPUs there" err
+'
+
+test_expect_success 'the default path is under XDG_CONFIG_HOME' '
+	XDG_CONFIG_HOME=$PWD/cfg vmmprof calibrate --quick --time 2 -q >out &&
+	test -s cfg/vmmprof/calibration.json
+'
+
+test_done

@@ -1,0 +1,236 @@
+/* test_bench.c - unit tests for the benchmark's pure parts: chains, curves, kernels */
+#include "test.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "bench/bench.h"
+#include "util/alloc.h"
+
+/* Follow the chain from line 0: every line once, back at the start after n steps. */
+static void check_cycle(int line, size_t n, size_t stride, uint64_t seed)
+{
+	char *buf = xcalloc(n, stride), *p = buf;
+	char *seen = xcalloc(n, 1);
+	size_t i, visited = 0;
+
+	chase_build(buf, n, stride, seed);
+	for (i = 0; i < n; i++) {
+		size_t off = (size_t)(p - buf);
+
+		CHECK_AT(line, off % stride == 0 && off / stride < n, "pointer %zu off the lines", off);
+		if (off % stride || off / stride >= n)
+			break;
+		CHECK_AT(line, !seen[off / stride], "line %zu visited twice (n %zu)", off / stride, n);
+		visited += !seen[off / stride];
+		seen[off / stride] = 1;
+		p = *(char **)p;
+	}
+	CHECK_AT(line, p == buf, "not back at the start after %zu steps", n);
+	CHECK_AT(line, visited == n, "visited %zu of %zu lines", visited, n);
+	CHECK_AT(line, chase_walk(buf, n) == buf, "chase_walk(n) does not come back");
+	free(buf);
+	free(seen);
+}
+
+static const struct { int line; size_t n, stride; uint64_t seed; } cycle_rows[] = {
+	{ __LINE__, 1, 64, 1 },
+	{ __LINE__, 2, 64, 1 },
+	{ __LINE__, 3, 64, 7 },
+	{ __LINE__, 64, 64, 42 },
+	{ __LINE__, 1000, 64, 3 },
+	{ __LINE__, 4097, 128, 99 },
+	{ __LINE__, 65536, 64, 0 },
+};
+
+TEST(chase_single_cycle)
+{
+	size_t i;
+
+	for (i = 0; i < VP_ARRAY_SIZE(cycle_rows); i++)
+		check_cycle(cycle_rows[i].line, cycle_rows[i].n, cycle_rows[i].stride,
+			    cycle_rows[i].seed);
+}
+
+TEST(chase_is_random_and_deterministic)
+{
+	enum { N = 4096 };
+	char *a = xcalloc(N, 64), *b = xcalloc(N, 64), *c = xcalloc(N, 64);
+	size_t i, seq = 0, same_ab = 1, same_ac = 1;
+
+	chase_build(a, N, 64, 5);
+	chase_build(b, N, 64, 5);
+	chase_build(c, N, 64, 6);
+	for (i = 0; i < N; i++) {
+		char *na = *(char **)(a + i * 64);
+
+		same_ab &= (size_t)(na - a) == (size_t)(*(char **)(b + i * 64) - b);
+		same_ac &= (size_t)(na - a) == (size_t)(*(char **)(c + i * 64) - c);
+		seq += na == a + ((i + 1) % N) * 64;   /* next line in memory order */
+	}
+	CHECK(same_ab);
+	CHECK(!same_ac);
+	/* a random order has about one sequential link in N; a prefetcher-friendly one has N */
+	CHECK_AT(__LINE__, seq < 16, "%zu of %d links go to the next line", seq, N);
+	free(a);
+	free(b);
+	free(c);
+}
+
+TEST(median)
+{
+	double a[] = { 5, 1, 3 }, b[] = { 4, 1, 3, 2 };
+
+	CHECK_NEAR(bench_median(a, 3), 3, 0);
+	CHECK_NEAR(bench_median(b, 4), 2.5, 0);
+	CHECK_NAN(bench_median(a, 0));
+}
+
+/* Knees worked out by hand: where a min(x, K) curve turns flat is x = K;
+ * for 1 - exp(-x/4) on x = 1..32 the Kneedle distance
+ * (f(x) - f(1)) / (f(32) - f(1)) - (x - 1) / 31 peaks where
+ * f'(x) = (f(32) - f(1)) / 31, i.e. x = -4 ln(4 (e^-1/4 - e^-8) / 31) = 9.19,
+ * and d(9) = 0.6070 > d(10) = 0.6047, so x = 9. */
+TEST(knee_synthetic)
+{
+	double x[32], y[32];
+	int i, k;
+
+	for (i = 0; i < 32; i++) {
+		x[i] = i + 1;
+		y[i] = fmin(x[i], 8);
+	}
+	k = curve_knee(x, y, 32, 0.05);
+	CHECK_INT(k >= 0 ? x[k] : -1, 8);
+
+	for (i = 0; i < 32; i++)   /* the same with a noisy plateau */
+		y[i] = fmin(x[i], 8) + (i % 3 - 1) * 0.1;
+	k = curve_knee(x, y, 32, 0.05);
+	CHECK_INT(k >= 0 ? x[k] : -1, 8);
+
+	for (i = 0; i < 32; i++)
+		y[i] = 1 - exp(-x[i] / 4);
+	k = curve_knee(x, y, 32, 0.05);
+	CHECK_INT(k >= 0 ? x[k] : -1, 9);
+
+	for (i = 0; i < 32; i++)   /* still rising: no knee */
+		y[i] = 3 * x[i];
+	CHECK_INT(curve_knee(x, y, 32, 0.05), -1);
+
+	for (i = 0; i < 32; i++)   /* flat within 2 %: no knee */
+		y[i] = 5 + (i % 2) * 0.1;
+	CHECK_INT(curve_knee(x, y, 32, 0.05), -1);
+
+	CHECK_INT(curve_knee(x, y, 2, 0.05), -1);
+}
+
+TEST(knee_uneven_steps)
+{
+	/* the queue scenario's k values; misses in flight saturate at 12 */
+	double x[] = { 1, 2, 4, 6, 8, 12, 16, 24, 32 }, y[9];
+	int i, k;
+
+	for (i = 0; i < 9; i++)
+		y[i] = 3 * fmin(x[i], 12);
+	k = curve_knee(x, y, 9, 0.05);
+	CHECK_INT(k >= 0 ? x[k] : -1, 12);
+}
+
+TEST(levels_staircase)
+{
+	/* 4 KiB .. 128 MiB doubling: 1 ns to 32 KiB, 4 ns to 512 KiB, one
+	 * transition point, 15 ns to 16 MiB, one transition, then 100 ns */
+	double x[16], y[16];
+	struct curve_level lv[8];
+	int i, n;
+
+	for (i = 0; i < 16; i++) {
+		x[i] = 4096.0 * (1 << i);
+		y[i] = x[i] <= 32768 ? 1 : x[i] <= 524288 ? 4 : x[i] == 1048576 ? 9 :
+		       x[i] <= 16777216 ? 15 : x[i] == 33554432 ? 50 : 100;
+	}
+	n = curve_levels(x, y, 16, 0.25, lv, 8);
+	CHECK_INT(n, 4);
+	if (n != 4)
+		return;
+	CHECK_NEAR(lv[0].lat, 1, 0);
+	CHECK_NEAR(lv[0].to, 32768, 0);
+	CHECK_NEAR(lv[1].lat, 4, 0);
+	CHECK_NEAR(lv[1].from, 65536, 0);
+	CHECK_NEAR(lv[1].to, 524288, 0);
+	CHECK_NEAR(lv[2].lat, 15, 0);
+	CHECK_NEAR(lv[2].from, 2097152, 0);
+	CHECK_NEAR(lv[3].lat, 100, 0);
+	CHECK_NEAR(lv[3].from, 67108864, 0);
+	CHECK_INT(lv[3].last, 15);
+}
+
+TEST(levels_ramp_has_none)
+{
+	double x[12], y[12];
+	struct curve_level lv[8];
+	int i;
+
+	for (i = 0; i < 12; i++) {
+		x[i] = 4096.0 * (1 << i);
+		y[i] = pow(1.5, i);   /* every step 50 % up: no plateau */
+	}
+	CHECK_INT(curve_levels(x, y, 12, 0.25, lv, 8), 0);
+}
+
+TEST(kernel_names)
+{
+	CHECK_INT(bw_kernel_lookup("triad"), BW_TRIAD);
+	CHECK_INT(bw_kernel_lookup("nope"), -1);
+	CHECK_INT(bw_isa_lookup("avx2"), BW_ISA_AVX2);
+	CHECK_STR(bw_kernel_name(BW_WRITE_NT), "write-nt");
+	CHECK_INT(bw_kernel_bytes_factor(BW_COPY), 2);
+	CHECK_INT(bw_kernel_bytes_factor(BW_TRIAD), 3);
+	CHECK_INT(bw_isa_pick(BW_ISA_SCALAR), BW_ISA_SCALAR);
+}
+
+/* Every kernel of every ISA this CPU runs computes what the definition says. */
+TEST(kernels_compute_their_definition)
+{
+	enum { N = 64 * 1024 };
+	double *a, *b, *c;
+	uint64_t want = 0;
+	int isa, i, ran = 0;
+
+	if (posix_memalign((void **)&a, 64, N) || posix_memalign((void **)&b, 64, N) ||
+	    posix_memalign((void **)&c, 64, N))
+		abort();
+	for (i = 0; i < N / 8; i++) {
+		b[i] = i * 0.5;
+		c[i] = i + 1.0;
+	}
+	for (i = 0; i < N / 8; i++)
+		want += ((uint64_t *)b)[i];
+	for (isa = 0; isa < BW_ISA_N; isa++) {
+		if (bw_isa_pick(isa) != isa)
+			continue;
+		ran++;
+		CHECK_U64_AT(__LINE__, bw_kernel_run(isa, BW_READ, NULL, b, NULL, N), want);
+		memset(a, 0, N);
+		bw_kernel_run(isa, BW_COPY, a, b, NULL, N);
+		CHECK_AT(__LINE__, !memcmp(a, b, N), "%s copy differs", bw_isa_name(isa));
+		memset(a, 0, N);
+		bw_kernel_run(isa, BW_TRIAD, a, b, c, N);
+		for (i = 0; i < N / 8; i++)
+			if (a[i] != b[i] + 3.0 * c[i])
+				break;
+		CHECK_AT(__LINE__, i == N / 8, "%s triad wrong at %d", bw_isa_name(isa), i);
+		memset(a, 0, N);
+		bw_kernel_run(isa, BW_WRITE, a, NULL, NULL, N);
+		CHECK_AT(__LINE__, ((uint64_t *)a)[N / 8 - 1] != 0, "%s write left zeros",
+			 bw_isa_name(isa));
+		memset(a, 0, N);
+		bw_kernel_run(isa, BW_WRITE_NT, a, NULL, NULL, N);
+		CHECK_AT(__LINE__, ((uint64_t *)a)[N / 8 - 1] != 0, "%s write-nt left zeros",
+			 bw_isa_name(isa));
+	}
+	CHECK(ran >= 1);
+	free(a);
+	free(b);
+	free(c);
+}
