@@ -1,5 +1,5 @@
 /* chase.c - random pointer chains (latency) and curve analysis (levels, knees) */
-#include "bench/bench.h"
+#include "bench/internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -37,7 +37,7 @@ void chase_build(void *buf, size_t nlines, size_t stride, uint64_t seed)
 	free(order);
 }
 
-void *chase_walk(void *p, uint64_t steps)
+VP_UNINSTRUMENTED void *chase_walk(void *p, uint64_t steps)
 {
 	void **q = p;
 

@@ -8,6 +8,12 @@
 
 #define LINE 64
 
+/*
+ * The timed loops are not instrumented in sanitizer builds: a shadow-memory
+ * check on every load would be measured instead of the memory system.
+ */
+#define VP_UNINSTRUMENTED __attribute__((no_sanitize("address")))
+
 void bench_progress(const struct bench_opts *o, const char *scenario, double frac,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 bool bench_stopped(const struct bench_opts *o);

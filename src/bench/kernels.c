@@ -1,5 +1,5 @@
 /* kernels.c - bandwidth kernels (read, write, non-temporal write, copy, triad) per ISA, runtime dispatch */
-#include "bench/bench.h"
+#include "bench/internal.h"
 
 #include <string.h>
 
@@ -82,7 +82,7 @@ int bw_kernel_bytes_factor(int k)
 }
 
 /* Portable C: also the reference the vector kernels are checked against. */
-static uint64_t run_scalar(int k, void *a, const void *b, const void *c, size_t n)
+VP_UNINSTRUMENTED static uint64_t run_scalar(int k, void *a, const void *b, const void *c, size_t n)
 {
 	uint64_t *pa = a, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
 	const uint64_t *pb = b;
@@ -117,7 +117,7 @@ static uint64_t run_scalar(int k, void *a, const void *b, const void *c, size_t 
 }
 
 #if VP_X86
-static uint64_t run_sse2(int k, void *a, const void *b, const void *c, size_t n)
+VP_UNINSTRUMENTED static uint64_t run_sse2(int k, void *a, const void *b, const void *c, size_t n)
 {
 	__m128i *va = a, s0 = _mm_setzero_si128(), s1 = s0, s2 = s0, s3 = s0, one = _mm_set1_epi32(1);
 	const __m128i *vb = b;
@@ -159,7 +159,7 @@ static uint64_t run_sse2(int k, void *a, const void *b, const void *c, size_t n)
 	return 0;
 }
 
-__attribute__((target("avx2")))
+__attribute__((target("avx2"))) VP_UNINSTRUMENTED
 static uint64_t run_avx2(int k, void *a, const void *b, const void *c, size_t n)
 {
 	__m256i *va = a, s0 = _mm256_setzero_si256(), s1 = s0, s2 = s0, s3 = s0,
@@ -204,7 +204,7 @@ static uint64_t run_avx2(int k, void *a, const void *b, const void *c, size_t n)
 	return 0;
 }
 
-__attribute__((target("avx512f")))
+__attribute__((target("avx512f"))) VP_UNINSTRUMENTED
 static uint64_t run_avx512(int k, void *a, const void *b, const void *c, size_t n)
 {
 	__m512i *va = a, s0 = _mm512_setzero_si512(), s1 = s0, s2 = s0, s3 = s0,

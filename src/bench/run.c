@@ -86,7 +86,7 @@ void bench_chase_marks(void *buf, size_t nlines, void **marks)
 }
 
 /* k chains advanced together (p[] moves on): their loads are independent of each other. */
-static void *walk_k(void **p, int k, uint64_t steps)
+VP_UNINSTRUMENTED static void *walk_k(void **p, int k, uint64_t steps)
 {
 	uint64_t s;
 	int j;
