@@ -38,8 +38,14 @@ struct bench_topo {
 	struct calib_machine machine;
 };
 
-/* Fill t from hwloc and libnuma (live machine).  Release with bench_topo_release(). */
+/* Fill t from platform_probe() of this machine, limited to our CPU affinity.
+ * Release with bench_topo_release(). */
 int bench_topo_probe(struct bench_topo *t, struct vp_err *err);
+struct platform;
+/* The same from a probed platform (any root: fixture trees in tests);
+ * allowed (a cpu_set_t *, may be NULL) limits the CPUs. */
+int bench_topo_from_platform(struct bench_topo *t, const struct platform *p,
+			     const void *allowed, struct vp_err *err);
 void bench_topo_release(struct bench_topo *t);
 /* CPUs of node id (indexes into t->cpus written to out, at most max); count returned. */
 int bench_topo_node_cpus(const struct bench_topo *t, int node, int *out, int max);
