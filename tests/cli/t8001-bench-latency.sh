@@ -9,7 +9,7 @@ numa_hit() {
 
 # A shared noisy machine can spoil a sweep; the levels must show in one of three.
 sweep_ok() {
-	vmmprof bench latency --quick --json -q >lat.json || return 1
+	vmmprof bench latency --quick --time 4 --json -q >lat.json || return 1
 	json_get lat.json "len(j[\"scenarios\"][\"latency\"][\"points\"]) >= 10 and len(set(l[\"name\"] for l in j[\"scenarios\"][\"latency\"][\"levels\"] if l[\"name\"] != \"DRAM\")) >= 2 and 30 <= j[\"scenarios\"][\"latency\"][\"dram_ns\"] <= 500" >ok &&
 	grep -q True ok
 }
