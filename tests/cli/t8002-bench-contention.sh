@@ -23,6 +23,7 @@ if [ "$ncpu" -ge 2 ]; then
 	# takes microseconds (its other end was descheduled), and the test says
 	# so as a skip instead of passing or failing on noise.
 	verdict=fail
+	cd "$TRASH"
 	for i in 1 2 3; do
 		vmmprof bench sharing --quick --json -q >r.json || break
 		s="j[\"scenarios\"][\"sharing\"]"
@@ -34,6 +35,7 @@ if [ "$ncpu" -ge 2 ]; then
 		echo "# try $i: padded $(json_get r.json "$s[\"padded_ns\"]") false $(json_get r.json "$s[\"false_ns\"]") c2c $c2c ns"
 		[ "$c2c" -gt 1000 ] && verdict=busy || verdict=fail
 	done
+	cd - >/dev/null
 	if [ "$verdict" = busy ]; then
 		test_skip 'false sharing is slower than padded counters (>= 1.2x)' \
 			"the CPUs seldom ran at once (core-to-core ${c2c} ns): host too busy to share lines"
