@@ -228,6 +228,7 @@ struct sharing_result {
 	int threads;               /* for the sharing kinds */
 	double true_ns, false_ns, padded_ns; /* per increment per thread */
 	double false_slowdown, true_slowdown; /* vs padded */
+	double cpu_share;          /* false sharing: least CPU time / wall time of a thread */
 	char note[BENCH_TEXT];
 	char bound[BENCH_TEXT];
 };

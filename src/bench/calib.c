@@ -120,21 +120,6 @@ void calib_machine_format(const struct calib_machine *m, struct sbuf *out)
 		  m->n_packages, m->n_packages == 1 ? "" : "s", m->llc_bytes / 1024, m->n_llc);
 }
 
-static void matrix_json(struct jw *w, const char *key, const double *m, int n)
-{
-	int i, j;
-
-	jw_key(w, key);
-	jw_arr_begin(w);
-	for (i = 0; i < n; i++) {
-		jw_arr_begin(w);
-		for (j = 0; j < n; j++)
-			jw_double(w, m[i * n + j]);
-		jw_arr_end(w);
-	}
-	jw_arr_end(w);
-}
-
 void calib_format(const struct calib *c, struct sbuf *out)
 {
 	struct jw w;
@@ -174,8 +159,8 @@ void calib_format(const struct calib *c, struct sbuf *out)
 	for (i = 0; i < c->n_nodes; i++)
 		jw_int(&w, c->node_ids[i]);
 	jw_arr_end(&w);
-	matrix_json(&w, "lat_ns", c->lat_ns, c->n_nodes);
-	matrix_json(&w, "bw_gbs", c->bw_gbs, c->n_nodes);
+	jw_kmatrix(&w, "lat_ns", c->lat_ns, c->n_nodes, c->n_nodes);
+	jw_kmatrix(&w, "bw_gbs", c->bw_gbs, c->n_nodes, c->n_nodes);
 	jw_key(&w, "peak_bw_node_gbs");
 	jw_arr_begin(&w);
 	for (i = 0; i < c->n_nodes; i++)

@@ -138,21 +138,6 @@ static void node_matrix(struct sbuf *out, const char *title, int n, const int *n
 	table_release(&t);
 }
 
-static void json_matrix(struct jw *w, const char *key, int n, const double *m)
-{
-	int i, j;
-
-	jw_key(w, key);
-	jw_arr_begin(w);
-	for (i = 0; i < n; i++) {
-		jw_arr_begin(w);
-		for (j = 0; j < n; j++)
-			jw_double(w, m[i * n + j]);
-		jw_arr_end(w);
-	}
-	jw_arr_end(w);
-}
-
 static void json_ints(struct jw *w, const char *key, int n, const int *v)
 {
 	int i;
@@ -240,7 +225,7 @@ void report_latency_json(const struct lat_result *r, struct jw *w)
 	jw_kdouble(w, "dram_ns", r->dram_ns);
 	json_note(w, "dram_note", r->dram_reason);
 	json_ints(w, "nodes", r->n_nodes, r->nodes);
-	json_matrix(w, "matrix_ns", r->n_nodes, r->matrix_ns);
+	jw_kmatrix(w, "matrix_ns", r->matrix_ns, r->n_nodes, r->n_nodes);
 	json_note(w, "matrix_note", r->matrix_note);
 	jw_kstr(w, "bound", r->bound);
 	jw_obj_end(w);
@@ -306,7 +291,7 @@ void report_bandwidth_json(const struct bw_result *r, struct jw *w)
 	}
 	jw_arr_end(w);
 	json_ints(w, "nodes", r->n_nodes, r->nodes);
-	json_matrix(w, "matrix_gbs", r->n_nodes, r->matrix_gbs);
+	jw_kmatrix(w, "matrix_gbs", r->matrix_gbs, r->n_nodes, r->n_nodes);
 	json_note(w, "matrix_note", r->matrix_note);
 	jw_kdouble(w, "idle_ns", r->idle_ns);
 	jw_key(w, "loaded");
@@ -424,7 +409,7 @@ void report_sharing_json(const struct sharing_result *r, struct jw *w)
 {
 	jw_obj_begin(w);
 	json_ints(w, "cpus", r->n_cpus, r->cpus);
-	json_matrix(w, "c2c_ns", r->n_cpus, r->c2c_ns);
+	jw_kmatrix(w, "c2c_ns", r->c2c_ns, r->n_cpus, r->n_cpus);
 	jw_kdouble(w, "c2c_in_package_ns", r->c2c_in_pkg_ns);
 	jw_kdouble(w, "c2c_cross_package_ns", r->c2c_cross_pkg_ns);
 	json_note(w, "c2c_note", r->c2c_note);
@@ -434,6 +419,7 @@ void report_sharing_json(const struct sharing_result *r, struct jw *w)
 	jw_kdouble(w, "true_ns", r->true_ns);
 	jw_kdouble(w, "false_slowdown", r->false_slowdown);
 	jw_kdouble(w, "true_slowdown", r->true_slowdown);
+	jw_kdouble(w, "cpu_share", r->cpu_share);
 	json_note(w, "note", r->note);
 	jw_kstr(w, "bound", r->bound);
 	jw_obj_end(w);

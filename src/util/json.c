@@ -154,3 +154,18 @@ void jw_kint(struct jw *w, const char *key, int64_t v) { jw_key(w, key); jw_int(
 void jw_kuint(struct jw *w, const char *key, uint64_t v) { jw_key(w, key); jw_uint(w, v); }
 void jw_kdouble(struct jw *w, const char *key, double v) { jw_key(w, key); jw_double(w, v); }
 void jw_kbool(struct jw *w, const char *key, bool v) { jw_key(w, key); jw_bool(w, v); }
+
+void jw_kmatrix(struct jw *w, const char *key, const double *m, int rows, int cols)
+{
+	int i, j;
+
+	jw_key(w, key);
+	jw_arr_begin(w);
+	for (i = 0; i < rows; i++) {
+		jw_arr_begin(w);
+		for (j = 0; j < cols; j++)
+			jw_double(w, m[i * cols + j]);
+		jw_arr_end(w);
+	}
+	jw_arr_end(w);
+}

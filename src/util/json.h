@@ -46,5 +46,7 @@ void jw_kint(struct jw *w, const char *key, int64_t v);
 void jw_kuint(struct jw *w, const char *key, uint64_t v);
 void jw_kdouble(struct jw *w, const char *key, double v);
 void jw_kbool(struct jw *w, const char *key, bool v);
+/* "key": [[row 0], [row 1], ...] of a rows x cols row-major matrix (NaN as null). */
+void jw_kmatrix(struct jw *w, const char *key, const double *m, int rows, int cols);
 
 #endif
