@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "bench/bench.h"
+#include "platform/platform.h"
 #include "util/alloc.h"
 
 /* Follow the chain from line 0: every line once, back at the start after n steps. */
@@ -233,4 +234,51 @@ TEST(kernels_compute_their_definition)
 	free(a);
 	free(b);
 	free(c);
+}
+
+/*
+ * The benchmark's view of a probed platform: the skx-2s fixture
+ * (tests/data/root/skx-2s/README.md): 2 sockets x 4 cores x 2 threads,
+ * socket s core k is CPU 4s+k and its sibling 8+4s+k; node0 = 0-3,8-11;
+ * L1d 32K, L2 1024K per core, L3 28160K per socket; GenuineIntel 6/85.
+ */
+TEST(bench_topo_from_fixture)
+{
+	struct platform p;
+	struct bench_topo t;
+	struct vp_err err = { 0, "" };
+	int i, llc0 = -1, llc4 = -1, llc8 = -1;
+
+	if (platform_probe(&p, test_data("root/skx-2s"), &err)) {
+		test_fail(__FILE__, __LINE__, "probe: %s", err.msg);
+		return;
+	}
+	CHECK_INT(bench_topo_from_platform(&t, &p, NULL, &err), 0);
+	CHECK_INT(t.n_cpus, 16);
+	CHECK_INT(t.n_nodes, 2);
+	CHECK_INT(t.n_pkgs, 2);
+	CHECK_INT(t.n_llc, 2);
+	CHECK_U64(t.llc_bytes, 28160u * 1024);
+	CHECK_U64(t.l1d_bytes, 32u * 1024);
+	CHECK_U64(t.l2_bytes, 1024u * 1024);
+	for (i = 0; i < t.n_cpus; i++) {
+		if (t.cpus[i] == 0)
+			llc0 = t.cpu_llc[i];
+		if (t.cpus[i] == 4) {
+			llc4 = t.cpu_llc[i];
+			CHECK_INT(t.cpu_node[i], 1);
+			CHECK_INT(t.cpu_pkg[i], 1);
+		}
+		if (t.cpus[i] == 8) {
+			llc8 = t.cpu_llc[i];
+			CHECK_INT(t.cpu_node[i], 0);
+		}
+	}
+	CHECK(llc0 >= 0 && llc0 == llc8 && llc0 != llc4);
+	CHECK_STR(t.machine.vendor, "GenuineIntel");
+	CHECK_INT(t.machine.family, 6);
+	CHECK_INT(t.machine.model, 85);
+	CHECK_INT(t.machine.n_cpus, 16);
+	bench_topo_release(&t);
+	platform_release(&p);
 }
