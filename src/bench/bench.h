@@ -63,6 +63,7 @@ struct bench_opts {
 	bench_progress_fn progress; /* may be NULL */
 	void *progress_ctx;
 	volatile int *stop;        /* set non-zero (e.g. by SIGINT) to end early; may be NULL */
+	size_t dram_bytes;         /* working set that stands for DRAM; 0: 4x the LLC (2x quick) */
 };
 
 void bench_opts_default(struct bench_opts *o);

@@ -35,7 +35,8 @@ double bench_chase_ns(void **starts, int k, size_t nlines, double budget_s, bool
  */
 void bench_chase_marks(void *buf, size_t nlines, void **marks);
 
-/* The working set that is surely DRAM: 4x the LLC (2x quick), at least 64 MiB. */
+/* The working set that is surely DRAM: 4x the LLC (2x quick), at least 64 MiB;
+ * o->dram_bytes when set (small emulated guests). */
 size_t bench_dram_bytes(const struct bench_topo *t, const struct bench_opts *o);
 
 /* Arrays for streaming threads, one set per memory node, made on first use

@@ -70,6 +70,8 @@ size_t bench_dram_bytes(const struct bench_topo *t, const struct bench_opts *o)
 {
 	size_t llc = t->llc_bytes ? t->llc_bytes : (32u << 20), b = llc * (o->quick ? 2 : 4);
 
+	if (o->dram_bytes)
+		return o->dram_bytes;
 	return b < (64u << 20) ? (64u << 20) : b;
 }
 

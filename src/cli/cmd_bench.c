@@ -44,6 +44,17 @@ int bench_cli_opt(const struct cmd *c, int opt, const char *arg, struct bench_op
 		if (*end)
 			return cli_usage_error(c, "--seed wants a number, not '%s'", arg);
 		return 0;
+	case 'Z': {
+		unsigned long long v = strtoull(arg, &end, 10);
+		unsigned long long mul = *end == 'K' ? 1ull << 10 : *end == 'M' ? 1ull << 20 :
+					 *end == 'G' ? 1ull << 30 : *end ? 0 : 1;
+
+		if (mul == 0 || (*end && end[1]) || v == 0 || v > (64ull << 30) / mul ||
+		    v * mul < (1ull << 20))
+			return cli_usage_error(c, "--size wants 1M..64G (K, M or G suffix), not '%s'", arg);
+		o->dram_bytes = (size_t)(v * mul);
+		return 0;
+	}
 	}
 	return cli_usage_error(c, "unknown option");
 }
@@ -105,6 +116,7 @@ static int run_bench(int argc, char **argv)
 		{ "no-huge", no_argument, NULL, 'H' },
 		{ "isa", required_argument, NULL, 'I' },
 		{ "seed", required_argument, NULL, 'S' },
+		{ "size", required_argument, NULL, 'Z' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -229,6 +241,8 @@ const struct cmd cmd_bench = {
 		   "--no-huge\tdo not advise transparent huge pages for the buffers\n"
 		   "--isa NAME\tbandwidth kernels: scalar, sse2, avx2 or avx512\n"
 		   "--seed N\tseed of the random chains\n"
+		   "--size SIZE\tthe working set that stands for DRAM (default 4x the LLC,\n"
+		   "\tat least 64M); smaller for small or emulated guests\n"
 		   "-q, --quiet\tno progress on stderr",
 	.examples = "vmmprof bench latency --matrix\tlatency sweep, cache levels and the node matrix\n"
 		    "vmmprof bench all --quick --json\tevery scenario, about 2 s each, as JSON\n"

@@ -48,6 +48,7 @@ static int run_calibrate(int argc, char **argv)
 		{ "no-huge", no_argument, NULL, 'H' },
 		{ "isa", required_argument, NULL, 'I' },
 		{ "seed", required_argument, NULL, 'S' },
+		{ "size", required_argument, NULL, 'Z' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "show", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
@@ -169,6 +170,8 @@ const struct cmd cmd_calibrate = {
 		   "--no-huge\tdo not advise transparent huge pages\n"
 		   "--isa NAME\tbandwidth kernels: scalar, sse2, avx2 or avx512\n"
 		   "--seed N\tseed of the random chains\n"
+		   "--size SIZE\tthe working set that stands for DRAM (default 4x the LLC,\n"
+		   "\tat least 64M); smaller for small or emulated guests\n"
 		   "--show FILE\tprint a calibration file and check it against this machine\n"
 		   "-q, --quiet\tno progress on stderr",
 	.examples = "vmmprof calibrate\tcalibrate, write the default file\n"

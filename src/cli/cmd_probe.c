@@ -17,6 +17,7 @@ static int run_probe(int argc, char **argv)
 		{ "quick", no_argument, NULL, 'Q' },
 		{ "no-huge", no_argument, NULL, 'H' },
 		{ "seed", required_argument, NULL, 'S' },
+		{ "size", required_argument, NULL, 'Z' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -98,6 +99,8 @@ const struct cmd cmd_probe = {
 		   "--quick\tsmaller working sets\n"
 		   "--no-huge\tdo not advise transparent huge pages\n"
 		   "--seed N\tseed of the random chains\n"
+		   "--size SIZE\tthe working set that stands for DRAM (default 4x the LLC,\n"
+		   "\tat least 64M); smaller for small or emulated guests\n"
 		   "-q, --quiet\tno progress on stderr",
 	.examples = "vmmprof probe\tthe inferred layout of this guest\n"
 		    "vmmprof probe --quick --json\ta quick probe as JSON",

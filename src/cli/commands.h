@@ -17,7 +17,7 @@ extern const struct cmd cmd_calibrate;
 extern const struct cmd cmd_probe;
 
 /* Options every benchmark command takes (cmd_bench.c): --time, --quick,
- * --no-huge, --isa, --seed, as getopt codes 't', 'Q', 'H', 'I', 'S'. */
+ * --no-huge, --isa, --seed, --size, as getopt codes 't', 'Q', 'H', 'I', 'S', 'Z'. */
 struct bench_opts;
 int bench_cli_opt(const struct cmd *c, int opt, const char *arg, struct bench_opts *o,
 		  bool *time_set);

@@ -22,10 +22,17 @@ test_expect_success 'latency --json: two or more cache levels, DRAM 30..500 ns' 
 	return 1
 '
 
-test_expect_success 'cache levels come in order: each slower than the one before' '
-	json_get lat.json "[l[\"ns\"] for l in j[\"scenarios\"][\"latency\"][\"levels\"]]" >ns &&
-	python3 -c "import sys; v=eval(open(\"ns\").read()); sys.exit(0 if all(a < b for a, b in zip(v, v[1:])) else 1)" ||
+test_expect_success 'cache levels come in order, each faster than DRAM' '
+	json_get lat.json "([l[\"ns\"] for l in j[\"scenarios\"][\"latency\"][\"levels\"] if l[\"name\"] != \"DRAM\"], j[\"scenarios\"][\"latency\"][\"dram_ns\"])" >ns &&
+	python3 -c "import sys; v, d = eval(open(\"ns\").read()); sys.exit(0 if all(a < b for a, b in zip(v, v[1:])) and all(x < d for x in v) else 1)" ||
 	{ cat ns; false; }
+'
+
+test_expect_success '--size sets the DRAM working set; a bad one is a usage error' '
+	vmmprof bench latency --quick --time 1 --size 16M --json -q >s.json &&
+	test "$(json_get s.json "int(max(p[\"bytes\"] for p in j[\"scenarios\"][\"latency\"][\"points\"]))")" = 16777216 &&
+	expect_exit 2 vmmprof bench latency --size 12X 2>err && grep_q "size wants" err &&
+	expect_exit 2 vmmprof bench latency --size 100K 2>err && grep_q "size wants" err
 '
 
 test_expect_success 'latency table: levels, DRAM line and the binding statement' '
