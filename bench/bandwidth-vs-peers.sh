@@ -54,18 +54,28 @@ stressng_stream() {   # THREADS -> "read_GBs write_GBs" (MB/s from its log)
 		--metrics 2>&1 | awk '/memory rate/ {
 			for (i = 1; i <= NF; i++) { if ($(i+1) == "MB" && $(i+2) == "read/sec,") r += $i;
 				if ($(i+1) == "MB" && $(i+2) == "write/sec,") w += $i }
-		} END { printf "%.3f %.3f\n", r / 1000, w / 1000 }'
+		} END { if (r + w > 0) printf "%.3f %.3f\n", r / 1000, w / 1000 }'
 }
 
-best() { printf '%s\n%s\n' "$1" "$2" | sort -g | tail -1; }
-ratio() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print('%.2f' % (a / b) if b > 0 else 'n/a')" "$1" "$2"; }
+best() { printf '%s\n%s\n' "$1" "$2" | grep . | sort -g | tail -1; }
+# a figure with two decimals, n/a when a tool printed nothing usable
+num() { python3 -c "import sys
+try: print('%.2f' % float(sys.argv[1]))
+except ValueError: print('n/a')" "${1:-}"; }
+ratio() { python3 -c "import sys
+try: a, b = float(sys.argv[1]), float(sys.argv[2]); print('%.2f' % (a / b) if b > 0 else 'n/a')
+except ValueError: print('n/a')" "${1:-}" "${2:-}"; }
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $ncpu CPUs; load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "peers: $(mbw 2>&1 | head -0; dpkg-query -W -f='mbw ${Version}, ' mbw)$(sysbench --version), $(stress-ng --version | cut -d, -f1)"
 echo
 rows=""
-add() { rows="$rows
-| $1 | $2 | $3 | $4 | $5 | $6 |"; printf '%-34s %8s %8s GB/s   ratio %s\n' "$1 ($2)" "$3" "$4" "$5"; }
+add() {
+	a=$(num "$3"); b=$(num "$4")
+	rows="$rows
+| $1 | $2 | $a | $b | $5 | $6 |"
+	printf '%-34s %8s %8s GB/s   ratio %s\n' "$1 ($2)" "$a" "$b" "$5"
+}
 
 # copy, 1 thread: ours (read+write counted) / 2 against mbw memcpy
 o1=$(ours copy 1); p1=$(mbw_copy); o2=$(ours copy 1); p2=$(mbw_copy)
@@ -82,7 +92,7 @@ for thr in 1 $ncpu; do
 	# stress-ng's stream is a triad: 2 reads + 1 write per element
 	o1=$(ours triad $thr); s1=$(stressng_stream $thr); o2=$(ours triad $thr); s2=$(stressng_stream $thr)
 	o=$(best "$o1" "$o2")
-	p=$(printf '%s\n%s\n' "$s1" "$s2" | awk '{t = $1 + $2; if (t > m) m = t} END {print m}')
+	p=$(printf '%s\n%s\n' "$s1" "$s2" | awk '{t = $1 + $2; if (t > m) m = t} END {if (m > 0) print m}')
 	add "triad, read+write" "$thr thread(s)" "$o" "$p" "$(ratio "$o" "$p")" "stress-ng --stream (triad)"
 done
 
