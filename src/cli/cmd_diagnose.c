@@ -22,7 +22,6 @@ static void wait_collecting(const char *who, double duration, bool quiet)
 	uint64_t t0 = vp_now_ns(), end = t0 + (uint64_t)(duration * 1e9);
 	bool progress = !quiet && duration >= 3 && isatty(2);
 
-	cli_catch_interrupts();
 	while (!cli_interrupted()) {
 		uint64_t now = vp_now_ns();
 
@@ -182,6 +181,8 @@ static int run_diagnose(int argc, char **argv)
 		rc = diagnose_recording(argv[optind], &o, json);
 		goto out;
 	}
+	/* before the (possibly slow) set-up, so an early Ctrl-C is not fatal */
+	cli_catch_interrupts();
 	opened = true;
 	if ((rc = pipeline_open(&p, &o, true)))
 		goto out;

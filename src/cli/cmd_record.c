@@ -88,6 +88,8 @@ static int run_record(int argc, char **argv)
 		rc = cli_usage_error(&cmd_record, "unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
+	/* before the (possibly slow) set-up, so an early signal is not fatal */
+	cli_catch_interrupts();
 	opened = true;
 	if ((rc = pipeline_open(&p, &o, true)))
 		goto out;
@@ -105,7 +107,6 @@ static int run_record(int argc, char **argv)
 			goto out;
 		}
 	}
-	cli_catch_interrupts();
 	if (!quiet)
 		fprintf(stderr, "vmmprof record: '%s', model '%s', %zu thread(s), every %.3g s%s "
 				"(Ctrl-C stops)\n", out, p.model->name, collect_n_targets(p.col), interval,

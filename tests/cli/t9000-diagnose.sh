@@ -47,7 +47,8 @@ test_expect_success 'diagnose finds the VM and both vCPUs, and says what it cann
 	json_get d.json "j[\"unavailable\"][\"sharing\"]" | grep -q "core PMU" &&
 	json_get d.json "j[\"unavailable\"][\"queue\"]" | grep -q "uncore" &&
 	test "$(json_get d.json "j[\"diagnosis\"][\"vms\"][0][\"factors\"][\"llc\"][\"cost_pct\"]")" = None &&
-	test "$(json_get d.json "j[\"diagnosis\"][\"vms\"][0][\"factors\"][\"locality\"][\"quality\"]")" = proxy
+	test "$(json_get d.json "j[\"diagnosis\"][\"vms\"][0][\"factors\"][\"locality\"][\"quality\"]")" = proxy ||
+	{ cat d.json err; false; }
 '
 
 n_nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)

@@ -86,11 +86,20 @@ test_expect_success 'HTML: one self-contained page with charts, heatmap, bottlen
 test_expect_success 'SIGTERM during record leaves a valid file with what was collected' '
 	"$VMMPROF" record -q -o s.vmmdb -I 200 --vm $vm 2>err &
 	p=$!
-	sleep 1.5
+	# wait (on a loaded machine, up to 60 s) until 3 intervals are committed
+	seen=0 i=0
+	while [ "$seen" -lt 3 ] && [ $i -lt 300 ]; do
+		sleep 0.2
+		seen=$(python3 -c "import sqlite3,sys
+try: print(sqlite3.connect(\"file:s.vmmdb?mode=ro\", uri=True).execute(\"select count(*) from frames\").fetchone()[0])
+except Exception: print(0)")
+		i=$((i + 1))
+	done
 	kill -TERM $p
 	wait $p &&
 	vmmprof report --json s.vmmdb >s.json &&
-	json_get s.json "len(j[\"intervals\"]) >= 3" | grep -q True
+	json_get s.json "len(j[\"intervals\"]) >= $seen" | grep -q True &&
+	test "$seen" -ge 3
 '
 
 test_expect_success 'a recording is never overwritten' '
