@@ -413,23 +413,44 @@ static void advise_locality(const struct diag_input *in, struct diag_result *r, 
 	char pct[32];
 	size_t i;
 
+	/*
+	 * A proxy model gives a score (the remote-access fraction) but no
+	 * cost: the rule then fires on the score's severity and a local access
+	 * ratio under the threshold, and the gain is unknown.
+	 */
+	bool vm_by_cost = isfinite(vm_pct) && vm_pct >= p->factor_pct;
+	bool vm_by_score = !isfinite(vm_pct) && vm->scored &&
+			   vm->sev[FACTOR_LOCALITY] >= SEV_WARNING &&
+			   isfinite(vm->score[FACTOR_LOCALITY]) &&
+			   1.0 - vm->score[FACTOR_LOCALITY] < p->lar_min;
+
 	if (home < 0)
 		return;
 	if (run >= 0 && run != home && vm->adapter != HVA_XEN && vm->pid > 0 &&
-	    isfinite(vm_pct) && vm_pct >= p->factor_pct) {
+	    (vm_by_cost || vm_by_score)) {
 		struct diag_advice *a = add_advice(r, "migrate-memory", vmi);
 		struct sbuf sb = SBUF_INIT;
 
 		a->to_node = run;
 		a->gain_pct = vm_pct;
 		snprintf(a->action, sizeof(a->action),
-			 "move %s's memory from node %d to node %d, where all its vCPUs run",
-			 vm->name, in->nodes[home].id, in->nodes[run].id);
-		snprintf(a->evidence, sizeof(a->evidence),
-			 "%.0f%% of its memory is on node %d; every vCPU ran on node %d; "
-			 "locality costs %.1f%% of its cycles (%s)",
-			 100 * hfrac, in->nodes[home].id, in->nodes[run].id, vm_pct,
-			 factor_quality_name(r->vm[vmi].quality[FACTOR_LOCALITY]));
+			 "move %s's memory from node %d to node %d, where all its %s run",
+			 vm->name, in->nodes[home].id, in->nodes[run].id,
+			 vm->adapter == HVA_NATIVE ? "threads" : "vCPUs");
+		if (vm_by_cost)
+			snprintf(a->evidence, sizeof(a->evidence),
+				 "%.0f%% of its memory is on node %d; every vCPU ran on node %d; "
+				 "locality costs %.1f%% of its cycles (%s)",
+				 100 * hfrac, in->nodes[home].id, in->nodes[run].id, vm_pct,
+				 factor_quality_name(r->vm[vmi].quality[FACTOR_LOCALITY]));
+		else
+			snprintf(a->evidence, sizeof(a->evidence),
+				 "%.0f%% of its memory is on node %d; every thread ran on node %d; "
+				 "remote-access share %.0f%% (%s, %s; the model gives no cost)",
+				 100 * hfrac, in->nodes[home].id, in->nodes[run].id,
+				 100 * vm->score[FACTOR_LOCALITY],
+				 factor_quality_name(r->vm[vmi].quality[FACTOR_LOCALITY]),
+				 severity_name(vm->sev[FACTOR_LOCALITY]));
 		pct_text(pct, sizeof(pct), vm_pct);
 		snprintf(a->effect, sizeof(a->effect),
 			 "its remote accesses become local: up to %s of its cycles back, "

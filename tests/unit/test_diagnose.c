@@ -567,3 +567,41 @@ TEST(diagnose_json_has_nulls_not_zeros)
 	sbuf_release(&sb);
 	diag_result_release(&s.r);
 }
+
+/*
+ * A proxy model (no PMU): no cost, but the VM-level locality score (a
+ * remote share of 0.9, severity critical) and all threads on node 0 with
+ * memory on node 1.  The testbed's native workload looks like this: the
+ * advice is to move the memory, with the gain unknown.
+ */
+TEST(diagnose_proxy_locality_score_still_advises)
+{
+	struct scenario s;
+	struct diag_vm *vm;
+	const struct diag_advice *a;
+
+	sc_init(&s);
+	vm = sc_vm(&s, "membind", HVA_NATIVE, false, 0.0, 1.0);
+	vm->scored = true;
+	vm->score[FACTOR_LOCALITY] = 0.9;
+	vm->sev[FACTOR_LOCALITY] = SEV_CRITICAL;
+	sc_vcpu(&s, 0, 0, 0);
+	s.vcpus[0].f[FACTOR_LOCALITY].score = 0.9;
+	s.vcpus[0].f[FACTOR_LOCALITY].sev = SEV_CRITICAL;
+	s.vcpus[0].f[FACTOR_LOCALITY].quality = Q_PROXY;
+	run(&s);
+	a = find_advice(&s.r, "migrate-memory");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_STR(a->command, "migratepages 100 1 0\n");
+		CHECK_NAN(a->gain_pct);
+		CHECK_CONTAINS(a->evidence, "remote-access share 90%");
+	}
+	/* a local share above 80 % (score 0.1, severity ok) gives nothing */
+	diag_result_release(&s.r);
+	vm->score[FACTOR_LOCALITY] = 0.1;
+	vm->sev[FACTOR_LOCALITY] = SEV_OK;
+	run(&s);
+	CHECK(find_advice(&s.r, "migrate-memory") == NULL);
+	diag_result_release(&s.r);
+}
