@@ -26,5 +26,6 @@ int bench_cli_opt(const struct cmd *c, int opt, const char *arg, struct bench_op
  * ~/.config/vmmprof/calibration.json; the directory made when create_dir.
  * free() the result (cmd_calibrate.c). */
 char *calibrate_default_path(bool create_dir);
+extern const struct cmd cmd_top;
 
 #endif

@@ -23,6 +23,7 @@ const struct cmd *const vp_cmds[] = {
 	&cmd_bench,
 	&cmd_calibrate,
 	&cmd_probe,
+	&cmd_top,
 	NULL,
 };
 

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "source/cpustat.h"
 #include "source/numa_maps.h"
 #include "source/numastat.h"
 #include "source/resctrl.h"
@@ -311,4 +312,25 @@ TEST(resctrl_fixture_group)
 	CHECK_NAN(resctrl_parse_value("12x"));
 	CHECK_NEAR(resctrl_parse_value(" 42\n"), 42, 0);
 	CHECK_INT(resctrl_group_create(root, "../x", NULL), VP_EINVAL);
+}
+
+TEST(cpustat_busy_between_reads)
+{
+	struct cpustat a, b;
+
+	/* cpu0: busy 100+0+100+0+0+0 = 200 of 1000; then +300 busy of +400 total */
+	CHECK_INT(cpustat_parse("cpu  1 2 3 4 5 6 7 8 9 10\n"
+				"cpu0 100 0 100 800 0 0 0 0 0 0\n"
+				"cpu1 10 0 0 90 0 0 0 0\nintr 1 2\n", &a, NULL), 0);
+	CHECK_INT(a.n, 2);
+	CHECK_U64(a.cpus[0].busy, 200);
+	CHECK_U64(a.cpus[0].total, 1000);
+	CHECK_INT(cpustat_parse("cpu0 300 0 200 900 0 0 0 0 0 0\n"
+				"cpu1 10 0 0 90 0 0 0 0\n", &b, NULL), 0);
+	CHECK_NEAR(cpustat_busy(&a, &b, 0), 300.0 / 400.0, 1e-12);
+	CHECK_NAN(cpustat_busy(&a, &b, 1));  /* no time passed */
+	CHECK_NAN(cpustat_busy(&a, &b, 7));  /* no such CPU */
+	cpustat_release(&a);
+	cpustat_release(&b);
+	CHECK_INT(cpustat_parse("cpu0 1 2\n", &a, NULL), VP_EPARSE);
 }

@@ -1,0 +1,385 @@
+/* topdata.c - what `vmmprof top` shows, sampled once per interval: nodes, VMs, vCPUs, factor columns */
+#include "tui/topdata.h"
+#include "source/resctrl.h"
+#include "util/alloc.h"
+#include "util/sbuf.h"
+#include "util/timeutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *top_factor_title(int f)
+{
+	static const char *const t[TOP_NFACTORS] = { "LOCAL", "LLC", "SHARE", "IMC", "QUEUE" };
+
+	return f >= 0 && f < TOP_NFACTORS ? t[f] : "?";
+}
+
+const char *top_sort_name(enum top_sort k)
+{
+	static const char *const n[] = { "name", "cpu", "remote", "memory" };
+
+	return n[k];
+}
+
+int top_init(struct top_state *s, const char *root, struct vp_err *err)
+{
+	int f, ret;
+
+	memset(s, 0, sizeof(*s));
+	s->root = root;
+	ret = platform_probe(&s->plat, root, err);
+	if (ret)
+		return ret;
+	coverage_compute(&s->plat, &s->cov);
+	attrib_init(&s->attrib, &s->plat.topo);
+	s->interval_s = NAN;
+	/* top reads software sources only: say what the counters would need */
+	for (f = 0; f < TOP_NFACTORS; f++) {
+		const struct cov_row *r = &s->cov.rows[f];
+
+		if (r->quality == COV_UNAVAILABLE)
+			snprintf(s->factor_why[f], sizeof(s->factor_why[f]), "%s",
+				 r->note[0] ? r->note : "no source on this machine");
+		else
+			snprintf(s->factor_why[f], sizeof(s->factor_why[f]),
+				 "%s could count it; top reads software sources only", r->source);
+	}
+	return 0;
+}
+
+static void free_rows(struct top_state *s)
+{
+	free(s->nodes);
+	free(s->vms);
+	free(s->vcpus);
+	free(s->ended);
+	s->nodes = NULL;
+	s->vms = NULL;
+	s->vcpus = NULL;
+	s->ended = NULL;
+	s->n_nodes = s->n_vms = s->n_vcpus = s->n_ended = 0;
+}
+
+void top_release(struct top_state *s)
+{
+	free_rows(s);
+	free(s->ns_prev);
+	cpustat_release(&s->cs_prev);
+	attrib_release(&s->attrib);
+	platform_release(&s->plat);
+	memset(s, 0, sizeof(*s));
+}
+
+static double rate(const struct node_stat *prev, const struct node_stat *now, int f, double dt)
+{
+	uint32_t bit = 1u << f;
+
+	if (!prev || !(prev->ns_have & bit) || !(now->ns_have & bit) || !(dt > 0) ||
+	    now->ns[f] < prev->ns[f])
+		return NAN;
+	return (double)(now->ns[f] - prev->ns[f]) / dt;
+}
+
+static const struct node_stat *find_ns(const struct node_stat *v, size_t n, int node)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].node == node)
+			return &v[i];
+	return NULL;
+}
+
+static void build_nodes(struct top_state *s, struct node_stat *ns, size_t n_ns,
+			const struct cpustat *cs)
+{
+	const struct topology *t = &s->plat.topo;
+	size_t i, k;
+
+	s->n_nodes = n_ns;
+	s->nodes = xcalloc(n_ns ? n_ns : 1, sizeof(*s->nodes));
+	for (i = 0; i < n_ns; i++) {
+		struct top_node *r = &s->nodes[i];
+		const struct node_stat *p = find_ns(s->ns_prev, s->n_ns_prev, ns[i].node);
+		int idx = topology_node_index(t, ns[i].node), n_load = 0;
+		double load = 0;
+
+		r->node = ns[i].node;
+		r->mem_total = ns[i].mem_have & (1u << NM_MEM_TOTAL) ? (double)ns[i].mem[NM_MEM_TOTAL] : NAN;
+		r->mem_used = ns[i].mem_have & (1u << NM_MEM_USED) ? (double)ns[i].mem[NM_MEM_USED] :
+			      ns[i].mem_have & (1u << NM_MEM_FREE) ? r->mem_total - (double)ns[i].mem[NM_MEM_FREE] :
+			      NAN;
+		r->local_rate = rate(p, &ns[i], NS_LOCAL_NODE, s->interval_s);
+		r->remote_rate = rate(p, &ns[i], NS_OTHER_NODE, s->interval_s);
+		r->miss_rate = rate(p, &ns[i], NS_NUMA_MISS, s->interval_s);
+		if (idx >= 0) {
+			for (k = 0; k < t->nodes[idx].cpus.n; k++) {
+				double b = cpustat_busy(&s->cs_prev, cs, t->nodes[idx].cpus.ids[k]);
+
+				if (!isnan(b)) {
+					load += b;
+					n_load++;
+				}
+			}
+		}
+		r->cpu_load = n_load ? load / n_load : NAN;
+	}
+}
+
+static struct qval unavailable(const char *why)
+{
+	struct qval q = { NAN, VQ_UNAVAILABLE, why };
+
+	return q;
+}
+
+static void factors(struct top_state *s, struct qval *f, struct qval locality)
+{
+	int i;
+
+	for (i = 0; i < TOP_NFACTORS; i++)
+		f[i] = unavailable(s->factor_why[i]);
+	f[COV_LOCALITY] = locality;
+}
+
+static void add_vm_row(struct top_state *s, const struct hv_vm *vm, int e)
+{
+	struct top_vm *r;
+	const struct entity *ent = &s->attrib.ents[e];
+	struct resctrl_group g;
+	double best = -1;
+	size_t i;
+	int n;
+
+	s->vms = xrealloc(s->vms, (s->n_vms + 1) * sizeof(*s->vms));
+	r = &s->vms[s->n_vms++];
+	memset(r, 0, sizeof(*r));
+	r->ent = e;
+	snprintf(r->name, sizeof(r->name), "%s", vm->name ? vm->name : "?");
+	r->hypervisor = hv_adapter_name(vm->adapter);
+	r->id = vm->adapter == HVA_XEN ? vm->domid : vm->pid;
+	r->n_vcpus = vm->n_vcpus;
+	r->cpu_pct = isnan(ent->interval_run_s) || !(s->interval_s > 0) ? NAN :
+		     100.0 * ent->interval_run_s / s->interval_s;
+	r->home = -1;
+	r->mem = vm->n_mem_nodes ? (double)hv_vm_mem_total(vm) : NAN;
+	for (n = 0; n < 8; n++) {
+		r->mem_node[n] = n < vm->n_mem_nodes ? (double)vm->mem_node[n] : NAN;
+		if (n < vm->n_mem_nodes && (double)vm->mem_node[n] > best) {
+			best = (double)vm->mem_node[n];
+			r->home = n;
+		}
+	}
+	factors(s, r->factor, ent->remote_frac);
+	/* a resctrl monitoring group named after the VM gives its LLC occupancy */
+	if (vm->name && !resctrl_group_read(s->root, vm->name, &g, NULL)) {
+		double occ = 0;
+		bool any = false;
+
+		for (i = 0; i < g.n_mon; i++) {
+			if (!isnan(g.mon[i].llc_occupancy)) {
+				occ += g.mon[i].llc_occupancy;
+				any = true;
+			}
+		}
+		if (any) {
+			r->factor[COV_LLC].v = occ;
+			r->factor[COV_LLC].q = VQ_MEASURED;
+			r->factor[COV_LLC].why = "resctrl llc_occupancy (bytes)";
+		}
+		resctrl_group_release(&g);
+	}
+}
+
+static void add_vcpu_rows(struct top_state *s, const struct hv_vm *vm, size_t vm_row)
+{
+	size_t i;
+
+	for (i = 0; i < vm->n_vcpus; i++) {
+		const struct hv_vcpu *c = &vm->vcpus[i];
+		char *k = attrib_vcpu_key(vm, c);
+		int e = attrib_find(&s->attrib, k);
+		struct top_vcpu *r;
+		struct sbuf sb = SBUF_INIT;
+
+		free(k);
+		if (e < 0)
+			continue;
+		s->vcpus = xrealloc(s->vcpus, (s->n_vcpus + 1) * sizeof(*s->vcpus));
+		r = &s->vcpus[s->n_vcpus++];
+		memset(r, 0, sizeof(*r));
+		r->vm = vm_row;
+		r->ent = e;
+		r->index = c->index;
+		r->tid = c->tid;
+		r->cpu = c->cpu;
+		r->node = c->node;
+		if (c->affinity_all)
+			sbuf_addstr(&sb, "all");
+		else if (c->affinity.n)
+			cpulist_format(&c->affinity, &sb);
+		else
+			sbuf_addstr(&sb, "-");
+		snprintf(r->affinity, sizeof(r->affinity), "%s", sbuf_str(&sb));
+		sbuf_release(&sb);
+		r->cpu_pct = isnan(s->attrib.ents[e].interval_run_s) || !(s->interval_s > 0) ? NAN :
+			     100.0 * s->attrib.ents[e].interval_run_s / s->interval_s;
+		factors(s, r->factor, s->attrib.ents[e].remote_frac);
+		for (size_t n = 0; n < s->n_nodes; n++)
+			if (s->nodes[n].node == c->node)
+				s->nodes[n].n_vcpus++;
+	}
+}
+
+int top_sample(struct top_state *s, struct vp_err *err)
+{
+	struct hv_vm_list l = { 0 };
+	struct hv_ctx ctx = { s->root, &s->plat, NULL };
+	struct node_stat *ns = NULL;
+	struct cpustat cs = { 0 };
+	size_t n_ns = 0, i;
+	uint64_t now;
+	int ret;
+
+	ret = hv_scan_vms(&ctx, &l, err);
+	if (ret)
+		goto out;
+	now = vp_now_ns();
+	free_rows(s);
+	s->interval_s = s->samples ? (double)(now - s->prev_ns) / 1e9 : NAN;
+	attrib_update(&s->attrib, &l, now);
+	s->t_ns = now;
+	snprintf(s->notes, sizeof(s->notes), "%s", l.notes);
+	if (node_stat_read_all(s->root, &ns, &n_ns, NULL))
+		n_ns = 0;
+	cpustat_read(s->root, &cs, NULL);
+	build_nodes(s, ns, n_ns, &cs);
+	for (i = 0; i < l.n; i++) {
+		char *k = attrib_vm_key(&l.vms[i]);
+		int e = attrib_find(&s->attrib, k);
+
+		free(k);
+		if (e < 0)
+			continue;
+		add_vm_row(s, &l.vms[i], e);
+		add_vcpu_rows(s, &l.vms[i], s->n_vms - 1);
+	}
+	for (i = 0; i < s->attrib.n; i++) {
+		const struct entity *e = &s->attrib.ents[i];
+		struct top_ended *r;
+
+		if (e->alive || e->ended_ns != now)
+			continue;
+		s->ended = xrealloc(s->ended, (s->n_ended + 1) * sizeof(*s->ended));
+		r = &s->ended[s->n_ended++];
+		snprintf(r->kind, sizeof(r->kind), "%s", ent_kind_name(e->kind));
+		snprintf(r->name, sizeof(r->name), "%s%s%s",
+			 e->kind == ENT_VCPU && e->parent >= 0 ? s->attrib.ents[e->parent].name : "",
+			 e->kind == ENT_VCPU ? " " : "", e->name);
+		r->id = e->id;
+		r->ended_ns = e->ended_ns;
+	}
+	free(s->ns_prev);
+	s->ns_prev = ns;
+	s->n_ns_prev = n_ns;
+	ns = NULL;
+	cpustat_release(&s->cs_prev);
+	s->cs_prev = cs;
+	memset(&cs, 0, sizeof(cs));
+	s->prev_ns = now;
+	s->samples++;
+out:
+	free(ns);
+	cpustat_release(&cs);
+	hv_vm_list_release(&l);
+	return ret;
+}
+
+/* Descending, NaN last. */
+static int cmp_desc(double a, double b)
+{
+	if (isnan(a) || isnan(b))
+		return isnan(a) - isnan(b);
+	return (a < b) - (a > b);
+}
+
+static int cmp_vm(const void *pa, const void *pb, void *arg)
+{
+	const struct top_vm *a = pa, *b = pb;
+	enum top_sort k = *(const enum top_sort *)arg;
+	int c = 0;
+
+	switch (k) {
+	case TOP_SORT_CPU: c = cmp_desc(a->cpu_pct, b->cpu_pct); break;
+	case TOP_SORT_REMOTE: c = cmp_desc(a->factor[COV_LOCALITY].v, b->factor[COV_LOCALITY].v); break;
+	case TOP_SORT_MEM: c = cmp_desc(a->mem, b->mem); break;
+	case TOP_SORT_NAME: break;
+	}
+	return c ? c : strcmp(a->name, b->name);
+}
+
+/* vCPUs: by the key, then in their VM's order and by index. */
+static int cmp_vcpu(const void *pa, const void *pb, void *arg)
+{
+	const struct top_vcpu *a = pa, *b = pb;
+	enum top_sort k = *(const enum top_sort *)arg;
+	int c = 0;
+
+	if (k == TOP_SORT_CPU)
+		c = cmp_desc(a->cpu_pct, b->cpu_pct);
+	else if (k == TOP_SORT_REMOTE)
+		c = cmp_desc(a->factor[COV_LOCALITY].v, b->factor[COV_LOCALITY].v);
+	if (!c)
+		c = (a->vm > b->vm) - (a->vm < b->vm);
+	return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+void top_sort(struct top_state *s, enum top_sort k)
+{
+	size_t i, j, *map;
+	int *ents;
+
+	if (!s->n_vms)
+		return;
+	/* remember each VM row's entity, sort, then point the vCPUs at the new rows */
+	ents = xmalloc(s->n_vms * sizeof(*ents));
+	for (i = 0; i < s->n_vms; i++)
+		ents[i] = s->vms[i].ent;
+	qsort_r(s->vms, s->n_vms, sizeof(*s->vms), cmp_vm, &k);
+	map = xcalloc(s->n_vms, sizeof(*map));
+	for (i = 0; i < s->n_vms; i++)
+		for (j = 0; j < s->n_vms; j++)
+			if (s->vms[j].ent == ents[i])
+				map[i] = j;
+	for (i = 0; i < s->n_vcpus; i++)
+		s->vcpus[i].vm = map[s->vcpus[i].vm];
+	if (s->n_vcpus)
+		qsort_r(s->vcpus, s->n_vcpus, sizeof(*s->vcpus), cmp_vcpu, &k);
+	free(map);
+	free(ents);
+}
+
+void top_fmt(char *buf, size_t size, const char *fmt, double v)
+{
+	if (isnan(v))
+		snprintf(buf, size, "n/a");
+	else
+		snprintf(buf, size, fmt, v);
+}
+
+void top_fmt_factor(char *buf, size_t size, int factor, struct qval q)
+{
+	/* a one-letter mark keeps the label in every cell: e estimate, a apportioned, p proxy */
+	const char *mark = q.q == VQ_ESTIMATE ? "e" : q.q == VQ_APPORTIONED ? "a" :
+			   q.q == VQ_PROXY ? "p" : "";
+
+	if (isnan(q.v))
+		snprintf(buf, size, "n/a");
+	else if (factor == COV_LLC)
+		snprintf(buf, size, "%.1fM%s", q.v / 1048576.0, mark);
+	else
+		snprintf(buf, size, "%.1f%%%s", 100.0 * q.v, mark);
+}
