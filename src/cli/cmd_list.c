@@ -22,6 +22,7 @@
 static const struct list_kind kinds[] = {
 	{ "events", "every event that can be named here (the default)", list_events },
 	{ "pmus", "the PMUs the kernel describes, with their formats and event counts", list_pmus },
+	{ "vms", "the VMs on this host: vCPU threads, placement, affinity, memory per node", list_vms },
 };
 
 bool list_match(const struct list_opts *o, const char *s)

@@ -27,5 +27,6 @@ bool list_match(const struct list_opts *o, const char *s);
 
 int list_events(const struct list_opts *o, struct sbuf *out);
 int list_pmus(const struct list_opts *o, struct sbuf *out);
+int list_vms(const struct list_opts *o, struct sbuf *out);
 
 #endif

@@ -1,7 +1,8 @@
 /* list_vms.c - `vmmprof list vms`: every VM the adapters find, with vCPU placement and memory per node */
 #include "cli/vms.h"
+#include "cli/list.h"
+#include "cli/cli.h"
 
-#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,16 +43,6 @@ void vms_release(struct vms_view *v)
 	if (v->have_plat)
 		platform_release(&v->plat);
 	memset(v, 0, sizeof(*v));
-}
-
-/* Like `list`'s patterns: a glob, or a case-insensitive substring without glob characters. */
-static bool name_matches(const char *pattern, const char *name)
-{
-	if (!pattern || !*pattern)
-		return true;
-	if (strpbrk(pattern, "*?["))
-		return !fnmatch(pattern, name, FNM_CASEFOLD);
-	return strcasestr(name, pattern) != NULL;
 }
 
 static void mib(struct sbuf *sb, uint64_t bytes)
@@ -105,7 +96,7 @@ static void text_vm(const struct vms_view *v, const struct hv_vm *vm, struct sbu
 
 	sbuf_addf(out, "%s%s\n", vm->name, vm->dom0 ? " (dom0)" : "");
 	sbuf_addf(out, "  hypervisor  %s%s%s", hv_adapter_name(vm->adapter),
-		  vm->accel ? ", " : "", vm->accel ? vm->accel : "");
+		  vm->accel ? ", type " : "", vm->accel ? vm->accel : "");
 	if (vm->pid > 0)
 		sbuf_addf(out, ", pid %d", vm->pid);
 	if (vm->domid >= 0)
@@ -115,14 +106,14 @@ static void text_vm(const struct vms_view *v, const struct hv_vm *vm, struct sbu
 		sbuf_addf(out, "  uuid        %s\n", vm->uuid);
 	if (vm->cgroup)
 		sbuf_addf(out, "  cgroup      %s (v%d)\n", vm->cgroup, vm->cgroup_version);
-	sbuf_addstr(out, "  memory      ");
+	sbuf_addstr(out, "  memory      size ");
 	if (vm->mem_size)
 		mib(out, vm->mem_size);
 	else
-		sbuf_addstr(out, "size n/a");
+		sbuf_addstr(out, "n/a");
 	if (vm->n_mem_nodes) {
 		for (n = 0; n < vm->n_mem_nodes; n++) {
-			sbuf_addf(out, "%s node %d ", n ? "," : ";", n);
+			sbuf_addf(out, "%s node %d ", n ? "," : "; per node:", n);
 			mib(out, vm->mem_node[n]);
 		}
 		sbuf_addf(out, " (%s)\n", vm->mem_reason);
@@ -177,20 +168,20 @@ static void text_vm(const struct vms_view *v, const struct hv_vm *vm, struct sbu
 	table_release(&t);
 }
 
-void vms_render_text(const struct vms_view *v, const char *pattern, struct sbuf *out)
+void vms_render_text(const struct vms_view *v, const struct list_opts *o, struct sbuf *out)
 {
 	size_t i, shown = 0;
 
 	for (i = 0; i < v->vms.n; i++) {
-		if (!name_matches(pattern, v->vms.vms[i].name))
+		if (!list_match(o, v->vms.vms[i].name))
 			continue;
 		if (shown++)
 			sbuf_addch(out, '\n');
 		text_vm(v, &v->vms.vms[i], out);
 	}
 	if (!shown)
-		sbuf_addf(out, "no VMs found%s%s%s\n", pattern ? " matching '" : "",
-			  pattern ? pattern : "", pattern ? "'" : "");
+		sbuf_addf(out, "no VMs found%s%s%s\n", o->pattern ? " matching '" : "",
+			  o->pattern ? o->pattern : "", o->pattern ? "'" : "");
 	if (v->vms.notes[0])
 		sbuf_addf(out, "note: %s\n", v->vms.notes);
 	sbuf_addstr(out, "remote(est): expected remote-memory fraction from placement alone "
@@ -309,7 +300,7 @@ static void json_vm(const struct vms_view *v, const struct hv_vm *vm, struct jw 
 	jw_obj_end(w);
 }
 
-void vms_render_json(const struct vms_view *v, const char *pattern, struct sbuf *out)
+void vms_render_json(const struct vms_view *v, const struct list_opts *o, struct sbuf *out)
 {
 	struct jw w;
 	size_t i;
@@ -319,10 +310,26 @@ void vms_render_json(const struct vms_view *v, const char *pattern, struct sbuf 
 	jw_key(&w, "vms");
 	jw_arr_begin(&w);
 	for (i = 0; i < v->vms.n; i++)
-		if (name_matches(pattern, v->vms.vms[i].name))
+		if (list_match(o, v->vms.vms[i].name))
 			json_vm(v, &v->vms.vms[i], &w);
 	jw_arr_end(&w);
 	jw_kstr(&w, "notes", v->vms.notes[0] ? v->vms.notes : NULL);
 	jw_obj_end(&w);
 	sbuf_addch(out, '\n');
+}
+
+int list_vms(const struct list_opts *o, struct sbuf *out)
+{
+	struct vms_view v;
+	struct vp_err err = { 0, "" };
+	int rc = 0;
+
+	if (vms_scan(&v, o->root, &err))
+		rc = cli_error(&err);
+	else if (o->json)
+		vms_render_json(&v, o, out);
+	else
+		vms_render_text(&v, o, out);
+	vms_release(&v);
+	return rc;
 }

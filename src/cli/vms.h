@@ -24,9 +24,11 @@ struct vms_view {
 int vms_scan(struct vms_view *v, const char *root, struct vp_err *err);
 void vms_release(struct vms_view *v);
 
-/* `vmmprof list vms` output for VMs whose name matches pattern (NULL: all). */
-void vms_render_text(const struct vms_view *v, const char *pattern, struct sbuf *out);
-void vms_render_json(const struct vms_view *v, const char *pattern, struct sbuf *out);
+struct list_opts;
+
+/* `vmmprof list vms` output for the VMs whose name matches o->pattern. */
+void vms_render_text(const struct vms_view *v, const struct list_opts *o, struct sbuf *out);
+void vms_render_json(const struct vms_view *v, const struct list_opts *o, struct sbuf *out);
 
 /* A quality-labelled value as JSON {"value", "quality", "why"}. */
 void vms_json_qval(struct jw *w, const char *key, struct qval q);

@@ -381,6 +381,9 @@ static void scan_one(const struct hv_ctx *ctx, int pid, char *const *argv, size_
 		vm->name_source = xstrdup("pid");
 	}
 	vm->mem_size = mem_from_cmdline(argv, argc);
+	for (i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "-uuid") || !strcmp(argv[i], "--uuid"))
+			vm->uuid = xstrdup(argv[i + 1]);
 
 	/* vCPU threads by name: "CPU n/KVM", "CPU n/TCG" (debug-threads=on) */
 	task_list(ctx->root, pid, &tids, &nt, NULL);
