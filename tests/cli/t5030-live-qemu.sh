@@ -29,10 +29,14 @@ for base in /sys/fs/cgroup/unified /sys/fs/cgroup; do
 done
 trap cleanup EXIT
 
-# 2 x 128 MiB preallocated: all guest RAM is resident from the start.  No
-# -S: the firmware runs on vCPU 0 (and fails to boot: there is no disk).
+# The firmware is 64 KiB whose reset vector (0xfff0) is "jmp ." (eb fe):
+# vCPU 0 spins from the first instruction, vCPU 1 waits for a start IPI
+# that never comes.  2 x 128 MiB preallocated: all guest RAM is resident.
+python3 -c 'import sys; d = bytearray(65536); d[0xfff0:0xfff2] = b"\xeb\xfe"; open(sys.argv[1], "wb").write(d)' \
+	"$TRASH/spin.rom"
 sh -c '[ -n "$1" ] && echo $$ >"$1/cgroup.procs"; shift; exec "$@"' sh "$CG" \
 	qemu-system-x86_64 -accel tcg -name "guest=$NAME,debug-threads=on" -smp 2 -m 256 \
+	-bios "$TRASH/spin.rom" \
 	-object memory-backend-ram,id=m0,size=128M,prealloc=on \
 	-object memory-backend-ram,id=m1,size=128M,prealloc=on \
 	-numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1 \
@@ -103,11 +107,42 @@ else
 	test_skip 'the VM cgroup is the one QEMU was put in' 'cannot create a cgroup v2 group here'
 fi
 
-test_expect_success 'top: vCPU 0 runs the firmware: its CPU time grows between samples' '
+test_expect_success 'top: vCPU 0 spins in its firmware: its CPU share is above 0' '
 	vmmprof top --json -n 2 -d 1 >out &&
 	tail -1 out >s2 &&
 	json_get s2 "[c for c in j[\"vcpus\"] if c[\"vm\"]==\"$NAME\" and c[\"vcpu\"]==0][0][\"cpu_pct\"] > 0" | grep -q True
 '
+
+# run_ns TID: the thread's time on a CPU so far (schedstat), in ns
+run_ns() { awk '{print $1}' /proc/$QPID/task/$1/schedstat; }
+# near A B: |A - B| <= 25% of B + 50 ms (a shared two-core machine: the
+# counting window sits inside the schedstat window, a few ms shorter)
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= 0.25 * b + 50) }' ||
+	{ echo "task-clock $1 ms vs CPU time $2 ms"; return 1; }; }
+
+test_expect_success 'stat per vCPU thread (tid from list vms): task-clock = the thread CPU time' '
+	vmmprof list vms --json "$NAME" >out &&
+	tid=$(json_get out "j[\"vms\"][0][\"vcpus\"][0][\"tid\"]") && test "$tid" = "$T0" &&
+	a=$(run_ns $tid) &&
+	vmmprof stat -e task-clock -t $tid -x, sleep 2 2>st &&
+	b=$(run_ns $tid) &&
+	tc=$(awk -F, "\$3 == \"task-clock\" {print \$1}" st) &&
+	near "$tc" "$(( (b - a) / 1000000 ))"
+'
+
+if [ -n "$CG" ] && [ -r "$CG/cpu.stat" ]; then
+	test_expect_success 'stat per VM cgroup (from list vms): task-clock = the cgroup CPU usage' '
+		vmmprof list vms --json "$NAME" >out &&
+		cg=$(json_get out "j[\"vms\"][0][\"cgroup\"]") &&
+		a=$(awk "/^usage_usec/ {print \$2}" "$CG/cpu.stat") &&
+		vmmprof stat -a -e task-clock -G "${cg#/}" -x, sleep 2 2>st &&
+		b=$(awk "/^usage_usec/ {print \$2}" "$CG/cpu.stat") &&
+		tc=$(awk -F, "\$3 == \"task-clock\" {print \$1}" st) &&
+		near "$tc" "$(( (b - a) / 1000 ))"
+	'
+else
+	test_skip 'stat per VM cgroup: task-clock = the cgroup CPU usage' 'no cgroup v2 group with cpu.stat here'
+fi
 
 test_expect_success 'the VM ending mid-run ends its series once, top goes on' '
 	( vmmprof top --json -n 6 -d 0.4 >out; echo $? >rc ) &
