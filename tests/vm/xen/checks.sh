@@ -85,7 +85,9 @@ fi
 
 stamp list-vms start
 # --- vmmprof list vms: the domU, its vCPUs' pCPU and affinity, memory, node affinity
-if has_cmd list && "$VM" help list 2>/dev/null | grep -qw vms; then
+# (on a build without the 'vms' kind, "vms" is taken as an event pattern:
+# compare.py skips when the JSON has no "vms" array)
+if has_cmd list; then
 	xl vcpu-list >"$T/vcpu-before" 2>&1
 	"$VM" list vms --json >"$T/list.json" 2>"$T/list.err"
 	echo "$?" >"$T/list.rc"

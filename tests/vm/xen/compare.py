@@ -202,6 +202,10 @@ def check_list(d):
         for n in names:
             say("fail", n, "vmmprof list vms --json exited %s: %s %s" % (rc, err or "", read(d, "list.err")[:200]))
         return
+    if not isinstance(doc, dict) or not isinstance(doc.get("vms"), list):
+        for n in names:
+            say("skip", n, "waiting for vmmprof list vms")
+        return
     nr_cpus, nr_nodes, cpu_node = xl_info(read(d, "xl-info-n"))
     xl = xl_list(read(d, "xl-list")).get(DOMU)
     vm = find_vm(doc, DOMU)
