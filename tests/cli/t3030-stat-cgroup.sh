@@ -57,7 +57,13 @@ if command -v perf >/dev/null; then
 		near "$tc" "$(awk -v w=$(report work_cpu_ns r) "BEGIN { print w / 1e6 }")" 0.05 20 &&
 		near "$tc" "$(isum task-clock p)" 0.03 5 &&
 		test "$(isum page-faults v | cut -d. -f1)" -ge 2000 &&
-		near "$(isum page-faults v)" "$(isum page-faults p)" 0.01 5 &&
+		test "$(isum page-faults p | cut -d. -f1)" -ge 2000 &&
+		# the workload keeps faulting (report file, exit) after it reports,
+		# and each tool stops at its own moment after that: on a loaded
+		# machine that alone has moved the totals by up to ~3000 faults of
+		# ~5000 (seen 2259 vs 5178, 5179 vs 4609), so both must see the 2000
+		# pages touched and agree within that race, not within 1 %
+		near "$(isum page-faults v)" "$(isum page-faults p)" 0.7 5 &&
 		test "$(isum context-switches v | cut -d. -f1)" -ge 40 &&
 		near "$(isum context-switches v)" "$(isum context-switches p)" 0.05 5 &&
 		grep_q ",task-clock,$CG," v
