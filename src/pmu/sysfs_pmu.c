@@ -31,9 +31,17 @@ static int parse_uint(const char **p, unsigned *v)
 	return 0;
 }
 
+static uint64_t range_mask(unsigned lo, unsigned hi)
+{
+	unsigned w = hi - lo + 1;
+
+	return (w >= 64 ? ~0ULL : ((1ULL << w) - 1)) << lo;
+}
+
 int pmu_field_parse(struct pmu_field *f, const char *text, struct vp_err *err)
 {
 	const char *s = text;
+	uint64_t used = 0;
 	int bits = 0;
 
 	f->nranges = 0;
@@ -65,6 +73,10 @@ int pmu_field_parse(struct pmu_field *f, const char *text, struct vp_err *err)
 		}
 		if (hi < lo || hi > 63 || f->nranges == PMU_FIELD_RANGES)
 			goto bad;
+		/* overlapping ranges would make a value unreadable */
+		if (used & range_mask(lo, hi))
+			goto bad;
+		used |= range_mask(lo, hi);
 		f->r[f->nranges].lo = (uint8_t)lo;
 		f->r[f->nranges].hi = (uint8_t)hi;
 		f->nranges++;
@@ -80,7 +92,8 @@ int pmu_field_parse(struct pmu_field *f, const char *text, struct vp_err *err)
 	f->bits = bits;
 	return 0;
 bad:
-	return vp_err_set(err, VP_EPARSE, "invalid format '%s': expected 'config[12]:LO-HI[,LO-HI...]'",
+	return vp_err_set(err, VP_EPARSE,
+			  "invalid format '%s': expected 'config[12]:LO-HI[,LO-HI...]' with distinct bits",
 			  text);
 }
 
@@ -104,13 +117,6 @@ static uint64_t *field_word(const struct pmu_field *f, struct perf_event_attr *a
 {
 	return f->word == 0 ? (uint64_t *)&attr->config :
 	       f->word == 1 ? (uint64_t *)&attr->config1 : (uint64_t *)&attr->config2;
-}
-
-static uint64_t range_mask(unsigned lo, unsigned hi)
-{
-	unsigned w = hi - lo + 1;
-
-	return (w >= 64 ? ~0ULL : ((1ULL << w) - 1)) << lo;
 }
 
 int pmu_field_set(const struct pmu_field *f, uint64_t value, struct perf_event_attr *attr)

@@ -48,6 +48,8 @@ static const struct {
 	{ __LINE__, "config:1-2,", VP_EPARSE, 0, 0, 0, 0, 0 },
 	{ __LINE__, "event", VP_EPARSE, 0, 0, 0, 0, 0 },
 	{ __LINE__, "config:0-63,0-7", VP_EPARSE, 0, 0, 0, 0, 0 },
+	{ __LINE__, "config:4-15,5,3", VP_EPARSE, 0, 0, 0, 0, 0 },
+	{ __LINE__, "config1:0-3,3", VP_EPARSE, 0, 0, 0, 0, 0 },
 };
 
 TEST(pmu_field_table)
