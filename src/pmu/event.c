@@ -30,6 +30,19 @@ struct pmu_db {
 
 /* ---- the database ---- */
 
+/* uncore_imc_2 before uncore_imc_10: family, then instance number */
+static int cmp_pmu(const void *a, const void *b)
+{
+	const struct pmu_desc *x = a, *y = b;
+	int c = strcmp(x->family, y->family);
+
+	if (c)
+		return c;
+	if (x->instance != y->instance)
+		return x->instance < y->instance ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 static const char *const tracefs_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
 int pmu_db_new(struct pmu_db **dbp, const char *root, struct vp_err *err)
@@ -48,6 +61,7 @@ int pmu_db_new(struct pmu_db **dbp, const char *root, struct vp_err *err)
 		for (i = 0; i < n; i++)
 			pmu_desc_load(&db->pmus[db->npmus++], db->root, names[i]);
 		vp_free_names(names, n);
+		qsort(db->pmus, db->npmus, sizeof(*db->pmus), cmp_pmu);
 	}
 	for (i = 0; i < VP_ARRAY_SIZE(tracefs_dirs) && !db->tracefs; i++) {
 		char *ev = xasprintf("%s/events", tracefs_dirs[i]);
@@ -128,16 +142,31 @@ void evdesc_list_init(struct evdesc_list *l)
 	l->cap = 0;
 }
 
+void evdesc_copy(struct evdesc *dst, const struct evdesc *src)
+{
+	*dst = *src;
+	dst->spec = src->spec ? xstrdup(src->spec) : NULL;
+	dst->name = src->name ? xstrdup(src->name) : NULL;
+	dst->fstr = src->fstr ? xstrdup(src->fstr) : NULL;
+	cpulist_init(&dst->cpus);
+	cpulist_copy(&dst->cpus, &src->cpus);
+}
+
+void evdesc_release(struct evdesc *e)
+{
+	free(e->spec);
+	free(e->name);
+	free(e->fstr);
+	e->spec = e->name = e->fstr = NULL;
+	cpulist_release(&e->cpus);
+}
+
 void evdesc_list_release(struct evdesc_list *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->n; i++) {
-		free(l->v[i].spec);
-		free(l->v[i].name);
-		free(l->v[i].fstr);
-		cpulist_release(&l->v[i].cpus);
-	}
+	for (i = 0; i < l->n; i++)
+		evdesc_release(&l->v[i]);
 	free(l->v);
 	evdesc_list_init(l);
 }
@@ -158,14 +187,8 @@ struct evdesc *evdesc_list_push(struct evdesc_list *l)
 /* Drop the entries appended after n (a resolution that failed half-way). */
 static void list_truncate(struct evdesc_list *l, size_t n)
 {
-	while (l->n > n) {
-		struct evdesc *e = &l->v[--l->n];
-
-		free(e->spec);
-		free(e->name);
-		free(e->fstr);
-		cpulist_release(&e->cpus);
-	}
+	while (l->n > n)
+		evdesc_release(&l->v[--l->n]);
 }
 
 const char *ev_source_name(enum ev_source s)
@@ -991,6 +1014,23 @@ static int resolve_libpfm(struct pmu_db *db, const char *spec, int spec_index,
 	return ret;
 }
 
+/* "HINT: event 'X': msg" -> "event 'X': msg (HINT)" */
+static void reorder_hint(struct vp_err *err, const char *spec)
+{
+	char *head, *p;
+
+	if (!err)
+		return;
+	p = strstr(err->msg, ": event '");
+	if (!p || strncmp(p + 9, spec, strlen(spec)))
+		return;
+	head = xstrndup(err->msg, (size_t)(p - err->msg));
+	p = xasprintf("%s (%s)", p + 2, head);
+	snprintf(err->msg, sizeof(err->msg), "%s", p);
+	free(p);
+	free(head);
+}
+
 /* ---- the entry point ---- */
 
 int event_resolve(struct pmu_db *db, const char *spec, int spec_index,
@@ -1036,6 +1076,18 @@ int event_resolve(struct pmu_db *db, const char *spec, int spec_index,
 			return vp_err_set(err, VP_ENOTFOUND,
 					  "event '%s': unknown event at column 1 (if it is a tracepoint: %s)",
 					  spec, db->tracefs_error);
+		if (ret == VP_ENOTFOUND && !strstr(spec, "::")) {
+			char core[64];
+
+			if (!db->libpfm_ok || !libpfm_core_pmu(core, sizeof(core)))
+				vp_err_prefix(err, "%s",
+					      "libpfm4 found no core PMU on this machine, so only "
+					      "'pmu::EVENT' names of a given table resolve");
+			else
+				vp_err_prefix(err, "not in libpfm4's '%s' table", core);
+			/* keep "event '...': ..." first: re-order the two parts */
+			reorder_hint(err, spec);
+		}
 	}
 	return ret;
 }

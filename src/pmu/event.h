@@ -57,6 +57,14 @@ void evdesc_list_release(struct evdesc_list *l);
 /* Append a zeroed entry (scale 1.0, empty cpus) and return it. */
 struct evdesc *evdesc_list_push(struct evdesc_list *l);
 
+/*
+ * Deep-copy src into dst (caller-owned storage): its own spec, name, fstr
+ * and cpus.  Free with evdesc_release().  A plain struct copy would share
+ * those pointers with src.
+ */
+void evdesc_copy(struct evdesc *dst, const struct evdesc *src);
+void evdesc_release(struct evdesc *e);
+
 /* "generic", "libpfm", "sysfs", "raw", "tracepoint". */
 const char *ev_source_name(enum ev_source s);
 
@@ -82,7 +90,7 @@ int event_split_list(const char *list, char ***specs, size_t *n, struct vp_err *
 struct pmu_desc;
 const char *pmu_db_root(const struct pmu_db *db);          /* "/" or the fixture root */
 size_t pmu_db_count(const struct pmu_db *db);
-const struct pmu_desc *pmu_db_pmu(const struct pmu_db *db, size_t i); /* sorted by name */
+const struct pmu_desc *pmu_db_pmu(const struct pmu_db *db, size_t i); /* by family, then instance number */
 const struct pmu_desc *pmu_db_find(const struct pmu_db *db, const char *name);
 /* The tracefs directory below root ("/sys/kernel/tracing"), NULL when none was found. */
 const char *pmu_db_tracefs(const struct pmu_db *db);

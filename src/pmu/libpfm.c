@@ -110,6 +110,24 @@ int libpfm_encode(const char *spec, struct libpfm_result *res, struct vp_err *er
 	return 0;
 }
 
+bool libpfm_core_pmu(char *buf, size_t size)
+{
+	pfm_pmu_t pmu;
+
+	for (pmu = PFM_PMU_NONE; pmu < PFM_PMU_MAX; pmu++) {
+		pfm_pmu_info_t pi;
+
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		if (pfm_get_pmu_info(pmu, &pi) == PFM_SUCCESS && pi.is_present &&
+		    pi.type == PFM_PMU_TYPE_CORE && strcmp(pi.name, "perf") && strcmp(pi.name, "perf_raw")) {
+			snprintf(buf, size, "%s", pi.name);
+			return true;
+		}
+	}
+	return false;
+}
+
 void libpfm_foreach_event(libpfm_event_fn fn, void *ctx)
 {
 	pfm_pmu_t pmu;

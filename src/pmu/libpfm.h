@@ -31,6 +31,13 @@ struct libpfm_result {
  */
 int libpfm_encode(const char *spec, struct libpfm_result *res, struct vp_err *err);
 
+/*
+ * The name of the core PMU table libpfm4 detected here ("skx",
+ * "amd64_fam19h_zen3") into buf; false when only the generic perf tables
+ * are active (a VM without a vPMU, or a CPU libpfm4 does not know).
+ */
+bool libpfm_core_pmu(char *buf, size_t size);
+
 /* Called once per event and once per umask (umask NULL for the event). */
 typedef void (*libpfm_event_fn)(void *ctx, const char *pmu, const char *pmu_desc,
 				const char *event, const char *umask, const char *desc);

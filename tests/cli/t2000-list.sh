@@ -77,6 +77,19 @@ test_expect_success 'list pmus with a pattern' '
 	! grep -q uncore_imc out
 '
 
+test_expect_success 'libpfm4 events of the detected core PMU are listed (forced to skx)' '
+	LIBPFM_FORCE_PMU=skx vmmprof list MEM_LOAD_L3_MISS_RETIRED >out &&
+	grep_q "^libpfm4 events of this machine" out &&
+	grep_q "^  skx::MEM_LOAD_L3_MISS_RETIRED:REMOTE_DRAM " out &&
+	LIBPFM_FORCE_PMU=skx vmmprof list --encode --json MEM_LOAD_L3_MISS_RETIRED:REMOTE_DRAM >out.json &&
+	test "$(json_get out.json "j[\"events\"][0][\"config\"]")" = 0x2d3
+'
+
+test_expect_success 'an unknown libpfm4 name says which table was searched' '
+	expect_exit 1 env LIBPFM_FORCE_PMU=skx "$VMMPROF" list --encode MEM_LOAD_X 2>err &&
+	grep_q "event .MEM_LOAD_X.: unknown event at column 1 (not in libpfm4.s .skx. table)" err
+'
+
 test_expect_success 'unknown option, extra argument, missing root: usage errors and runtime error' '
 	expect_exit 2 vmmprof list --frob 2>err && grep_q "unknown option" err &&
 	expect_exit 2 vmmprof list events a b 2>err && grep_q "unexpected argument .b." err &&

@@ -498,6 +498,61 @@ TEST(event_uncore_family)
 	pmu_db_free(db);
 }
 
+TEST(evdesc_copy_is_deep)
+{
+	struct pmu_db *db = NULL;
+	struct evdesc_list l;
+	struct vp_err err = { 0, "" };
+	struct evdesc c;
+
+	CHECK_INT(pmu_db_new(&db, fixture("icx-2s"), &err), 0);
+	evdesc_list_init(&l);
+	CHECK_INT(event_resolve(db, "icx::OCR:DEMAND_DATA_RD_REMOTE_DRAM", 0, &l, &err), 0);
+	CHECK_INT(event_resolve(db, "uncore_imc_1/cas_count_read/", 1, &l, &err), 0);
+	if (l.n == 2) {
+		evdesc_copy(&c, &l.v[0]);
+		CHECK(c.fstr && c.fstr != l.v[0].fstr && !strcmp(c.fstr, l.v[0].fstr));
+		CHECK(c.spec != l.v[0].spec && c.name != l.v[0].name);
+		CHECK_U64(c.attr.config1, 0x730000001ULL);
+		evdesc_release(&c);
+		evdesc_copy(&c, &l.v[1]);
+		CHECK(c.cpus.ids != l.v[1].cpus.ids);
+		CHECK_INT(c.cpus.n, 2);
+		CHECK_STR(c.unit, "MiB");
+		evdesc_list_release(&l);    /* the copy outlives its source */
+		CHECK_STR(c.name, "uncore_imc_1/cas_count_read/");
+		evdesc_release(&c);
+	} else {
+		evdesc_list_release(&l);
+	}
+	pmu_db_free(db);
+}
+
+/* PMUs come in family order, instances by number: uncore_imc_2 before uncore_imc_10. */
+TEST(pmu_db_natural_order)
+{
+	struct pmu_db *db = NULL;
+	struct vp_err err = { 0, "" };
+	size_t i, prev_imc = 0, seen = 0;
+
+	CHECK_INT(pmu_db_new(&db, fixture("icx-2s"), &err), 0);
+	for (i = 0; i < pmu_db_count(db); i++) {
+		const struct pmu_desc *p = pmu_db_pmu(db, i);
+
+		if (strcmp(p->family, "uncore_imc"))
+			continue;
+		CHECK_INT(p->instance, (int)seen);
+		if (seen)
+			CHECK_INT(i, prev_imc + 1);
+		prev_imc = i;
+		seen++;
+	}
+	CHECK_INT(seen, 12);
+	CHECK(pmu_db_find(db, "uncore_imc_10") != NULL);
+	CHECK(pmu_db_find(db, "uncore_imc") == NULL);
+	pmu_db_free(db);
+}
+
 TEST(event_db_without_sysfs)
 {
 	struct pmu_db *db = NULL;
