@@ -226,6 +226,7 @@ static const struct enc_row {
 	{ __LINE__, "icx-2s", "sched:sched_switch", 0, 1, "tracepoint", 2, 316, 0, 0, NULL },
 	{ __LINE__, "icx-2s", "sched:sched_*", 0, 3, "tracepoint", 2, 315, 0, 0, NULL },
 	{ __LINE__, "icx-2s", "kvm:kvm_exit", 0, 1, "tracepoint", 2, 1600, 0, 0, NULL },
+	{ __LINE__, "icx-2s", "sched:sched_switch:k", 0, 1, "tracepoint", 2, 316, 0, EU | EH, NULL },
 
 	/* Sapphire Rapids (spr_uncore_imc_events, spr CHA formats) */
 	{ __LINE__, "spr-2s", "uncore_imc/cas_count_read/", 0, 8, "uncore_imc_0", 10, 0xcf05, 0, 0, NULL },
@@ -329,6 +330,10 @@ static const struct enc_row {
 	{ __LINE__, "icx-2s", "r412e:u", 0, 1, "cpu", PERF_TYPE_RAW, 0x412e, 0, EK | EH, NULL },
 
 	/* errors */
+	/* libpfm4 has this uncore table but encodes it only where the PMU is present */
+	{ __LINE__, "skx-2s", "snbep_unc_imc0::UNC_M_CAS_COUNT:RD", VP_EUNSUPP, 0, NULL, 0, 0, 0, 0,
+	  "its PMU is not present on this machine" },
+	{ __LINE__, "icx-2s", "sched:sched_switch:q", VP_EPARSE, 0, NULL, 0, 0, 0, 0, "unknown modifier 'q' at column 20" },
 	{ __LINE__, "kvm-guest-vpmu", "uncore_imc/cas_count_read/", VP_ENOTFOUND, 0, NULL, 0, 0, 0, 0,
 	  "unknown PMU 'uncore_imc' at column 1" },
 	{ __LINE__, "nhm-ep", "uncore/event=0x20,umask=0x04/u", VP_EUNSUPP, 0, NULL, 0, 0, 0, 0,
