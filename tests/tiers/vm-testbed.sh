@@ -184,7 +184,7 @@ host_view() {
 	else
 		result FAIL host/vcpu-threads "$n threads named CPU n/TCG, want $2"
 	fi
-	if ! build/vmmprof help list 2>/dev/null | grep -qw vms; then
+	if ! build/vmmprof list vms --json 2>/dev/null | grep -q '"vms"'; then
 		result skip host/list-vms "'vmmprof list vms' is not on main yet (issue 5)"
 	elif build/vmmprof list vms --json >"$work/vms.json" 2>"$work/vms.err"; then
 		python3 tests/vm/eval.py vms "$work/vms.json" "$X86_NAME" "$qpid" "$truth" "$3" \
