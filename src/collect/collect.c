@@ -318,6 +318,7 @@ void collect_free(struct collector *c)
 const struct attrib *collect_attrib(const struct collector *c) { return &c->attrib; }
 const struct model_avail *collect_avail(const struct collector *c) { return &c->av; }
 size_t collect_n_targets(const struct collector *c) { return c->n_t; }
+const struct cnt_session *collect_session(const struct collector *c) { return c->cs; }
 
 const char *collect_input_reason(const struct collector *c, size_t i)
 {
@@ -559,6 +560,24 @@ static int build_frame(struct collector *c, struct collect_frame *f, bool total,
 		frame_eval_row(m, c->o.plat, c->o.cal, c->mhz, vr, f->duration);
 	}
 	free(mw);
+	for (k = 0; c->cs && k < m->n_inputs; k++) {
+		struct cnt_filter flt = CNT_FILTER_ANY;
+		struct collect_scaling *sc;
+		struct cnt_value val;
+
+		if (m->inputs[k].kind != INPUT_EVENT || c->in_reason[k])
+			continue;
+		flt.spec_index = (int)k;
+		if (cnt_sum(c->cs, &c->snap, total, &flt, &val) <= 0)
+			continue;
+		f->scaling = xrealloc(f->scaling, (f->n_scaling + 1) * sizeof(*f->scaling));
+		sc = &f->scaling[f->n_scaling++];
+		sc->event = xstrdup(m->inputs[k].spec);
+		sc->input = k;
+		sc->enabled_s = (double)val.enabled / 1e9;
+		sc->running_s = (double)val.running / 1e9;
+		sc->running_pct = val.pct;
+	}
 	snprintf(f->notes, sizeof(f->notes), "%s%s%s", c->notes,
 		 c->notes[0] && c->vms.notes[0] ? "; " : "", c->vms.notes);
 	if (!total)
@@ -588,6 +607,9 @@ void collect_frame_release(struct collect_frame *f)
 		free(f->rows[i].mem_node);
 	}
 	free(f->rows);
+	for (i = 0; i < f->n_scaling; i++)
+		free(f->scaling[i].event);
+	free(f->scaling);
 	memset(f, 0, sizeof(*f));
 }
 

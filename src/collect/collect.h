@@ -62,12 +62,26 @@ struct collect_row {
 	struct qval remote;             /* placement estimate of the remote-access share */
 };
 
+/*
+ * How much of the frame's interval one of the model's events really counted
+ * (perf's "(62.50%)"), summed over the frame's threads: below 100 when the
+ * kernel multiplexed it with other events.
+ */
+struct collect_scaling {
+	char *event;                    /* the model input's spec, heap */
+	size_t input;                   /* index into the model's inputs */
+	double enabled_s, running_s;    /* over the frame's interval */
+	double running_pct;             /* 100 * running / enabled; NaN when not counted */
+};
+
 struct collect_frame {
 	uint64_t t_ns;
 	double duration;                /* seconds this frame covers */
 	double cpu_mhz;                 /* for cycles estimated from task-clock; NaN unknown */
 	struct collect_row *rows;       /* VMs first, each followed by its vCPUs */
 	size_t n_rows;
+	struct collect_scaling *scaling; /* one per event input that is counted, heap */
+	size_t n_scaling;
 	char notes[2048];               /* what was not counted and why */
 };
 
@@ -97,6 +111,8 @@ const struct attrib *collect_attrib(const struct collector *c);
 const struct model_avail *collect_avail(const struct collector *c);
 /* Why input i is NaN ("not opened: ..."), NULL when it is counted. */
 const char *collect_input_reason(const struct collector *c, size_t i);
+/* The counters behind the collector (NULL when no event is open). */
+const struct cnt_session *collect_session(const struct collector *c);
 /* Number of targets (vCPUs/threads) being counted. */
 size_t collect_n_targets(const struct collector *c);
 
