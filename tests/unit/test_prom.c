@@ -1,0 +1,279 @@
+/* test_prom.c - Prometheus exposition: label escaping, NaN omitted, node aggregates, by hand */
+#include "test.h"
+
+#include <stdlib.h>
+
+#include "collect/prom.h"
+#include "util/sbuf.h"
+
+TEST(prom_escape_label_table)
+{
+	static const struct {
+		int line;
+		const char *in, *want;
+	} rows[] = {
+		{ __LINE__, "web1", "web1" },
+		{ __LINE__, "", "" },
+		{ __LINE__, "a\"b", "a\\\"b" },
+		{ __LINE__, "a\\b", "a\\\\b" },
+		{ __LINE__, "a\nb", "a\\nb" },
+		{ __LINE__, "\\\"\n", "\\\\\\\"\\n" },
+		/* a tab and UTF-8 pass through unchanged (the format escapes only these three) */
+		{ __LINE__, "a\tb\xc3\xa9", "a\tb\xc3\xa9" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct sbuf sb = SBUF_INIT;
+
+		prom_escape_label(&sb, rows[i].in);
+		CHECK_STR_AT(rows[i].line, sbuf_str(&sb), rows[i].want);
+		sbuf_release(&sb);
+	}
+}
+
+/* Labels of the rows of the frame below, as the text format writes them. */
+#define VM "vm=\"we\\\"b\\\\1\\nx\""
+#define TAIL "model=\"m1\",session=\"s1\",host=\"h1\""
+#define L_VM "{level=\"vm\"," VM "," TAIL
+#define L_C0 "{level=\"vcpu\"," VM ",vcpu=\"0\",node=\"0\"," TAIL
+#define L_C1 "{level=\"vcpu\"," VM ",vcpu=\"1\",node=\"0\"," TAIL
+#define L_C2 "{level=\"vcpu\"," VM ",vcpu=\"2\"," TAIL
+#define L_N0 "{level=\"node\",node=\"0\"," TAIL
+
+static const char want[] =
+	"# HELP vmmprof_factor_score Factor score of the session's last interval (higher is worse; "
+	"the model's thresholds apply), per VM and vCPU\n"
+	"# TYPE vmmprof_factor_score gauge\n"
+	"vmmprof_factor_score" L_VM ",factor=\"locality\"} 0.25\n"
+	"vmmprof_factor_score" L_C0 ",factor=\"locality\"} 0.2\n"
+	"vmmprof_factor_score" L_C0 ",factor=\"imc\"} 0.5\n"
+	"vmmprof_factor_score" L_C1 ",factor=\"locality\"} 0.3\n"
+	"# HELP vmmprof_factor_severity Factor severity from the model's thresholds: 0 ok, 1 warning, "
+	"2 critical\n"
+	"# TYPE vmmprof_factor_severity gauge\n"
+	"vmmprof_factor_severity" L_VM ",factor=\"locality\"} 0\n"
+	"vmmprof_factor_severity" L_C0 ",factor=\"locality\"} 1\n"
+	"vmmprof_factor_severity" L_C0 ",factor=\"imc\"} 2\n"
+	"vmmprof_factor_severity" L_C1 ",factor=\"locality\"} 0\n"
+	"# HELP vmmprof_factor_cost_pct Estimated stall cost of the factor in percent of the entity's "
+	"cycles, per VM, vCPU and node (a node: its vCPUs' costs over their cycles)\n"
+	"# TYPE vmmprof_factor_cost_pct gauge\n"
+	"vmmprof_factor_cost_pct" L_VM ",factor=\"locality\"} 10\n"
+	"vmmprof_factor_cost_pct" L_C0 ",factor=\"locality\"} 10\n"
+	"vmmprof_factor_cost_pct" L_C0 ",factor=\"imc\"} 5\n"
+	"vmmprof_factor_cost_pct" L_C1 ",factor=\"locality\"} 10\n"
+	/* node 0: (6e8 + 4e8) / (6e9 + 4e9); imc only vCPU 0 has it: 3e8 / 6e9 */
+	"vmmprof_factor_cost_pct" L_N0 ",factor=\"locality\"} 10\n"
+	"vmmprof_factor_cost_pct" L_N0 ",factor=\"imc\"} 5\n"
+	"# HELP vmmprof_factor_cost_cycles_per_second Estimated stall cycles per second the factor "
+	"costs, per VM, vCPU and node\n"
+	"# TYPE vmmprof_factor_cost_cycles_per_second gauge\n"
+	/* costs over the 2 s frame */
+	"vmmprof_factor_cost_cycles_per_second" L_VM ",factor=\"locality\"} 500000000\n"
+	"vmmprof_factor_cost_cycles_per_second" L_C0 ",factor=\"locality\"} 300000000\n"
+	"vmmprof_factor_cost_cycles_per_second" L_C0 ",factor=\"imc\"} 150000000\n"
+	"vmmprof_factor_cost_cycles_per_second" L_C1 ",factor=\"locality\"} 200000000\n"
+	"vmmprof_factor_cost_cycles_per_second" L_N0 ",factor=\"locality\"} 500000000\n"
+	"vmmprof_factor_cost_cycles_per_second" L_N0 ",factor=\"imc\"} 150000000\n"
+	"# HELP vmmprof_factor_quality 1 for the factor's quality label (measured, apportioned, proxy, "
+	"unavailable); an unavailable factor has no score or cost sample\n"
+	"# TYPE vmmprof_factor_quality gauge\n"
+	"vmmprof_factor_quality" L_VM ",factor=\"locality\",quality=\"measured\"} 1\n"
+	"vmmprof_factor_quality" L_VM ",factor=\"llc\",quality=\"unavailable\"} 1\n"
+	"vmmprof_factor_quality" L_VM ",factor=\"sharing\",quality=\"unavailable\"} 1\n"
+	"vmmprof_factor_quality" L_VM ",factor=\"imc\",quality=\"unavailable\"} 1\n"
+	"vmmprof_factor_quality" L_VM ",factor=\"queue\",quality=\"unavailable\"} 1\n"
+	"vmmprof_factor_quality" L_C0 ",factor=\"locality\",quality=\"measured\"} 1\n"
+	"vmmprof_factor_quality" L_C0 ",factor=\"llc\",quality=\"unavailable\"} 1\n"
+	"vmmprof_factor_quality" L_C0 ",factor=\"sharing\",quality=\"unavailable\"} 1\n"
+	"vmmprof_factor_quality" L_C0 ",factor=\"imc\",quality=\"apportioned\"} 1\n"
+	"vmmprof_factor_quality" L_C0 ",factor=\"queue\",quality=\"unavailable\"} 1\n"
+	"vmmprof_factor_quality" L_C1 ",factor=\"locality\",quality=\"measured\"} 1\n"
+	"vmmprof_factor_quality" L_C1 ",factor=\"llc\",quality=\"unavailable\"} 1\n"
+	"vmmprof_factor_quality" L_C1 ",factor=\"sharing\",quality=\"unavailable\"} 1\n"
+	"vmmprof_factor_quality" L_C1 ",factor=\"imc\",quality=\"unavailable\"} 1\n"
+	"vmmprof_factor_quality" L_C1 ",factor=\"queue\",quality=\"unavailable\"} 1\n"
+	"vmmprof_factor_quality" L_C2 ",factor=\"locality\",quality=\"unavailable\"} 1\n"
+	"vmmprof_factor_quality" L_C2 ",factor=\"llc\",quality=\"unavailable\"} 1\n"
+	"vmmprof_factor_quality" L_C2 ",factor=\"sharing\",quality=\"unavailable\"} 1\n"
+	"vmmprof_factor_quality" L_C2 ",factor=\"imc\",quality=\"unavailable\"} 1\n"
+	"vmmprof_factor_quality" L_C2 ",factor=\"queue\",quality=\"unavailable\"} 1\n"
+	"# HELP vmmprof_cycles_per_second Cycles per second the entity ran (quality proxy: task-clock "
+	"times the CPU clock)\n"
+	"# TYPE vmmprof_cycles_per_second gauge\n"
+	"vmmprof_cycles_per_second" L_VM ",quality=\"measured\"} 5000000000\n"
+	"vmmprof_cycles_per_second" L_C0 ",quality=\"measured\"} 3000000000\n"
+	"vmmprof_cycles_per_second" L_C1 ",quality=\"proxy\"} 2000000000\n"
+	"vmmprof_cycles_per_second" L_N0 "} 5000000000\n"
+	"# HELP vmmprof_remote_ratio Share of the entity's memory accesses expected to go to a remote "
+	"node, 0..1\n"
+	"# TYPE vmmprof_remote_ratio gauge\n"
+	"vmmprof_remote_ratio" L_VM ",quality=\"estimate\"} 0.3\n"
+	"vmmprof_remote_ratio" L_C1 ",quality=\"estimate\"} 0.25\n"
+	"# HELP vmmprof_metric A metric of the session's model (vmmprof model show MODEL names its "
+	"unit)\n"
+	"# TYPE vmmprof_metric gauge\n"
+	"vmmprof_metric" L_VM ",metric=\"cpu_util\"} 0.75\n"
+	"vmmprof_metric" L_C0 ",metric=\"cpu_util\"} 0.5\n"
+	"# HELP vmmprof_vm_memory_bytes Resident memory of the VM on each NUMA node\n"
+	"# TYPE vmmprof_vm_memory_bytes gauge\n"
+	"vmmprof_vm_memory_bytes" L_VM ",node=\"0\"} 1073741824\n"
+	"vmmprof_vm_memory_bytes" L_VM ",node=\"1\"} 0\n"
+	"# HELP vmmprof_frame_duration_seconds Length of the interval the session's last frame covers\n"
+	"# TYPE vmmprof_frame_duration_seconds gauge\n"
+	"vmmprof_frame_duration_seconds{" TAIL "} 2\n"
+	"# HELP vmmprof_frame_timestamp_seconds Unix time at the end of the session's last frame\n"
+	"# TYPE vmmprof_frame_timestamp_seconds gauge\n"
+	"vmmprof_frame_timestamp_seconds{" TAIL "} 1764470000.5\n"
+	"# HELP vmmprof_node_memory_total_bytes Memory of the NUMA node\n"
+	"# TYPE vmmprof_node_memory_total_bytes gauge\n"
+	"vmmprof_node_memory_total_bytes{node=\"0\",host=\"h1\"} 8000000000\n"
+	"# HELP vmmprof_node_memory_used_bytes Memory in use on the NUMA node\n"
+	"# TYPE vmmprof_node_memory_used_bytes gauge\n"
+	"vmmprof_node_memory_used_bytes{node=\"0\",host=\"h1\"} 2000000000\n"
+	"# HELP vmmprof_node_cpu_busy_ratio Mean busy share of the node's CPUs over the last "
+	"interval, 0..1\n"
+	"# TYPE vmmprof_node_cpu_busy_ratio gauge\n"
+	"vmmprof_node_cpu_busy_ratio{node=\"0\",host=\"h1\"} 0.5\n"
+	"# HELP vmmprof_build_info 1, with the vmmprof version as a label\n"
+	"# TYPE vmmprof_build_info gauge\n"
+	"vmmprof_build_info{host=\"h1\",version=\"9.9\"} 1\n"
+	"# HELP vmmprof_daemon_start_time_seconds Unix time the daemon started\n"
+	"# TYPE vmmprof_daemon_start_time_seconds gauge\n"
+	"vmmprof_daemon_start_time_seconds{host=\"h1\"} 1764460000\n"
+	"# HELP vmmprof_daemon_sessions Sessions running\n"
+	"# TYPE vmmprof_daemon_sessions gauge\n"
+	"vmmprof_daemon_sessions{host=\"h1\"} 1\n"
+	"# HELP vmmprof_daemon_clients Streaming (server-sent events) clients connected\n"
+	"# TYPE vmmprof_daemon_clients gauge\n"
+	"vmmprof_daemon_clients{host=\"h1\"} 2\n"
+	"# HELP vmmprof_daemon_requests_total HTTP requests served\n"
+	"# TYPE vmmprof_daemon_requests_total counter\n"
+	"vmmprof_daemon_requests_total{host=\"h1\"} 10\n"
+	"# HELP vmmprof_collector_events_open Distinct counter events open in the shared collector\n"
+	"# TYPE vmmprof_collector_events_open gauge\n"
+	"vmmprof_collector_events_open{host=\"h1\"} 3\n"
+	"# HELP vmmprof_collector_events_failed Counter events sessions asked for that could not be "
+	"opened\n"
+	"# TYPE vmmprof_collector_events_failed gauge\n"
+	"vmmprof_collector_events_failed{host=\"h1\"} 0\n"
+	"# HELP vmmprof_collector_targets Threads (vCPUs) the collector counts\n"
+	"# TYPE vmmprof_collector_targets gauge\n"
+	"vmmprof_collector_targets{host=\"h1\"} 3\n"
+	"# HELP vmmprof_scrape_duration_seconds Time the previous /metrics rendering took\n"
+	"# TYPE vmmprof_scrape_duration_seconds gauge\n";
+
+static void nan_factors(struct collect_row *r)
+{
+	int f;
+
+	for (f = 0; f < FACTOR_N; f++) {
+		r->fv[f].score = r->fv[f].cost_cycles = r->fv[f].cost_pct = NAN;
+		r->fv[f].sev = SEV_NA;
+	}
+}
+
+static void set_factor(struct collect_row *r, enum factor_id f, double score, double cost,
+		       double pct, enum severity sev)
+{
+	r->fv[f].score = score;
+	r->fv[f].cost_cycles = cost;
+	r->fv[f].cost_pct = pct;
+	r->fv[f].sev = sev;
+}
+
+TEST(prom_render_by_hand)
+{
+	struct model_metric met = { .name = "cpu_util" };
+	struct model m = { .name = "m1", .metrics = &met, .n_metrics = 1 };
+	uint64_t mem[2] = { 1073741824ull, 0 };
+	double metrics[4] = { 0.75, 0.5, NAN, NAN };
+	struct collect_row rows[4];
+	struct collect_frame fr = { 0 };
+	struct prom_view v = { "s1", &m, &fr };
+	struct prom_node nodes[2] = { { 0, 8e9, 2e9, 0.5 }, { 1, NAN, NAN, NAN } };
+	struct prom_input in = { .host = "h1", .version = "9.9", .views = &v, .n_views = 1,
+				 .nodes = nodes, .n_nodes = 2 };
+	struct sbuf out = SBUF_INIT;
+	size_t i, at;
+
+	m.factors[FACTOR_LOCALITY].bound = true;
+	m.factors[FACTOR_LOCALITY].quality = Q_MEASURED;
+	m.factors[FACTOR_SHARING].bound = true;
+	m.factors[FACTOR_SHARING].quality = Q_UNAVAILABLE;
+	m.factors[FACTOR_IMC].bound = true;
+	m.factors[FACTOR_IMC].quality = Q_APPORTIONED;
+	/* llc and queue are not bound at all */
+
+	memset(rows, 0, sizeof(rows));
+	for (i = 0; i < 4; i++) {
+		nan_factors(&rows[i]);
+		rows[i].kind = i ? ENT_VCPU : ENT_VM;
+		rows[i].vm_row = 0;
+		rows[i].metrics = &metrics[i];
+		rows[i].index = (int)i - 1;
+		rows[i].node = i == 3 ? -1 : 0;
+		rows[i].remote.v = NAN;
+		rows[i].remote.q = VQ_UNAVAILABLE;
+	}
+	rows[0].name = (char *)"we\"b\\1\nx";
+	rows[0].mem_node = mem;
+	rows[0].n_mem_nodes = 2;
+	rows[0].cycles = 1e10;
+	rows[0].remote.v = 0.3;
+	rows[0].remote.q = VQ_ESTIMATE;
+	set_factor(&rows[0], FACTOR_LOCALITY, 0.25, 1e9, 10, SEV_OK);
+	rows[1].cycles = 6e9;
+	set_factor(&rows[1], FACTOR_LOCALITY, 0.2, 6e8, 10, SEV_WARNING);
+	set_factor(&rows[1], FACTOR_IMC, 0.5, 3e8, 5, SEV_CRITICAL);
+	rows[2].cycles = 4e9;
+	rows[2].cycles_proxy = true;
+	rows[2].remote.v = 0.25;
+	rows[2].remote.q = VQ_ESTIMATE;
+	set_factor(&rows[2], FACTOR_LOCALITY, 0.3, 4e8, 10, SEV_OK);
+	rows[3].cycles = NAN;
+
+	fr.t_ns = 1764470000500000000ull;
+	fr.duration = 2.0;
+	fr.rows = rows;
+	fr.n_rows = 4;
+	in.self.start_time_s = 1764460000;
+	in.self.sessions = 1;
+	in.self.clients = 2;
+	in.self.events_open = 3;
+	in.self.targets = 3;
+	in.self.requests_total = 10;
+	in.self.scrape_duration_s = NAN;
+
+	prom_render(&out, &in);
+	/* the first differing line makes a readable failure */
+	for (at = 0; out.buf && want[at] && out.buf[at] == want[at]; at++)
+		;
+	if (!out.buf || strcmp(out.buf, want)) {
+		size_t ls = at;
+
+		while (ls > 0 && want[ls - 1] != '\n')
+			ls--;
+		test_fail(__FILE__, __LINE__, "differs at byte %zu:\n  got:  %.160s\n  want: %.160s", at,
+			  out.buf ? out.buf + ls : "(null)", want + ls);
+	}
+	sbuf_release(&out);
+}
+
+TEST(prom_render_empty)
+{
+	struct prom_input in = { 0 };
+	struct sbuf out = SBUF_INIT;
+
+	in.self.start_time_s = NAN;
+	in.self.scrape_duration_s = 0.0125;
+	prom_render(&out, &in);
+	/* no host: no label set at all; every family still has HELP and TYPE */
+	CHECK(strstr(sbuf_str(&out), "\nvmmprof_daemon_sessions 0\n") != NULL);
+	CHECK(strstr(sbuf_str(&out), "\nvmmprof_scrape_duration_seconds 0.0125\n") != NULL);
+	CHECK(strstr(sbuf_str(&out), "vmmprof_build_info{version=\"unknown\"} 1\n") != NULL);
+	CHECK(strstr(sbuf_str(&out), "# TYPE vmmprof_factor_score gauge\n# HELP") != NULL);
+	CHECK(strstr(sbuf_str(&out), "start_time_seconds 1") == NULL);
+	sbuf_release(&out);
+}
