@@ -52,7 +52,7 @@ DEP_LIBS := $(shell $(PKGCONFIG) --libs $(REQ_PKGS)) -lpfm
 
 # Optional dependencies: each turns a feature on, and its absence is said.
 OPT_PKGS := sqlite3:HAVE_SQLITE:recordings ncursesw:HAVE_NCURSES:top jansson:HAVE_JANSSON:json-input \
-	libmicrohttpd:HAVE_MHD:daemon
+	libmicrohttpd:HAVE_MHD:daemon libcurl:HAVE_CURL:remote
 define opt_dep
 $(if $(shell $(PKGCONFIG) --exists $(word 1,$(subst :, ,$(1))) && echo y),\
 	$(eval DEP_CFLAGS += -D$(word 2,$(subst :, ,$(1)))=1 $(shell $(PKGCONFIG) --cflags $(word 1,$(subst :, ,$(1)))))\

@@ -1,6 +1,7 @@
 /* main.c - vmmprof entry point: global options and the subcommand table */
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/remote.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -31,11 +32,14 @@ static void print_main_usage(FILE *f)
 {
 	const struct cmd *const *c;
 
-	fprintf(f, "usage: vmmprof [--version] [--help] COMMAND [ARGS]\n\n"
+	fprintf(f, "usage: vmmprof [--version] [--help] [--remote URL [--token-file FILE] "
+		   "[--cacert FILE]] COMMAND [ARGS]\n\n"
 		   "NUMA performance profiler for virtualized hosts.\n\ncommands:\n");
 	for (c = vp_cmds; *c; c++)
 		fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->summary);
-	fprintf(f, "\nSee 'vmmprof help COMMAND' for the options of a command.\n");
+	fprintf(f, "\n--remote URL runs info, list, model, stat, top, diagnose and record against a\n"
+		   "vmmprofd (also VMMPROF_REMOTE, VMMPROF_TOKEN_FILE, VMMPROF_CACERT).\n"
+		   "See 'vmmprof help COMMAND' for the options of a command.\n");
 }
 
 /* --help anywhere before "--" (or before the first positional for commands
@@ -68,12 +72,58 @@ static int finish(int rc)
 	return rc;
 }
 
+/* A global option "--NAME VALUE" or "--NAME=VALUE" at argv[*i]; advances *i. */
+static int global_opt(int argc, char **argv, int *i, const char *name, const char **val)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(argv[*i], name, n))
+		return 0;
+	if (argv[*i][n] == '=') {
+		*val = argv[*i] + n + 1;
+	} else if (!argv[*i][n]) {
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "error: '%s' needs a value\n", name);
+			return -1;
+		}
+		*val = argv[++*i];
+	} else {
+		return 0;
+	}
+	++*i;
+	return 1;
+}
+
+/* An environment variable, NULL when unset or empty. */
+static const char *env(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
 int main(int argc, char **argv)
 {
 	const struct cmd *c;
 	struct sbuf sb = SBUF_INIT;
-	int rc;
+	struct remote_conf remote = { env("VMMPROF_REMOTE"), env("VMMPROF_TOKEN_FILE"),
+				      env("VMMPROF_CACERT") };
+	bool remote_given = false;
+	int rc, i = 1, r = 0;
 
+	/* global options before the command: where a daemon is */
+	while (i < argc && r >= 0) {
+		if ((r = global_opt(argc, argv, &i, "--remote", &remote.url)) > 0)
+			remote_given = true;
+		else if (!r && !(r = global_opt(argc, argv, &i, "--token-file", &remote.token_file)) &&
+			 !(r = global_opt(argc, argv, &i, "--cacert", &remote.cacert)))
+			break;
+	}
+	if (r < 0)
+		return 2;
+	argv[i - 1] = argv[0];
+	argv += i - 1;
+	argc -= i - 1;
 	if (argc < 2) {
 		print_main_usage(stderr);
 		return 2;
@@ -104,6 +154,10 @@ int main(int argc, char **argv)
 		return finish(rc);
 	}
 	optind = 1;
-	rc = c->fn(argc - 1, argv + 1);
+	/* with VMMPROF_REMOTE set, commands that have no remote form still run here */
+	if (remote.url && (remote_given || remote_supported(c)))
+		rc = remote_run(&remote, c, argc - 1, argv + 1);
+	else
+		rc = c->fn(argc - 1, argv + 1);
 	return finish(rc);
 }

@@ -1,0 +1,1108 @@
+/* remote.c - `vmmprof --remote URL CMD ...`: info, list, model, stat, top, diagnose, record against a vmmprofd */
+#include "cli/remote.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/interrupt.h"
+#include "tui/toprender.h"
+#include "util/alloc.h"
+#include "util/fs.h"
+#include "util/json.h"
+#include "util/jsonread.h"
+#include "util/timeutil.h"
+
+#ifdef HAVE_CURL
+#include <curl/curl.h>
+
+/* One connection to the daemon (a curl handle reused for every request). */
+struct rconn {
+	const struct remote_conf *conf;
+	char *base;                     /* the URL without a trailing '/' */
+	char *token;                    /* NULL: none given */
+	CURL *h;
+	struct curl_slist *hdrs;
+	char errbuf[CURL_ERROR_SIZE];
+};
+
+static int read_token(const char *path, char **out, struct vp_err *err)
+{
+	struct sbuf sb = SBUF_INIT;
+	FILE *f = fopen(path, "r");
+	char buf[512];
+	size_t n;
+
+	if (!f)
+		return vp_err_errno(err, errno, "cannot read the token file '%s'", path);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sbuf_add(&sb, buf, n);
+	fclose(f);
+	while (sb.len && (sb.buf[sb.len - 1] == '\n' || sb.buf[sb.len - 1] == '\r' ||
+			  sb.buf[sb.len - 1] == ' ' || sb.buf[sb.len - 1] == '\t'))
+		sb.buf[--sb.len] = '\0';
+	if (!sb.len || strpbrk(sbuf_str(&sb), "\r\n")) {
+		sbuf_release(&sb);
+		return vp_err_set(err, VP_EINVAL, "the token file '%s' does not hold one token on one "
+				  "line", path);
+	}
+	*out = sbuf_detach(&sb);
+	return 0;
+}
+
+static int rc_open(struct rconn *c, const struct remote_conf *conf, struct vp_err *err)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t n;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->conf = conf;
+	if (strncmp(conf->url, "http://", 7) && strncmp(conf->url, "https://", 8))
+		return vp_err_set(err, VP_EINVAL, "'%s' is not an http:// or https:// URL", conf->url);
+	c->base = xstrdup(conf->url);
+	n = strlen(c->base);
+	while (n > 8 && c->base[n - 1] == '/')
+		c->base[--n] = '\0';
+	if (conf->token_file && (ret = read_token(conf->token_file, &c->token, err)))
+		return ret;
+	if (curl_global_init(CURL_GLOBAL_DEFAULT))
+		return vp_err_set(err, VP_EDEP, "cannot initialise libcurl");
+	c->h = curl_easy_init();
+	if (!c->h)
+		return vp_err_set(err, VP_EDEP, "cannot initialise libcurl");
+	if (c->token) {
+		sbuf_addf(&sb, "Authorization: Bearer %s", c->token);
+		c->hdrs = curl_slist_append(c->hdrs, sbuf_str(&sb));
+		sbuf_release(&sb);
+	}
+	c->hdrs = curl_slist_append(c->hdrs, "Accept: application/json");
+	return 0;
+}
+
+static void rc_close(struct rconn *c)
+{
+	if (c->h)
+		curl_easy_cleanup(c->h);
+	curl_slist_free_all(c->hdrs);
+	if (c->token)
+		memset(c->token, 0, strlen(c->token));
+	free(c->token);
+	free(c->base);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Ctrl-C ends a wait or a stream: curl asks here. */
+static int xfer_cb(void *p, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
+{
+	(void)p;
+	(void)dt;
+	(void)dn;
+	(void)ut;
+	(void)un;
+	return cli_interrupted() ? 1 : 0;
+}
+
+static void rc_setup(struct rconn *c, const char *method, const char *path, const char *body,
+		     struct sbuf *url)
+{
+	sbuf_reset(url);
+	sbuf_addf(url, "%s%s", c->base, path);
+	curl_easy_reset(c->h);
+	curl_easy_setopt(c->h, CURLOPT_URL, sbuf_str(url));
+	curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, c->hdrs);
+	curl_easy_setopt(c->h, CURLOPT_ERRORBUFFER, c->errbuf);
+	curl_easy_setopt(c->h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c->h, CURLOPT_CONNECTTIMEOUT, 10L);
+	curl_easy_setopt(c->h, CURLOPT_USERAGENT, "vmmprof-remote");
+	curl_easy_setopt(c->h, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(c->h, CURLOPT_XFERINFOFUNCTION, xfer_cb);
+	if (c->conf->cacert)
+		curl_easy_setopt(c->h, CURLOPT_CAINFO, c->conf->cacert);
+	curl_easy_setopt(c->h, CURLOPT_CUSTOMREQUEST, method);
+	if (body) {
+		curl_easy_setopt(c->h, CURLOPT_POSTFIELDS, body);
+		curl_easy_setopt(c->h, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+	}
+	c->errbuf[0] = '\0';
+}
+
+/* A transport failure in words: refused, unresolvable, TLS. */
+static int transport_error(struct rconn *c, CURLcode res, struct vp_err *err)
+{
+	long os = 0;
+	const char *detail = c->errbuf[0] ? c->errbuf : curl_easy_strerror(res);
+
+	curl_easy_getinfo(c->h, CURLINFO_OS_ERRNO, &os);
+	switch (res) {
+	case CURLE_COULDNT_CONNECT:
+		if (os == ECONNREFUSED)
+			return vp_err_set(err, -ECONNREFUSED, "cannot connect to '%s': connection refused "
+					  "(is vmmprofd running there?)", c->base);
+		return vp_err_set(err, -EHOSTUNREACH, "cannot connect to '%s': %s", c->base,
+				  os ? strerror((int)os) : detail);
+	case CURLE_COULDNT_RESOLVE_HOST:
+		return vp_err_set(err, -EHOSTUNREACH, "cannot resolve the host of '%s': %s", c->base, detail);
+	case CURLE_OPERATION_TIMEDOUT:
+		return vp_err_set(err, -ETIMEDOUT, "'%s' did not answer in time: %s", c->base, detail);
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_CERTPROBLEM:
+	case CURLE_SSL_CIPHER:
+	case CURLE_SSL_CACERT_BADFILE:
+	case CURLE_SSL_ISSUER_ERROR:
+		return vp_err_set(err, VP_EUNSUPP, "TLS with '%s' failed: %s%s", c->base, detail,
+				  res == CURLE_PEER_FAILED_VERIFICATION ?
+				  " (give the daemon's CA certificate with --cacert FILE)" : "");
+	case CURLE_ABORTED_BY_CALLBACK:
+		return vp_err_set(err, -EINTR, "interrupted");
+	default:
+		return vp_err_set(err, -EIO, "request to '%s' failed: %s", c->base, detail);
+	}
+}
+
+/* The "message" of the daemon's {"error":{"status","message"}}, or the body itself. */
+static char *error_message(const char *body, size_t len)
+{
+	struct jv v;
+	struct vp_err e;
+	char *msg = NULL;
+
+	if (len && !jv_parse(&v, body, len, "response", &e)) {
+		const struct jv *m = jv_get(jv_get(&v, "error"), "message");
+
+		if (m && m->type == JV_STR)
+			msg = xstrdup(m->str);
+		jv_release(&v);
+	}
+	if (!msg) {
+		size_t n = len > 200 ? 200 : len;
+
+		while (n && (body[n - 1] == '\n' || body[n - 1] == '\r'))
+			n--;
+		msg = xstrndup(n ? body : "no message", n ? n : 10);
+	}
+	return msg;
+}
+
+static int rc_request(struct rconn *c, const char *method, const char *path, const char *body,
+		      struct sbuf *out, struct vp_err *err);
+
+/* An HTTP error status in words; 403 names the user's role (asked with /whoami). */
+static int status_error(struct rconn *c, const char *method, const char *path, long status,
+			const char *body, size_t len, struct vp_err *err)
+{
+	char *msg = error_message(body, len);
+	int ret;
+
+	if (status == 401 && !c->token) {
+		ret = vp_err_set(err, -EACCES, "'%s' wants a token (401): give --token-file FILE or "
+				 "set VMMPROF_TOKEN_FILE", c->base);
+	} else if (status == 401) {
+		ret = vp_err_set(err, -EACCES, "'%s' refused the token in '%s' (401): %s", c->base,
+				 c->conf->token_file, msg);
+	} else if (status == 403) {
+		struct sbuf who = SBUF_INIT;
+		struct vp_err e2;
+		struct jv v;
+		const char *user = "?", *role = "?";
+		bool parsed = false;
+
+		if (!rc_request(c, "GET", "/api/v1/whoami", NULL, &who, &e2) &&
+		    !jv_parse(&v, who.buf, who.len, "whoami", &e2)) {
+			const struct jv *u = jv_get(&v, "user"), *r = jv_get(&v, "role");
+
+			parsed = true;
+			if (u && u->type == JV_STR)
+				user = u->str;
+			if (r && r->type == JV_STR)
+				role = r->str;
+		}
+		ret = vp_err_set(err, -EPERM, "%s %s: forbidden (403) for user '%s' with role '%s': %s",
+				 method, path, user, role, msg);
+		if (parsed)
+			jv_release(&v);
+		sbuf_release(&who);
+	} else {
+		ret = vp_err_set(err, status == 404 ? VP_ENOTFOUND : -EIO, "%s %s: %ld: %s", method,
+				 path, status, msg);
+	}
+	free(msg);
+	return ret;
+}
+
+static size_t collect_cb(char *p, size_t size, size_t n, void *ud)
+{
+	sbuf_add(ud, p, size * n);
+	return size * n;
+}
+
+/*
+ * method path [body]: the response body into out (appended).  Returns 0 for
+ * a 2xx status; a transport failure or another status is an error in words.
+ */
+static int rc_request(struct rconn *c, const char *method, const char *path, const char *body,
+		      struct sbuf *out, struct vp_err *err)
+{
+	struct sbuf url = SBUF_INIT;
+	size_t start = out->len;
+	CURLcode res;
+	long status = 0;
+	int ret = 0;
+
+	rc_setup(c, method, path, body, &url);
+	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, collect_cb);
+	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, out);
+	res = curl_easy_perform(c->h);
+	if (res != CURLE_OK) {
+		ret = transport_error(c, res, err);
+		goto out;
+	}
+	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
+	if (status < 200 || status > 299)
+		ret = status_error(c, method, path, status, out->buf + start, out->len - start, err);
+out:
+	sbuf_release(&url);
+	return ret;
+}
+
+/* ---- server-sent events ---- */
+
+/* Called per event; returns 0 to go on, 1 to stop (done), negative to fail. */
+typedef int (*sse_fn)(void *ctx, const char *event, const char *data, struct vp_err *err);
+
+struct sse {
+	struct rconn *c;
+	sse_fn fn;
+	void *ctx;
+	long status;                    /* 0 until the first body bytes */
+	struct sbuf line, event, data, errbody;
+	unsigned long events;
+	int stop;                       /* fn's 1 or negative */
+	struct vp_err *err;
+};
+
+static void sse_line(struct sse *s)
+{
+	const char *l = sbuf_str(&s->line), *v;
+
+	if (!*l) { /* blank line: dispatch */
+		if (s->data.len || s->event.len) {
+			if (s->data.len && s->data.buf[s->data.len - 1] == '\n')
+				s->data.buf[--s->data.len] = '\0';
+			s->events++;
+			s->stop = s->fn(s->ctx, s->event.len ? sbuf_str(&s->event) : "message",
+					sbuf_str(&s->data), s->err);
+		}
+		sbuf_reset(&s->event);
+		sbuf_reset(&s->data);
+		return;
+	}
+	if (*l == ':')
+		return; /* a comment (keepalive) */
+	v = strchr(l, ':');
+	v = v ? v + 1 + (v[1] == ' ') : l + strlen(l);
+	if (!strncmp(l, "data:", 5) || !strcmp(l, "data")) {
+		sbuf_addstr(&s->data, v);
+		sbuf_addch(&s->data, '\n');
+	} else if (!strncmp(l, "event:", 6)) {
+		sbuf_reset(&s->event);
+		sbuf_addstr(&s->event, v);
+	}
+}
+
+static size_t sse_cb(char *p, size_t size, size_t n, void *ud)
+{
+	struct sse *s = ud;
+	size_t i, len = size * n;
+
+	if (!s->status)
+		curl_easy_getinfo(s->c->h, CURLINFO_RESPONSE_CODE, &s->status);
+	if (s->status < 200 || s->status > 299) {
+		sbuf_add(&s->errbody, p, len);
+		return len;
+	}
+	for (i = 0; i < len && !s->stop; i++) {
+		if (p[i] == '\n') {
+			if (s->line.len && s->line.buf[s->line.len - 1] == '\r')
+				s->line.buf[--s->line.len] = '\0';
+			sse_line(s);
+			sbuf_reset(&s->line);
+		} else {
+			sbuf_addch(&s->line, p[i]);
+		}
+	}
+	return s->stop ? 0 : len; /* 0 ends the transfer */
+}
+
+/*
+ * GET path as a server-sent event stream, fn per event until fn returns
+ * non-zero or Ctrl-C.  A stream the daemon ends first is an error (it went
+ * away).  Returns 0 when fn or the user ended it.
+ */
+static int rc_stream(struct rconn *c, const char *path, sse_fn fn, void *ctx, struct vp_err *err)
+{
+	struct sse s = { c, fn, ctx, 0, SBUF_INIT, SBUF_INIT, SBUF_INIT, SBUF_INIT, 0, 0, err };
+	struct sbuf url = SBUF_INIT;
+	CURLcode res;
+	int ret = 0;
+
+	rc_setup(c, "GET", path, NULL, &url);
+	c->hdrs = curl_slist_append(c->hdrs, "Accept: text/event-stream");
+	curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, c->hdrs);
+	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, sse_cb);
+	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, &s);
+	/* keepalive comments come every few seconds: silence this long means it is gone */
+	curl_easy_setopt(c->h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(c->h, CURLOPT_LOW_SPEED_TIME, 60L);
+	res = curl_easy_perform(c->h);
+	if (!s.status)
+		curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &s.status);
+	if (s.stop < 0) {
+		ret = s.stop;
+	} else if (s.stop > 0 || (res == CURLE_ABORTED_BY_CALLBACK && cli_interrupted())) {
+		ret = 0;
+	} else if (s.status && (s.status < 200 || s.status > 299)) {
+		ret = status_error(c, "GET", path, s.status, s.errbody.buf ? s.errbody.buf : "",
+				   s.errbody.len, err);
+	} else if (res != CURLE_OK && !s.status) {
+		ret = transport_error(c, res, err);
+	} else {
+		ret = vp_err_set(err, -EPIPE, "'%s' ended the stream after %lu event%s%s%s", c->base,
+				 s.events, s.events == 1 ? "" : "s", res != CURLE_OK ? ": " : "",
+				 res != CURLE_OK ? (c->errbuf[0] ? c->errbuf : curl_easy_strerror(res)) : "");
+	}
+	sbuf_release(&s.line);
+	sbuf_release(&s.event);
+	sbuf_release(&s.data);
+	sbuf_release(&s.errbody);
+	sbuf_release(&url);
+	return ret;
+}
+
+/* ---- sessions ---- */
+
+struct target_opts {
+	const char *model;
+	const char **vms;
+	size_t n_vms;
+	int *pids;
+	size_t n_pids;
+	long interval_ms;               /* 0: the daemon's default */
+	bool record;
+};
+
+/* POST /api/v1/sessions; *id (heap) and, for a recording, *recording (heap or NULL). */
+static int session_start(struct rconn *c, const struct target_opts *t, char **id,
+			 char **recording, struct vp_err *err)
+{
+	struct sbuf body = SBUF_INIT, resp = SBUF_INIT;
+	struct jw w;
+	struct jv v;
+	const struct jv *x;
+	size_t i;
+	int ret;
+
+	jw_init(&w, &body, false);
+	jw_obj_begin(&w);
+	if (t->model)
+		jw_kstr(&w, "model", t->model);
+	if (t->n_vms) {
+		jw_key(&w, "vms");
+		jw_arr_begin(&w);
+		for (i = 0; i < t->n_vms; i++)
+			jw_str(&w, t->vms[i]);
+		jw_arr_end(&w);
+	}
+	if (t->n_pids) {
+		jw_key(&w, "pids");
+		jw_arr_begin(&w);
+		for (i = 0; i < t->n_pids; i++)
+			jw_int(&w, t->pids[i]);
+		jw_arr_end(&w);
+	}
+	if (t->interval_ms > 0)
+		jw_kint(&w, "interval_ms", t->interval_ms);
+	jw_kbool(&w, "record", t->record);
+	jw_obj_end(&w);
+	ret = rc_request(c, "POST", "/api/v1/sessions", sbuf_str(&body), &resp, err);
+	if (ret)
+		goto out;
+	if ((ret = jv_parse(&v, resp.buf ? resp.buf : "", resp.len, "session", err)))
+		goto out;
+	x = jv_get(&v, "id");
+	if (!x || x->type != JV_STR) {
+		ret = vp_err_set(err, VP_EFORMAT, "the daemon's new session has no \"id\"");
+	} else {
+		*id = xstrdup(x->str);
+		if (recording) {
+			x = jv_get(&v, "recording");
+			*recording = x && x->type == JV_STR ? xstrdup(x->str) : NULL;
+		}
+	}
+	jv_release(&v);
+out:
+	sbuf_release(&body);
+	sbuf_release(&resp);
+	return ret;
+}
+
+/* DELETE the session; a failure is a warning (the command's own result stands). */
+static int session_stop(struct rconn *c, const char *id)
+{
+	struct sbuf path = SBUF_INIT, resp = SBUF_INIT;
+	struct vp_err err;
+	int ret;
+
+	sbuf_addf(&path, "/api/v1/sessions/%s", id);
+	ret = rc_request(c, "DELETE", sbuf_str(&path), NULL, &resp, &err);
+	if (ret)
+		cli_warn("cannot stop session '%s': %s", id, err.msg);
+	sbuf_release(&path);
+	sbuf_release(&resp);
+	return ret;
+}
+
+/* Sleep until duration seconds passed or Ctrl-C. */
+static void wait_for(double duration)
+{
+	uint64_t end = vp_now_ns() + (uint64_t)(duration * 1e9);
+
+	while (!cli_interrupted()) {
+		uint64_t now = vp_now_ns();
+
+		if (now >= end || cli_sleep_ns(end - now))
+			break;
+	}
+}
+
+static int write_raw(const struct sbuf *sb)
+{
+	return cli_write(sb);
+}
+
+/* ---- option parsing shared by the collecting commands ---- */
+
+enum { RO_VM = 2000, RO_JSON, RO_COUNT, RO_ROOT };
+
+static int parse_seconds(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	if (end != s && *end == 's')
+		end++;
+	return *end || errno || !(*out > 0) || *out > 31 * 86400.0 ? -1 : 0;
+}
+
+/* -m, --vm, -p: 1 when opt was one of them, -1 after a usage error. */
+static int target_opt(const struct cmd *cmd, struct target_opts *t, int opt, const char *arg)
+{
+	char *end;
+	long pid;
+
+	switch (opt) {
+	case 'm':
+		t->model = arg;
+		return 1;
+	case RO_VM:
+		t->vms = xrealloc(t->vms, (t->n_vms + 1) * sizeof(*t->vms));
+		t->vms[t->n_vms++] = arg;
+		return 1;
+	case 'p':
+		pid = strtol(arg, &end, 10);
+		if (*end || pid <= 0 || pid > 4194304) {
+			cli_usage_error(cmd, "invalid pid '%s'", arg);
+			return -1;
+		}
+		t->pids = xrealloc(t->pids, (t->n_pids + 1) * sizeof(*t->pids));
+		t->pids[t->n_pids++] = (int)pid;
+		return 1;
+	}
+	return 0;
+}
+
+static void target_release(struct target_opts *t)
+{
+	free(t->vms);
+	free(t->pids);
+}
+
+static int local_only(const struct cmd *cmd, const char *opt)
+{
+	return cli_usage_error(cmd, "'%s' does not apply with --remote (the daemon has its own)", opt);
+}
+
+/* Text for a command whose text renderer cannot take the daemon's JSON yet. */
+static int json_only(const struct cmd *cmd)
+{
+	return cli_usage_error(cmd, "over --remote '%s' prints --json only so far", cmd->name);
+}
+
+/* ---- the commands ---- */
+
+/* info, list vms, list models, model list, model show: one GET, --json as is. */
+static int run_get(struct rconn *c, const struct cmd *cmd, int argc, char **argv, int first,
+		   const char *path)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, RO_JSON },
+		{ "root", required_argument, NULL, RO_ROOT },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sbuf out = SBUF_INIT;
+	struct vp_err err;
+	bool json = false;
+	int opt, rc;
+
+	optind = first;
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case RO_JSON: json = true; break;
+		case RO_ROOT: return local_only(cmd, "--root");
+		default: return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error(cmd, "unexpected argument '%s' (with --remote)", argv[optind]);
+	if (!json)
+		return json_only(cmd);
+	if (rc_request(c, "GET", path, NULL, &out, &err))
+		rc = cli_error(&err);
+	else
+		rc = write_raw(&out);
+	sbuf_release(&out);
+	return rc;
+}
+
+static int run_list(struct rconn *c, int argc, char **argv)
+{
+	const char *kind = NULL;
+	int i;
+
+	/* the kind is the first argument that is not an option */
+	for (i = 1; i < argc; i++)
+		if (argv[i][0] != '-') {
+			kind = argv[i];
+			break;
+		}
+	if (!kind)
+		return cli_usage_error(&cmd_list, "which list? (vms or models with --remote)");
+	memmove(&argv[i], &argv[i + 1], (size_t)(argc - i - 1) * sizeof(*argv));
+	argc--;
+	if (!strcmp(kind, "vms"))
+		return run_get(c, &cmd_list, argc, argv, 1, "/api/v1/vms");
+	if (!strcmp(kind, "models"))
+		return run_get(c, &cmd_list, argc, argv, 1, "/api/v1/models");
+	return cli_usage_error(&cmd_list, "'list %s' is not available with --remote (vms, models)",
+			       kind);
+}
+
+static int run_model(struct rconn *c, int argc, char **argv)
+{
+	struct sbuf path = SBUF_INIT;
+	int rc;
+
+	if (argc >= 2 && !strcmp(argv[1], "list"))
+		return run_get(c, &cmd_model, argc, argv, 2, "/api/v1/models");
+	if (argc >= 3 && !strcmp(argv[1], "show") && argv[2][0] != '-') {
+		char *esc = curl_easy_escape(NULL, argv[2], 0);
+
+		sbuf_addf(&path, "/api/v1/models/%s", esc);
+		curl_free(esc);
+		rc = run_get(c, &cmd_model, argc - 1, argv + 1, 2, sbuf_str(&path));
+		sbuf_release(&path);
+		return rc;
+	}
+	return cli_usage_error(&cmd_model, "with --remote: 'model list' or 'model show NAME'");
+}
+
+/* stat: frames of a session as JSON lines. */
+struct frames_ctx {
+	long left;                      /* frames still wanted; <= 0 no limit */
+	uint64_t end_ns;                /* 0: no time limit */
+};
+
+static int frame_event(void *ctx, const char *event, const char *data, struct vp_err *err)
+{
+	struct frames_ctx *f = ctx;
+	struct sbuf sb = SBUF_INIT;
+	int rc;
+
+	if (strcmp(event, "frame"))
+		return 0;
+	sbuf_addstr(&sb, data);
+	sbuf_addch(&sb, '\n');
+	rc = cli_write(&sb);
+	sbuf_release(&sb);
+	if (rc || fflush(stdout))
+		return vp_err_set(err, -EPIPE, "cannot write to standard output");
+	if (f->left > 0 && --f->left == 0)
+		return 1;
+	if (f->end_ns && vp_now_ns() >= f->end_ns)
+		return 1;
+	return 0;
+}
+
+static int run_stat(struct rconn *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "model", required_argument, NULL, 'm' },
+		{ "vm", required_argument, NULL, RO_VM },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "interval-print", required_argument, NULL, 'I' },
+		{ "interval-count", required_argument, NULL, RO_COUNT },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, RO_JSON },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct target_opts t = { 0 };
+	struct frames_ctx f = { 0, 0 };
+	struct sbuf path = SBUF_INIT;
+	struct vp_err err;
+	char *id = NULL, *end;
+	double duration = 0;
+	bool json = false;
+	int opt, r, rc = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+m:p:I:d:", opts, NULL)) != -1) {
+		if ((r = target_opt(&cmd_stat, &t, opt, optarg))) {
+			if (r < 0) {
+				rc = 2;
+				goto out;
+			}
+			continue;
+		}
+		switch (opt) {
+		case 'I':
+			t.interval_ms = strtol(optarg, &end, 10);
+			if (*end || t.interval_ms < 10) {
+				rc = cli_usage_error(&cmd_stat, "invalid interval '%s' (milliseconds, >= 10)",
+						     optarg);
+				goto out;
+			}
+			break;
+		case RO_COUNT:
+			f.left = strtol(optarg, &end, 10);
+			if (*end || f.left <= 0) {
+				rc = cli_usage_error(&cmd_stat, "--interval-count needs a positive count");
+				goto out;
+			}
+			break;
+		case 'd':
+			if (parse_seconds(optarg, &duration)) {
+				rc = cli_usage_error(&cmd_stat, "invalid duration '%s' (seconds, > 0)", optarg);
+				goto out;
+			}
+			break;
+		case RO_JSON: json = true; break;
+		default:
+			rc = cli_usage_error(&cmd_stat, "'%s' does not apply with --remote (-m, --vm, -p, "
+					     "-I, --interval-count, --duration, --json)", argv[optind - 1]);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		rc = cli_usage_error(&cmd_stat, "with --remote stat runs no command: '%s'", argv[optind]);
+		goto out;
+	}
+	if (!json) {
+		rc = json_only(&cmd_stat);
+		goto out;
+	}
+	cli_catch_interrupts();
+	if (session_start(c, &t, &id, NULL, &err)) {
+		rc = cli_error(&err);
+		goto out;
+	}
+	if (duration > 0)
+		f.end_ns = vp_now_ns() + (uint64_t)(duration * 1e9);
+	sbuf_addf(&path, "/api/v1/sessions/%s/stream", id);
+	if (rc_stream(c, sbuf_str(&path), frame_event, &f, &err))
+		rc = cli_error(&err);
+	if (session_stop(c, id) && !rc)
+		rc = 1;
+out:
+	free(id);
+	sbuf_release(&path);
+	target_release(&t);
+	return rc;
+}
+
+/* diagnose: a session, wait, its diagnosis, stop. */
+static int run_diagnose(struct rconn *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "vm", required_argument, NULL, RO_VM },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, RO_JSON },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct target_opts t = { 0 };
+	struct sbuf path = SBUF_INIT, out = SBUF_INIT;
+	struct vp_err err;
+	double duration = 5.0;
+	char *id = NULL;
+	bool json = false;
+	int opt, r, rc = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "d:m:p:", opts, NULL)) != -1) {
+		if ((r = target_opt(&cmd_diagnose, &t, opt, optarg))) {
+			if (r < 0) {
+				rc = 2;
+				goto out;
+			}
+			continue;
+		}
+		switch (opt) {
+		case 'd':
+			if (parse_seconds(optarg, &duration)) {
+				rc = cli_usage_error(&cmd_diagnose, "invalid duration '%s' (seconds, > 0)",
+						     optarg);
+				goto out;
+			}
+			break;
+		case RO_JSON: json = true; break;
+		default:
+			rc = cli_usage_error(&cmd_diagnose, "'%s' does not apply with --remote",
+					     argv[optind - 1]);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		rc = cli_usage_error(&cmd_diagnose, "with --remote diagnose reads no recording: '%s'",
+				     argv[optind]);
+		goto out;
+	}
+	if (!json) {
+		rc = json_only(&cmd_diagnose);
+		goto out;
+	}
+	cli_catch_interrupts();
+	if (session_start(c, &t, &id, NULL, &err)) {
+		rc = cli_error(&err);
+		goto out;
+	}
+	fprintf(stderr, "vmmprof diagnose: session '%s' on '%s' collecting for %.3g s (Ctrl-C ends "
+			"early)...\n", id, c->base, duration);
+	wait_for(duration);
+	sbuf_addf(&path, "/api/v1/sessions/%s/diagnosis", id);
+	if (rc_request(c, "GET", sbuf_str(&path), NULL, &out, &err))
+		rc = cli_error(&err);
+	else
+		rc = write_raw(&out);
+	if (session_stop(c, id) && !rc)
+		rc = 1;
+out:
+	free(id);
+	sbuf_release(&path);
+	sbuf_release(&out);
+	target_release(&t);
+	return rc;
+}
+
+/* record: a recording session, stop it, download the file. */
+static int run_record(struct rconn *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "interval", required_argument, NULL, 'I' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "vm", required_argument, NULL, RO_VM },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct target_opts t = { .record = true };
+	struct sbuf path = SBUF_INIT, data = SBUF_INIT;
+	struct vp_err err;
+	const char *outpath = NULL;
+	double duration = 0;
+	char *id = NULL, *name = NULL, *end;
+	bool quiet = false;
+	FILE *f;
+	int opt, r, rc = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:d:I:m:p:q", opts, NULL)) != -1) {
+		if ((r = target_opt(&cmd_record, &t, opt, optarg))) {
+			if (r < 0) {
+				rc = 2;
+				goto out;
+			}
+			continue;
+		}
+		switch (opt) {
+		case 'o': outpath = optarg; break;
+		case 'q': quiet = true; break;
+		case 'd':
+			if (parse_seconds(optarg, &duration)) {
+				rc = cli_usage_error(&cmd_record, "invalid duration '%s' (seconds, > 0)", optarg);
+				goto out;
+			}
+			break;
+		case 'I':
+			t.interval_ms = strtol(optarg, &end, 10);
+			if (*end || t.interval_ms < 10) {
+				rc = cli_usage_error(&cmd_record, "invalid interval '%s' (milliseconds, >= 10)",
+						     optarg);
+				goto out;
+			}
+			break;
+		default:
+			rc = cli_usage_error(&cmd_record, "'%s' does not apply with --remote",
+					     argv[optind - 1]);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		rc = cli_usage_error(&cmd_record, "with --remote record runs no command: '%s'",
+				     argv[optind]);
+		goto out;
+	}
+	if (!outpath || !strcmp(outpath, "-")) {
+		rc = cli_usage_error(&cmd_record, "with --remote record needs -o FILE");
+		goto out;
+	}
+	cli_catch_interrupts();
+	if (session_start(c, &t, &id, &name, &err)) {
+		rc = cli_error(&err);
+		goto out;
+	}
+	if (!name) {
+		session_stop(c, id);
+		rc = cli_errorf("the daemon at '%s' started session '%s' without a recording", c->base, id);
+		goto out;
+	}
+	if (!quiet)
+		fprintf(stderr, "vmmprof record: session '%s' on '%s' recording '%s' for %s "
+				"(Ctrl-C ends it)...\n", id, c->base, name,
+			duration > 0 ? "the duration given" : "as long as it runs");
+	wait_for(duration > 0 ? duration : 31 * 86400.0);
+	if (session_stop(c, id)) {
+		rc = 1;
+		goto out;
+	}
+	{
+		char *esc = curl_easy_escape(NULL, name, 0);
+
+		sbuf_addf(&path, "/api/v1/recordings/%s", esc);
+		curl_free(esc);
+	}
+	if (rc_request(c, "GET", sbuf_str(&path), NULL, &data, &err)) {
+		rc = cli_error(&err);
+		goto out;
+	}
+	f = fopen(outpath, "wb");
+	if (!f) {
+		vp_err_errno(&err, errno, "cannot create '%s'", outpath);
+		rc = cli_error(&err);
+		goto out;
+	}
+	if ((data.len && fwrite(data.buf, 1, data.len, f) != data.len) | fclose(f)) {
+		vp_err_errno(&err, errno, "cannot write '%s'", outpath);
+		rc = cli_error(&err);
+		goto out;
+	}
+	if (!quiet)
+		fprintf(stderr, "vmmprof record: '%s' (%zu bytes) written to '%s'\n", name, data.len,
+			outpath);
+out:
+	free(id);
+	free(name);
+	sbuf_release(&path);
+	sbuf_release(&data);
+	target_release(&t);
+	return rc;
+}
+
+/* top: the daemon's top stream, as JSON lines or through the local text renderer. */
+struct top_ctx {
+	bool json;
+	long left;
+	enum top_sort sort;
+	struct top_state s;
+	struct jv cur;                  /* the sample s points into */
+	bool have;
+};
+
+static int top_event(void *ctx, const char *event, const char *data, struct vp_err *err)
+{
+	struct top_ctx *t = ctx;
+	struct sbuf sb = SBUF_INIT;
+	struct jv v;
+	int rc;
+
+	if (strcmp(event, "sample"))
+		return 0;
+	if (t->json) {
+		sbuf_addstr(&sb, data);
+		sbuf_addch(&sb, '\n');
+	} else {
+		if (jv_parse(&v, data, strlen(data), "sample", err))
+			return err->code;
+		if (top_from_json(&t->s, &v, err)) {
+			jv_release(&v);
+			return err->code;
+		}
+		if (t->have)
+			jv_release(&t->cur);
+		t->cur = v;
+		t->have = true;
+		top_sort(&t->s, t->sort);
+		top_render_text(&t->s, &sb);
+	}
+	rc = cli_write(&sb);
+	sbuf_release(&sb);
+	if (rc || fflush(stdout))
+		return vp_err_set(err, -EPIPE, "cannot write to standard output");
+	return t->left > 0 && --t->left == 0 ? 1 : 0;
+}
+
+static int run_top(struct rconn *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "batch", no_argument, NULL, 'b' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, RO_JSON },
+		{ "sort", required_argument, NULL, 's' },
+		{ "root", required_argument, NULL, RO_ROOT },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const enum top_sort keys[] = { TOP_SORT_NAME, TOP_SORT_CPU, TOP_SORT_REMOTE, TOP_SORT_MEM };
+	struct top_ctx t = { 0 };
+	struct sbuf path = SBUF_INIT;
+	struct vp_err err;
+	double delay = 2.0;
+	bool batch = false;
+	char *end;
+	size_t k;
+	int opt, rc = 0;
+
+	optind = 1;
+	t.sort = TOP_SORT_NAME;
+	while ((opt = getopt_long(argc, argv, "bn:d:s:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'b': batch = true; break;
+		case RO_JSON: t.json = true; break;
+		case RO_ROOT: return local_only(&cmd_top, "--root");
+		case 'n':
+			t.left = strtol(optarg, &end, 10);
+			if (*end || t.left <= 0)
+				return cli_usage_error(&cmd_top, "-n needs a positive count, not '%s'", optarg);
+			break;
+		case 'd':
+			delay = strtod(optarg, &end);
+			if (*end || !(delay >= 0.1) || delay > 86400)
+				return cli_usage_error(&cmd_top, "-d needs seconds >= 0.1, not '%s'", optarg);
+			break;
+		case 's':
+			for (k = 0; k < VP_ARRAY_SIZE(keys) && strcmp(optarg, top_sort_name(keys[k])); k++)
+				;
+			if (k == VP_ARRAY_SIZE(keys))
+				return cli_usage_error(&cmd_top, "unknown sort key '%s' (name, cpu, remote, "
+						       "memory)", optarg);
+			t.sort = keys[k];
+			break;
+		default:
+			return cli_usage_error(&cmd_top, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error(&cmd_top, "unexpected argument '%s'", argv[optind]);
+	if (!batch && !t.json)
+		return cli_usage_error(&cmd_top, "over --remote top prints --batch or --json only so far");
+	cli_catch_interrupts();
+	top_init_remote(&t.s);
+	sbuf_addf(&path, "/api/v1/top/stream?interval_ms=%ld", (long)(delay * 1000 + 0.5));
+	if (rc_stream(c, sbuf_str(&path), top_event, &t, &err))
+		rc = cli_error(&err);
+	if (t.have)
+		jv_release(&t.cur);
+	top_release(&t.s);
+	sbuf_release(&path);
+	return rc;
+}
+
+static int run_info(struct rconn *c, int argc, char **argv)
+{
+	return run_get(c, &cmd_info, argc, argv, 1, "/api/v1/info");
+}
+
+static const struct {
+	const struct cmd *c;
+	int (*fn)(struct rconn *c, int argc, char **argv);
+} remote_cmds[] = {
+	{ &cmd_info, run_info },
+	{ &cmd_list, run_list },
+	{ &cmd_model, run_model },
+	{ &cmd_stat, run_stat },
+	{ &cmd_top, run_top },
+	{ &cmd_diagnose, run_diagnose },
+	{ &cmd_record, run_record },
+};
+
+bool remote_supported(const struct cmd *c)
+{
+	size_t i;
+
+	for (i = 0; i < VP_ARRAY_SIZE(remote_cmds); i++)
+		if (remote_cmds[i].c == c)
+			return true;
+	return false;
+}
+
+int remote_run(const struct remote_conf *rconf, const struct cmd *c, int argc, char **argv)
+{
+	struct rconn conn;
+	struct vp_err err;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < VP_ARRAY_SIZE(remote_cmds) && remote_cmds[i].c != c; i++)
+		;
+	if (i == VP_ARRAY_SIZE(remote_cmds))
+		return cli_usage_error(c, "'%s' does not run against a daemon (--remote: info, list, "
+				       "model, stat, top, diagnose, record)", c->name);
+	if (rc_open(&conn, rconf, &err)) {
+		rc_close(&conn);
+		return cli_error(&err);
+	}
+	rc = remote_cmds[i].fn(&conn, argc, argv);
+	rc_close(&conn);
+	curl_global_cleanup();
+	return rc;
+}
+
+#else /* !HAVE_CURL */
+
+bool remote_supported(const struct cmd *c)
+{
+	(void)c;
+	return false;
+}
+
+int remote_run(const struct remote_conf *rconf, const struct cmd *c, int argc, char **argv)
+{
+	(void)rconf;
+	(void)c;
+	(void)argc;
+	(void)argv;
+	return cli_errorf("built without libcurl: --remote is not available (run "
+			  "scripts/install-deps.sh and rebuild)");
+}
+
+#endif

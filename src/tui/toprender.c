@@ -1,0 +1,381 @@
+/* toprender.c - `vmmprof top` rows as --batch text and --json lines, and those lines read back */
+#include "tui/toprender.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/alloc.h"
+#include "util/json.h"
+#include "util/table.h"
+
+void top_render_text(const struct top_state *s, struct sbuf *out)
+{
+	static const char *const nt[] = { ">node", ">mem_used", ">mem_total", ">local/s", ">remote/s",
+					  ">miss/s", ">load", ">vcpus" };
+	static const char *const vt[] = { "vm", "hv", ">id", ">vcpus", ">cpu%", ">mem_MiB", ">home",
+					  ">LOCAL", ">LLC", ">SHARE", ">IMC", ">QUEUE" };
+	static const char *const ct[] = { "vm", ">vcpu", ">tid", ">cpu", ">node", "affinity", ">cpu%",
+					  ">LOCAL", ">LLC", ">SHARE", ">IMC", ">QUEUE" };
+	struct table t;
+	char b[64];
+	size_t i;
+	int f;
+
+	sbuf_addf(out, "vmmprof top: sample %lu, interval ", s->samples);
+	top_fmt(b, sizeof(b), "%.2f s", s->interval_s);
+	sbuf_addf(out, "%s\n\nNODES\n", b);
+	table_init(&t, VP_ARRAY_SIZE(nt), nt);
+	for (i = 0; i < s->n_nodes; i++) {
+		const struct top_node *n = &s->nodes[i];
+
+		table_row(&t);
+		table_cell(&t, "%d", n->node);
+		top_fmt(b, sizeof(b), "%.0fM", n->mem_used / 1048576.0);
+		table_cell(&t, "%s", b);
+		top_fmt(b, sizeof(b), "%.0fM", n->mem_total / 1048576.0);
+		table_cell(&t, "%s", b);
+		top_fmt(b, sizeof(b), "%.0f", n->local_rate);
+		table_cell(&t, "%s", b);
+		top_fmt(b, sizeof(b), "%.0f", n->remote_rate);
+		table_cell(&t, "%s", b);
+		top_fmt(b, sizeof(b), "%.0f", n->miss_rate);
+		table_cell(&t, "%s", b);
+		top_fmt(b, sizeof(b), "%.0f%%", 100.0 * n->cpu_load);
+		table_cell(&t, "%s", b);
+		table_cell(&t, "%d", n->n_vcpus);
+	}
+	table_render(&t, out, 0, true);
+	table_release(&t);
+
+	sbuf_addstr(out, "\nVMS\n");
+	table_init(&t, VP_ARRAY_SIZE(vt), vt);
+	for (i = 0; i < s->n_vms; i++) {
+		const struct top_vm *v = &s->vms[i];
+
+		table_row(&t);
+		table_cell(&t, "%s", v->name);
+		table_cell(&t, "%s", v->hypervisor);
+		table_cell(&t, "%d", v->id);
+		table_cell(&t, "%zu", v->n_vcpus);
+		top_fmt(b, sizeof(b), "%.1f", v->cpu_pct);
+		table_cell(&t, "%s", b);
+		top_fmt(b, sizeof(b), "%.1f", v->mem / 1048576.0);
+		table_cell(&t, "%s", b);
+		table_cell(&t, v->home >= 0 ? "%d" : "-", v->home);
+		for (f = 0; f < TOP_NFACTORS; f++) {
+			top_fmt_factor(b, sizeof(b), f, v->factor[f]);
+			table_cell(&t, "%s", b);
+		}
+	}
+	if (s->n_vms)
+		table_render(&t, out, 0, true);
+	else
+		sbuf_addstr(out, "no VMs found\n");
+	table_release(&t);
+
+	sbuf_addstr(out, "\nVCPUS\n");
+	table_init(&t, VP_ARRAY_SIZE(ct), ct);
+	for (i = 0; i < s->n_vcpus; i++) {
+		const struct top_vcpu *c = &s->vcpus[i];
+
+		table_row(&t);
+		table_cell(&t, "%s", s->vms[c->vm].name);
+		table_cell(&t, "%d", c->index);
+		table_cell(&t, c->tid > 0 ? "%d" : "-", c->tid);
+		table_cell(&t, c->cpu >= 0 ? "%d" : "-", c->cpu);
+		table_cell(&t, c->node >= 0 ? "%d" : "-", c->node);
+		table_cell(&t, "%s", c->affinity);
+		top_fmt(b, sizeof(b), "%.1f", c->cpu_pct);
+		table_cell(&t, "%s", b);
+		for (f = 0; f < TOP_NFACTORS; f++) {
+			top_fmt_factor(b, sizeof(b), f, c->factor[f]);
+			table_cell(&t, "%s", b);
+		}
+	}
+	if (s->n_vcpus)
+		table_render(&t, out, 0, true);
+	else
+		sbuf_addstr(out, "no vCPUs\n");
+	table_release(&t);
+
+	for (i = 0; i < s->n_ended; i++)
+		sbuf_addf(out, "ended: %s %s (id %d)\n", s->ended[i].kind, s->ended[i].name,
+			  s->ended[i].id);
+	sbuf_addstr(out, "\nLOCAL: expected remote-memory fraction; e = estimate from placement "
+			 "(run time per node x memory on other nodes)\n");
+	for (f = 0; f < TOP_NFACTORS; f++)
+		if (f != COV_LOCALITY)
+			sbuf_addf(out, "%s n/a: %s\n", top_factor_title(f), s->factor_why[f]);
+	if (s->notes[0])
+		sbuf_addf(out, "note: %s\n", s->notes);
+	sbuf_addch(out, '\n');
+}
+
+static void json_factors(struct jw *w, const struct qval *q)
+{
+	int f;
+
+	jw_key(w, "factors");
+	jw_obj_begin(w);
+	for (f = 0; f < TOP_NFACTORS; f++) {
+		jw_key(w, cov_factor_name(f));
+		jw_obj_begin(w);
+		jw_kdouble(w, "value", q[f].v);
+		jw_kstr(w, "quality", vp_quality_name(q[f].q));
+		jw_kstr(w, "why", q[f].why);
+		jw_obj_end(w);
+	}
+	jw_obj_end(w);
+}
+
+void top_render_json(const struct top_state *s, uint64_t start_ns, struct sbuf *out)
+{
+	struct jw w;
+	size_t i;
+	int n;
+
+	jw_init(&w, out, false);
+	jw_obj_begin(&w);
+	jw_kuint(&w, "sample", s->samples);
+	jw_kdouble(&w, "t_s", (double)(s->t_ns - start_ns) / 1e9);
+	jw_kdouble(&w, "interval_s", s->interval_s);
+	jw_key(&w, "nodes");
+	jw_arr_begin(&w);
+	for (i = 0; i < s->n_nodes; i++) {
+		const struct top_node *nd = &s->nodes[i];
+
+		jw_obj_begin(&w);
+		jw_kint(&w, "node", nd->node);
+		jw_kdouble(&w, "mem_total_bytes", nd->mem_total);
+		jw_kdouble(&w, "mem_used_bytes", nd->mem_used);
+		jw_kdouble(&w, "local_pages_per_s", nd->local_rate);
+		jw_kdouble(&w, "remote_pages_per_s", nd->remote_rate);
+		jw_kdouble(&w, "miss_pages_per_s", nd->miss_rate);
+		jw_kdouble(&w, "cpu_load", nd->cpu_load);
+		jw_kint(&w, "vcpus", nd->n_vcpus);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_key(&w, "vms");
+	jw_arr_begin(&w);
+	for (i = 0; i < s->n_vms; i++) {
+		const struct top_vm *v = &s->vms[i];
+
+		jw_obj_begin(&w);
+		jw_kstr(&w, "name", v->name);
+		jw_kstr(&w, "hypervisor", v->hypervisor);
+		jw_kint(&w, "id", v->id);
+		jw_kuint(&w, "vcpus", v->n_vcpus);
+		jw_kdouble(&w, "cpu_pct", v->cpu_pct);
+		jw_kdouble(&w, "mem_bytes", v->mem);
+		jw_key(&w, "mem_node_bytes");
+		jw_arr_begin(&w);
+		for (n = 0; n < 8 && n < (int)s->n_nodes; n++)
+			jw_double(&w, v->mem_node[n]);
+		jw_arr_end(&w);
+		jw_kint(&w, "home_node", v->home);
+		json_factors(&w, v->factor);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_key(&w, "vcpus");
+	jw_arr_begin(&w);
+	for (i = 0; i < s->n_vcpus; i++) {
+		const struct top_vcpu *c = &s->vcpus[i];
+
+		jw_obj_begin(&w);
+		jw_kstr(&w, "vm", s->vms[c->vm].name);
+		jw_kint(&w, "vcpu", c->index);
+		jw_kint(&w, "tid", c->tid);
+		jw_kint(&w, "cpu", c->cpu);
+		jw_kint(&w, "node", c->node);
+		jw_kstr(&w, "affinity", c->affinity);
+		jw_kdouble(&w, "cpu_pct", c->cpu_pct);
+		json_factors(&w, c->factor);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_key(&w, "ended");
+	jw_arr_begin(&w);
+	for (i = 0; i < s->n_ended; i++) {
+		jw_obj_begin(&w);
+		jw_kstr(&w, "kind", s->ended[i].kind);
+		jw_kstr(&w, "name", s->ended[i].name);
+		jw_kint(&w, "id", s->ended[i].id);
+		jw_kdouble(&w, "t_s", (double)(s->ended[i].ended_ns - start_ns) / 1e9);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_key(&w, "factor_why");
+	jw_obj_begin(&w);
+	for (n = 0; n < TOP_NFACTORS; n++)
+		jw_kstr(&w, cov_factor_name(n), s->factor_why[n]);
+	jw_obj_end(&w);
+	jw_kstr(&w, "notes", s->notes);
+	jw_obj_end(&w);
+	sbuf_addch(out, '\n');
+}
+
+
+void top_init_remote(struct top_state *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->interval_s = NAN;
+}
+
+/* A number member, NaN when null or absent. */
+static double jnum(const struct jv *o, const char *key)
+{
+	const struct jv *v = jv_get(o, key);
+
+	return v && v->type == JV_NUM ? v->num : NAN;
+}
+
+static int jint(const struct jv *o, const char *key, int dflt)
+{
+	const struct jv *v = jv_get(o, key);
+
+	return v && v->type == JV_NUM ? (int)v->num : dflt;
+}
+
+static const char *jstr(const struct jv *o, const char *key)
+{
+	const struct jv *v = jv_get(o, key);
+
+	return v && v->type == JV_STR ? v->str : NULL;
+}
+
+static void jcopy(char *dst, size_t size, const struct jv *o, const char *key)
+{
+	const char *s = jstr(o, key);
+
+	snprintf(dst, size, "%s", s ? s : "");
+}
+
+static const struct jv *jarr(const struct jv *o, const char *key)
+{
+	const struct jv *v = jv_get(o, key);
+
+	return v && v->type == JV_ARR ? v : NULL;
+}
+
+static enum vp_quality quality_of(const char *name)
+{
+	static const enum vp_quality all[] = { VQ_MEASURED, VQ_ESTIMATE, VQ_APPORTIONED, VQ_PROXY,
+					       VQ_UNAVAILABLE };
+	size_t i;
+
+	for (i = 0; name && i < VP_ARRAY_SIZE(all); i++)
+		if (!strcmp(name, vp_quality_name(all[i])))
+			return all[i];
+	return VQ_UNAVAILABLE;
+}
+
+static void factors_from_json(const struct jv *o, struct qval *q)
+{
+	const struct jv *fs = jv_get(o, "factors");
+	int f;
+
+	for (f = 0; f < TOP_NFACTORS; f++) {
+		const struct jv *e = jv_get(fs, cov_factor_name(f));
+
+		q[f].v = jnum(e, "value");
+		q[f].q = quality_of(jstr(e, "quality"));
+		q[f].why = jstr(e, "why");
+	}
+}
+
+int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
+{
+	const struct jv *nodes = jarr(v, "nodes"), *vms = jarr(v, "vms"), *vcpus = jarr(v, "vcpus");
+	const struct jv *ended = jarr(v, "ended"), *why = jv_get(v, "factor_why");
+	size_t i, k;
+	int f, n;
+
+	if (!v || v->type != JV_OBJ || !nodes || !vms || !vcpus || jv_get(v, "sample") == NULL)
+		return vp_err_set(err, VP_EFORMAT, "not a 'top --json' sample (no sample, nodes, vms "
+				  "and vcpus)");
+	free(s->nodes);
+	free(s->vms);
+	free(s->vcpus);
+	free(s->ended);
+	s->samples = (unsigned long)jnum(v, "sample");
+	s->interval_s = jnum(v, "interval_s");
+	s->t_ns = isfinite(jnum(v, "t_s")) ? (uint64_t)(jnum(v, "t_s") * 1e9) : 0;
+	jcopy(s->notes, sizeof(s->notes), v, "notes");
+	for (f = 0; f < TOP_NFACTORS; f++)
+		jcopy(s->factor_why[f], sizeof(s->factor_why[f]), why, cov_factor_name(f));
+
+	s->n_nodes = nodes->n;
+	s->nodes = xcalloc(nodes->n ? nodes->n : 1, sizeof(*s->nodes));
+	for (i = 0; i < nodes->n; i++) {
+		const struct jv *o = &nodes->items[i];
+		struct top_node *r = &s->nodes[i];
+
+		r->node = jint(o, "node", -1);
+		r->mem_total = jnum(o, "mem_total_bytes");
+		r->mem_used = jnum(o, "mem_used_bytes");
+		r->local_rate = jnum(o, "local_pages_per_s");
+		r->remote_rate = jnum(o, "remote_pages_per_s");
+		r->miss_rate = jnum(o, "miss_pages_per_s");
+		r->cpu_load = jnum(o, "cpu_load");
+		r->n_vcpus = jint(o, "vcpus", 0);
+	}
+	s->n_vms = vms->n;
+	s->vms = xcalloc(vms->n ? vms->n : 1, sizeof(*s->vms));
+	for (i = 0; i < vms->n; i++) {
+		const struct jv *o = &vms->items[i], *mn = jarr(o, "mem_node_bytes");
+		struct top_vm *r = &s->vms[i];
+		const char *hv = jstr(o, "hypervisor");
+
+		r->ent = (int)i;
+		jcopy(r->name, sizeof(r->name), o, "name");
+		r->hypervisor = hv ? hv : "?";
+		r->id = jint(o, "id", -1);
+		r->n_vcpus = (size_t)jint(o, "vcpus", 0);
+		r->cpu_pct = jnum(o, "cpu_pct");
+		r->mem = jnum(o, "mem_bytes");
+		for (n = 0; n < 8; n++)
+			r->mem_node[n] = mn && (size_t)n < mn->n && mn->items[n].type == JV_NUM ?
+					 mn->items[n].num : NAN;
+		r->home = jint(o, "home_node", -1);
+		factors_from_json(o, r->factor);
+	}
+	s->n_vcpus = vcpus->n;
+	s->vcpus = xcalloc(vcpus->n ? vcpus->n : 1, sizeof(*s->vcpus));
+	for (i = 0; i < vcpus->n; i++) {
+		const struct jv *o = &vcpus->items[i];
+		struct top_vcpu *r = &s->vcpus[i];
+		const char *vm = jstr(o, "vm");
+
+		/* the VM row of the same name (names are unique within a sample) */
+		for (k = 0; k < s->n_vms && (!vm || strcmp(s->vms[k].name, vm)); k++)
+			;
+		if (k == s->n_vms) {
+			s->n_vcpus = i;
+			return vp_err_set(err, VP_EFORMAT, "vCPU row %zu names VM '%s', which is not in the "
+					  "sample", i, vm ? vm : "(none)");
+		}
+		r->vm = k;
+		r->ent = (int)i;
+		r->index = jint(o, "vcpu", -1);
+		r->tid = jint(o, "tid", -1);
+		r->cpu = jint(o, "cpu", -1);
+		r->node = jint(o, "node", -1);
+		jcopy(r->affinity, sizeof(r->affinity), o, "affinity");
+		r->cpu_pct = jnum(o, "cpu_pct");
+		factors_from_json(o, r->factor);
+	}
+	s->n_ended = ended ? ended->n : 0;
+	s->ended = xcalloc(s->n_ended ? s->n_ended : 1, sizeof(*s->ended));
+	for (i = 0; i < s->n_ended; i++) {
+		const struct jv *o = &ended->items[i];
+
+		jcopy(s->ended[i].kind, sizeof(s->ended[i].kind), o, "kind");
+		jcopy(s->ended[i].name, sizeof(s->ended[i].name), o, "name");
+		s->ended[i].id = jint(o, "id", -1);
+	}
+	return 0;
+}
