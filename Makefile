@@ -52,7 +52,7 @@ DEP_LIBS := $(shell $(PKGCONFIG) --libs $(REQ_PKGS)) -lpfm
 
 # Optional dependencies: each turns a feature on, and its absence is said.
 OPT_PKGS := sqlite3:HAVE_SQLITE:recordings ncursesw:HAVE_NCURSES:top jansson:HAVE_JANSSON:json-input \
-	libmicrohttpd:HAVE_MHD:daemon libcurl:HAVE_CURL:remote
+	libmicrohttpd:HAVE_MHD:daemon libcurl:HAVE_CURL:remote nettle:HAVE_NETTLE:user-tokens
 define opt_dep
 $(if $(shell $(PKGCONFIG) --exists $(word 1,$(subst :, ,$(1))) && echo y),\
 	$(eval DEP_CFLAGS += -D$(word 2,$(subst :, ,$(1)))=1 $(shell $(PKGCONFIG) --cflags $(word 1,$(subst :, ,$(1)))))\
@@ -66,6 +66,11 @@ ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
 LIB_SRC := $(sort $(shell find src -name '*.c' ! -path 'src/cli/*' ! -path 'src/daemon/*'))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
+# The daemon (src/daemon/) is a front end linked into the vmmprof binary,
+# only when libmicrohttpd was found; `vmmprof serve` says so otherwise.
+ifneq ($(filter -DHAVE_MHD=1,$(DEP_CFLAGS)),)
+CLI_SRC += $(sort $(wildcard src/daemon/*.c))
+endif
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 HELPER_SRC := $(sort $(wildcard tests/helpers/*.c))
 
@@ -78,7 +83,7 @@ FUZZ_SRC := $(sort $(wildcard tests/fuzz/*.c))
 FUZZERS := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
 .PHONY: all check unit cli-tests clean install fuzzers cross-arm64
-all: $(BUILD)/vmmprof $(BUILD)/unit-tests $(HELPERS)
+all: $(BUILD)/vmmprof $(BUILD)/vmmprofd $(BUILD)/unit-tests $(HELPERS)
 
 # V=1 shows whole command lines.
 ifeq ($(V),1)
@@ -98,6 +103,10 @@ $(BUILD)/libvmmprof.a: $(LIB_OBJ)
 
 $(BUILD)/vmmprof: $(CLI_OBJ) $(BUILD)/libvmmprof.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libvmmprof.a $(DEP_LIBS) $(LDLIBS_ALL)
+
+# vmmprofd is the same binary: main() runs `serve` when called by that name.
+$(BUILD)/vmmprofd: $(BUILD)/vmmprof
+	ln -sf vmmprof $@
 
 $(BUILD)/unit-tests: $(UNIT_OBJ) $(BUILD)/libvmmprof.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $(UNIT_OBJ) $(BUILD)/libvmmprof.a $(DEP_LIBS) $(LDLIBS_ALL)
@@ -125,7 +134,7 @@ cross-arm64:
 unit: $(BUILD)/unit-tests
 	VP_TEST_DATA=tests/data $(BUILD)/unit-tests
 
-cli-tests: $(BUILD)/vmmprof $(HELPERS)
+cli-tests: $(BUILD)/vmmprof $(BUILD)/vmmprofd $(HELPERS)
 	VMMPROF=$(abspath $(BUILD)/vmmprof) VP_HELPERS=$(abspath $(BUILD)/helpers) \
 		sh tests/cli/run.sh
 
@@ -135,6 +144,9 @@ install: $(BUILD)/vmmprof
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vmmprof/models \
 		$(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/vmmprof $(DESTDIR)$(PREFIX)/bin/vmmprof
+	ln -sf vmmprof $(DESTDIR)$(PREFIX)/bin/vmmprofd
+	if [ -d web ]; then install -d $(DESTDIR)$(PREFIX)/share/vmmprof/web && \
+		cp -R web/. $(DESTDIR)$(PREFIX)/share/vmmprof/web/; fi
 	for m in models/*.model; do [ -e "$$m" ] && install -m 644 "$$m" \
 		$(DESTDIR)$(PREFIX)/share/vmmprof/models/ || true; done
 	for c in $$($(BUILD)/vmmprof help | awk '/^  [a-z]/ {print $$1}'); do \

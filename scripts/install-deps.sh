@@ -9,8 +9,8 @@
 set -eu
 
 BUILD_PKGS="gcc make pkg-config libc6-dev libpfm4-dev libhwloc-dev libnuma-dev
-libsqlite3-dev libncurses-dev libjansson-dev libmicrohttpd-dev libcurl4-gnutls-dev"
-TEST_PKGS="python3 prometheus groff-base chromium clang libclang-rt-14-dev tmux procps util-linux linux-perf
+libsqlite3-dev libncurses-dev libjansson-dev libmicrohttpd-dev libcurl4-gnutls-dev nettle-dev"
+TEST_PKGS="python3 curl openssl prometheus groff-base chromium clang libclang-rt-14-dev tmux procps util-linux linux-perf
 cpio busybox-static qemu-system-x86 qemu-system-arm qemu-utils
 debootstrap
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross

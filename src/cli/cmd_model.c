@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "model/model_json.h"
 #include "model/registry.h"
 #include "model/resolve.h"
 #include "platform/platform.h"
@@ -81,60 +82,16 @@ static int parse_opts(int argc, char **argv, struct model_opts *o)
 
 /* ---- the machine a model is checked against ---- */
 
-struct machine {
-	struct platform plat;
-	bool plat_ok;
-	struct pmu_db *db;
-	char db_error[VP_ERR_MSG_MAX];
-};
-
-static void machine_open(struct machine *mc, const char *root)
+/*
+ * A fixture root has no CPU for libpfm4 to detect: let it encode the tables
+ * of CPUs it does not see, so that core event names can be checked as
+ * "table::NAME".  (libpfm4 reads this when it initializes.)
+ */
+static void machine_open(struct model_host *mc, const char *root)
 {
-	struct vp_err err = { 0, "" };
-
-	memset(mc, 0, sizeof(*mc));
-	/*
-	 * A fixture root has no CPU for libpfm4 to detect: let it encode the
-	 * tables of CPUs it does not see, so that core event names can be
-	 * checked as "table::NAME".  (libpfm4 reads this when it initializes.)
-	 */
 	if (strcmp(root, "/"))
 		setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
-	mc->plat_ok = platform_probe(&mc->plat, root, &err) == 0;
-	if (pmu_db_new(&mc->db, root, &err)) {
-		mc->db = NULL;
-		snprintf(mc->db_error, sizeof(mc->db_error), "%s", err.msg);
-	}
-}
-
-static void machine_close(struct machine *mc)
-{
-	if (mc->plat_ok)
-		platform_release(&mc->plat);
-	pmu_db_free(mc->db);
-}
-
-/* Check m's inputs on mc; diagnostics into d.  Returns the number of errors. */
-static int machine_check(struct machine *mc, const char *root, const struct model *m,
-			 struct model_avail *av, struct diags *d, char *table_from, size_t size)
-{
-	struct model_machine mm;
-	const char *t;
-
-	memset(&mm, 0, sizeof(mm));
-	mm.db = mc->db;
-	mm.root = root;
-	if (mc->plat_ok && mc->plat.cpu.pfm_pmu[0]) {
-		snprintf(mm.pfm_table, sizeof(mm.pfm_table), "%s", mc->plat.cpu.pfm_pmu);
-		snprintf(table_from, size, "libpfm4 table '%s' (this machine's CPU)", mm.pfm_table);
-	} else if (strcmp(root, "/") && (t = model_pfm_table(m))) {
-		snprintf(mm.pfm_table, sizeof(mm.pfm_table), "%s", t);
-		snprintf(table_from, size, "libpfm4 table '%s' (the model's match rule: the root "
-			 "names no CPU)", t);
-	} else {
-		snprintf(table_from, size, "no libpfm4 core table (no CPU PMU detected)");
-	}
-	return model_check_inputs(m, model_machine_check, &mm, av, d);
+	model_host_open(mc, root);
 }
 
 static struct model_registry *open_registry(const struct model_opts *o, struct model_dirs *dirs)
@@ -160,52 +117,13 @@ static void print_diags(const struct diags *d, bool warnings)
 	sbuf_release(&sb);
 }
 
-/* "cpu intel family 6 model 0x55; pmu skx clx" */
-static void match_summary(const struct model *m, struct sbuf *sb)
-{
-	size_t i, j;
-
-	for (i = 0; i < m->n_matches; i++) {
-		const struct model_match *mt = &m->matches[i];
-
-		if (i)
-			sbuf_addstr(sb, "; ");
-		switch (mt->kind) {
-		case MATCH_CPU:
-			sbuf_addf(sb, "cpu %s", mt->vendor);
-			if (mt->family >= 0)
-				sbuf_addf(sb, " family 0x%x", (unsigned)mt->family);
-			for (j = 0; j < mt->n_models; j++) {
-				sbuf_addstr(sb, j ? "," : " model ");
-				if (mt->models[j][0] == mt->models[j][1])
-					sbuf_addf(sb, "0x%x", (unsigned)mt->models[j][0]);
-				else
-					sbuf_addf(sb, "0x%x-0x%x", (unsigned)mt->models[j][0],
-						  (unsigned)mt->models[j][1]);
-			}
-			break;
-		case MATCH_PMU:
-			sbuf_addstr(sb, "pmu");
-			for (j = 0; j < mt->n_pmus; j++)
-				sbuf_addf(sb, " %s", mt->pmus[j]);
-			break;
-		case MATCH_VPMU:
-			sbuf_addf(sb, "vpmu%s%s", mt->vendor[0] ? " " : "", mt->vendor);
-			break;
-		case MATCH_SOFTWARE:
-			sbuf_addstr(sb, "software");
-			break;
-		}
-	}
-}
-
 /* ---- list ---- */
 
 static int model_list(struct model_opts *o, int argc, char **argv)
 {
 	struct model_dirs dirs;
 	struct model_registry *r;
-	struct machine mc;
+	struct model_host mc;
 	const struct model_entry *chosen;
 	char why[256] = "";
 	struct vp_err err = { 0, "" };
@@ -220,40 +138,7 @@ static int model_list(struct model_opts *o, int argc, char **argv)
 	mc.plat_ok = platform_probe(&mc.plat, o->root, &err) == 0;
 	chosen = mc.plat_ok ? model_registry_choose(r, &mc.plat, why, sizeof(why), &err) : NULL;
 	if (o->json) {
-		struct jw w;
-
-		jw_init(&w, &sb, true);
-		jw_obj_begin(&w);
-		jw_key(&w, "path");
-		jw_arr_begin(&w);
-		for (i = 0; i < r->n_dirs; i++)
-			jw_str(&w, r->dirs[i]);
-		jw_arr_end(&w);
-		jw_kstr(&w, "chosen", chosen ? chosen->name : NULL);
-		jw_kstr(&w, "chosen_because", chosen ? why : err.msg);
-		jw_key(&w, "models");
-		jw_arr_begin(&w);
-		for (i = 0; i < r->n; i++) {
-			const struct model_entry *e = &r->v[i];
-			struct sbuf ms = SBUF_INIT;
-
-			jw_obj_begin(&w);
-			jw_kstr(&w, "name", e->name);
-			jw_kstr(&w, "path", e->path);
-			jw_kbool(&w, "shadowed", e->shadowed);
-			jw_kbool(&w, "chosen", e == chosen);
-			if (e->m) {
-				match_summary(e->m, &ms);
-				jw_kstr(&w, "description", e->m->desc);
-				jw_kstr(&w, "match", sbuf_str(&ms));
-			}
-			jw_kstr(&w, "error", e->error);
-			jw_obj_end(&w);
-			sbuf_release(&ms);
-		}
-		jw_arr_end(&w);
-		jw_obj_end(&w);
-		sbuf_addch(&sb, '\n');
+		model_list_json(r, chosen, chosen ? why : err.msg, &sb);
 	} else {
 		static const char *const titles[] = { "", "NAME", "MATCH", "DESCRIPTION" };
 		struct table t;
@@ -277,7 +162,7 @@ static int model_list(struct model_opts *o, int argc, char **argv)
 				table_cell(&t, "error: %.*s", nl ? (int)(nl - e->error) : (int)strlen(e->error),
 					   e->error);
 			} else {
-				match_summary(e->m, &ms);
+				model_match_summary(e->m, &ms);
 				table_cell(&t, "%s", sbuf_str(&ms));
 				table_cell(&t, "%s", e->m->desc ? e->m->desc : "");
 			}
@@ -331,7 +216,7 @@ static void show_text(const struct model *m, const struct model_avail *av, const
 	size_t i;
 	int f;
 
-	match_summary(m, &ms);
+	model_match_summary(m, &ms);
 	sbuf_addf(sb, "model %s (%s)\n", m->name, m->path);
 	if (m->desc)
 		sbuf_addf(sb, "  %s\n", m->desc);
@@ -408,93 +293,17 @@ static void show_text(const struct model *m, const struct model_avail *av, const
 	table_release(&t);
 }
 
-static void show_json(const struct model *m, const struct model_avail *av, const char *where,
-		      bool matches, const char *match_note, struct sbuf *sb)
-{
-	struct jw w;
-	struct sbuf tmp = SBUF_INIT;
-	size_t i;
-	int f;
-
-	jw_init(&w, sb, true);
-	jw_obj_begin(&w);
-	jw_kstr(&w, "name", m->name);
-	jw_kstr(&w, "path", m->path);
-	jw_kstr(&w, "description", m->desc);
-	match_summary(m, &tmp);
-	jw_kstr(&w, "match", sbuf_str(&tmp));
-	jw_kstr(&w, "machine", where);
-	jw_kbool(&w, "matches_machine", matches);
-	jw_kstr(&w, "match_note", match_note);
-	jw_key(&w, "inputs");
-	jw_arr_begin(&w);
-	for (i = 0; i < m->n_inputs; i++) {
-		jw_obj_begin(&w);
-		jw_kstr(&w, "name", m->inputs[i].name);
-		jw_kstr(&w, "kind", m->inputs[i].kind == INPUT_EVENT ? "event" : "source");
-		jw_kstr(&w, "spec", m->inputs[i].spec);
-		jw_kbool(&w, "optional", m->inputs[i].optional);
-		jw_kstr(&w, "description", m->inputs[i].desc);
-		jw_kbool(&w, "available", av->input_ok[i]);
-		jw_kstr(&w, "reason", av->input_reason[i]);
-		jw_obj_end(&w);
-	}
-	jw_arr_end(&w);
-	jw_key(&w, "metrics");
-	jw_arr_begin(&w);
-	for (i = 0; i < m->n_metrics; i++) {
-		sbuf_reset(&tmp);
-		expr_format(m->metrics[i].e, &tmp);
-		jw_obj_begin(&w);
-		jw_kstr(&w, "name", m->metrics[i].name);
-		jw_kstr(&w, "unit", m->metrics[i].unit);
-		jw_kstr(&w, "formula", sbuf_str(&tmp));
-		jw_kstr(&w, "description", m->metrics[i].desc);
-		jw_kbool(&w, "available", av->metric_ok[i]);
-		jw_kstr(&w, "reason", av->metric_reason[i]);
-		jw_obj_end(&w);
-	}
-	jw_arr_end(&w);
-	jw_key(&w, "factors");
-	jw_arr_begin(&w);
-	for (f = 0; f < FACTOR_N; f++) {
-		const struct model_factor *fa = &m->factors[f];
-
-		jw_obj_begin(&w);
-		jw_kstr(&w, "factor", factor_name((enum factor_id)f));
-		jw_kstr(&w, "quality", factor_quality_name(fa->quality));
-		sbuf_reset(&tmp);
-		if (fa->score)
-			expr_format(fa->score, &tmp);
-		jw_kstr(&w, "score", fa->score ? sbuf_str(&tmp) : NULL);
-		sbuf_reset(&tmp);
-		if (fa->cost)
-			expr_format(fa->cost, &tmp);
-		jw_kstr(&w, "cost", fa->cost ? sbuf_str(&tmp) : NULL);
-		jw_kdouble(&w, "warning", fa->quality == Q_UNAVAILABLE ? NAN : fa->warning);
-		jw_kdouble(&w, "critical", fa->quality == Q_UNAVAILABLE ? NAN : fa->critical);
-		jw_kstr(&w, "description", fa->desc);
-		jw_kbool(&w, "available", av->factor_ok[f]);
-		jw_kstr(&w, "reason", av->factor_reason[f]);
-		jw_obj_end(&w);
-	}
-	jw_arr_end(&w);
-	jw_obj_end(&w);
-	sbuf_addch(sb, '\n');
-	sbuf_release(&tmp);
-}
-
 static int model_show(struct model_opts *o, int argc, char **argv)
 {
 	struct model_dirs dirs;
 	struct model_registry *r;
-	struct machine mc;
+	struct model_host mc;
 	struct model *m = NULL;
 	struct model_avail av;
 	struct diags d, cd;
 	struct vp_err err = { 0, "" };
 	struct sbuf sb = SBUF_INIT;
-	char table_from[256], why[256] = "", note[600];
+	char table_from[256], note[600];
 	const char *where = o->root_given ? o->root : "this machine";
 	bool matches = false;
 	int rc = 0;
@@ -511,28 +320,15 @@ static int model_show(struct model_opts *o, int argc, char **argv)
 		goto out;
 	}
 	machine_open(&mc, o->root);
-	if (mc.plat_ok) {
-		const struct model_entry *ch = model_registry_choose(r, &mc.plat, NULL, 0, NULL);
-
-		matches = model_match_score(m, &mc.plat, why, sizeof(why)) > 0;
-		snprintf(note, sizeof(note), "%s%s%s%s", matches ? "matches, by " : "does not match",
-			 matches ? why : "",
-			 ch ? (ch->m && !strcmp(ch->name, m->name) ? " (the model chosen here)" :
-			       " (chosen here: ") : "",
-			 ch && !(ch->m && !strcmp(ch->name, m->name)) ? ch->name : "");
-		if (ch && !(ch->m && !strcmp(ch->name, m->name)))
-			strncat(note, ")", sizeof(note) - strlen(note) - 1);
-	} else {
-		snprintf(note, sizeof(note), "the platform could not be probed");
-	}
-	machine_check(&mc, o->root, m, &av, &cd, table_from, sizeof(table_from));
+	matches = model_show_note(r, m, &mc, note, sizeof(note));
+	model_host_check(&mc, o->root, m, &av, &cd, table_from, sizeof(table_from));
 	if (o->json)
-		show_json(m, &av, where, matches, note, &sb);
+		model_show_json(m, &av, where, matches, note, &sb);
 	else
 		show_text(m, &av, where, note, table_from, &sb);
 	rc = cli_write(&sb);
 	model_avail_release(m, &av);
-	machine_close(&mc);
+	model_host_close(&mc);
 out:
 	sbuf_release(&sb);
 	diags_release(&d);
@@ -550,7 +346,7 @@ static int model_check(struct model_opts *o, int argc, char **argv)
 {
 	struct model_dirs dirs;
 	struct model_registry *r;
-	struct machine mc;
+	struct model_host mc;
 	int i, bad = 0;
 
 	if (optind >= argc)
@@ -586,7 +382,7 @@ static int model_check(struct model_opts *o, int argc, char **argv)
 			diags_release(&d);
 			continue;
 		}
-		machine_check(&mc, o->root, m, &av, &d, table_from, sizeof(table_from));
+		model_host_check(&mc, o->root, m, &av, &d, table_from, sizeof(table_from));
 		print_diags(&d, o->verbose);
 		for (k = 0; k < m->n_inputs; k++)
 			absent += !av.input_ok[k];
@@ -609,7 +405,7 @@ static int model_check(struct model_opts *o, int argc, char **argv)
 		diags_release(&d);
 	}
 	if (!o->parse_only)
-		machine_close(&mc);
+		model_host_close(&mc);
 	model_registry_release(r);
 	free(r);
 	model_dirs_release(&dirs);

@@ -27,5 +27,7 @@ int bench_cli_opt(const struct cmd *c, int opt, const char *arg, struct bench_op
  * free() the result (cmd_calibrate.c). */
 char *calibrate_default_path(bool create_dir);
 extern const struct cmd cmd_top;
+extern const struct cmd cmd_serve;
+extern const struct cmd cmd_user;
 
 #endif

@@ -25,6 +25,8 @@ const struct cmd *const vp_cmds[] = {
 	&cmd_calibrate,
 	&cmd_probe,
 	&cmd_top,
+	&cmd_serve,
+	&cmd_user,
 	NULL,
 };
 
@@ -109,8 +111,22 @@ int main(int argc, char **argv)
 	struct remote_conf remote = { env("VMMPROF_REMOTE"), env("VMMPROF_TOKEN_FILE"),
 				      env("VMMPROF_CACERT") };
 	bool remote_given = false;
+	const char *base;
 	int rc, i = 1, r = 0;
 
+	/* vmmprofd is `vmmprof serve` */
+	base = strrchr(argv[0], '/');
+	if (!strcmp(base ? base + 1 : argv[0], "vmmprofd")) {
+		c = &cmd_serve;
+		if (wants_help(c, argc, argv)) {
+			cli_render_help(c, &sb);
+			rc = cli_write(&sb);
+			sbuf_release(&sb);
+			return finish(rc);
+		}
+		optind = 1;
+		return finish(c->fn(argc, argv));
+	}
 	/* global options before the command: where a daemon is */
 	while (i < argc && r >= 0) {
 		if ((r = global_opt(argc, argv, &i, "--remote", &remote.url)) > 0)

@@ -1,6 +1,6 @@
-/* vms.h - what `list vms` and `top` share: one scan of the host's VMs, and their rendering */
-#ifndef VP_CLI_VMS_H
-#define VP_CLI_VMS_H
+/* vms_view.h - one scan of the host's VMs and its JSON, shared by `list vms` and the daemon */
+#ifndef VP_VMS_VIEW_H
+#define VP_VMS_VIEW_H
 
 #include <stdbool.h>
 
@@ -24,11 +24,16 @@ struct vms_view {
 int vms_scan(struct vms_view *v, const char *root, struct vp_err *err);
 void vms_release(struct vms_view *v);
 
-struct list_opts;
+/* Attribution entity of a VM or vCPU, -1 when attribution has none. */
+int vms_vm_entity(const struct vms_view *v, const struct hv_vm *vm);
+int vms_vcpu_entity(const struct vms_view *v, const struct hv_vm *vm, const struct hv_vcpu *c);
 
-/* `vmmprof list vms` output for the VMs whose name matches o->pattern. */
-void vms_render_text(const struct vms_view *v, const struct list_opts *o, struct sbuf *out);
-void vms_render_json(const struct vms_view *v, const struct list_opts *o, struct sbuf *out);
+/*
+ * The `vmmprof list vms --json` document (pretty, ending in a newline) for
+ * the VMs keep(ctx, name) accepts (keep NULL: every VM).
+ */
+void vms_json(const struct vms_view *v, bool (*keep)(const void *ctx, const char *name),
+	      const void *ctx, struct sbuf *out);
 
 /* A quality-labelled value as JSON {"value", "quality", "why"}. */
 void vms_json_qval(struct jw *w, const char *key, struct qval q);

@@ -1,0 +1,78 @@
+/* daemon.h - vmmprofd internals shared by its files: the server, requests, replies */
+#ifndef VP_DAEMON_H
+#define VP_DAEMON_H
+
+#include <microhttpd.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "srv/conf.h"
+#include "srv/users.h"
+#include "util/err.h"
+#include "util/sbuf.h"
+
+#define VPD_MAX_BODY (64 * 1024)       /* larger request bodies get 413 */
+#define VPD_HEADER_MEMORY (32 * 1024)   /* per-connection memory: larger headers get 431 */
+
+struct vpd_sessions;
+
+/* The running daemon; one per process, owned by vpd_run(). */
+struct vpd {
+	struct srv_conf conf;               /* defaults filled in */
+	char *model_path[1];                /* conf.model_path as model_dirs_build() takes it */
+	size_t n_model_path;
+
+	pthread_mutex_t users_lock;
+	struct users users;                 /* reloaded when the file changes */
+	struct timespec users_mtime;
+	off_t users_size;
+
+	pthread_mutex_t audit_lock;
+	FILE *audit;                        /* NULL: standard error */
+
+	struct vpd_sessions *sessions;      /* NULL until the collector runs */
+	struct MHD_Daemon *mhd;
+	volatile int stopping;              /* set once shutdown starts (read by streams) */
+};
+
+/* One request in progress (MHD's per-connection context). */
+struct vpd_req {
+	struct vpd *d;
+	struct MHD_Connection *conn;
+	const char *method, *url;
+	struct sbuf body;
+	bool too_big;
+	struct user user;                   /* copy of the authenticated user */
+	bool authed;
+};
+
+/* Reply helpers: each queues a response and returns MHD's result. */
+enum MHD_Result vpd_reply(struct vpd_req *r, unsigned status, const char *type, struct sbuf *body);
+enum MHD_Result vpd_reply_json(struct vpd_req *r, unsigned status, struct sbuf *body);
+enum MHD_Result vpd_reply_error(struct vpd_req *r, unsigned status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A vp_err as an HTTP error: VP_ENOTFOUND 404, VP_EINVAL/VP_EPARSE 400, others 500. */
+enum MHD_Result vpd_reply_err(struct vpd_req *r, const struct vp_err *err);
+
+/* One audit line: time, user, action, session, result. */
+void vpd_audit(struct vpd *d, const char *user, const char *action, const char *session,
+	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Endpoints (api.c). */
+enum MHD_Result vpd_api_whoami(struct vpd_req *r);
+enum MHD_Result vpd_api_info(struct vpd_req *r);
+enum MHD_Result vpd_api_vms(struct vpd_req *r);
+enum MHD_Result vpd_api_models(struct vpd_req *r, const char *name);
+enum MHD_Result vpd_api_recordings(struct vpd_req *r, const char *name);
+enum MHD_Result vpd_static(struct vpd_req *r, const char *rel);
+
+/* Whether a single path component is safe to open in a directory. */
+bool vpd_name_ok(const char *name);
+
+/* Privileges (privs.c): drop to user keeping CAP_PERFMON; prints what it kept. */
+int vpd_drop_privileges(const char *user, struct vp_err *err);
+
+#endif

@@ -1,0 +1,598 @@
+/* server.c - vmmprofd: the HTTP server (libmicrohttpd), authentication, routing, audit log */
+#include "daemon/daemon.h"
+#include "daemon/serve.h"
+#include "daemon/session.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "util/alloc.h"
+#include "util/fs.h"
+#include "util/json.h"
+
+/* ---- replies ---- */
+
+enum MHD_Result vpd_reply(struct vpd_req *r, unsigned status, const char *type, struct sbuf *body)
+{
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+	size_t len = body ? body->len : 0;
+	char *buf = body ? sbuf_detach(body) : NULL;
+
+	resp = MHD_create_response_from_buffer(len, buf ? buf : (char *)"",
+					       buf ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+	if (status == MHD_HTTP_UNAUTHORIZED)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+					"Bearer realm=\"vmmprof\"");
+	ret = MHD_queue_response(r->conn, status, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+enum MHD_Result vpd_reply_json(struct vpd_req *r, unsigned status, struct sbuf *body)
+{
+	return vpd_reply(r, status, "application/json", body);
+}
+
+enum MHD_Result vpd_reply_error(struct vpd_req *r, unsigned status, const char *fmt, ...)
+{
+	struct sbuf msg = SBUF_INIT, sb = SBUF_INIT;
+	struct jw w;
+	va_list ap;
+	enum MHD_Result ret;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	jw_init(&w, &sb, false);
+	jw_obj_begin(&w);
+	jw_key(&w, "error");
+	jw_obj_begin(&w);
+	jw_kint(&w, "status", status);
+	jw_kstr(&w, "message", sbuf_str(&msg));
+	jw_obj_end(&w);
+	jw_obj_end(&w);
+	sbuf_addch(&sb, '\n');
+	ret = vpd_reply_json(r, status, &sb);
+	sbuf_release(&sb);
+	sbuf_release(&msg);
+	return ret;
+}
+
+enum MHD_Result vpd_reply_err(struct vpd_req *r, const struct vp_err *err)
+{
+	unsigned st = MHD_HTTP_INTERNAL_SERVER_ERROR;
+
+	switch (err->code) {
+	case VP_ENOTFOUND:
+	case -ENOENT:
+		st = MHD_HTTP_NOT_FOUND;
+		break;
+	case VP_EINVAL:
+	case VP_EPARSE:
+	case VP_ERANGE:
+		st = MHD_HTTP_BAD_REQUEST;
+		break;
+	case VP_EUNSUPP:
+	case VP_EDEP:
+		st = MHD_HTTP_NOT_IMPLEMENTED;
+		break;
+	case -EACCES:
+	case -EPERM:
+		st = MHD_HTTP_FORBIDDEN;
+		break;
+	}
+	return vpd_reply_error(r, st, "%s", err->msg[0] ? err->msg : vp_strerror(err->code));
+}
+
+/* ---- audit ---- */
+
+void vpd_audit(struct vpd *d, const char *user, const char *action, const char *session,
+	       const char *fmt, ...)
+{
+	struct sbuf sb = SBUF_INIT;
+	char ts[32];
+	struct tm tm;
+	time_t now = time(NULL);
+	va_list ap;
+
+	gmtime_r(&now, &tm);
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	sbuf_addf(&sb, "%s user=%s action=%s session=%s result=\"", ts, user ? user : "-", action,
+		  session ? session : "-");
+	va_start(ap, fmt);
+	sbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	sbuf_addstr(&sb, "\"\n");
+	pthread_mutex_lock(&d->audit_lock);
+	fputs(sbuf_str(&sb), d->audit ? d->audit : stderr);
+	fflush(d->audit ? d->audit : stderr);
+	pthread_mutex_unlock(&d->audit_lock);
+	sbuf_release(&sb);
+}
+
+/* ---- users and authentication ---- */
+
+/* Reload the users file when it changed (so `vmmprof user add` needs no restart). */
+static void users_refresh(struct vpd *d)
+{
+	struct stat st;
+	struct users nu;
+	struct vp_err err = { 0, "" };
+
+	if (stat(d->conf.users, &st))
+		return;
+	if (st.st_mtim.tv_sec == d->users_mtime.tv_sec && st.st_mtim.tv_nsec == d->users_mtime.tv_nsec &&
+	    st.st_size == d->users_size)
+		return;
+	users_init(&nu);
+	if (users_load(&nu, d->conf.users, false, &err)) {
+		fprintf(stderr, "vmmprofd: warning: keeping the previous users: %s\n", err.msg);
+		users_release(&nu);
+	} else {
+		users_release(&d->users);
+		d->users = nu;
+	}
+	d->users_mtime = st.st_mtim;
+	d->users_size = st.st_size;
+}
+
+static bool authenticate(struct vpd_req *r)
+{
+	const char *h = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+						    MHD_HTTP_HEADER_AUTHORIZATION);
+	const char *tok = NULL;
+	const struct user *u;
+
+	if (h && !strncasecmp(h, "Bearer ", 7)) {
+		tok = h + 7;
+		while (*tok == ' ')
+			tok++;
+	} else if (!h && !strcmp(r->method, "GET")) {
+		/* RFC 6750 2.3, for EventSource, which cannot set headers */
+		tok = MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, "access_token");
+	}
+	if (!tok || !*tok)
+		return false;
+	pthread_mutex_lock(&r->d->users_lock);
+	users_refresh(r->d);
+	u = users_auth(&r->d->users, tok);
+	if (u) {
+		r->user = *u;
+		r->authed = true;
+	}
+	pthread_mutex_unlock(&r->d->users_lock);
+	return r->authed;
+}
+
+/* ---- routing ---- */
+
+typedef enum MHD_Result (*route_fn)(struct vpd_req *r, char **args);
+
+struct route {
+	const char *method;
+	const char *path;        /* '*' matches one segment, passed in args */
+	enum user_role min_role;
+	route_fn fn;
+};
+
+static enum MHD_Result r_whoami(struct vpd_req *r, char **a) { (void)a; return vpd_api_whoami(r); }
+static enum MHD_Result r_info(struct vpd_req *r, char **a) { (void)a; return vpd_api_info(r); }
+static enum MHD_Result r_vms(struct vpd_req *r, char **a) { (void)a; return vpd_api_vms(r); }
+static enum MHD_Result r_models(struct vpd_req *r, char **a) { (void)a; return vpd_api_models(r, NULL); }
+static enum MHD_Result r_model(struct vpd_req *r, char **a) { return vpd_api_models(r, a[0]); }
+static enum MHD_Result r_recs(struct vpd_req *r, char **a) { (void)a; return vpd_api_recordings(r, NULL); }
+static enum MHD_Result r_rec(struct vpd_req *r, char **a) { return vpd_api_recordings(r, a[0]); }
+
+static const struct route routes[] = {
+	{ "GET", "/api/v1/whoami", ROLE_VIEWER, r_whoami },
+	{ "GET", "/api/v1/info", ROLE_VIEWER, r_info },
+	{ "GET", "/api/v1/vms", ROLE_VIEWER, r_vms },
+	{ "GET", "/api/v1/models", ROLE_VIEWER, r_models },
+	{ "GET", "/api/v1/models/**", ROLE_VIEWER, r_model },
+	{ "GET", "/api/v1/recordings", ROLE_VIEWER, r_recs },
+	{ "GET", "/api/v1/recordings/**", ROLE_VIEWER, r_rec },
+	VPD_SESSION_ROUTES
+};
+
+/* Split path into at most max segments (modified in place); -1 when more. */
+static int split(char *path, char **seg, int max)
+{
+	int n = 0;
+	char *p = path;
+
+	if (*p == '/')
+		p++;
+	while (*p || n == 0) {
+		char *s = strchr(p, '/');
+
+		if (n == max)
+			return -1;
+		seg[n++] = p;
+		if (!s)
+			break;
+		*s = 0;
+		p = s + 1;
+		if (!*p) {               /* trailing slash: an empty last segment */
+			if (n == max)
+				return -1;
+			seg[n++] = p;
+			break;
+		}
+	}
+	return n;
+}
+
+static bool route_match(const char *pattern, const char *url, char **args, int *nargs,
+			char *buf, size_t size)
+{
+	char pat[128], *ps[12], *us[12];
+	size_t pl = strlen(pattern);
+	int np, nu, i;
+
+	/* a pattern ending in a "**" segment: the rest of the path, slashes and all, is one argument */
+	if (pl > 3 && !strcmp(pattern + pl - 3, "/**")) {
+		if (strncmp(url, pattern, pl - 2) || !url[pl - 2])
+			return false;
+		snprintf(buf, size, "%s", url + pl - 2);
+		args[0] = buf;
+		*nargs = 1;
+		return true;
+	}
+	snprintf(pat, sizeof(pat), "%s", pattern);
+	snprintf(buf, size, "%s", url);
+	np = split(pat, ps, 12);
+	nu = split(buf, us, 12);
+	if (np < 0 || nu != np)
+		return false;
+	*nargs = 0;
+	for (i = 0; i < np; i++) {
+		if (!strcmp(ps[i], "*"))
+			args[(*nargs)++] = us[i];
+		else if (strcmp(ps[i], us[i]))
+			return false;
+	}
+	return true;
+}
+
+static enum MHD_Result dispatch_api(struct vpd_req *r)
+{
+	char buf[1024], *args[4];
+	bool path_ok = false;
+	size_t i;
+	int nargs;
+
+	if (strlen(r->url) >= sizeof(buf))
+		return vpd_reply_error(r, MHD_HTTP_URI_TOO_LONG, "request path too long");
+	if (!authenticate(r)) {
+		vpd_audit(r->d, NULL, "auth", NULL, "401 %s %s", r->method, r->url);
+		return vpd_reply_error(r, MHD_HTTP_UNAUTHORIZED, "a valid token is required "
+				       "('Authorization: Bearer TOKEN')");
+	}
+	if (r->too_big)
+		return vpd_reply_error(r, MHD_HTTP_CONTENT_TOO_LARGE, "request body larger than %d bytes",
+				       VPD_MAX_BODY);
+	for (i = 0; i < VP_ARRAY_SIZE(routes); i++) {
+		if (!route_match(routes[i].path, r->url, args, &nargs, buf, sizeof(buf)))
+			continue;
+		path_ok = true;
+		if (strcmp(routes[i].method, r->method))
+			continue;
+		if (r->user.role < routes[i].min_role) {
+			vpd_audit(r->d, r->user.name, "denied", NULL, "403 %s %s", r->method, r->url);
+			return vpd_reply_error(r, MHD_HTTP_FORBIDDEN, "role '%s' may not %s '%s'",
+					       user_role_name(r->user.role), r->method, r->url);
+		}
+		return routes[i].fn(r, args);
+	}
+	if (path_ok)
+		return vpd_reply_error(r, MHD_HTTP_METHOD_NOT_ALLOWED, "method %s not allowed on '%s'",
+				       r->method, r->url);
+	return vpd_reply_error(r, MHD_HTTP_NOT_FOUND, "no such endpoint '%s'", r->url);
+}
+
+static enum MHD_Result dispatch(struct vpd_req *r)
+{
+	if (r->too_big && strncmp(r->url, "/api/", 5))
+		return vpd_reply_error(r, MHD_HTTP_CONTENT_TOO_LARGE, "request body larger than %d bytes",
+				       VPD_MAX_BODY);
+	if (!strncmp(r->url, "/api/", 5))
+		return dispatch_api(r);
+	if (!strcmp(r->url, "/metrics"))
+		return vpd_reply_error(r, MHD_HTTP_NOT_FOUND, "/metrics is not built in yet");
+	if (!strcmp(r->url, "/") || !strncmp(r->url, "/ui/", 4)) {
+		if (strcmp(r->method, "GET") && strcmp(r->method, "HEAD"))
+			return vpd_reply_error(r, MHD_HTTP_METHOD_NOT_ALLOWED, "method %s not allowed "
+					       "on '%s'", r->method, r->url);
+		return vpd_static(r, !strcmp(r->url, "/") ? "index.html" : r->url + 4);
+	}
+	return vpd_reply_error(r, MHD_HTTP_NOT_FOUND, "no such path '%s'", r->url);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+				  const char *method, const char *version, const char *upload,
+				  size_t *upload_size, void **con_cls)
+{
+	struct vpd_req *r = *con_cls;
+
+	(void)version;
+	if (!r) {
+		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+							     MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+		r = xcalloc(1, sizeof(*r));
+		r->d = cls;
+		r->conn = conn;
+		r->method = method;
+		r->url = url;
+		sbuf_init(&r->body);
+		*con_cls = r;
+		if (cl && strtoull(cl, NULL, 10) > VPD_MAX_BODY) {
+			/* refuse before reading it */
+			r->too_big = true;
+			return vpd_reply_error(r, MHD_HTTP_CONTENT_TOO_LARGE,
+					       "request body larger than %d bytes", VPD_MAX_BODY);
+		}
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		if (!r->too_big) {
+			if (r->body.len + *upload_size > VPD_MAX_BODY) {
+				r->too_big = true;
+				sbuf_release(&r->body);
+			} else {
+				sbuf_add(&r->body, upload, *upload_size);
+			}
+		}
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	return dispatch(r);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct vpd_req *r = *con_cls;
+
+	(void)cls;
+	(void)conn;
+	(void)toe;
+	if (!r)
+		return;
+	sbuf_release(&r->body);
+	memset(&r->user, 0, sizeof(r->user));
+	free(r);
+	*con_cls = NULL;
+}
+
+/* Percent-decoding that keeps %00 out of C strings: it becomes 0x01, which no name accepts. */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+	char *w = s, *p = s;
+
+	(void)cls;
+	(void)c;
+	while (*p) {
+		if (p[0] == '%' && p[1] && p[2] && strchr("0123456789abcdefABCDEF", p[1]) &&
+		    strchr("0123456789abcdefABCDEF", p[2])) {
+			char hx[3] = { p[1], p[2], 0 };
+			char ch = (char)strtol(hx, NULL, 16);
+
+			*w++ = ch ? ch : '\x01';
+			p += 3;
+		} else {
+			*w++ = *p++;
+		}
+	}
+	*w = 0;
+	return (size_t)(w - s);
+}
+
+bool vpd_name_ok(const char *name)
+{
+	const char *p;
+
+	if (!*name || !strcmp(name, ".") || !strcmp(name, "..") || name[0] == '.')
+		return false;
+	for (p = name; *p; p++)
+		if (*p == '/' || *p == '\\' || (unsigned char)*p < 0x20 || *p == 0x7f)
+			return false;
+	return !strstr(name, "..");
+}
+
+/* ---- start and stop ---- */
+
+static int read_pem(const char *path, char **out, struct vp_err *err)
+{
+	return vp_read_file(NULL, path, out, NULL, err);
+}
+
+int vpd_run(struct srv_conf *conf)
+{
+	struct vpd d;
+	struct vp_err err = { 0, "" };
+	char host[256], *cert = NULL, *key = NULL;
+	int port = 0, rc = 1, sig;
+	bool v6, tls;
+	struct sockaddr_in sin;
+	struct sockaddr_in6 sin6;
+	struct sockaddr *sa;
+	unsigned flags;
+	sigset_t set;
+	const union MHD_DaemonInfo *info;
+	struct stat st;
+
+	memset(&d, 0, sizeof(d));
+	d.conf = *conf;
+	pthread_mutex_init(&d.users_lock, NULL);
+	pthread_mutex_init(&d.audit_lock, NULL);
+	users_init(&d.users);
+	if (d.conf.model_path) {
+		d.model_path[0] = d.conf.model_path;
+		d.n_model_path = 1;
+	}
+
+	if (srv_listen_parse(d.conf.listen, host, sizeof(host), &port, &err)) {
+		fprintf(stderr, "vmmprofd: error: %s\n", err.msg);
+		goto out;
+	}
+	tls = d.conf.tls_cert || d.conf.tls_key;
+	if (tls && !(d.conf.tls_cert && d.conf.tls_key)) {
+		fprintf(stderr, "vmmprofd: error: TLS needs both a certificate and a key "
+				"(--tls-cert and --tls-key)\n");
+		goto out;
+	}
+	if (!tls && !srv_host_is_loopback(host) && !d.conf.allow_plain_http) {
+		fprintf(stderr, "vmmprofd: error: refusing plain HTTP on '%s', which is not a loopback "
+				"address: tokens would cross the network in clear (give --tls-cert and "
+				"--tls-key, or --allow-plain-http)\n", d.conf.listen);
+		goto out;
+	}
+	if (tls && (read_pem(d.conf.tls_cert, &cert, &err) || read_pem(d.conf.tls_key, &key, &err))) {
+		fprintf(stderr, "vmmprofd: error: %s\n", err.msg);
+		goto out;
+	}
+	if (stat(d.conf.users, &st)) {
+		fprintf(stderr, "vmmprofd: error: cannot read the users file '%s': %s (create it with "
+				"'vmmprof user add NAME --role admin --users %s')\n", d.conf.users,
+			strerror(errno), d.conf.users);
+		goto out;
+	}
+	if (users_load(&d.users, d.conf.users, false, &err)) {
+		fprintf(stderr, "vmmprofd: error: %s\n", err.msg);
+		goto out;
+	}
+	d.users_mtime = st.st_mtim;
+	d.users_size = st.st_size;
+	if (d.conf.audit_log) {
+		int fd = open(d.conf.audit_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+
+		if (fd < 0 || !(d.audit = fdopen(fd, "a"))) {
+			fprintf(stderr, "vmmprofd: error: cannot open the audit log '%s': %s\n",
+				d.conf.audit_log, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			goto out;
+		}
+	}
+	if (d.conf.user && geteuid() == 0) {
+		if (vpd_drop_privileges(d.conf.user, &err)) {
+			fprintf(stderr, "vmmprofd: error: %s\n", err.msg);
+			goto out;
+		}
+	} else if (d.conf.user) {
+		fprintf(stderr, "vmmprofd: note: not root, so --user '%s' is ignored\n", d.conf.user);
+	}
+
+	/* every thread started from here on inherits this mask: signals come to sigwait() */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+
+	if (vpd_sessions_start(&d, &err)) {
+		fprintf(stderr, "vmmprofd: error: %s\n", err.msg);
+		goto out;
+	}
+
+	v6 = strchr(host, ':') != NULL;
+	if (v6) {
+		memset(&sin6, 0, sizeof(sin6));
+		sin6.sin6_family = AF_INET6;
+		sin6.sin6_port = htons((uint16_t)port);
+		inet_pton(AF_INET6, host, &sin6.sin6_addr);
+		sa = (struct sockaddr *)&sin6;
+	} else {
+		memset(&sin, 0, sizeof(sin));
+		sin.sin_family = AF_INET;
+		sin.sin_port = htons((uint16_t)port);
+		if (!host[0])
+			sin.sin_addr.s_addr = htonl(INADDR_ANY);
+		else if (!strcmp(host, "localhost"))
+			sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		else
+			inet_pton(AF_INET, host, &sin.sin_addr);
+		sa = (struct sockaddr *)&sin;
+	}
+	flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG |
+		(v6 ? MHD_USE_IPv6 : 0) | (tls ? MHD_USE_TLS : 0);
+	if (tls)
+		d.mhd = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, &d,
+					 MHD_OPTION_SOCK_ADDR, sa,
+					 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)VPD_HEADER_MEMORY,
+					 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)300,
+					 MHD_OPTION_NOTIFY_COMPLETED, on_completed, &d,
+					 MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
+					 MHD_OPTION_HTTPS_MEM_CERT, cert,
+					 MHD_OPTION_HTTPS_MEM_KEY, key,
+					 MHD_OPTION_END);
+	else
+		d.mhd = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, &d,
+					 MHD_OPTION_SOCK_ADDR, sa,
+					 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)VPD_HEADER_MEMORY,
+					 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)300,
+					 MHD_OPTION_NOTIFY_COMPLETED, on_completed, &d,
+					 MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
+					 MHD_OPTION_END);
+	if (!d.mhd) {
+		fprintf(stderr, "vmmprofd: error: cannot listen on '%s'%s\n", d.conf.listen,
+			tls ? " with TLS (is the certificate and key PEM, and do they match?)" :
+			      " (address in use, or not an address of this machine?)");
+		goto stop_sessions;
+	}
+	info = MHD_get_daemon_info(d.mhd, MHD_DAEMON_INFO_BIND_PORT);
+	fprintf(stderr, "vmmprofd: listening on %s://%s%s%s:%u/ (users %s, %zu user%s)\n",
+		tls ? "https" : "http", v6 ? "[" : "", host[0] ? host : "0.0.0.0", v6 ? "]" : "",
+		info ? info->port : (unsigned)port, d.conf.users, d.users.n, d.users.n == 1 ? "" : "s");
+	vpd_audit(&d, NULL, "start", NULL, "listening on %s port %u", host[0] ? host : "*",
+		  info ? info->port : (unsigned)port);
+
+	for (;;) {
+		if (sigwait(&set, &sig))
+			continue;
+		if (sig == SIGHUP) {
+			pthread_mutex_lock(&d.users_lock);
+			d.users_size = -1;
+			users_refresh(&d);
+			pthread_mutex_unlock(&d.users_lock);
+			continue;
+		}
+		if (sig == SIGINT || sig == SIGTERM)
+			break;
+	}
+	fprintf(stderr, "vmmprofd: %s: stopping\n", strsignal(sig));
+	d.stopping = 1;
+	MHD_quiesce_daemon(d.mhd);
+	vpd_sessions_shutdown(&d);      /* ends streams, closes recordings */
+	MHD_stop_daemon(d.mhd);
+	vpd_audit(&d, NULL, "stop", NULL, "%s", strsignal(sig));
+	rc = 0;
+stop_sessions:
+	vpd_sessions_free(&d);
+out:
+	if (d.audit)
+		fclose(d.audit);
+	users_release(&d.users);
+	free(cert);
+	if (key) {
+		memset(key, 0, strlen(key));
+		free(key);
+	}
+	pthread_mutex_destroy(&d.users_lock);
+	pthread_mutex_destroy(&d.audit_lock);
+	return rc;
+}

@@ -1,0 +1,230 @@
+/* model_json.c - `model list|show --json` documents and the machine a model is checked on, shared by the CLI and the daemon */
+#include "model/model_json.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/resolve.h"
+#include "util/json.h"
+
+void model_host_open(struct model_host *mc, const char *root)
+{
+	struct vp_err err = { 0, "" };
+
+	memset(mc, 0, sizeof(*mc));
+	mc->plat_ok = platform_probe(&mc->plat, root, &err) == 0;
+	if (pmu_db_new(&mc->db, root, &err)) {
+		mc->db = NULL;
+		snprintf(mc->db_error, sizeof(mc->db_error), "%s", err.msg);
+	}
+}
+
+void model_host_close(struct model_host *mc)
+{
+	if (mc->plat_ok)
+		platform_release(&mc->plat);
+	pmu_db_free(mc->db);
+}
+
+int model_host_check(struct model_host *mc, const char *root, const struct model *m,
+			 struct model_avail *av, struct diags *d, char *table_from, size_t size)
+{
+	struct model_machine mm;
+	const char *t;
+
+	memset(&mm, 0, sizeof(mm));
+	mm.db = mc->db;
+	mm.root = root;
+	if (mc->plat_ok && mc->plat.cpu.pfm_pmu[0]) {
+		snprintf(mm.pfm_table, sizeof(mm.pfm_table), "%s", mc->plat.cpu.pfm_pmu);
+		snprintf(table_from, size, "libpfm4 table '%s' (this machine's CPU)", mm.pfm_table);
+	} else if (strcmp(root, "/") && (t = model_pfm_table(m))) {
+		snprintf(mm.pfm_table, sizeof(mm.pfm_table), "%s", t);
+		snprintf(table_from, size, "libpfm4 table '%s' (the model's match rule: the root "
+			 "names no CPU)", t);
+	} else {
+		snprintf(table_from, size, "no libpfm4 core table (no CPU PMU detected)");
+	}
+	return model_check_inputs(m, model_machine_check, &mm, av, d);
+}
+
+/* "cpu intel family 6 model 0x55; pmu skx clx" */
+void model_match_summary(const struct model *m, struct sbuf *sb)
+{
+	size_t i, j;
+
+	for (i = 0; i < m->n_matches; i++) {
+		const struct model_match *mt = &m->matches[i];
+
+		if (i)
+			sbuf_addstr(sb, "; ");
+		switch (mt->kind) {
+		case MATCH_CPU:
+			sbuf_addf(sb, "cpu %s", mt->vendor);
+			if (mt->family >= 0)
+				sbuf_addf(sb, " family 0x%x", (unsigned)mt->family);
+			for (j = 0; j < mt->n_models; j++) {
+				sbuf_addstr(sb, j ? "," : " model ");
+				if (mt->models[j][0] == mt->models[j][1])
+					sbuf_addf(sb, "0x%x", (unsigned)mt->models[j][0]);
+				else
+					sbuf_addf(sb, "0x%x-0x%x", (unsigned)mt->models[j][0],
+						  (unsigned)mt->models[j][1]);
+			}
+			break;
+		case MATCH_PMU:
+			sbuf_addstr(sb, "pmu");
+			for (j = 0; j < mt->n_pmus; j++)
+				sbuf_addf(sb, " %s", mt->pmus[j]);
+			break;
+		case MATCH_VPMU:
+			sbuf_addf(sb, "vpmu%s%s", mt->vendor[0] ? " " : "", mt->vendor);
+			break;
+		case MATCH_SOFTWARE:
+			sbuf_addstr(sb, "software");
+			break;
+		}
+	}
+}
+
+
+void model_show_json(const struct model *m, const struct model_avail *av, const char *where,
+		      bool matches, const char *match_note, struct sbuf *sb)
+{
+	struct jw w;
+	struct sbuf tmp = SBUF_INIT;
+	size_t i;
+	int f;
+
+	jw_init(&w, sb, true);
+	jw_obj_begin(&w);
+	jw_kstr(&w, "name", m->name);
+	jw_kstr(&w, "path", m->path);
+	jw_kstr(&w, "description", m->desc);
+	model_match_summary(m, &tmp);
+	jw_kstr(&w, "match", sbuf_str(&tmp));
+	jw_kstr(&w, "machine", where);
+	jw_kbool(&w, "matches_machine", matches);
+	jw_kstr(&w, "match_note", match_note);
+	jw_key(&w, "inputs");
+	jw_arr_begin(&w);
+	for (i = 0; i < m->n_inputs; i++) {
+		jw_obj_begin(&w);
+		jw_kstr(&w, "name", m->inputs[i].name);
+		jw_kstr(&w, "kind", m->inputs[i].kind == INPUT_EVENT ? "event" : "source");
+		jw_kstr(&w, "spec", m->inputs[i].spec);
+		jw_kbool(&w, "optional", m->inputs[i].optional);
+		jw_kstr(&w, "description", m->inputs[i].desc);
+		jw_kbool(&w, "available", av->input_ok[i]);
+		jw_kstr(&w, "reason", av->input_reason[i]);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_key(&w, "metrics");
+	jw_arr_begin(&w);
+	for (i = 0; i < m->n_metrics; i++) {
+		sbuf_reset(&tmp);
+		expr_format(m->metrics[i].e, &tmp);
+		jw_obj_begin(&w);
+		jw_kstr(&w, "name", m->metrics[i].name);
+		jw_kstr(&w, "unit", m->metrics[i].unit);
+		jw_kstr(&w, "formula", sbuf_str(&tmp));
+		jw_kstr(&w, "description", m->metrics[i].desc);
+		jw_kbool(&w, "available", av->metric_ok[i]);
+		jw_kstr(&w, "reason", av->metric_reason[i]);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_key(&w, "factors");
+	jw_arr_begin(&w);
+	for (f = 0; f < FACTOR_N; f++) {
+		const struct model_factor *fa = &m->factors[f];
+
+		jw_obj_begin(&w);
+		jw_kstr(&w, "factor", factor_name((enum factor_id)f));
+		jw_kstr(&w, "quality", factor_quality_name(fa->quality));
+		sbuf_reset(&tmp);
+		if (fa->score)
+			expr_format(fa->score, &tmp);
+		jw_kstr(&w, "score", fa->score ? sbuf_str(&tmp) : NULL);
+		sbuf_reset(&tmp);
+		if (fa->cost)
+			expr_format(fa->cost, &tmp);
+		jw_kstr(&w, "cost", fa->cost ? sbuf_str(&tmp) : NULL);
+		jw_kdouble(&w, "warning", fa->quality == Q_UNAVAILABLE ? NAN : fa->warning);
+		jw_kdouble(&w, "critical", fa->quality == Q_UNAVAILABLE ? NAN : fa->critical);
+		jw_kstr(&w, "description", fa->desc);
+		jw_kbool(&w, "available", av->factor_ok[f]);
+		jw_kstr(&w, "reason", av->factor_reason[f]);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	sbuf_addch(sb, '\n');
+	sbuf_release(&tmp);
+}
+
+void model_list_json(const struct model_registry *r, const struct model_entry *chosen,
+		     const char *why, struct sbuf *sb)
+{
+	struct jw w;
+	size_t i;
+
+	jw_init(&w, sb, true);
+	jw_obj_begin(&w);
+	jw_key(&w, "path");
+	jw_arr_begin(&w);
+	for (i = 0; i < r->n_dirs; i++)
+		jw_str(&w, r->dirs[i]);
+	jw_arr_end(&w);
+	jw_kstr(&w, "chosen", chosen ? chosen->name : NULL);
+	jw_kstr(&w, "chosen_because", why);
+	jw_key(&w, "models");
+	jw_arr_begin(&w);
+	for (i = 0; i < r->n; i++) {
+		const struct model_entry *e = &r->v[i];
+		struct sbuf ms = SBUF_INIT;
+
+		jw_obj_begin(&w);
+		jw_kstr(&w, "name", e->name);
+		jw_kstr(&w, "path", e->path);
+		jw_kbool(&w, "shadowed", e->shadowed);
+		jw_kbool(&w, "chosen", e == chosen);
+		if (e->m) {
+			model_match_summary(e->m, &ms);
+			jw_kstr(&w, "description", e->m->desc);
+			jw_kstr(&w, "match", sbuf_str(&ms));
+		}
+		jw_kstr(&w, "error", e->error);
+		jw_obj_end(&w);
+		sbuf_release(&ms);
+	}
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	sbuf_addch(sb, '\n');
+}
+
+bool model_show_note(struct model_registry *r, const struct model *m, const struct model_host *mc,
+		     char *note, size_t size)
+{
+	char why[256] = "";
+	bool matches = false;
+
+	if (mc->plat_ok) {
+		const struct model_entry *ch = model_registry_choose(r, &mc->plat, NULL, 0, NULL);
+
+		matches = model_match_score(m, &mc->plat, why, sizeof(why)) > 0;
+		snprintf(note, size, "%s%s%s%s", matches ? "matches, by " : "does not match",
+			 matches ? why : "",
+			 ch ? (ch->m && !strcmp(ch->name, m->name) ? " (the model chosen here)" :
+			       " (chosen here: ") : "",
+			 ch && !(ch->m && !strcmp(ch->name, m->name)) ? ch->name : "");
+		if (ch && !(ch->m && !strcmp(ch->name, m->name)))
+			strncat(note, ")", size - strlen(note) - 1);
+	} else {
+		snprintf(note, size, "the platform could not be probed");
+	}
+	return matches;
+}

@@ -1,0 +1,55 @@
+/* model_json.h - `model list|show --json` documents and the machine a model is checked on, shared by the CLI and the daemon */
+#ifndef VP_MODEL_JSON_H
+#define VP_MODEL_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/model.h"
+#include "model/registry.h"
+#include "platform/platform.h"
+#include "pmu/event.h"
+#include "util/sbuf.h"
+
+/* The machine (or fixture root) a model's inputs are checked against. */
+struct model_host {
+	struct platform plat;
+	bool plat_ok;
+	struct pmu_db *db;                  /* NULL: the event database could not be read */
+	char db_error[VP_ERR_MSG_MAX];
+};
+
+/*
+ * Probe root and read its event database; never fails (what could not be
+ * read stays marked).  Release with model_host_close().  On a fixture root
+ * the caller sets LIBPFM_ENCODE_INACTIVE first if it wants libpfm4 to encode
+ * tables of CPUs it does not see (a library does not touch the environment).
+ */
+void model_host_open(struct model_host *mc, const char *root);
+void model_host_close(struct model_host *mc);
+/*
+ * Check m's inputs on mc into *av (model_avail_release()); diagnostics into
+ * d; table_from says which libpfm4 table was used.  Returns the number of errors.
+ */
+int model_host_check(struct model_host *mc, const char *root, const struct model *m,
+		     struct model_avail *av, struct diags *d, char *table_from, size_t size);
+
+/* "cpu intel family 0x6 model 0x55; pmu skx clx" */
+void model_match_summary(const struct model *m, struct sbuf *sb);
+
+/* `model list --json`: the search path, the model chosen (NULL: none, because why). */
+void model_list_json(const struct model_registry *r, const struct model_entry *chosen,
+		     const char *why, struct sbuf *sb);
+
+/*
+ * Whether m matches mc's platform, and the note `model show` prints about it
+ * (which model is chosen there instead).
+ */
+bool model_show_note(struct model_registry *r, const struct model *m, const struct model_host *mc,
+		     char *note, size_t size);
+
+/* `model show --json`: the model, its inputs, metrics and factors with their availability. */
+void model_show_json(const struct model *m, const struct model_avail *av, const char *where,
+		     bool matches, const char *match_note, struct sbuf *sb);
+
+#endif

@@ -1,0 +1,249 @@
+/* conf.c - the daemon's configuration file (`key = value` lines) and listen addresses */
+#include "srv/conf.h"
+
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/alloc.h"
+#include "util/fs.h"
+
+void srv_conf_init(struct srv_conf *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void srv_conf_release(struct srv_conf *c)
+{
+	free(c->listen);
+	free(c->users);
+	free(c->tls_cert);
+	free(c->tls_key);
+	free(c->web_dir);
+	free(c->recordings_dir);
+	free(c->audit_log);
+	free(c->root);
+	free(c->user);
+	free(c->calibration);
+	free(c->model_path);
+	memset(c, 0, sizeof(*c));
+}
+
+static int parse_bool(const char *v, bool *out, struct vp_err *err)
+{
+	if (!strcmp(v, "true") || !strcmp(v, "yes") || !strcmp(v, "on") || !strcmp(v, "1"))
+		*out = true;
+	else if (!strcmp(v, "false") || !strcmp(v, "no") || !strcmp(v, "off") || !strcmp(v, "0"))
+		*out = false;
+	else
+		return vp_err_set(err, VP_EINVAL, "expected true or false, not '%s'", v);
+	return 0;
+}
+
+int srv_conf_set(struct srv_conf *c, const char *key, const char *value, struct vp_err *err)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} strs[] = {
+		{ "listen", offsetof(struct srv_conf, listen) },
+		{ "users", offsetof(struct srv_conf, users) },
+		{ "tls_cert", offsetof(struct srv_conf, tls_cert) },
+		{ "tls_key", offsetof(struct srv_conf, tls_key) },
+		{ "web_dir", offsetof(struct srv_conf, web_dir) },
+		{ "recordings_dir", offsetof(struct srv_conf, recordings_dir) },
+		{ "audit_log", offsetof(struct srv_conf, audit_log) },
+		{ "root", offsetof(struct srv_conf, root) },
+		{ "user", offsetof(struct srv_conf, user) },
+		{ "calibration", offsetof(struct srv_conf, calibration) },
+		{ "model_path", offsetof(struct srv_conf, model_path) },
+	};
+	char k[32];
+	size_t i;
+
+	snprintf(k, sizeof(k), "%s", key);
+	for (i = 0; k[i]; i++)
+		if (k[i] == '-')
+			k[i] = '_';
+	for (i = 0; i < VP_ARRAY_SIZE(strs); i++) {
+		if (!strcmp(k, strs[i].key)) {
+			char **p = (char **)((char *)c + strs[i].off);
+
+			if (!*value)
+				return vp_err_set(err, VP_EINVAL, "'%s' needs a value", key);
+			if (!strcmp(k, "listen")) {
+				char host[256];
+				int port, ret = srv_listen_parse(value, host, sizeof(host), &port, err);
+
+				if (ret)
+					return ret;
+			}
+			free(*p);
+			*p = xstrdup(value);
+			return 0;
+		}
+	}
+	if (!strcmp(k, "allow_plain_http"))
+		return parse_bool(value, &c->allow_plain_http, err);
+	if (!strcmp(k, "metrics_auth")) {
+		if (!strcmp(value, "none"))
+			c->metrics_auth_none = true;
+		else if (!strcmp(value, "token"))
+			c->metrics_auth_none = false;
+		else
+			return vp_err_set(err, VP_EINVAL, "metrics_auth is 'token' or 'none', not '%s'",
+					  value);
+		return 0;
+	}
+	return vp_err_set(err, VP_ENOTFOUND, "unknown setting '%s'", key);
+}
+
+static bool is_space(char ch)
+{
+	return ch == ' ' || ch == '\t';
+}
+
+int srv_conf_parse(struct srv_conf *c, const char *text, size_t len, const char *name,
+		   struct vp_err *err)
+{
+	size_t pos = 0;
+	int lno = 0, ret = 0;
+	char *line = NULL;
+
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t ll = nl ? (size_t)(nl - text - pos) : len - pos, i, ks, ke, vs, ve;
+
+		lno++;
+		free(line);
+		line = xstrndup(text + pos, ll);
+		pos += ll + (nl ? 1 : 0);
+		if (strlen(line) != ll) {
+			ret = vp_err_set(err, VP_EPARSE, "%s:%d:%zu: NUL byte in the line", name, lno,
+					 strlen(line) + 1);
+			goto out;
+		}
+		if (ll && line[ll - 1] == '\r')
+			line[--ll] = 0;
+		for (i = 0; i < ll && is_space(line[i]); i++)
+			;
+		if (i == ll || line[i] == '#')
+			continue;
+		ks = i;
+		while (i < ll && (line[i] == '_' || line[i] == '-' || (line[i] >= 'a' && line[i] <= 'z') ||
+				  (line[i] >= '0' && line[i] <= '9')))
+			i++;
+		ke = i;
+		if (ke == ks) {
+			ret = vp_err_set(err, VP_EPARSE, "%s:%d:%zu: expected a setting name", name, lno,
+					 ks + 1);
+			goto out;
+		}
+		while (i < ll && is_space(line[i]))
+			i++;
+		if (i == ll || line[i] != '=') {
+			ret = vp_err_set(err, VP_EPARSE, "%s:%d:%zu: expected '=' after '%.*s'", name, lno,
+					 i + 1, (int)(ke - ks), line + ks);
+			goto out;
+		}
+		i++;
+		while (i < ll && is_space(line[i]))
+			i++;
+		vs = i;
+		ve = ll;
+		while (ve > vs && is_space(line[ve - 1]))
+			ve--;
+		if (ve > vs && line[vs] == '"') {
+			if (ve - vs < 2 || line[ve - 1] != '"') {
+				ret = vp_err_set(err, VP_EPARSE, "%s:%d:%zu: unterminated quoted value", name,
+						 lno, vs + 1);
+				goto out;
+			}
+			vs++;
+			ve--;
+		}
+		line[ke] = 0;
+		line[ve] = 0;
+		ret = srv_conf_set(c, line + ks, line + vs, err);
+		if (ret) {
+			vp_err_prefix(err, "%s:%d:%zu", name, lno, ret == VP_ENOTFOUND ? ks + 1 : vs + 1);
+			ret = err ? err->code = VP_EPARSE : VP_EPARSE;
+			goto out;
+		}
+	}
+out:
+	free(line);
+	return ret;
+}
+
+int srv_conf_load(struct srv_conf *c, const char *path, struct vp_err *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int ret = vp_read_file(NULL, path, &text, &len, err);
+
+	if (ret)
+		return ret;
+	ret = srv_conf_parse(c, text, len, path, err);
+	free(text);
+	return ret;
+}
+
+int srv_listen_parse(const char *s, char *host, size_t host_size, int *port, struct vp_err *err)
+{
+	const char *colon, *h = s, *he;
+	char *end;
+	long p;
+
+	if (s[0] == '[') {
+		he = strchr(s, ']');
+		if (!he || he[1] != ':')
+			return vp_err_set(err, VP_EINVAL, "invalid listen address '%s' (expected "
+					  "[ADDR]:PORT)", s);
+		h = s + 1;
+		colon = he + 1;
+	} else {
+		colon = strrchr(s, ':');
+		if (!colon)
+			return vp_err_set(err, VP_EINVAL, "invalid listen address '%s' (expected "
+					  "ADDR:PORT)", s);
+		he = colon;
+		if (memchr(s, ':', (size_t)(colon - s)))
+			return vp_err_set(err, VP_EINVAL, "invalid listen address '%s' (an IPv6 "
+					  "address goes in brackets: [ADDR]:PORT)", s);
+	}
+	p = strtol(colon + 1, &end, 10);
+	if (!colon[1] || *end || p < 0 || p > 65535)
+		return vp_err_set(err, VP_EINVAL, "invalid port '%s' in listen address '%s'",
+				  colon + 1, s);
+	if ((size_t)(he - h) >= host_size)
+		return vp_err_set(err, VP_EINVAL, "listen address '%s' is too long", s);
+	memcpy(host, h, (size_t)(he - h));
+	host[he - h] = 0;
+	*port = (int)p;
+	if (host[0] && strcmp(host, "localhost")) {
+		unsigned char buf[16];
+
+		if (inet_pton(s[0] == '[' ? AF_INET6 : AF_INET, host, buf) != 1)
+			return vp_err_set(err, VP_EINVAL, "invalid address '%s' in listen address '%s' "
+					  "(a numeric IPv4 or [IPv6] address)", host, s);
+	}
+	return 0;
+}
+
+bool srv_host_is_loopback(const char *host)
+{
+	unsigned char a[16];
+
+	if (!strcmp(host, "localhost"))
+		return true;
+	if (inet_pton(AF_INET, host, a) == 1)
+		return a[0] == 127;
+	if (inet_pton(AF_INET6, host, a) == 1) {
+		static const unsigned char lo[16] = { [15] = 1 };
+
+		return !memcmp(a, lo, 16);
+	}
+	return false;
+}
