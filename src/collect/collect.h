@@ -111,8 +111,6 @@ const struct attrib *collect_attrib(const struct collector *c);
 const struct model_avail *collect_avail(const struct collector *c);
 /* Why input i is NaN ("not opened: ..."), NULL when it is counted. */
 const char *collect_input_reason(const struct collector *c, size_t i);
-/* The counters behind the collector (NULL when no event is open). */
-const struct cnt_session *collect_session(const struct collector *c);
 /* Number of targets (vCPUs/threads) being counted. */
 size_t collect_n_targets(const struct collector *c);
 

@@ -1,4 +1,4 @@
-/* hub.c - the shared collector: views over one merged counter set */
+/* hub.c - the shared collector: one merged, de-duplicated counter set read by views that keep their own baselines */
 #include "collect/hub.h"
 
 #include <inttypes.h>
@@ -7,37 +7,110 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/view.h"
+#include "pmu/counter.h"
 #include "util/alloc.h"
+#include "util/sbuf.h"
 
 /*
- * First step: every view is a collector of its own (its events opened on
- * its own threads).  The merged counter set below is what hub_events()
- * reports; de-duplicated opening comes next.
+ * Three tables, indexed by stable slots (a freed slot is reused; view ids
+ * are never reused, so a stale id stays unknown):
+ *   ev   the distinct events (one per resolved encoding), whoever asked;
+ *   set  counter sets: one counting session each, one event on the threads
+ *        that were missing it when a view asked for it.  A set is never
+ *        reopened or extended, so adding a view never disturbs a counter
+ *        another view reads; it is closed when no view reads it any more;
+ *   v    the views: a cview (model, targets, sources, frames) and the
+ *        series it reads, each with the totals it saw when it was added and
+ *        at its previous sample.  A view's interval is the difference of
+ *        the cumulative totals, whoever else read the set in between.
+ * One event per set: the kernel schedules (and multiplexes) every event on
+ * its own, as perf does for events not grouped, and a set can be closed
+ * when its event is no longer wanted without touching the others.
  */
+
+struct hub_ev {                 /* one distinct event of the merged set */
+	bool used;
+	struct evdesc ev;           /* deep copy of the first asker's resolved event */
+	char enc[80];               /* identity: PMU type, config, config1, config2, modifiers */
+	char *why;                  /* the last failure to open it, NULL none */
+};
+
+struct hub_set {                /* one counter set: one event opened on some threads */
+	bool used;
+	size_t ev;                  /* index into h->ev */
+	struct cnt_session *cs;
+	struct cnt_snapshot snap;   /* the last read: totals since the set was opened */
+	uint64_t read_gen;          /* h->gen of that read */
+};
+
+struct hub_sub {                /* one series a view reads: an input's event on one of its threads */
+	size_t input, target;       /* the model's input, the view's target thread */
+	size_t set, ctr;            /* the counter: h->set[set].cs->counters[ctr] */
+	struct cnt_value start;     /* its totals when the view was added ... */
+	struct cnt_value prev;      /* ... and at the view's previous sample */
+	bool start_ended, prev_ended; /* the series had ended by then */
+};
 
 struct hub_view {
 	bool used;
-	const struct model *model;
-	struct collector *col;
+	struct cview *cv;
+	size_t *evs;                /* the merged events it asked for */
+	size_t n_evs;
+	struct hub_sub *subs;
+	size_t n_subs, cap_subs;
 };
 
 struct hub {
 	struct hub_opts o;
 	char *root;
+	struct pmu_db *db;
+	struct hub_ev *ev;
+	size_t n_ev, cap_ev;
+	struct hub_set *set;
+	size_t n_set, cap_set;
 	struct hub_view *v;
 	size_t n_v, cap_v;
+	uint64_t gen;               /* one per read of the sets */
 };
 
 int hub_new(struct hub **out, const struct hub_opts *o, struct vp_err *err)
 {
 	struct hub *h = xcalloc(1, sizeof(*h));
+	int ret;
 
-	(void)err;
 	h->o = *o;
 	h->root = xstrdup(o->root ? o->root : "/");
 	h->o.root = h->root;
+	ret = pmu_db_new(&h->db, h->root, err);
+	if (ret) {
+		hub_free(h);
+		return ret;
+	}
 	*out = h;
 	return 0;
+}
+
+static void view_release(struct hub_view *v)
+{
+	cview_free(v->cv);
+	free(v->evs);
+	free(v->subs);
+	memset(v, 0, sizeof(*v));
+}
+
+static void set_release(struct hub_set *s)
+{
+	cnt_session_free(s->cs);
+	cnt_snapshot_release(&s->snap);
+	memset(s, 0, sizeof(*s));
+}
+
+static void ev_release(struct hub_ev *e)
+{
+	evdesc_release(&e->ev);
+	free(e->why);
+	memset(e, 0, sizeof(*e));
 }
 
 void hub_free(struct hub *h)
@@ -47,8 +120,18 @@ void hub_free(struct hub *h)
 	if (!h)
 		return;
 	for (i = 0; i < h->n_v; i++)
-		collect_free(h->v[i].col);
+		if (h->v[i].used)
+			view_release(&h->v[i]);
+	for (i = 0; i < h->n_set; i++)
+		if (h->set[i].used)
+			set_release(&h->set[i]);
+	for (i = 0; i < h->n_ev; i++)
+		if (h->ev[i].used)
+			ev_release(&h->ev[i]);
 	free(h->v);
+	free(h->set);
+	free(h->ev);
+	pmu_db_free(h->db);
 	free(h->root);
 	free(h);
 }
@@ -60,10 +143,254 @@ static struct hub_view *view_of(const struct hub *h, int id)
 	return &h->v[id];
 }
 
+/* The identity of a resolved event: what the kernel is asked to count. */
+static void encode(const struct perf_event_attr *a, char *buf, size_t size)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_addf(&sb, "type=%" PRIu32 ",config=0x%" PRIx64, a->type, (uint64_t)a->config);
+	if (a->config1)
+		sbuf_addf(&sb, ",config1=0x%" PRIx64, (uint64_t)a->config1);
+	if (a->config2)
+		sbuf_addf(&sb, ",config2=0x%" PRIx64, (uint64_t)a->config2);
+	if (a->exclude_user || a->exclude_kernel || a->exclude_hv || a->exclude_idle ||
+	    a->exclude_host || a->exclude_guest || a->precise_ip || a->pinned || a->exclusive)
+		sbuf_addf(&sb, ",mod=%s%s%s%s%s%s%s%s%s", a->exclude_user ? "u" : "",
+			  a->exclude_kernel ? "k" : "", a->exclude_hv ? "h" : "",
+			  a->exclude_idle ? "I" : "", a->exclude_host ? "H" : "",
+			  a->exclude_guest ? "G" : "", a->precise_ip ? "p" : "",
+			  a->pinned ? "D" : "", a->exclusive ? "e" : "");
+	snprintf(buf, size, "%s", sbuf_str(&sb));
+	sbuf_release(&sb);
+}
+
+/* The merged event for d: found by encoding, or added. */
+static size_t ev_get(struct hub *h, const struct evdesc *d)
+{
+	char enc[sizeof(h->ev[0].enc)];
+	size_t i, slot = h->n_ev;
+
+	encode(&d->attr, enc, sizeof(enc));
+	for (i = 0; i < h->n_ev; i++) {
+		if (h->ev[i].used && !strcmp(h->ev[i].enc, enc))
+			return i;
+		if (!h->ev[i].used && slot == h->n_ev)
+			slot = i;
+	}
+	if (slot == h->n_ev) {
+		VP_GROW(h->ev, h->cap_ev, h->n_ev + 1);
+		h->n_ev++;
+	}
+	memset(&h->ev[slot], 0, sizeof(h->ev[slot]));
+	h->ev[slot].used = true;
+	evdesc_copy(&h->ev[slot].ev, d);
+	h->ev[slot].ev.spec_index = 0; /* sets hold one event; views map inputs themselves */
+	memcpy(h->ev[slot].enc, enc, sizeof(enc));
+	return slot;
+}
+
+/* The counter of event e on thread tid, in whichever set counts it. */
+static bool find_counter(const struct hub *h, size_t e, int tid, size_t *set, size_t *ctr)
+{
+	size_t i, j;
+
+	for (i = 0; i < h->n_set; i++) {
+		const struct cnt_session *cs = h->set[i].cs;
+
+		if (!h->set[i].used || h->set[i].ev != e)
+			continue;
+		for (j = 0; j < cs->n_counters; j++) {
+			const struct cnt_entity *ent = &cs->entities[cs->counters[j].entity];
+
+			if (ent->kind == CNT_ENT_THREAD && ent->tid == tid) {
+				if (set)
+					*set = i, *ctr = j;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* Open event e on these threads as a new set, counting from now. */
+static int set_open(struct hub *h, size_t e, const pid_t *tids, size_t n, struct vp_err *err)
+{
+	struct cnt_request req;
+	struct cnt_session *cs = NULL;
+	size_t i, slot = h->n_set;
+	int ret;
+
+	memset(&req, 0, sizeof(req));
+	req.events = &h->ev[e].ev;
+	req.n_events = 1;
+	req.target.tids = tids;
+	req.target.n_tids = n;
+	req.root = h->root;
+	ret = cnt_session_new(&cs, &req, err);
+	if (!ret)
+		ret = cnt_session_enable(cs, err);
+	if (ret) {
+		cnt_session_free(cs);
+		return ret;
+	}
+	for (i = 0; i < h->n_set && slot == h->n_set; i++)
+		if (!h->set[i].used)
+			slot = i;
+	if (slot == h->n_set) {
+		VP_GROW(h->set, h->cap_set, h->n_set + 1);
+		h->n_set++;
+	}
+	memset(&h->set[slot], 0, sizeof(h->set[slot]));
+	h->set[slot].used = true;
+	h->set[slot].ev = e;
+	h->set[slot].cs = cs;
+	cnt_snapshot_init(&h->set[slot].snap);
+	return 0;
+}
+
+/* Read every set view v reads (once per call, however many series it has there). */
+static int read_sets(struct hub *h, struct hub_view *v, struct vp_err *err)
+{
+	size_t i;
+	int ret;
+
+	h->gen++;
+	for (i = 0; i < v->n_subs; i++) {
+		struct hub_set *s = &h->set[v->subs[i].set];
+
+		if (s->read_gen == h->gen)
+			continue;
+		ret = cnt_session_read(s->cs, &s->snap, err);
+		if (ret)
+			return ret;
+		s->read_gen = h->gen;
+	}
+	return 0;
+}
+
+/* Close the sets no view reads and forget the events no view asks for. */
+static void gc(struct hub *h)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < h->n_set; i++) {
+		bool needed = false;
+
+		for (j = 0; j < h->n_v && !needed; j++)
+			for (k = 0; h->v[j].used && k < h->v[j].n_subs && !needed; k++)
+				needed = h->v[j].subs[k].set == i;
+		if (h->set[i].used && !needed)
+			set_release(&h->set[i]);
+	}
+	for (i = 0; i < h->n_ev; i++) {
+		bool needed = false;
+
+		for (j = 0; j < h->n_v && !needed; j++)
+			for (k = 0; h->v[j].used && k < h->v[j].n_evs && !needed; k++)
+				needed = h->v[j].evs[k] == i;
+		if (h->ev[i].used && !needed)
+			ev_release(&h->ev[i]);
+	}
+}
+
+static void view_add_ev(struct hub_view *v, size_t e)
+{
+	size_t i;
+
+	for (i = 0; i < v->n_evs; i++)
+		if (v->evs[i] == e)
+			return;
+	v->evs = xrealloc(v->evs, (v->n_evs + 1) * sizeof(*v->evs));
+	v->evs[v->n_evs++] = e;
+}
+
+static bool view_reads_input(const struct hub_view *v, size_t input)
+{
+	size_t i;
+
+	for (i = 0; i < v->n_subs; i++)
+		if (v->subs[i].input == input)
+			return true;
+	return false;
+}
+
+/*
+ * Join view vi's events to the merged set: each (event, thread) pair not
+ * yet counted is opened, in one new set per event; then the view reads
+ * every pair that is counted.  Returns the first open failure when the
+ * view has events and none of them could be counted.
+ */
+static int view_join(struct hub *h, size_t vi, struct vp_err *err)
+{
+	struct cview *cv = h->v[vi].cv;
+	const struct evdesc_list *evl = cview_events(cv);
+	size_t n_t = cview_n_targets(cv), k, ti;
+	pid_t *tids = xcalloc(n_t ? n_t : 1, sizeof(pid_t));
+	size_t *ev_of = xcalloc(evl->n + 1, sizeof(size_t));
+	struct vp_err first = { 0, "" };
+	int first_ret = 0, ret = 0;
+
+	for (k = 0; k < evl->n; k++) {
+		struct hub_view *v = &h->v[vi];
+		size_t e = ev_get(h, &evl->v[k]), n_miss = 0;
+
+		ev_of[k] = e;
+		view_add_ev(v, e);
+		for (ti = 0; ti < n_t; ti++)
+			if (!find_counter(h, e, cview_target_tid(cv, ti), NULL, NULL))
+				tids[n_miss++] = (pid_t)cview_target_tid(cv, ti);
+		if (n_miss) {
+			struct vp_err e2 = { 0, "" };
+
+			ret = set_open(h, e, tids, n_miss, &e2);
+			free(h->ev[e].why);
+			h->ev[e].why = ret ? xstrdup(e2.msg) : NULL;
+			if (ret && !first_ret) {
+				first_ret = ret;
+				first = e2;
+			}
+		}
+		for (ti = 0; ti < n_t; ti++) {
+			struct hub_sub *s;
+			size_t set, ctr;
+
+			if (!find_counter(h, e, cview_target_tid(cv, ti), &set, &ctr))
+				continue;
+			VP_GROW(v->subs, v->cap_subs, v->n_subs + 1);
+			s = &v->subs[v->n_subs++];
+			memset(s, 0, sizeof(*s));
+			s->input = (size_t)evl->v[k].spec_index;
+			s->target = ti;
+			s->set = set;
+			s->ctr = ctr;
+		}
+	}
+	for (k = 0; k < evl->n; k++) {
+		size_t input = (size_t)evl->v[k].spec_index, e = ev_of[k];
+
+		if (!view_reads_input(&h->v[vi], input)) {
+			char *why = xasprintf("not counted: %s",
+					      h->ev[e].why ? h->ev[e].why : "no thread could be counted");
+
+			cview_input_fail(cv, input, why);
+			free(why);
+		}
+	}
+	free(tids);
+	free(ev_of);
+	if (evl->n && !h->v[vi].n_subs && first_ret) {
+		*err = first;
+		return first_ret;
+	}
+	return 0;
+}
+
 int hub_view_add(struct hub *h, const struct hub_view_opts *o, int *id, struct vp_err *err)
 {
 	struct collect_opts co;
-	struct collector *c;
+	struct hub_view *v;
+	struct cview *cv = NULL;
+	size_t vi, i;
 	int ret;
 
 	memset(&co, 0, sizeof(co));
@@ -75,14 +402,32 @@ int hub_view_add(struct hub *h, const struct hub_view_opts *o, int *id, struct v
 	co.n_pids = o->n_pids;
 	co.vm_names = o->vm_names;
 	co.n_vm_names = o->n_vm_names;
-	ret = collect_new(&c, &co, err);
+	ret = cview_new(&cv, &co, h->db, err);
 	if (ret)
 		return ret;
 	VP_GROW(h->v, h->cap_v, h->n_v + 1);
-	h->v[h->n_v].used = true;
-	h->v[h->n_v].model = o->model;
-	h->v[h->n_v].col = c;
-	*id = (int)h->n_v++;
+	vi = h->n_v++;
+	memset(&h->v[vi], 0, sizeof(h->v[vi]));
+	h->v[vi].used = true;
+	h->v[vi].cv = cv;
+	ret = view_join(h, vi, err);
+	v = &h->v[vi];
+	if (!ret)
+		ret = read_sets(h, v, err);
+	if (ret) {
+		view_release(v);
+		gc(h);
+		return ret;
+	}
+	for (i = 0; i < v->n_subs; i++) {
+		struct hub_sub *s = &v->subs[i];
+		const struct hub_set *set = &h->set[s->set];
+
+		s->start = s->prev = set->snap.total[s->ctr];
+		s->start_ended = s->prev_ended = set->snap.state[s->ctr] != CNT_SERIES_LIVE;
+	}
+	cview_start(cv);
+	*id = (int)vi;
 	return 0;
 }
 
@@ -92,27 +437,110 @@ void hub_view_remove(struct hub *h, int id)
 
 	if (!v)
 		return;
-	collect_free(v->col);
-	v->col = NULL;
-	v->used = false;
+	view_release(v);
+	gc(h);
+}
+
+/*
+ * A view's frame: its series' totals now minus its baselines, summed per
+ * (input, target) and scaled as one counter (perf's aggregation), then
+ * evaluated by the view.
+ */
+static int hub_frame(struct hub *h, int id, bool total, struct collect_frame *f,
+		     struct vp_err *err)
+{
+	struct hub_view *v = view_of(h, id);
+	const struct model *m;
+	struct cnt_value *agg = NULL, *isum = NULL;
+	double *counts = NULL, *scale = NULL;
+	bool *have = NULL, *ihave = NULL;
+	size_t n_t, n_in, i;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	if (!v)
+		return vp_err_set(err, VP_EINVAL, "no view %d", id);
+	m = cview_model(v->cv);
+	n_t = cview_n_targets(v->cv);
+	n_in = m->n_inputs;
+	ret = read_sets(h, v, err);
+	if (ret)
+		return ret;
+	agg = xcalloc(n_in * n_t + 1, sizeof(*agg));
+	have = xcalloc(n_in * n_t + 1, sizeof(*have));
+	counts = xcalloc(n_in * n_t + 1, sizeof(*counts));
+	isum = xcalloc(n_in + 1, sizeof(*isum));
+	ihave = xcalloc(n_in + 1, sizeof(*ihave));
+	scale = xcalloc(n_in + 1, sizeof(*scale));
+	for (i = 0; i < v->n_subs; i++) {
+		const struct hub_sub *s = &v->subs[i];
+		const struct hub_set *set = &h->set[s->set];
+		const struct cnt_value *base = total ? &s->start : &s->prev;
+		size_t at = s->input * n_t + s->target;
+		double sc = h->ev[set->ev].ev.scale;
+		struct cnt_value d;
+
+		if (total ? s->start_ended : s->prev_ended)
+			continue; /* ended before this interval: no series, as cnt_sum() does */
+		cnt_value_delta(&d, &set->snap.total[s->ctr], base);
+		agg[at].raw += d.raw;
+		agg[at].enabled += d.enabled;
+		agg[at].running += d.running;
+		have[at] = true;
+		isum[s->input].enabled += d.enabled;
+		isum[s->input].running += d.running;
+		ihave[s->input] = true;
+		scale[s->input] = sc > 0 && isfinite(sc) ? sc : 1.0;
+	}
+	for (i = 0; i < n_in * n_t; i++) {
+		counts[i] = NAN;
+		if (have[i]) {
+			cnt_value_scale(&agg[i], scale[i / n_t]);
+			counts[i] = agg[i].value;
+		}
+	}
+	ret = cview_frame(v->cv, total, counts, f, err);
+	if (ret)
+		goto out;
+	for (i = 0; i < n_in; i++) {
+		struct collect_scaling *sc;
+
+		if (!ihave[i])
+			continue;
+		f->scaling = xrealloc(f->scaling, (f->n_scaling + 1) * sizeof(*f->scaling));
+		sc = &f->scaling[f->n_scaling++];
+		sc->event = xstrdup(m->inputs[i].spec);
+		sc->input = i;
+		sc->enabled_s = (double)isum[i].enabled / 1e9;
+		sc->running_s = (double)isum[i].running / 1e9;
+		sc->running_pct = isum[i].enabled ? 100.0 * (double)isum[i].running /
+							    (double)isum[i].enabled : NAN;
+	}
+	for (i = 0; !total && i < v->n_subs; i++) {
+		struct hub_sub *s = &v->subs[i];
+		const struct hub_set *set = &h->set[s->set];
+
+		s->prev = set->snap.total[s->ctr];
+		s->prev_ended = set->snap.state[s->ctr] != CNT_SERIES_LIVE;
+	}
+out:
+	free(agg);
+	free(have);
+	free(counts);
+	free(isum);
+	free(ihave);
+	free(scale);
+	return ret;
 }
 
 int hub_sample(struct hub *h, int id, struct collect_frame *f, struct vp_err *err)
 {
-	struct hub_view *v = view_of(h, id);
-
-	if (!v)
-		return vp_err_set(err, VP_EINVAL, "no view %d", id);
-	return collect_sample(v->col, f, err);
+	return hub_frame(h, id, false, f, err);
 }
 
 int hub_total(struct hub *h, int id, struct collect_frame *f, struct vp_err *err)
 {
-	struct hub_view *v = view_of(h, id);
-
-	if (!v)
-		return vp_err_set(err, VP_EINVAL, "no view %d", id);
-	return collect_total(v->col, f, err);
+	return hub_frame(h, id, true, f, err);
 }
 
 void hub_diag_input(const struct hub *h, int id, const struct collect_frame *f,
@@ -121,7 +549,7 @@ void hub_diag_input(const struct hub *h, int id, const struct collect_frame *f,
 	const struct hub_view *v = view_of(h, id);
 
 	if (v)
-		collect_diag_input(v->col, f, in);
+		cview_diag_input(v->cv, f, in);
 	else
 		memset(in, 0, sizeof(*in));
 }
@@ -130,48 +558,28 @@ const struct model_avail *hub_view_avail(const struct hub *h, int id)
 {
 	const struct hub_view *v = view_of(h, id);
 
-	return v ? collect_avail(v->col) : NULL;
+	return v ? cview_avail(v->cv) : NULL;
 }
 
 const char *hub_view_input_reason(const struct hub *h, int id, size_t input)
 {
 	const struct hub_view *v = view_of(h, id);
 
-	return v ? collect_input_reason(v->col, input) : NULL;
+	return v ? cview_input_reason(v->cv, input) : NULL;
 }
 
 size_t hub_view_n_targets(const struct hub *h, int id)
 {
 	const struct hub_view *v = view_of(h, id);
 
-	return v ? collect_n_targets(v->col) : 0;
+	return v ? cview_n_targets(v->cv) : 0;
 }
 
 const struct attrib *hub_view_attrib(const struct hub *h, int id)
 {
 	const struct hub_view *v = view_of(h, id);
 
-	return v ? collect_attrib(v->col) : NULL;
-}
-
-static void encode(const struct perf_event_attr *a, char *buf, size_t size)
-{
-	int len = snprintf(buf, size, "type=%" PRIu32 ",config=0x%" PRIx64, a->type,
-			   (uint64_t)a->config);
-
-	if (a->config1 && len > 0 && (size_t)len < size)
-		len += snprintf(buf + len, size - (size_t)len, ",config1=0x%" PRIx64,
-				(uint64_t)a->config1);
-	if (a->config2 && len > 0 && (size_t)len < size)
-		len += snprintf(buf + len, size - (size_t)len, ",config2=0x%" PRIx64,
-				(uint64_t)a->config2);
-	if (len > 0 && (size_t)len < size && (a->exclude_user || a->exclude_kernel ||
-					       a->exclude_hv || a->exclude_host ||
-					       a->exclude_guest || a->precise_ip))
-		snprintf(buf + len, size - (size_t)len, ",mod=%s%s%s%s%s%s",
-			 a->exclude_user ? "u" : "", a->exclude_kernel ? "k" : "",
-			 a->exclude_hv ? "h" : "", a->exclude_host ? "H" : "",
-			 a->exclude_guest ? "G" : "", a->precise_ip ? "p" : "");
+	return v ? cview_attrib(v->cv) : NULL;
 }
 
 int hub_events(const struct hub *h, struct hub_event **out, size_t *n)
@@ -179,39 +587,40 @@ int hub_events(const struct hub *h, struct hub_event **out, size_t *n)
 	struct hub_event *ev = NULL;
 	size_t i, j, k, n_ev = 0;
 
-	for (i = 0; i < h->n_v; i++) {
-		const struct cnt_session *cs;
+	for (i = 0; i < h->n_ev; i++) {
+		const struct hub_ev *he = &h->ev[i];
+		uint64_t enabled = 0, running = 0;
+		struct hub_event *e;
 
-		if (!h->v[i].used || !(cs = collect_session(h->v[i].col)))
+		if (!he->used)
 			continue;
-		for (j = 0; j < cs->n_events; j++) {
-			const struct cnt_event *ce = &cs->events[j];
-			struct hub_event *e = NULL;
-			char enc[80];
+		ev = xrealloc(ev, (n_ev + 1) * sizeof(*ev));
+		e = &ev[n_ev++];
+		memset(e, 0, sizeof(*e));
+		e->name = xstrdup(he->ev.name ? he->ev.name : he->ev.spec);
+		memcpy(e->encoding, he->enc, sizeof(e->encoding));
+		e->views = xcalloc(h->n_v + 1, sizeof(int));
+		for (j = 0; j < h->n_v; j++)
+			for (k = 0; h->v[j].used && k < h->v[j].n_evs; k++)
+				if (h->v[j].evs[k] == i) {
+					e->views[e->n_views++] = (int)j;
+					break;
+				}
+		for (j = 0; j < h->n_set; j++) {
+			const struct hub_set *s = &h->set[j];
 
-			encode(&ce->ev.attr, enc, sizeof(enc));
-			for (k = 0; k < n_ev && !e; k++)
-				if (!strcmp(ev[k].encoding, enc))
-					e = &ev[k];
-			if (!e) {
-				ev = xrealloc(ev, (n_ev + 1) * sizeof(*ev));
-				e = &ev[n_ev++];
-				memset(e, 0, sizeof(*e));
-				e->name = xstrdup(ce->ev.name ? ce->ev.name : ce->ev.spec);
-				snprintf(e->encoding, sizeof(e->encoding), "%s", enc);
-				e->views = xcalloc(h->n_v, sizeof(int));
-				e->enabled_s = e->running_s = NAN; /* per-view sessions: not summed yet */
-				e->why = ce->state == CNT_EV_OPEN ? NULL :
-					 xstrdup(ce->why ? ce->why : "open failed");
+			if (!s->used || s->ev != i)
+				continue;
+			e->open = true;
+			for (k = 0; k < s->snap.n; k++) {
+				enabled += s->snap.total[k].enabled;
+				running += s->snap.total[k].running;
 			}
-			if (ce->state == CNT_EV_OPEN) {
-				e->open = true;
-				free(e->why);
-				e->why = NULL;
-			}
-			if (!e->n_views || e->views[e->n_views - 1] != (int)i)
-				e->views[e->n_views++] = (int)i;
 		}
+		e->enabled_s = (double)enabled / 1e9;
+		e->running_s = (double)running / 1e9;
+		if (!e->open)
+			e->why = xstrdup(he->why ? he->why : "not opened");
 	}
 	*out = ev;
 	*n = n_ev;

@@ -1,7 +1,10 @@
 /* test_hub.c - the shared collector: views over one merged counter set */
+#include <dirent.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -9,23 +12,62 @@
 #include "test.h"
 #include "util/alloc.h"
 
-static void burn_ms(double ms)
-{
-	struct timespec t0, t;
-	volatile unsigned long x = 0;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-	do {
-		for (int i = 0; i < 100000; i++)
-			x += (unsigned long)i;
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	} while ((double)(t.tv_sec - t0.tv_sec) * 1e3 + (double)(t.tv_nsec - t0.tv_nsec) / 1e6 < ms);
-}
+/*
+ * Live tests count software events (task-clock, context-switches,
+ * page-faults) on this process's threads, which count for real without a
+ * hardware PMU; the expected values come from the CPU time the process
+ * measures itself (CLOCK_PROCESS_CPUTIME_ID) and, for merging, from the
+ * events' kernel encodings (PERF_TYPE_SOFTWARE = 1; PERF_COUNT_SW_TASK_CLOCK
+ * = 1, _PAGE_FAULTS = 2, _CONTEXT_SWITCHES = 3 in linux/perf_event.h).
+ */
 
 /* The five factors every model binds, none measurable by these test models. */
 #define NO_FACTORS "factor locality unavailable \"test\"\nfactor llc unavailable \"test\"\n" \
 	"factor sharing unavailable \"test\"\nfactor imc unavailable \"test\"\n" \
 	"factor queue unavailable \"test\"\n"
+
+static double cpu_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static void burn_ms(double ms)
+{
+	double t0 = cpu_ms();
+	volatile unsigned long x = 0;
+
+	do {
+		for (int i = 0; i < 100000; i++)
+			x += (unsigned long)i;
+	} while (cpu_ms() - t0 < ms);
+}
+
+/* perf_event descriptors this process holds. */
+static int perf_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		char path[300], link[64];
+		ssize_t len;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", de->d_name);
+		len = readlink(path, link, sizeof(link) - 1);
+		if (len <= 0)
+			continue;
+		link[len] = '\0';
+		n += !strcmp(link, "anon_inode:[perf_event]");
+	}
+	closedir(d);
+	return n;
+}
 
 static struct model *load_text(const char *text)
 {
@@ -40,59 +82,466 @@ static struct model *load_text(const char *text)
 	return m;
 }
 
-static int input_of(const struct model *m, const char *name)
+/* A live hub on this machine with one platform; fixture hubs pass a root. */
+struct fix {
+	struct platform plat;
+	struct hub *h;
+	bool ok;
+};
+
+static void fix_init(struct fix *x, const char *root)
 {
-	return model_find_input(m, name);
+	struct vp_err err = { 0, "" };
+	struct hub_opts ho;
+
+	memset(x, 0, sizeof(*x));
+	if (platform_probe(&x->plat, root, &err)) {
+		test_fail(__FILE__, __LINE__, "%s", err.msg);
+		return;
+	}
+	memset(&ho, 0, sizeof(ho));
+	ho.root = root;
+	ho.plat = &x->plat;
+	if (hub_new(&x->h, &ho, &err)) {
+		test_fail(__FILE__, __LINE__, "%s", err.msg);
+		return;
+	}
+	x->ok = true;
 }
 
-/* A view on this process: its one thread's task-clock is the CPU time it burnt. */
-TEST(hub_one_view_counts_own_thread)
+static void fix_release(struct fix *x)
 {
-	struct model *m = load_text("model a\nevent tclk = task-clock\n"
-				    "metric cpu_util = tclk / (duration * 1e9)\n" NO_FACTORS);
-	struct platform plat;
-	struct vp_err err = { 0, "" };
-	struct hub *h = NULL;
-	struct hub_opts ho;
-	struct hub_view_opts vo;
-	struct collect_frame f;
-	int pid = (int)getpid(), id = -1, tc;
+	hub_free(x->h);
+	platform_release(&x->plat);
+}
 
-	memset(&f, 0, sizeof(f));
-	memset(&plat, 0, sizeof(plat));
-	if (!m)
-		return;
-	CHECK_INT(platform_probe(&plat, "/", &err), 0);
-	memset(&ho, 0, sizeof(ho));
-	ho.root = "/";
-	ho.plat = &plat;
-	CHECK_INT(hub_new(&h, &ho, &err), 0);
+static int add_pid_view(struct hub *h, const struct model *m, const int *pid, int line)
+{
+	struct hub_view_opts vo;
+	struct vp_err err = { 0, "" };
+	int id = -1;
+
 	memset(&vo, 0, sizeof(vo));
 	vo.model = m;
-	vo.pids = &pid;
+	vo.pids = pid;
 	vo.n_pids = 1;
-	if (hub_view_add(h, &vo, &id, &err)) {
-		test_fail(__FILE__, __LINE__, "%s", err.msg);
+	if (hub_view_add(h, &vo, &id, &err))
+		test_fail(__FILE__, line, "hub_view_add: %s", err.msg);
+	return id;
+}
+
+/* The process row's (row 0) value of input name in a fresh sample; NaN on failure. */
+static double sample_input(struct hub *h, int id, const struct model *m, const char *name,
+			   struct collect_frame *f, int line)
+{
+	struct vp_err err = { 0, "" };
+	int in = model_find_input(m, name);
+
+	memset(f, 0, sizeof(*f));
+	if (hub_sample(h, id, f, &err)) {
+		test_fail(__FILE__, line, "hub_sample: %s", err.msg);
+		return NAN;
+	}
+	if (in < 0 || !f->n_rows) {
+		test_fail(__FILE__, line, "no input '%s' or no rows", name);
+		return NAN;
+	}
+	return f->rows[0].inputs[in];
+}
+
+static const struct hub_event *find_event(const struct hub_event *ev, size_t n, const char *enc)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(ev[i].encoding, enc))
+			return &ev[i];
+	return NULL;
+}
+
+static const char model_a[] = "model a\nevent tclk = task-clock\nevent cs = context-switches\n"
+			      "metric cpu_util = tclk / (duration * 1e9)\n" NO_FACTORS;
+/* task-clock again (spelt as in model a), page-faults new, context-switches
+ * under its other perf name: the same encoding, so the same event */
+static const char model_b[] = "model b\nevent tclk = task-clock\nevent pf = page-faults\n"
+			      "event sw = cs\n"
+			      "metric cpu_util = tclk / (duration * 1e9)\n" NO_FACTORS;
+
+/* A view on this process: its task-clock is the CPU time the process burnt. */
+TEST(hub_one_view_counts_own_process)
+{
+	struct model *m = load_text(model_a);
+	struct collect_frame f;
+	struct fix x;
+	int pid = (int)getpid(), id;
+	double t0, tc;
+
+	memset(&f, 0, sizeof(f));
+	fix_init(&x, "/");
+	if (!m || !x.ok)
 		goto out;
-	}
+	id = add_pid_view(x.h, m, &pid, __LINE__);
 	CHECK(id >= 0);
-	burn_ms(50);
-	CHECK_INT(hub_sample(h, id, &f, &err), 0);
-	tc = input_of(m, "tclk");
-	CHECK(f.n_rows >= 2);
-	if (f.n_rows >= 2) {
-		/* the process row sums its threads: at least the 50 ms burnt */
-		CHECK(f.rows[0].inputs[tc] >= 45e6);
-		CHECK(f.rows[0].inputs[tc] < 5e9);
-	}
-	CHECK_INT(f.n_scaling, 1);
-	if (f.n_scaling == 1) {
+	if (id < 0)
+		goto out;
+	t0 = cpu_ms();
+	burn_ms(60);
+	tc = sample_input(x.h, id, m, "tclk", &f, __LINE__) / 1e6;
+	t0 = cpu_ms() - t0;
+	/* at least the 60 ms burnt, at most the process's CPU time over the interval plus slack */
+	CHECK(tc >= 55);
+	CHECK(tc <= t0 + 20);
+	CHECK_INT(f.n_scaling, 2);
+	if (f.n_scaling == 2) {
 		CHECK_STR(f.scaling[0].event, "task-clock");
-		CHECK_NEAR(f.scaling[0].running_pct, 100.0, 0.01); /* software events never multiplex */
+		CHECK_STR(f.scaling[1].event, "context-switches");
+		/* software events are never multiplexed */
+		CHECK_NEAR(f.scaling[0].running_pct, 100.0, 0.01);
+		CHECK(f.scaling[0].enabled_s > 0.05);
 	}
 out:
 	collect_frame_release(&f);
-	hub_free(h);
-	platform_release(&plat);
+	fix_release(&x);
+	model_free(m);
+}
+
+/* Two views with overlapping models: the union, de-duplicated, each event opened once. */
+TEST(hub_merges_overlapping_views)
+{
+	struct model *ma = load_text(model_a), *mb = load_text(model_b);
+	struct hub_event *ev = NULL;
+	const struct hub_event *e;
+	size_t n_ev = 0, nt;
+	struct fix x;
+	int pid = (int)getpid(), a = -1, b = -1, fds0 = perf_fds();
+
+	fix_init(&x, "/");
+	if (!ma || !mb || !x.ok)
+		goto out;
+	a = add_pid_view(x.h, ma, &pid, __LINE__);
+	if (a < 0)
+		goto out;
+	nt = hub_view_n_targets(x.h, a);
+	CHECK(nt >= 1);
+	/* model a: task-clock and context-switches on every thread */
+	CHECK_INT(perf_fds() - fds0, 2 * (int)nt);
+	b = add_pid_view(x.h, mb, &pid, __LINE__);
+	if (b < 0)
+		goto out;
+	CHECK(b != a);
+	/* model b adds only page-faults: task-clock and cs are shared */
+	CHECK_INT(perf_fds() - fds0, 3 * (int)nt);
+	CHECK_INT(hub_events(x.h, &ev, &n_ev), 0);
+	CHECK_INT(n_ev, 3);
+	e = find_event(ev, n_ev, "type=1,config=0x1");
+	CHECK(e != NULL);
+	if (e) {
+		CHECK_STR(e->name, "task-clock");
+		CHECK_INT(e->n_views, 2);
+		CHECK(e->open);
+		CHECK(e->why == NULL);
+	}
+	e = find_event(ev, n_ev, "type=1,config=0x3");
+	CHECK(e != NULL);
+	if (e) {
+		CHECK_STR(e->name, "context-switches"); /* the first asker's spelling */
+		CHECK_INT(e->n_views, 2);
+	}
+	e = find_event(ev, n_ev, "type=1,config=0x2");
+	CHECK(e != NULL);
+	if (e) {
+		CHECK_INT(e->n_views, 1);
+		if (e->n_views == 1)
+			CHECK_INT(e->views[0], b);
+	}
+	/* every input of both views is counted */
+	CHECK(hub_view_input_reason(x.h, a, (size_t)model_find_input(ma, "cs")) == NULL);
+	CHECK(hub_view_input_reason(x.h, b, (size_t)model_find_input(mb, "sw")) == NULL);
+	CHECK(hub_view_input_reason(x.h, b, (size_t)model_find_input(mb, "pf")) == NULL);
+out:
+	hub_events_release(ev, n_ev);
+	fix_release(&x);
+	CHECK_INT(perf_fds(), fds0);
+	model_free(ma);
+	model_free(mb);
+}
+
+/*
+ * A view added later does not change the first view's deltas: the first
+ * view's task-clock over an interval in which the second was added matches
+ * what an independent single-view hub counts over the same interval, and
+ * the CPU time burnt; the second view counts only since it was added.
+ */
+TEST(hub_later_view_leaves_first_alone)
+{
+	struct model *ma = load_text(model_a), *mb = load_text(model_b);
+	struct collect_frame f;
+	struct fix x, y;
+	struct vp_err err = { 0, "" };
+	int pid = (int)getpid(), a, b, solo;
+	double ta, tsolo, tb, tot, c0, c1;
+
+	memset(&f, 0, sizeof(f));
+	fix_init(&x, "/");
+	fix_init(&y, "/");
+	if (!ma || !mb || !x.ok || !y.ok)
+		goto out;
+	a = add_pid_view(x.h, ma, &pid, __LINE__);
+	solo = add_pid_view(y.h, ma, &pid, __LINE__);
+	if (a < 0 || solo < 0)
+		goto out;
+	sample_input(x.h, a, ma, "tclk", &f, __LINE__);
+	collect_frame_release(&f);
+	sample_input(y.h, solo, ma, "tclk", &f, __LINE__);
+	collect_frame_release(&f);
+	c0 = cpu_ms();
+	burn_ms(80);
+	b = add_pid_view(x.h, mb, &pid, __LINE__);
+	if (b < 0)
+		goto out;
+	burn_ms(80);
+	ta = sample_input(x.h, a, ma, "tclk", &f, __LINE__) / 1e6;
+	collect_frame_release(&f);
+	tsolo = sample_input(y.h, solo, ma, "tclk", &f, __LINE__) / 1e6;
+	collect_frame_release(&f);
+	tb = sample_input(x.h, b, mb, "tclk", &f, __LINE__) / 1e6;
+	c1 = cpu_ms() - c0;
+	collect_frame_release(&f);
+	/* both burns, as the solo hub counts them (sampled a moment apart) */
+	CHECK(ta >= 155);
+	CHECK(ta <= c1 + 20);
+	CHECK_NEAR(ta, tsolo, 0.1 * tsolo + 10);
+	/* the second view: the second burn only */
+	CHECK(tb >= 75);
+	CHECK(tb <= ta - 60);
+	/* the first view's whole run is at least both burns */
+	memset(&f, 0, sizeof(f));
+	CHECK_INT(hub_total(x.h, a, &f, &err), 0);
+	tot = f.n_rows ? f.rows[0].inputs[model_find_input(ma, "tclk")] / 1e6 : NAN;
+	CHECK(tot >= ta);
+out:
+	collect_frame_release(&f);
+	fix_release(&x);
+	fix_release(&y);
+	model_free(ma);
+	model_free(mb);
+}
+
+/* Removing a view closes its private events and leaves the other view's counts alone. */
+TEST(hub_remove_view_closes_private_events)
+{
+	struct model *ma = load_text(model_a), *mb = load_text(model_b);
+	struct hub_event *ev = NULL;
+	struct collect_frame f;
+	size_t n_ev = 0, nt;
+	struct fix x;
+	struct vp_err err = { 0, "" };
+	int pid = (int)getpid(), a, b, fds0 = perf_fds();
+	double ta;
+
+	memset(&f, 0, sizeof(f));
+	fix_init(&x, "/");
+	if (!ma || !mb || !x.ok)
+		goto out;
+	a = add_pid_view(x.h, ma, &pid, __LINE__);
+	b = add_pid_view(x.h, mb, &pid, __LINE__);
+	if (a < 0 || b < 0)
+		goto out;
+	nt = hub_view_n_targets(x.h, a);
+	sample_input(x.h, a, ma, "tclk", &f, __LINE__);
+	collect_frame_release(&f);
+	burn_ms(50);
+	hub_view_remove(x.h, b);
+	/* page-faults was b's alone */
+	CHECK_INT(perf_fds() - fds0, 2 * (int)nt);
+	CHECK_INT(hub_events(x.h, &ev, &n_ev), 0);
+	CHECK_INT(n_ev, 2);
+	CHECK(find_event(ev, n_ev, "type=1,config=0x2") == NULL);
+	if (find_event(ev, n_ev, "type=1,config=0x1"))
+		CHECK_INT(find_event(ev, n_ev, "type=1,config=0x1")->n_views, 1);
+	burn_ms(50);
+	ta = sample_input(x.h, a, ma, "tclk", &f, __LINE__) / 1e6;
+	CHECK(ta >= 95);
+	collect_frame_release(&f);
+	/* the removed view is gone for good; removing it again changes nothing */
+	CHECK(hub_sample(x.h, b, &f, &err) < 0);
+	CHECK_CONTAINS(err.msg, "view");
+	hub_view_remove(x.h, b);
+	CHECK(hub_view_avail(x.h, b) == NULL);
+	hub_view_remove(x.h, a);
+	CHECK_INT(perf_fds(), fds0);
+out:
+	hub_events_release(ev, n_ev);
+	collect_frame_release(&f);
+	fix_release(&x);
+	model_free(ma);
+	model_free(mb);
+}
+
+/* A view on a pid sees that process's rows only, counted on its threads only. */
+TEST(hub_pid_views_see_their_rows)
+{
+	struct model *m = load_text(model_a);
+	struct collect_frame fa, fb;
+	struct fix x;
+	int self = (int)getpid(), child, a, b, p[2];
+	size_t i;
+	char c = 0;
+	double tb;
+
+	memset(&fa, 0, sizeof(fa));
+	memset(&fb, 0, sizeof(fb));
+	fix_init(&x, "/");
+	if (!m || !x.ok || pipe(p))
+		goto out0;
+	child = fork();
+	if (child == 0) {
+		/* burn CPU once told to, until killed */
+		if (read(p[0], &c, 1) != 1)
+			_exit(1);
+		for (;;)
+			burn_ms(1000);
+	}
+	if (child < 0)
+		goto out0;
+	a = add_pid_view(x.h, m, &self, __LINE__);
+	b = add_pid_view(x.h, m, &child, __LINE__);
+	if (a < 0 || b < 0)
+		goto out;
+	CHECK_INT(hub_view_n_targets(x.h, b), 1);
+	if (write(p[1], &c, 1) != 1)
+		goto out;
+	usleep(300 * 1000);
+	sample_input(x.h, a, m, "tclk", &fa, __LINE__);
+	tb = sample_input(x.h, b, m, "tclk", &fb, __LINE__) / 1e6;
+	for (i = 0; i < fa.n_rows; i++)
+		CHECK_INT(fa.rows[i].pid, self);
+	CHECK_INT(fb.n_rows, 2); /* the process and its one thread */
+	for (i = 0; i < fb.n_rows; i++)
+		CHECK_INT(fb.rows[i].pid, child);
+	if (fb.n_rows == 2)
+		CHECK_INT(fb.rows[1].tid, child);
+	/* the child burnt CPU for 300 ms of wall time on a 2-CPU machine shared with others:
+	 * generously, some of it (and no more than the wall time) */
+	CHECK(tb >= 20);
+	CHECK(tb <= 300 + 200);
+out:
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+out0:
+	close(p[0]);
+	close(p[1]);
+	collect_frame_release(&fa);
+	collect_frame_release(&fb);
+	fix_release(&x);
+	model_free(m);
+}
+
+/*
+ * Views by VM name on a fixture host (host-libvirt-v2: VM web1 with vCPU
+ * threads 1002 and 1003, its 1 GiB 196608 + 65536 pages on nodes 0 and 1;
+ * VM db-2 with one vCPU, all its memory on node 1).  Each view's frame has
+ * its own VMs' rows; placement.spread = 1 - largest node share.
+ */
+TEST(hub_vm_views_on_fixture)
+{
+	static const struct {
+		int line;
+		const char *vm;     /* NULL: every VM */
+		size_t rows;        /* VM rows + vCPU rows */
+		double spread0;     /* the first VM row's spread */
+	} rows[] = {
+		{ __LINE__, "web1", 1 + 2, 1.0 - 196608.0 / 262144.0 },
+		{ __LINE__, "db-2", 1 + 1, 0.0 },
+		{ __LINE__, NULL, 2 + 3, NAN },
+	};
+	struct model *m = load_text("model s\nsource spread = placement.spread\n"
+				    "metric s = spread\n" NO_FACTORS);
+	struct hub_event *ev = NULL;
+	size_t n_ev = 0, i;
+	struct fix x;
+	int ids[3];
+	char root[4096];
+
+	snprintf(root, sizeof(root), "%s", test_data("root/host-libvirt-v2"));
+	fix_init(&x, root);
+	if (!m || !x.ok)
+		goto out;
+	for (i = 0; i < 3; i++) {
+		struct hub_view_opts vo;
+		struct vp_err err = { 0, "" };
+
+		memset(&vo, 0, sizeof(vo));
+		vo.model = m;
+		vo.vm_names = rows[i].vm ? &rows[i].vm : NULL;
+		vo.n_vm_names = rows[i].vm ? 1 : 0;
+		ids[i] = -1;
+		CHECK_INT_AT(rows[i].line, hub_view_add(x.h, &vo, &ids[i], &err), 0);
+	}
+	for (i = 0; i < 3; i++) {
+		struct collect_frame f;
+		struct vp_err err = { 0, "" };
+		size_t k;
+
+		if (ids[i] < 0)
+			continue;
+		CHECK_INT_AT(rows[i].line, hub_sample(x.h, ids[i], &f, &err), 0);
+		CHECK_INT_AT(rows[i].line, f.n_rows, rows[i].rows);
+		for (k = 0; rows[i].vm && k < f.n_rows; k++)
+			if (f.rows[k].kind == ENT_VM)
+				CHECK_STR_AT(rows[i].line, f.rows[k].name, rows[i].vm);
+		if (rows[i].vm && f.n_rows)
+			CHECK_NEAR_AT(rows[i].line, f.rows[0].inputs[0], rows[i].spread0, 1e-9);
+		CHECK_INT_AT(rows[i].line, f.n_scaling, 0); /* no events */
+		collect_frame_release(&f);
+	}
+	/* sources only: nothing to open */
+	CHECK_INT(hub_events(x.h, &ev, &n_ev), 0);
+	CHECK_INT(n_ev, 0);
+out:
+	hub_events_release(ev, n_ev);
+	fix_release(&x);
+	model_free(m);
+}
+
+/* Bad requests fail with a message and leave the hub as it was. */
+TEST(hub_bad_views)
+{
+	struct model *m = load_text(model_a);
+	struct hub_view_opts vo;
+	struct collect_frame f;
+	struct vp_err err = { 0, "" };
+	struct fix x;
+	int gone = 0x3ffffff0, id = -1, fds0 = perf_fds();
+
+	memset(&f, 0, sizeof(f));
+	fix_init(&x, "/");
+	if (!m || !x.ok)
+		goto out;
+	memset(&vo, 0, sizeof(vo));
+	vo.model = m;
+	vo.pids = &gone;
+	vo.n_pids = 1;
+	CHECK(hub_view_add(x.h, &vo, &id, &err) < 0);
+	CHECK_CONTAINS(err.msg, "process 1073741808 does not exist");
+	CHECK_INT(perf_fds(), fds0);
+	/* a VM name this host does not have */
+	{
+		const char *nosuch = "no-such-vm";
+
+		vo.pids = NULL;
+		vo.n_pids = 0;
+		vo.vm_names = &nosuch;
+		vo.n_vm_names = 1;
+		CHECK(hub_view_add(x.h, &vo, &id, &err) < 0);
+		CHECK_CONTAINS(err.msg, "no VM named 'no-such-vm'");
+	}
+	CHECK(hub_sample(x.h, 0, &f, &err) < 0);
+	CHECK(hub_total(x.h, -1, &f, &err) < 0);
+	CHECK(hub_view_input_reason(x.h, 7, 0) == NULL);
+	CHECK_INT(hub_view_n_targets(x.h, 7), 0);
+out:
+	collect_frame_release(&f);
+	fix_release(&x);
 	model_free(m);
 }

@@ -1,0 +1,195 @@
+/* frame.c - collector frames: a row's model evaluated from its inputs, frames released, frames turned into the diagnosis input */
+#include "collect/collect.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/run.h"
+#include "util/alloc.h"
+#include "util/sbuf.h"
+
+static int find_tclk(const struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n_inputs; i++)
+		if (m->inputs[i].kind == INPUT_EVENT && !strcmp(m->inputs[i].spec, "task-clock"))
+			return (int)i;
+	return -1;
+}
+
+void frame_eval_row(const struct model *m, const struct platform *plat, const struct calib *cal,
+		    double cpu_mhz, struct collect_row *r, double duration)
+{
+	int tclk = find_tclk(m), ms = model_find_metric(m, "mem_stall");
+	struct expr_env env;
+
+	model_env_fill(&env, plat, cal, duration);
+	env.inputs = r->inputs;
+	env.n_inputs = m->n_inputs;
+	free(r->metrics);
+	r->metrics = xcalloc(m->n_metrics ? m->n_metrics : 1, sizeof(double));
+	model_eval(m, &env, r->metrics, r->fv);
+	r->cycles = m->cycles ? expr_eval(m->cycles, &env) : NAN;
+	r->cycles_proxy = false;
+	if (!isfinite(r->cycles) && tclk >= 0 && isfinite(r->inputs[tclk]) && isfinite(cpu_mhz)) {
+		/* task-clock ns x cycles per ns */
+		r->cycles = r->inputs[tclk] * cpu_mhz / 1000.0;
+		r->cycles_proxy = true;
+	}
+	r->mem_stall = ms >= 0 ? r->metrics[ms] : NAN;
+}
+
+void collect_frame_release(struct collect_frame *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n_rows; i++) {
+		free(f->rows[i].inputs);
+		free(f->rows[i].metrics);
+		free(f->rows[i].name);
+		free(f->rows[i].key);
+		free(f->rows[i].mem_node);
+	}
+	free(f->rows);
+	for (i = 0; i < f->n_scaling; i++)
+		free(f->scaling[i].event);
+	free(f->scaling);
+	memset(f, 0, sizeof(*f));
+}
+
+/* ---- the diagnosis input ---- */
+
+static void factor_evidence(const struct model *m, const bool *factor_ok,
+			    const struct collect_row *r, enum factor_id fi, struct diag_factor_in *out)
+{
+	const struct model_factor *mf = &m->factors[fi];
+	struct sbuf sb = SBUF_INIT;
+
+	out->cost_cycles = r->fv[fi].cost_cycles;
+	out->score = r->fv[fi].score;
+	out->sev = r->fv[fi].sev;
+	out->quality = mf->quality;
+	if (!factor_ok[fi] || mf->quality == Q_UNAVAILABLE)
+		out->quality = Q_UNAVAILABLE;
+	if (mf->score && mf->score->k == EX_METRIC && mf->score->name)
+		sbuf_addf(&sb, "%s ", mf->score->name);
+	else
+		sbuf_addstr(&sb, "score ");
+	if (isfinite(r->fv[fi].score))
+		sbuf_addf(&sb, "%.3g", r->fv[fi].score);
+	else
+		sbuf_addstr(&sb, "n/a");
+	sbuf_addf(&sb, " (%s)", factor_quality_name(out->quality));
+	snprintf(out->evidence, sizeof(out->evidence), "%s", sbuf_str(&sb));
+	sbuf_release(&sb);
+}
+
+void frame_diag_input(const struct model *m, const bool *factor_ok, const struct topology *topo,
+		      const struct calib *cal, const struct collect_frame *f, struct diag_input *in)
+{
+	int remote_metric = model_find_metric(m, "remote_frac");
+	int intensity_metric = model_find_metric(m, "mem_bw");
+	size_t i, nv = 0, nvc = 0, *vm_of_row;
+	int fi;
+
+	memset(in, 0, sizeof(*in));
+	diag_params_default(&in->params);
+	in->lat_local_loaded_ns = cal ? cal->val[CAL_LAT_LOADED_NS] : NAN;
+	in->lat_remote_idle_ns = cal ? cal->val[CAL_LAT_REMOTE_NS] : NAN;
+	in->nodes = xcalloc(topo->n_nodes > 0 ? (size_t)topo->n_nodes : 1, sizeof(*in->nodes));
+	in->n_nodes = topo->n_nodes > 0 ? (size_t)topo->n_nodes : 0;
+	for (i = 0; i < in->n_nodes; i++) {
+		struct diag_node *n = &in->nodes[i];
+		struct sbuf sb = SBUF_INIT;
+
+		n->id = topo->nodes[i].id;
+		cpulist_format(&topo->nodes[i].cpus, &sb);
+		n->cpus = sbuf_detach(&sb);
+		n->n_cpus = (int)topo->nodes[i].cpus.n;
+		n->bw_gbs = NAN;
+		n->peak_gbs = cal ? cal->val[CAL_PEAK_BW_GBS] : NAN;
+		n->queue_full_frac = NAN;
+		n->bw_quality = Q_UNAVAILABLE;
+	}
+	for (i = 0; i < f->n_rows; i++)
+		if (f->rows[i].kind == ENT_VM || f->rows[i].kind == ENT_PROCESS)
+			nv++;
+		else
+			nvc++;
+	in->vms = xcalloc(nv ? nv : 1, sizeof(*in->vms));
+	in->vcpus = xcalloc(nvc ? nvc : 1, sizeof(*in->vcpus));
+	vm_of_row = xcalloc(f->n_rows ? f->n_rows : 1, sizeof(size_t));
+	for (i = 0; i < f->n_rows; i++)
+		if (f->rows[i].kind == ENT_VM || f->rows[i].kind == ENT_PROCESS)
+			vm_of_row[i] = in->n_vms++;
+	in->n_vms = 0;
+	for (i = 0; i < f->n_rows; i++) {
+		const struct collect_row *r = &f->rows[i];
+
+		if (r->kind == ENT_VM || r->kind == ENT_PROCESS) {
+			struct diag_vm *d = &in->vms[in->n_vms++];
+			uint64_t tot = 0;
+			int n;
+
+			d->name = r->name;
+			d->adapter = r->adapter;
+			d->libvirt = r->libvirt;
+			d->pid = r->pid;
+			d->domid = r->domid;
+			d->scored = true;
+			for (fi = 0; fi < FACTOR_N; fi++) {
+				d->score[fi] = r->fv[fi].score;
+				d->sev[fi] = r->fv[fi].sev;
+			}
+			for (n = 0; n < r->n_mem_nodes; n++)
+				tot += r->mem_node[n];
+			if (tot) {
+				double *frac = xcalloc(in->n_nodes ? in->n_nodes : 1, sizeof(double));
+				size_t k;
+
+				for (k = 0; k < in->n_nodes; k++) {
+					int id = in->nodes[k].id;
+
+					frac[k] = id >= 0 && id < r->n_mem_nodes ?
+						  (double)r->mem_node[id] / (double)tot : 0;
+				}
+				d->mem_frac = frac;
+			}
+			continue;
+		}
+		{
+			struct diag_vcpu *v = &in->vcpus[in->n_vcpus++];
+
+			v->vm = r->vm_row < f->n_rows ? vm_of_row[r->vm_row] : 0;
+			v->index = r->index;
+			v->tid = r->tid;
+			v->node = r->node;
+			v->cycles = r->cycles;
+			v->cycles_proxy = r->cycles_proxy;
+			v->mem_stall_cycles = r->mem_stall;
+			v->remote_frac = remote_metric >= 0 && isfinite(r->metrics[remote_metric]) ?
+					 r->metrics[remote_metric] : r->remote.v;
+			v->mem_intensity = intensity_metric >= 0 ? r->metrics[intensity_metric] : NAN;
+			for (fi = 0; fi < FACTOR_N; fi++)
+				factor_evidence(m, factor_ok, r, (enum factor_id)fi, &v->f[fi]);
+		}
+	}
+	free(vm_of_row);
+}
+
+void collect_diag_release(struct diag_input *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->n_nodes; i++)
+		free((char *)in->nodes[i].cpus);
+	for (i = 0; i < in->n_vms; i++)
+		free((double *)in->vms[i].mem_frac);
+	free(in->nodes);
+	free(in->vms);
+	free(in->vcpus);
+	memset(in, 0, sizeof(*in));
+}

@@ -1,0 +1,528 @@
+/* view.c - one model's view of the live machine: targets, inputs, software sources, frames (the hub counts) */
+#include "collect/view.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/resolve.h"
+#include "model/run.h"
+#include "model/swsource.h"
+#include "source/task.h"
+#include "util/alloc.h"
+#include "util/fs.h"
+#include "util/sbuf.h"
+#include "util/timeutil.h"
+
+/* Sources this stage provides per entity (the swsource table has no
+ * machine-wide provider for them). */
+enum ent_source { ES_NONE, ES_PLACEMENT_REMOTE, ES_PLACEMENT_SPREAD, ES_SCHED_RUN, ES_SCHED_WAIT };
+
+struct target {                 /* one counted thread */
+	int tid;
+	int pid;
+	struct task_schedstat ss0;  /* schedstat at the start ... */
+	struct task_schedstat ssp;  /* ... and at the previous sample */
+	bool have_ss;
+};
+
+struct cview {
+	struct collect_opts o;
+	char *root;
+	struct pmu_db *db;          /* the caller's */
+	struct model_avail av;
+	bool have_av;
+	char **in_reason;           /* per input: why NaN (heap), NULL when read */
+	enum ent_source *es;        /* per input */
+	double *sw_start, *sw_prev; /* machine-wide cumulative sources */
+	struct evdesc_list evl;     /* the events the hub opens, spec_index = input */
+	struct hv_vm_list vms;      /* the last scan */
+	struct attrib attrib;
+	struct target *t;
+	size_t n_t, cap_t;
+	double mhz;                 /* from /proc/cpuinfo, NaN unknown */
+	uint64_t start_ns, prev_ns;
+	char notes[1024];
+};
+
+static enum ent_source ent_source_of(const struct model_input *in)
+{
+	if (in->kind != INPUT_SOURCE)
+		return ES_NONE;
+	if (!strcmp(in->spec, "placement.remote_fraction"))
+		return ES_PLACEMENT_REMOTE;
+	if (!strcmp(in->spec, "placement.spread"))
+		return ES_PLACEMENT_SPREAD;
+	if (!strcmp(in->spec, "sched.run_ns"))
+		return ES_SCHED_RUN;
+	if (!strcmp(in->spec, "sched.wait_ns"))
+		return ES_SCHED_WAIT;
+	return ES_NONE;
+}
+
+/* The inputs this stage computes per entity exist wherever it runs. */
+static int check_input(void *ctx, const struct model_input *in, char **reason)
+{
+	if (ent_source_of(in) != ES_NONE)
+		return 0;
+	return model_machine_check(ctx, in, reason);
+}
+
+static double read_mhz(const char *root)
+{
+	char *text, *p;
+	double mhz = NAN;
+
+	if (vp_read_file(root, "/proc/cpuinfo", &text, NULL, NULL))
+		return NAN;
+	p = strstr(text, "cpu MHz");
+	if (p && (p = strchr(p, ':')))
+		mhz = strtod(p + 1, NULL);
+	free(text);
+	return mhz > 0 ? mhz : NAN;
+}
+
+static void note(struct cview *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct cview *c, const char *fmt, ...)
+{
+	size_t len = strlen(c->notes);
+	va_list ap;
+
+	if (len + 3 >= sizeof(c->notes))
+		return;
+	if (len)
+		c->notes[len++] = ';', c->notes[len++] = ' ', c->notes[len] = '\0';
+	va_start(ap, fmt);
+	vsnprintf(c->notes + len, sizeof(c->notes) - len, fmt, ap);
+	va_end(ap);
+}
+
+static bool wanted_vm(const struct collect_opts *o, const struct hv_vm *vm)
+{
+	size_t i;
+
+	if (!o->n_vm_names)
+		return true;
+	for (i = 0; i < o->n_vm_names; i++)
+		if (vm->name && !strcmp(vm->name, o->vm_names[i]))
+			return true;
+	return false;
+}
+
+static int scan(struct cview *c, struct vp_err *err)
+{
+	struct hv_ctx ctx = { c->root, c->o.plat, NULL };
+	struct hv_vm_list all;
+	size_t i;
+	int ret;
+
+	memset(&all, 0, sizeof(all));
+	if (c->o.n_pids)
+		ret = hv_native_scan(&ctx, c->o.pids, c->o.n_pids, &all, err);
+	else
+		ret = hv_scan_vms(&ctx, &all, err);
+	if (ret) {
+		hv_vm_list_release(&all);
+		return ret;
+	}
+	/* keep only the wanted VMs, and never Xen's dom0 */
+	hv_vm_list_release(&c->vms);
+	memset(&c->vms, 0, sizeof(c->vms));
+	memcpy(c->vms.notes, all.notes, sizeof(all.notes));
+	for (i = 0; i < all.n; i++) {
+		if (all.vms[i].dom0 || !wanted_vm(&c->o, &all.vms[i]))
+			continue;
+		VP_GROW(c->vms.vms, c->vms.cap, c->vms.n + 1);
+		c->vms.vms[c->vms.n++] = all.vms[i];
+		memset(&all.vms[i], 0, sizeof(all.vms[i]));
+	}
+	hv_vm_list_release(&all);
+	attrib_update(&c->attrib, &c->vms, vp_now_ns());
+	return 0;
+}
+
+/* Every process and VM named must be there (an empty view would say nothing). */
+static int check_targets(const struct cview *c, struct vp_err *err)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->o.n_pids; i++) {
+		for (j = 0; j < c->vms.n && c->vms.vms[j].pid != c->o.pids[i]; j++)
+			;
+		if (j == c->vms.n)
+			return vp_err_set(err, -ESRCH, "process %d does not exist", c->o.pids[i]);
+	}
+	for (i = 0; !c->o.n_pids && i < c->o.n_vm_names; i++) {
+		for (j = 0; j < c->vms.n && !(c->vms.vms[j].name &&
+					      !strcmp(c->vms.vms[j].name, c->o.vm_names[i])); j++)
+			;
+		if (j == c->vms.n)
+			return vp_err_set(err, VP_EINVAL, "no VM named '%s' here (see 'vmmprof list vms')",
+					  c->o.vm_names[i]);
+	}
+	return 0;
+}
+
+/* The targets (every vCPU thread) and the model's events that exist here. */
+static void resolve_events(struct cview *c)
+{
+	const struct model *m = c->o.model;
+	size_t i, j, n_events_in = 0;
+
+	for (i = 0; i < c->vms.n; i++)
+		for (j = 0; j < c->vms.vms[i].n_vcpus; j++) {
+			const struct hv_vcpu *v = &c->vms.vms[i].vcpus[j];
+			struct target *t;
+
+			if (v->tid <= 0)
+				continue;
+			VP_GROW(c->t, c->cap_t, c->n_t + 1);
+			t = &c->t[c->n_t];
+			memset(t, 0, sizeof(*t));
+			t->tid = v->tid;
+			t->pid = c->vms.vms[i].pid;
+			t->have_ss = !task_schedstat_read(c->root, t->pid, t->tid, &t->ss0, NULL);
+			t->ssp = t->ss0;
+			c->n_t++;
+		}
+	for (i = 0; i < m->n_inputs; i++) {
+		const struct model_input *in = &m->inputs[i];
+		struct vp_err e;
+		size_t before = c->evl.n;
+
+		if (in->kind != INPUT_EVENT || !c->av.input_ok[i])
+			continue;
+		n_events_in++;
+		if (event_resolve(c->db, in->spec, (int)i, &c->evl, &e)) {
+			c->in_reason[i] = xasprintf("not resolved: %s", e.msg);
+			continue;
+		}
+		/* per-socket PMUs cannot count a thread */
+		for (j = before; j < c->evl.n; j++)
+			if (c->evl.v[j].uncore)
+				break;
+		if (j < c->evl.n) {
+			c->evl.n = before; /* entries stay owned by evl's storage until release */
+			c->in_reason[i] = xasprintf("'%s' is a per-socket (uncore) event: "
+						    "apportioning it to vCPUs is not implemented yet",
+						    in->spec);
+		}
+	}
+	if (!c->n_t && n_events_in)
+		note(c, "no vCPU is a host thread here (Xen vCPUs run in the hypervisor): "
+			"perf events are not counted per vCPU");
+	if (!c->n_t)
+		c->evl.n = 0;
+}
+
+int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *db,
+	      struct vp_err *err)
+{
+	struct cview *c = xcalloc(1, sizeof(*c));
+	const struct model *m = o->model;
+	struct model_machine mm;
+	struct diags d;
+	size_t i;
+	int ret;
+
+	c->o = *o;
+	c->root = xstrdup(o->root ? o->root : "/");
+	c->o.root = c->root;
+	c->db = db;
+	evdesc_list_init(&c->evl);
+	attrib_init(&c->attrib, &o->plat->topo);
+	c->mhz = read_mhz(c->root);
+	c->in_reason = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(char *));
+	c->es = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(*c->es));
+	c->sw_start = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
+	c->sw_prev = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
+
+	memset(&mm, 0, sizeof(mm));
+	mm.db = c->db;
+	mm.root = c->root;
+	diags_init(&d);
+	model_check_inputs(m, check_input, &mm, &c->av, &d);
+	diags_release(&d);
+	c->have_av = true;
+	for (i = 0; i < m->n_inputs; i++) {
+		const struct model_input *in = &m->inputs[i];
+
+		c->es[i] = ent_source_of(in);
+		if (!c->av.input_ok[i] && c->av.input_reason[i])
+			c->in_reason[i] = xstrdup(c->av.input_reason[i]);
+		c->sw_start[i] = c->sw_prev[i] = NAN;
+		if (in->kind == INPUT_SOURCE && c->es[i] == ES_NONE && c->av.input_ok[i])
+			swsource_read(c->root, in->spec, &c->sw_start[i], NULL);
+		c->sw_prev[i] = c->sw_start[i];
+	}
+	ret = scan(c, err);
+	if (!ret)
+		ret = check_targets(c, err);
+	if (ret)
+		goto fail;
+	resolve_events(c);
+	c->start_ns = c->prev_ns = vp_now_ns();
+	*out = c;
+	return 0;
+fail:
+	cview_free(c);
+	return ret;
+}
+
+void cview_free(struct cview *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; c->in_reason && i < c->o.model->n_inputs; i++)
+		free(c->in_reason[i]);
+	free(c->in_reason);
+	free(c->es);
+	free(c->sw_start);
+	free(c->sw_prev);
+	if (c->have_av)
+		model_avail_release(c->o.model, &c->av);
+	evdesc_list_release(&c->evl);
+	hv_vm_list_release(&c->vms);
+	attrib_release(&c->attrib);
+	free(c->t);
+	free(c->root);
+	free(c);
+}
+
+const struct model *cview_model(const struct cview *c) { return c->o.model; }
+const struct evdesc_list *cview_events(const struct cview *c) { return &c->evl; }
+const struct attrib *cview_attrib(const struct cview *c) { return &c->attrib; }
+const struct model_avail *cview_avail(const struct cview *c) { return &c->av; }
+size_t cview_n_targets(const struct cview *c) { return c->n_t; }
+int cview_target_tid(const struct cview *c, size_t i) { return i < c->n_t ? c->t[i].tid : -1; }
+
+const char *cview_input_reason(const struct cview *c, size_t i)
+{
+	return i < c->o.model->n_inputs ? c->in_reason[i] : NULL;
+}
+
+void cview_input_fail(struct cview *c, size_t i, const char *why)
+{
+	if (i < c->o.model->n_inputs && !c->in_reason[i])
+		c->in_reason[i] = xstrdup(why);
+}
+
+void cview_start(struct cview *c)
+{
+	size_t i;
+
+	c->start_ns = c->prev_ns = vp_now_ns();
+	for (i = 0; i < c->n_t; i++)
+		if (c->t[i].have_ss)
+			c->t[i].have_ss = !task_schedstat_read(c->root, c->t[i].pid, c->t[i].tid,
+								&c->t[i].ss0, NULL);
+	for (i = 0; i < c->n_t; i++)
+		c->t[i].ssp = c->t[i].ss0;
+}
+
+static struct target *find_target(struct cview *c, int tid)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_t; i++)
+		if (c->t[i].tid == tid)
+			return &c->t[i];
+	return NULL;
+}
+
+/* Fill a row's inputs for one vCPU thread. */
+static void vcpu_inputs(struct cview *c, const struct hv_vcpu *v, int ent, bool total,
+			const double *counts, double *in)
+{
+	const struct model *m = c->o.model;
+	struct target *t = find_target(c, v->tid);
+	size_t ti = t ? (size_t)(t - c->t) : 0;
+	const struct entity *e = ent >= 0 ? &c->attrib.ents[ent] : NULL;
+	struct task_schedstat now;
+	bool have_now = false;
+	size_t i;
+
+	if (t && t->have_ss)
+		have_now = !task_schedstat_read(c->root, t->pid, t->tid, &now, NULL);
+	for (i = 0; i < m->n_inputs; i++) {
+		const struct task_schedstat *base = t ? (total ? &t->ss0 : &t->ssp) : NULL;
+
+		in[i] = NAN;
+		switch (c->es[i]) {
+		case ES_PLACEMENT_REMOTE:
+			if (ent >= 0)
+				in[i] = attrib_remote_estimate(&c->attrib, ent).v;
+			continue;
+		case ES_PLACEMENT_SPREAD:
+			continue; /* a VM's value: see vm_inputs() */
+		case ES_SCHED_RUN:
+			if (have_now && base)
+				in[i] = (double)(now.run_ns - base->run_ns);
+			else if (e && isfinite(e->interval_run_s) && !total)
+				in[i] = e->interval_run_s * 1e9;
+			continue;
+		case ES_SCHED_WAIT:
+			if (have_now && base)
+				in[i] = (double)(now.wait_ns - base->wait_ns);
+			continue;
+		case ES_NONE:
+			break;
+		}
+		if (m->inputs[i].kind == INPUT_SOURCE) {
+			in[i] = NAN; /* machine-wide: filled by the caller */
+			continue;
+		}
+		if (counts && t && !c->in_reason[i])
+			in[i] = counts[i * c->n_t + ti];
+	}
+	if (t && have_now && !total)
+		t->ssp = now;
+}
+
+static void machine_sources(struct cview *c, bool total, double *cur)
+{
+	const struct model *m = c->o.model;
+	size_t i;
+
+	for (i = 0; i < m->n_inputs; i++) {
+		const struct swsource_def *def;
+
+		cur[i] = NAN;
+		if (m->inputs[i].kind != INPUT_SOURCE || c->es[i] != ES_NONE || !c->av.input_ok[i])
+			continue;
+		if (swsource_read(c->root, m->inputs[i].spec, &cur[i], NULL))
+			cur[i] = NAN;
+		def = swsource_find(m->inputs[i].spec);
+		if (def && def->cumulative && isfinite(cur[i])) {
+			double base = total ? c->sw_start[i] : c->sw_prev[i];
+			double now = cur[i];
+
+			cur[i] = now - base;
+			if (!total)
+				c->sw_prev[i] = now;
+		}
+	}
+}
+
+int cview_frame(struct cview *c, bool total, const double *counts, struct collect_frame *f,
+		struct vp_err *err)
+{
+	const struct model *m = c->o.model;
+	uint64_t now;
+	double *mw;
+	size_t i, j, k;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	ret = scan(c, err);
+	if (ret)
+		return ret;
+	now = vp_now_ns();
+	f->t_ns = now;
+	f->duration = (double)(now - (total ? c->start_ns : c->prev_ns)) / 1e9;
+	f->cpu_mhz = c->mhz;
+	mw = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
+	machine_sources(c, total, mw);
+
+	for (i = 0; i < c->vms.n; i++) {
+		const struct hv_vm *vm = &c->vms.vms[i];
+		char *key = attrib_vm_key(vm);
+		size_t vm_row = f->n_rows;
+		struct collect_row *vr;
+
+		f->rows = xrealloc(f->rows, (f->n_rows + 1 + vm->n_vcpus) * sizeof(*f->rows));
+		vr = &f->rows[f->n_rows++];
+		memset(vr, 0, sizeof(*vr));
+		vr->ent = attrib_find(&c->attrib, key);
+		free(key);
+		vr->kind = vm->adapter == HVA_NATIVE ? ENT_PROCESS : ENT_VM;
+		vr->vm_row = vm_row;
+		vr->key = attrib_vm_key(vm);
+		vr->name = xstrdup(vm->name ? vm->name : "?");
+		vr->adapter = vm->adapter;
+		vr->libvirt = (vm->cgroup && (strstr(vm->cgroup, "libvirt") ||
+					      strstr(vm->cgroup, "machine-qemu"))) ||
+			      (vm->name_source && strstr(vm->name_source, "libvirt"));
+		vr->pid = vm->pid;
+		vr->domid = vm->domid;
+		vr->index = vr->tid = vr->cpu = vr->node = -1;
+		if (vm->n_mem_nodes > 0 && vm->mem_node) {
+			vr->n_mem_nodes = vm->n_mem_nodes;
+			vr->mem_node = xcalloc((size_t)vm->n_mem_nodes, sizeof(uint64_t));
+			memcpy(vr->mem_node, vm->mem_node, (size_t)vm->n_mem_nodes * sizeof(uint64_t));
+		}
+		vr->inputs = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
+		for (k = 0; k < m->n_inputs; k++)
+			vr->inputs[k] = NAN;
+
+		for (j = 0; j < vm->n_vcpus; j++) {
+			struct collect_row *r = &f->rows[f->n_rows++];
+
+			vr = &f->rows[vm_row];
+			memset(r, 0, sizeof(*r));
+			key = attrib_vcpu_key(vm, &vm->vcpus[j]);
+			r->ent = attrib_find(&c->attrib, key);
+			free(key);
+			r->kind = vm->adapter == HVA_NATIVE ? ENT_THREAD : ENT_VCPU;
+			r->vm_row = vm_row;
+			r->key = attrib_vcpu_key(vm, &vm->vcpus[j]);
+			r->adapter = vm->adapter;
+			r->pid = vm->pid;
+			r->domid = vm->domid;
+			r->index = vm->vcpus[j].index;
+			r->tid = vm->vcpus[j].tid;
+			r->cpu = vm->vcpus[j].cpu;
+			r->node = vm->vcpus[j].node;
+			r->inputs = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
+			vcpu_inputs(c, &vm->vcpus[j], r->ent, total, counts, r->inputs);
+			for (k = 0; k < m->n_inputs; k++) {
+				if (m->inputs[k].kind == INPUT_SOURCE && c->es[k] == ES_NONE)
+					r->inputs[k] = mw[k];
+				/* a VM's events and scheduler times are its vCPUs' sum */
+				if (isfinite(r->inputs[k]) &&
+				    (m->inputs[k].kind == INPUT_EVENT || c->es[k] == ES_SCHED_RUN ||
+				     c->es[k] == ES_SCHED_WAIT))
+					vr->inputs[k] = (isfinite(vr->inputs[k]) ? vr->inputs[k] : 0) +
+							r->inputs[k];
+			}
+			r->remote = r->ent >= 0 ? attrib_remote_estimate(&c->attrib, r->ent)
+						: (struct qval){ NAN, VQ_UNAVAILABLE, "not attributed" };
+			frame_eval_row(m, c->o.plat, c->o.cal, c->mhz, r, f->duration);
+		}
+		vr = &f->rows[vm_row];
+		for (k = 0; k < m->n_inputs; k++) {
+			if (m->inputs[k].kind == INPUT_SOURCE && c->es[k] == ES_NONE)
+				vr->inputs[k] = mw[k];
+			else if (c->es[k] == ES_PLACEMENT_REMOTE && vr->ent >= 0)
+				vr->inputs[k] = attrib_remote_estimate(&c->attrib, vr->ent).v;
+			else if (c->es[k] == ES_PLACEMENT_SPREAD) {
+				uint64_t tot = hv_vm_mem_total(vm), best = 0;
+				int n;
+
+				for (n = 0; n < vm->n_mem_nodes; n++)
+					if (vm->mem_node[n] > best)
+						best = vm->mem_node[n];
+				vr->inputs[k] = tot ? 1.0 - (double)best / (double)tot : NAN;
+			}
+		}
+		vr->remote = vr->ent >= 0 ? attrib_remote_estimate(&c->attrib, vr->ent)
+					  : (struct qval){ NAN, VQ_UNAVAILABLE, "not attributed" };
+		frame_eval_row(m, c->o.plat, c->o.cal, c->mhz, vr, f->duration);
+	}
+	free(mw);
+	snprintf(f->notes, sizeof(f->notes), "%s%s%s", c->notes,
+		 c->notes[0] && c->vms.notes[0] ? "; " : "", c->vms.notes);
+	if (!total)
+		c->prev_ns = now;
+	return 0;
+}
+
+void cview_diag_input(const struct cview *c, const struct collect_frame *f, struct diag_input *in)
+{
+	frame_diag_input(c->o.model, c->av.factor_ok, &c->o.plat->topo, c->o.cal, f, in);
+}
+

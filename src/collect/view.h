@@ -1,0 +1,56 @@
+/* view.h - one model's view of the live machine: its targets, inputs, software sources and evaluation into frames; the hub does the counting */
+#ifndef VP_VIEW_H
+#define VP_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "collect/collect.h"
+#include "pmu/event.h"
+
+/*
+ * The per-model half of a collector (the counting half is the hub's, shared
+ * by every view): which inputs exist here and why the others do not, the
+ * targets (VMs or processes, their vCPU threads), the model's events
+ * resolved for the hub to open, scheduler and machine-wide software sources
+ * with their own baselines, attribution, and the frames built from the
+ * event counts the hub hands in.
+ */
+struct cview;
+
+/*
+ * Check the model's inputs against the machine (db is the caller's and
+ * must outlive the view), find the targets and resolve the events.
+ * o->root must not be NULL.  Returns 0 and *out (cview_free()), or a
+ * negative code when the targets cannot be scanned.
+ */
+int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *db,
+	      struct vp_err *err);
+void cview_free(struct cview *v);
+
+const struct model *cview_model(const struct cview *v);
+/* The model's events to count per target thread: evdesc.spec_index is the input. */
+const struct evdesc_list *cview_events(const struct cview *v);
+/* Threads to count (vCPU threads or a process's threads), fixed when the view is made. */
+size_t cview_n_targets(const struct cview *v);
+int cview_target_tid(const struct cview *v, size_t i);
+/* Record why an event input is not counted (the first reason is kept). */
+void cview_input_fail(struct cview *v, size_t input, const char *why);
+const char *cview_input_reason(const struct cview *v, size_t input);
+const struct model_avail *cview_avail(const struct cview *v);
+const struct attrib *cview_attrib(const struct cview *v);
+/* Mark the start (call when the counters' baselines have been taken). */
+void cview_start(struct cview *v);
+
+/*
+ * Build one frame (since the previous one, or since the start when total).
+ * counts[input * cview_n_targets() + target] is each event input's count on
+ * each target thread for the same interval, NaN when not counted.  The
+ * frame's scaling is left to the caller.  *f is caller-owned:
+ * collect_frame_release().
+ */
+int cview_frame(struct cview *v, bool total, const double *counts, struct collect_frame *f,
+		struct vp_err *err);
+void cview_diag_input(const struct cview *v, const struct collect_frame *f, struct diag_input *in);
+
+#endif
