@@ -33,6 +33,8 @@ struct collect_opts {
 	size_t n_pids;
 	const char *const *vm_names;    /* only these VMs (none: every VM) */
 	size_t n_vm_names;
+	bool strict;                    /* fail when a process or VM named is not there
+					   (otherwise the run has no rows for it) */
 };
 
 /*

@@ -38,6 +38,7 @@ struct hub_view_opts {
 	size_t n_vm_names;
 	const int *pids;                /* native processes instead of VMs */
 	size_t n_pids;
+	bool strict;                    /* fail when a process or VM named is not there */
 };
 
 struct hub;
@@ -50,8 +51,9 @@ void hub_free(struct hub *h);
  * Add a view: its targets are found, its model's events join the merged set
  * (an event already open on a thread for another view is shared, not opened
  * again; only what is new is opened, so no other view's counters are
- * reopened).  Returns 0 and *id >= 0, or a negative code when the view's
- * targets cannot be found or none of its model's inputs exists here.
+ * reopened).  Returns 0 and *id >= 0, or a negative code when the targets
+ * cannot be scanned, a process or VM named is missing (o->strict), or the
+ * model has events and none of them can be counted (the message says why).
  */
 int hub_view_add(struct hub *h, const struct hub_view_opts *o, int *id, struct vp_err *err);
 /* Remove a view; events no other view uses are closed.  Unknown ids are ignored. */

@@ -258,7 +258,7 @@ int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *d
 		c->sw_prev[i] = c->sw_start[i];
 	}
 	ret = scan(c, err);
-	if (!ret)
+	if (!ret && o->strict)
 		ret = check_targets(c, err);
 	if (ret)
 		goto fail;
