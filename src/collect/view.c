@@ -204,7 +204,9 @@ static void resolve_events(struct cview *c)
 			if (c->evl.v[j].uncore)
 				break;
 		if (j < c->evl.n) {
-			c->evl.n = before; /* entries stay owned by evl's storage until release */
+			for (j = before; j < c->evl.n; j++)
+				evdesc_release(&c->evl.v[j]);
+			c->evl.n = before;
 			c->in_reason[i] = xasprintf("'%s' is a per-socket (uncore) event: "
 						    "apportioning it to vCPUs is not implemented yet",
 						    in->spec);
@@ -213,8 +215,11 @@ static void resolve_events(struct cview *c)
 	if (!c->n_t && n_events_in)
 		note(c, "no vCPU is a host thread here (Xen vCPUs run in the hypervisor): "
 			"perf events are not counted per vCPU");
-	if (!c->n_t)
-		c->evl.n = 0;
+	if (!c->n_t) {
+		/* nothing to count them on */
+		evdesc_list_release(&c->evl);
+		evdesc_list_init(&c->evl);
+	}
 }
 
 int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *db,
