@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "analysis/diagnose.h"
-#include "cli/diag_render.h"
+#include "analysis/diag_render.h"
 #include "cli/interrupt.h"
 #include "cli/pipeline.h"
 #include "record/record.h"

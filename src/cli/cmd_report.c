@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/diag_render.h"
+#include "analysis/diag_render.h"
 #include "cli/pipeline.h"
 #include "cli/report_html.h"
 #include "record/record.h"

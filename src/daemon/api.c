@@ -21,7 +21,6 @@ enum MHD_Result vpd_api_whoami(struct vpd_req *r)
 {
 	struct sbuf sb = SBUF_INIT;
 	struct jw w;
-	enum MHD_Result ret;
 
 	jw_init(&w, &sb, false);
 	jw_obj_begin(&w);
@@ -35,9 +34,7 @@ enum MHD_Result vpd_api_whoami(struct vpd_req *r)
 	jw_obj_end(&w);
 	jw_obj_end(&w);
 	sbuf_addch(&sb, '\n');
-	ret = vpd_reply_json(r, MHD_HTTP_OK, &sb);
-	sbuf_release(&sb);
-	return ret;
+	return vpd_reply_json(r, MHD_HTTP_OK, &sb);
 }
 
 enum MHD_Result vpd_api_info(struct vpd_req *r)
@@ -46,16 +43,13 @@ enum MHD_Result vpd_api_info(struct vpd_req *r)
 	struct coverage cv;
 	struct vp_err err = { 0, "" };
 	struct sbuf sb = SBUF_INIT;
-	enum MHD_Result ret;
 
 	if (platform_probe(&p, r->d->conf.root, &err))
 		return vpd_reply_err(r, &err);
 	coverage_compute(&p, &cv);
 	info_json(&p, &cv, &sb);
 	platform_release(&p);
-	ret = vpd_reply_json(r, MHD_HTTP_OK, &sb);
-	sbuf_release(&sb);
-	return ret;
+	return vpd_reply_json(r, MHD_HTTP_OK, &sb);
 }
 
 enum MHD_Result vpd_api_vms(struct vpd_req *r)
@@ -63,7 +57,6 @@ enum MHD_Result vpd_api_vms(struct vpd_req *r)
 	struct vms_view v;
 	struct vp_err err = { 0, "" };
 	struct sbuf sb = SBUF_INIT;
-	enum MHD_Result ret;
 
 	if (vms_scan(&v, r->d->conf.root, &err)) {
 		vms_release(&v);
@@ -71,9 +64,7 @@ enum MHD_Result vpd_api_vms(struct vpd_req *r)
 	}
 	vms_json(&v, NULL, NULL, &sb);
 	vms_release(&v);
-	ret = vpd_reply_json(r, MHD_HTTP_OK, &sb);
-	sbuf_release(&sb);
-	return ret;
+	return vpd_reply_json(r, MHD_HTTP_OK, &sb);
 }
 
 /* `model list --json` or `model show NAME --json`, on the daemon's root and model path. */
@@ -263,7 +254,6 @@ enum MHD_Result vpd_api_recordings(struct vpd_req *r, const char *name)
 {
 	const char *dir = r->d->conf.recordings_dir;
 	struct sbuf sb = SBUF_INIT;
-	enum MHD_Result ret;
 
 	if (name) {
 		char disp[300];
@@ -329,7 +319,5 @@ enum MHD_Result vpd_api_recordings(struct vpd_req *r, const char *name)
 		jw_obj_end(&w);
 		sbuf_addch(&sb, '\n');
 	}
-	ret = vpd_reply_json(r, MHD_HTTP_OK, &sb);
-	sbuf_release(&sb);
-	return ret;
+	return vpd_reply_json(r, MHD_HTTP_OK, &sb);
 }

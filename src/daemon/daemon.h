@@ -5,6 +5,7 @@
 #include <microhttpd.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -36,6 +37,7 @@ struct vpd {
 	struct vpd_sessions *sessions;      /* NULL until the collector runs */
 	struct MHD_Daemon *mhd;
 	volatile int stopping;              /* set once shutdown starts (read by streams) */
+	uint64_t requests;                  /* requests served (atomic increments) */
 };
 
 /* One request in progress (MHD's per-connection context). */
@@ -49,7 +51,8 @@ struct vpd_req {
 	bool authed;
 };
 
-/* Reply helpers: each queues a response and returns MHD's result. */
+/* Reply helpers: each queues a response and returns MHD's result; body's buffer is
+ * taken (body is left empty, releasing it is optional). */
 enum MHD_Result vpd_reply(struct vpd_req *r, unsigned status, const char *type, struct sbuf *body);
 enum MHD_Result vpd_reply_json(struct vpd_req *r, unsigned status, struct sbuf *body);
 enum MHD_Result vpd_reply_error(struct vpd_req *r, unsigned status, const char *fmt, ...)

@@ -194,6 +194,15 @@ static enum MHD_Result r_models(struct vpd_req *r, char **a) { (void)a; return v
 static enum MHD_Result r_model(struct vpd_req *r, char **a) { return vpd_api_models(r, a[0]); }
 static enum MHD_Result r_recs(struct vpd_req *r, char **a) { (void)a; return vpd_api_recordings(r, NULL); }
 static enum MHD_Result r_rec(struct vpd_req *r, char **a) { return vpd_api_recordings(r, a[0]); }
+static enum MHD_Result r_coll(struct vpd_req *r, char **a) { (void)a; return vpd_collector(r); }
+static enum MHD_Result r_slist(struct vpd_req *r, char **a) { (void)a; return vpd_session_list(r); }
+static enum MHD_Result r_snew(struct vpd_req *r, char **a) { (void)a; return vpd_session_create(r); }
+static enum MHD_Result r_sget(struct vpd_req *r, char **a) { return vpd_session_get(r, a[0]); }
+static enum MHD_Result r_sdel(struct vpd_req *r, char **a) { return vpd_session_delete(r, a[0]); }
+static enum MHD_Result r_sstream(struct vpd_req *r, char **a) { return vpd_session_stream(r, a[0]); }
+static enum MHD_Result r_shist(struct vpd_req *r, char **a) { return vpd_session_history(r, a[0]); }
+static enum MHD_Result r_sdiag(struct vpd_req *r, char **a) { return vpd_session_diagnosis(r, a[0]); }
+static enum MHD_Result r_top(struct vpd_req *r, char **a) { (void)a; return vpd_top_stream(r); }
 
 static const struct route routes[] = {
 	{ "GET", "/api/v1/whoami", ROLE_VIEWER, r_whoami },
@@ -203,7 +212,15 @@ static const struct route routes[] = {
 	{ "GET", "/api/v1/models/**", ROLE_VIEWER, r_model },
 	{ "GET", "/api/v1/recordings", ROLE_VIEWER, r_recs },
 	{ "GET", "/api/v1/recordings/**", ROLE_VIEWER, r_rec },
-	VPD_SESSION_ROUTES
+	{ "GET", "/api/v1/collector", ROLE_VIEWER, r_coll },
+	{ "GET", "/api/v1/sessions", ROLE_VIEWER, r_slist },
+	{ "POST", "/api/v1/sessions", ROLE_OPERATOR, r_snew },
+	{ "GET", "/api/v1/sessions/*", ROLE_VIEWER, r_sget },
+	{ "DELETE", "/api/v1/sessions/*", ROLE_OPERATOR, r_sdel },
+	{ "GET", "/api/v1/sessions/*/stream", ROLE_VIEWER, r_sstream },
+	{ "GET", "/api/v1/sessions/*/history", ROLE_VIEWER, r_shist },
+	{ "GET", "/api/v1/sessions/*/diagnosis", ROLE_VIEWER, r_sdiag },
+	{ "GET", "/api/v1/top/stream", ROLE_VIEWER, r_top },
 };
 
 /* Split path into at most max segments (modified in place); -1 when more. */
@@ -304,13 +321,23 @@ static enum MHD_Result dispatch_api(struct vpd_req *r)
 
 static enum MHD_Result dispatch(struct vpd_req *r)
 {
+	__atomic_add_fetch(&r->d->requests, 1, __ATOMIC_RELAXED);
 	if (r->too_big && strncmp(r->url, "/api/", 5))
 		return vpd_reply_error(r, MHD_HTTP_CONTENT_TOO_LARGE, "request body larger than %d bytes",
 				       VPD_MAX_BODY);
 	if (!strncmp(r->url, "/api/", 5))
 		return dispatch_api(r);
-	if (!strcmp(r->url, "/metrics"))
-		return vpd_reply_error(r, MHD_HTTP_NOT_FOUND, "/metrics is not built in yet");
+	if (!strcmp(r->url, "/metrics")) {
+		if (strcmp(r->method, "GET"))
+			return vpd_reply_error(r, MHD_HTTP_METHOD_NOT_ALLOWED, "method %s not allowed "
+					       "on '/metrics'", r->method);
+		if (!r->d->conf.metrics_auth_none && !authenticate(r)) {
+			vpd_audit(r->d, NULL, "auth", NULL, "401 %s %s", r->method, r->url);
+			return vpd_reply_error(r, MHD_HTTP_UNAUTHORIZED, "a valid token is required "
+					       "('Authorization: Bearer TOKEN'; or metrics_auth = none)");
+		}
+		return vpd_metrics(r);
+	}
 	if (!strcmp(r->url, "/") || !strncmp(r->url, "/ui/", 4)) {
 		if (strcmp(r->method, "GET") && strcmp(r->method, "HEAD"))
 			return vpd_reply_error(r, MHD_HTTP_METHOD_NOT_ALLOWED, "method %s not allowed "
@@ -504,10 +531,8 @@ int vpd_run(struct srv_conf *conf)
 	sigaddset(&set, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 
-	if (vpd_sessions_start(&d, &err)) {
-		fprintf(stderr, "vmmprofd: error: %s\n", err.msg);
-		goto out;
-	}
+	if (vpd_sessions_start(&d))
+		goto stop_sessions;
 
 	v6 = strchr(host, ':') != NULL;
 	if (v6) {

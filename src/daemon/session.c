@@ -1,19 +1,1205 @@
 /* session.c - profiling sessions: one collector thread shared by all, history, streams */
 #include "daemon/session.h"
 
-int vpd_sessions_start(struct vpd *d, struct vp_err *err)
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis/diag_render.h"
+#include "cli/pipeline.h"
+#include "collect/frame_json.h"
+#include "collect/hub.h"
+#include "collect/prom.h"
+#include "record/record.h"
+#include "tui/toprender.h"
+#include "util/alloc.h"
+#include "util/json.h"
+#include "util/jsonread.h"
+#include "util/timeutil.h"
+#include "version.h"
+
+#define HISTORY_MAX 600                 /* frames kept per session */
+#define KEEPALIVE_NS (15ull * 1000000000ull)
+#define INTERVAL_MIN_MS 100
+#define INTERVAL_MAX_MS 3600000
+#define INTERVAL_DEFAULT_MS 1000
+
+struct session {
+	int refs;                       /* the list's and each stream's; under the lock */
+	bool listed;                    /* in the session list (not yet deleted) */
+	char id[16];
+	char owner[USER_NAME_MAX + 1];
+	struct model *model;
+	char **vms;
+	size_t n_vms;
+	int *pids;
+	size_t n_pids;
+	int interval_ms;
+	double started;                 /* Unix time */
+	bool running;                   /* its hub view exists */
+	char *ended_why;                /* stopped on its own: why */
+	int view;                       /* hub view id */
+	size_t targets;
+	size_t n_events;                /* event inputs of its model */
+	uint64_t seq;                   /* frames so far */
+	uint64_t next_ns;               /* next sample (monotonic) */
+	char *hist[HISTORY_MAX];        /* frame JSON lines, a ring: oldest at hist_head */
+	uint64_t hist_seq[HISTORY_MAX];
+	size_t hist_n, hist_head;
+	struct collect_frame last;      /* the newest frame (for /metrics and events) */
+	bool have_last;
+	struct rec_writer *rec;
+	char *rec_name;
+};
+
+struct vpd_sessions {
+	pthread_mutex_t lock;           /* everything below, and every hub call */
+	pthread_cond_t wake;            /* the collector: sessions changed, or stop */
+	pthread_cond_t frames;          /* streams: a new frame, a session ended, stop */
+	struct pipeline pl;             /* platform, model registry, calibration */
+	bool have_pl;
+	struct hub *hub;
+	char hub_error[VP_ERR_MSG_MAX];
+	struct session **v;
+	size_t n, cap;
+	unsigned next_id;
+	pthread_t thread;
+	bool have_thread;
+	bool stop;
+	size_t clients;                 /* streams connected */
+	double start_time;
+	double scrape_s;                /* the previous /metrics render */
+};
+
+/* ---- sessions ---- */
+
+static void session_unref(struct session *s)
 {
-	(void)d;
-	(void)err;
+	size_t i;
+
+	if (--s->refs > 0)
+		return;
+	for (i = 0; i < HISTORY_MAX; i++)
+		free(s->hist[i]);
+	if (s->have_last)
+		collect_frame_release(&s->last);
+	for (i = 0; i < s->n_vms; i++)
+		free(s->vms[i]);
+	free(s->vms);
+	free(s->pids);
+	free(s->rec_name);
+	free(s->ended_why);
+	model_free(s->model);
+	free(s);
+}
+
+/* End a session's collection: view removed, recording closed.  Under the lock. */
+static void session_end(struct vpd *d, struct session *s, const char *why)
+{
+	struct vpd_sessions *ss = d->sessions;
+	struct vp_err err = { 0, "" };
+
+	if (!s->running)
+		return;
+	hub_view_remove(ss->hub, s->view);
+	s->running = false;
+	if (why && !s->ended_why)
+		s->ended_why = xstrdup(why);
+	if (s->rec && rec_close(s->rec, &err))
+		fprintf(stderr, "vmmprofd: warning: recording '%s': %s\n", s->rec_name, err.msg);
+	s->rec = NULL;
+	pthread_cond_broadcast(&ss->frames);
+}
+
+static struct session *find(struct vpd_sessions *ss, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < ss->n; i++)
+		if (!strcmp(ss->v[i]->id, id))
+			return ss->v[i];
+	return NULL;
+}
+
+static bool may_read(const struct vpd_req *r, const struct session *s)
+{
+	return r->user.role != ROLE_OPERATOR || !strcmp(s->owner, r->user.name);
+}
+
+static bool may_stop(const struct vpd_req *r, const struct session *s)
+{
+	return r->user.role == ROLE_ADMIN ||
+	       (r->user.role == ROLE_OPERATOR && !strcmp(s->owner, r->user.name));
+}
+
+static void session_json(struct jw *w, const struct vpd_sessions *ss, const struct session *s)
+{
+	size_t i;
+
+	jw_obj_begin(w);
+	jw_kstr(w, "id", s->id);
+	jw_kstr(w, "owner", s->owner);
+	jw_kstr(w, "model", s->model->name);
+	jw_key(w, "vms");
+	jw_arr_begin(w);
+	for (i = 0; i < s->n_vms; i++)
+		jw_str(w, s->vms[i]);
+	jw_arr_end(w);
+	jw_key(w, "pids");
+	jw_arr_begin(w);
+	for (i = 0; i < s->n_pids; i++)
+		jw_int(w, s->pids[i]);
+	jw_arr_end(w);
+	jw_kint(w, "interval_ms", s->interval_ms);
+	jw_kdouble(w, "started", s->started);
+	jw_kstr(w, "state", s->running ? "running" : s->listed ? "ended" : "stopped");
+	jw_kstr(w, "ended_because", s->ended_why);
+	jw_kuint(w, "seq", s->seq);
+	jw_kuint(w, "targets", s->targets);
+	jw_key(w, "events");
+	jw_arr_begin(w);
+	if (s->have_last && s->last.n_scaling) {
+		for (i = 0; i < s->last.n_scaling; i++) {
+			jw_obj_begin(w);
+			jw_kstr(w, "name", s->last.scaling[i].event);
+			jw_kdouble(w, "running_pct", s->last.scaling[i].running_pct);
+			jw_obj_end(w);
+		}
+	} else {
+		for (i = 0; i < s->model->n_inputs; i++) {
+			if (s->model->inputs[i].kind != INPUT_EVENT)
+				continue;
+			jw_obj_begin(w);
+			jw_kstr(w, "name", s->model->inputs[i].spec);
+			jw_kdouble(w, "running_pct", NAN);
+			if (s->running && hub_view_input_reason(ss->hub, s->view, i))
+				jw_kstr(w, "why", hub_view_input_reason(ss->hub, s->view, i));
+			jw_obj_end(w);
+		}
+	}
+	jw_arr_end(w);
+	jw_kstr(w, "recording", s->rec_name);
+	jw_obj_end(w);
+}
+
+static enum MHD_Result reply_session(struct vpd_req *r, unsigned status, const struct session *s)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct jw w;
+
+	jw_init(&w, &sb, false);
+	session_json(&w, r->d->sessions, s);
+	sbuf_addch(&sb, '\n');
+	return vpd_reply_json(r, status, &sb);
+}
+
+/* ---- the collector thread ---- */
+
+static void history_push(struct session *s, char *line)
+{
+	size_t slot;
+
+	if (s->hist_n < HISTORY_MAX) {
+		slot = (s->hist_head + s->hist_n++) % HISTORY_MAX;
+	} else {
+		slot = s->hist_head;
+		s->hist_head = (s->hist_head + 1) % HISTORY_MAX;
+		free(s->hist[slot]);
+	}
+	s->hist[slot] = line;
+	s->hist_seq[slot] = s->seq;
+}
+
+static void sample(struct vpd *d, struct session *s)
+{
+	struct vpd_sessions *ss = d->sessions;
+	struct collect_frame f;
+	struct vp_err err = { 0, "" };
+	struct frame_meta meta;
+	struct sbuf sb = SBUF_INIT;
+	struct jw w;
+
+	memset(&f, 0, sizeof(f));
+	if (hub_sample(ss->hub, s->view, &f, &err)) {
+		char why[VP_ERR_MSG_MAX + 32];
+
+		snprintf(why, sizeof(why), "sampling failed: %s", err.msg);
+		vpd_audit(d, s->owner, "session.end", s->id, "%s", why);
+		collect_frame_release(&f);
+		session_end(d, s, why);
+		return;
+	}
+	s->seq++;
+	meta.session = s->id;
+	meta.seq = s->seq;
+	meta.time = (double)vp_wall_ns() / 1e9;
+	meta.av = hub_view_avail(ss->hub, s->view);
+	jw_init(&w, &sb, false);
+	frame_json_write(&w, &meta, s->model, &f);
+	history_push(s, sbuf_detach(&sb));
+	if (s->rec && rec_append(s->rec, &f, &err))
+		fprintf(stderr, "vmmprofd: warning: recording '%s': %s\n", s->rec_name, err.msg);
+	if (s->have_last)
+		collect_frame_release(&s->last);
+	s->last = f;
+	s->have_last = true;
+	s->targets = hub_view_n_targets(ss->hub, s->view);
+}
+
+static void *collector(void *arg)
+{
+	struct vpd *d = arg;
+	struct vpd_sessions *ss = d->sessions;
+
+	pthread_mutex_lock(&ss->lock);
+	while (!ss->stop) {
+		uint64_t now = vp_now_ns(), next = UINT64_MAX;
+		bool any = false;
+		size_t i;
+
+		for (i = 0; i < ss->n; i++) {
+			struct session *s = ss->v[i];
+			uint64_t iv = (uint64_t)s->interval_ms * 1000000ull;
+
+			if (!s->running)
+				continue;
+			if (s->next_ns <= now) {
+				sample(d, s);
+				any = true;
+				s->next_ns += iv;
+				if (s->next_ns <= now)  /* fell behind: skip, do not burst */
+					s->next_ns = now + iv;
+			}
+			if (s->running && s->next_ns < next)
+				next = s->next_ns;
+		}
+		if (any)
+			pthread_cond_broadcast(&ss->frames);
+		if (ss->stop)
+			break;
+		if (next == UINT64_MAX) {
+			pthread_cond_wait(&ss->wake, &ss->lock);
+		} else if (next > vp_now_ns()) {
+			struct timespec ts = { (time_t)(next / 1000000000ull), (long)(next % 1000000000ull) };
+
+			pthread_cond_timedwait(&ss->wake, &ss->lock, &ts);
+		}
+	}
+	pthread_mutex_unlock(&ss->lock);
+	return NULL;
+}
+
+int vpd_sessions_start(struct vpd *d)
+{
+	struct vpd_sessions *ss = xcalloc(1, sizeof(*ss));
+	struct pipe_opts o;
+	struct hub_opts ho;
+	struct vp_err err = { 0, "" };
+	pthread_condattr_t ca;
+
+	d->sessions = ss;
+	pthread_mutex_init(&ss->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&ss->wake, &ca);
+	pthread_cond_init(&ss->frames, &ca);
+	pthread_condattr_destroy(&ca);
+	ss->start_time = (double)vp_wall_ns() / 1e9;
+	ss->scrape_s = NAN;
+
+	memset(&o, 0, sizeof(o));
+	o.root = d->conf.root;
+	o.cal_path = d->conf.calibration;
+	o.model_paths = d->model_path;
+	o.n_model_paths = d->n_model_path;
+	if (pipeline_open(&ss->pl, &o, false)) {
+		pipeline_close(&ss->pl);
+		return -1;
+	}
+	ss->have_pl = true;
+	ho.root = d->conf.root;
+	ho.plat = &ss->pl.plat;
+	ho.cal = ss->pl.have_cal ? &ss->pl.cal : NULL;
+	if (hub_new(&ss->hub, &ho, &err)) {
+		snprintf(ss->hub_error, sizeof(ss->hub_error), "no collector here: %s", err.msg);
+		fprintf(stderr, "vmmprofd: warning: %s (sessions are refused)\n", ss->hub_error);
+		ss->hub = NULL;
+	}
+	if (pthread_create(&ss->thread, NULL, collector, d)) {
+		fprintf(stderr, "vmmprofd: error: cannot start the collector thread\n");
+		return -1;
+	}
+	ss->have_thread = true;
+	fprintf(stderr, "vmmprofd: default model '%s' (%s); %s\n", ss->pl.model->name, ss->pl.why,
+		sbuf_str(&ss->pl.cal_note));
 	return 0;
 }
 
 void vpd_sessions_shutdown(struct vpd *d)
 {
-	(void)d;
+	struct vpd_sessions *ss = d->sessions;
+	size_t i;
+
+	if (!ss)
+		return;
+	pthread_mutex_lock(&ss->lock);
+	ss->stop = true;
+	for (i = 0; i < ss->n; i++) {
+		if (ss->v[i]->running) {
+			session_end(d, ss->v[i], "the daemon stopped");
+			vpd_audit(d, ss->v[i]->owner, "session.stop", ss->v[i]->id,
+				  "daemon stopping, %llu frames%s%s", (unsigned long long)ss->v[i]->seq,
+				  ss->v[i]->rec_name ? ", recording " : "",
+				  ss->v[i]->rec_name ? ss->v[i]->rec_name : "");
+		}
+	}
+	pthread_cond_broadcast(&ss->wake);
+	pthread_cond_broadcast(&ss->frames);
+	pthread_mutex_unlock(&ss->lock);
+	if (ss->have_thread)
+		pthread_join(ss->thread, NULL);
+	ss->have_thread = false;
 }
 
 void vpd_sessions_free(struct vpd *d)
 {
-	(void)d;
+	struct vpd_sessions *ss = d->sessions;
+	size_t i;
+
+	if (!ss)
+		return;
+	vpd_sessions_shutdown(d);
+	for (i = 0; i < ss->n; i++)
+		session_unref(ss->v[i]);
+	free(ss->v);
+	hub_free(ss->hub);
+	if (ss->have_pl)
+		pipeline_close(&ss->pl);
+	pthread_cond_destroy(&ss->wake);
+	pthread_cond_destroy(&ss->frames);
+	pthread_mutex_destroy(&ss->lock);
+	free(ss);
+	d->sessions = NULL;
+}
+
+/* ---- endpoints ---- */
+
+enum MHD_Result vpd_collector(struct vpd_req *r)
+{
+	struct vpd_sessions *ss = r->d->sessions;
+	struct hub_event *ev = NULL;
+	struct sbuf sb = SBUF_INIT;
+	struct jw w;
+	size_t n = 0, i, j, k, targets = 0;
+
+	pthread_mutex_lock(&ss->lock);
+	if (!ss->hub) {
+		pthread_mutex_unlock(&ss->lock);
+		return vpd_reply_error(r, MHD_HTTP_SERVICE_UNAVAILABLE, "%s", ss->hub_error);
+	}
+	hub_events(ss->hub, &ev, &n);
+	jw_init(&w, &sb, false);
+	jw_obj_begin(&w);
+	jw_key(&w, "events");
+	jw_arr_begin(&w);
+	for (i = 0; i < n; i++) {
+		jw_obj_begin(&w);
+		jw_kstr(&w, "name", ev[i].name);
+		jw_kstr(&w, "encoding", ev[i].encoding);
+		jw_key(&w, "sessions");
+		jw_arr_begin(&w);
+		for (j = 0; j < ev[i].n_views; j++)
+			for (k = 0; k < ss->n; k++)
+				if (ss->v[k]->running && ss->v[k]->view == ev[i].views[j])
+					jw_str(&w, ss->v[k]->id);
+		jw_arr_end(&w);
+		jw_kdouble(&w, "enabled_s", ev[i].enabled_s);
+		jw_kdouble(&w, "running_s", ev[i].running_s);
+		jw_kdouble(&w, "running_pct", ev[i].enabled_s > 0 ?
+			   100.0 * ev[i].running_s / ev[i].enabled_s : NAN);
+		jw_kbool(&w, "open", ev[i].open);
+		jw_kstr(&w, "why", ev[i].why);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	for (k = 0; k < ss->n; k++)
+		if (ss->v[k]->running)
+			targets += hub_view_n_targets(ss->hub, ss->v[k]->view);
+	jw_kuint(&w, "targets", targets);
+	jw_obj_end(&w);
+	sbuf_addch(&sb, '\n');
+	hub_events_release(ev, n);
+	pthread_mutex_unlock(&ss->lock);
+	return vpd_reply_json(r, MHD_HTTP_OK, &sb);
+}
+
+enum MHD_Result vpd_session_list(struct vpd_req *r)
+{
+	struct vpd_sessions *ss = r->d->sessions;
+	struct sbuf sb = SBUF_INIT;
+	struct jw w;
+	size_t i;
+
+	jw_init(&w, &sb, false);
+	jw_obj_begin(&w);
+	jw_key(&w, "sessions");
+	jw_arr_begin(&w);
+	pthread_mutex_lock(&ss->lock);
+	for (i = 0; i < ss->n; i++)
+		if (may_read(r, ss->v[i]))
+			session_json(&w, ss, ss->v[i]);
+	pthread_mutex_unlock(&ss->lock);
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	sbuf_addch(&sb, '\n');
+	return vpd_reply_json(r, MHD_HTTP_OK, &sb);
+}
+
+/* What a POST asks for, checked field by field. */
+struct create_req {
+	const char *model;
+	const char **vms;
+	size_t n_vms;
+	int *pids;
+	size_t n_pids;
+	int interval_ms;
+	bool record;
+};
+
+static int parse_create(const struct jv *v, struct create_req *c, struct vp_err *err)
+{
+	size_t i, j;
+
+	memset(c, 0, sizeof(*c));
+	c->interval_ms = INTERVAL_DEFAULT_MS;
+	if (v->type != JV_OBJ)
+		return vp_err_set(err, VP_EINVAL, "body:%d:%d: expected an object, not %s", v->line,
+				  v->col, jv_type_name(v->type));
+	for (i = 0; i < v->n; i++) {
+		const char *k = v->keys[i];
+		const struct jv *x = &v->items[i];
+
+		if (!strcmp(k, "model")) {
+			if (x->type == JV_NULL)
+				continue;
+			if (x->type != JV_STR)
+				goto type;
+			c->model = x->str;
+		} else if (!strcmp(k, "vms")) {
+			if (x->type != JV_ARR)
+				goto type;
+			c->vms = xcalloc(x->n + 1, sizeof(char *));
+			for (j = 0; j < x->n; j++) {
+				if (x->items[j].type != JV_STR || !x->items[j].str[0])
+					return vp_err_set(err, VP_EINVAL, "body:%d:%d: \"vms\" holds VM "
+							  "names (strings)", x->items[j].line,
+							  x->items[j].col);
+				c->vms[c->n_vms++] = x->items[j].str;
+			}
+		} else if (!strcmp(k, "pids")) {
+			if (x->type != JV_ARR)
+				goto type;
+			c->pids = xcalloc(x->n + 1, sizeof(int));
+			for (j = 0; j < x->n; j++) {
+				double p = x->items[j].num;
+
+				if (x->items[j].type != JV_NUM || p != floor(p) || p < 1 || p > 4194304)
+					return vp_err_set(err, VP_EINVAL, "body:%d:%d: \"pids\" holds "
+							  "process ids (positive integers)",
+							  x->items[j].line, x->items[j].col);
+				c->pids[c->n_pids++] = (int)p;
+			}
+		} else if (!strcmp(k, "interval_ms")) {
+			if (x->type != JV_NUM)
+				goto type;
+			if (x->num != floor(x->num) || x->num < INTERVAL_MIN_MS ||
+			    x->num > INTERVAL_MAX_MS)
+				return vp_err_set(err, VP_EINVAL, "body:%d:%d: \"interval_ms\" must be an "
+						  "integer from %d to %d", x->line, x->col,
+						  INTERVAL_MIN_MS, INTERVAL_MAX_MS);
+			c->interval_ms = (int)x->num;
+		} else if (!strcmp(k, "record")) {
+			if (x->type != JV_BOOL)
+				goto type;
+			c->record = x->b;
+		} else {
+			return vp_err_set(err, VP_EINVAL, "body:%d:%d: unknown field '%s' (model, vms, "
+					  "pids, interval_ms, record)", x->line, x->col, k);
+		}
+		continue;
+type:
+		return vp_err_set(err, VP_EINVAL, "body:%d:%d: \"%s\" cannot be %s", x->line, x->col, k,
+				  jv_type_name(x->type));
+	}
+	if (c->n_vms && c->n_pids)
+		return vp_err_set(err, VP_EINVAL, "a session counts VMs or processes, not both "
+				  "(\"vms\" and \"pids\")");
+	return 0;
+}
+
+/* Distinct event specs over the owner's running sessions, plus model m's. */
+static size_t events_of_user(const struct vpd_sessions *ss, const char *owner, const struct model *m)
+{
+	const char **specs = NULL;
+	size_t n = 0, cap = 0, i, j, k;
+
+	for (i = 0; i <= ss->n; i++) {
+		const struct model *mm = i < ss->n ? ss->v[i]->model : m;
+
+		if (i < ss->n && (!ss->v[i]->running || strcmp(ss->v[i]->owner, owner)))
+			continue;
+		for (j = 0; j < mm->n_inputs; j++) {
+			if (mm->inputs[j].kind != INPUT_EVENT)
+				continue;
+			for (k = 0; k < n && strcmp(specs[k], mm->inputs[j].spec); k++)
+				;
+			if (k == n) {
+				VP_GROW(specs, cap, n + 1);
+				specs[n++] = mm->inputs[j].spec;
+			}
+		}
+	}
+	free(specs);
+	return n;
+}
+
+static unsigned create_status(int code)
+{
+	switch (code) {
+	case VP_ENOTFOUND:
+	case VP_EINVAL:
+	case VP_EUNSUPP:
+	case VP_EPARSE:
+	case -ESRCH:
+	case -ENOENT:
+		return MHD_HTTP_BAD_REQUEST;
+	case -EACCES:
+	case -EPERM:
+		return MHD_HTTP_SERVICE_UNAVAILABLE;
+	}
+	return MHD_HTTP_INTERNAL_SERVER_ERROR;
+}
+
+/* Open the session's recording: OWNER+YYYYMMDD-HHMMSS-ID.vmmrec in --recordings-dir. */
+static int open_recording(struct vpd *d, struct session *s, struct vp_err *err)
+{
+	struct vpd_sessions *ss = d->sessions;
+	struct rec_header h;
+	const char **reasons = xcalloc(s->model->n_inputs + 1, sizeof(char *));
+	char stamp[32], cmd[160];
+	time_t now = time(NULL);
+	struct tm tm;
+	char *path;
+	size_t i;
+	int ret;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	s->rec_name = xasprintf("%s+%s-%s.vmmrec", s->owner, stamp, s->id);
+	path = xasprintf("%s/%s", d->conf.recordings_dir, s->rec_name);
+	for (i = 0; i < s->model->n_inputs; i++)
+		reasons[i] = hub_view_input_reason(ss->hub, s->view, i);
+	snprintf(cmd, sizeof(cmd), "vmmprofd session %s of %s", s->id, s->owner);
+	memset(&h, 0, sizeof(h));
+	h.plat = &ss->pl.plat;
+	h.model = s->model;
+	h.input_reason = reasons;
+	h.cal = ss->pl.have_cal ? &ss->pl.cal : NULL;
+	h.interval_s = s->interval_ms / 1000.0;
+	h.command = cmd;
+	ret = rec_create(&s->rec, path, &h, err);
+	if (ret) {
+		s->rec = NULL;
+		free(s->rec_name);
+		s->rec_name = NULL;
+	}
+	free(path);
+	free(reasons);
+	return ret;
+}
+
+enum MHD_Result vpd_session_create(struct vpd_req *r)
+{
+	struct vpd *d = r->d;
+	struct vpd_sessions *ss = d->sessions;
+	struct create_req c;
+	struct jv v;
+	struct vp_err err = { 0, "" };
+	struct session *s = NULL;
+	struct hub_view_opts vo;
+	struct model *m = NULL;
+	struct diags dg;
+	const char *model_name;
+	enum MHD_Result ret;
+	size_t i, n_mine = 0;
+
+	if (jv_parse(&v, r->body.buf ? r->body.buf : "", r->body.len, "body", &err))
+		return vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "%s", err.msg);
+	if (parse_create(&v, &c, &err)) {
+		ret = vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "%s", err.msg);
+		goto out_json;
+	}
+	if (r->user.lim.min_interval_ms && c.interval_ms < r->user.lim.min_interval_ms) {
+		vpd_audit(d, r->user.name, "session.start", NULL, "429 interval %d ms", c.interval_ms);
+		ret = vpd_reply_error(r, MHD_HTTP_TOO_MANY_REQUESTS, "interval %d ms is below user "
+				      "'%s''s floor of %d ms", c.interval_ms, r->user.name,
+				      r->user.lim.min_interval_ms);
+		goto out_json;
+	}
+	if (c.record && !d->conf.recordings_dir) {
+		ret = vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "this daemon records nothing: it was "
+				      "started without --recordings-dir");
+		goto out_json;
+	}
+	if (c.model && !vpd_name_ok(c.model)) {
+		ret = vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "invalid model name '%s'", c.model);
+		goto out_json;
+	}
+
+	pthread_mutex_lock(&ss->lock);
+	if (!ss->hub || ss->stop) {
+		ret = vpd_reply_error(r, MHD_HTTP_SERVICE_UNAVAILABLE, "%s",
+				      ss->hub ? "the daemon is stopping" : ss->hub_error);
+		goto out_unlock;
+	}
+	for (i = 0; i < ss->n; i++)
+		n_mine += ss->v[i]->running && !strcmp(ss->v[i]->owner, r->user.name);
+	if (r->user.lim.max_sessions && n_mine >= (size_t)r->user.lim.max_sessions) {
+		vpd_audit(d, r->user.name, "session.start", NULL, "429 %zu sessions running", n_mine);
+		ret = vpd_reply_error(r, MHD_HTTP_TOO_MANY_REQUESTS, "user '%s' already runs %zu "
+				      "session%s, the limit", r->user.name, n_mine, n_mine == 1 ? "" : "s");
+		goto out_unlock;
+	}
+	model_name = c.model ? c.model : ss->pl.model->name;
+	if (!model_registry_find(&ss->pl.reg, model_name)) {
+		ret = vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "no model '%s' (GET /api/v1/models "
+				      "lists them)", model_name);
+		goto out_unlock;
+	}
+	diags_init(&dg);
+	if (model_registry_open(&ss->pl.reg, model_name, &m, &dg, &err)) {
+		diags_release(&dg);
+		ret = vpd_reply_err(r, &err);
+		goto out_unlock;
+	}
+	diags_release(&dg);
+	if (r->user.lim.max_events) {
+		size_t ne = events_of_user(ss, r->user.name, m);
+
+		if (ne > (size_t)r->user.lim.max_events) {
+			vpd_audit(d, r->user.name, "session.start", NULL, "429 %zu events", ne);
+			ret = vpd_reply_error(r, MHD_HTTP_TOO_MANY_REQUESTS, "user '%s''s sessions "
+					      "would count %zu distinct events, over the limit of %d",
+					      r->user.name, ne, r->user.lim.max_events);
+			goto out_unlock;
+		}
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->refs = 1;
+	snprintf(s->id, sizeof(s->id), "s%u", ++ss->next_id);
+	snprintf(s->owner, sizeof(s->owner), "%s", r->user.name);
+	s->model = m;
+	m = NULL;
+	s->vms = xcalloc(c.n_vms + 1, sizeof(char *));
+	for (i = 0; i < c.n_vms; i++)
+		s->vms[i] = xstrdup(c.vms[i]);
+	s->n_vms = c.n_vms;
+	s->pids = xcalloc(c.n_pids + 1, sizeof(int));
+	memcpy(s->pids, c.pids, c.n_pids * sizeof(int));
+	s->n_pids = c.n_pids;
+	s->interval_ms = c.interval_ms;
+	s->started = (double)vp_wall_ns() / 1e9;
+
+	memset(&vo, 0, sizeof(vo));
+	vo.model = s->model;
+	vo.vm_names = (const char *const *)s->vms;
+	vo.n_vm_names = s->n_vms;
+	vo.pids = s->pids;
+	vo.n_pids = s->n_pids;
+	if (hub_view_add(ss->hub, &vo, &s->view, &err)) {
+		vpd_audit(d, r->user.name, "session.start", NULL, "%u %s",
+			  create_status(err.code), err.msg);
+		ret = vpd_reply_error(r, create_status(err.code), "%s", err.msg);
+		goto out_unlock;
+	}
+	s->running = true;
+	s->targets = hub_view_n_targets(ss->hub, s->view);
+	if (c.record && open_recording(d, s, &err)) {
+		hub_view_remove(ss->hub, s->view);
+		s->running = false;
+		ret = vpd_reply_error(r, MHD_HTTP_INTERNAL_SERVER_ERROR, "%s", err.msg);
+		goto out_unlock;
+	}
+	s->listed = true;
+	s->next_ns = vp_now_ns() + (uint64_t)s->interval_ms * 1000000ull;
+	VP_GROW(ss->v, ss->cap, ss->n + 1);
+	ss->v[ss->n++] = s;
+	pthread_cond_broadcast(&ss->wake);
+	vpd_audit(d, r->user.name, "session.start", s->id, "201 model %s, %zu target%s, %d ms%s%s",
+		  s->model->name, s->targets, s->targets == 1 ? "" : "s", s->interval_ms,
+		  s->rec_name ? ", recording " : "", s->rec_name ? s->rec_name : "");
+	ret = reply_session(r, MHD_HTTP_CREATED, s);
+	s = NULL;
+out_unlock:
+	pthread_mutex_unlock(&ss->lock);
+	if (s)
+		session_unref(s);
+	model_free(m);
+out_json:
+	free(c.vms);
+	free(c.pids);
+	jv_release(&v);
+	return ret;
+}
+
+/* The session id names, if the user may read it; under the lock.  NULL: reply 404. */
+static struct session *lookup(struct vpd_req *r, const char *id)
+{
+	struct session *s = find(r->d->sessions, id);
+
+	return s && may_read(r, s) ? s : NULL;
+}
+
+enum MHD_Result vpd_session_get(struct vpd_req *r, const char *id)
+{
+	struct vpd_sessions *ss = r->d->sessions;
+	struct session *s;
+	enum MHD_Result ret;
+
+	pthread_mutex_lock(&ss->lock);
+	s = lookup(r, id);
+	ret = s ? reply_session(r, MHD_HTTP_OK, s) :
+		  vpd_reply_error(r, MHD_HTTP_NOT_FOUND, "no session '%s'", id);
+	pthread_mutex_unlock(&ss->lock);
+	return ret;
+}
+
+enum MHD_Result vpd_session_delete(struct vpd_req *r, const char *id)
+{
+	struct vpd *d = r->d;
+	struct vpd_sessions *ss = d->sessions;
+	struct session *s;
+	struct sbuf sb = SBUF_INIT;
+	struct jw w;
+	size_t i;
+
+	pthread_mutex_lock(&ss->lock);
+	s = find(ss, id);
+	if (!s || !may_stop(r, s)) {
+		pthread_mutex_unlock(&ss->lock);
+		vpd_audit(d, r->user.name, "session.stop", id, "404");
+		return vpd_reply_error(r, MHD_HTTP_NOT_FOUND, "no session '%s'", id);
+	}
+	session_end(d, s, NULL);
+	s->listed = false;
+	for (i = 0; i < ss->n && ss->v[i] != s; i++)
+		;
+	memmove(&ss->v[i], &ss->v[i + 1], (ss->n - i - 1) * sizeof(*ss->v));
+	ss->n--;
+	jw_init(&w, &sb, false);
+	jw_obj_begin(&w);
+	jw_kstr(&w, "id", s->id);
+	jw_kstr(&w, "state", "stopped");
+	jw_kuint(&w, "frames", s->seq);
+	jw_kstr(&w, "recording", s->rec_name);
+	jw_obj_end(&w);
+	sbuf_addch(&sb, '\n');
+	vpd_audit(d, r->user.name, "session.stop", s->id, "200 owner %s, %llu frames%s%s", s->owner,
+		  (unsigned long long)s->seq, s->rec_name ? ", recording " : "",
+		  s->rec_name ? s->rec_name : "");
+	pthread_cond_broadcast(&ss->wake);
+	session_unref(s);
+	pthread_mutex_unlock(&ss->lock);
+	return vpd_reply_json(r, MHD_HTTP_OK, &sb);
+}
+
+enum MHD_Result vpd_session_history(struct vpd_req *r, const char *id)
+{
+	struct vpd_sessions *ss = r->d->sessions;
+	const char *since_s = MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, "since");
+	unsigned long long since = 0;
+	struct session *s;
+	struct sbuf sb = SBUF_INIT;
+	size_t i;
+
+	if (since_s) {
+		char *end;
+
+		errno = 0;
+		since = strtoull(since_s, &end, 10);
+		if (!*since_s || *end || errno || since_s[0] == '-')
+			return vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "'since' must be a frame "
+					       "sequence number, not '%s'", since_s);
+	}
+	pthread_mutex_lock(&ss->lock);
+	s = lookup(r, id);
+	if (!s) {
+		pthread_mutex_unlock(&ss->lock);
+		return vpd_reply_error(r, MHD_HTTP_NOT_FOUND, "no session '%s'", id);
+	}
+	sbuf_addstr(&sb, "{\"frames\":[");
+	for (i = 0; i < s->hist_n; i++) {
+		size_t slot = (s->hist_head + i) % HISTORY_MAX;
+
+		if (s->hist_seq[slot] <= since)
+			continue;
+		if (sb.buf[sb.len - 1] != '[')
+			sbuf_addch(&sb, ',');
+		sbuf_addstr(&sb, s->hist[slot]);
+	}
+	sbuf_addstr(&sb, "]}\n");
+	pthread_mutex_unlock(&ss->lock);
+	return vpd_reply_json(r, MHD_HTTP_OK, &sb);
+}
+
+enum MHD_Result vpd_session_diagnosis(struct vpd_req *r, const char *id)
+{
+	struct vpd_sessions *ss = r->d->sessions;
+	struct session *s;
+	struct collect_frame fr;
+	struct diag_input din;
+	struct diag_result res;
+	struct dview dv;
+	struct vp_err err = { 0, "" };
+	struct sbuf sb = SBUF_INIT;
+	const char **reasons = NULL;
+	enum MHD_Result ret;
+	size_t i;
+
+	pthread_mutex_lock(&ss->lock);
+	s = lookup(r, id);
+	if (!s) {
+		ret = vpd_reply_error(r, MHD_HTTP_NOT_FOUND, "no session '%s'", id);
+		goto out;
+	}
+	if (!s->running) {
+		ret = vpd_reply_error(r, MHD_HTTP_CONFLICT, "session '%s' ended (%s): no diagnosis",
+				      id, s->ended_why ? s->ended_why : "stopped");
+		goto out;
+	}
+	memset(&fr, 0, sizeof(fr));
+	if (hub_total(ss->hub, s->view, &fr, &err)) {
+		collect_frame_release(&fr);
+		ret = vpd_reply_err(r, &err);
+		goto out;
+	}
+	reasons = xcalloc(s->model->n_inputs + 1, sizeof(char *));
+	for (i = 0; i < s->model->n_inputs; i++)
+		reasons[i] = hub_view_input_reason(ss->hub, s->view, i);
+	hub_diag_input(ss->hub, s->view, &fr, &din);
+	if (diagnose(&din, &res, &err)) {
+		ret = vpd_reply_err(r, &err);
+	} else {
+		memset(&dv, 0, sizeof(dv));
+		dv.m = s->model;
+		dv.av = hub_view_avail(ss->hub, s->view);
+		dv.input_reason = reasons;
+		dv.targets = hub_view_n_targets(ss->hub, s->view);
+		dv.fr = &fr;
+		dv.cal_note = sbuf_str(&ss->pl.cal_note);
+		dv.in = &din;
+		dv.r = &res;
+		diag_render_json(&dv, &sb);
+		diag_result_release(&res);
+		ret = vpd_reply_json(r, MHD_HTTP_OK, &sb);
+	}
+	collect_diag_release(&din);
+	collect_frame_release(&fr);
+out:
+	pthread_mutex_unlock(&ss->lock);
+	free(reasons);
+	sbuf_release(&sb);
+	return ret;
+}
+
+/* ---- server-sent events ---- */
+
+struct stream {
+	struct vpd *d;
+	struct session *s;              /* NULL: a top stream */
+	uint64_t sent;                  /* last frame sequence sent */
+	struct sbuf out;                /* what is still to be written */
+	size_t off;
+	bool ended;
+	uint64_t last_ns;               /* when something was last written */
+	/* top */
+	struct top_state top;
+	bool have_top;
+	uint64_t top_start, top_next, top_iv;
+};
+
+/* Wait on the frames condition until deadline (monotonic ns); under the lock. */
+static void wait_until(struct vpd_sessions *ss, uint64_t deadline)
+{
+	struct timespec ts = { (time_t)(deadline / 1000000000ull), (long)(deadline % 1000000000ull) };
+
+	pthread_cond_timedwait(&ss->frames, &ss->lock, &ts);
+}
+
+/* Fill st->out with the next events of a session stream; under the lock. */
+static void session_events(struct stream *st)
+{
+	struct vpd_sessions *ss = st->d->sessions;
+	struct session *s = st->s;
+
+	for (;;) {
+		size_t i;
+
+		if (ss->stop || st->d->stopping) {
+			sbuf_addstr(&st->out, "event: end\ndata: {\"state\":\"stopped\",\"why\":"
+					      "\"the daemon stopped\"}\n\n");
+			st->ended = true;
+			return;
+		}
+		for (i = 0; i < s->hist_n; i++) {
+			size_t slot = (s->hist_head + i) % HISTORY_MAX;
+
+			if (s->hist_seq[slot] > st->sent) {
+				sbuf_addf(&st->out, "event: frame\ndata: %s\n\n", s->hist[slot]);
+				st->sent = s->hist_seq[slot];
+			}
+		}
+		if (st->out.len)
+			return;
+		if (!s->running) {
+			struct jw w;
+
+			sbuf_addstr(&st->out, "event: end\ndata: ");
+			jw_init(&w, &st->out, false);
+			jw_obj_begin(&w);
+			jw_kstr(&w, "state", s->listed ? "ended" : "stopped");
+			jw_kstr(&w, "why", s->ended_why);
+			jw_obj_end(&w);
+			sbuf_addstr(&st->out, "\n\n");
+			st->ended = true;
+			return;
+		}
+		if (vp_now_ns() >= st->last_ns + KEEPALIVE_NS) {
+			sbuf_addstr(&st->out, ": keepalive\n\n");
+			return;
+		}
+		wait_until(ss, st->last_ns + KEEPALIVE_NS);
+	}
+}
+
+/* Fill st->out with the next top sample; takes the lock only to wait. */
+static void top_events(struct stream *st)
+{
+	struct vpd_sessions *ss = st->d->sessions;
+	struct vp_err err = { 0, "" };
+
+	pthread_mutex_lock(&ss->lock);
+	while (!ss->stop && !st->d->stopping && vp_now_ns() < st->top_next)
+		wait_until(ss, st->top_next);
+	if (ss->stop || st->d->stopping) {
+		pthread_mutex_unlock(&ss->lock);
+		sbuf_addstr(&st->out, "event: end\ndata: {\"state\":\"stopped\",\"why\":"
+				      "\"the daemon stopped\"}\n\n");
+		st->ended = true;
+		return;
+	}
+	pthread_mutex_unlock(&ss->lock);
+	if (top_sample(&st->top, &err)) {
+		struct jw w;
+
+		sbuf_addstr(&st->out, "event: error\ndata: ");
+		jw_init(&w, &st->out, false);
+		jw_obj_begin(&w);
+		jw_kstr(&w, "message", err.msg);
+		jw_obj_end(&w);
+		sbuf_addstr(&st->out, "\n\n");
+		st->ended = true;
+		return;
+	}
+	if (!st->top_start)
+		st->top_start = st->top.t_ns;
+	top_sort(&st->top, TOP_SORT_NAME);
+	sbuf_addstr(&st->out, "event: sample\ndata: ");
+	top_render_json(&st->top, st->top_start, &st->out);
+	while (st->out.len && st->out.buf[st->out.len - 1] == '\n')
+		st->out.buf[--st->out.len] = 0;
+	sbuf_addstr(&st->out, "\n\n");
+	st->top_next += st->top_iv;
+	if (st->top_next < vp_now_ns())
+		st->top_next = vp_now_ns() + st->top_iv;
+}
+
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	struct stream *st = cls;
+	size_t n;
+
+	(void)pos;
+	if (st->off >= st->out.len) {
+		sbuf_reset(&st->out);
+		st->off = 0;
+		if (st->ended)
+			return MHD_CONTENT_READER_END_OF_STREAM;
+		if (st->s) {
+			pthread_mutex_lock(&st->d->sessions->lock);
+			session_events(st);
+			pthread_mutex_unlock(&st->d->sessions->lock);
+		} else {
+			top_events(st);
+		}
+		st->last_ns = vp_now_ns();
+	}
+	n = st->out.len - st->off;
+	if (n > max)
+		n = max;
+	memcpy(buf, st->out.buf + st->off, n);
+	st->off += n;
+	return (ssize_t)n;
+}
+
+static void stream_free(void *cls)
+{
+	struct stream *st = cls;
+	struct vpd_sessions *ss = st->d->sessions;
+
+	pthread_mutex_lock(&ss->lock);
+	ss->clients--;
+	if (st->s)
+		session_unref(st->s);
+	pthread_mutex_unlock(&ss->lock);
+	if (st->have_top)
+		top_release(&st->top);
+	sbuf_release(&st->out);
+	free(st);
+}
+
+static enum MHD_Result start_stream(struct vpd_req *r, struct stream *st)
+{
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+
+	st->last_ns = vp_now_ns();
+	resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 * 1024, stream_read, st,
+						 stream_free);
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	MHD_add_response_header(resp, "X-Accel-Buffering", "no");
+	ret = MHD_queue_response(r->conn, MHD_HTTP_OK, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+enum MHD_Result vpd_session_stream(struct vpd_req *r, const char *id)
+{
+	struct vpd_sessions *ss = r->d->sessions;
+	struct session *s;
+	struct stream *st;
+
+	pthread_mutex_lock(&ss->lock);
+	s = lookup(r, id);
+	if (!s) {
+		pthread_mutex_unlock(&ss->lock);
+		return vpd_reply_error(r, MHD_HTTP_NOT_FOUND, "no session '%s'", id);
+	}
+	st = xcalloc(1, sizeof(*st));
+	st->d = r->d;
+	st->s = s;
+	s->refs++;
+	st->sent = s->seq ? s->seq - 1 : 0;     /* the newest frame first */
+	sbuf_init(&st->out);
+	sbuf_addf(&st->out, "retry: 2000\n: session %s\n\n", s->id);
+	ss->clients++;
+	pthread_mutex_unlock(&ss->lock);
+	return start_stream(r, st);
+}
+
+enum MHD_Result vpd_top_stream(struct vpd_req *r)
+{
+	struct vpd_sessions *ss = r->d->sessions;
+	const char *iv = MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, "interval_ms");
+	long ms = INTERVAL_DEFAULT_MS;
+	struct stream *st;
+	struct vp_err err = { 0, "" };
+
+	if (iv) {
+		char *end;
+
+		ms = strtol(iv, &end, 10);
+		if (!*iv || *end || ms < INTERVAL_MIN_MS || ms > INTERVAL_MAX_MS)
+			return vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "'interval_ms' must be an integer "
+					       "from %d to %d", INTERVAL_MIN_MS, INTERVAL_MAX_MS);
+	}
+	if (r->user.lim.min_interval_ms && ms < r->user.lim.min_interval_ms)
+		return vpd_reply_error(r, MHD_HTTP_TOO_MANY_REQUESTS, "interval %ld ms is below user "
+				       "'%s''s floor of %d ms", ms, r->user.name,
+				       r->user.lim.min_interval_ms);
+	st = xcalloc(1, sizeof(*st));
+	st->d = r->d;
+	sbuf_init(&st->out);
+	if (top_init(&st->top, r->d->conf.root, &err)) {
+		free(st);
+		return vpd_reply_err(r, &err);
+	}
+	st->have_top = true;
+	st->top_iv = (uint64_t)ms * 1000000ull;
+	st->top_next = vp_now_ns();
+	sbuf_addstr(&st->out, "retry: 2000\n: top\n\n");
+	pthread_mutex_lock(&ss->lock);
+	ss->clients++;
+	pthread_mutex_unlock(&ss->lock);
+	return start_stream(r, st);
+}
+
+/* ---- Prometheus ---- */
+
+enum MHD_Result vpd_metrics(struct vpd_req *r)
+{
+	struct vpd_sessions *ss = r->d->sessions;
+	struct prom_input in;
+	struct prom_view *views;
+	struct hub_event *ev = NULL;
+	struct sbuf sb = SBUF_INIT;
+	char host[256] = "";
+	size_t i, n_ev = 0;
+	uint64_t t0 = vp_now_ns();
+	enum MHD_Result ret;
+
+	gethostname(host, sizeof(host) - 1);
+	memset(&in, 0, sizeof(in));
+	in.host = host;
+	in.version = VMMPROF_VERSION;
+	pthread_mutex_lock(&ss->lock);
+	views = xcalloc(ss->n + 1, sizeof(*views));
+	for (i = 0; i < ss->n; i++) {
+		struct session *s = ss->v[i];
+
+		if (!s->running)
+			continue;
+		views[in.n_views].session = s->id;
+		views[in.n_views].model = s->model;
+		views[in.n_views].frame = s->have_last ? &s->last : NULL;
+		in.n_views++;
+		in.self.sessions++;
+		in.self.targets += s->targets;
+	}
+	in.views = views;
+	in.self.start_time_s = ss->start_time;
+	in.self.clients = ss->clients;
+	in.self.requests_total = r->d->requests;
+	in.self.scrape_duration_s = ss->scrape_s;
+	if (ss->hub && !hub_events(ss->hub, &ev, &n_ev)) {
+		for (i = 0; i < n_ev; i++) {
+			if (ev[i].open)
+				in.self.events_open++;
+			else
+				in.self.events_failed++;
+		}
+	}
+	prom_render(&sb, &in);
+	ss->scrape_s = (double)(vp_now_ns() - t0) / 1e9;
+	pthread_mutex_unlock(&ss->lock);
+	hub_events_release(ev, n_ev);
+	free(views);
+	ret = vpd_reply(r, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", &sb);
+	sbuf_release(&sb);
+	return ret;
 }

@@ -4,14 +4,29 @@
 
 #include "daemon/daemon.h"
 
-/* Start the collector thread (before the server takes requests). */
-int vpd_sessions_start(struct vpd *d, struct vp_err *err);
-/* Stop every session (recordings closed), wake every stream so it ends. */
+/*
+ * Probe the platform, open the model registry, the calibration and the hub,
+ * and start the collector thread (before the server takes requests).
+ * Prints what went wrong; returns 0 or -1.  A hub that cannot be made is not
+ * fatal: session requests then get 503 with the reason.
+ */
+int vpd_sessions_start(struct vpd *d);
+/* Stop every session (recordings closed and valid), end every stream, join the thread. */
 void vpd_sessions_shutdown(struct vpd *d);
-/* Join the collector thread and free everything (after the server stopped). */
+/* Free everything (after the server stopped). */
 void vpd_sessions_free(struct vpd *d);
 
-/* The session endpoints, for server.c's route table. */
-#define VPD_SESSION_ROUTES
+/* Endpoints; args[0] is the session id where the path has one. */
+enum MHD_Result vpd_collector(struct vpd_req *r);
+enum MHD_Result vpd_session_list(struct vpd_req *r);
+enum MHD_Result vpd_session_create(struct vpd_req *r);
+enum MHD_Result vpd_session_get(struct vpd_req *r, const char *id);
+enum MHD_Result vpd_session_delete(struct vpd_req *r, const char *id);
+enum MHD_Result vpd_session_stream(struct vpd_req *r, const char *id);
+enum MHD_Result vpd_session_history(struct vpd_req *r, const char *id);
+enum MHD_Result vpd_session_diagnosis(struct vpd_req *r, const char *id);
+enum MHD_Result vpd_top_stream(struct vpd_req *r);
+/* GET /metrics: Prometheus text format (src/collect/prom.c). */
+enum MHD_Result vpd_metrics(struct vpd_req *r);
 
 #endif

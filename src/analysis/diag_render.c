@@ -1,5 +1,5 @@
 /* diag_render.c - the diagnosis as text and JSON, for `diagnose` and `report` */
-#include "cli/diag_render.h"
+#include "analysis/diag_render.h"
 
 #include <math.h>
 #include <stdio.h>

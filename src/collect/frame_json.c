@@ -1,0 +1,102 @@
+/* frame_json.c - one collector frame as the daemon's frame JSON (schema vmmprof-frame/1) */
+#include "collect/frame_json.h"
+
+#include <math.h>
+
+static void kint_or_null(struct jw *w, const char *key, int v)
+{
+	jw_key(w, key);
+	if (v >= 0)
+		jw_int(w, v);
+	else
+		jw_null(w);
+}
+
+static void factor_json(struct jw *w, const struct frame_meta *meta, const struct model *m,
+			const struct collect_row *r, int f)
+{
+	const struct model_factor *fa = &m->factors[f];
+	const char *reason = NULL;
+	bool unavailable = fa->quality == Q_UNAVAILABLE;
+
+	if (unavailable)
+		reason = fa->reason;
+	else if (meta->av && !meta->av->factor_ok[f]) {
+		unavailable = true;
+		reason = meta->av->factor_reason[f];
+	}
+	jw_key(w, factor_name((enum factor_id)f));
+	jw_obj_begin(w);
+	jw_kdouble(w, "score", unavailable ? NAN : r->fv[f].score);
+	jw_kdouble(w, "cost_cycles", unavailable ? NAN : r->fv[f].cost_cycles);
+	jw_kdouble(w, "cost_pct", unavailable ? NAN : r->fv[f].cost_pct);
+	jw_kstr(w, "quality", unavailable ? "unavailable" : factor_quality_name(fa->quality));
+	if (unavailable)
+		jw_kstr(w, "reason", reason ? reason : "not available here");
+	jw_obj_end(w);
+}
+
+static void row_json(struct jw *w, const struct frame_meta *meta, const struct model *m,
+		     const struct collect_row *r)
+{
+	bool vcpu = r->kind == ENT_VCPU || r->kind == ENT_THREAD;
+	size_t i;
+	int f;
+
+	jw_obj_begin(w);
+	jw_kstr(w, "kind", ent_kind_name(r->kind));
+	jw_kstr(w, "key", r->key);
+	if (!vcpu) {
+		jw_kstr(w, "name", r->name);
+		kint_or_null(w, "pid", r->pid);
+		jw_kint(w, "domid", r->domid);
+	}
+	jw_kuint(w, "vm_row", r->vm_row);
+	if (vcpu) {
+		kint_or_null(w, "index", r->index);
+		kint_or_null(w, "tid", r->tid);
+		kint_or_null(w, "cpu", r->cpu);
+		kint_or_null(w, "node", r->node);
+	}
+	jw_key(w, "metrics");
+	jw_obj_begin(w);
+	for (i = 0; i < m->n_metrics; i++)
+		jw_kdouble(w, m->metrics[i].name, r->metrics ? r->metrics[i] : NAN);
+	jw_obj_end(w);
+	jw_key(w, "factors");
+	jw_obj_begin(w);
+	for (f = 0; f < FACTOR_N; f++)
+		factor_json(w, meta, m, r, f);
+	jw_obj_end(w);
+	jw_obj_end(w);
+}
+
+void frame_json_write(struct jw *w, const struct frame_meta *meta, const struct model *m,
+		      const struct collect_frame *f)
+{
+	size_t i;
+
+	jw_obj_begin(w);
+	jw_kstr(w, "schema", "vmmprof-frame/1");
+	jw_kstr(w, "session", meta->session);
+	jw_kuint(w, "seq", meta->seq);
+	jw_kdouble(w, "time", meta->time);
+	jw_kdouble(w, "duration", f->duration);
+	jw_kstr(w, "model", m->name);
+	jw_key(w, "rows");
+	jw_arr_begin(w);
+	for (i = 0; i < f->n_rows; i++)
+		row_json(w, meta, m, &f->rows[i]);
+	jw_arr_end(w);
+	jw_key(w, "scaling");
+	jw_arr_begin(w);
+	for (i = 0; i < f->n_scaling; i++) {
+		jw_obj_begin(w);
+		jw_kstr(w, "event", f->scaling[i].event);
+		jw_kdouble(w, "running_pct", f->scaling[i].running_pct);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	jw_kstr(w, "notes", f->notes[0] ? f->notes : NULL);
+	jw_obj_end(w);
+}

@@ -1,0 +1,116 @@
+/* test_frame_json.c - unit tests for src/collect/frame_json: the daemon's frame JSON, written by hand */
+#include "test.h"
+
+#include <stdlib.h>
+
+#include "collect/frame_json.h"
+#include "util/alloc.h"
+
+static const char model_text[] =
+	"model fj\n"
+	"event tclk = task-clock\n"
+	"metric cpu_util = tclk / (duration * 1e9)\n"
+	"metric half = cpu_util / 2\n"
+	"factor locality\n  score = cpu_util\n  warning = 1\n  critical = 2\n  quality = proxy\n"
+	"factor llc unavailable \"no llc events\"\nfactor sharing unavailable \"s\"\n"
+	"factor imc unavailable \"i\"\nfactor queue unavailable \"q\"\n";
+
+/*
+ * A VM row and its vCPU row; the expected line is written out by hand from
+ * docs/api.md: NaN is null, unavailable factors carry their reason, integers
+ * without a fraction, -1 placement as null.
+ */
+TEST(frame_json_by_hand)
+{
+	struct model *m = NULL;
+	struct diags dg;
+	struct vp_err err = { 0, "" };
+	struct collect_frame f;
+	struct collect_row rows[2];
+	struct collect_scaling sc[1];
+	double met0[2] = { 0.5, 0.25 }, met1[2] = { 0.5, NAN };
+	struct frame_meta meta = { "s7", 12, 1764470000.5, NULL };
+	struct sbuf sb = SBUF_INIT;
+	struct jw w;
+	int k;
+
+	diags_init(&dg);
+	CHECK_INT(model_load_text(&m, model_text, "fj.model", NULL, 0, &dg, &err), 0);
+	diags_release(&dg);
+	if (!m)
+		return;
+	memset(&f, 0, sizeof(f));
+	memset(rows, 0, sizeof(rows));
+	f.duration = 2;
+	f.rows = rows;
+	f.n_rows = 2;
+	f.scaling = sc;
+	f.n_scaling = 1;
+	sc[0].event = (char *)"task-clock";
+	sc[0].running_pct = 62.5;
+	snprintf(f.notes, sizeof(f.notes), "note \"x\"");
+	rows[0].kind = ENT_VM;
+	rows[0].key = (char *)"vm:kvm:1234";
+	rows[0].name = (char *)"web1";
+	rows[0].pid = 1234;
+	rows[0].domid = -1;
+	rows[0].metrics = met0;
+	rows[1].kind = ENT_VCPU;
+	rows[1].key = (char *)"vcpu:kvm:1234:0";
+	rows[1].vm_row = 0;
+	rows[1].index = 0;
+	rows[1].tid = 1240;
+	rows[1].cpu = 1;
+	rows[1].node = -1;
+	rows[1].metrics = met1;
+	for (k = 0; k < FACTOR_N; k++) {
+		rows[0].fv[k].score = rows[0].fv[k].cost_cycles = rows[0].fv[k].cost_pct = NAN;
+		rows[1].fv[k] = rows[0].fv[k];
+	}
+	rows[0].fv[FACTOR_LOCALITY].score = 0.5;
+	rows[0].fv[FACTOR_LOCALITY].cost_cycles = 1.5e9;
+	rows[0].fv[FACTOR_LOCALITY].cost_pct = 4;
+	/* an unavailable factor's numbers are null whatever the row holds */
+	rows[1].fv[FACTOR_LLC].score = 3;
+
+	jw_init(&w, &sb, false);
+	frame_json_write(&w, &meta, m, &f);
+#define UNAV(name, why) "\"" name "\":{\"score\":null,\"cost_cycles\":null,\"cost_pct\":null," \
+	"\"quality\":\"unavailable\",\"reason\":\"" why "\"}"
+#define REST UNAV("llc", "no llc events") "," UNAV("sharing", "s") "," UNAV("imc", "i") "," \
+	UNAV("queue", "q")
+	CHECK_STR(sbuf_str(&sb),
+		  "{\"schema\":\"vmmprof-frame/1\",\"session\":\"s7\",\"seq\":12,"
+		  "\"time\":1764470000.5,\"duration\":2,\"model\":\"fj\",\"rows\":["
+		  "{\"kind\":\"vm\",\"key\":\"vm:kvm:1234\",\"name\":\"web1\",\"pid\":1234,"
+		  "\"domid\":-1,\"vm_row\":0,"
+		  "\"metrics\":{\"cpu_util\":0.5,\"half\":0.25},"
+		  "\"factors\":{\"locality\":{\"score\":0.5,\"cost_cycles\":1500000000,"
+		  "\"cost_pct\":4,\"quality\":\"proxy\"}," REST "}},"
+		  "{\"kind\":\"vcpu\",\"key\":\"vcpu:kvm:1234:0\",\"vm_row\":0,\"index\":0,"
+		  "\"tid\":1240,\"cpu\":1,\"node\":null,"
+		  "\"metrics\":{\"cpu_util\":0.5,\"half\":null},"
+		  "\"factors\":{\"locality\":{\"score\":null,\"cost_cycles\":null,"
+		  "\"cost_pct\":null,\"quality\":\"proxy\"}," REST "}}],"
+		  "\"scaling\":[{\"event\":\"task-clock\",\"running_pct\":62.5}],"
+		  "\"notes\":\"note \\\"x\\\"\"}");
+
+	/* the factor the machine cannot evaluate becomes unavailable with avail's reason */
+	{
+		struct model_avail av;
+		char why[] = "task-clock not counted";
+
+		memset(&av, 0, sizeof(av));
+		for (k = 0; k < FACTOR_N; k++)
+			av.factor_ok[k] = k != FACTOR_LOCALITY;
+		av.factor_reason[FACTOR_LOCALITY] = why;
+		meta.av = &av;
+		sbuf_reset(&sb);
+		jw_init(&w, &sb, false);
+		frame_json_write(&w, &meta, m, &f);
+		CHECK_CONTAINS(sbuf_str(&sb), "\"factors\":{" UNAV("locality", "task-clock not counted")
+			       "," REST "}}");
+	}
+	sbuf_release(&sb);
+	model_free(m);
+}
