@@ -151,6 +151,7 @@ install: $(BUILD)/vmmprof
 		$(DESTDIR)$(PREFIX)/share/vmmprof/models/ || true; done
 	for c in $$($(BUILD)/vmmprof help | awk '/^  [a-z]/ {print $$1}'); do \
 		$(BUILD)/vmmprof help --man $$c > $(DESTDIR)$(PREFIX)/share/man/man1/vmmprof-$$c.1; done
+	ln -sf vmmprof-serve.1 $(DESTDIR)$(PREFIX)/share/man/man1/vmmprofd.1
 
 clean:
 	rm -rf build build-san build-fuzz build-arm64

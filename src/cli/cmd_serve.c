@@ -128,10 +128,8 @@ const struct cmd cmd_serve = {
 	.name = "serve",
 	.fn = run_serve,
 	.summary = "run the daemon (vmmprofd): HTTP/JSON API, live sessions, web UI",
-	.synopsis = "serve [--config FILE] [--listen ADDR:PORT] [--users FILE] [--tls-cert FILE "
-		    "--tls-key FILE]\n"
-		    "      [--allow-plain-http] [--web-dir DIR] [--recordings-dir DIR] "
-		    "[--audit-log FILE] [--root DIR] [--user NAME]",
+	.synopsis = "serve [--config FILE] [--listen ADDR:PORT] [--users FILE] [OPTION]...\n"
+		    "serve --tls-cert FILE --tls-key FILE --listen 0.0.0.0:7767 [OPTION]...",
 	.description =
 		"Runs the vmmprof daemon: one collector shared by every session, an HTTP/JSON\n"
 		"API under /api/v1/ (docs/api.md), live streams as server-sent events, and the\n"

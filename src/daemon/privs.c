@@ -44,6 +44,14 @@ int vpd_drop_privileges(const char *user, struct vp_err *err)
 	keep[nkeep++] = CAP_SYS_PTRACE;
 	for (i = 0; i < nkeep; i++)
 		mask[keep[i] / 32] |= 1u << (keep[i] % 32);
+	/* the bounding set too, so that nothing (no setuid binary) brings a capability back */
+	for (i = 0; i <= (last > 0 ? last : 63); i++) {
+		if (i == keep[0] || i == keep[1])
+			continue;
+		if (prctl(PR_CAPBSET_DROP, i, 0, 0, 0) && errno != EINVAL)
+			return vp_err_errno(err, errno, "cannot drop capability %d from the bounding set", i);
+	}
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
 	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0))
 		return vp_err_errno(err, errno, "cannot keep capabilities across setuid");
 	if (setgroups(0, NULL) || setgid(pw->pw_gid) || setuid(pw->pw_uid))

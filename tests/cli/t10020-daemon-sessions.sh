@@ -150,7 +150,12 @@ test_expect_success 'diagnosis: the schema of vmmprof diagnose --json, over the 
 '
 
 test_expect_success 'stopping session 1 leaves session 2 streaming, its counts still right' '
+	( sse d view.tok /api/v1/sessions/s1/stream 20 && cp sse s1.sse ) &
+	sleep 0.8 &&
 	expect_status 200 d op1.tok DELETE /api/v1/sessions/s1 &&
+	wait &&
+	tail -2 s1.sse | grep -q "^data: {\"state\":\"stopped\"" &&
+	grep_q "^event: end$" s1.sse &&
 	test "$(json_get body "j[\"id\"], j[\"state\"]")" = "('"'"'s1'"'"', '"'"'stopped'"'"')" &&
 	expect_status 404 d op1.tok GET /api/v1/sessions/s1 &&
 	expect_status 200 d view.tok GET /api/v1/collector &&
