@@ -67,15 +67,16 @@ frames() {
 	awk '/^event: frame$/ {f = 1; next} f && /^data: / {print substr($0, 7); f = 0}' sse >frames
 }
 
-test_expect_success 'operator 1 and operator 2 start sessions with different models' '
+test_expect_success 'an operator and an admin start sessions with different models' '
 	ctxt "$W2" >w2.c0 &&
 	expect_status 201 d op1.tok POST /api/v1/sessions \
 		-d "{\"model\":\"t-cs\",\"pids\":[$W1],\"interval_ms\":500}" &&
 	test "$(json_get body "j[\"id\"], j[\"owner\"], j[\"model\"], j[\"state\"], j[\"pids\"]")" = \
 		"('"'"'s1'"'"', '"'"'op1'"'"', '"'"'t-cs'"'"', '"'"'running'"'"', [$W1])" &&
-	expect_status 201 d op2.tok POST /api/v1/sessions \
+	expect_status 201 d adm.tok POST /api/v1/sessions \
 		-d "{\"model\":\"t-clk\",\"pids\":[$W2],\"interval_ms\":500}" &&
-	test "$(json_get body "j[\"id\"], j[\"model\"], j[\"targets\"]")" = "('"'"'s2'"'"', '"'"'t-clk'"'"', 1)"
+	test "$(json_get body "j[\"id\"], j[\"owner\"], j[\"model\"], j[\"targets\"]")" = \
+		"('"'"'s2'"'"', '"'"'adm'"'"', '"'"'t-clk'"'"', 1)"
 '
 
 test_expect_success 'the collector holds the union of both, each event once' '
@@ -86,7 +87,7 @@ test_expect_success 'the collector holds the union of both, each event once' '
 	test "$(json_get body "j[\"events\"][0][\"encoding\"].startswith(\"type=1,\")")" = True
 '
 
-test_expect_success 'each operator sees its own stream: its session, model and process' '
+test_expect_success 'each user sees its own stream: its session, model and process' '
 	sse d op1.tok /api/v1/sessions/s1/stream 2.2 && frames &&
 	test $(wc -l <frames) -ge 2 &&
 	python3 - frames "$W1" s1 t-cs <<-\EOF &&
@@ -100,7 +101,7 @@ test_expect_success 'each operator sees its own stream: its session, model and p
 	    # about 1000 switches a second, 0.5 s frames: at least 50 is far below that
 	    assert f["rows"][0]["metrics"]["cs_n"] >= 50, f["rows"][0]["metrics"]
 	EOF
-	sse d op2.tok /api/v1/sessions/s2/stream 2.2 && frames &&
+	sse d adm.tok /api/v1/sessions/s2/stream 2.2 && frames &&
 	test $(wc -l <frames) -ge 2 &&
 	python3 - frames "$W2" s2 t-clk <<-\EOF
 	import json, sys
@@ -113,7 +114,7 @@ test_expect_success 'each operator sees its own stream: its session, model and p
 	EOF
 '
 
-test_expect_success 'operator 1 cannot read, stream or stop operator 2 session (404), nor list it' '
+test_expect_success 'an operator cannot read, stream or stop another user session (404), nor list it' '
 	expect_status 404 d op1.tok GET /api/v1/sessions/s2 &&
 	expect_status 404 d op1.tok GET /api/v1/sessions/s2/stream &&
 	expect_status 404 d op1.tok GET /api/v1/sessions/s2/history &&
@@ -121,7 +122,15 @@ test_expect_success 'operator 1 cannot read, stream or stop operator 2 session (
 	expect_status 404 d op1.tok DELETE /api/v1/sessions/s2 &&
 	expect_status 200 d op1.tok GET /api/v1/sessions &&
 	test "$(json_get body "[s[\"id\"] for s in j[\"sessions\"]]")" = "['"'"'s1'"'"']" &&
-	grep_q "user=op1 action=session.stop session=s2 result=\"404\"" audit
+	grep_q "user=op1 action=session.stop session=s2 result=\"404\"" audit &&
+	: operator B on operator A session &&
+	expect_status 404 d op2.tok GET /api/v1/sessions/s1 &&
+	expect_status 404 d op2.tok GET /api/v1/sessions/s1/stream &&
+	expect_status 404 d op2.tok DELETE /api/v1/sessions/s1 &&
+	expect_status 200 d op2.tok GET /api/v1/sessions &&
+	test "$(json_get body "j[\"sessions\"]")" = "[]" &&
+	: the admin may read it &&
+	expect_status 200 d adm.tok GET /api/v1/sessions/s1
 '
 
 test_expect_success 'a viewer sees every session but cannot start or stop one (403)' '
@@ -161,11 +170,11 @@ test_expect_success 'stopping session 1 leaves session 2 streaming, its counts s
 	expect_status 200 d view.tok GET /api/v1/collector &&
 	test "$(json_get body "sorted((e[\"name\"], e[\"sessions\"]) for e in j[\"events\"])")" = \
 		"[('"'"'context-switches'"'"', ['"'"'s2'"'"']), ('"'"'task-clock'"'"', ['"'"'s2'"'"'])]" &&
-	sse d op2.tok /api/v1/sessions/s2/stream 1.7 && frames &&
+	sse d adm.tok /api/v1/sessions/s2/stream 1.7 && frames &&
 	test $(wc -l <frames) -ge 2 &&
-	expect_status 200 d op2.tok GET /api/v1/sessions/s2/history &&
+	expect_status 200 d adm.tok GET /api/v1/sessions/s2/history &&
 	cp body s2-history &&
-	expect_status 200 d op2.tok DELETE /api/v1/sessions/s2 &&
+	expect_status 200 d adm.tok DELETE /api/v1/sessions/s2 &&
 	ctxt "$W2" >w2.c1 &&
 	expect_status 200 d adm.tok GET /api/v1/sessions &&
 	test "$(json_get body "j[\"sessions\"]")" = "[]"
@@ -189,7 +198,7 @@ test_expect_success 'session 2 total = the process context switches from /proc (
 	EOF
 '
 
-test_expect_success 'per-user limits: sessions, interval floor, events give 429' '
+test_expect_success 'per-user limits: sessions, interval floor, events give 429; admin stops it' '
 	expect_status 429 d lim.tok POST /api/v1/sessions -d "{\"model\":\"t-cs\",\"pids\":[$W1],\"interval_ms\":200}" &&
 	grep_q "below user .lim..s floor of 500 ms" body &&
 	expect_status 429 d lim.tok POST /api/v1/sessions -d "{\"model\":\"t-three\",\"pids\":[$W1],\"interval_ms\":500}" &&
@@ -198,7 +207,9 @@ test_expect_success 'per-user limits: sessions, interval floor, events give 429'
 	id=$(json_get body "j[\"id\"]") &&
 	expect_status 429 d lim.tok POST /api/v1/sessions -d "{\"model\":\"t-cs\",\"pids\":[$W2],\"interval_ms\":500}" &&
 	grep_q "already runs 1 session, the limit" body &&
-	expect_status 200 d lim.tok DELETE "/api/v1/sessions/$id"
+	: an admin may stop another user session &&
+	expect_status 200 d adm.tok DELETE "/api/v1/sessions/$id" &&
+	grep_q "user=adm action=session.stop session=$id result=\"200 owner lim" audit
 '
 
 test_expect_success 'malformed or wrong bodies: 400 with the reason' '
