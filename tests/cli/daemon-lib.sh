@@ -12,7 +12,21 @@
 #       status code on standard output.  TOKENFILE "-" sends no token.
 # Every daemon still running when the script exits is stopped.
 
-command -v curl >/dev/null 2>&1 || { echo "# curl is missing: these tests need it"; }
+# skip_without_daemon: ends the script (all skipped) when this vmmprof has no
+# daemon (built without libmicrohttpd) or curl is missing.
+skip_without_daemon() {
+	why=""
+	if "$VMMPROF" serve --users /nonexistent 2>&1 | grep -q "built without libmicrohttpd"; then
+		why="vmmprof was built without libmicrohttpd"
+	elif ! command -v curl >/dev/null 2>&1; then
+		why="curl is not installed"
+	fi
+	if [ -n "$why" ]; then
+		test_skip "the daemon on loopback" "$why"
+		test_done
+		exit $?
+	fi
+}
 
 vp_daemons=""
 # stop_all_daemons: what a script calls before test_done (also on any exit).

@@ -5,6 +5,7 @@
 # path traversal, the audit log, clean shutdown
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/daemon-lib.sh"
+skip_without_daemon
 
 R=$VP_DATA/root
 HOME=$TRASH/home

@@ -8,6 +8,7 @@
 # count for real on this machine.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/daemon-lib.sh"
+skip_without_daemon
 
 HOME=$TRASH/home
 export HOME

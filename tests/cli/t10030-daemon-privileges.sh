@@ -4,6 +4,7 @@
 # another user's (root's) process
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/daemon-lib.sh"
+skip_without_daemon
 
 HOME=$TRASH/home
 export HOME
