@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libgen.h>
+#include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -14,7 +16,9 @@
  * usage: workload [options]
  *   --delay MS        sleep first (so that a counter can attach)
  *   --wait-file PATH  then wait until PATH exists (the test creates it once its
- *                     counters are open), polling every 10 ms
+ *                     counters are open), blocked in inotify: the wait adds no
+ *                     context switches, so counters that attached at different
+ *                     times still see the same switches
  *   --pages N         touch N new anonymous pages (N page faults at least)
  *   --cpu-ms MS       burn MS ms of CPU time in the main thread
  *   --switches N      sleep 1 ms N times (N voluntary context switches at least)
@@ -91,6 +95,31 @@ static void sleep_ms(long ms)
 		;
 }
 
+/* wait_for_file: block until PATH exists; one wake-up per entry created in its directory */
+static void wait_for_file(const char *path)
+{
+	char dir[4096];
+	char buf[4096];
+	int fd;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	fd = inotify_init1(IN_CLOEXEC);
+	if (fd < 0 || inotify_add_watch(fd, dirname(dir), IN_CREATE | IN_MOVED_TO) < 0) {
+		/* no inotify: poll (each poll is a context switch) */
+		while (access(path, F_OK))
+			sleep_ms(10);
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while (access(path, F_OK))
+		if (read(fd, buf, sizeof(buf)) < 0 && errno != EINTR)
+			break;
+	close(fd);
+	while (access(path, F_OK)) /* read failed: poll */
+		sleep_ms(10);
+}
+
 int main(int argc, char **argv)
 {
 	long delay = 0, pages = 0, cpu_ms = 0, switches = 0, thread_ms = 0, idle = 0, hold = 0;
@@ -157,8 +186,8 @@ int main(int argc, char **argv)
 		}
 	}
 	sleep_ms(delay);
-	while (wait_file && access(wait_file, F_OK))
-		sleep_ms(10);
+	if (wait_file)
+		wait_for_file(wait_file);
 	t0 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
 	if (late_ms) {
 		late.ms = late_ms;
