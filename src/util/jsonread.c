@@ -233,6 +233,24 @@ static int jp_word(struct jp *p, const char *w)
 	return 0;
 }
 
+/* After an array element or object member: 1 at ',' (more follow), 0 at close, or the error. */
+static int jp_after_item(struct jp *p, char close)
+{
+	char what[] = "expected ',' or ' '";
+
+	jp_ws(p);
+	if (p->s < p->end && *p->s == ',') {
+		p->s++;
+		return 1;
+	}
+	if (p->s < p->end && *p->s == close) {
+		p->s++;
+		return 0;
+	}
+	what[sizeof(what) - 3] = close;
+	return jp_fail(p, what);
+}
+
 static int jp_value(struct jp *p, struct jv *v, int depth)
 {
 	int ret = 0;
@@ -283,17 +301,12 @@ static int jp_value(struct jp *p, struct jv *v, int depth)
 			v->n++;
 			if (ret)
 				goto fail;
-			jp_ws(p);
-			if (p->s < p->end && *p->s == ',') {
-				p->s++;
+			ret = jp_after_item(p, '}');
+			if (ret > 0)
 				continue;
-			}
-			if (p->s < p->end && *p->s == '}') {
-				p->s++;
-				return 0;
-			}
-			ret = jp_fail(p, "expected ',' or '}'");
-			goto fail;
+			if (ret)
+				goto fail;
+			return 0;
 		}
 	case '[':
 		v->type = JV_ARR;
@@ -309,17 +322,12 @@ static int jp_value(struct jp *p, struct jv *v, int depth)
 			v->n++;
 			if (ret)
 				goto fail;
-			jp_ws(p);
-			if (p->s < p->end && *p->s == ',') {
-				p->s++;
+			ret = jp_after_item(p, ']');
+			if (ret > 0)
 				continue;
-			}
-			if (p->s < p->end && *p->s == ']') {
-				p->s++;
-				return 0;
-			}
-			ret = jp_fail(p, "expected ',' or ']'");
-			goto fail;
+			if (ret)
+				goto fail;
+			return 0;
 		}
 	case '"':
 		v->type = JV_STR;
