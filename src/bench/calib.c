@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "platform/platform.h"
 #include "util/alloc.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -455,6 +456,30 @@ int calib_load(struct calib *c, const char *path, struct vp_err *err)
 		ret = calib_parse(c, text, len, path, err);
 	free(text);
 	return ret;
+}
+
+void calib_machine_of(const struct platform *p, struct calib_machine *m)
+{
+	const struct topology *tp = &p->topo;
+	int j;
+
+	memset(m, 0, sizeof(*m));
+	snprintf(m->vendor, sizeof(m->vendor), "%s", p->cpu.known ? p->cpu.vendor : "unknown");
+	snprintf(m->model_name, sizeof(m->model_name), "%s",
+		 p->cpu.known ? p->cpu.model_name : "unknown");
+	m->family = p->cpu.family;
+	m->model = p->cpu.model;
+	m->n_cpus = tp->n_cpus;
+	for (j = 0; j < tp->n_nodes; j++)
+		if (!tp->nodes[j].mem_known || tp->nodes[j].mem_total > 0)
+			m->n_nodes++;
+	if (m->n_nodes == 0)
+		m->n_nodes = 1;
+	m->n_packages = tp->n_packages > 0 ? tp->n_packages : 1;
+	m->n_llc = tp->n_llc > 0 ? tp->n_llc : 1;
+	for (j = 0; j < tp->n_llc; j++)
+		if (tp->llc[j].size > m->llc_bytes)
+			m->llc_bytes = tp->llc[j].size;
 }
 
 int calib_match(const struct calib *c, const struct calib_machine *here, struct vp_err *err)

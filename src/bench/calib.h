@@ -105,6 +105,15 @@ int calib_parse(struct calib *c, const char *text, size_t len, const char *name,
 /* calib_parse() of the file at path (a path, not root-relative: user data). */
 int calib_load(struct calib *c, const char *path, struct vp_err *err);
 
+struct platform;
+/*
+ * What a calibration made on p is keyed to: the CPU, online CPUs, the nodes
+ * that have memory (at least 1), packages (at least 1), the largest LLC and
+ * the number of LLCs (at least 1).  The one definition of "this machine"
+ * for calibrate, bench and every command that reads a calibration.
+ */
+void calib_machine_of(const struct platform *p, struct calib_machine *m);
+
 /*
  * 0 when c was made on a machine like here; otherwise VP_EINVAL with the
  * first difference: "calibration was made on another machine: 64 CPUs

@@ -99,17 +99,7 @@ int bench_topo_from_platform(struct bench_topo *t, const struct platform *p,
 	t->l1d_bytes = cache_size(p->root, t->cpus[0], 1);
 	t->l2_bytes = cache_size(p->root, t->cpus[0], 2);
 	read_thp(t, p->root);
-	snprintf(t->machine.vendor, sizeof(t->machine.vendor), "%s",
-		 p->cpu.known ? p->cpu.vendor : "unknown");
-	snprintf(t->machine.model_name, sizeof(t->machine.model_name), "%s",
-		 p->cpu.known ? p->cpu.model_name : "unknown");
-	t->machine.family = p->cpu.family;
-	t->machine.model = p->cpu.model;
-	t->machine.n_cpus = tp->n_cpus;
-	t->machine.n_nodes = t->n_nodes;
-	t->machine.n_packages = t->n_pkgs;
-	t->machine.llc_bytes = t->llc_bytes;
-	t->machine.n_llc = t->n_llc;
+	calib_machine_of(p, &t->machine);
 	return 0;
 }
 

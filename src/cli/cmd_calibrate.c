@@ -10,34 +10,9 @@
 
 #include "bench/bench.h"
 #include "cli/bench_report.h"
+#include "cli/calib_file.h"
 #include "util/alloc.h"
 #include "version.h"
-
-/* ~/.config/vmmprof/calibration.json ($XDG_CONFIG_HOME respected); free() it. */
-char *calibrate_default_path(bool create_dir)
-{
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-	char *dir;
-	char *path;
-
-	if (xdg && *xdg)
-		dir = xasprintf("%s/vmmprof", xdg);
-	else
-		dir = xasprintf("%s/.config/vmmprof", home && *home ? home : ".");
-	if (create_dir) {
-		char *parent = xstrdup(dir), *slash = strrchr(parent, '/');
-
-		if (slash && slash != parent) {
-			*slash = 0;
-			mkdir(parent, 0755);
-		}
-		mkdir(dir, 0755);
-		free(parent);
-	}
-	path = xasprintf("%s/calibration.json", dir);
-	free(dir);
-	return path;
-}
 
 static int run_calibrate(int argc, char **argv)
 {

@@ -22,10 +22,6 @@ struct bench_opts;
 int bench_cli_opt(const struct cmd *c, int opt, const char *arg, struct bench_opts *o,
 		  bool *time_set);
 
-/* Default calibration file: $XDG_CONFIG_HOME/vmmprof/calibration.json or
- * ~/.config/vmmprof/calibration.json; the directory made when create_dir.
- * free() the result (cmd_calibrate.c). */
-char *calibrate_default_path(bool create_dir);
 extern const struct cmd cmd_top;
 extern const struct cmd cmd_serve;
 extern const struct cmd cmd_user;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/calib_file.h"
 #include "util/alloc.h"
 #include "util/fs.h"
 
@@ -59,65 +60,14 @@ void pipe_opts_release(struct pipe_opts *o)
 	memset(o, 0, sizeof(*o));
 }
 
-/* What a calibration made on this machine would be keyed to. */
-static void machine_of(const struct platform *p, struct calib_machine *m)
-{
-	memset(m, 0, sizeof(*m));
-	snprintf(m->vendor, sizeof(m->vendor), "%s", p->cpu.vendor);
-	m->family = p->cpu.family;
-	m->model = p->cpu.model;
-	snprintf(m->model_name, sizeof(m->model_name), "%s", p->cpu.model_name);
-	m->n_cpus = p->topo.n_cpus;
-	m->n_nodes = p->topo.n_nodes;
-	m->n_packages = p->topo.n_packages;
-	m->n_llc = p->topo.n_llc;
-	m->llc_bytes = p->topo.n_llc ? p->topo.llc[0].size : 0;
-}
-
 /* The calibration: --calibration FILE, else the default file when it exists. */
 static int load_calibration(struct pipeline *p, const struct pipe_opts *o)
 {
-	const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
-	char *path = NULL;
-	struct vp_err err;
-	int ret = 0;
+	struct vp_err err = { 0, "" };
 
-	if (o->cal_path)
-		path = xstrdup(o->cal_path);
-	else if (xdg && *xdg)
-		path = xasprintf("%s/vmmprof/calibration.json", xdg);
-	else if (home && *home)
-		path = xasprintf("%s/.config/vmmprof/calibration.json", home);
-	if (!path) {
-		sbuf_addstr(&p->cal_note, "no calibration (no home directory)");
-		return 0;
-	}
-	if (!o->cal_path && vp_exists(NULL, path)) {
-		sbuf_addf(&p->cal_note, "no calibration at '%s': latency-based costs are n/a "
-				       "(run 'vmmprof calibrate')", path);
-		goto out;
-	}
-	if (calib_load(&p->cal, path, &err)) {
-		if (o->cal_path)
-			ret = cli_error(&err);
-		else
-			sbuf_addf(&p->cal_note, "calibration not used: %s", err.msg);
-		goto out;
-	}
-	{
-		struct calib_machine here;
-
-		machine_of(&p->plat, &here);
-		if (calib_match(&p->cal, &here, &err)) {
-			sbuf_addf(&p->cal_note, "calibration '%s' not used: %s", path, err.msg);
-			goto out;
-		}
-	}
-	p->have_cal = true;
-	sbuf_addf(&p->cal_note, "calibration '%s'", path);
-out:
-	free(path);
-	return ret;
+	if (calib_file_open(&p->plat, o->cal_path, &p->cal, &p->have_cal, &p->cal_note, &err))
+		return cli_error(&err);
+	return 0;
 }
 
 static int open_model(struct pipeline *p, const char *name)

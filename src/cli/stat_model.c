@@ -6,47 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/calib_file.h"
 #include "util/alloc.h"
 #include "util/json.h"
 #include "util/table.h"
 
-static void load_calibration(struct stat_model *sm, const char *path)
+static int load_calibration(struct stat_model *sm, const char *path, struct vp_err *err)
 {
-	const char *home = getenv("HOME");
-	struct calib_machine here;
-	struct vp_err err = { 0, "" };
-	char *def = NULL;
+	struct sbuf note = SBUF_INIT;
+	int rc = calib_file_open(sm->plat_ok ? &sm->plat : NULL, path, &sm->cal, &sm->cal_ok,
+				 &note, err);
 
-	calib_init(&sm->cal);
-	if (!path) {
-		if (!home || !*home) {
-			snprintf(sm->cal_note, sizeof(sm->cal_note), "no calibration (HOME is not set)");
-			return;
-		}
-		path = def = xasprintf("%s/.config/vmmprof/calibration.json", home);
-	}
-	if (calib_load(&sm->cal, path, &err)) {
-		snprintf(sm->cal_note, sizeof(sm->cal_note), "no calibration: %s%s", err.msg,
-			 def ? " (run 'vmmprof calibrate')" : "");
-		goto out;
-	}
-	memset(&here, 0, sizeof(here));
-	if (sm->plat_ok) {
-		snprintf(here.vendor, sizeof(here.vendor), "%s", sm->plat.cpu.vendor);
-		here.family = sm->plat.cpu.family;
-		here.model = sm->plat.cpu.model;
-		here.n_cpus = sm->plat.topo.n_cpus;
-		here.n_nodes = sm->plat.topo.n_nodes;
-		here.n_packages = sm->plat.topo.n_packages;
-		if (calib_match(&sm->cal, &here, &err)) {
-			snprintf(sm->cal_note, sizeof(sm->cal_note), "calibration '%s' not used: %s",
-				 path, err.msg);
-			goto out;
-		}
-	}
-	sm->cal_ok = true;
-out:
-	free(def);
+	/* cal_note says why there is none, and is empty when there is one */
+	snprintf(sm->cal_note, sizeof(sm->cal_note), "%s", sm->cal_ok ? "" : sbuf_str(&note));
+	sbuf_release(&note);
+	return rc;
 }
 
 int stat_model_open(struct stat_model *sm, const char *name, char *const *paths, size_t n_paths,
@@ -92,7 +66,8 @@ int stat_model_open(struct stat_model *sm, const char *name, char *const *paths,
 	if ((ret = model_run_init(&sm->run, sm->m, &mm, NULL, err)))
 		goto out;
 	calib_release(&sm->cal);
-	load_calibration(sm, calib_path);
+	if ((ret = load_calibration(sm, calib_path, err)))
+		goto out;
 	sm->in = xcalloc(sm->m->n_inputs + 1, sizeof(double));
 	sm->met = xcalloc(sm->m->n_metrics + 1, sizeof(double));
 out:

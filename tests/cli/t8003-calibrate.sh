@@ -49,4 +49,35 @@ test_expect_success 'the default path is under XDG_CONFIG_HOME' '
 	test -s cfg/vmmprof/calibration.json
 '
 
+# every command that reads a calibration keys it to this machine the same way
+# calibrate does: a file made here is used by stat -m and diagnose, from -o or
+# from the default path, and a foreign one is not
+test_expect_success 'stat -m and diagnose use a calibration made here (named and default)' '
+	vmmprof stat -m software --calibration cal.json -- true 2>err &&
+	! grep -q "no calibration\|not used" err &&
+	XDG_CONFIG_HOME=$PWD/cfg vmmprof stat -m software -- true 2>err &&
+	! grep -q "no calibration\|not used" err &&
+	vmmprof diagnose --calibration cal.json --duration 0.3 -p $$ >out 2>err &&
+	grep_q "calibration .cal.json." out &&
+	XDG_CONFIG_HOME=$PWD/cfg vmmprof diagnose --duration 0.3 -p $$ >out 2>err &&
+	grep_q "calibration .*cfg/vmmprof/calibration.json." out &&
+	! grep -q "not used" out
+'
+
+test_expect_success 'a foreign calibration is not used, and stat -m and diagnose say why' '
+	vmmprof stat -m software --calibration foreign.json -- true 2>err &&
+	grep_q "not used: calibration was made on another machine: 4096 CPUs there" err &&
+	vmmprof diagnose --calibration foreign.json --duration 0.3 -p $$ >out 2>err &&
+	grep_q "not used: calibration was made on another machine: 4096 CPUs there" out
+'
+
+test_expect_success 'a named calibration that cannot be read is an error; a missing default is a note' '
+	expect_exit 1 vmmprof stat -m software --calibration trunc.json -- true 2>err &&
+	grep_q "trunc.json:[0-9]*:[0-9]*: unexpected end of input" err &&
+	expect_exit 1 vmmprof diagnose --calibration nosuch.json --duration 0.3 -p $$ 2>err &&
+	grep_q "nosuch.json" err &&
+	XDG_CONFIG_HOME=$PWD/empty vmmprof stat -m software -- true 2>err &&
+	grep_q "no calibration: cannot open .*empty/vmmprof/calibration.json" err
+'
+
 test_done

@@ -1,0 +1,70 @@
+/* calib_file.c - which calibration file a command reads, and whether it fits this machine */
+#include "cli/calib_file.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/alloc.h"
+
+char *calibrate_default_path(bool create_dir)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char *dir;
+	char *path;
+
+	if (xdg && *xdg)
+		dir = xasprintf("%s/vmmprof", xdg);
+	else if (home && *home)
+		dir = xasprintf("%s/.config/vmmprof", home);
+	else
+		return NULL;
+	if (create_dir) {
+		char *parent = xstrdup(dir), *slash = strrchr(parent, '/');
+
+		if (slash && slash != parent) {
+			*slash = 0;
+			mkdir(parent, 0755);
+		}
+		mkdir(dir, 0755);
+		free(parent);
+	}
+	path = xasprintf("%s/calibration.json", dir);
+	free(dir);
+	return path;
+}
+
+int calib_file_open(const struct platform *plat, const char *path, struct calib *cal, bool *have,
+		    struct sbuf *note, struct vp_err *err)
+{
+	struct calib_machine here;
+	struct vp_err e = { 0, "" };
+	char *def = NULL;
+	int rc = 0;
+
+	*have = false;
+	if (!path && !(path = def = calibrate_default_path(false))) {
+		sbuf_addstr(note, "no calibration (neither HOME nor XDG_CONFIG_HOME is set)");
+		return 0;
+	}
+	if ((rc = calib_load(cal, path, &e))) {
+		if (!def)
+			*err = e;
+		else
+			sbuf_addf(note, "no calibration: %s (run 'vmmprof calibrate')", e.msg);
+		rc = def ? 0 : rc;
+		goto out;
+	}
+	if (plat) {
+		calib_machine_of(plat, &here);
+		if (calib_match(cal, &here, &e)) {
+			sbuf_addf(note, "calibration '%s' not used: %s", path, e.msg);
+			goto out;
+		}
+	}
+	*have = true;
+	sbuf_addf(note, "calibration '%s'", path);
+out:
+	free(def);
+	return rc;
+}

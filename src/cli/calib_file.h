@@ -1,0 +1,29 @@
+/* calib_file.h - which calibration file a command reads, and whether it fits this machine */
+#ifndef VP_CALIB_FILE_H
+#define VP_CALIB_FILE_H
+
+#include <stdbool.h>
+
+#include "bench/calib.h"
+#include "platform/platform.h"
+#include "util/sbuf.h"
+
+/*
+ * Default calibration file: $XDG_CONFIG_HOME/vmmprof/calibration.json or
+ * ~/.config/vmmprof/calibration.json; the directory made when create_dir.
+ * NULL when neither variable is set.  free() the result.
+ */
+char *calibrate_default_path(bool create_dir);
+
+/*
+ * Load the calibration named by path, or the default file when path is
+ * NULL, into *cal (calib_init()ed by the caller) and check it against plat
+ * (NULL: not checked).  *have says whether it can be used; note gets one
+ * line saying which calibration, or why none.  A named file that cannot be
+ * read is an error (a negative code, *err says why); a missing or unusable
+ * default file is only a note.  Returns 0 otherwise.
+ */
+int calib_file_open(const struct platform *plat, const char *path, struct calib *cal, bool *have,
+		    struct sbuf *note, struct vp_err *err);
+
+#endif
