@@ -248,6 +248,34 @@ def check_locality(arch, data):
             print("ok %s score %.3f <= %.3f" % (name, s, 1 - share + 0.05))
         else:
             print("FAIL %s score %s; the bound pages are %d of %d kB resident" % (name, s, pages * 4, rss))
+        check_locality_advice(arch, kind, d)
+
+
+def check_locality_advice(arch, kind, d):
+    """numa_touch runs on node 0's CPUs.  Its pages bound to node 1 (remote)
+    are a locality bottleneck, and the advice is to bring its memory from
+    node 1 to node 0 (migratepages PID 1 0), where its one thread runs.
+    With its pages on node 0 (local) there is nothing to move."""
+    name = "%s/locality/advice-%s" % (arch, kind)
+    diag = d.get("diagnosis") or {}
+    advice = [a for a in diag.get("advice", []) if a.get("vm") == "numa_touch"]
+    moves = [a for a in advice if a.get("rule") == "migrate-memory"]
+    if kind == "local":
+        if moves:
+            print("FAIL %s memory already local, yet advice: %s" % (name, moves))
+        else:
+            print("ok %s no memory move advised (%d advice rows)" % (name, len(advice)))
+        return
+    top = [b for b in diag.get("bottlenecks", []) if b.get("vm") == "numa_touch"]
+    if not top or top[0].get("factor") != "locality":
+        print("FAIL %s the first bottleneck of numa_touch is not locality: %s" % (name, top[:1]))
+        return
+    cmd = (moves[0].get("command") or "").split() if moves else []
+    if (len(moves) == 1 and moves[0].get("to_node") == 0 and len(cmd) == 4 and
+            cmd[0] == "migratepages" and cmd[2:] == ["1", "0"]):
+        print("ok %s %s" % (name, moves[0].get("action")))
+    else:
+        print("FAIL %s want one migrate-memory to node 0 (migratepages PID 1 0), got %s" % (name, advice))
 
 
 def guest(log, arch, nodes, cpus, mem, dist):
