@@ -156,6 +156,23 @@ static void nan_reason(struct stat_model *sm, const struct expr *e, double v, st
 		sbuf_addf(sb, "; %s", sm->cal_note);
 }
 
+/* Unavailable: declared so by the model, or its inputs are absent here; *why says why. */
+static bool factor_unavailable(const struct stat_model *sm, int f, const char **why)
+{
+	const struct model_factor *fa = &sm->m->factors[f];
+
+	if (fa->quality == Q_UNAVAILABLE) {
+		*why = fa->reason;
+		return true;
+	}
+	if (!sm->run.av.factor_ok[f]) {
+		*why = sm->run.av.factor_reason[f] ? sm->run.av.factor_reason[f] :
+			"its inputs are not available here";
+		return true;
+	}
+	return false;
+}
+
 static void fmt_value(struct sbuf *sb, double v)
 {
 	if (isnan(v))
@@ -198,17 +215,18 @@ static void print_json(struct stat_model *sm, bool total, double t, struct sbuf 
 	jw_arr_begin(&w);
 	for (f = 0; f < FACTOR_N; f++) {
 		const struct model_factor *fa = &m->factors[f];
+		const char *uwhy = NULL;
+		bool un = factor_unavailable(sm, f, &uwhy);
 
 		jw_obj_begin(&w);
 		jw_kstr(&w, "factor", factor_name((enum factor_id)f));
-		jw_kstr(&w, "quality", factor_quality_name(fa->quality));
+		jw_kstr(&w, "quality", factor_quality_name(un ? Q_UNAVAILABLE : fa->quality));
 		jw_kdouble(&w, "score", sm->fv[f].score);
-		jw_kstr(&w, "severity", fa->quality == Q_UNAVAILABLE ? "unavailable" :
-			severity_name(sm->fv[f].sev));
+		jw_kstr(&w, "severity", un ? "unavailable" : severity_name(sm->fv[f].sev));
 		jw_kdouble(&w, "cost_cycles", sm->fv[f].cost_cycles);
 		jw_kdouble(&w, "cost_pct", sm->fv[f].cost_pct);
-		if (fa->quality == Q_UNAVAILABLE)
-			jw_kstr(&w, "reason", fa->reason);
+		if (un)
+			jw_kstr(&w, "reason", uwhy);
 		else {
 			nan_reason(sm, fa->score, sm->fv[f].score, &why);
 			if (why.len)
@@ -236,11 +254,13 @@ static void print_csv(struct stat_model *sm, double t, char sep, bool with_time,
 			  m->metrics[i].name);
 	}
 	for (f = 0; f < FACTOR_N; f++) {
+		const char *uwhy;
+
 		if (with_time)
 			sbuf_addf(out, "%.9f%c", t, sep);
 		fmt_value(out, sm->fv[f].score);
 		sbuf_addf(out, "%c%s%cfactor:%s\n", sep,
-			  m->factors[f].quality == Q_UNAVAILABLE ? "unavailable" :
+			  factor_unavailable(sm, f, &uwhy) ? "unavailable" :
 			  severity_name(sm->fv[f].sev), sep, factor_name((enum factor_id)f));
 	}
 }
@@ -278,15 +298,16 @@ static void print_table(struct stat_model *sm, double t, bool total, const char 
 	table_init(&tb, 6, ft);
 	for (f = 0; f < FACTOR_N; f++) {
 		const struct model_factor *fa = &m->factors[f];
+		const char *uwhy = NULL;
 
 		table_row(&tb);
 		table_cell(&tb, "%s", factor_name((enum factor_id)f));
-		if (fa->quality == Q_UNAVAILABLE) {
+		if (factor_unavailable(sm, f, &uwhy)) {
 			table_cell(&tb, "n/a");
 			table_cell(&tb, "unavailable");
 			table_cell(&tb, "n/a");
 			table_cell(&tb, "-");
-			table_cell(&tb, "%s", fa->reason);
+			table_cell(&tb, "%s", uwhy);
 			continue;
 		}
 		sbuf_reset(&v);

@@ -87,6 +87,20 @@ test_expect_success 'costs need a calibration: n/a, and the note says so' '
 	grep_q "note: no calibration: cannot open .*calibration.json" err
 '
 
+if [ ! -d /sys/fs/resctrl/mon_data ]; then
+	test_expect_success 'a factor whose inputs are absent here is unavailable with the reason, in every format' '
+		vmmprof stat -m software --json -o - -- true >j 2>err &&
+		json_get j "[(f[\"quality\"], f[\"score\"], f[\"reason\"]) for f in j[\"factors\"] if f[\"factor\"] == \"imc\"][0]" >imc &&
+		grep_q "^(.unavailable., None, .source .mbm_total. unavailable" imc &&
+		vmmprof stat -m software -- true 2>err &&
+		grep "^   imc " err >row && grep_q "unavailable  *n/a  *-  *source .mbm_total. unavailable" row &&
+		vmmprof stat -m software -x, -- true 2>err &&
+		grep_q "^n/a,unavailable,factor:imc" err
+	'
+else
+	test_skip 'a factor whose inputs are absent here is unavailable' 'this machine has resctrl monitoring (MBM may be present)'
+fi
+
 test_expect_success 'errors: unknown model exit 1; --raw without -m exit 2' '
 	expect_exit 1 vmmprof stat -m nosuch -- true 2>err && grep_q "no model named .nosuch." err &&
 	expect_exit 2 vmmprof stat --raw -- true 2>err && grep_q "raw goes with -m" err
