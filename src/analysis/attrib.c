@@ -1,5 +1,6 @@
 /* attrib.c - attribution: the entity tree over a run, vCPU residency per node, placement estimates */
 #include "analysis/attrib.h"
+#include "source/schedtrace.h"
 #include "util/alloc.h"
 
 #include <math.h>
@@ -166,6 +167,48 @@ static double run_time_of(const struct hv_vcpu *v)
 	return v->have_run_ns ? (double)v->run_ns / 1e9 : v->cpu_time_s;
 }
 
+void attrib_use_schedtrace(struct attrib *a, const struct schedtrace *st,
+			   const struct topology *topo)
+{
+	a->exact = st;
+	a->topo = topo;
+}
+
+/*
+ * Exact residency: the tracer's ns per CPU for this thread (since it was
+ * watched, which is when the entity was born) summed per node.  false when
+ * the tracer does not watch the thread or a CPU has no known node.
+ */
+static bool exact_residency(struct attrib *a, struct entity *ent, int tid)
+{
+	const uint64_t *run;
+	size_t nc, c;
+	double *cum;
+	int n;
+
+	if (!a->exact || !a->topo || tid <= 0 || !schedtrace_run_ns(a->exact, tid, &run, &nc))
+		return false;
+	cum = xcalloc((size_t)a->n_nodes, sizeof(double));
+	for (c = 0; c < nc; c++) {
+		if (!run[c])
+			continue;
+		n = topology_cpu_node(a->topo, (int)c);
+		if (n < 0 || n >= a->n_nodes) {
+			free(cum);
+			return false;
+		}
+		cum[n] += (double)run[c] / 1e9;
+	}
+	for (n = 0; n < a->n_nodes; n++) {
+		ent->interval_node_run_s[n] = cum[n] - ent->node_run_s[n];
+		if (ent->interval_node_run_s[n] < 0)
+			ent->interval_node_run_s[n] = 0;
+		ent->node_run_s[n] = cum[n];
+	}
+	free(cum);
+	return true;
+}
+
 static void update_vcpu(struct attrib *a, int e, const struct hv_vcpu *v, bool fresh)
 {
 	struct entity *ent = &a->ents[e];
@@ -182,11 +225,12 @@ static void update_vcpu(struct attrib *a, int e, const struct hv_vcpu *v, bool f
 		if (d < 0)
 			d = 0; /* a counter that went backwards: a new thread behind the same id */
 		ent->run_s += d;
+	}
+	ent->residency_exact = exact_residency(a, ent, v->tid);
+	if (!ent->residency_exact && !fresh && isfinite(d) && v->node >= 0 && v->node < a->n_nodes) {
 		/* the sampling fallback: charge the interval to where it runs now */
-		if (v->node >= 0 && v->node < a->n_nodes) {
-			ent->node_run_s[v->node] += d;
-			ent->interval_node_run_s[v->node] = d;
-		}
+		ent->node_run_s[v->node] += d;
+		ent->interval_node_run_s[v->node] = d;
 	}
 	ent->interval_run_s = d;
 	ent->cpu_time_s = t;

@@ -16,10 +16,11 @@
  * alive turns false and ended_ns is set, its last values stay, and it is
  * never matched again (a new process with the same pid gets a new entity).
  *
- * Every value carries a quality label.  Residency per node comes from the
+ * Every value carries a quality label.  Residency per node is exact when a
+ * sched_switch tracer watches the vCPU's thread (attrib_use_schedtrace():
+ * its run time on each CPU, summed per node); otherwise it comes from the
  * sampling fallback: at each update a vCPU's CPU time since the previous
- * update is charged to the node of the CPU it is on now (exact residency
- * needs sched_switch tracing).
+ * update is charged to the node of the CPU it is on now.
  */
 
 enum vp_quality {
@@ -61,13 +62,18 @@ struct entity {
 	double run_s;              /* run time charged since this entity was first seen */
 	double interval_run_s;     /* run time in the last interval, NaN on the first update */
 	double *node_run_s;        /* n_nodes: cumulative run time charged to each node */
+	bool residency_exact;      /* node_run_s from sched_switch tracing, not sampling */
 	double *interval_node_run_s; /* n_nodes: the same for the last interval */
 	uint64_t *mem_node;        /* VM: resident memory per node (n_nodes), NULL unknown */
 	struct qval remote_frac;   /* expected remote-access fraction (placement estimate) */
 };
 
+struct schedtrace;
+
 struct attrib {
 	int n_nodes;               /* node ids 0..n_nodes-1 */
+	const struct schedtrace *exact; /* sched_switch tracer, NULL: sampling only */
+	const struct topology *topo;    /* CPU -> node for the tracer's per-CPU times */
 	struct entity *ents;
 	size_t n, cap;
 	uint64_t t_ns, prev_ns;    /* last update, the one before (0 before the second) */
@@ -81,6 +87,15 @@ struct attrib {
  */
 void attrib_init(struct attrib *a, const struct topology *topo);
 void attrib_release(struct attrib *a);
+
+/*
+ * Take residency from a tracer (src/source/schedtrace.h) for the vCPU
+ * threads it watches: the caller watches the threads of each scan and polls
+ * the tracer before attrib_update().  topo maps CPUs to nodes; both stay the
+ * caller's and must outlive a.  st NULL: back to sampling.
+ */
+void attrib_use_schedtrace(struct attrib *a, const struct schedtrace *st,
+			   const struct topology *topo);
 
 /* Fold one adapter scan taken at now_ns (vp_now_ns()) into the tree. */
 void attrib_update(struct attrib *a, const struct hv_vm_list *vms, uint64_t now_ns);

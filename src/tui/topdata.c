@@ -1,5 +1,7 @@
 /* topdata.c - what `vmmprof top` shows, sampled once per interval: nodes, VMs, vCPUs, factor columns */
 #include "tui/topdata.h"
+
+#include "source/schedtrace.h"
 #include "source/resctrl.h"
 #include "util/alloc.h"
 #include "util/sbuf.h"
@@ -35,6 +37,19 @@ int top_init(struct top_state *s, const char *root, struct vp_err *err)
 		return ret;
 	coverage_compute(&s->plat, &s->cov);
 	attrib_init(&s->attrib, &s->plat.topo);
+	{
+		struct vp_err terr = { 0, "" };
+
+		if (!schedtrace_open(&s->trace, root, s->plat.topo.online.ids, s->plat.topo.online.n,
+				     &terr)) {
+			attrib_use_schedtrace(&s->attrib, s->trace, &s->plat.topo);
+			snprintf(s->residency, sizeof(s->residency),
+				 "residency per node: exact, from sched:sched_switch");
+		} else {
+			snprintf(s->residency, sizeof(s->residency),
+				 "residency per node: sampled at each update (%s)", terr.msg);
+		}
+	}
 	s->interval_s = NAN;
 	/* top reads software sources only: say what the counters would need */
 	for (f = 0; f < TOP_NFACTORS; f++) {
@@ -69,6 +84,7 @@ void top_release(struct top_state *s)
 	free(s->ns_prev);
 	cpustat_release(&s->cs_prev);
 	attrib_release(&s->attrib);
+	schedtrace_free(s->trace);
 	platform_release(&s->plat);
 	memset(s, 0, sizeof(*s));
 }
@@ -250,9 +266,28 @@ int top_sample(struct top_state *s, struct vp_err *err)
 	now = vp_now_ns();
 	free_rows(s);
 	s->interval_s = s->samples ? (double)(now - s->prev_ns) / 1e9 : NAN;
+	if (s->trace) {
+		/* new threads are watched from now; the switches so far are charged */
+		for (i = 0; i < l.n; i++)
+			for (size_t j = 0; j < l.vms[i].n_vcpus; j++) {
+				const struct hv_vcpu *v = &l.vms[i].vcpus[j];
+
+				schedtrace_watch(s->trace, v->tid, now, v->state[0] == 'R' ? v->cpu : -1);
+			}
+		schedtrace_poll(s->trace, now, NULL);
+	}
 	attrib_update(&s->attrib, &l, now);
 	s->t_ns = now;
-	snprintf(s->notes, sizeof(s->notes), "%s", l.notes);
+	{
+		const char *res = s->trace && schedtrace_lost(s->trace) ?
+			"residency per node: sched_switch records were lost, residency is approximate" :
+			s->residency;
+		struct sbuf nb = SBUF_INIT;
+
+		sbuf_addf(&nb, "%s%s%s", l.notes, l.notes[0] ? "; " : "", res);
+		snprintf(s->notes, sizeof(s->notes), "%s", sbuf_str(&nb));
+		sbuf_release(&nb);
+	}
 	if (node_stat_read_all(s->root, &ns, &n_ns, NULL))
 		n_ns = 0;
 	cpustat_read(s->root, &cs, NULL);

@@ -83,6 +83,9 @@ struct top_state {
 	struct top_ended *ended;
 	size_t n_ended;
 	char notes[512];
+
+	struct schedtrace *trace;       /* exact residency; NULL: sampled */
+	char residency[192];            /* how residency is known, and why not exactly */
 };
 
 /* Probe the platform under root; storage owned by the caller: top_release(). */

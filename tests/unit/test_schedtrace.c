@@ -1,0 +1,185 @@
+/* test_schedtrace.c - exact residency from sched:sched_switch: format, decoding, a live run */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "source/schedtrace.h"
+#include "test.h"
+#include "util/fs.h"
+#include "util/timeutil.h"
+
+/* The format file of the kernel this was written on (6.18): prev_pid at 24, next_pid at 56. */
+TEST(schedtrace_format_offsets)
+{
+	struct vp_err err;
+	char *text = NULL;
+	int prev, next;
+
+	CHECK_INT(vp_read_file(NULL, test_data("tracefs/sched_switch.format"), &text, NULL, &err), 0);
+	CHECK_INT(schedtrace_parse_format(text, &prev, &next, &err), 0);
+	CHECK_INT(prev, 24);
+	CHECK_INT(next, 56);
+	free(text);
+	/* a format without next_pid is refused, naming the field */
+	CHECK_INT(schedtrace_parse_format("field:pid_t prev_pid;\toffset:24;\tsize:4;\n"
+					  "field:pid_t xnext_pid;\toffset:56;\tsize:4;\n",
+					  &prev, &next, &err), VP_EPARSE);
+	CHECK_CONTAINS(err.msg, "next_pid");
+}
+
+static void rec(struct schedtrace *st, int cpu, uint64_t t, int32_t prev, int32_t next)
+{
+	unsigned char raw[64];
+
+	memset(raw, 0, sizeof(raw));
+	memcpy(raw + 24, &prev, 4);
+	memcpy(raw + 56, &next, 4);
+	schedtrace_feed(st, cpu, t, raw, sizeof(raw));
+}
+
+/* Switches fed by hand; every expected figure is worked out in the comments. */
+TEST(schedtrace_decoding)
+{
+	struct schedtrace *st = schedtrace_new_offline(24, 56, 3);
+	const uint64_t *run;
+	size_t n;
+	struct vp_err err;
+	unsigned char shortrec[30] = { 0 };
+
+	schedtrace_watch(st, 100, 1000, -1);  /* not running when watched */
+	schedtrace_watch(st, 200, 1000, -1);  /* running, CPU unknown */
+	schedtrace_watch(st, 300, 1000, 0);   /* running on CPU 0 */
+	rec(st, 0, 2000, 5, 100);             /* 100 in on CPU 0 at 2000 */
+	rec(st, 0, 5000, 100, 5);             /* ... out at 5000: 3000 ns on CPU 0 */
+	rec(st, 1, 4000, 200, 7);             /* 200's first switch is out: ran 1000..4000 on CPU 1 */
+	rec(st, 1, 6000, 7, 100);             /* 100 in on CPU 1 at 6000 */
+	rec(st, 2, 6100, 8, 9);               /* nobody watched: ignored */
+	schedtrace_feed(st, 2, 6200, shortrec, sizeof(shortrec)); /* too short for next_pid */
+	CHECK_INT(schedtrace_poll(st, 7000, &err), 0); /* 100 running on CPU 1: +1000; 300: +6000 */
+	rec(st, 1, 6500, 100, 7);             /* late record: 100 left CPU 1 at 6500, not 7000: -500 */
+
+	CHECK(schedtrace_run_ns(st, 100, &run, &n));
+	CHECK_INT((int)n, 4);
+	CHECK_U64(run[0], 3000);
+	CHECK_U64(run[1], 500);
+	CHECK_U64(run[2], 0);
+	CHECK(schedtrace_run_ns(st, 200, &run, &n));
+	CHECK_U64(run[1], 3000);
+	CHECK_U64(run[0], 0);
+	CHECK(schedtrace_run_ns(st, 300, &run, &n));
+	CHECK_U64(run[0], 6000);
+	CHECK(!schedtrace_run_ns(st, 8, &run, &n));
+	CHECK_U64(schedtrace_lost(st), 0);
+	/*
+	 * Many threads: the table grows and finds every one.  On CPU 3 at time
+	 * 2000 + t, thread t hands over to t + 1: thread 1000 ran from its watch
+	 * (1000) to 3000; every later one ran 1 ns, from 2000 + t - 1 to 2000 + t.
+	 */
+	for (int t = 1000; t < 1300; t++)
+		schedtrace_watch(st, t, 1000, -1);
+	for (int t = 1000; t < 1300; t++)
+		rec(st, 3, 2000 + (uint64_t)t, t, t + 1);
+	CHECK(schedtrace_run_ns(st, 1000, &run, &n));
+	CHECK_U64(run[3], 2000);
+	for (int t = 1001; t < 1300; t++) {
+		CHECK(schedtrace_run_ns(st, t, &run, &n));
+		CHECK_U64_AT(__LINE__, run[3], 1);
+	}
+	schedtrace_free(st);
+}
+
+struct phases {
+	int cpu[2];
+	double ns[2];                 /* thread CPU time in each phase, measured by itself */
+	volatile int tid;
+	volatile int go, done;
+};
+
+static double thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static void *burner(void *arg)
+{
+	struct phases *ph = arg;
+	volatile unsigned long x = 0;
+
+	ph->tid = (int)syscall(SYS_gettid);
+	while (!__atomic_load_n(&ph->go, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	for (int p = 0; p < 2; p++) {
+		cpu_set_t set;
+		double t0;
+
+		CPU_ZERO(&set);
+		CPU_SET(ph->cpu[p], &set);
+		sched_setaffinity(0, sizeof(set), &set);
+		t0 = thread_ns();
+		while (thread_ns() - t0 < 150e6)
+			for (int i = 0; i < 10000; i++)
+				x += (unsigned long)i;
+		ph->ns[p] = thread_ns() - t0;
+	}
+	__atomic_store_n(&ph->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * Live: a thread burns 150 ms of CPU pinned to one CPU, then 150 ms pinned
+ * to another.  The tracer must charge each CPU the time the thread measured
+ * there (CLOCK_THREAD_CPUTIME_ID), which the sampling fallback cannot do.
+ */
+TEST(schedtrace_live_two_cpus)
+{
+	struct schedtrace *st = NULL;
+	struct phases ph = { { 0, 1 }, { 0, 0 }, 0, 0, 0 };
+	cpu_set_t mine;
+	int cpus[2], n = 0, ret;
+	struct vp_err err;
+	pthread_t th;
+	const uint64_t *run;
+	size_t nr;
+
+	if (sched_getaffinity(0, sizeof(mine), &mine))
+		SKIP("cannot read this process's CPU affinity");
+	for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
+		if (CPU_ISSET(c, &mine))
+			cpus[n++] = c;
+	if (n < 2)
+		SKIP("needs two CPUs in this process's affinity");
+	ret = schedtrace_open(&st, "/", cpus, 2, &err);
+	if (ret == -EACCES || ret == -EPERM || ret == VP_EUNSUPP || ret == -ENOENT ||
+	    ret == -EOPNOTSUPP)
+		SKIP("cannot trace sched:sched_switch here: %s", err.msg);
+	CHECK_INT(ret, 0);
+	if (ret)
+		return;
+	ph.cpu[0] = cpus[0];
+	ph.cpu[1] = cpus[1];
+	pthread_create(&th, NULL, burner, &ph);
+	while (!ph.tid)
+		usleep(1000);
+	schedtrace_watch(st, ph.tid, vp_now_ns(), -1);
+	__atomic_store_n(&ph.go, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&ph.done, __ATOMIC_ACQUIRE)) {
+		usleep(20000);
+		CHECK_INT(schedtrace_poll(st, vp_now_ns(), &err), 0);
+	}
+	pthread_join(th, NULL);
+	CHECK_INT(schedtrace_poll(st, vp_now_ns(), &err), 0);
+	CHECK(schedtrace_run_ns(st, ph.tid, &run, &nr));
+	CHECK_U64(schedtrace_lost(st), 0);
+	/* each phase within 10 % + 10 ms (the waiting before go and the exit add a little) */
+	CHECK_NEAR((double)run[cpus[0]], ph.ns[0], 0.10 * ph.ns[0] + 10e6);
+	CHECK_NEAR((double)run[cpus[1]], ph.ns[1], 0.10 * ph.ns[1] + 10e6);
+	schedtrace_free(st);
+}
