@@ -37,11 +37,16 @@ test_expect_success '-C 0: one CPU for the time elapsed' '
 test_expect_success '-I 200: intervals of 200 ms, deltas of one clock, each NCPU x 200 ms of task-clock' '
 	vmmprof stat -x, -I 200 -a -e task-clock -- sleep 1.1 2>v &&
 	test "$(wc -l <v)" -ge 5 &&
+	# each interval near NCPU x its length; over the first four together
+	# within 5 % (a read delayed by a loaded machine moves counts from one
+	# interval to the next, it does not lose them)
 	awk -F, -v n=$NCPU "
 		{ t = \$1 + 0; d = t - prev; prev = t
 		  if (NR < 5 && (d < 0.18 || d > 0.25)) { print \"interval \" NR \": \" d; bad = 1 }
-		  if (NR < 5 && (\$2 < 0.95 * n * d * 1000 || \$2 > 1.05 * n * d * 1000)) { print \"task-clock \" \$2 \" in \" d; bad = 1 } }
-		END { exit bad }" v
+		  if (NR < 5 && (\$2 < 0.85 * n * d * 1000 || \$2 > 1.15 * n * d * 1000)) { print \"task-clock \" \$2 \" in \" d; bad = 1 }
+		  if (NR < 5) { sum += \$2; span = t } }
+		END { if (sum < 0.95 * n * span * 1000 || sum > 1.05 * n * span * 1000) { print \"task-clock \" sum \" in \" span; bad = 1 }
+		      exit bad }" v
 '
 
 test_expect_success 'SIGINT ends a -a run cleanly and prints the totals' '
