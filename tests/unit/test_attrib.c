@@ -259,4 +259,6 @@ TEST(attrib_exact_residency_from_sched_switch)
 	CHECK_NEAR(attrib_residency(&a, v0, 1), 0.5, 1e-9);
 	attrib_release(&a);
 	schedtrace_free(st);
+	cpulist_release(&nodes[0].cpus);
+	cpulist_release(&nodes[1].cpus);
 }
