@@ -167,8 +167,7 @@ static double run_time_of(const struct hv_vcpu *v)
 	return v->have_run_ns ? (double)v->run_ns / 1e9 : v->cpu_time_s;
 }
 
-void attrib_use_schedtrace(struct attrib *a, const struct schedtrace *st,
-			   const struct topology *topo)
+void attrib_use_schedtrace(struct attrib *a, struct schedtrace *st, const struct topology *topo)
 {
 	a->exact = st;
 	a->topo = topo;
@@ -280,6 +279,17 @@ void attrib_update(struct attrib *a, const struct hv_vm_list *vms, uint64_t now_
 				max_node = vms->vms[i].vcpus[j].node + 1;
 	}
 	grow_nodes(a, max_node);
+	if (a->exact) {
+		/* new threads are watched from now; the switches so far are charged */
+		for (i = 0; i < vms->n; i++)
+			for (j = 0; j < vms->vms[i].n_vcpus; j++) {
+				const struct hv_vcpu *v = &vms->vms[i].vcpus[j];
+
+				schedtrace_watch(a->exact, v->tid, now_ns,
+						 v->state[0] == 'R' ? v->cpu : -1);
+			}
+		schedtrace_poll(a->exact, now_ns, NULL);
+	}
 	seen = xcalloc(a->n + 1, sizeof(bool));
 	for (i = 0; i < vms->n; i++) {
 		const struct hv_vm *vm = &vms->vms[i];

@@ -72,7 +72,7 @@ struct schedtrace;
 
 struct attrib {
 	int n_nodes;               /* node ids 0..n_nodes-1 */
-	const struct schedtrace *exact; /* sched_switch tracer, NULL: sampling only */
+	struct schedtrace *exact;  /* sched_switch tracer (the caller's), NULL: sampling only */
 	const struct topology *topo;    /* CPU -> node for the tracer's per-CPU times */
 	struct entity *ents;
 	size_t n, cap;
@@ -89,13 +89,13 @@ void attrib_init(struct attrib *a, const struct topology *topo);
 void attrib_release(struct attrib *a);
 
 /*
- * Take residency from a tracer (src/source/schedtrace.h) for the vCPU
- * threads it watches: the caller watches the threads of each scan and polls
- * the tracer before attrib_update().  topo maps CPUs to nodes; both stay the
- * caller's and must outlive a.  st NULL: back to sampling.
+ * Take residency from a tracer (src/source/schedtrace.h): at each update
+ * the vCPU threads of the scan are watched (from then on) and the tracer
+ * is read up to the update's time, before the run time is charged.  topo
+ * maps CPUs to nodes; both stay the caller's and must outlive a.  st NULL:
+ * back to sampling.
  */
-void attrib_use_schedtrace(struct attrib *a, const struct schedtrace *st,
-			   const struct topology *topo);
+void attrib_use_schedtrace(struct attrib *a, struct schedtrace *st, const struct topology *topo);
 
 /* Fold one adapter scan taken at now_ns (vp_now_ns()) into the tree. */
 void attrib_update(struct attrib *a, const struct hv_vm_list *vms, uint64_t now_ns);

@@ -11,6 +11,7 @@
 #include "model/run.h"
 #include "model/swsource.h"
 #include "source/task.h"
+#include "source/schedtrace.h"
 #include "util/alloc.h"
 #include "util/fs.h"
 #include "util/sbuf.h"
@@ -40,6 +41,7 @@ struct cview {
 	struct evdesc_list evl;     /* the events the hub opens, spec_index = input */
 	struct hv_vm_list vms;      /* the last scan */
 	struct attrib attrib;
+	struct schedtrace *trace;   /* exact residency for the placement sources, NULL: sampled */
 	struct target *t;
 	size_t n_t, cap_t;
 	double mhz;                 /* from /proc/cpuinfo, NaN unknown */
@@ -141,6 +143,29 @@ static int scan(struct cview *c, struct vp_err *err)
 	hv_vm_list_release(&all);
 	attrib_update(&c->attrib, &c->vms, vp_now_ns());
 	return 0;
+}
+
+/*
+ * The placement sources weigh memory per node by where each vCPU ran: with
+ * the sched_switch tracer that is exact, otherwise sampled at each frame.
+ * Only a model that reads placement pays for tracing every switch.
+ */
+static void open_trace(struct cview *c)
+{
+	const struct topology *topo = &c->o.plat->topo;
+	struct vp_err e = { 0, "" };
+	size_t i;
+
+	for (i = 0; i < c->o.model->n_inputs; i++)
+		if (c->es[i] == ES_PLACEMENT_REMOTE || c->es[i] == ES_PLACEMENT_SPREAD)
+			break;
+	if (i == c->o.model->n_inputs)
+		return;
+	if (schedtrace_open(&c->trace, c->root, topo->online.ids, topo->online.n, &e)) {
+		note(c, "residency per node sampled at each frame, not traced: %s", e.msg);
+		return;
+	}
+	attrib_use_schedtrace(&c->attrib, c->trace, topo);
 }
 
 /* Every process and VM named must be there (an empty view would say nothing). */
@@ -262,6 +287,7 @@ int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *d
 			swsource_read(c->root, in->spec, &c->sw_start[i], NULL);
 		c->sw_prev[i] = c->sw_start[i];
 	}
+	open_trace(c);
 	ret = scan(c, err);
 	if (!ret && o->strict)
 		ret = check_targets(c, err);
@@ -293,6 +319,7 @@ void cview_free(struct cview *c)
 	evdesc_list_release(&c->evl);
 	hv_vm_list_release(&c->vms);
 	attrib_release(&c->attrib);
+	schedtrace_free(c->trace);
 	free(c->t);
 	free(c->root);
 	free(c);

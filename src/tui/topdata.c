@@ -266,16 +266,6 @@ int top_sample(struct top_state *s, struct vp_err *err)
 	now = vp_now_ns();
 	free_rows(s);
 	s->interval_s = s->samples ? (double)(now - s->prev_ns) / 1e9 : NAN;
-	if (s->trace) {
-		/* new threads are watched from now; the switches so far are charged */
-		for (i = 0; i < l.n; i++)
-			for (size_t j = 0; j < l.vms[i].n_vcpus; j++) {
-				const struct hv_vcpu *v = &l.vms[i].vcpus[j];
-
-				schedtrace_watch(s->trace, v->tid, now, v->state[0] == 'R' ? v->cpu : -1);
-			}
-		schedtrace_poll(s->trace, now, NULL);
-	}
 	attrib_update(&s->attrib, &l, now);
 	s->t_ns = now;
 	{
