@@ -37,10 +37,12 @@ near() {
 test_expect_success 'command: task-clock within 5% of the CPU time it burned, faults >= pages' '
 	vmmprof stat -x, -e $EV -- "$W" --cpu-ms 200 --pages 3000 --switches 20 --report r 2>c &&
 	cpu_ms=$(awk -v w="$(report work_cpu_ns r)" "BEGIN { print w / 1e6 }") &&
+	all_ms=$(awk -v w="$(report proc_cpu_ns r)" "BEGIN { print w / 1e6 }") &&
 	tc=$(csv_value task-clock c) &&
-	# task-clock also counts the exec and exit around the work: a few ms more
-	awk -v tc="$tc" -v w="$cpu_ms" "BEGIN { exit !(tc >= 0.97 * w && tc <= 1.05 * w + 25) }" ||
-		{ echo "task-clock $tc ms, workload $cpu_ms ms"; false; } &&
+	# task-clock counts from the exec: the work, the start-up before it (the
+	# the sanitizer runtime takes tens of ms) and the exit after the report
+	awk -v tc="$tc" -v w="$cpu_ms" -v a="$all_ms" "BEGIN { exit !(tc >= 0.97 * w && tc <= 1.05 * a + 25) }" ||
+		{ echo "task-clock $tc ms, workload $cpu_ms ms ($all_ms ms with its start-up)"; false; } &&
 	test "$(csv_value page-faults c)" -ge 3000 &&
 	test "$(csv_value context-switches c)" -ge 20
 '

@@ -27,7 +27,8 @@
  *                     (a thread that did not exist when a counter attached)
  *   --idle-threads N  start N threads that sleep until the end
  *   --hold-ms MS      stay alive MS ms after the work (threads included)
- *   --report FILE     write key=value lines: pid, tids, work_cpu_ns, thread_tid,
+ *   --report FILE     write key=value lines: pid, tids, work_cpu_ns, proc_cpu_ns (all
+ *                     the process's CPU time so far, its start-up included), thread_tid,
  *                     thread_cpu_ns, pages, switches
  * Every CPU time reported is measured by the workload itself with
  * CLOCK_PROCESS_CPUTIME_ID / CLOCK_THREAD_CPUTIME_ID around the work.
@@ -222,9 +223,10 @@ int main(int argc, char **argv)
 		if (!f)
 			return 1;
 		fprintf(f, "pid=%d\nthread_tid=%d\nwork_cpu_ns=%.0f\nthread_cpu_ns=%.0f\n"
-			   "late_tid=%d\nlate_cpu_ns=%.0f\npages=%ld\nswitches=%ld\n",
+			   "late_tid=%d\nlate_cpu_ns=%.0f\npages=%ld\nswitches=%ld\n"
+			   "proc_cpu_ns=%.0f\n",
 			(int)getpid(), (int)b.tid, t1 - t0, b.cpu_ns, (int)late.tid, late.cpu_ns,
-			pages, switches);
+			pages, switches, t1);
 		fclose(f);
 		rename(tmp, report);
 	}
