@@ -40,7 +40,7 @@ test_expect_success 'command: task-clock within 5% of the CPU time it burned, fa
 	all_ms=$(awk -v w="$(report proc_cpu_ns r)" "BEGIN { print w / 1e6 }") &&
 	tc=$(csv_value task-clock c) &&
 	# task-clock counts from the exec: the work, the start-up before it (the
-	# the sanitizer runtime takes tens of ms) and the exit after the report
+	# sanitizer runtime takes tens of ms) and the exit after the report
 	awk -v tc="$tc" -v w="$cpu_ms" -v a="$all_ms" "BEGIN { exit !(tc >= 0.97 * w && tc <= 1.05 * a + 25) }" ||
 		{ echo "task-clock $tc ms, workload $cpu_ms ms ($all_ms ms with its start-up)"; false; } &&
 	test "$(csv_value page-faults c)" -ge 3000 &&
