@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "tui/toprender.h"
+#include "tui/tui.h"
 #include "util/alloc.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -341,6 +342,46 @@ static size_t sse_cb(char *p, size_t size, size_t n, void *ud)
 	return s->stop ? 0 : len; /* 0 ends the transfer */
 }
 
+static void stream_setup(struct rconn *c, const char *path, struct sse *s, struct sbuf *url)
+{
+	rc_setup(c, "GET", path, NULL, url);
+	c->hdrs = curl_slist_append(c->hdrs, "Accept: text/event-stream");
+	curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, c->hdrs);
+	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, sse_cb);
+	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, s);
+	/* keepalive comments come every few seconds: silence this long means it is gone */
+	curl_easy_setopt(c->h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(c->h, CURLOPT_LOW_SPEED_TIME, 60L);
+}
+
+/* How a finished stream transfer ended: 0 when fn or the user ended it. */
+static int stream_end(struct rconn *c, const char *path, struct sse *s, CURLcode res,
+		      struct vp_err *err)
+{
+	if (!s->status)
+		curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &s->status);
+	if (s->stop < 0)
+		return s->stop;
+	if (s->stop > 0 || (res == CURLE_ABORTED_BY_CALLBACK && cli_interrupted()))
+		return 0;
+	if (s->status && (s->status < 200 || s->status > 299))
+		return status_error(c, "GET", path, s->status, s->errbody.buf ? s->errbody.buf : "",
+				    s->errbody.len, err);
+	if (res != CURLE_OK && !s->status)
+		return transport_error(c, res, err);
+	return vp_err_set(err, -EPIPE, "'%s' ended the stream after %lu event%s%s%s", c->base,
+			  s->events, s->events == 1 ? "" : "s", res != CURLE_OK ? ": " : "",
+			  res != CURLE_OK ? (c->errbuf[0] ? c->errbuf : curl_easy_strerror(res)) : "");
+}
+
+static void sse_release(struct sse *s)
+{
+	sbuf_release(&s->line);
+	sbuf_release(&s->event);
+	sbuf_release(&s->data);
+	sbuf_release(&s->errbody);
+}
+
 /*
  * GET path as a server-sent event stream, fn per event until fn returns
  * non-zero or Ctrl-C.  A stream the daemon ends first is an error (it went
@@ -350,40 +391,104 @@ static int rc_stream(struct rconn *c, const char *path, sse_fn fn, void *ctx, st
 {
 	struct sse s = { c, fn, ctx, 0, SBUF_INIT, SBUF_INIT, SBUF_INIT, SBUF_INIT, 0, 0, err };
 	struct sbuf url = SBUF_INIT;
-	CURLcode res;
-	int ret = 0;
+	int ret;
 
-	rc_setup(c, "GET", path, NULL, &url);
-	c->hdrs = curl_slist_append(c->hdrs, "Accept: text/event-stream");
-	curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, c->hdrs);
-	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, sse_cb);
-	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, &s);
-	/* keepalive comments come every few seconds: silence this long means it is gone */
-	curl_easy_setopt(c->h, CURLOPT_LOW_SPEED_LIMIT, 1L);
-	curl_easy_setopt(c->h, CURLOPT_LOW_SPEED_TIME, 60L);
-	res = curl_easy_perform(c->h);
-	if (!s.status)
-		curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &s.status);
-	if (s.stop < 0) {
-		ret = s.stop;
-	} else if (s.stop > 0 || (res == CURLE_ABORTED_BY_CALLBACK && cli_interrupted())) {
-		ret = 0;
-	} else if (s.status && (s.status < 200 || s.status > 299)) {
-		ret = status_error(c, "GET", path, s.status, s.errbody.buf ? s.errbody.buf : "",
-				   s.errbody.len, err);
-	} else if (res != CURLE_OK && !s.status) {
-		ret = transport_error(c, res, err);
-	} else {
-		ret = vp_err_set(err, -EPIPE, "'%s' ended the stream after %lu event%s%s%s", c->base,
-				 s.events, s.events == 1 ? "" : "s", res != CURLE_OK ? ": " : "",
-				 res != CURLE_OK ? (c->errbuf[0] ? c->errbuf : curl_easy_strerror(res)) : "");
-	}
-	sbuf_release(&s.line);
-	sbuf_release(&s.event);
-	sbuf_release(&s.data);
-	sbuf_release(&s.errbody);
+	stream_setup(c, path, &s, &url);
+	ret = stream_end(c, path, &s, curl_easy_perform(c->h), err);
+	sse_release(&s);
 	sbuf_release(&url);
 	return ret;
+}
+
+/*
+ * The same stream read a little at a time (curl's multi interface), for a
+ * caller with its own loop (the top screen): pull_next() hands over the
+ * latest event of kind `want` that arrived, if any.
+ */
+struct pull {
+	struct rconn *c;
+	const char *path;
+	const char *want;               /* event name */
+	CURLM *m;
+	struct sse s;
+	struct sbuf url;
+	char *latest;                   /* data of the newest event not yet taken, heap */
+	bool done;
+	int ret;
+};
+
+static int pull_event(void *ctx, const char *event, const char *data, struct vp_err *err)
+{
+	struct pull *p = ctx;
+
+	(void)err;
+	if (!strcmp(event, p->want)) {
+		free(p->latest);
+		p->latest = xstrdup(data);
+	}
+	return 0;
+}
+
+static void pull_open(struct pull *p, struct rconn *c, const char *path, const char *want,
+		      struct vp_err *err)
+{
+	memset(p, 0, sizeof(*p));
+	p->c = c;
+	p->path = path;
+	p->want = want;
+	p->s.c = c;
+	p->s.fn = pull_event;
+	p->s.ctx = p;
+	p->s.err = err;
+	stream_setup(c, path, &p->s, &p->url);
+	p->m = curl_multi_init();
+	curl_multi_add_handle(p->m, c->h);
+}
+
+/*
+ * Read what arrived (waiting up to wait_ms for something).  Returns 0 and
+ * *data (free() it) for a new event, 1 when none yet, or a negative code
+ * once the stream ended (err says how).
+ */
+static int pull_next(struct pull *p, int wait_ms, char **data, struct vp_err *err)
+{
+	int running = 0, left;
+	CURLMsg *msg;
+
+	*data = NULL;
+	if (p->done)
+		return p->ret;
+	curl_multi_perform(p->m, &running);
+	if (!p->latest && running && wait_ms > 0) {
+		curl_multi_poll(p->m, NULL, 0, wait_ms, NULL);
+		curl_multi_perform(p->m, &running);
+	}
+	if (p->latest) {
+		*data = p->latest;
+		p->latest = NULL;
+		return 0;
+	}
+	if (running)
+		return 1;
+	p->done = true;
+	p->ret = vp_err_set(err, -EPIPE, "'%s' ended the stream", p->c->base);
+	while ((msg = curl_multi_info_read(p->m, &left)))
+		if (msg->msg == CURLMSG_DONE)
+			p->ret = stream_end(p->c, p->path, &p->s, msg->data.result, err);
+	if (!p->ret)
+		p->ret = vp_err_set(err, -EINTR, "interrupted");
+	return p->ret;
+}
+
+static void pull_close(struct pull *p)
+{
+	if (p->m) {
+		curl_multi_remove_handle(p->m, p->c->h);
+		curl_multi_cleanup(p->m);
+	}
+	free(p->latest);
+	sse_release(&p->s);
+	sbuf_release(&p->url);
 }
 
 /* ---- sessions ---- */
@@ -971,6 +1076,40 @@ static int top_event(void *ctx, const char *event, const char *data, struct vp_e
 	return t->left > 0 && --t->left == 0 ? 1 : 0;
 }
 
+/* The live screen's samples from the daemon's stream. */
+struct top_pull {
+	struct pull p;
+	struct jv cur;                  /* the sample the screen's rows point into */
+	bool have;
+};
+
+static int top_pull_sample(void *ctx, struct top_state *s, bool block, struct vp_err *err)
+{
+	struct top_pull *t = ctx;
+	char *data;
+	struct jv v;
+	int r;
+
+	do
+		r = pull_next(&t->p, block ? 200 : 0, &data, err);
+	while (r == 1 && block && !cli_interrupted());
+	if (r)
+		return r;
+	r = jv_parse(&v, data, strlen(data), "sample", err);
+	free(data);
+	if (r)
+		return r;
+	if ((r = top_from_json(s, &v, err))) {
+		jv_release(&v);
+		return r;
+	}
+	if (t->have)
+		jv_release(&t->cur);
+	t->cur = v;
+	t->have = true;
+	return 0;
+}
+
 static int run_top(struct rconn *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1023,13 +1162,26 @@ static int run_top(struct rconn *c, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error(&cmd_top, "unexpected argument '%s'", argv[optind]);
-	if (!batch && !t.json)
-		return cli_usage_error(&cmd_top, "over --remote top prints --batch or --json only so far");
-	cli_catch_interrupts();
+	if (t.json)
+		batch = true;
+	if (!batch && !isatty(1))
+		return cli_errorf("standard output is not a terminal: use 'vmmprof top --batch'");
 	top_init_remote(&t.s);
 	sbuf_addf(&path, "/api/v1/top/stream?interval_ms=%ld", (long)(delay * 1000 + 0.5));
-	if (rc_stream(c, sbuf_str(&path), top_event, &t, &err))
-		rc = cli_error(&err);
+	if (batch) {
+		cli_catch_interrupts();
+		if (rc_stream(c, sbuf_str(&path), top_event, &t, &err))
+			rc = cli_error(&err);
+	} else {
+		struct top_pull tp = { 0 };
+
+		pull_open(&tp.p, c, sbuf_str(&path), "sample", &err);
+		if (tui_run_source(&t.s, delay, t.sort, top_pull_sample, &tp, &err))
+			rc = cli_error(&err);
+		pull_close(&tp.p);
+		if (tp.have)
+			jv_release(&tp.cur);
+	}
 	if (t.have)
 		jv_release(&t.cur);
 	top_release(&t.s);

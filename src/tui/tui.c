@@ -2,6 +2,7 @@
 #include "tui/tui.h"
 #include "util/timeutil.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -237,14 +238,27 @@ static bool key(struct ui *u, struct top_state *s, int ch)
 	return true;
 }
 
+static int local_sample(void *ctx, struct top_state *s, bool block, struct vp_err *err)
+{
+	(void)ctx;
+	(void)block;
+	return top_sample(s, err) ? err->code : 0;
+}
+
 int tui_run(struct top_state *s, double delay, enum top_sort sort, struct vp_err *err)
+{
+	return tui_run_source(s, delay, sort, local_sample, NULL, err);
+}
+
+int tui_run_source(struct top_state *s, double delay, enum top_sort sort, tui_sample_fn fn,
+		   void *ctx, struct vp_err *err)
 {
 	struct ui u = { VIEW_VMS, sort, 0, -1, "", false, false };
 	uint64_t next;
 	int ret = 0;
 
-	if (top_sample(s, err))
-		return err->code;
+	if ((ret = fn(ctx, s, true, err)))
+		return ret < 0 ? ret : vp_err_set(err, -EPIPE, "no first sample");
 	if (!initscr())
 		return vp_err_set(err, VP_EUNSUPP, "cannot initialise the terminal");
 	raw();
@@ -275,9 +289,13 @@ int tui_run(struct top_state *s, double delay, enum top_sort sort, struct vp_err
 			draw(&u, s);
 		}
 		if (vp_now_ns() >= next) {
-			if (top_sample(s, err)) {
-				ret = err->code;
+			ret = fn(ctx, s, false, err);
+			if (ret < 0)
 				break;
+			if (ret > 0) { /* not there yet: look again soon */
+				ret = 0;
+				next = vp_now_ns() + 50000000ull;
+				continue;
 			}
 			top_sort(s, u.sort);
 			next = vp_now_ns() + (uint64_t)(delay * 1e9);
@@ -288,6 +306,14 @@ int tui_run(struct top_state *s, double delay, enum top_sort sort, struct vp_err
 	return ret;
 }
 #else
+int tui_run_source(struct top_state *s, double delay, enum top_sort sort, tui_sample_fn fn,
+		   void *ctx, struct vp_err *err)
+{
+	(void)fn;
+	(void)ctx;
+	return tui_run(s, delay, sort, err);
+}
+
 int tui_run(struct top_state *s, double delay, enum top_sort sort, struct vp_err *err)
 {
 	(void)s;
