@@ -161,6 +161,9 @@ static int transport_error(struct rconn *c, CURLcode res, struct vp_err *err)
 		return vp_err_set(err, VP_EUNSUPP, "TLS with '%s' failed: %s%s", c->base, detail,
 				  res == CURLE_PEER_FAILED_VERIFICATION ?
 				  " (give the daemon's CA certificate with --cacert FILE)" : "");
+	case CURLE_GOT_NOTHING:
+		return vp_err_set(err, -EIO, "'%s' sent no reply%s", c->base,
+				  strncmp(c->base, "http://", 7) ? "" : " (a daemon that serves https:// ?)");
 	case CURLE_ABORTED_BY_CALLBACK:
 		return vp_err_set(err, -EINTR, "interrupted");
 	default:
