@@ -1,8 +1,9 @@
-/* diag_render.c - the diagnosis as text and JSON, for `diagnose` and `report` */
+/* diag_render.c - the diagnosis as text and JSON (diagnose, report, the daemon), and its JSON read back (the remote client) */
 #include "analysis/diag_render.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/alloc.h"
@@ -226,6 +227,11 @@ void diag_render_json(const struct dview *dv, struct sbuf *out)
 			jw_kstr(&w, factor_name((enum factor_id)f), why);
 	}
 	jw_obj_end(&w);
+	jw_key(&w, "factor_quality");
+	jw_obj_begin(&w);
+	for (f = 0; f < FACTOR_N; f++)
+		jw_kstr(&w, factor_name((enum factor_id)f), factor_quality_name(m->factors[f].quality));
+	jw_obj_end(&w);
 	jw_key(&w, "inputs_not_counted");
 	jw_obj_begin(&w);
 	for (i = 0; i < m->n_inputs; i++) {
@@ -242,3 +248,224 @@ void diag_render_json(const struct dview *dv, struct sbuf *out)
 	sbuf_addch(out, '\n');
 }
 
+
+/* ---- reading diagnose --json back ---- */
+
+static const char *jstr(const struct jv *o, const char *key)
+{
+	const struct jv *v = jv_get(o, key);
+
+	return v && v->type == JV_STR ? v->str : NULL;
+}
+
+static double jnum(const struct jv *o, const char *key)
+{
+	const struct jv *v = jv_get(o, key);
+
+	return v && v->type == JV_NUM ? v->num : NAN;
+}
+
+static const struct jv *jarr(const struct jv *o, const char *key)
+{
+	const struct jv *v = jv_get(o, key);
+
+	return v && v->type == JV_ARR ? v : NULL;
+}
+
+/* The enum value whose name(i) is s, for i in [0, n); -1 when none. */
+static int by_name(const char *s, int n, const char *(*name)(int))
+{
+	int i;
+
+	for (i = 0; s && i < n; i++)
+		if (!strcmp(s, name(i)))
+			return i;
+	return -1;
+}
+
+static const char *n_factor(int i) { return factor_name((enum factor_id)i); }
+static const char *n_sev(int i) { return severity_name((enum severity)i); }
+static const char *n_quality(int i) { return factor_quality_name((enum factor_quality)i); }
+static const char *n_conf(int i) { return diag_confidence_name((enum diag_confidence)i); }
+static const char *n_scope(int i) { return diag_scope_name((enum diag_scope)i); }
+
+static size_t vm_index(const struct diag_input *in, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < in->n_vms; i++)
+		if (!strcmp(in->vms[i].name, name))
+			return i;
+	return (size_t)-1;
+}
+
+/* Index of the vCPU numbered index of VM vm, or (size_t)-1. */
+static size_t vcpu_index(const struct diag_input *in, size_t vm, int index)
+{
+	size_t i;
+
+	for (i = 0; i < in->n_vcpus; i++)
+		if (in->vcpus[i].vm == vm && in->vcpus[i].index == index)
+			return i;
+	return (size_t)-1;
+}
+
+static int bad(struct vp_err *err, const char *what)
+{
+	return vp_err_set(err, VP_EFORMAT, "not a 'diagnose --json' document: %s", what);
+}
+
+int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *err)
+{
+	const struct jv *d = jv_get(doc, "diagnosis"), *una = jv_get(doc, "unavailable");
+	const struct jv *fq = jv_get(doc, "factor_quality");
+	const struct jv *vms = jarr(d, "vms"), *nodes = jarr(d, "nodes");
+	const struct jv *bs = jarr(d, "bottlenecks"), *adv = jarr(d, "advice");
+	struct diag_input *in = &dj->in;
+	struct diag_result *r = &dj->r;
+	size_t i, k, n_vcpus = 0;
+	int f;
+
+	memset(dj, 0, sizeof(*dj));
+	if (!d || !vms || !nodes || !bs || !adv || !jstr(doc, "model"))
+		return bad(err, "no model, or diagnosis without vms, nodes, bottlenecks and advice");
+	dj->m.name = (char *)jstr(doc, "model");
+	for (f = 0; f < FACTOR_N; f++) {
+		const char *why = jstr(una, factor_name((enum factor_id)f));
+		int q = by_name(jstr(fq, factor_name((enum factor_id)f)), Q_UNAVAILABLE + 1, n_quality);
+
+		dj->m.factors[f].quality = why ? Q_UNAVAILABLE : q >= 0 ? (enum factor_quality)q : Q_PROXY;
+		dj->m.factors[f].reason = (char *)why;
+		dj->av.factor_ok[f] = true;
+	}
+
+	/* VMs, their vCPUs and one frame row per VM (its scores) */
+	for (i = 0; i < vms->n; i++) {
+		const struct jv *v = jarr(&vms->items[i], "vcpus");
+
+		n_vcpus += v ? v->n : 0;
+	}
+	in->n_vms = r->n_vms = vms->n;
+	in->vms = xcalloc(vms->n ? vms->n : 1, sizeof(*in->vms));
+	r->vm = xcalloc(vms->n ? vms->n : 1, sizeof(*r->vm));
+	in->vcpus = xcalloc(n_vcpus ? n_vcpus : 1, sizeof(*in->vcpus));
+	dj->fr.rows = xcalloc(vms->n ? vms->n : 1, sizeof(*dj->fr.rows));
+	dj->fr.n_rows = vms->n;
+	for (i = 0; i < vms->n; i++) {
+		const struct jv *o = &vms->items[i], *v = jarr(o, "vcpus"), *fs = jv_get(o, "factors");
+		const char *kind = jstr(o, "kind");
+		const struct jv *mb = jv_get(o, "memory_bound");
+		struct collect_row *row = &dj->fr.rows[i];
+
+		if (!jstr(o, "vm") || !v || !kind)
+			return bad(err, "a VM without vm, kind or vcpus");
+		in->vms[i].name = jstr(o, "vm");
+		in->vms[i].adapter = !strcmp(kind, "process") ? HVA_NATIVE : HVA_KVM;
+		for (k = 0; k < v->n; k++) {
+			in->vcpus[in->n_vcpus].vm = i;
+			in->vcpus[in->n_vcpus++].index = v->items[k].type == JV_NUM ? (int)v->items[k].num : -1;
+		}
+		row->kind = in->vms[i].adapter == HVA_NATIVE ? ENT_PROCESS : ENT_VM;
+		r->vm[i].memory_bound = mb && mb->type == JV_BOOL && mb->b;
+		for (f = 0; f < FACTOR_N; f++) {
+			const struct jv *e = jv_get(fs, factor_name((enum factor_id)f));
+			int q = by_name(jstr(e, "quality"), Q_UNAVAILABLE + 1, n_quality);
+
+			r->vm[i].cost_pct[f] = jnum(e, "cost_pct");
+			r->vm[i].quality[f] = q >= 0 ? (enum factor_quality)q : Q_UNAVAILABLE;
+			row->fv[f].score = jnum(e, "score");
+		}
+	}
+	r->n_vcpus = in->n_vcpus;
+
+	in->n_nodes = r->n_nodes = nodes->n;
+	in->nodes = xcalloc(nodes->n ? nodes->n : 1, sizeof(*in->nodes));
+	r->node_notes = xcalloc(nodes->n ? nodes->n : 1, sizeof(*r->node_notes));
+	for (i = 0; i < nodes->n; i++) {
+		const struct jv *o = &nodes->items[i];
+
+		in->nodes[i].id = (int)jnum(o, "node");
+		in->nodes[i].cpus = jstr(o, "cpus") ? jstr(o, "cpus") : "?";
+		r->node_notes[i] = (char *)(jstr(o, "note") ? jstr(o, "note") : "");
+	}
+	r->imbalance = jnum(d, "imbalance");
+
+	r->n_b = bs->n;
+	r->b = xcalloc(bs->n ? bs->n : 1, sizeof(*r->b));
+	for (i = 0; i < bs->n; i++) {
+		const struct jv *o = &bs->items[i];
+		struct diag_bottleneck *b = &r->b[i];
+		int scope = by_name(jstr(o, "scope"), DIAG_NODE + 1, n_scope);
+		int fac = by_name(jstr(o, "factor"), FACTOR_N, n_factor);
+		size_t vm = vm_index(in, jstr(o, "vm"));
+
+		if (scope < 0 || fac < 0)
+			return bad(err, "a bottleneck without scope or factor");
+		b->scope = (enum diag_scope)scope;
+		b->factor = (enum factor_id)fac;
+		if (b->scope == DIAG_VM)
+			b->entity = vm;
+		else if (b->scope == DIAG_VCPU)
+			b->entity = vm == (size_t)-1 ? vm : vcpu_index(in, vm, (int)jnum(o, "vcpu"));
+		else
+			for (b->entity = (size_t)-1, k = 0; k < in->n_nodes; k++)
+				if (in->nodes[k].id == (int)jnum(o, "node"))
+					b->entity = k;
+		if (b->entity == (size_t)-1)
+			return bad(err, "a bottleneck names an entity the document does not list");
+		b->cost_pct = jnum(o, "cost_pct");
+		b->cost_cycles = jnum(o, "cost_cycles");
+		f = by_name(jstr(o, "severity"), SEV_CRITICAL + 1, n_sev);
+		b->sev = f >= 0 ? (enum severity)f : SEV_NA;
+		f = by_name(jstr(o, "quality"), Q_UNAVAILABLE + 1, n_quality);
+		b->quality = f >= 0 ? (enum factor_quality)f : Q_UNAVAILABLE;
+		f = by_name(jstr(o, "confidence"), CONF_HIGH + 1, n_conf);
+		b->confidence = f >= 0 ? (enum diag_confidence)f : CONF_LOW;
+		snprintf(b->evidence, sizeof(b->evidence), "%s", jstr(o, "evidence") ? jstr(o, "evidence") : "");
+	}
+
+	r->n_a = adv->n;
+	r->a = xcalloc(adv->n ? adv->n : 1, sizeof(*r->a));
+	for (i = 0; i < adv->n; i++) {
+		const struct jv *o = &adv->items[i], *c = jv_get(o, "conflict");
+		struct diag_advice *a = &r->a[i];
+
+		a->rule = jstr(o, "rule") ? jstr(o, "rule") : "?";
+		a->vm = vm_index(in, jstr(o, "vm"));
+		a->vcpu = isfinite(jnum(o, "vcpu")) ? (int)jnum(o, "vcpu") : -1;
+		a->to_node = -1;
+		a->gain_pct = jnum(o, "gain_pct");
+		snprintf(a->action, sizeof(a->action), "%s", jstr(o, "action") ? jstr(o, "action") : "");
+		snprintf(a->evidence, sizeof(a->evidence), "%s", jstr(o, "evidence") ? jstr(o, "evidence") : "");
+		snprintf(a->effect, sizeof(a->effect), "%s", jstr(o, "effect") ? jstr(o, "effect") : "");
+		snprintf(a->command, sizeof(a->command), "%s", jstr(o, "command") ? jstr(o, "command") : "");
+		a->conflict = c && c->type == JV_BOOL && c->b;
+		snprintf(a->conflict_note, sizeof(a->conflict_note), "%s",
+			 jstr(o, "conflict_note") ? jstr(o, "conflict_note") : "");
+	}
+
+	dj->fr.duration = jnum(doc, "duration_s");
+	snprintf(dj->fr.notes, sizeof(dj->fr.notes), "%s", jstr(doc, "notes") ? jstr(doc, "notes") : "");
+	dj->dv.m = &dj->m;
+	dj->dv.av = &dj->av;
+	dj->dv.input_reason = dj->no_reason;
+	dj->dv.targets = (size_t)jnum(doc, "targets");
+	dj->dv.fr = &dj->fr;
+	dj->dv.in = in;
+	dj->dv.r = r;
+	dj->dv.cal_note = jstr(doc, "calibration") ? jstr(doc, "calibration") : "";
+	return 0;
+}
+
+void dview_json_release(struct dview_json *dj)
+{
+	free(dj->in.vms);
+	free(dj->in.vcpus);
+	free(dj->in.nodes);
+	free(dj->r.vm);
+	free(dj->r.node_notes);
+	free(dj->r.b);
+	free(dj->r.a);
+	free(dj->fr.rows);
+	memset(dj, 0, sizeof(*dj));
+}

@@ -923,7 +923,7 @@ void diag_result_json(const struct diag_input *in, const struct diag_result *r,
 void diag_result_write(const struct diag_input *in, const struct diag_result *r, struct jw *wp)
 {
 	struct jw w = *wp;
-	size_t i;
+	size_t i, k;
 	int f;
 
 	jw_obj_begin(&w);
@@ -950,6 +950,13 @@ void diag_result_write(const struct diag_input *in, const struct diag_result *r,
 	for (i = 0; i < r->n_vms; i++) {
 		jw_obj_begin(&w);
 		jw_kstr(&w, "vm", in->vms[i].name);
+		jw_kstr(&w, "kind", in->vms[i].adapter == HVA_NATIVE ? "process" : "vm");
+		jw_key(&w, "vcpus");
+		jw_arr_begin(&w);
+		for (k = 0; k < in->n_vcpus; k++)
+			if (in->vcpus[k].vm == i)
+				jw_int(&w, in->vcpus[k].index);
+		jw_arr_end(&w);
 		jw_kdouble(&w, "cycles", r->vm[i].cycles);
 		jw_kbool(&w, "cycles_estimated", r->vm[i].cycles_proxy);
 		jw_kbool(&w, "memory_bound", r->vm[i].memory_bound);
@@ -974,6 +981,7 @@ void diag_result_write(const struct diag_input *in, const struct diag_result *r,
 	for (i = 0; i < r->n_nodes; i++) {
 		jw_obj_begin(&w);
 		jw_kint(&w, "node", in->nodes[i].id);
+		jw_kstr(&w, "cpus", in->nodes[i].cpus);
 		jw_kdouble(&w, "bw_gbs", in->nodes[i].bw_gbs);
 		jw_kdouble(&w, "peak_gbs", in->nodes[i].peak_gbs);
 		jw_kdouble(&w, "queue_full_frac", in->nodes[i].queue_full_frac);

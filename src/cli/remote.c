@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/diag_render.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "tui/toprender.h"
@@ -845,6 +846,33 @@ out:
 	return rc;
 }
 
+/* The daemon's diagnose --json, read back and printed by the local text renderer. */
+static int diagnosis_text(struct rconn *c, const char *id, const struct sbuf *body)
+{
+	struct sbuf head = SBUF_INIT, text = SBUF_INIT;
+	struct dview_json dj;
+	struct vp_err err;
+	struct jv doc;
+	int rc;
+
+	if (jv_parse(&doc, body->buf ? body->buf : "", body->len, "diagnosis", &err))
+		return cli_error(&err);
+	if (dview_from_json(&dj, &doc, &err)) {
+		rc = cli_error(&err);
+	} else {
+		sbuf_addf(&head, "vmmprof diagnose: %.1f s, model '%s', session '%s' on '%s'\n",
+			  dj.fr.duration, dj.m.name, id, c->base);
+		sbuf_addf(&head, "  %s\n", dj.dv.cal_note);
+		diag_render_text(&dj.dv, sbuf_str(&head), &text);
+		rc = cli_write(&text);
+	}
+	dview_json_release(&dj);
+	jv_release(&doc);
+	sbuf_release(&head);
+	sbuf_release(&text);
+	return rc;
+}
+
 /* diagnose: a session, wait, its diagnosis, stop. */
 static int run_diagnose(struct rconn *c, int argc, char **argv)
 {
@@ -893,10 +921,6 @@ static int run_diagnose(struct rconn *c, int argc, char **argv)
 				     argv[optind]);
 		goto out;
 	}
-	if (!json) {
-		rc = json_only(&cmd_diagnose);
-		goto out;
-	}
 	cli_catch_interrupts();
 	if (session_start(c, &t, &id, NULL, &err)) {
 		rc = cli_error(&err);
@@ -908,8 +932,10 @@ static int run_diagnose(struct rconn *c, int argc, char **argv)
 	sbuf_addf(&path, "/api/v1/sessions/%s/diagnosis", id);
 	if (rc_request(c, "GET", sbuf_str(&path), NULL, &out, &err))
 		rc = cli_error(&err);
-	else
+	else if (json)
 		rc = write_raw(&out);
+	else
+		rc = diagnosis_text(c, id, &out);
 	if (session_stop(c, id) && !rc)
 		rc = 1;
 out:

@@ -1,0 +1,161 @@
+/* test_diag_render.c - diagnose --json read back renders the same text as the structs it came from */
+#include "test.h"
+
+#include <stdlib.h>
+
+#include "analysis/diag_render.h"
+#include "util/jsonread.h"
+
+/*
+ * Two nodes (ids 0 and 2, CPUs "0-3" and "4-7"); a libvirt VM "web" with
+ * vCPUs 0 and 3 and a native process "db" with thread 1.  web vCPU 0 runs on
+ * node 0 with its memory mostly on node 2: locality costs 40 % of its 1e9
+ * cycles, a bottleneck the advice acts on; db's thread 1 loses 20 % to
+ * sharing (a proxy).  llc is unavailable in the
+ * model; imc is a score without a cost on the VM rows (the "sN" column).
+ */
+TEST(diag_render_json_round_trip)
+{
+	struct diag_node nodes[2] = { { 0, "0-3", 4, NAN, NAN, NAN, Q_UNAVAILABLE },
+				      { 2, "4-7", 4, 30.0, 40.0, NAN, Q_APPORTIONED } };
+	double mem_web[2] = { 0.1, 0.9 }, mem_db[2] = { 1.0, 0.0 };
+	struct diag_vm vms[2];
+	struct diag_vcpu vcpus[3];
+	struct diag_input in = { 0 };
+	struct diag_result r;
+	struct model m = { .name = "m1" };
+	struct model_avail av = { 0 };
+	struct collect_row rows[2];
+	struct collect_frame fr = { 0 };
+	const char *reasons[1] = { NULL };
+	struct dview dv = { 0 };
+	struct dview_json dj;
+	struct sbuf json = SBUF_INIT, t1 = SBUF_INIT, t2 = SBUF_INIT;
+	struct vp_err err;
+	struct jv doc;
+	size_t i;
+	int f;
+
+	memset(vms, 0, sizeof(vms));
+	memset(vcpus, 0, sizeof(vcpus));
+	memset(rows, 0, sizeof(rows));
+	vms[0] = (struct diag_vm){ "web", HVA_KVM, true, 100, -1, mem_web, true, { 0 }, { 0 } };
+	vms[1] = (struct diag_vm){ "db", HVA_NATIVE, false, 200, -1, mem_db, true, { 0 }, { 0 } };
+	for (i = 0; i < 3; i++) {
+		vcpus[i].cycles = 1e9;
+		vcpus[i].mem_stall_cycles = NAN;
+		vcpus[i].remote_frac = NAN;
+		vcpus[i].mem_intensity = NAN;
+		for (f = 0; f < FACTOR_N; f++) {
+			vcpus[i].f[f].cost_cycles = NAN;
+			vcpus[i].f[f].score = NAN;
+			vcpus[i].f[f].quality = Q_UNAVAILABLE;
+		}
+	}
+	vcpus[0] = (struct diag_vcpu){ .vm = 0, .index = 0, .tid = 10, .node = 0, .cycles = 1e9,
+				       .mem_stall_cycles = 5e8, .remote_frac = 0.9, .mem_intensity = 1,
+				       .f = { [FACTOR_LOCALITY] = { 4e8, 0.9, SEV_CRITICAL, Q_MEASURED,
+								    "remote 90 %" } } };
+	for (f = 1; f < FACTOR_N; f++) {
+		vcpus[0].f[f].cost_cycles = NAN;
+		vcpus[0].f[f].score = NAN;
+		vcpus[0].f[f].quality = Q_UNAVAILABLE;
+	}
+	vcpus[1].vm = 0;
+	vcpus[1].index = 3;
+	vcpus[1].node = 2;
+	vcpus[2].vm = 1;
+	vcpus[2].index = 1;
+	vcpus[2].node = 0;
+	/* db's thread 1: sharing (a proxy) costs 20 % of its cycles */
+	vcpus[2].f[FACTOR_SHARING] = (struct diag_factor_in){ 2e8, 0.5, SEV_WARNING, Q_PROXY, "hitm" };
+	for (i = 0; i < 2; i++)
+		for (f = 0; f < FACTOR_N; f++) {
+			vms[i].score[f] = NAN;
+			rows[i].fv[f].score = rows[i].fv[f].cost_cycles = rows[i].fv[f].cost_pct = NAN;
+		}
+	vms[0].score[FACTOR_IMC] = rows[0].fv[FACTOR_IMC].score = 0.75;
+	rows[0].kind = ENT_VM;
+	rows[1].kind = ENT_PROCESS;
+	in.vms = vms;
+	in.n_vms = 2;
+	in.vcpus = vcpus;
+	in.n_vcpus = 3;
+	in.nodes = nodes;
+	in.n_nodes = 2;
+	in.lat_local_loaded_ns = in.lat_remote_idle_ns = NAN;
+	diag_params_default(&in.params);
+	CHECK_INT(diagnose(&in, &r, &err), 0);
+
+	m.factors[FACTOR_LOCALITY] = (struct model_factor){ .bound = true, .quality = Q_MEASURED };
+	m.factors[FACTOR_LLC] = (struct model_factor){ .bound = true, .quality = Q_UNAVAILABLE,
+						       .reason = (char *)"no \"LLC\" here\\" };
+	m.factors[FACTOR_IMC] = (struct model_factor){ .bound = true, .quality = Q_APPORTIONED };
+	m.factors[FACTOR_SHARING].quality = Q_PROXY;
+	for (f = 0; f < FACTOR_N; f++)
+		av.factor_ok[f] = f != FACTOR_QUEUE;
+	av.factor_reason[FACTOR_QUEUE] = (char *)"no uncore PMU";
+	fr.rows = rows;
+	fr.n_rows = 2;
+	fr.duration = 5;
+	snprintf(fr.notes, sizeof(fr.notes), "a note");
+	dv = (struct dview){ &m, &av, reasons, 3, &fr, &in, &r, "no calibration", NULL };
+
+	diag_render_text(&dv, "HEAD\n", &t1);
+	diag_render_json(&dv, &json);
+	CHECK_INT(jv_parse(&doc, json.buf, json.len, "json", &err), 0);
+	CHECK_INT(dview_from_json(&dj, &doc, &err), 0);
+	diag_render_text(&dj.dv, "HEAD\n", &t2);
+	CHECK_STR(sbuf_str(&t2), sbuf_str(&t1));
+	/* the scenario reaches every part of the text (so the comparison means something) */
+	CHECK(r.n_b >= 1 && r.n_a >= 1);
+	CHECK(strstr(sbuf_str(&t1), "web vCPU 0") != NULL);
+	CHECK(strstr(sbuf_str(&t1), "db thread 1") != NULL);
+	CHECK(strstr(sbuf_str(&t1), "s0.75a") != NULL);
+	CHECK(strstr(sbuf_str(&t1), "node 2 (CPUs 4-7)") != NULL);
+	CHECK(strstr(sbuf_str(&t1), "llc       no \"LLC\" here\\") != NULL);
+	CHECK(strstr(sbuf_str(&t1), "queue     no uncore PMU") != NULL);
+
+	dview_json_release(&dj);
+	jv_release(&doc);
+	diag_result_release(&r);
+	sbuf_release(&json);
+	sbuf_release(&t1);
+	sbuf_release(&t2);
+}
+
+TEST(diag_render_json_rejects)
+{
+	static const struct {
+		int line;
+		const char *text;
+	} rows[] = {
+		{ __LINE__, "{}" },
+		{ __LINE__, "{\"model\":\"m\"}" },
+		{ __LINE__, "{\"model\":\"m\",\"diagnosis\":{\"vms\":[],\"nodes\":[],\"bottlenecks\":[],\"advice\":[{}],"
+			    "\"x\":1},\"bad\":[{\"scope\":\"vm\"}]}" },
+		/* a bottleneck naming a VM the document does not list */
+		{ __LINE__, "{\"model\":\"m\",\"diagnosis\":{\"vms\":[],\"nodes\":[],\"advice\":[],"
+			    "\"bottlenecks\":[{\"scope\":\"vm\",\"vm\":\"x\",\"factor\":\"llc\"}]}}" },
+		{ __LINE__, "{\"model\":\"m\",\"diagnosis\":{\"vms\":[{\"vm\":\"a\"}],\"nodes\":[],\"advice\":[],"
+			    "\"bottlenecks\":[]}}" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct dview_json dj;
+		struct vp_err err;
+		struct jv doc;
+		int ret;
+
+		CHECK_INT_AT(rows[i].line, jv_parse(&doc, rows[i].text, strlen(rows[i].text), "t", &err), 0);
+		ret = dview_from_json(&dj, &doc, &err);
+		/* row 3 is well-formed (an advice with nothing in it): it reads */
+		if (i == 2)
+			CHECK_INT_AT(rows[i].line, ret, 0);
+		else
+			CHECK_INT_AT(rows[i].line, ret, VP_EFORMAT);
+		dview_json_release(&dj);
+		jv_release(&doc);
+	}
+}
