@@ -1,0 +1,109 @@
+#!/bin/sh
+# t10301-remote-sessions.sh - `vmmprof --remote URL` stat, diagnose and record: sessions on a real
+# vmmprofd watching a workload process, stopped afterwards, the recording downloaded and readable
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/daemon-lib.sh"
+
+# free_port: a TCP port nothing listens on now (for "connection refused" and prometheus)
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+# Whether this build has the daemon and the remote client ($daemon_why says why not).
+daemon_usable() {
+	daemon_why=""
+	if ! "$VMMPROF" help serve >/dev/null 2>&1; then
+		daemon_why="this build has no 'vmmprof serve' (libmicrohttpd missing)"
+		return 1
+	fi
+	if "$VMMPROF" --remote http://127.0.0.1:1 info --json 2>&1 | grep -q "built without libcurl"; then
+		daemon_why="this build has no --remote client (libcurl missing)"
+		return 1
+	fi
+	return 0
+}
+cd "$TRASH" || exit 1
+HOME=$TRASH/home
+export HOME
+unset XDG_CONFIG_HOME
+
+if ! daemon_usable; then
+	test_skip 'remote sessions against a real daemon' "$daemon_why"
+	test_done
+	exit
+fi
+if [ -z "$VP_HELPERS" ] || [ ! -x "$VP_HELPERS/workload" ]; then
+	test_skip 'remote sessions against a real daemon' 'VP_HELPERS/workload is not built'
+	test_done
+	exit
+fi
+
+# A process that burns CPU for the whole test (native mode: sessions name it with -p).
+"$VP_HELPERS/workload" --cpu-ms 60000 --hold-ms 1000 >/dev/null 2>&1 &
+WL=$!
+
+test_expect_success 'set-up: users and a daemon on the live machine' '
+	vmmprof user add alice --role operator --users users >alice.tok &&
+	vmmprof user add vera --role viewer --users users >vera.tok &&
+	mkdir -p recs && start_daemon live --users users --recordings-dir "$TRASH/recs"
+'
+U=$(cat "$TRASH/live.url" 2>/dev/null)
+T=$TRASH/alice.tok
+
+if curl -s -m 1 -X POST -H "Authorization: Bearer $(cat vera.tok)" "$U/api/v1/sessions" 2>/dev/null |
+	grep -q "no such endpoint"; then
+	test_skip 'stat, diagnose, record and Ctrl-C against daemon sessions' 'the daemon has no /api/v1/sessions yet'
+	stop_all_daemons
+	kill "$WL" 2>/dev/null
+	wait "$WL" 2>/dev/null
+	test_done
+	exit
+fi
+
+# the sessions alice has that are not stopped
+running() {
+	curl -s -H "Authorization: Bearer $(cat "$T")" "$U/api/v1/sessions" >sessions.json &&
+	json_get sessions.json "len([s for s in j[\"sessions\"] if s[\"state\"] != \"stopped\"])"
+}
+
+test_expect_success 'stat -m software -p PID: frames of the session as JSON lines, then stopped' '
+	vmmprof --remote "$U" --token-file "$T" stat -m software -p $WL -I 200 --interval-count 3 --json >out &&
+	test $(wc -l <out) = 3 &&
+	for n in 1 2 3; do
+		sed -n ${n}p out >f &&
+		test "$(json_get f "j[\"schema\"]")" = vmmprof-frame/1 &&
+		test "$(json_get f "j[\"model\"]")" = software &&
+		json_get f "[r[\"pid\"] for r in j[\"rows\"] if r.get(\"pid\")]" | grep -q "$WL" || return 1
+	done &&
+	test "$(running)" = 0
+'
+
+test_expect_success 'diagnose --duration 1 -p PID --json: the diagnosis of the session, then stopped' '
+	vmmprof --remote "$U" --token-file "$T" diagnose -m software -p $WL --duration 1 --json >out 2>err &&
+	test "$(json_get out "j[\"model\"]")" = software &&
+	json_get out "j[\"duration_s\"] >= 0.9" | grep -q True &&
+	json_get out "\"diagnosis\" in j" | grep -q True &&
+	test "$(running)" = 0
+'
+
+test_expect_success 'record -o FILE --duration 1: the recording downloaded, an SQLite file the local diagnose reads' '
+	vmmprof --remote "$U" --token-file "$T" record -m software -p $WL --duration 1 -I 200 -o rec.vmmdb 2>err &&
+	head -c 16 rec.vmmdb | od -c | head -1 | grep -q "S   Q   L   i   t   e       f   o   r   m   a   t       3" &&
+	vmmprof diagnose rec.vmmdb --json >diag &&
+	test "$(json_get diag "j[\"model\"]")" = software &&
+	test "$(running)" = 0
+'
+
+test_expect_success 'Ctrl-C during a remote stat stops the session on the daemon' '
+	(vmmprof --remote "$U" --token-file "$T" stat -m software -p $WL -I 200 --json >out 2>err &
+	 echo $! >pid; wait $!; echo $? >rc) &
+	i=0; while [ $i -lt 50 ] && [ $(wc -l <out 2>/dev/null || echo 0) -lt 1 ]; do sleep 0.1; i=$((i + 1)); done &&
+	kill -INT "$(cat pid)" &&
+	i=0; while [ $i -lt 50 ] && [ ! -s rc ]; do sleep 0.1; i=$((i + 1)); done &&
+	test "$(cat rc)" = 0 &&
+	test "$(running)" = 0
+'
+
+stop_all_daemons
+kill "$WL" 2>/dev/null
+wait "$WL" 2>/dev/null
+test_done
