@@ -251,27 +251,6 @@ void diag_render_json(const struct dview *dv, struct sbuf *out)
 
 /* ---- reading diagnose --json back ---- */
 
-static const char *jstr(const struct jv *o, const char *key)
-{
-	const struct jv *v = jv_get(o, key);
-
-	return v && v->type == JV_STR ? v->str : NULL;
-}
-
-static double jnum(const struct jv *o, const char *key)
-{
-	const struct jv *v = jv_get(o, key);
-
-	return v && v->type == JV_NUM ? v->num : NAN;
-}
-
-static const struct jv *jarr(const struct jv *o, const char *key)
-{
-	const struct jv *v = jv_get(o, key);
-
-	return v && v->type == JV_ARR ? v : NULL;
-}
-
 /* The enum value whose name(i) is s, for i in [0, n); -1 when none. */
 static int by_name(const char *s, int n, const char *(*name)(int))
 {
@@ -319,20 +298,20 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 {
 	const struct jv *d = jv_get(doc, "diagnosis"), *una = jv_get(doc, "unavailable");
 	const struct jv *fq = jv_get(doc, "factor_quality");
-	const struct jv *vms = jarr(d, "vms"), *nodes = jarr(d, "nodes");
-	const struct jv *bs = jarr(d, "bottlenecks"), *adv = jarr(d, "advice");
+	const struct jv *vms = jv_arr(d, "vms"), *nodes = jv_arr(d, "nodes");
+	const struct jv *bs = jv_arr(d, "bottlenecks"), *adv = jv_arr(d, "advice");
 	struct diag_input *in = &dj->in;
 	struct diag_result *r = &dj->r;
 	size_t i, k, n_vcpus = 0;
 	int f;
 
 	memset(dj, 0, sizeof(*dj));
-	if (!d || !vms || !nodes || !bs || !adv || !jstr(doc, "model"))
+	if (!d || !vms || !nodes || !bs || !adv || !jv_str(doc, "model"))
 		return bad(err, "no model, or diagnosis without vms, nodes, bottlenecks and advice");
-	dj->m.name = (char *)jstr(doc, "model");
+	dj->m.name = (char *)jv_str(doc, "model");
 	for (f = 0; f < FACTOR_N; f++) {
-		const char *why = jstr(una, factor_name((enum factor_id)f));
-		int q = by_name(jstr(fq, factor_name((enum factor_id)f)), Q_UNAVAILABLE + 1, n_quality);
+		const char *why = jv_str(una, factor_name((enum factor_id)f));
+		int q = by_name(jv_str(fq, factor_name((enum factor_id)f)), Q_UNAVAILABLE + 1, n_quality);
 
 		dj->m.factors[f].quality = why ? Q_UNAVAILABLE : q >= 0 ? (enum factor_quality)q : Q_PROXY;
 		dj->m.factors[f].reason = (char *)why;
@@ -341,7 +320,7 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 
 	/* VMs, their vCPUs and one frame row per VM (its scores) */
 	for (i = 0; i < vms->n; i++) {
-		const struct jv *v = jarr(&vms->items[i], "vcpus");
+		const struct jv *v = jv_arr(&vms->items[i], "vcpus");
 
 		n_vcpus += v ? v->n : 0;
 	}
@@ -352,14 +331,14 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 	dj->fr.rows = xcalloc(vms->n ? vms->n : 1, sizeof(*dj->fr.rows));
 	dj->fr.n_rows = vms->n;
 	for (i = 0; i < vms->n; i++) {
-		const struct jv *o = &vms->items[i], *v = jarr(o, "vcpus"), *fs = jv_get(o, "factors");
-		const char *kind = jstr(o, "kind");
+		const struct jv *o = &vms->items[i], *v = jv_arr(o, "vcpus"), *fs = jv_get(o, "factors");
+		const char *kind = jv_str(o, "kind");
 		const struct jv *mb = jv_get(o, "memory_bound");
 		struct collect_row *row = &dj->fr.rows[i];
 
-		if (!jstr(o, "vm") || !v || !kind)
+		if (!jv_str(o, "vm") || !v || !kind)
 			return bad(err, "a VM without vm, kind or vcpus");
-		in->vms[i].name = jstr(o, "vm");
+		in->vms[i].name = jv_str(o, "vm");
 		in->vms[i].adapter = !strcmp(kind, "process") ? HVA_NATIVE : HVA_KVM;
 		for (k = 0; k < v->n; k++) {
 			in->vcpus[in->n_vcpus].vm = i;
@@ -369,11 +348,11 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 		r->vm[i].memory_bound = mb && mb->type == JV_BOOL && mb->b;
 		for (f = 0; f < FACTOR_N; f++) {
 			const struct jv *e = jv_get(fs, factor_name((enum factor_id)f));
-			int q = by_name(jstr(e, "quality"), Q_UNAVAILABLE + 1, n_quality);
+			int q = by_name(jv_str(e, "quality"), Q_UNAVAILABLE + 1, n_quality);
 
-			r->vm[i].cost_pct[f] = jnum(e, "cost_pct");
+			r->vm[i].cost_pct[f] = jv_num(e, "cost_pct");
 			r->vm[i].quality[f] = q >= 0 ? (enum factor_quality)q : Q_UNAVAILABLE;
-			row->fv[f].score = jnum(e, "score");
+			row->fv[f].score = jv_num(e, "score");
 		}
 	}
 	r->n_vcpus = in->n_vcpus;
@@ -384,20 +363,20 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 	for (i = 0; i < nodes->n; i++) {
 		const struct jv *o = &nodes->items[i];
 
-		in->nodes[i].id = (int)jnum(o, "node");
-		in->nodes[i].cpus = jstr(o, "cpus") ? jstr(o, "cpus") : "?";
-		r->node_notes[i] = (char *)(jstr(o, "note") ? jstr(o, "note") : "");
+		in->nodes[i].id = (int)jv_num(o, "node");
+		in->nodes[i].cpus = jv_str(o, "cpus") ? jv_str(o, "cpus") : "?";
+		r->node_notes[i] = (char *)(jv_str(o, "note") ? jv_str(o, "note") : "");
 	}
-	r->imbalance = jnum(d, "imbalance");
+	r->imbalance = jv_num(d, "imbalance");
 
 	r->n_b = bs->n;
 	r->b = xcalloc(bs->n ? bs->n : 1, sizeof(*r->b));
 	for (i = 0; i < bs->n; i++) {
 		const struct jv *o = &bs->items[i];
 		struct diag_bottleneck *b = &r->b[i];
-		int scope = by_name(jstr(o, "scope"), DIAG_NODE + 1, n_scope);
-		int fac = by_name(jstr(o, "factor"), FACTOR_N, n_factor);
-		size_t vm = vm_index(in, jstr(o, "vm"));
+		int scope = by_name(jv_str(o, "scope"), DIAG_NODE + 1, n_scope);
+		int fac = by_name(jv_str(o, "factor"), FACTOR_N, n_factor);
+		size_t vm = vm_index(in, jv_str(o, "vm"));
 
 		if (scope < 0 || fac < 0)
 			return bad(err, "a bottleneck without scope or factor");
@@ -406,22 +385,22 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 		if (b->scope == DIAG_VM)
 			b->entity = vm;
 		else if (b->scope == DIAG_VCPU)
-			b->entity = vm == (size_t)-1 ? vm : vcpu_index(in, vm, (int)jnum(o, "vcpu"));
+			b->entity = vm == (size_t)-1 ? vm : vcpu_index(in, vm, (int)jv_num(o, "vcpu"));
 		else
 			for (b->entity = (size_t)-1, k = 0; k < in->n_nodes; k++)
-				if (in->nodes[k].id == (int)jnum(o, "node"))
+				if (in->nodes[k].id == (int)jv_num(o, "node"))
 					b->entity = k;
 		if (b->entity == (size_t)-1)
 			return bad(err, "a bottleneck names an entity the document does not list");
-		b->cost_pct = jnum(o, "cost_pct");
-		b->cost_cycles = jnum(o, "cost_cycles");
-		f = by_name(jstr(o, "severity"), SEV_CRITICAL + 1, n_sev);
+		b->cost_pct = jv_num(o, "cost_pct");
+		b->cost_cycles = jv_num(o, "cost_cycles");
+		f = by_name(jv_str(o, "severity"), SEV_CRITICAL + 1, n_sev);
 		b->sev = f >= 0 ? (enum severity)f : SEV_NA;
-		f = by_name(jstr(o, "quality"), Q_UNAVAILABLE + 1, n_quality);
+		f = by_name(jv_str(o, "quality"), Q_UNAVAILABLE + 1, n_quality);
 		b->quality = f >= 0 ? (enum factor_quality)f : Q_UNAVAILABLE;
-		f = by_name(jstr(o, "confidence"), CONF_HIGH + 1, n_conf);
+		f = by_name(jv_str(o, "confidence"), CONF_HIGH + 1, n_conf);
 		b->confidence = f >= 0 ? (enum diag_confidence)f : CONF_LOW;
-		snprintf(b->evidence, sizeof(b->evidence), "%s", jstr(o, "evidence") ? jstr(o, "evidence") : "");
+		snprintf(b->evidence, sizeof(b->evidence), "%s", jv_str(o, "evidence") ? jv_str(o, "evidence") : "");
 	}
 
 	r->n_a = adv->n;
@@ -430,30 +409,30 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 		const struct jv *o = &adv->items[i], *c = jv_get(o, "conflict");
 		struct diag_advice *a = &r->a[i];
 
-		a->rule = jstr(o, "rule") ? jstr(o, "rule") : "?";
-		a->vm = vm_index(in, jstr(o, "vm"));
-		a->vcpu = isfinite(jnum(o, "vcpu")) ? (int)jnum(o, "vcpu") : -1;
+		a->rule = jv_str(o, "rule") ? jv_str(o, "rule") : "?";
+		a->vm = vm_index(in, jv_str(o, "vm"));
+		a->vcpu = isfinite(jv_num(o, "vcpu")) ? (int)jv_num(o, "vcpu") : -1;
 		a->to_node = -1;
-		a->gain_pct = jnum(o, "gain_pct");
-		snprintf(a->action, sizeof(a->action), "%s", jstr(o, "action") ? jstr(o, "action") : "");
-		snprintf(a->evidence, sizeof(a->evidence), "%s", jstr(o, "evidence") ? jstr(o, "evidence") : "");
-		snprintf(a->effect, sizeof(a->effect), "%s", jstr(o, "effect") ? jstr(o, "effect") : "");
-		snprintf(a->command, sizeof(a->command), "%s", jstr(o, "command") ? jstr(o, "command") : "");
+		a->gain_pct = jv_num(o, "gain_pct");
+		snprintf(a->action, sizeof(a->action), "%s", jv_str(o, "action") ? jv_str(o, "action") : "");
+		snprintf(a->evidence, sizeof(a->evidence), "%s", jv_str(o, "evidence") ? jv_str(o, "evidence") : "");
+		snprintf(a->effect, sizeof(a->effect), "%s", jv_str(o, "effect") ? jv_str(o, "effect") : "");
+		snprintf(a->command, sizeof(a->command), "%s", jv_str(o, "command") ? jv_str(o, "command") : "");
 		a->conflict = c && c->type == JV_BOOL && c->b;
 		snprintf(a->conflict_note, sizeof(a->conflict_note), "%s",
-			 jstr(o, "conflict_note") ? jstr(o, "conflict_note") : "");
+			 jv_str(o, "conflict_note") ? jv_str(o, "conflict_note") : "");
 	}
 
-	dj->fr.duration = jnum(doc, "duration_s");
-	snprintf(dj->fr.notes, sizeof(dj->fr.notes), "%s", jstr(doc, "notes") ? jstr(doc, "notes") : "");
+	dj->fr.duration = jv_num(doc, "duration_s");
+	snprintf(dj->fr.notes, sizeof(dj->fr.notes), "%s", jv_str(doc, "notes") ? jv_str(doc, "notes") : "");
 	dj->dv.m = &dj->m;
 	dj->dv.av = &dj->av;
 	dj->dv.input_reason = dj->no_reason;
-	dj->dv.targets = (size_t)jnum(doc, "targets");
+	dj->dv.targets = (size_t)jv_num(doc, "targets");
 	dj->dv.fr = &dj->fr;
 	dj->dv.in = in;
 	dj->dv.r = r;
-	dj->dv.cal_note = jstr(doc, "calibration") ? jstr(doc, "calibration") : "";
+	dj->dv.cal_note = jv_str(doc, "calibration") ? jv_str(doc, "calibration") : "";
 	return 0;
 }
 

@@ -225,14 +225,6 @@ void top_init_remote(struct top_state *s)
 	s->interval_s = NAN;
 }
 
-/* A number member, NaN when null or absent. */
-static double jnum(const struct jv *o, const char *key)
-{
-	const struct jv *v = jv_get(o, key);
-
-	return v && v->type == JV_NUM ? v->num : NAN;
-}
-
 static int jint(const struct jv *o, const char *key, int dflt)
 {
 	const struct jv *v = jv_get(o, key);
@@ -240,25 +232,11 @@ static int jint(const struct jv *o, const char *key, int dflt)
 	return v && v->type == JV_NUM ? (int)v->num : dflt;
 }
 
-static const char *jstr(const struct jv *o, const char *key)
-{
-	const struct jv *v = jv_get(o, key);
-
-	return v && v->type == JV_STR ? v->str : NULL;
-}
-
 static void jcopy(char *dst, size_t size, const struct jv *o, const char *key)
 {
-	const char *s = jstr(o, key);
+	const char *s = jv_str(o, key);
 
 	snprintf(dst, size, "%s", s ? s : "");
-}
-
-static const struct jv *jarr(const struct jv *o, const char *key)
-{
-	const struct jv *v = jv_get(o, key);
-
-	return v && v->type == JV_ARR ? v : NULL;
 }
 
 static enum vp_quality quality_of(const char *name)
@@ -281,16 +259,16 @@ static void factors_from_json(const struct jv *o, struct qval *q)
 	for (f = 0; f < TOP_NFACTORS; f++) {
 		const struct jv *e = jv_get(fs, cov_factor_name(f));
 
-		q[f].v = jnum(e, "value");
-		q[f].q = quality_of(jstr(e, "quality"));
-		q[f].why = jstr(e, "why");
+		q[f].v = jv_num(e, "value");
+		q[f].q = quality_of(jv_str(e, "quality"));
+		q[f].why = jv_str(e, "why");
 	}
 }
 
 int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
 {
-	const struct jv *nodes = jarr(v, "nodes"), *vms = jarr(v, "vms"), *vcpus = jarr(v, "vcpus");
-	const struct jv *ended = jarr(v, "ended"), *why = jv_get(v, "factor_why");
+	const struct jv *nodes = jv_arr(v, "nodes"), *vms = jv_arr(v, "vms"), *vcpus = jv_arr(v, "vcpus");
+	const struct jv *ended = jv_arr(v, "ended"), *why = jv_get(v, "factor_why");
 	size_t i, k;
 	int f, n;
 
@@ -301,9 +279,9 @@ int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
 	free(s->vms);
 	free(s->vcpus);
 	free(s->ended);
-	s->samples = (unsigned long)jnum(v, "sample");
-	s->interval_s = jnum(v, "interval_s");
-	s->t_ns = isfinite(jnum(v, "t_s")) ? (uint64_t)(jnum(v, "t_s") * 1e9) : 0;
+	s->samples = (unsigned long)jv_num(v, "sample");
+	s->interval_s = jv_num(v, "interval_s");
+	s->t_ns = isfinite(jv_num(v, "t_s")) ? (uint64_t)(jv_num(v, "t_s") * 1e9) : 0;
 	jcopy(s->notes, sizeof(s->notes), v, "notes");
 	for (f = 0; f < TOP_NFACTORS; f++)
 		jcopy(s->factor_why[f], sizeof(s->factor_why[f]), why, cov_factor_name(f));
@@ -315,28 +293,28 @@ int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
 		struct top_node *r = &s->nodes[i];
 
 		r->node = jint(o, "node", -1);
-		r->mem_total = jnum(o, "mem_total_bytes");
-		r->mem_used = jnum(o, "mem_used_bytes");
-		r->local_rate = jnum(o, "local_pages_per_s");
-		r->remote_rate = jnum(o, "remote_pages_per_s");
-		r->miss_rate = jnum(o, "miss_pages_per_s");
-		r->cpu_load = jnum(o, "cpu_load");
+		r->mem_total = jv_num(o, "mem_total_bytes");
+		r->mem_used = jv_num(o, "mem_used_bytes");
+		r->local_rate = jv_num(o, "local_pages_per_s");
+		r->remote_rate = jv_num(o, "remote_pages_per_s");
+		r->miss_rate = jv_num(o, "miss_pages_per_s");
+		r->cpu_load = jv_num(o, "cpu_load");
 		r->n_vcpus = jint(o, "vcpus", 0);
 	}
 	s->n_vms = vms->n;
 	s->vms = xcalloc(vms->n ? vms->n : 1, sizeof(*s->vms));
 	for (i = 0; i < vms->n; i++) {
-		const struct jv *o = &vms->items[i], *mn = jarr(o, "mem_node_bytes");
+		const struct jv *o = &vms->items[i], *mn = jv_arr(o, "mem_node_bytes");
 		struct top_vm *r = &s->vms[i];
-		const char *hv = jstr(o, "hypervisor");
+		const char *hv = jv_str(o, "hypervisor");
 
 		r->ent = (int)i;
 		jcopy(r->name, sizeof(r->name), o, "name");
 		r->hypervisor = hv ? hv : "?";
 		r->id = jint(o, "id", -1);
 		r->n_vcpus = (size_t)jint(o, "vcpus", 0);
-		r->cpu_pct = jnum(o, "cpu_pct");
-		r->mem = jnum(o, "mem_bytes");
+		r->cpu_pct = jv_num(o, "cpu_pct");
+		r->mem = jv_num(o, "mem_bytes");
 		for (n = 0; n < 8; n++)
 			r->mem_node[n] = mn && (size_t)n < mn->n && mn->items[n].type == JV_NUM ?
 					 mn->items[n].num : NAN;
@@ -348,7 +326,7 @@ int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
 	for (i = 0; i < vcpus->n; i++) {
 		const struct jv *o = &vcpus->items[i];
 		struct top_vcpu *r = &s->vcpus[i];
-		const char *vm = jstr(o, "vm");
+		const char *vm = jv_str(o, "vm");
 
 		/* the VM row of the same name (names are unique within a sample) */
 		for (k = 0; k < s->n_vms && (!vm || strcmp(s->vms[k].name, vm)); k++)
@@ -365,7 +343,7 @@ int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
 		r->cpu = jint(o, "cpu", -1);
 		r->node = jint(o, "node", -1);
 		jcopy(r->affinity, sizeof(r->affinity), o, "affinity");
-		r->cpu_pct = jnum(o, "cpu_pct");
+		r->cpu_pct = jv_num(o, "cpu_pct");
 		factors_from_json(o, r->factor);
 	}
 	s->n_ended = ended ? ended->n : 0;

@@ -2,6 +2,7 @@
 #include "util/jsonread.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,6 +398,27 @@ const struct jv *jv_get(const struct jv *obj, const char *key)
 		if (!strcmp(obj->keys[i], key))
 			return &obj->items[i];
 	return NULL;
+}
+
+const char *jv_str(const struct jv *obj, const char *key)
+{
+	const struct jv *v = jv_get(obj, key);
+
+	return v && v->type == JV_STR ? v->str : NULL;
+}
+
+double jv_num(const struct jv *obj, const char *key)
+{
+	const struct jv *v = jv_get(obj, key);
+
+	return v && v->type == JV_NUM ? v->num : NAN;
+}
+
+const struct jv *jv_arr(const struct jv *obj, const char *key)
+{
+	const struct jv *v = jv_get(obj, key);
+
+	return v && v->type == JV_ARR ? v : NULL;
 }
 
 const char *jv_type_name(enum jv_type t)

@@ -32,6 +32,11 @@ void jv_release(struct jv *v);
 
 /* Member key of an object, or NULL (also when obj is not an object). */
 const struct jv *jv_get(const struct jv *obj, const char *key);
+/* Typed members for readers of documents we wrote: the value, or NULL / NaN
+ * when the member is absent, null or of another type. */
+const char *jv_str(const struct jv *obj, const char *key);
+double jv_num(const struct jv *obj, const char *key);
+const struct jv *jv_arr(const struct jv *obj, const char *key);
 /* Name of a type for messages: "number", "object", ... */
 const char *jv_type_name(enum jv_type t);
 

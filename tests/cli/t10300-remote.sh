@@ -4,27 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/daemon-lib.sh"
 
-# free_port: a TCP port nothing listens on now (for "connection refused" and prometheus)
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
-# Whether this build has the daemon and the remote client ($daemon_why says why not).
-daemon_usable() {
-	daemon_why=""
-	if ! "$VMMPROF" help serve >/dev/null 2>&1; then
-		daemon_why="this build has no 'vmmprof serve' (libmicrohttpd missing)"
-		return 1
-	fi
-	if "$VMMPROF" --remote http://127.0.0.1:1 info --json 2>&1 | grep -q "built without libcurl"; then
-		daemon_why="this build has no --remote client (libcurl missing)"
-		return 1
-	fi
-	return 0
-}
-cd "$TRASH" || exit 1
-HOME=$TRASH/home
-export HOME
-unset XDG_CONFIG_HOME
+. "$(dirname "$0")/remote-lib.sh"
 
 R=$VP_DATA/root/host-libvirt-v2
 

@@ -4,29 +4,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/daemon-lib.sh"
 
-# free_port: a TCP port nothing listens on now (for "connection refused" and prometheus)
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
-# Whether this build has the daemon and the remote client ($daemon_why says why not).
-daemon_usable() {
-	daemon_why=""
-	if ! "$VMMPROF" help serve >/dev/null 2>&1; then
-		daemon_why="this build has no 'vmmprof serve' (libmicrohttpd missing)"
-		return 1
-	fi
-	if "$VMMPROF" --remote http://127.0.0.1:1 info --json 2>&1 | grep -q "built without libcurl"; then
-		daemon_why="this build has no --remote client (libcurl missing)"
-		return 1
-	fi
-	return 0
-}
-cd "$TRASH" || exit 1
-HOME=$TRASH/home
-export HOME
-unset XDG_CONFIG_HOME
+. "$(dirname "$0")/remote-lib.sh"
 
-DASH=$(cd "$(dirname "$0")/../.." && pwd)/contrib/grafana/vmmprof.json
 
 if ! daemon_usable; then
 	test_skip 'prometheus scrapes vmmprofd' "$daemon_why"
@@ -87,19 +66,10 @@ test_expect_success 'set-up: a daemon, a session on a workload process, promethe
 '
 PP=$(cat "$TRASH/prom.port" 2>/dev/null)
 
-# query EXPR: the JSON answer of prometheus's instant query API
-query() {
-	curl -s -G "http://127.0.0.1:$PP/api/v1/query" --data-urlencode "query=$1"
-}
+query() { prom_query "$PP" "$1"; }
 
 test_expect_success 'prometheus scrapes the daemon: up == 1 within 30 s' '
-	i=0
-	while [ $i -lt 60 ]; do
-		query "up{job=\"vmmprof\"}" >up.json 2>/dev/null &&
-		[ "$(json_get up.json "[r[\"value\"][1] for r in j[\"data\"][\"result\"]]" 2>/dev/null)" = "[\x271\x27]" ] && break
-		sleep 0.5; i=$((i + 1))
-	done
-	json_get up.json "j[\"data\"][\"result\"][0][\"value\"][1]" | grep -qx 1 || { cat up.json; tail prom.log; false; }
+	prom_wait_up "$PP" vmmprof
 '
 
 test_expect_success 'the factor series: one per factor and level, labelled host, vm, session, model' '
@@ -125,18 +95,7 @@ test_expect_success 'CPU use of the workload process: cycles per second above 0'
 '
 
 test_expect_success 'every query of the Grafana dashboard is valid PromQL on these series' '
-	python3 -c "
-import json, sys
-d = json.load(open(sys.argv[1]))
-for p in d[\"panels\"]:
-    for t in p[\"targets\"]:
-        print(t[\"expr\"].replace(\"\$host\", \".*\").replace(\"\$vm\", \".*\").replace(\"\$factor\", \".*\"))
-" "$DASH" >exprs &&
-	test $(wc -l <exprs) -ge 8 &&
-	while read -r e; do
-		query "$e" >r.json &&
-		test "$(json_get r.json "j[\"status\"]")" = success || { echo "$e"; cat r.json; return 1; }
-	done <exprs
+	dashboard_queries_run "$PP"
 '
 
 [ -f "$TRASH/prom.pid" ] && kill "$(cat "$TRASH/prom.pid")" 2>/dev/null

@@ -2,8 +2,7 @@
 # t10311-prometheus-format.sh - a real prometheus parses prom_render()'s exposition: label values
 # with quotes, backslashes and newlines come back intact, NaN is absent, the dashboard's queries run
 . "$(dirname "$0")/lib.sh"
-
-DASH=$(cd "$(dirname "$0")/../.." && pwd)/contrib/grafana/vmmprof.json
+. "$(dirname "$0")/remote-lib.sh"
 
 if ! command -v prometheus >/dev/null 2>&1; then
 	test_skip 'prometheus parses the exposition' "no 'prometheus' binary (Debian package prometheus: scripts/install-deps.sh --test)"
@@ -15,11 +14,6 @@ if [ -z "$VP_HELPERS" ] || [ ! -x "$VP_HELPERS/prom_synth" ]; then
 	test_done
 	exit
 fi
-cd "$TRASH" || exit 1
-
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
 # A VM name with every character the format escapes
 VMNAME='we"b\1
 x'
@@ -40,18 +34,10 @@ EOT
 prometheus --config.file=prom.yml --storage.tsdb.path=tsdb --web.listen-address=127.0.0.1:$PP >prom.log 2>&1 &
 PROM=$!
 
-query() {
-	curl -s -G "http://127.0.0.1:$PP/api/v1/query" --data-urlencode "query=$1"
-}
+query() { prom_query "$PP" "$1"; }
 
 test_expect_success 'prometheus scrapes the exposition without a parse error (up == 1)' '
-	i=0
-	while [ $i -lt 60 ]; do
-		query "up{job=\"synth\"}" >up.json 2>/dev/null &&
-		json_get up.json "[r[\"value\"][1] for r in j[\"data\"][\"result\"]]" 2>/dev/null | grep -q "1" && break
-		sleep 0.5; i=$((i + 1))
-	done
-	json_get up.json "j[\"data\"][\"result\"][0][\"value\"][1]" | grep -qx 1 || { cat up.json; tail prom.log; false; }
+	prom_wait_up "$PP" synth
 '
 
 test_expect_success 'the VM name comes back byte for byte, on the VM and on its vCPUs' '
@@ -82,18 +68,7 @@ test_expect_success 'node aggregate: cost of the vCPUs on node 0 over their cycl
 '
 
 test_expect_success 'every query of the Grafana dashboard runs on these series' '
-	python3 -c "
-import json, sys
-d = json.load(open(sys.argv[1]))
-for p in d[\"panels\"]:
-    for t in p[\"targets\"]:
-        print(t[\"expr\"].replace(\"\$host\", \".*\").replace(\"\$vm\", \".*\").replace(\"\$factor\", \".*\"))
-" "$DASH" >exprs &&
-	test $(wc -l <exprs) -ge 8 &&
-	while read -r e; do
-		query "$e" >r.json &&
-		test "$(json_get r.json "j[\"status\"]")" = success || { echo "$e"; cat r.json; return 1; }
-	done <exprs &&
+	dashboard_queries_run "$PP" &&
 	query "max by (vm, factor) (vmmprof_factor_cost_pct{level=\"vm\"})" >v.json &&
 	test "$(json_get v.json "float(j[\"data\"][\"result\"][0][\"value\"][1])")" = 10.0
 '
