@@ -111,8 +111,10 @@ static int xfer_cb(void *p, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_of
 	return cli_interrupted() ? 1 : 0;
 }
 
+/* abortable: Ctrl-C ends the transfer (streams); other requests (stopping a
+ * session after Ctrl-C) always run to their end. */
 static void rc_setup(struct rconn *c, const char *method, const char *path, const char *body,
-		     struct sbuf *url)
+		     bool abortable, struct sbuf *url)
 {
 	sbuf_reset(url);
 	sbuf_addf(url, "%s%s", c->base, path);
@@ -123,8 +125,10 @@ static void rc_setup(struct rconn *c, const char *method, const char *path, cons
 	curl_easy_setopt(c->h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c->h, CURLOPT_CONNECTTIMEOUT, 10L);
 	curl_easy_setopt(c->h, CURLOPT_USERAGENT, "vmmprof-remote");
-	curl_easy_setopt(c->h, CURLOPT_NOPROGRESS, 0L);
-	curl_easy_setopt(c->h, CURLOPT_XFERINFOFUNCTION, xfer_cb);
+	if (abortable) {
+		curl_easy_setopt(c->h, CURLOPT_NOPROGRESS, 0L);
+		curl_easy_setopt(c->h, CURLOPT_XFERINFOFUNCTION, xfer_cb);
+	}
 	if (c->conf->cacert)
 		curl_easy_setopt(c->h, CURLOPT_CAINFO, c->conf->cacert);
 	curl_easy_setopt(c->h, CURLOPT_CUSTOMREQUEST, method);
@@ -261,7 +265,7 @@ static int rc_request(struct rconn *c, const char *method, const char *path, con
 	long status = 0;
 	int ret = 0;
 
-	rc_setup(c, method, path, body, &url);
+	rc_setup(c, method, path, body, false, &url);
 	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, collect_cb);
 	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, out);
 	res = curl_easy_perform(c->h);
@@ -348,7 +352,7 @@ static size_t sse_cb(char *p, size_t size, size_t n, void *ud)
 
 static void stream_setup(struct rconn *c, const char *path, struct sse *s, struct sbuf *url)
 {
-	rc_setup(c, "GET", path, NULL, url);
+	rc_setup(c, "GET", path, NULL, true, url);
 	c->hdrs = curl_slist_append(c->hdrs, "Accept: text/event-stream");
 	curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, c->hdrs);
 	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, sse_cb);
@@ -745,6 +749,11 @@ static int frame_event(void *ctx, const char *event, const char *data, struct vp
 	struct sbuf sb = SBUF_INIT;
 	int rc;
 
+	if (!strcmp(event, "end")) {
+		/* the daemon stopped the session (its targets ended, an admin stopped it) */
+		fprintf(stderr, "vmmprof stat: the daemon ended the session: %s\n", data);
+		return 1;
+	}
 	if (strcmp(event, "frame"))
 		return 0;
 	sbuf_addstr(&sb, data);
@@ -1079,6 +1088,8 @@ static int top_event(void *ctx, const char *event, const char *data, struct vp_e
 	struct jv v;
 	int rc;
 
+	if (!strcmp(event, "end") || !strcmp(event, "error"))
+		return vp_err_set(err, -EPIPE, "the daemon ended the top stream: %s", data);
 	if (strcmp(event, "sample"))
 		return 0;
 	if (t->json) {

@@ -65,6 +65,19 @@ test_expect_success 'diagnose --duration 1 -p PID --json: the diagnosis of the s
 	test "$(running)" = 0
 '
 
+test_expect_success 'diagnose (text): the local renderer over the daemon answer, with the model reasons' '
+	vmmprof --remote "$U" --token-file "$T" diagnose -m software -p $WL --duration 1 >out 2>err &&
+	grep_q "^vmmprof diagnose: .* model .software., session .s[0-9]*. on .$U." out &&
+	grep_q "^Bottlenecks, ranked by cost" out &&
+	grep_q "^Factor cost per VM" out &&
+	# models/software.model declares llc, sharing and queue unavailable, with these reasons
+	grep_q "^  llc  *LLC misses need a core PMU" out &&
+	grep_q "^  sharing  *cache-line transfers between cores" out &&
+	grep_q "^  queue  *request-queue occupancy needs uncore counters" out &&
+	grep_q "^Advice" out &&
+	test "$(running)" = 0
+'
+
 test_expect_success 'record -o FILE --duration 1: the recording downloaded, an SQLite file the local diagnose reads' '
 	vmmprof --remote "$U" --token-file "$T" record -m software -p $WL --duration 1 -I 200 -o rec.vmmdb 2>err &&
 	head -c 16 rec.vmmdb | od -c | head -1 | grep -q "S   Q   L   i   t   e       f   o   r   m   a   t       3" &&
@@ -74,7 +87,7 @@ test_expect_success 'record -o FILE --duration 1: the recording downloaded, an S
 '
 
 test_expect_success 'Ctrl-C during a remote stat stops the session on the daemon' '
-	(vmmprof --remote "$U" --token-file "$T" stat -m software -p $WL -I 200 --json >out 2>err &
+	("$VMMPROF" --remote "$U" --token-file "$T" stat -m software -p $WL -I 200 --json >out 2>err &
 	 echo $! >pid; wait $!; echo $? >rc) &
 	i=0; while [ $i -lt 50 ] && [ $(wc -l <out 2>/dev/null || echo 0) -lt 1 ]; do sleep 0.1; i=$((i + 1)); done &&
 	kill -INT "$(cat pid)" &&

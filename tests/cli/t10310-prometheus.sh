@@ -79,8 +79,8 @@ test_expect_success 'the factor series: one per factor and level, labelled host,
 		[ "$(json_get q.json "len(j[\"data\"][\"result\"])")" -ge 5 ] && break
 		sleep 0.5; i=$((i + 1))
 	done
-	json_get q.json "sorted(set(r[\"metric\"][\"factor\"] for r in j[\"data\"][\"result\"]))" >factors &&
-	echo "[\x27imc\x27, \x27llc\x27, \x27locality\x27, \x27queue\x27, \x27sharing\x27]" >want && cmp factors want &&
+	json_get q.json "\",\".join(sorted(set(r[\"metric\"][\"factor\"] for r in j[\"data\"][\"result\"])))" >factors &&
+	echo "imc,llc,locality,queue,sharing" >want && cmp factors want &&
 	sid=$(json_get session.json "j[\"id\"]") &&
 	json_get q.json "all(r[\"metric\"].get(\"session\") == \"$sid\" and r[\"metric\"].get(\"model\") == \"software\" and r[\"metric\"].get(\"host\") and r[\"metric\"].get(\"vm\") and r[\"metric\"][\"level\"] in (\"process\", \"thread\") for r in j[\"data\"][\"result\"])" | grep -qx True &&
 	# the software model cannot see LLC, sharing and queue: unavailable, never a 0 score
