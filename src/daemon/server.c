@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -441,6 +442,35 @@ bool vpd_name_ok(const char *name)
 
 /* ---- start and stop ---- */
 
+static int open_audit(struct vpd *d)
+{
+	int fd = open(d->conf.audit_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+	FILE *f = fd >= 0 ? fdopen(fd, "a") : NULL;
+
+	if (!f) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		errno = e;
+		return -1;
+	}
+	pthread_mutex_lock(&d->audit_lock);
+	if (d->audit)
+		fclose(d->audit);
+	d->audit = f;
+	pthread_mutex_unlock(&d->audit_lock);
+	return 0;
+}
+
+/* SIGHUP: a rotated audit log is reopened; on failure the old one stays. */
+static void reopen_audit(struct vpd *d)
+{
+	if (d->conf.audit_log && open_audit(d))
+		fprintf(stderr, "vmmprofd: warning: cannot reopen the audit log '%s': %s\n",
+			d->conf.audit_log, strerror(errno));
+}
+
 static int read_pem(const char *path, char **out, struct vp_err *err)
 {
 	return vp_read_file(NULL, path, out, NULL, err);
@@ -503,16 +533,10 @@ int vpd_run(struct srv_conf *conf)
 	}
 	d.users_mtime = st.st_mtim;
 	d.users_size = st.st_size;
-	if (d.conf.audit_log) {
-		int fd = open(d.conf.audit_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
-
-		if (fd < 0 || !(d.audit = fdopen(fd, "a"))) {
-			fprintf(stderr, "vmmprofd: error: cannot open the audit log '%s': %s\n",
-				d.conf.audit_log, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			goto out;
-		}
+	if (d.conf.audit_log && open_audit(&d)) {
+		fprintf(stderr, "vmmprofd: error: cannot open the audit log '%s': %s\n",
+			d.conf.audit_log, strerror(errno));
+		goto out;
 	}
 	if (d.conf.user && geteuid() == 0) {
 		if (vpd_drop_privileges(d.conf.user, &err)) {
@@ -594,6 +618,7 @@ int vpd_run(struct srv_conf *conf)
 			d.users_size = -1;
 			users_refresh(&d);
 			pthread_mutex_unlock(&d.users_lock);
+			reopen_audit(&d);
 			continue;
 		}
 		if (sig == SIGINT || sig == SIGTERM)

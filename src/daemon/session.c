@@ -248,6 +248,14 @@ static void sample(struct vpd *d, struct session *s)
 	s->last = f;
 	s->have_last = true;
 	s->targets = hub_view_n_targets(ss->hub, s->view);
+	/* named targets all gone: nothing more will ever be counted */
+	if ((s->n_pids || s->n_vms) && !f.n_rows) {
+		const char *why = s->n_pids ? "every process it counted has exited" :
+					      "every VM it counted has ended";
+
+		vpd_audit(d, s->owner, "session.end", s->id, "%s", why);
+		session_end(d, s, why);
+	}
 }
 
 static void *collector(void *arg)

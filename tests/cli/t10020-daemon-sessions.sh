@@ -250,6 +250,33 @@ test_expect_success '/metrics needs a token (metrics_auth = token) and speaks Pr
 	grep_q "^vmmprof_build_info" body
 '
 
+test_expect_success 'a session whose processes all exit ends on its own, and says why' '
+	"$W" --switches 200 >/dev/null 2>&1 &
+	wp=$! &&
+	expect_status 201 d op1.tok POST /api/v1/sessions \
+		-d "{\"model\":\"t-cs\",\"pids\":[$wp],\"interval_ms\":200}" &&
+	id=$(json_get body "j[\"id\"]") &&
+	wait $wp &&
+	sleep 1 &&
+	expect_status 200 d op1.tok GET "/api/v1/sessions/$id" &&
+	test "$(json_get body "j[\"state\"], j[\"ended_because\"]")" = \
+		"('"'"'ended'"'"', '"'"'every process it counted has exited'"'"')" &&
+	sse d op1.tok "/api/v1/sessions/$id/stream" 5 &&
+	tail -2 sse | grep -q "^data: {\"state\":\"ended\",\"why\":\"every process" &&
+	grep_q "action=session.end session=$id result=\"every process it counted has exited\"" audit &&
+	expect_status 409 d op1.tok GET "/api/v1/sessions/$id/diagnosis" &&
+	expect_status 200 d op1.tok DELETE "/api/v1/sessions/$id"
+'
+
+test_expect_success 'SIGHUP reopens a rotated audit log' '
+	mv audit audit.1 &&
+	kill -HUP "$(cat d.pid)" &&
+	sleep 0.3 &&
+	expect_status 401 d - GET /api/v1/whoami &&
+	grep_q "action=auth" audit &&
+	cat audit.1 audit >audit.all && mv audit.all audit.keep
+'
+
 test_expect_success 'SIGTERM ends a recording session cleanly: the recording is valid' '
 	expect_status 201 d op1.tok POST /api/v1/sessions \
 		-d "{\"model\":\"t-clk\",\"pids\":[$W1],\"interval_ms\":300,\"record\":true}" &&
@@ -258,7 +285,8 @@ test_expect_success 'SIGTERM ends a recording session cleanly: the recording is 
 	sleep 1.5 &&
 	stop_daemon d &&
 	test "$(cat d.rc)" = 0 &&
-	grep_q "action=session.stop session=s[0-9]* result=\"daemon stopping" audit &&
+	cat audit.keep audit >audit.all &&
+	grep_q "action=session.stop session=s[0-9]* result=\"daemon stopping" audit.all &&
 	vmmprof diagnose --json --model-path models "recs/$name" >diag 2>err &&
 	test "$(json_get diag "j[\"model\"], j[\"recording\"] is not None, j[\"duration_s\"] > 0.5")" = \
 		"('"'"'t-clk'"'"', True, True)"
