@@ -13,7 +13,20 @@
 #include "model/swsource.h"
 #include "util/alloc.h"
 #include "util/sbuf.h"
+#include "util/strmap.h"
 #include "version.h"
+
+/* Reorder a row's recorded inputs to m's and evaluate it. */
+static void bind_row(const struct recording *r, const int *map, double *scratch,
+		     const struct model *m, struct collect_frame *f, struct collect_row *row)
+{
+	size_t k;
+
+	for (k = 0; k < m->n_inputs; k++)
+		scratch[k] = map[k] >= 0 ? row->inputs[map[k]] : NAN;
+	memcpy(row->inputs, scratch, m->n_inputs * sizeof(double));
+	frame_eval_row(m, &r->plat, r->have_cal ? &r->cal : NULL, f->cpu_mhz, row, f->duration);
+}
 
 #ifdef HAVE_SQLITE
 #include <sqlite3.h>
@@ -356,8 +369,14 @@ static double col_double(sqlite3_stmt *st, int col)
 	return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
 }
 
+static bool damaged_code(int code);
+
 static int bad(struct vp_err *err, const char *path, sqlite3 *db, const char *what)
 {
+	if (db && damaged_code(sqlite3_extended_errcode(db)) &&
+	    (sqlite3_errcode(db) & 0xff) != SQLITE_NOTADB)
+		return vp_err_set(err, VP_EFORMAT, "'%s' is damaged (truncated or overwritten): %s: %s",
+				  path, what, sqlite3_errmsg(db));
 	return vp_err_set(err, VP_EFORMAT, "'%s' is not a readable vmmprof recording: %s%s%s", path,
 			  what, db ? ": " : "", db ? sqlite3_errmsg(db) : "");
 }
@@ -453,165 +472,318 @@ static int read_nodes_inputs(sqlite3 *db, struct recording *r, struct vp_err *er
 	return rc == SQLITE_DONE ? 0 : bad(err, r->path, db, "reading inputs");
 }
 
-static struct collect_row *frame_row(struct recording *r, long seq, long pos)
+/* ---- streaming frames ---- */
+
+enum { CUR_FRAMES, CUR_ROWS, CUR_MEM, CUR_VALS, CUR_N };
+
+/*
+ * One ordered scan per table, walked in step with the frames: each frame
+ * takes the rows, row_mem and vals entries of its seq from the heads of
+ * the other three scans.  Every scan follows the tables' primary key order,
+ * so SQLite reads each table once from front to back (no per-row lookups
+ * and no sort, except row_mem in schema 1 which has no key).
+ */
+struct rec_cursor {
+	sqlite3 *db;
+	sqlite3_stmt *st[CUR_N];
+	int rc[CUR_N];                   /* last sqlite3_step(): SQLITE_ROW = a pending row */
+	const struct model *m;           /* bound model, NULL none */
+	int *map;                        /* m's input k is recorded input map[k] (-1 none) */
+	double *raw;                     /* one row's inputs in recorded order */
+	size_t rows_hint;                /* rows of the last frame, for the first allocation */
+	int failed;                      /* sticky error code, 0 none */
+	char failmsg[VP_ERR_MSG_MAX];
+};
+
+static const char *const cursor_sql[CUR_N] = {
+	"SELECT seq, t_ns, duration, cpu_mhz, notes FROM frames ORDER BY seq",
+	"SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
+	"node, remote, remote_quality FROM rows ORDER BY seq, pos",
+	"SELECT seq, pos, node, bytes FROM row_mem ORDER BY seq, pos",
+	"SELECT seq, pos, input, value FROM vals ORDER BY seq, pos, input",
+};
+
+static const char *const cursor_table[CUR_N] = { "frames", "rows", "row_mem", "vals" };
+
+static bool damaged_code(int code)
 {
-	if (seq < 0 || (size_t)seq >= r->n_frames || pos < 0 ||
-	    (size_t)pos >= r->frames[seq].n_rows)
-		return NULL;
-	return &r->frames[seq].rows[pos];
+	code &= 0xff;
+	return code == SQLITE_CORRUPT || code == SQLITE_IOERR || code == SQLITE_NOTADB ||
+	       code == SQLITE_FORMAT;
 }
 
-static int read_frames(sqlite3 *db, struct recording *r, struct vp_err *err)
+static void cursor_free(struct rec_cursor *c)
 {
-	sqlite3_stmt *st;
-	int rc;
-	size_t i;
+	int i;
 
-	if (sqlite3_prepare_v2(db, "SELECT seq, t_ns, duration, cpu_mhz, notes FROM frames ORDER BY seq",
-			       -1, &st, NULL) != SQLITE_OK)
-		return bad(err, r->path, db, "no frames table");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct collect_frame *f;
-		const char *notes = (const char *)sqlite3_column_text(st, 4);
+	if (!c)
+		return;
+	for (i = 0; i < CUR_N; i++)
+		sqlite3_finalize(c->st[i]);
+	sqlite3_close(c->db);
+	free(c->map);
+	free(c->raw);
+	free(c);
+}
 
-		if (sqlite3_column_int64(st, 0) != (sqlite3_int64)r->n_frames) {
-			sqlite3_finalize(st);
-			return bad(err, r->path, NULL, "frame numbers are not consecutive");
-		}
-		r->frames = xrealloc(r->frames, (r->n_frames + 1) * sizeof(*r->frames));
-		f = &r->frames[r->n_frames++];
-		memset(f, 0, sizeof(*f));
-		f->t_ns = (uint64_t)sqlite3_column_int64(st, 1);
-		f->duration = sqlite3_column_double(st, 2);
-		f->cpu_mhz = col_double(st, 3);
-		snprintf(f->notes, sizeof(f->notes), "%s", notes ? notes : "");
+static int cursor_prime(struct recording *r, struct vp_err *err)
+{
+	struct rec_cursor *c = r->cur;
+	int i;
+
+	r->n_read = 0;
+	c->failed = 0;
+	for (i = 0; i < CUR_N; i++) {
+		sqlite3_reset(c->st[i]);
+		c->rc[i] = sqlite3_step(c->st[i]);
+		if (c->rc[i] != SQLITE_ROW && c->rc[i] != SQLITE_DONE)
+			return vp_err_set(err, VP_EFORMAT, "'%s' is damaged at frame 0 (table %s): %s",
+					  r->path, cursor_table[i], sqlite3_errmsg(c->db));
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return bad(err, r->path, db, "reading frames");
+	return 0;
+}
 
-	if (sqlite3_prepare_v2(db, "SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, "
-			       "domid, idx, tid, cpu, node, remote, remote_quality FROM rows "
-			       "ORDER BY seq, pos", -1, &st, NULL) != SQLITE_OK)
-		return bad(err, r->path, db, "no rows table");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		long seq = (long)sqlite3_column_int64(st, 0), pos = (long)sqlite3_column_int64(st, 1);
-		struct collect_frame *f;
+int rec_rewind(struct recording *r, struct vp_err *err)
+{
+	if (!r->cur)
+		return vp_err_set(err, VP_EINVAL, "'%s' is not open for reading", r->path);
+	return cursor_prime(r, err);
+}
+
+/* Step scan i past its current row; false (and the error in c) when it fails. */
+static bool advance(struct rec_cursor *c, int i)
+{
+	c->rc[i] = sqlite3_step(c->st[i]);
+	return c->rc[i] == SQLITE_ROW || c->rc[i] == SQLITE_DONE;
+}
+
+static void read_row(sqlite3_stmt *st, struct collect_row *row)
+{
+	const char *q;
+	size_t k;
+
+	memset(row, 0, sizeof(*row));
+	row->ent = -1;
+	row->kind = kind_parse((const char *)sqlite3_column_text(st, 2));
+	row->key = col_text(st, 3);
+	row->name = col_text(st, 4);
+	row->vm_row = (size_t)sqlite3_column_int64(st, 5);
+	row->adapter = adapter_parse((const char *)sqlite3_column_text(st, 6));
+	row->libvirt = sqlite3_column_int(st, 7) != 0;
+	row->pid = col_int(st, 8);
+	row->domid = col_int(st, 9);
+	row->index = col_int(st, 10);
+	row->tid = col_int(st, 11);
+	row->cpu = col_int(st, 12);
+	row->node = col_int(st, 13);
+	row->remote.v = col_double(st, 14);
+	q = (const char *)sqlite3_column_text(st, 15);
+	row->remote.q = VQ_UNAVAILABLE;
+	for (k = 0; q && k <= VQ_UNAVAILABLE; k++)
+		if (!strcmp(vp_quality_name((enum vp_quality)k), q))
+			row->remote.q = (enum vp_quality)k;
+}
+
+/* Fill frame f (seq n) from the scans; 0 or a message in msg. */
+static int fill_frame(struct recording *r, struct collect_frame *f, sqlite3_int64 n,
+		      const char **what)
+{
+	struct rec_cursor *c = r->cur;
+	sqlite3_stmt *st;
+	size_t cap = 0, i, k;
+	size_t width = c->m && c->m->n_inputs > r->n_inputs ? c->m->n_inputs : r->n_inputs;
+
+	/* rows */
+	st = c->st[CUR_ROWS];
+	while (c->rc[CUR_ROWS] == SQLITE_ROW && sqlite3_column_int64(st, 0) <= n) {
 		struct collect_row *row;
-		const char *q;
-		size_t k;
 
-		if (seq < 0 || (size_t)seq >= r->n_frames || (size_t)pos != r->frames[seq].n_rows) {
-			sqlite3_finalize(st);
-			return bad(err, r->path, NULL, "a row names a frame or position out of order");
+		if (sqlite3_column_int64(st, 0) < n ||
+		    sqlite3_column_int64(st, 1) != (sqlite3_int64)f->n_rows) {
+			*what = "a row names a frame or position out of order";
+			return VP_EFORMAT;
 		}
-		f = &r->frames[seq];
-		f->rows = xrealloc(f->rows, (f->n_rows + 1) * sizeof(*f->rows));
+		if (!cap) {
+			cap = c->rows_hint ? c->rows_hint : 8;
+			f->rows = xcalloc(cap, sizeof(*f->rows));
+		}
+		VP_GROW(f->rows, cap, f->n_rows + 1);
 		row = &f->rows[f->n_rows++];
-		memset(row, 0, sizeof(*row));
-		row->ent = -1;
-		row->kind = kind_parse((const char *)sqlite3_column_text(st, 2));
-		row->key = col_text(st, 3);
-		row->name = col_text(st, 4);
-		row->vm_row = (size_t)sqlite3_column_int64(st, 5);
-		row->adapter = adapter_parse((const char *)sqlite3_column_text(st, 6));
-		row->libvirt = sqlite3_column_int(st, 7) != 0;
-		row->pid = col_int(st, 8);
-		row->domid = col_int(st, 9);
-		row->index = col_int(st, 10);
-		row->tid = col_int(st, 11);
-		row->cpu = col_int(st, 12);
-		row->node = col_int(st, 13);
-		row->remote.v = col_double(st, 14);
-		q = (const char *)sqlite3_column_text(st, 15);
-		row->remote.q = VQ_UNAVAILABLE;
-		for (k = 0; q && k <= VQ_UNAVAILABLE; k++)
-			if (!strcmp(vp_quality_name((enum vp_quality)k), q))
-				row->remote.q = (enum vp_quality)k;
-		row->inputs = xcalloc(r->n_inputs ? r->n_inputs : 1, sizeof(double));
-		for (k = 0; k < r->n_inputs; k++)
+		read_row(st, row);
+		row->inputs = xcalloc(width ? width : 1, sizeof(double));
+		for (k = 0; k < width; k++)
 			row->inputs[k] = NAN;
 		if (row->vm_row >= f->n_rows) {
-			sqlite3_finalize(st);
-			return bad(err, r->path, NULL, "a vCPU row names a VM row that does not exist");
+			*what = "a vCPU row names a VM row that does not exist";
+			return VP_EFORMAT;
+		}
+		if (!advance(c, CUR_ROWS)) {
+			*what = "reading rows";
+			return -1;
 		}
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return bad(err, r->path, db, "reading rows");
+	if (c->rc[CUR_ROWS] != SQLITE_ROW && c->rc[CUR_ROWS] != SQLITE_DONE) {
+		*what = "reading rows";
+		return -1;
+	}
+	c->rows_hint = f->n_rows;
 
-	if (sqlite3_prepare_v2(db, "SELECT seq, pos, node, bytes FROM row_mem ORDER BY seq, pos, node",
-			       -1, &st, NULL) != SQLITE_OK)
-		return bad(err, r->path, db, "no row_mem table");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct collect_row *row = frame_row(r, (long)sqlite3_column_int64(st, 0),
-						    (long)sqlite3_column_int64(st, 1));
+	/* memory per node */
+	st = c->st[CUR_MEM];
+	while (c->rc[CUR_MEM] == SQLITE_ROW && sqlite3_column_int64(st, 0) <= n) {
+		sqlite3_int64 pos = sqlite3_column_int64(st, 1);
 		int node = sqlite3_column_int(st, 2);
 
-		if (!row || node < 0 || node > 4096)
-			continue;
-		if (node >= row->n_mem_nodes) {
-			row->mem_node = xrealloc(row->mem_node, (size_t)(node + 1) * sizeof(uint64_t));
-			for (i = (size_t)row->n_mem_nodes; i <= (size_t)node; i++)
-				row->mem_node[i] = 0;
-			row->n_mem_nodes = node + 1;
+		if (sqlite3_column_int64(st, 0) == n && pos >= 0 && (size_t)pos < f->n_rows &&
+		    node >= 0 && node <= 4096) {
+			struct collect_row *row = &f->rows[pos];
+
+			if (node >= row->n_mem_nodes) {
+				row->mem_node = xrealloc(row->mem_node,
+							 (size_t)(node + 1) * sizeof(uint64_t));
+				for (i = (size_t)row->n_mem_nodes; i <= (size_t)node; i++)
+					row->mem_node[i] = 0;
+				row->n_mem_nodes = node + 1;
+			}
+			row->mem_node[node] = (uint64_t)sqlite3_column_int64(st, 3);
 		}
-		row->mem_node[node] = (uint64_t)sqlite3_column_int64(st, 3);
+		if (!advance(c, CUR_MEM)) {
+			*what = "reading row_mem";
+			return -1;
+		}
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return bad(err, r->path, db, "reading row_mem");
 
-	if (sqlite3_prepare_v2(db, "SELECT seq, pos, input, value FROM vals", -1, &st, NULL) != SQLITE_OK)
-		return bad(err, r->path, db, "no vals table");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct collect_row *row = frame_row(r, (long)sqlite3_column_int64(st, 0),
-						    (long)sqlite3_column_int64(st, 1));
-		sqlite3_int64 in = sqlite3_column_int64(st, 2);
+	/* values, in the recorded order (rows hold room for both orders) */
+	st = c->st[CUR_VALS];
+	while (c->rc[CUR_VALS] == SQLITE_ROW && sqlite3_column_int64(st, 0) <= n) {
+		sqlite3_int64 pos = sqlite3_column_int64(st, 1), in = sqlite3_column_int64(st, 2);
 
-		if (row && in >= 0 && (size_t)in < r->n_inputs)
-			row->inputs[in] = col_double(st, 3);
+		if (sqlite3_column_int64(st, 0) == n && pos >= 0 && (size_t)pos < f->n_rows &&
+		    in >= 0 && (size_t)in < r->n_inputs)
+			f->rows[pos].inputs[in] = col_double(st, 3);
+		if (!advance(c, CUR_VALS)) {
+			*what = "reading vals";
+			return -1;
+		}
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : bad(err, r->path, db, "reading vals");
+	return 0;
 }
 
-int rec_read(const char *path, struct recording *r, struct vp_err *err)
+int rec_next_frame(struct recording *r, struct collect_frame *f, struct vp_err *err)
 {
-	sqlite3 *db = NULL;
+	struct rec_cursor *c = r->cur;
+	sqlite3_stmt *st;
+	sqlite3_int64 n = (sqlite3_int64)r->n_read;
+	const char *what = NULL;
+	const char *notes;
+	size_t i;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	if (!c)
+		return vp_err_set(err, VP_EINVAL, "'%s' is not open for reading", r->path);
+	if (c->failed)
+		return vp_err_set(err, c->failed, "%s", c->failmsg);
+	st = c->st[CUR_FRAMES];
+	if (c->rc[CUR_FRAMES] == SQLITE_DONE) {
+		/* rows left over name frames that do not exist */
+		if (c->rc[CUR_ROWS] == SQLITE_ROW) {
+			what = "a row names a frame or position out of order";
+			ret = VP_EFORMAT;
+			goto fail;
+		}
+		return 0;
+	}
+	if (c->rc[CUR_FRAMES] != SQLITE_ROW) {
+		what = "reading frames";
+		ret = -1;
+		goto fail;
+	}
+	if (sqlite3_column_int64(st, 0) != n) {
+		what = "frame numbers are not consecutive";
+		ret = VP_EFORMAT;
+		goto fail;
+	}
+	f->t_ns = (uint64_t)sqlite3_column_int64(st, 1);
+	f->duration = sqlite3_column_double(st, 2);
+	f->cpu_mhz = col_double(st, 3);
+	notes = (const char *)sqlite3_column_text(st, 4);
+	snprintf(f->notes, sizeof(f->notes), "%s", notes ? notes : "");
+	if ((ret = fill_frame(r, f, n, &what)))
+		goto fail;
+	if (!advance(c, CUR_FRAMES)) {
+		what = "reading frames";
+		ret = -1;
+		goto fail;
+	}
+	if (c->m)
+		for (i = 0; i < f->n_rows; i++)
+			bind_row(r, c->map, c->raw, c->m, f, &f->rows[i]);
+	r->n_read++;
+	return 1;
+fail:
+	/* sqlite's own errors are damage (or I/O); ours are inconsistent contents */
+	if (ret == -1)
+		snprintf(c->failmsg, sizeof(c->failmsg), "'%s' is damaged at frame %lld (%s): %s",
+			 r->path, (long long)n, what, sqlite3_errmsg(c->db));
+	else
+		snprintf(c->failmsg, sizeof(c->failmsg), "'%s' is damaged at frame %lld: %s",
+			 r->path, (long long)n, what);
+	c->failed = VP_EFORMAT;
+	collect_frame_release(f);
+	memset(f, 0, sizeof(*f));
+	return vp_err_set(err, c->failed, "%s", c->failmsg);
+}
+
+int rec_open(const char *path, struct recording *r, struct vp_err *err)
+{
+	struct rec_cursor *c;
 	sqlite3_stmt *st;
 	struct stat sb;
-	int ret;
+	int ret, i;
 
 	memset(r, 0, sizeof(*r));
 	calib_init(&r->cal);
 	r->path = xstrdup(path);
 	if (stat(path, &sb))
 		return vp_err_errno(err, errno, "cannot open recording '%s'", path);
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		ret = bad(err, path, db, "cannot open");
-		goto out;
-	}
-	/* a truncated or overwritten file shows here, before any query trusts it */
-	if (sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &st, NULL) != SQLITE_OK) {
-		ret = bad(err, path, db, "not an SQLite database");
-		goto out;
-	}
-	if (sqlite3_step(st) != SQLITE_ROW ||
-	    strcmp((const char *)sqlite3_column_text(st, 0), "ok")) {
-		const unsigned char *t = sqlite3_column_text(st, 0);
-
-		ret = vp_err_set(err, VP_EFORMAT, "'%s' is damaged (truncated or overwritten): %s",
-				 path, t ? (const char *)t : sqlite3_errmsg(db));
-		sqlite3_finalize(st);
-		goto out;
-	}
+	c = r->cur = xcalloc(1, sizeof(*c));
+	if (sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+		return bad(err, path, c->db, "cannot open");
+	/* the first page: is it SQLite at all? */
+	if (sqlite3_prepare_v2(c->db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return bad(err, path, c->db, "not an SQLite database");
+	ret = sqlite3_step(st);
 	sqlite3_finalize(st);
-	if ((ret = read_meta(db, r, err)) || (ret = read_nodes_inputs(db, r, err)) ||
-	    (ret = read_frames(db, r, err)))
-		goto out;
-out:
-	sqlite3_close(db);
+	if (ret != SQLITE_ROW)
+		return bad(err, path, c->db, "not an SQLite database");
+	if ((ret = read_meta(c->db, r, err)) || (ret = read_nodes_inputs(c->db, r, err)))
+		return ret;
+	for (i = 0; i < CUR_N; i++)
+		if (sqlite3_prepare_v2(c->db, cursor_sql[i], -1, &c->st[i], NULL) != SQLITE_OK) {
+			char what[32];
+
+			snprintf(what, sizeof(what), "no %s table", cursor_table[i]);
+			return bad(err, path, c->db, what);
+		}
+	return cursor_prime(r, err);
+}
+
+int rec_read(const char *path, struct recording *r, struct vp_err *err)
+{
+	struct collect_frame f;
+	size_t cap = 0;
+	int ret;
+
+	if ((ret = rec_open(path, r, err)))
+		return ret;
+	while ((ret = rec_next_frame(r, &f, err)) > 0) {
+		VP_GROW(r->frames, cap, r->n_frames + 1);
+		r->frames[r->n_frames++] = f;
+	}
+	cursor_free(r->cur);
+	r->cur = NULL;
 	return ret;
 }
 
@@ -634,12 +806,45 @@ int rec_append(struct rec_writer *w, const struct collect_frame *f, struct vp_er
 unsigned long rec_frames(const struct rec_writer *w) { (void)w; return 0; }
 int rec_close(struct rec_writer *w, struct vp_err *err) { (void)w; (void)err; return 0; }
 
-int rec_read(const char *path, struct recording *r, struct vp_err *err)
+int rec_open(const char *path, struct recording *r, struct vp_err *err)
 {
 	memset(r, 0, sizeof(*r));
 	calib_init(&r->cal);
 	return vp_err_set(err, VP_EDEP, "cannot read '%s': vmmprof was built without SQLite "
 			  "(install libsqlite3-dev and rebuild)", path);
+}
+
+int rec_read(const char *path, struct recording *r, struct vp_err *err)
+{
+	return rec_open(path, r, err);
+}
+
+int rec_next_frame(struct recording *r, struct collect_frame *f, struct vp_err *err)
+{
+	(void)r;
+	memset(f, 0, sizeof(*f));
+	return vp_err_set(err, VP_EDEP, "built without SQLite");
+}
+
+int rec_rewind(struct recording *r, struct vp_err *err)
+{
+	(void)r;
+	return vp_err_set(err, VP_EDEP, "built without SQLite");
+}
+
+struct rec_cursor {
+	const struct model *m;
+	int *map;
+	double *raw;
+};
+
+static void cursor_free(struct rec_cursor *c)
+{
+	if (c) {
+		free(c->map);
+		free(c->raw);
+		free(c);
+	}
 }
 
 #endif /* HAVE_SQLITE */
@@ -648,6 +853,7 @@ void rec_release(struct recording *r)
 {
 	size_t i;
 
+	cursor_free(r->cur);
 	for (i = 0; i < r->n_frames; i++)
 		collect_frame_release(&r->frames[i]);
 	free(r->frames);
@@ -706,6 +912,7 @@ int rec_bind_model(struct recording *r, const struct model *m, struct model_avai
 	struct bind_ctx b = { r };
 	struct diags d;
 	int *map;
+	double *scratch;
 	size_t f, i, k;
 
 	if (strcmp(m->name, r->model_name))
@@ -714,22 +921,30 @@ int rec_bind_model(struct recording *r, const struct model *m, struct model_avai
 	map = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(int));
 	for (k = 0; k < m->n_inputs; k++)
 		map[k] = recorded_input(r, m->inputs[k].name);
+	scratch = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
 	for (f = 0; f < r->n_frames; f++) {
 		struct collect_frame *fr = &r->frames[f];
 
 		for (i = 0; i < fr->n_rows; i++) {
 			struct collect_row *row = &fr->rows[i];
-			double *in = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
 
-			for (k = 0; k < m->n_inputs; k++)
-				in[k] = map[k] >= 0 ? row->inputs[map[k]] : NAN;
-			free(row->inputs);
-			row->inputs = in;
-			frame_eval_row(m, &r->plat, r->have_cal ? &r->cal : NULL, fr->cpu_mhz, row,
-				       fr->duration);
+			/* loaded rows hold the recorded inputs only: widen first */
+			if (m->n_inputs > r->n_inputs)
+				row->inputs = xrealloc(row->inputs, m->n_inputs * sizeof(double));
+			bind_row(r, map, scratch, m, fr, row);
 		}
 	}
-	free(map);
+	if (r->cur) {
+		/* frames read from now on are bound as they are read */
+		free(r->cur->map);
+		free(r->cur->raw);
+		r->cur->m = m;
+		r->cur->map = map;
+		r->cur->raw = scratch;
+	} else {
+		free(map);
+		free(scratch);
+	}
 	diags_init(&d);
 	model_check_inputs(m, check_recorded, &b, av, &d);
 	diags_release(&d);
@@ -747,92 +962,122 @@ static bool additive(const struct model_input *in)
 	return def && def->cumulative;
 }
 
-void rec_total_frame(const struct recording *r, const struct model *m, struct collect_frame *out)
+struct rec_total {
+	const struct recording *r;
+	const struct model *m;
+	struct collect_frame out;
+	size_t cap;               /* of out.rows */
+	size_t *cnt;              /* per (row, input): frames with a value, for means; then remote */
+	struct strmap keys;       /* row key -> index in out.rows */
+};
+
+struct rec_total *rec_total_new(const struct recording *r, const struct model *m)
 {
-	size_t f, i, k, j;
-	size_t *cnt = NULL;       /* per (row, input): frames with a value, for means */
+	struct rec_total *t = xcalloc(1, sizeof(*t));
 
-	memset(out, 0, sizeof(*out));
-	out->cpu_mhz = NAN;
-	for (f = 0; f < r->n_frames; f++) {
-		const struct collect_frame *fr = &r->frames[f];
+	t->r = r;
+	t->m = m;
+	t->out.cpu_mhz = NAN;
+	strmap_init(&t->keys);
+	return t;
+}
 
-		out->duration += fr->duration;
-		out->t_ns = fr->t_ns;
-		if (isfinite(fr->cpu_mhz))
-			out->cpu_mhz = fr->cpu_mhz;
-		for (i = 0; i < fr->n_rows; i++) {
-			const struct collect_row *src = &fr->rows[i];
-			struct collect_row *dst = NULL;
+void rec_total_add(struct rec_total *t, const struct collect_frame *fr)
+{
+	const struct model *m = t->m;
+	struct collect_frame *out = &t->out;
+	size_t i, j, k, w = m->n_inputs + 1;
 
-			for (j = 0; j < out->n_rows; j++)
-				if (src->key && out->rows[j].key && !strcmp(src->key, out->rows[j].key))
-					dst = &out->rows[j];
-			if (!dst) {
-				/* a vCPU whose VM row is new: map its VM row by key too */
-				out->rows = xrealloc(out->rows, (out->n_rows + 1) * sizeof(*out->rows));
-				cnt = xrealloc(cnt, (out->n_rows + 1) * (m->n_inputs + 1) * sizeof(size_t));
-				memset(cnt + out->n_rows * (m->n_inputs + 1), 0,
-				       (m->n_inputs + 1) * sizeof(size_t));
-				dst = &out->rows[out->n_rows++];
-				*dst = *src;
-				dst->key = src->key ? xstrdup(src->key) : NULL;
-				dst->name = src->name ? xstrdup(src->name) : NULL;
-				dst->metrics = NULL;
-				dst->mem_node = NULL;
-				dst->n_mem_nodes = 0;
-				dst->inputs = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
-				for (k = 0; k < m->n_inputs; k++)
-					dst->inputs[k] = NAN;
-				dst->remote.v = NAN;
-				dst->vm_row = out->n_rows - 1;
-				if (src->kind == ENT_VCPU || src->kind == ENT_THREAD) {
-					const struct collect_row *vm = &fr->rows[src->vm_row];
+	out->duration += fr->duration;
+	out->t_ns = fr->t_ns;
+	if (isfinite(fr->cpu_mhz))
+		out->cpu_mhz = fr->cpu_mhz;
+	for (i = 0; i < fr->n_rows; i++) {
+		const struct collect_row *src = &fr->rows[i];
+		struct collect_row *dst;
 
-					for (j = 0; j < out->n_rows; j++)
-						if (vm->key && out->rows[j].key &&
-						    !strcmp(vm->key, out->rows[j].key))
-							dst->vm_row = j;
-				}
+		if (!strmap_get(&t->keys, src->key, &j)) {
+			/* a new entity, in order of first appearance */
+			size_t old = t->cap;
+
+			VP_GROW(out->rows, t->cap, out->n_rows + 1);
+			if (t->cap != old) {
+				t->cnt = xrealloc(t->cnt, t->cap * w * sizeof(size_t));
+				memset(t->cnt + old * w, 0, (t->cap - old) * w * sizeof(size_t));
 			}
-			j = (size_t)(dst - out->rows);
-			/* placement and memory: the latest */
-			dst->cpu = src->cpu;
-			dst->node = src->node;
-			if (src->mem_node) {
-				free(dst->mem_node);
-				dst->n_mem_nodes = src->n_mem_nodes;
-				dst->mem_node = xcalloc((size_t)src->n_mem_nodes, sizeof(uint64_t));
-				memcpy(dst->mem_node, src->mem_node,
-				       (size_t)src->n_mem_nodes * sizeof(uint64_t));
-			}
-			if (isfinite(src->remote.v)) {
-				size_t *c = &cnt[j * (m->n_inputs + 1) + m->n_inputs];
+			j = out->n_rows++;
+			dst = &out->rows[j];
+			*dst = *src;
+			dst->key = src->key ? xstrdup(src->key) : NULL;
+			dst->name = src->name ? xstrdup(src->name) : NULL;
+			dst->metrics = NULL;
+			dst->mem_node = NULL;
+			dst->n_mem_nodes = 0;
+			dst->inputs = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
+			for (k = 0; k < m->n_inputs; k++)
+				dst->inputs[k] = NAN;
+			dst->remote.v = NAN;
+			dst->vm_row = j;
+			/* a vCPU's VM row: the total's row of the same key */
+			if ((src->kind == ENT_VCPU || src->kind == ENT_THREAD) && src->vm_row < fr->n_rows)
+				strmap_get(&t->keys, fr->rows[src->vm_row].key, &dst->vm_row);
+			strmap_put(&t->keys, src->key, j);
+		}
+		dst = &out->rows[j];
+		/* placement and memory: the latest */
+		dst->cpu = src->cpu;
+		dst->node = src->node;
+		if (src->mem_node) {
+			free(dst->mem_node);
+			dst->n_mem_nodes = src->n_mem_nodes;
+			dst->mem_node = xcalloc((size_t)src->n_mem_nodes, sizeof(uint64_t));
+			memcpy(dst->mem_node, src->mem_node, (size_t)src->n_mem_nodes * sizeof(uint64_t));
+		}
+		if (isfinite(src->remote.v)) {
+			size_t *c = &t->cnt[j * w + m->n_inputs];
 
-				dst->remote.v = (isfinite(dst->remote.v) ? dst->remote.v * (double)*c : 0) +
-						src->remote.v;
-				dst->remote.v /= (double)++*c;
-				dst->remote.q = src->remote.q;
-			}
-			for (k = 0; k < m->n_inputs; k++) {
-				double v = src->inputs[k];
-				size_t *c = &cnt[j * (m->n_inputs + 1) + k];
+			dst->remote.v = (isfinite(dst->remote.v) ? dst->remote.v * (double)*c : 0) +
+					src->remote.v;
+			dst->remote.v /= (double)++*c;
+			dst->remote.q = src->remote.q;
+		}
+		for (k = 0; k < m->n_inputs; k++) {
+			double v = src->inputs[k];
+			size_t *c = &t->cnt[j * w + k];
 
-				if (!isfinite(v))
-					continue;
-				if (additive(&m->inputs[k]))
-					dst->inputs[k] = (isfinite(dst->inputs[k]) ? dst->inputs[k] : 0) + v;
-				else
-					dst->inputs[k] = ((isfinite(dst->inputs[k]) ?
-							   dst->inputs[k] * (double)*c : 0) + v) /
-							 (double)(*c + 1);
-				++*c;
-			}
+			if (!isfinite(v))
+				continue;
+			if (additive(&m->inputs[k]))
+				dst->inputs[k] = (isfinite(dst->inputs[k]) ? dst->inputs[k] : 0) + v;
+			else
+				dst->inputs[k] = ((isfinite(dst->inputs[k]) ?
+						   dst->inputs[k] * (double)*c : 0) + v) / (double)(*c + 1);
+			++*c;
 		}
 	}
-	/* VM rows must come before their vCPUs for the diagnosis input */
+}
+
+void rec_total_finish(struct rec_total *t, struct collect_frame *out)
+{
+	const struct recording *r = t->r;
+	size_t i;
+
+	*out = t->out;
+	/* VM rows come before their vCPUs for the diagnosis input */
 	for (i = 0; i < out->n_rows; i++)
-		frame_eval_row(m, &r->plat, r->have_cal ? &r->cal : NULL, out->cpu_mhz, &out->rows[i],
-			       out->duration);
-	free(cnt);
+		frame_eval_row(t->m, &r->plat, r->have_cal ? &r->cal : NULL, out->cpu_mhz,
+			       &out->rows[i], out->duration);
+	strmap_release(&t->keys);
+	free(t->cnt);
+	free(t);
+}
+
+void rec_total_frame(const struct recording *r, const struct model *m, struct collect_frame *out)
+{
+	struct rec_total *t = rec_total_new(r, m);
+	size_t f;
+
+	for (f = 0; f < r->n_frames; f++)
+		rec_total_add(t, &r->frames[f]);
+	rec_total_finish(t, out);
 }

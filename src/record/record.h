@@ -47,6 +47,8 @@ unsigned long rec_frames(const struct rec_writer *w);
 int rec_close(struct rec_writer *w, struct vp_err *err);
 
 /* A recording read back. */
+struct rec_cursor;
+
 struct recording {
 	char *path;
 	int schema;
@@ -61,14 +63,38 @@ struct recording {
 	size_t n_inputs;
 	struct calib cal;
 	bool have_cal;
-	struct collect_frame *frames;    /* rows carry inputs in the recorded order */
+	struct collect_frame *frames;    /* rec_read() only: every frame */
 	size_t n_frames;
+	size_t n_read;                   /* frames rec_next_frame() has yielded since the start */
+	struct rec_cursor *cur;          /* rec_open(): the file, open for rec_next_frame() */
 };
 
 /*
- * Read a whole recording.  A file that is not SQLite, not a vmmprof
- * recording, of a newer schema, or damaged gives VP_EFORMAT with a message
- * naming the file and what is wrong.
+ * Open a recording and read its header (meta, nodes, inputs, calibration);
+ * frames are then read one at a time with rec_next_frame(), so a reader
+ * holds one frame in memory whatever the length of the recording.  A file
+ * that is not SQLite, not a vmmprof recording, of a newer schema, or
+ * damaged in its header gives VP_EFORMAT with a message naming the file
+ * and what is wrong.  Release with rec_release() whatever the result.
+ */
+int rec_open(const char *path, struct recording *r, struct vp_err *err);
+
+/*
+ * The next frame in recorded order (seq 0, 1, ...) into *f (caller-owned:
+ * collect_frame_release()); bound to the model when rec_bind_model() was
+ * called first.  Returns 1 with a frame, 0 at the end, or VP_EFORMAT when
+ * the file is damaged there: the message names the file and the frame,
+ * frames yielded before stay valid, and every later call gives the same
+ * error.  r->n_read counts the frames yielded.
+ */
+int rec_next_frame(struct recording *r, struct collect_frame *f, struct vp_err *err);
+
+/* Start again at frame 0 (a second pass); r->n_read goes back to 0. */
+int rec_rewind(struct recording *r, struct vp_err *err);
+
+/*
+ * Read a whole recording into r->frames: rec_open() and every frame.  For
+ * small recordings and tests; reports and diagnose stream instead.
  */
 int rec_read(const char *path, struct recording *r, struct vp_err *err);
 void rec_release(struct recording *r);
@@ -77,15 +103,28 @@ void rec_release(struct recording *r);
  * Map a recording onto model m (loaded by the recorded name): each frame's
  * row inputs are reordered to m's inputs by name (an input m has and the
  * recording lacks is NaN), metrics and factors evaluated, and av says what
- * was available when it was recorded.  Release av with model_avail_release().
+ * was available when it was recorded.  Applies to the frames rec_read()
+ * loaded and to every frame rec_next_frame() yields afterwards; m must
+ * outlive r.  Release av with model_avail_release().
  */
 int rec_bind_model(struct recording *r, const struct model *m, struct model_avail *av,
 		   struct vp_err *err);
 
 /*
- * The whole run as one frame: event inputs and counters summed over the
- * frames, per-entity ratios averaged, rows matched by key; evaluated with m.
+ * The whole run as one frame, accumulated frame by frame in memory bounded
+ * by the number of entities: event inputs and counters summed over the
+ * frames, per-entity ratios averaged, placement and memory the latest,
+ * rows matched by key in order of first appearance; evaluated with m.
  */
+struct rec_total;
+
+struct rec_total *rec_total_new(const struct recording *r, const struct model *m);
+/* Add one frame bound to m. */
+void rec_total_add(struct rec_total *t, const struct collect_frame *f);
+/* The evaluated total into *out (collect_frame_release()); frees t. */
+void rec_total_finish(struct rec_total *t, struct collect_frame *out);
+
+/* The same over the frames rec_read() loaded. */
 void rec_total_frame(const struct recording *r, const struct model *m, struct collect_frame *out);
 
 #endif

@@ -47,15 +47,24 @@ void sbuf_addch(struct sbuf *sb, char c)
 void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;
+	size_t room;
 	int n;
 
+	/* format once into the room there is; again only when it did not fit */
+	if (sb->cap < sb->len + 64)
+		VP_GROW(sb->buf, sb->cap, sb->len + 64);
+	room = sb->cap - sb->len;
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(sb->buf + sb->len, room, fmt, cp);
 	va_end(cp);
-	if (n <= 0)
+	if (n < 0) {
+		sb->buf[sb->len] = '\0';
 		return;
-	VP_GROW(sb->buf, sb->cap, sb->len + (size_t)n + 1);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= room) {
+		VP_GROW(sb->buf, sb->cap, sb->len + (size_t)n + 1);
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
 	sb->len += (size_t)n;
 }
 
