@@ -68,19 +68,53 @@ static int show(const struct dview *base, const struct topology *topo, const str
 	return rc;
 }
 
-/* `diagnose FILE`: the same evaluation over a recording. */
+int diagnose_recorded_total(const struct recording *rec, const struct model *m,
+			    const struct model_avail *av, const struct collect_frame *total,
+			    bool json, bool damaged)
+{
+	const char **reasons = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(char *));
+	struct sbuf head = SBUF_INIT;
+	struct dview dv;
+	size_t i, k;
+	int rc;
+
+	memset(&dv, 0, sizeof(dv));
+	dv.m = m;
+	dv.av = av;
+	for (i = 0; i < m->n_inputs; i++)
+		for (k = 0; k < rec->n_inputs; k++)
+			if (!strcmp(rec->input_names[k], m->inputs[i].name))
+				reasons[i] = rec->input_reason[k];
+	dv.input_reason = reasons;
+	for (i = 0; i < total->n_rows; i++)
+		dv.targets += total->rows[i].kind == ENT_VCPU || total->rows[i].kind == ENT_THREAD;
+	dv.fr = total;
+	dv.cal_note = rec->have_cal ? "calibration as recorded" : "no calibration in the recording";
+	dv.recording = rec->path;
+	sbuf_addf(&head, "vmmprof diagnose: recording '%s' (%s, %zu intervals, %.1f s), model '%s'\n",
+		  rec->path, rec->created ? rec->created : "?", rec->n_read, total->duration, m->name);
+	if (damaged)
+		sbuf_addf(&head, "  damaged after interval %zu: the diagnosis covers the intervals "
+				 "before it\n", rec->n_read);
+	sbuf_addf(&head, "  %s\n", dv.cal_note);
+	rc = show(&dv, &rec->plat.topo, rec->have_cal ? &rec->cal : NULL, sbuf_str(&head), json);
+	free(reasons);
+	sbuf_release(&head);
+	return rc;
+}
+
+/* `diagnose FILE`: the same evaluation over a recording, read one frame at a time. */
 int diagnose_recording(const char *path, const struct pipe_opts *o, bool json)
 {
 	struct recording rec;
 	struct pipeline p;
 	struct model_avail av;
-	struct collect_frame total;
-	struct sbuf head = SBUF_INIT;
-	struct vp_err err;
-	struct dview dv;
-	int rc;
+	struct collect_frame total, fr;
+	struct rec_total *acc;
+	struct vp_err err, ferr;
+	int rc, more;
 
-	if (rec_read(path, &rec, &err)) {
+	if (rec_open(path, &rec, &err)) {
 		rec_release(&rec);
 		return cli_error(&err);
 	}
@@ -91,33 +125,19 @@ int diagnose_recording(const char *path, const struct pipe_opts *o, bool json)
 		rc = cli_error(&err);
 		goto out_pipe;
 	}
-	rec_total_frame(&rec, p.model, &total);
-	memset(&dv, 0, sizeof(dv));
-	dv.m = p.model;
-	dv.av = &av;
-	{
-		const char **reasons = xcalloc(p.model->n_inputs ? p.model->n_inputs : 1,
-					       sizeof(char *));
-		size_t i, k;
-
-		for (i = 0; i < p.model->n_inputs; i++)
-			for (k = 0; k < rec.n_inputs; k++)
-				if (!strcmp(rec.input_names[k], p.model->inputs[i].name))
-					reasons[i] = rec.input_reason[k];
-		dv.input_reason = reasons;
-		for (i = 0; i < total.n_rows; i++)
-			dv.targets += total.rows[i].kind == ENT_VCPU || total.rows[i].kind == ENT_THREAD;
-		dv.fr = &total;
-		dv.cal_note = rec.have_cal ? "calibration as recorded" : "no calibration in the recording";
-		dv.recording = path;
-		sbuf_addf(&head, "vmmprof diagnose: recording '%s' (%s, %zu intervals, %.1f s), model '%s'\n",
-			  path, rec.created ? rec.created : "?", rec.n_frames, total.duration,
-			  p.model->name);
-		sbuf_addf(&head, "  %s\n", dv.cal_note);
-		rc = show(&dv, &rec.plat.topo, rec.have_cal ? &rec.cal : NULL, sbuf_str(&head), json);
-		free(reasons);
+	acc = rec_total_new(&rec, p.model);
+	while ((more = rec_next_frame(&rec, &fr, &ferr)) > 0) {
+		rec_total_add(acc, &fr);
+		collect_frame_release(&fr);
 	}
-	sbuf_release(&head);
+	rec_total_finish(acc, &total);
+	/* a damaged file: the diagnosis of what was read, then the error */
+	if (more == 0 || rec.n_read)
+		rc = diagnose_recorded_total(&rec, p.model, &av, &total, json, more < 0);
+	if (more < 0) {
+		fflush(stdout);
+		rc = cli_error(&ferr);
+	}
 	collect_frame_release(&total);
 	model_avail_release(p.model, &av);
 out_pipe:

@@ -36,13 +36,234 @@ static void num(char *buf, size_t size, double v, const char *fmt)
 		snprintf(buf, size, "n/a");
 }
 
-static void timeline_text(const struct recording *rec, const struct model *m, struct sbuf *out)
+/* Write out once a chunk has built up: the output streams, memory stays bounded. */
+#define FLUSH_AT 65536
+
+/* One frame of the text timeline as table rows. */
+static void timeline_text_rows(struct table *t, const struct collect_frame *fr, double t_s,
+			       const struct model *m)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < fr->n_rows; i++) {
+		const struct collect_row *r = &fr->rows[i];
+		char b[96];
+
+		table_row(t);
+		table_cell(t, "%.1f", t_s);
+		row_label(fr, r, b, sizeof(b));
+		table_cell(t, "%s", b);
+		if (r->node >= 0)
+			table_cell(t, "%d", r->node);
+		else
+			table_cell(t, "-");
+		num(b, sizeof(b), r->cycles, "%.3g");
+		table_cell(t, "%s", b);
+		for (k = 0; k < FACTOR_N; k++) {
+			if (m->factors[k].quality == Q_UNAVAILABLE)
+				table_cell(t, "n/a");
+			else if (isfinite(r->fv[k].cost_pct))
+				table_cell(t, "%.1f%%", r->fv[k].cost_pct);
+			else if (isfinite(r->fv[k].score))
+				table_cell(t, "s%.3g", r->fv[k].score);
+			else
+				table_cell(t, "n/a");
+		}
+	}
+}
+
+static void csv_num(struct sbuf *out, double v)
+{
+	sbuf_addch(out, ',');
+	if (isfinite(v))
+		sbuf_addf(out, "%.17g", v);
+}
+
+static void csv_int(struct sbuf *out, int v)
+{
+	sbuf_addch(out, ',');
+	if (v >= 0)
+		sbuf_addf(out, "%d", v);
+}
+
+static void timeline_csv_head(struct sbuf *out)
+{
+	int k;
+
+	sbuf_addstr(out, "interval,t_ns,duration_s,kind,vm,vcpu,tid,cpu,node,cycles,cycles_estimated");
+	for (k = 0; k < FACTOR_N; k++)
+		sbuf_addf(out, ",%s_score,%s_cost_pct,%s_severity,%s_quality",
+			  factor_name((enum factor_id)k), factor_name((enum factor_id)k),
+			  factor_name((enum factor_id)k), factor_name((enum factor_id)k));
+	sbuf_addch(out, '\n');
+}
+
+/* One frame (number f) of the CSV timeline; quality names per factor precomputed. */
+static void timeline_csv_rows(const struct collect_frame *fr, size_t f,
+			      const char *const *quality, struct sbuf *out)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < fr->n_rows; i++) {
+		const struct collect_row *r = &fr->rows[i];
+		const char *vm = fr->rows[r->vm_row].name;
+
+		sbuf_addf(out, "%zu,%llu,%.6f,%s,", f, (unsigned long long)fr->t_ns, fr->duration,
+			  ent_kind_name(r->kind));
+		/* names come from QEMU command lines: quoted as RFC 4180 asks */
+		table_csv_field(out, vm ? vm : "", ',');
+		csv_int(out, r->index);
+		csv_int(out, r->tid);
+		csv_int(out, r->cpu);
+		csv_int(out, r->node);
+		csv_num(out, r->cycles);
+		sbuf_addstr(out, r->cycles_proxy ? ",1" : ",0");
+		for (k = 0; k < FACTOR_N; k++) {
+			const struct factor_value *v = &r->fv[k];
+
+			csv_num(out, v->score);
+			csv_num(out, v->cost_pct);
+			sbuf_addch(out, ',');
+			sbuf_addstr(out, severity_name(v->sev));
+			sbuf_addch(out, ',');
+			sbuf_addstr(out, quality[k]);
+		}
+		sbuf_addch(out, '\n');
+	}
+}
+
+static void timeline_json_head(struct jw *w, const struct recording *rec, const struct model *m)
+{
+	jw_obj_begin(w);
+	jw_kstr(w, "recording", rec->path);
+	jw_kstr(w, "created", rec->created);
+	jw_kstr(w, "command", rec->command);
+	jw_kstr(w, "vmmprof_version", rec->vmmprof_version);
+	jw_kint(w, "schema", rec->schema);
+	jw_kstr(w, "model", m->name);
+	jw_kdouble(w, "interval_s", rec->interval_s);
+	jw_key(w, "intervals");
+	jw_arr_begin(w);
+}
+
+static void timeline_json_frame(struct jw *w, const struct collect_frame *fr)
+{
+	size_t i;
+	int k;
+
+	jw_obj_begin(w);
+	jw_kuint(w, "t_ns", fr->t_ns);
+	jw_kdouble(w, "duration_s", fr->duration);
+	jw_key(w, "rows");
+	jw_arr_begin(w);
+	for (i = 0; i < fr->n_rows; i++) {
+		const struct collect_row *r = &fr->rows[i];
+
+		jw_obj_begin(w);
+		jw_kstr(w, "kind", ent_kind_name(r->kind));
+		jw_kstr(w, "vm", fr->rows[r->vm_row].name);
+		if (r->index >= 0)
+			jw_kint(w, "vcpu", r->index);
+		if (r->node >= 0)
+			jw_kint(w, "node", r->node);
+		jw_kdouble(w, "cycles", r->cycles);
+		jw_key(w, "factors");
+		jw_obj_begin(w);
+		for (k = 0; k < FACTOR_N; k++) {
+			jw_key(w, factor_name((enum factor_id)k));
+			jw_obj_begin(w);
+			jw_kdouble(w, "score", r->fv[k].score);
+			jw_kdouble(w, "cost_pct", r->fv[k].cost_pct);
+			jw_kstr(w, "severity", severity_name(r->fv[k].sev));
+			jw_obj_end(w);
+		}
+		jw_obj_end(w);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	jw_obj_end(w);
+}
+
+/* Write out and empty out when it has grown past FLUSH_AT (always when force). */
+static int flush(struct sbuf *out, bool force)
+{
+	int rc = 0;
+
+	if (force || out->len >= FLUSH_AT) {
+		rc = cli_write(out);
+		sbuf_reset(out);
+	}
+	return rc;
+}
+
+/*
+ * CSV and JSON: one pass, one frame in memory, output written as it goes.
+ * Returns the exit code; a damaged file ends the output where the damage
+ * starts (the JSON stays well-formed) and gives the error.
+ */
+static int stream_timeline(struct recording *rec, const struct model *m,
+			   const struct model_avail *av, enum fmt fmt)
+{
+	const char *quality[FACTOR_N];
+	struct collect_frame fr;
+	struct sbuf out = SBUF_INIT;
+	struct vp_err err;
+	struct jw w;
+	int k, more, rc = 0;
+
+	for (k = 0; k < FACTOR_N; k++)
+		quality[k] = factor_quality_name(factor_unavailable(m, av, (enum factor_id)k) ?
+						 Q_UNAVAILABLE : m->factors[k].quality);
+	if (fmt == FMT_CSV) {
+		timeline_csv_head(&out);
+	} else {
+		jw_init(&w, &out, false);
+		timeline_json_head(&w, rec, m);
+	}
+	while (!rc && (more = rec_next_frame(rec, &fr, &err)) > 0) {
+		if (fmt == FMT_CSV)
+			timeline_csv_rows(&fr, rec->n_read - 1, quality, &out);
+		else
+			timeline_json_frame(&w, &fr);
+		collect_frame_release(&fr);
+		rc = flush(&out, false);
+	}
+	if (fmt == FMT_JSON) {
+		jw_arr_end(&w);
+		jw_obj_end(&w);
+		sbuf_addch(&out, '\n');
+	}
+	if (!rc)
+		rc = flush(&out, true);
+	if (!rc && more < 0) {
+		fflush(stdout);
+		rc = cli_error(&err);
+	}
+	sbuf_release(&out);
+	return rc;
+}
+
+/*
+ * Text: the timeline is one aligned table, so two passes: the first measures
+ * the columns (and counts the frames), the second prints them, frame by
+ * frame, and sums the run for the diagnosis.
+ */
+static int text_report(struct recording *rec, const struct model *m,
+		       const struct model_avail *av)
 {
 	const char *cols[4 + FACTOR_N];
 	char titles[FACTOR_N][24];
+	struct collect_frame fr, total;
+	struct rec_total *acc;
+	struct sbuf out = SBUF_INIT;
 	struct table t;
-	size_t f, i;
-	int k;
+	struct vp_err err, ferr;
+	uint64_t t0 = 0;
+	double d0 = 0;
+	size_t *w, n, j;
+	int k, more, rc = 0;
 
 	cols[0] = ">t(s)";
 	cols[1] = "entity";
@@ -53,144 +274,124 @@ static void timeline_text(const struct recording *rec, const struct model *m, st
 		cols[4 + k] = titles[k];
 	}
 	table_init(&t, 4 + FACTOR_N, cols);
-	for (f = 0; f < rec->n_frames; f++) {
-		const struct collect_frame *fr = &rec->frames[f];
-		double t_s = (double)(fr->t_ns - rec->frames[0].t_ns) / 1e9 + rec->frames[0].duration;
-
-		for (i = 0; i < fr->n_rows; i++) {
-			const struct collect_row *r = &fr->rows[i];
-			char b[96];
-
-			table_row(&t);
-			table_cell(&t, "%.1f", t_s);
-			row_label(fr, r, b, sizeof(b));
-			table_cell(&t, "%s", b);
-			if (r->node >= 0)
-				table_cell(&t, "%d", r->node);
-			else
-				table_cell(&t, "-");
-			num(b, sizeof(b), r->cycles, "%.3g");
-			table_cell(&t, "%s", b);
-			for (k = 0; k < FACTOR_N; k++) {
-				if (m->factors[k].quality == Q_UNAVAILABLE)
-					table_cell(&t, "n/a");
-				else if (isfinite(r->fv[k].cost_pct))
-					table_cell(&t, "%.1f%%", r->fv[k].cost_pct);
-				else if (isfinite(r->fv[k].score))
-					table_cell(&t, "s%.3g", r->fv[k].score);
-				else
-					table_cell(&t, "n/a");
-			}
+	w = xcalloc(t.ncols, sizeof(size_t));
+	table_widths(&t, w, true);
+	while ((more = rec_next_frame(rec, &fr, &ferr)) > 0) {
+		if (rec->n_read == 1) {
+			t0 = fr.t_ns;
+			d0 = fr.duration;
 		}
+		timeline_text_rows(&t, &fr, (double)(fr.t_ns - t0) / 1e9 + d0, m);
+		table_widths(&t, w, false);
+		table_clear(&t);
+		collect_frame_release(&fr);
 	}
-	table_render(&t, out, 2, true);
+	/* frames up to the damage, if any: the second pass stops before it */
+	n = rec->n_read;
+	sbuf_addf(&out, "recording '%s': %s, %zu intervals of %.3g s, model '%s', vmmprof %s\n"
+			"command: %s\n\nTimeline (factor cost in %% of cycles, or its score "
+			"sN where the model gives no cost)\n",
+		  rec->path, rec->created ? rec->created : "?", n, rec->interval_s, m->name,
+		  rec->vmmprof_version ? rec->vmmprof_version : "?", rec->command ? rec->command : "?");
+	table_render_widths(&t, &out, 2, w, true);
+	acc = rec_total_new(rec, m);
+	if (rec_rewind(rec, &err)) {
+		rc = cli_error(&err);
+		goto out;
+	}
+	for (j = 0; !rc && j < n && rec_next_frame(rec, &fr, &err) > 0; j++) {
+		timeline_text_rows(&t, &fr, (double)(fr.t_ns - t0) / 1e9 + d0, m);
+		table_render_widths(&t, &out, 2, w, false);
+		table_clear(&t);
+		rec_total_add(acc, &fr);
+		collect_frame_release(&fr);
+		rc = flush(&out, false);
+	}
+	if (!rc && j < n)
+		rc = cli_error(&err);
+	if (!rc) {
+		sbuf_addch(&out, '\n');
+		rc = flush(&out, true);
+		fflush(stdout);
+	}
+	rec_total_finish(acc, &total);
+	if (!rc)
+		rc = diagnose_recorded_total(rec, m, av, &total, false, more < 0);
+	collect_frame_release(&total);
+	if (!rc && more < 0) {
+		fflush(stdout);
+		rc = cli_error(&ferr);
+	}
+out:
+	free(w);
 	table_release(&t);
+	sbuf_release(&out);
+	return rc;
 }
 
-static void timeline_csv(const struct recording *rec, const struct model *m,
-			 const struct model_avail *av, struct sbuf *out)
+/*
+ * HTML: pass 1 sums the run (for the diagnosis) and scans the series, pass 2
+ * fills the charts' buckets; the page is built in memory (bounded by the
+ * buckets) and written at the end.  A damaged file is refused.
+ */
+static int html_report(struct recording *rec, const struct model *m,
+		       const struct model_avail *av, const char *path)
 {
-	size_t f, i;
-	int k;
+	struct html_plot *plot = html_plot_new(HTML_MAX_BUCKETS);
+	struct rec_total *acc = rec_total_new(rec, m);
+	struct collect_frame fr, total;
+	struct diag_input din;
+	struct diag_result res;
+	struct sbuf page = SBUF_INIT;
+	struct vp_err err;
+	size_t j, n;
+	int more, rc = 0;
+	FILE *f;
 
-	sbuf_addstr(out, "interval,t_ns,duration_s,kind,vm,vcpu,tid,cpu,node,cycles,cycles_estimated");
-	for (k = 0; k < FACTOR_N; k++)
-		sbuf_addf(out, ",%s_score,%s_cost_pct,%s_severity,%s_quality",
-			  factor_name((enum factor_id)k), factor_name((enum factor_id)k),
-			  factor_name((enum factor_id)k), factor_name((enum factor_id)k));
-	sbuf_addch(out, '\n');
-	for (f = 0; f < rec->n_frames; f++) {
-		const struct collect_frame *fr = &rec->frames[f];
-
-		for (i = 0; i < fr->n_rows; i++) {
-			const struct collect_row *r = &fr->rows[i];
-			const char *vm = fr->rows[r->vm_row].name;
-			char b[64];
-
-			sbuf_addf(out, "%zu,%llu,%.6f,%s,", f, (unsigned long long)fr->t_ns, fr->duration,
-				  ent_kind_name(r->kind));
-			/* names come from QEMU command lines: quoted as RFC 4180 asks */
-			table_csv_field(out, vm ? vm : "", ',');
-			if (r->index >= 0)
-				sbuf_addf(out, ",%d", r->index);
-			else
-				sbuf_addstr(out, ",");
-			sbuf_addf(out, ",%s", r->tid >= 0 ? (snprintf(b, sizeof(b), "%d", r->tid), b) : "");
-			sbuf_addf(out, ",%s", r->cpu >= 0 ? (snprintf(b, sizeof(b), "%d", r->cpu), b) : "");
-			sbuf_addf(out, ",%s", r->node >= 0 ? (snprintf(b, sizeof(b), "%d", r->node), b) : "");
-			sbuf_addf(out, ",%s", isfinite(r->cycles) ? (snprintf(b, sizeof(b), "%.17g", r->cycles), b) : "");
-			sbuf_addf(out, ",%d", r->cycles_proxy ? 1 : 0);
-			for (k = 0; k < FACTOR_N; k++) {
-				const struct factor_value *v = &r->fv[k];
-				enum factor_quality q = factor_unavailable(m, av, (enum factor_id)k) ?
-							Q_UNAVAILABLE : m->factors[k].quality;
-
-				sbuf_addf(out, ",%s", isfinite(v->score) ? (snprintf(b, sizeof(b), "%.17g", v->score), b) : "");
-				sbuf_addf(out, ",%s", isfinite(v->cost_pct) ? (snprintf(b, sizeof(b), "%.17g", v->cost_pct), b) : "");
-				sbuf_addf(out, ",%s,%s", severity_name(v->sev), factor_quality_name(q));
-			}
-			sbuf_addch(out, '\n');
-		}
+	while ((more = rec_next_frame(rec, &fr, &err)) > 0) {
+		rec_total_add(acc, &fr);
+		html_plot_scan(plot, &fr);
 	}
-}
-
-static void timeline_json(const struct recording *rec, const struct model *m, struct sbuf *out)
-{
-	struct jw w;
-	size_t f, i;
-	int k;
-
-	jw_init(&w, out, false);
-	jw_obj_begin(&w);
-	jw_kstr(&w, "recording", rec->path);
-	jw_kstr(&w, "created", rec->created);
-	jw_kstr(&w, "command", rec->command);
-	jw_kstr(&w, "vmmprof_version", rec->vmmprof_version);
-	jw_kint(&w, "schema", rec->schema);
-	jw_kstr(&w, "model", m->name);
-	jw_kdouble(&w, "interval_s", rec->interval_s);
-	jw_key(&w, "intervals");
-	jw_arr_begin(&w);
-	for (f = 0; f < rec->n_frames; f++) {
-		const struct collect_frame *fr = &rec->frames[f];
-
-		jw_obj_begin(&w);
-		jw_kuint(&w, "t_ns", fr->t_ns);
-		jw_kdouble(&w, "duration_s", fr->duration);
-		jw_key(&w, "rows");
-		jw_arr_begin(&w);
-		for (i = 0; i < fr->n_rows; i++) {
-			const struct collect_row *r = &fr->rows[i];
-
-			jw_obj_begin(&w);
-			jw_kstr(&w, "kind", ent_kind_name(r->kind));
-			jw_kstr(&w, "vm", fr->rows[r->vm_row].name);
-			if (r->index >= 0)
-				jw_kint(&w, "vcpu", r->index);
-			if (r->node >= 0)
-				jw_kint(&w, "node", r->node);
-			jw_kdouble(&w, "cycles", r->cycles);
-			jw_key(&w, "factors");
-			jw_obj_begin(&w);
-			for (k = 0; k < FACTOR_N; k++) {
-				jw_key(&w, factor_name((enum factor_id)k));
-				jw_obj_begin(&w);
-				jw_kdouble(&w, "score", r->fv[k].score);
-				jw_kdouble(&w, "cost_pct", r->fv[k].cost_pct);
-				jw_kstr(&w, "severity", severity_name(r->fv[k].sev));
-				jw_obj_end(&w);
-			}
-			jw_obj_end(&w);
-			jw_obj_end(&w);
-		}
-		jw_arr_end(&w);
-		jw_obj_end(&w);
+	rec_total_finish(acc, &total);
+	if (more < 0 || rec_rewind(rec, &err)) {
+		rc = cli_error(&err);
+		goto out;
 	}
-	jw_arr_end(&w);
-	jw_obj_end(&w);
-	sbuf_addch(out, '\n');
+	n = html_plot_frames(plot);
+	for (j = 0; j < n; j++) {
+		if (rec_next_frame(rec, &fr, &err) <= 0) {
+			rc = cli_error(&err);
+			goto out;
+		}
+		html_plot_add(plot, &fr);
+		collect_frame_release(&fr);
+	}
+	frame_diag_input(m, av->factor_ok, &rec->plat.topo, rec->have_cal ? &rec->cal : NULL,
+			 &total, &din);
+	if (diagnose(&din, &res, &err)) {
+		rc = cli_error(&err);
+	} else {
+		report_html(rec, m, av, &din, &res, plot, &page);
+		diag_result_release(&res);
+	}
+	collect_diag_release(&din);
+	if (rc)
+		goto out;
+	f = cli_open_output(path, &err);
+	if (!f) {
+		rc = cli_error(&err);
+		goto out;
+	}
+	fwrite(page.buf ? page.buf : "", 1, page.len, f);
+	rc = cli_close_output(f, path);
+	if (!rc)
+		fprintf(stderr, "vmmprof report: wrote '%s'\n", path);
+out:
+	sbuf_release(&page);
+	collect_frame_release(&total);
+	html_plot_free(plot);
+	return rc;
 }
-
 
 static int run_report(int argc, char **argv)
 {
@@ -235,7 +436,7 @@ static int run_report(int argc, char **argv)
 		goto out;
 	}
 	have_rec = true;
-	if (rec_read(argv[optind], &rec, &err)) {
+	if (rec_open(argv[optind], &rec, &err)) {
 		rc = cli_error(&err);
 		goto out;
 	}
@@ -247,63 +448,12 @@ static int run_report(int argc, char **argv)
 		goto out;
 	}
 	have_av = true;
-	if (html) {
-		struct collect_frame total;
-		struct diag_input din;
-		struct diag_result res;
-		struct sbuf page = SBUF_INIT;
-		FILE *f;
-
-		rec_total_frame(&rec, p.model, &total);
-		frame_diag_input(p.model, av.factor_ok, &rec.plat.topo, rec.have_cal ? &rec.cal : NULL,
-				 &total, &din);
-		if (diagnose(&din, &res, &err)) {
-			rc = cli_error(&err);
-		} else {
-			report_html(&rec, p.model, &av, &din, &res, &page);
-			diag_result_release(&res);
-		}
-		collect_diag_release(&din);
-		collect_frame_release(&total);
-		if (rc)
-			goto out;
-		f = cli_open_output(html, &err);
-		if (!f) {
-			sbuf_release(&page);
-			rc = cli_error(&err);
-			goto out;
-		}
-		fwrite(page.buf ? page.buf : "", 1, page.len, f);
-		sbuf_release(&page);
-		rc = cli_close_output(f, html);
-		if (!rc)
-			fprintf(stderr, "vmmprof report: wrote '%s'\n", html);
-		goto out;
-	}
-	switch (fmt) {
-	case FMT_CSV:
-		timeline_csv(&rec, p.model, &av, &out);
-		rc = cli_write(&out);
-		break;
-	case FMT_JSON:
-		timeline_json(&rec, p.model, &out);
-		rc = cli_write(&out);
-		break;
-	case FMT_TEXT:
-		sbuf_addf(&out, "recording '%s': %s, %zu intervals of %.3g s, model '%s', vmmprof %s\n"
-				"command: %s\n\nTimeline (factor cost in %% of cycles, or its score "
-				"sN where the model gives no cost)\n",
-			  rec.path, rec.created ? rec.created : "?", rec.n_frames, rec.interval_s,
-			  p.model->name, rec.vmmprof_version ? rec.vmmprof_version : "?",
-			  rec.command ? rec.command : "?");
-		timeline_text(&rec, p.model, &out);
-		sbuf_addch(&out, '\n');
-		rc = cli_write(&out);
-		fflush(stdout);
-		if (!rc)
-			rc = diagnose_recording(argv[optind], &o, false);
-		break;
-	}
+	if (html)
+		rc = html_report(&rec, p.model, &av, html);
+	else if (fmt == FMT_TEXT)
+		rc = text_report(&rec, p.model, &av);
+	else
+		rc = stream_timeline(&rec, p.model, &av, fmt);
 out:
 	sbuf_release(&out);
 	if (have_av)

@@ -70,5 +70,13 @@ void pipeline_close(struct pipeline *p);
 
 /* `vmmprof diagnose RECORDING` (cmd_diagnose.c), also used by report. */
 int diagnose_recording(const char *path, const struct pipe_opts *o, bool json);
+struct recording;
+/*
+ * Print the diagnosis of a recording's whole-run frame (rec_total_finish());
+ * damaged: the file ended in damage after rec->n_read frames, said in the head.
+ */
+int diagnose_recorded_total(const struct recording *rec, const struct model *m,
+			    const struct model_avail *av, const struct collect_frame *total,
+			    bool json, bool damaged);
 
 #endif

@@ -4,7 +4,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "util/alloc.h"
+#include "util/strmap.h"
 
 #define CHART_W 720
 #define CHART_H 180
@@ -31,33 +35,202 @@ static double plotted(const struct collect_row *r, int f, bool cost)
 	return cost ? r->fv[f].cost_pct : r->fv[f].score;
 }
 
-/* Does any VM row of the recording have a cost for factor f? */
-static bool has_cost(const struct recording *rec, int f)
-{
-	size_t i, k;
+/* One heatmap cell being filled: how often each node came up in the bucket. */
+struct tally {
+	int node;
+	size_t n, last;               /* intervals on it; the latest one */
+};
 
-	for (i = 0; i < rec->n_frames; i++)
-		for (k = 0; k < rec->frames[i].n_rows; k++)
-			if (isfinite(rec->frames[i].rows[k].fv[f].cost_pct))
-				return true;
-	return false;
+/* One row of the last frame: a chart line (VM rows) or a heatmap row (vCPU rows). */
+struct series {
+	double *sum[FACTOR_N];        /* per bucket: the plotted values' sum and count */
+	size_t *cnt[FACTOR_N];
+	int *node;                    /* per bucket: the node most intervals ran on */
+	size_t *node_n;               /* ... in how many of the bucket's intervals */
+	struct tally *t;              /* the bucket in progress */
+	size_t n_t, cap_t;
+	int frame_node;               /* in the frame being added */
+};
+
+struct html_plot {
+	size_t max_b, n, nb, fi;      /* bucket limit, frames, buckets, frames added (pass 2) */
+	bool cost[FACTOR_N];          /* some row has a cost for the factor (else: scores) */
+	double vmax_cost[FACTOR_N], vmax_score[FACTOR_N]; /* over VM rows, single intervals */
+	struct collect_frame last;
+	struct strmap keys;           /* key -> row of last */
+	struct series *s;             /* last.n_rows, after the first html_plot_add */
+};
+
+struct html_plot *html_plot_new(size_t max_buckets)
+{
+	struct html_plot *p = xcalloc(1, sizeof(*p));
+
+	p->max_b = max_buckets ? max_buckets : 1;
+	strmap_init(&p->keys);
+	return p;
 }
 
-static void chart(const struct recording *rec, const struct model *m, int f, struct sbuf *out)
+size_t html_plot_frames(const struct html_plot *p)
 {
-	bool cost = has_cost(rec, f);
-	double vmax = 0;
-	size_t fi, k, series = 0;
-	const struct collect_frame *last = rec->n_frames ? &rec->frames[rec->n_frames - 1] : NULL;
+	return p->n;
+}
 
-	for (fi = 0; fi < rec->n_frames; fi++)
-		for (k = 0; k < rec->frames[fi].n_rows; k++) {
-			const struct collect_row *r = &rec->frames[fi].rows[k];
-			double v = plotted(r, f, cost);
+static bool is_vm(const struct collect_row *r)
+{
+	return r->kind == ENT_VM || r->kind == ENT_PROCESS;
+}
 
-			if ((r->kind == ENT_VM || r->kind == ENT_PROCESS) && isfinite(v) && v > vmax)
-				vmax = v;
+static bool is_vcpu(const struct collect_row *r)
+{
+	return r->kind == ENT_VCPU || r->kind == ENT_THREAD;
+}
+
+void html_plot_scan(struct html_plot *p, struct collect_frame *f)
+{
+	size_t k;
+	int i;
+
+	for (k = 0; k < f->n_rows; k++) {
+		const struct collect_row *r = &f->rows[k];
+
+		for (i = 0; i < FACTOR_N; i++) {
+			if (isfinite(r->fv[i].cost_pct))
+				p->cost[i] = true;
+			if (!is_vm(r))
+				continue;
+			if (isfinite(r->fv[i].cost_pct) && r->fv[i].cost_pct > p->vmax_cost[i])
+				p->vmax_cost[i] = r->fv[i].cost_pct;
+			if (isfinite(r->fv[i].score) && r->fv[i].score > p->vmax_score[i])
+				p->vmax_score[i] = r->fv[i].score;
 		}
+	}
+	collect_frame_release(&p->last);
+	p->last = *f;
+	memset(f, 0, sizeof(*f));
+	p->n++;
+}
+
+static void layout(struct html_plot *p)
+{
+	size_t k;
+	int i;
+
+	p->nb = p->n < p->max_b ? p->n : p->max_b;
+	p->s = xcalloc(p->last.n_rows ? p->last.n_rows : 1, sizeof(*p->s));
+	for (k = 0; k < p->last.n_rows; k++) {
+		const struct collect_row *r = &p->last.rows[k];
+		struct series *s = &p->s[k];
+
+		strmap_put(&p->keys, r->key, k);
+		if (is_vm(r))
+			for (i = 0; i < FACTOR_N; i++) {
+				s->sum[i] = xcalloc(p->nb ? p->nb : 1, sizeof(double));
+				s->cnt[i] = xcalloc(p->nb ? p->nb : 1, sizeof(size_t));
+			}
+		if (is_vcpu(r)) {
+			s->node = xcalloc(p->nb ? p->nb : 1, sizeof(int));
+			s->node_n = xcalloc(p->nb ? p->nb : 1, sizeof(size_t));
+		}
+	}
+}
+
+/* Close heatmap bucket b of s: the node of most intervals, a tie to the later. */
+static void close_bucket(struct series *s, size_t b)
+{
+	size_t i, best = 0;
+
+	for (i = 1; i < s->n_t; i++)
+		if (s->t[i].n > s->t[best].n ||
+		    (s->t[i].n == s->t[best].n && s->t[i].last > s->t[best].last))
+			best = i;
+	s->node[b] = s->n_t ? s->t[best].node : -1;
+	s->node_n[b] = s->n_t ? s->t[best].n : 0;
+	s->n_t = 0;
+}
+
+void html_plot_add(struct html_plot *p, const struct collect_frame *f)
+{
+	size_t b, j, k;
+	int i;
+
+	if (!p->s)
+		layout(p);
+	if (p->fi >= p->n)
+		return;
+	b = p->fi * p->nb / p->n;
+	for (k = 0; k < p->last.n_rows; k++)
+		p->s[k].frame_node = -1;
+	for (j = 0; j < f->n_rows; j++) {
+		const struct collect_row *r = &f->rows[j];
+		struct series *s;
+
+		if (!strmap_get(&p->keys, r->key, &k))
+			continue;
+		s = &p->s[k];
+		if (s->node)
+			s->frame_node = r->node;
+		for (i = 0; s->sum[0] && i < FACTOR_N; i++) {
+			double v = plotted(r, i, p->cost[i]);
+
+			if (isfinite(v)) {
+				s->sum[i][b] += v;
+				s->cnt[i][b]++;
+			}
+		}
+	}
+	for (k = 0; k < p->last.n_rows; k++) {
+		struct series *s = &p->s[k];
+
+		if (!s->node)
+			continue;
+		for (j = 0; j < s->n_t && s->t[j].node != s->frame_node; j++)
+			;
+		if (j == s->n_t) {
+			VP_GROW(s->t, s->cap_t, s->n_t + 1);
+			s->t[s->n_t++] = (struct tally){ s->frame_node, 0, 0 };
+		}
+		s->t[j].n++;
+		s->t[j].last = p->fi;
+		/* the bucket's last frame: the next one starts the next bucket */
+		if (p->fi + 1 == p->n || (p->fi + 1) * p->nb / p->n != b)
+			close_bucket(s, b);
+	}
+	p->fi++;
+}
+
+void html_plot_free(struct html_plot *p)
+{
+	size_t k;
+	int i;
+
+	if (!p)
+		return;
+	for (k = 0; p->s && k < p->last.n_rows; k++) {
+		for (i = 0; i < FACTOR_N; i++) {
+			free(p->s[k].sum[i]);
+			free(p->s[k].cnt[i]);
+		}
+		free(p->s[k].node);
+		free(p->s[k].node_n);
+		free(p->s[k].t);
+	}
+	free(p->s);
+	collect_frame_release(&p->last);
+	strmap_release(&p->keys);
+	free(p);
+}
+
+static double x_of(const struct html_plot *p, size_t b)
+{
+	return 40 + (double)(CHART_W - 50) * (double)b / (double)(p->nb > 1 ? p->nb - 1 : 1);
+}
+
+static void chart(const struct recording *rec, const struct html_plot *p, int f, struct sbuf *out)
+{
+	bool cost = p->cost[f];
+	double vmax = cost ? p->vmax_cost[f] : p->vmax_score[f];
+	size_t b, k, series = 0;
+
 	sbuf_addf(out, "<h3>%s: %s per VM over time</h3>\n", factor_title((enum factor_id)f),
 		  cost ? "cost, % of cycles" : "score");
 	if (vmax <= 0)
@@ -75,29 +248,22 @@ static void chart(const struct recording *rec, const struct model *m, int f, str
 		       "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">interval (%.3g s each)</text>"
 		       "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%zu</text>\n",
 		  CHART_H + 16, CHART_W / 2, CHART_H + 16, rec->interval_s, CHART_W - 10, CHART_H + 16,
-		  rec->n_frames);
+		  p->n);
 	/* one polyline per VM row position of the last frame (VMs keep their order) */
-	for (k = 0; last && k < last->n_rows; k++) {
-		const struct collect_row *vr = &last->rows[k];
+	for (k = 0; p->s && k < p->last.n_rows; k++) {
+		const struct collect_row *vr = &p->last.rows[k];
+		const struct series *s = &p->s[k];
 		struct sbuf pts = SBUF_INIT;
 
-		if (vr->kind != ENT_VM && vr->kind != ENT_PROCESS)
+		if (!is_vm(vr))
 			continue;
-		for (fi = 0; fi < rec->n_frames; fi++) {
-			const struct collect_frame *fr = &rec->frames[fi];
-			size_t j;
+		for (b = 0; b < p->nb; b++)
+			if (s->cnt[f][b]) {
+				double v = s->sum[f][b] / (double)s->cnt[f][b];
 
-			for (j = 0; j < fr->n_rows; j++) {
-				double v = plotted(&fr->rows[j], f, cost);
-				double x = 40 + (double)(CHART_W - 50) * (double)fi /
-					   (double)(rec->n_frames > 1 ? rec->n_frames - 1 : 1);
-
-				if (!fr->rows[j].key || !vr->key || strcmp(fr->rows[j].key, vr->key) ||
-				    !isfinite(v))
-					continue;
-				sbuf_addf(&pts, "%.1f,%.1f ", x, CHART_H - v / vmax * (CHART_H - 10));
+				sbuf_addf(&pts, "%.1f,%.1f ", x_of(p, b),
+					  CHART_H - v / vmax * (CHART_H - 10));
 			}
-		}
 		sbuf_addf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>\n",
 			  palette[series % 8], sbuf_str(&pts));
 		sbuf_addf(out, "<text x=\"%d\" y=\"%zu\" fill=\"%s\">", CHART_W - 160,
@@ -108,38 +274,45 @@ static void chart(const struct recording *rec, const struct model *m, int f, str
 		sbuf_release(&pts);
 	}
 	sbuf_addstr(out, "</svg>\n");
-	(void)m;
 }
 
-static void heatmap(const struct recording *rec, struct sbuf *out)
+static void heatmap(const struct recording *rec, const struct html_plot *p, struct sbuf *out)
 {
-	const struct collect_frame *last = rec->n_frames ? &rec->frames[rec->n_frames - 1] : NULL;
-	size_t k, fi;
+	const struct collect_frame *last = &p->last;
+	size_t k, b;
 	int cell;
 
 	sbuf_addstr(out, "<h2>vCPU placement over time</h2>\n<p>Each square is one interval, "
-			 "coloured by the NUMA node the vCPU ran on (grey: unknown).</p>\n"
-			 "<table class=\"heat\">\n");
-	cell = rec->n_frames > 120 ? 4 : 10;
-	for (k = 0; last && k < last->n_rows; k++) {
+			 "coloured by the NUMA node the vCPU ran on (grey: unknown).</p>\n");
+	if (p->nb < p->n)
+		sbuf_addf(out, "<p>Downsampled: %zu intervals in %zu squares of %zu or %zu intervals; "
+			       "a square has the node of most of its intervals, and the charts above "
+			       "plot each square's mean.</p>\n", p->n, p->nb, p->n / p->nb,
+			  (p->n + p->nb - 1) / p->nb);
+	sbuf_addstr(out, "<table class=\"heat\">\n");
+	cell = p->nb > 120 ? 4 : 10;
+	for (k = 0; p->s && k < last->n_rows; k++) {
 		const struct collect_row *vr = &last->rows[k];
+		const struct series *s = &p->s[k];
 
-		if (vr->kind != ENT_VCPU && vr->kind != ENT_THREAD)
+		if (!is_vcpu(vr))
 			continue;
 		sbuf_addstr(out, "<tr><th>");
 		esc(out, last->rows[vr->vm_row].name);
 		sbuf_addf(out, " %s %d</th><td>", vr->kind == ENT_THREAD ? "thread" : "vCPU", vr->index);
-		for (fi = 0; fi < rec->n_frames; fi++) {
-			const struct collect_frame *fr = &rec->frames[fi];
-			int node = -1;
-			size_t j;
+		for (b = 0; b < p->nb; b++) {
+			/* the bucket's frames: first .. end - 1 */
+			size_t first = (b * p->n + p->nb - 1) / p->nb;
+			size_t end = ((b + 1) * p->n + p->nb - 1) / p->nb;
+			int node = s->node[b];
 
-			for (j = 0; j < fr->n_rows; j++)
-				if (fr->rows[j].key && vr->key && !strcmp(fr->rows[j].key, vr->key))
-					node = fr->rows[j].node;
-			sbuf_addf(out, "<span class=\"c\" style=\"width:%dpx;background:%s\" "
-				       "title=\"interval %zu: node %d\"></span>", cell,
-				  node >= 0 ? palette[node % 8] : "#ccc", fi, node);
+			sbuf_addf(out, "<span class=\"c\" style=\"width:%dpx;background:%s\" ",
+				  cell, node >= 0 ? palette[node % 8] : "#ccc");
+			if (end - first <= 1)
+				sbuf_addf(out, "title=\"interval %zu: node %d\"></span>", first, node);
+			else
+				sbuf_addf(out, "title=\"intervals %zu-%zu: node %d in %zu of %zu\"></span>",
+					  first, end - 1, node, s->node_n[b], end - first);
 		}
 		sbuf_addstr(out, "</td></tr>\n");
 	}
@@ -151,7 +324,8 @@ static void heatmap(const struct recording *rec, struct sbuf *out)
 }
 
 void report_html(const struct recording *rec, const struct model *m, const struct model_avail *av,
-		 const struct diag_input *in, const struct diag_result *r, struct sbuf *out)
+		 const struct diag_input *in, const struct diag_result *r,
+		 const struct html_plot *p, struct sbuf *out)
 {
 	size_t i;
 	int f;
@@ -168,7 +342,7 @@ void report_html(const struct recording *rec, const struct model *m, const struc
 			 ".critical{color:#b00;font-weight:bold}.warning{color:#b60}\n"
 			 "</style></head><body>\n<h1>vmmprof report</h1>\n<p>");
 	esc(out, rec->path);
-	sbuf_addf(out, ": %zu intervals of %.3g s, recorded ", rec->n_frames, rec->interval_s);
+	sbuf_addf(out, ": %zu intervals of %.3g s, recorded ", p->n, rec->interval_s);
 	esc(out, rec->created);
 	sbuf_addstr(out, " with model <b>");
 	esc(out, m->name);
@@ -240,9 +414,9 @@ void report_html(const struct recording *rec, const struct model *m, const struc
 			sbuf_addstr(out, "</p>\n");
 			continue;
 		}
-		chart(rec, m, f, out);
+		chart(rec, p, f, out);
 	}
-	heatmap(rec, out);
+	heatmap(rec, p, out);
 	sbuf_addstr(out, "<h2>Node &times; node traffic</h2>\n<p class=\"na\">");
 	sbuf_addstr(out, "n/a: the traffic matrix needs per-node local/remote counts (uncore home-agent "
 			 "or AMD DF counters, or resctrl MBM); this recording has none.</p>\n");

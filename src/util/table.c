@@ -28,13 +28,9 @@ void table_init(struct table *t, size_t ncols, const char *const *titles)
 
 void table_release(struct table *t)
 {
-	size_t i, j;
+	size_t j;
 
-	for (i = 0; i < t->nrows; i++) {
-		for (j = 0; j < t->ncols; j++)
-			free(t->rows[i][j]);
-		free(t->rows[i]);
-	}
+	table_clear(t);
 	for (j = 0; j < t->ncols; j++)
 		free(t->head[j]);
 	free(t->rows);
@@ -117,13 +113,12 @@ static void render_line(const struct table *t, struct sbuf *out, int indent,
 	sbuf_addch(out, '\n');
 }
 
-void table_render(const struct table *t, struct sbuf *out, int indent, bool header)
+void table_widths(const struct table *t, size_t *w, bool header)
 {
-	size_t *w = xcalloc(t->ncols, sizeof(size_t));
 	size_t i, j;
 
 	for (j = 0; j < t->ncols; j++) {
-		if (header)
+		if (header && width(t->head[j]) > w[j])
 			w[j] = width(t->head[j]);
 		for (i = 0; i < t->nrows; i++) {
 			size_t cw = width(cell(t, i, j));
@@ -132,10 +127,37 @@ void table_render(const struct table *t, struct sbuf *out, int indent, bool head
 				w[j] = cw;
 		}
 	}
+}
+
+void table_render_widths(const struct table *t, struct sbuf *out, int indent, const size_t *w,
+			 bool header)
+{
+	size_t i;
+
 	if (header)
 		render_line(t, out, indent, w, t->head);
 	for (i = 0; i < t->nrows; i++)
 		render_line(t, out, indent, w, t->rows[i]);
+}
+
+void table_clear(struct table *t)
+{
+	size_t i, j;
+
+	for (i = 0; i < t->nrows; i++) {
+		for (j = 0; j < t->ncols; j++)
+			free(t->rows[i][j]);
+		free(t->rows[i]);
+	}
+	t->nrows = 0;
+}
+
+void table_render(const struct table *t, struct sbuf *out, int indent, bool header)
+{
+	size_t *w = xcalloc(t->ncols, sizeof(size_t));
+
+	table_widths(t, w, header);
+	table_render_widths(t, out, indent, w, header);
 	free(w);
 }
 

@@ -25,6 +25,17 @@ void table_row(struct table *t);
 void table_cell(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Render with two spaces between columns and an optional indent. */
 void table_render(const struct table *t, struct sbuf *out, int indent, bool header);
+/*
+ * For a table too long to hold: fill some rows, widen w (ncols entries,
+ * zero at first; header: the titles count too) with table_widths(), drop
+ * them with table_clear(), and so on; then render row by row with those
+ * widths.  Gives what table_render() gives for all the rows at once.
+ */
+void table_widths(const struct table *t, size_t *w, bool header);
+void table_render_widths(const struct table *t, struct sbuf *out, int indent, const size_t *w,
+			 bool header);
+/* Drop the rows, keep the columns. */
+void table_clear(struct table *t);
 /* Append one RFC 4180 field (quoted when it holds sep, a quote or a newline). */
 void table_csv_field(struct sbuf *out, const char *s, char sep);
 /* RFC 4180 CSV with sep as separator (',' normally). */
