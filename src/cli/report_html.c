@@ -9,6 +9,7 @@
 
 #include "util/alloc.h"
 #include "util/strmap.h"
+#include "record/downsample.h"
 
 #define CHART_W 720
 #define CHART_H 180
@@ -35,25 +36,17 @@ static double plotted(const struct collect_row *r, int f, bool cost)
 	return cost ? r->fv[f].cost_pct : r->fv[f].score;
 }
 
-/* One heatmap cell being filled: how often each node came up in the bucket. */
-struct tally {
-	int node;
-	size_t n, last;               /* intervals on it; the latest one */
-};
-
 /* One row of the last frame: a chart line (VM rows) or a heatmap row (vCPU rows). */
 struct series {
-	double *sum[FACTOR_N];        /* per bucket: the plotted values' sum and count */
-	size_t *cnt[FACTOR_N];
-	int *node;                    /* per bucket: the node most intervals ran on */
-	size_t *node_n;               /* ... in how many of the bucket's intervals */
-	struct tally *t;              /* the bucket in progress */
-	size_t n_t, cap_t;
-	int frame_node;               /* in the frame being added */
+	struct ds_mean mean[FACTOR_N]; /* VM rows: the plotted value per bucket */
+	struct ds_mode node;           /* vCPU rows: the node per bucket */
+	bool vm, vcpu;
+	int frame_node;                /* in the frame being added */
 };
 
 struct html_plot {
-	size_t max_b, n, nb, fi;      /* bucket limit, frames, buckets, frames added (pass 2) */
+	size_t max_b, n, fi;          /* bucket limit, frames, frames added (pass 2) */
+	struct ds_geom g;
 	bool cost[FACTOR_N];          /* some row has a cost for the factor (else: scores) */
 	double vmax_cost[FACTOR_N], vmax_score[FACTOR_N]; /* over VM rows, single intervals */
 	struct collect_frame last;
@@ -115,49 +108,31 @@ static void layout(struct html_plot *p)
 	size_t k;
 	int i;
 
-	p->nb = p->n < p->max_b ? p->n : p->max_b;
+	ds_geom_init(&p->g, p->n, p->max_b);
 	p->s = xcalloc(p->last.n_rows ? p->last.n_rows : 1, sizeof(*p->s));
 	for (k = 0; k < p->last.n_rows; k++) {
 		const struct collect_row *r = &p->last.rows[k];
 		struct series *s = &p->s[k];
 
 		strmap_put(&p->keys, r->key, k);
-		if (is_vm(r))
-			for (i = 0; i < FACTOR_N; i++) {
-				s->sum[i] = xcalloc(p->nb ? p->nb : 1, sizeof(double));
-				s->cnt[i] = xcalloc(p->nb ? p->nb : 1, sizeof(size_t));
-			}
-		if (is_vcpu(r)) {
-			s->node = xcalloc(p->nb ? p->nb : 1, sizeof(int));
-			s->node_n = xcalloc(p->nb ? p->nb : 1, sizeof(size_t));
-		}
+		s->vm = is_vm(r);
+		s->vcpu = is_vcpu(r);
+		for (i = 0; s->vm && i < FACTOR_N; i++)
+			ds_mean_init(&s->mean[i], &p->g);
+		if (s->vcpu)
+			ds_mode_init(&s->node, &p->g);
 	}
-}
-
-/* Close heatmap bucket b of s: the node of most intervals, a tie to the later. */
-static void close_bucket(struct series *s, size_t b)
-{
-	size_t i, best = 0;
-
-	for (i = 1; i < s->n_t; i++)
-		if (s->t[i].n > s->t[best].n ||
-		    (s->t[i].n == s->t[best].n && s->t[i].last > s->t[best].last))
-			best = i;
-	s->node[b] = s->n_t ? s->t[best].node : -1;
-	s->node_n[b] = s->n_t ? s->t[best].n : 0;
-	s->n_t = 0;
 }
 
 void html_plot_add(struct html_plot *p, const struct collect_frame *f)
 {
-	size_t b, j, k;
+	size_t j, k;
 	int i;
 
 	if (!p->s)
 		layout(p);
 	if (p->fi >= p->n)
 		return;
-	b = p->fi * p->nb / p->n;
 	for (k = 0; k < p->last.n_rows; k++)
 		p->s[k].frame_node = -1;
 	for (j = 0; j < f->n_rows; j++) {
@@ -167,34 +142,16 @@ void html_plot_add(struct html_plot *p, const struct collect_frame *f)
 		if (!strmap_get(&p->keys, r->key, &k))
 			continue;
 		s = &p->s[k];
-		if (s->node)
-			s->frame_node = r->node;
-		for (i = 0; s->sum[0] && i < FACTOR_N; i++) {
-			double v = plotted(r, i, p->cost[i]);
-
-			if (isfinite(v)) {
-				s->sum[i][b] += v;
-				s->cnt[i][b]++;
-			}
-		}
+		s->frame_node = r->node;
+		for (i = 0; s->vm && i < FACTOR_N; i++)
+			ds_mean_add(&s->mean[i], p->fi, plotted(r, i, p->cost[i]));
 	}
-	for (k = 0; k < p->last.n_rows; k++) {
-		struct series *s = &p->s[k];
-
-		if (!s->node)
-			continue;
-		for (j = 0; j < s->n_t && s->t[j].node != s->frame_node; j++)
-			;
-		if (j == s->n_t) {
-			VP_GROW(s->t, s->cap_t, s->n_t + 1);
-			s->t[s->n_t++] = (struct tally){ s->frame_node, 0, 0 };
+	for (k = 0; k < p->last.n_rows; k++)
+		if (p->s[k].vcpu) {
+			ds_mode_add(&p->s[k].node, p->fi, p->s[k].frame_node);
+			if (p->fi + 1 == p->n)
+				ds_mode_finish(&p->s[k].node);
 		}
-		s->t[j].n++;
-		s->t[j].last = p->fi;
-		/* the bucket's last frame: the next one starts the next bucket */
-		if (p->fi + 1 == p->n || (p->fi + 1) * p->nb / p->n != b)
-			close_bucket(s, b);
-	}
 	p->fi++;
 }
 
@@ -206,13 +163,10 @@ void html_plot_free(struct html_plot *p)
 	if (!p)
 		return;
 	for (k = 0; p->s && k < p->last.n_rows; k++) {
-		for (i = 0; i < FACTOR_N; i++) {
-			free(p->s[k].sum[i]);
-			free(p->s[k].cnt[i]);
-		}
-		free(p->s[k].node);
-		free(p->s[k].node_n);
-		free(p->s[k].t);
+		for (i = 0; p->s[k].vm && i < FACTOR_N; i++)
+			ds_mean_release(&p->s[k].mean[i]);
+		if (p->s[k].vcpu)
+			ds_mode_release(&p->s[k].node);
 	}
 	free(p->s);
 	collect_frame_release(&p->last);
@@ -222,7 +176,7 @@ void html_plot_free(struct html_plot *p)
 
 static double x_of(const struct html_plot *p, size_t b)
 {
-	return 40 + (double)(CHART_W - 50) * (double)b / (double)(p->nb > 1 ? p->nb - 1 : 1);
+	return 40 + (double)(CHART_W - 50) * (double)b / (double)(p->g.nb > 1 ? p->g.nb - 1 : 1);
 }
 
 static void chart(const struct recording *rec, const struct html_plot *p, int f, struct sbuf *out)
@@ -257,9 +211,9 @@ static void chart(const struct recording *rec, const struct html_plot *p, int f,
 
 		if (!is_vm(vr))
 			continue;
-		for (b = 0; b < p->nb; b++)
-			if (s->cnt[f][b]) {
-				double v = s->sum[f][b] / (double)s->cnt[f][b];
+		for (b = 0; b < p->g.nb; b++)
+			if (isfinite(ds_mean_get(&s->mean[f], b))) {
+				double v = ds_mean_get(&s->mean[f], b);
 
 				sbuf_addf(&pts, "%.1f,%.1f ", x_of(p, b),
 					  CHART_H - v / vmax * (CHART_H - 10));
@@ -284,13 +238,13 @@ static void heatmap(const struct recording *rec, const struct html_plot *p, stru
 
 	sbuf_addstr(out, "<h2>vCPU placement over time</h2>\n<p>Each square is one interval, "
 			 "coloured by the NUMA node the vCPU ran on (grey: unknown).</p>\n");
-	if (p->nb < p->n)
+	if (p->g.nb < p->n)
 		sbuf_addf(out, "<p>Downsampled: %zu intervals in %zu squares of %zu or %zu intervals; "
 			       "a square has the node of most of its intervals, and the charts above "
-			       "plot each square's mean.</p>\n", p->n, p->nb, p->n / p->nb,
-			  (p->n + p->nb - 1) / p->nb);
+			       "plot each square's mean.</p>\n", p->n, p->g.nb, p->n / p->g.nb,
+			  (p->n + p->g.nb - 1) / p->g.nb);
 	sbuf_addstr(out, "<table class=\"heat\">\n");
-	cell = p->nb > 120 ? 4 : 10;
+	cell = p->g.nb > 120 ? 4 : 10;
 	for (k = 0; p->s && k < last->n_rows; k++) {
 		const struct collect_row *vr = &last->rows[k];
 		const struct series *s = &p->s[k];
@@ -300,19 +254,18 @@ static void heatmap(const struct recording *rec, const struct html_plot *p, stru
 		sbuf_addstr(out, "<tr><th>");
 		esc(out, last->rows[vr->vm_row].name);
 		sbuf_addf(out, " %s %d</th><td>", vr->kind == ENT_THREAD ? "thread" : "vCPU", vr->index);
-		for (b = 0; b < p->nb; b++) {
-			/* the bucket's frames: first .. end - 1 */
-			size_t first = (b * p->n + p->nb - 1) / p->nb;
-			size_t end = ((b + 1) * p->n + p->nb - 1) / p->nb;
-			int node = s->node[b];
+		for (b = 0; b < p->g.nb; b++) {
+			size_t first, end, count;
+			int node = ds_mode_get(&s->node, b, &count);
 
+			ds_range(&p->g, b, &first, &end);
 			sbuf_addf(out, "<span class=\"c\" style=\"width:%dpx;background:%s\" ",
 				  cell, node >= 0 ? palette[node % 8] : "#ccc");
 			if (end - first <= 1)
 				sbuf_addf(out, "title=\"interval %zu: node %d\"></span>", first, node);
 			else
 				sbuf_addf(out, "title=\"intervals %zu-%zu: node %d in %zu of %zu\"></span>",
-					  first, end - 1, node, s->node_n[b], end - first);
+					  first, end - 1, node, count, end - first);
 		}
 		sbuf_addstr(out, "</td></tr>\n");
 	}

@@ -31,6 +31,15 @@ static void bind_row(const struct recording *r, const int *map, double *scratch,
 #ifdef HAVE_SQLITE
 #include <sqlite3.h>
 
+#define VP_STR2(x) #x
+#define VP_STR(x) VP_STR2(x)
+
+/*
+ * Schema 2: rows, row_mem and vals are clustered on their keys (WITHOUT
+ * ROWID), so each is one B-tree that a reader scans front to back in frame
+ * order and a writer appends to; schema 1 had them as rowid tables with a
+ * separate key index (none on row_mem), the same columns.
+ */
 static const char *const schema_sql =
 	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
 	"CREATE TABLE nodes (id INTEGER PRIMARY KEY, cpus TEXT NOT NULL, mem_total INTEGER);"
@@ -41,11 +50,11 @@ static const char *const schema_sql =
 	"CREATE TABLE rows (seq INTEGER NOT NULL, pos INTEGER NOT NULL, kind TEXT NOT NULL,"
 	"  key TEXT, name TEXT, vm_pos INTEGER, adapter TEXT, libvirt INTEGER, pid INTEGER,"
 	"  domid INTEGER, idx INTEGER, tid INTEGER, cpu INTEGER, node INTEGER, remote REAL,"
-	"  remote_quality TEXT, PRIMARY KEY (seq, pos));"
+	"  remote_quality TEXT, PRIMARY KEY (seq, pos)) WITHOUT ROWID;"
 	"CREATE TABLE row_mem (seq INTEGER NOT NULL, pos INTEGER NOT NULL, node INTEGER NOT NULL,"
-	"  bytes INTEGER NOT NULL);"
+	"  bytes INTEGER NOT NULL, PRIMARY KEY (seq, pos, node)) WITHOUT ROWID;"
 	"CREATE TABLE vals (seq INTEGER NOT NULL, pos INTEGER NOT NULL, input INTEGER NOT NULL,"
-	"  value REAL, PRIMARY KEY (seq, pos, input));";
+	"  value REAL, PRIMARY KEY (seq, pos, input)) WITHOUT ROWID;";
 
 struct rec_writer {
 	sqlite3 *db;
@@ -215,7 +224,8 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 	    (ret = exec(w->db, "BEGIN", path, err)) ||
 	    (ret = exec(w->db, schema_sql, path, err)) ||
 	    (ret = write_header(w, h, err)) ||
-	    (ret = exec(w->db, "PRAGMA user_version=1; COMMIT", path, err)))
+	    (ret = exec(w->db, "PRAGMA user_version=" VP_STR(REC_SCHEMA_VERSION) "; COMMIT", path,
+			 err)))
 		goto fail;
 	if (sqlite3_prepare_v2(w->db, "INSERT INTO frames VALUES (?, ?, ?, ?, ?)", -1,
 			       &w->st_frame, NULL) ||
@@ -479,9 +489,10 @@ enum { CUR_FRAMES, CUR_ROWS, CUR_MEM, CUR_VALS, CUR_N };
 /*
  * One ordered scan per table, walked in step with the frames: each frame
  * takes the rows, row_mem and vals entries of its seq from the heads of
- * the other three scans.  Every scan follows the tables' primary key order,
- * so SQLite reads each table once from front to back (no per-row lookups
- * and no sort, except row_mem in schema 1 which has no key).
+ * the other three scans.  Every scan follows the tables' key order: in
+ * schema 2 each table is one B-tree on its key, read once from front to
+ * back; schema 1 files go through the key index with a lookup per row,
+ * and row_mem (no key there) is sorted when the scan starts.
  */
 struct rec_cursor {
 	sqlite3 *db;
@@ -634,8 +645,11 @@ static int fill_frame(struct recording *r, struct collect_frame *f, sqlite3_int6
 		sqlite3_int64 pos = sqlite3_column_int64(st, 1);
 		int node = sqlite3_column_int(st, 2);
 
-		if (sqlite3_column_int64(st, 0) == n && pos >= 0 && (size_t)pos < f->n_rows &&
-		    node >= 0 && node <= 4096) {
+		if (sqlite3_column_int64(st, 0) < n) {
+			*what = "memory per node out of order";
+			return VP_EFORMAT;
+		}
+		if (pos >= 0 && (size_t)pos < f->n_rows && node >= 0 && node <= 4096) {
 			struct collect_row *row = &f->rows[pos];
 
 			if (node >= row->n_mem_nodes) {
@@ -658,8 +672,12 @@ static int fill_frame(struct recording *r, struct collect_frame *f, sqlite3_int6
 	while (c->rc[CUR_VALS] == SQLITE_ROW && sqlite3_column_int64(st, 0) <= n) {
 		sqlite3_int64 pos = sqlite3_column_int64(st, 1), in = sqlite3_column_int64(st, 2);
 
-		if (sqlite3_column_int64(st, 0) == n && pos >= 0 && (size_t)pos < f->n_rows &&
-		    in >= 0 && (size_t)in < r->n_inputs)
+		/* each scan is in key order: an entry of an earlier frame is damage */
+		if (sqlite3_column_int64(st, 0) < n) {
+			*what = "values out of order";
+			return VP_EFORMAT;
+		}
+		if (pos >= 0 && (size_t)pos < f->n_rows && in >= 0 && (size_t)in < r->n_inputs)
 			f->rows[pos].inputs[in] = col_double(st, 3);
 		if (!advance(c, CUR_VALS)) {
 			*what = "reading vals";
@@ -750,6 +768,14 @@ int rec_open(const char *path, struct recording *r, struct vp_err *err)
 	c = r->cur = xcalloc(1, sizeof(*c));
 	if (sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
 		return bad(err, path, c->db, "cannot open");
+	/*
+	 * A truncated file (a copy cut short, a full disk) has fewer pages than
+	 * its header says, which SQLite refuses at once; with writable_schema
+	 * (harmless on a read-only connection) it reads the pages there are and
+	 * reports the damage where a missing page is needed, so the frames
+	 * before it can still be read.
+	 */
+	sqlite3_exec(c->db, "PRAGMA writable_schema=ON", NULL, NULL, NULL);
 	/* the first page: is it SQLite at all? */
 	if (sqlite3_prepare_v2(c->db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) !=
 	    SQLITE_OK)

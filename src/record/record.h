@@ -22,7 +22,8 @@
  * recording cut short by a signal or a crash holds every frame before it.
  */
 
-#define REC_SCHEMA_VERSION 1
+/* Written by this version; 1 and 2 are read (docs/record-format.md). */
+#define REC_SCHEMA_VERSION 2
 
 struct rec_writer;
 

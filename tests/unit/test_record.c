@@ -1,132 +1,101 @@
-/* test_record.c - recordings: write frames, read them back, sum a run, refuse damaged files */
+/* test_record.c - recordings: write frames, read them back whole or one at a time, sum a run,
+ * refuse damaged files and keep what was read before the damage */
 #include "test.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#ifdef HAVE_SQLITE
+#include <sqlite3.h>
+#endif
+
 #include "record/record.h"
+#include "record/synth.h"
 #include "util/alloc.h"
-
-static const char model_text[] =
-	"model rectest\n"
-	"description \"two inputs: a count and a ratio\"\n"
-	"match software\n"
-	"event tclk = task-clock\n"
-	"source place = placement.remote_fraction optional\n"
-	"metric busy = tclk / (duration * 1e9)\n"
-	"factor locality\n"
-	"    score = place\n"
-	"    warning = 0.2\n"
-	"    critical = 0.5\n"
-	"    quality = proxy\n"
-	"factor llc unavailable \"none\"\n"
-	"factor sharing unavailable \"none\"\n"
-	"factor imc unavailable \"none\"\n"
-	"factor queue unavailable \"none\"\n";
-
-/* One VM "vm1" (pid 42) with one vCPU (index 0, tid 43) on node 0. */
-static void make_frame(struct collect_frame *f, double tclk, double place, uint64_t t_ns)
-{
-	size_t i;
-
-	memset(f, 0, sizeof(*f));
-	f->t_ns = t_ns;
-	f->duration = 1.0;
-	f->cpu_mhz = 2000;
-	f->n_rows = 2;
-	f->rows = xcalloc(2, sizeof(*f->rows));
-	for (i = 0; i < 2; i++) {
-		struct collect_row *r = &f->rows[i];
-
-		r->ent = -1;
-		r->vm_row = 0;
-		r->adapter = HVA_KVM;
-		r->pid = 42;
-		r->domid = -1;
-		r->inputs = xcalloc(2, sizeof(double));
-		r->inputs[0] = tclk;
-		r->inputs[1] = place;
-		r->remote.v = place;
-		r->remote.q = VQ_ESTIMATE;
-	}
-	f->rows[0].kind = ENT_VM;
-	f->rows[0].key = xstrdup("vm:kvm:42");
-	f->rows[0].name = xstrdup("vm1");
-	f->rows[0].index = f->rows[0].tid = f->rows[0].cpu = f->rows[0].node = -1;
-	f->rows[0].n_mem_nodes = 1;
-	f->rows[0].mem_node = xcalloc(1, sizeof(uint64_t));
-	f->rows[0].mem_node[0] = 1 << 20;
-	f->rows[1].kind = ENT_VCPU;
-	f->rows[1].key = xstrdup("vcpu:kvm:42:0");
-	f->rows[1].index = 0;
-	f->rows[1].tid = 43;
-	f->rows[1].cpu = 1;
-	f->rows[1].node = 0;
-}
 
 static struct model *load_model(void)
 {
 	struct model *m = NULL;
-	struct diags d;
 	struct vp_err err;
 
-	diags_init(&d);
-	if (model_load_text(&m, model_text, "rectest.model", NULL, 0, &d, &err))
+	if (rec_synth_model(&m, &err))
 		test_fail(__FILE__, __LINE__, "model: %s", err.msg);
-	diags_release(&d);
 	return m;
 }
 
-static void fill_platform(struct platform *p)
+/* A fresh path for rec_create (which refuses an existing file). */
+static void temp_path(char *path)
 {
-	memset(p, 0, sizeof(*p));
-	p->topo.known = true;
-	p->topo.n_cpus = 2;
-	p->topo.n_packages = 1;
-	p->topo.n_cores = 2;
-	p->topo.n_nodes = 1;
-	p->topo.nodes = xcalloc(1, sizeof(*p->topo.nodes));
-	cpulist_parse(&p->topo.nodes[0].cpus, "0-1", NULL);
+	int fd = mkstemp(path);
+
+	close(fd);
+	unlink(path);
+}
+
+/*
+ * Write frames frames of one VM and vcpus vCPUs: frame k has t_ns (k + 1) s,
+ * tclk (k + 1) * 1e8 and place k / 10 (0.5 + k / 1000 for k >= 5).
+ */
+static double place_of(size_t k)
+{
+	return k < 5 ? (double)k / 10 : 0.5 + (double)k / 1000;
+}
+
+static int write_recording(const char *path, const struct model *m, size_t frames, size_t vcpus)
+{
+	struct platform plat;
+	struct rec_writer *w = NULL;
+	struct collect_frame f;
+	struct vp_err err;
+	size_t k;
+	int ret;
+
+	rec_synth_platform(&plat);
+	rec_synth_frame(&f, vcpus);
+	{
+		struct rec_header h = { &plat, m, NULL, NULL, 1.0, "vmmprof record -o x" };
+
+		ret = rec_create(&w, path, &h, &err);
+	}
+	for (k = 0; !ret && k < frames; k++) {
+		rec_synth_set(&f, (k + 1) * 1000000000ull, (double)(k + 1) * 1e8, place_of(k));
+		ret = rec_append(w, &f, &err);
+	}
+	if (w && rec_close(w, &err) && !ret)
+		ret = -1;
+	if (ret)
+		test_fail(__FILE__, __LINE__, "writing '%s': %s", path, err.msg);
+	collect_frame_release(&f);
+	platform_release(&plat);
+	return ret;
 }
 
 TEST(record_round_trip_and_total)
 {
 	char path[] = "/tmp/vmmprof-rec-XXXXXX";
 	struct model *m = load_model();
-	struct platform plat;
-	struct rec_writer *w = NULL;
-	struct collect_frame f1, f2, total;
+	struct collect_frame total;
 	struct recording rec;
 	struct model_avail av;
 	struct vp_err err;
-	int fd;
 
 	if (!m)
 		return;
-	fd = mkstemp(path);
-	close(fd);
-	unlink(path); /* rec_create refuses an existing file */
-	fill_platform(&plat);
-	{
-		struct rec_header h = { &plat, m, NULL, NULL, 1.0, "vmmprof record -o x" };
-
-		CHECK_INT(rec_create(&w, path, &h, &err), 0);
-	}
-	make_frame(&f1, 1e8, 0.2, 1000000000ull);
-	make_frame(&f2, 2e8, 0.4, 2000000000ull);
-	CHECK_INT(rec_append(w, &f1, &err), 0);
-	CHECK_INT(rec_append(w, &f2, &err), 0);
-	CHECK_INT((int)rec_frames(w), 2);
-	CHECK_INT(rec_close(w, &err), 0);
+	temp_path(path);
+	/* frames 0 and 1: tclk 1e8 and 2e8, place 0.0 and 0.1 */
+	if (write_recording(path, m, 2, 1))
+		goto out;
 
 	CHECK_INT(rec_read(path, &rec, &err), 0);
-	CHECK_STR(rec.model_name, "rectest");
+	CHECK_STR(rec.model_name, "software");
 	CHECK_INT((int)rec.n_frames, 2);
 	CHECK_INT(rec.plat.topo.n_nodes, 1);
 	CHECK_INT(rec.plat.topo.n_cpus, 2);
 	CHECK_INT((int)rec.frames[1].n_rows, 2);
 	CHECK_STR(rec.frames[1].rows[0].name, "vm1");
-	CHECK_INT(rec.frames[1].rows[1].tid, 43);
+	CHECK_INT(rec.frames[1].rows[1].tid, 44);
+	CHECK_INT(rec.frames[1].rows[1].cpu, 1);
 	CHECK_INT(rec.frames[1].rows[1].node, 0);
 	CHECK_INT(rec.frames[1].rows[0].n_mem_nodes, 1);
 	CHECK_U64(rec.frames[1].rows[0].mem_node[0], 1 << 20);
@@ -142,22 +111,20 @@ TEST(record_round_trip_and_total)
 	rec_total_frame(&rec, m, &total);
 	CHECK_INT((int)total.n_rows, 2);
 	CHECK_NEAR(total.duration, 2.0, 1e-12);
-	/* the count adds up: 1e8 + 2e8; the ratio is averaged: (0.2 + 0.4) / 2 */
+	/* the count adds up: 1e8 + 2e8; the ratio is averaged: (0.0 + 0.1) / 2 */
 	CHECK_NEAR(total.rows[1].inputs[0], 3e8, 0);
-	CHECK_NEAR(total.rows[1].inputs[1], 0.3, 1e-12);
-	CHECK_NEAR(total.rows[1].fv[FACTOR_LOCALITY].score, 0.3, 1e-12);
-	CHECK_INT(total.rows[1].fv[FACTOR_LOCALITY].sev, SEV_WARNING);
+	CHECK_NEAR(total.rows[1].inputs[1], 0.05, 1e-12);
+	CHECK_NEAR(total.rows[1].fv[FACTOR_LOCALITY].score, 0.05, 1e-12);
+	CHECK_INT(total.rows[1].fv[FACTOR_LOCALITY].sev, SEV_OK);
+	/* busy over the run: 3e8 ns in 2 s */
 	CHECK_NEAR(total.rows[1].metrics[0], 0.15, 1e-12);
+	CHECK_INT((int)total.rows[1].vm_row, 0);
 
 	collect_frame_release(&total);
 	model_avail_release(m, &av);
 	rec_release(&rec);
-	collect_frame_release(&f1);
-	collect_frame_release(&f2);
-	platform_release(&plat);
-	model_free(m);
 
-	/* damaged: the first half of the file */
+	/* damaged: the first 3000 bytes of the file (less than its first page) */
 	{
 		char cmd[256];
 
@@ -169,7 +136,313 @@ TEST(record_round_trip_and_total)
 		rec_release(&rec);
 		unlink(cmd);
 	}
+out:
 	unlink(path);
+	model_free(m);
+}
+
+/* The same inputs as the recording in the other order, plus one it lacks. */
+static const char reversed_model[] =
+	"model software\n"
+	"description \"the recorded inputs reversed, and one more\"\n"
+	"match software\n"
+	"source place_rem = placement.remote_fraction optional\n"
+	"event cs = context-switches\n"
+	"event tclk = task-clock\n"
+	"metric busy = tclk / (duration * 1e9)\n"
+	"factor locality\n"
+	"    score = place_rem\n"
+	"    warning = 0.2\n"
+	"    critical = 0.5\n"
+	"    quality = proxy\n"
+	"factor llc unavailable \"none\"\n"
+	"factor sharing unavailable \"none\"\n"
+	"factor imc unavailable \"none\"\n"
+	"factor queue unavailable \"none\"\n";
+
+TEST(record_streams_frames_in_order)
+{
+	char path[] = "/tmp/vmmprof-recit-XXXXXX";
+	struct model *m = load_model(), *rm = NULL;
+	struct recording rec;
+	struct model_avail av;
+	struct collect_frame f, total;
+	struct rec_total *acc;
+	struct diags d;
+	struct vp_err err;
+	size_t k;
+	int ret;
+
+	if (!m)
+		return;
+	temp_path(path);
+	if (write_recording(path, m, 5, 2))
+		goto out;
+	diags_init(&d);
+	CHECK_INT(model_load_text(&rm, reversed_model, "rev.model", NULL, 0, &d, &err), 0);
+	diags_release(&d);
+	if (!rm)
+		goto out;
+
+	CHECK_INT(rec_open(path, &rec, &err), 0);
+	/* the header only: no frame is loaded */
+	CHECK(rec.frames == NULL);
+	CHECK_INT((int)rec.n_inputs, 2);
+	CHECK_STR(rec.input_names[0], "tclk");
+	CHECK_STR(rec.input_names[1], "place_rem");
+	CHECK_INT(rec_bind_model(&rec, rm, &av, &err), 0);
+	acc = rec_total_new(&rec, rm);
+	for (k = 0; k < 5; k++) {
+		ret = rec_next_frame(&rec, &f, &err);
+		CHECK_INT(ret, 1);
+		if (ret != 1)
+			break;
+		CHECK_INT((int)rec.n_read, (int)k + 1);
+		CHECK_U64(f.t_ns, (k + 1) * 1000000000ull);
+		CHECK_INT((int)f.n_rows, 3);
+		CHECK_INT(f.rows[2].index, 1);
+		CHECK_STR(f.rows[2].key, "vcpu:kvm:42:1");
+		/* inputs in the bound model's order: place_rem, cs (not recorded), tclk */
+		CHECK_NEAR(f.rows[2].inputs[0], place_of(k), 1e-15);
+		CHECK_NAN(f.rows[2].inputs[1]);
+		CHECK_NEAR(f.rows[2].inputs[2], (double)(k + 1) * 1e8, 0);
+		/* evaluated as it is read: busy = (k + 1) * 1e8 ns of 1 s */
+		CHECK_NEAR(f.rows[2].metrics[0], (double)(k + 1) * 0.1, 1e-12);
+		CHECK_NEAR(f.rows[2].fv[FACTOR_LOCALITY].score, place_of(k), 1e-15);
+		rec_total_add(acc, &f);
+		collect_frame_release(&f);
+	}
+	/* the end, and it stays the end */
+	CHECK_INT(rec_next_frame(&rec, &f, &err), 0);
+	CHECK_INT(rec_next_frame(&rec, &f, &err), 0);
+	CHECK_INT((int)rec.n_read, 5);
+
+	rec_total_finish(acc, &total);
+	CHECK_INT((int)total.n_rows, 3);
+	CHECK_NEAR(total.duration, 5.0, 1e-12);
+	/* tclk: (1 + 2 + 3 + 4 + 5) * 1e8; place: (0 + .1 + .2 + .3 + .4) / 5 */
+	CHECK_NEAR(total.rows[2].inputs[2], 15e8, 0);
+	CHECK_NEAR(total.rows[2].inputs[0], 0.2, 1e-12);
+	CHECK_NAN(total.rows[2].inputs[1]);
+	CHECK_INT((int)total.rows[2].vm_row, 0);
+	CHECK_U64(total.t_ns, 5000000000ull);
+	collect_frame_release(&total);
+
+	/* a second pass starts again at frame 0 */
+	CHECK_INT(rec_rewind(&rec, &err), 0);
+	CHECK_INT((int)rec.n_read, 0);
+	CHECK_INT(rec_next_frame(&rec, &f, &err), 1);
+	CHECK_U64(f.t_ns, 1000000000ull);
+	CHECK_NEAR(f.rows[0].inputs[2], 1e8, 0);
+	collect_frame_release(&f);
+
+	model_avail_release(rm, &av);
+	rec_release(&rec);
+out:
+	unlink(path);
+	model_free(rm);
+	model_free(m);
+}
+
+#ifdef HAVE_SQLITE
+static int sql(const char *path, const char *stmt)
+{
+	sqlite3 *db = NULL;
+	int rc = sqlite3_open(path, &db);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, stmt, NULL, NULL, NULL);
+	sqlite3_close(db);
+	return rc;
+}
+#endif
+
+/* Read every frame; returns how many came before the end or the error (*ret). */
+static size_t read_all(struct recording *rec, int *ret, struct vp_err *err, size_t vcpus)
+{
+	struct collect_frame f;
+	size_t k = 0;
+
+	while ((*ret = rec_next_frame(rec, &f, err)) > 0) {
+		/* every frame before the damage is whole and in order */
+		CHECK_U64(f.t_ns, (k + 1) * 1000000000ull);
+		CHECK_INT((int)f.n_rows, (int)vcpus + 1);
+		CHECK_NEAR(f.rows[f.n_rows - 1].inputs[0], (double)(k + 1) * 1e8, 0);
+		CHECK_NEAR(f.rows[f.n_rows - 1].inputs[1], place_of(k), 1e-15);
+		collect_frame_release(&f);
+		k++;
+	}
+	return k;
+}
+
+TEST(record_damage_mid_stream_keeps_what_was_read)
+{
+#ifndef HAVE_SQLITE
+	SKIP("built without SQLite");
+#else
+	char path[] = "/tmp/vmmprof-recdmg-XXXXXX", cut[64], want[128];
+	struct model *m = load_model();
+	struct recording rec;
+	struct vp_err err;
+	struct stat st;
+	size_t k;
+	int ret;
+
+	if (!m)
+		return;
+	temp_path(path);
+	if (write_recording(path, m, 6, 1))
+		goto out;
+
+	/* frame 3 missing: frames 0-2 come, then an error naming the file and frame 3 */
+	CHECK_INT(sql(path, "DELETE FROM frames WHERE seq = 3"), SQLITE_OK);
+	CHECK_INT(rec_open(path, &rec, &err), 0);
+	k = read_all(&rec, &ret, &err, 1);
+	CHECK_INT((int)k, 3);
+	CHECK_INT(ret, VP_EFORMAT);
+	snprintf(want, sizeof(want), "'%s' is damaged at frame 3", path);
+	CHECK_CONTAINS(err.msg, want);
+	CHECK_CONTAINS(err.msg, "not consecutive");
+	CHECK_INT((int)rec.n_read, 3);
+	/* the error stays */
+	{
+		struct collect_frame f;
+
+		CHECK_INT(rec_next_frame(&rec, &f, &err), VP_EFORMAT);
+		CHECK_CONTAINS(err.msg, want);
+	}
+	rec_release(&rec);
+	unlink(path);
+
+	/* rows of a frame that is not there (the frame list ends before them) */
+	if (write_recording(path, m, 6, 1))
+		goto out;
+	CHECK_INT(sql(path, "DELETE FROM frames WHERE seq = 5"), SQLITE_OK);
+	CHECK_INT(rec_open(path, &rec, &err), 0);
+	CHECK_INT((int)read_all(&rec, &ret, &err, 1), 5);
+	CHECK_INT(ret, VP_EFORMAT);
+	CHECK_CONTAINS(err.msg, "frame 5");
+	rec_release(&rec);
+	unlink(path);
+
+	/*
+	 * Truncated to 90 %: pages are allocated as frames are committed, so
+	 * the last tenth of the file holds leaves of the last frames' rows and
+	 * values only (the frames table, ~150 frames a page, last split near
+	 * frame 150: its pages come before).  Some frames come whole, then the
+	 * damage is named.
+	 */
+	if (write_recording(path, m, 300, 19))
+		goto out;
+	CHECK_INT(stat(path, &st), 0);
+	snprintf(cut, sizeof(cut), "%s.cut", path);
+	snprintf(want, sizeof(want), "head -c %lld %s > %s", (long long)st.st_size * 9 / 10, path,
+		 cut);
+	CHECK_INT(system(want), 0);
+	CHECK_INT(rec_open(cut, &rec, &err), 0);
+	k = read_all(&rec, &ret, &err, 19);
+	CHECK(k > 0 && k < 300);
+	CHECK_INT(ret, VP_EFORMAT);
+	snprintf(want, sizeof(want), "'%s' is damaged at frame %zu", cut, k);
+	CHECK_CONTAINS(err.msg, want);
+	rec_release(&rec);
+	unlink(cut);
+out:
+	unlink(path);
+	model_free(m);
+#endif
+}
+
+#ifdef HAVE_SQLITE
+/*
+ * A schema 1 recording as vmmprof 0.x wrote it (rowid tables, row_mem
+ * without a key), written by hand: two frames of VM "old" and its vCPU 0,
+ * rows inserted out of key order to show the reader sorts by key.
+ */
+static const char schema1_sql[] =
+	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
+	"CREATE TABLE nodes (id INTEGER PRIMARY KEY, cpus TEXT NOT NULL, mem_total INTEGER);"
+	"CREATE TABLE inputs (idx INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL,"
+	"  spec TEXT NOT NULL, reason TEXT);"
+	"CREATE TABLE frames (seq INTEGER PRIMARY KEY, t_ns INTEGER NOT NULL, duration REAL NOT NULL,"
+	"  cpu_mhz REAL, notes TEXT);"
+	"CREATE TABLE rows (seq INTEGER NOT NULL, pos INTEGER NOT NULL, kind TEXT NOT NULL,"
+	"  key TEXT, name TEXT, vm_pos INTEGER, adapter TEXT, libvirt INTEGER, pid INTEGER,"
+	"  domid INTEGER, idx INTEGER, tid INTEGER, cpu INTEGER, node INTEGER, remote REAL,"
+	"  remote_quality TEXT, PRIMARY KEY (seq, pos));"
+	"CREATE TABLE row_mem (seq INTEGER NOT NULL, pos INTEGER NOT NULL, node INTEGER NOT NULL,"
+	"  bytes INTEGER NOT NULL);"
+	"CREATE TABLE vals (seq INTEGER NOT NULL, pos INTEGER NOT NULL, input INTEGER NOT NULL,"
+	"  value REAL, PRIMARY KEY (seq, pos, input));"
+	"INSERT INTO meta VALUES ('schema_version', '1'), ('vmmprof_version', '0.1'),"
+	"  ('model', 'software'), ('created', '2026-01-01T00:00:00Z'), ('command', 'old'),"
+	"  ('interval_s', '0.5'), ('topology', '2 1 2 0');"
+	"INSERT INTO nodes VALUES (0, '0-1', NULL);"
+	"INSERT INTO inputs VALUES (0, 'tclk', 'event', 'task-clock', NULL),"
+	"  (1, 'place_rem', 'source', 'placement.remote_fraction', NULL);"
+	"INSERT INTO frames VALUES (1, 2000000000, 0.5, 1000, ''), (0, 1500000000, 0.5, 1000, '');"
+	"INSERT INTO rows VALUES (1, 1, 'vcpu', 'vcpu:kvm:7:0', NULL, 0, 'kvm', 0, 7, NULL, 0, 8,"
+	"  1, 0, 0.5, 'estimate');"
+	"INSERT INTO rows VALUES (1, 0, 'vm', 'vm:kvm:7', 'old', 0, 'kvm', 1, 7, NULL, NULL, NULL,"
+	"  NULL, NULL, NULL, 'unavailable');"
+	"INSERT INTO rows VALUES (0, 0, 'vm', 'vm:kvm:7', 'old', 0, 'kvm', 1, 7, NULL, NULL, NULL,"
+	"  NULL, NULL, NULL, 'unavailable');"
+	"INSERT INTO rows VALUES (0, 1, 'vcpu', 'vcpu:kvm:7:0', NULL, 0, 'kvm', 0, 7, NULL, 0, 8,"
+	"  0, 0, 0.25, 'estimate');"
+	"INSERT INTO row_mem VALUES (1, 0, 0, 4096), (0, 0, 0, 2048);"
+	"INSERT INTO vals VALUES (1, 1, 1, 0.5), (1, 1, 0, 4e8), (0, 1, 0, 1e8), (0, 1, 1, 0.25),"
+	"  (0, 0, 0, 1e8), (1, 0, 0, 4e8), (0, 0, 1, NULL), (1, 0, 1, NULL);"
+	"PRAGMA user_version=1;";
+#endif
+
+TEST(record_reads_schema_1)
+{
+#ifndef HAVE_SQLITE
+	SKIP("built without SQLite");
+#else
+	char path[] = "/tmp/vmmprof-rec1-XXXXXX";
+	struct recording rec;
+	struct collect_frame f;
+	struct vp_err err;
+
+	temp_path(path);
+	CHECK_INT(sql(path, schema1_sql), SQLITE_OK);
+	CHECK_INT(rec_open(path, &rec, &err), 0);
+	CHECK_INT(rec.schema, 1);
+	CHECK_STR(rec.command, "old");
+	CHECK_NEAR(rec.interval_s, 0.5, 0);
+	CHECK_INT(rec_next_frame(&rec, &f, &err), 1);
+	CHECK_U64(f.t_ns, 1500000000ull);
+	CHECK_INT((int)f.n_rows, 2);
+	CHECK_STR(f.rows[0].name, "old");
+	CHECK(f.rows[0].libvirt);
+	CHECK_INT(f.rows[0].n_mem_nodes, 1);
+	CHECK_U64(f.rows[0].mem_node[0], 2048);
+	CHECK_INT(f.rows[1].tid, 8);
+	CHECK_INT(f.rows[1].cpu, 0);
+	CHECK_NEAR(f.rows[1].remote.v, 0.25, 0);
+	CHECK_INT(f.rows[1].remote.q, VQ_ESTIMATE);
+	CHECK_NEAR(f.rows[1].inputs[0], 1e8, 0);
+	CHECK_NEAR(f.rows[1].inputs[1], 0.25, 0);
+	CHECK_NAN(f.rows[0].inputs[1]);
+	collect_frame_release(&f);
+	CHECK_INT(rec_next_frame(&rec, &f, &err), 1);
+	CHECK_U64(f.t_ns, 2000000000ull);
+	CHECK_U64(f.rows[0].mem_node[0], 4096);
+	CHECK_INT(f.rows[1].cpu, 1);
+	CHECK_NEAR(f.rows[1].inputs[0], 4e8, 0);
+	CHECK_NEAR(f.rows[1].inputs[1], 0.5, 0);
+	collect_frame_release(&f);
+	CHECK_INT(rec_next_frame(&rec, &f, &err), 0);
+	rec_release(&rec);
+
+	/* a newer schema than this vmmprof reads is refused with both numbers */
+	CHECK_INT(sql(path, "UPDATE meta SET value = '99' WHERE key = 'schema_version'"), SQLITE_OK);
+	CHECK_INT(rec_open(path, &rec, &err), VP_EFORMAT);
+	CHECK_CONTAINS(err.msg, "schema 99");
+	rec_release(&rec);
+	unlink(path);
+#endif
 }
 
 TEST(record_refuses_what_is_not_a_recording)
@@ -182,6 +455,9 @@ TEST(record_refuses_what_is_not_a_recording)
 	CHECK(write(fd, "this is not SQLite at all, just text that is long enough\n", 58) == 58);
 	close(fd);
 	CHECK_INT(rec_read(path, &rec, &err), VP_EFORMAT);
+	CHECK_CONTAINS(err.msg, "is not a readable vmmprof recording");
+	rec_release(&rec);
+	CHECK_INT(rec_open(path, &rec, &err), VP_EFORMAT);
 	CHECK_CONTAINS(err.msg, "is not a readable vmmprof recording");
 	rec_release(&rec);
 	unlink(path);
