@@ -478,7 +478,10 @@ const struct cmd cmd_report = {
 		"mode: the model is evaluated again on the recorded inputs, interval by\n"
 		"interval.  The text report is the timeline of every VM's and vCPU's factor\n"
 		"cost, then the diagnosis of the whole run.  --csv and --json give one row per\n"
-		"interval and entity; --html writes a self-contained page with charts.\n"
+		"interval and entity; --html writes a self-contained page with charts, at most\n"
+		"1000 points per line: a longer recording is downsampled (a point is the mean\n"
+		"of its intervals, a heatmap cell the node of most of them).  The recording is\n"
+		"read one interval at a time, so memory does not grow with its length.\n"
 		"A truncated or damaged file is refused with the reason.",
 	.options =
 		"--json\tthe timeline as JSON\n"
