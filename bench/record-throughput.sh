@@ -61,7 +61,7 @@ echo "load before reading: $(cut -d' ' -f1-3 /proc/loadavg)"
 /usr/bin/time -f "%e %M" -o "$dir/scan.t" sqlite3 "$dir/r.vmmdb" \
 	'SELECT count(*), sum(value) FROM vals' >/dev/null
 
-# the CSV is counted as it comes (at 10M samples it would be 1.5 GB on disk)
+# the CSV is counted as it comes (at 10M samples it would be 800 MB on disk)
 lines=$(/usr/bin/time -f "%e %M" -o "$dir/rep.t" build/vmmprof report --csv "$dir/r.vmmdb" | wc -l)
 /usr/bin/time -f "%e %M" -o "$dir/diag.t" build/vmmprof diagnose "$dir/r.vmmdb" >/dev/null
 
