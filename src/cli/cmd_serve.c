@@ -15,6 +15,7 @@
 #include "daemon/serve.h"
 #endif
 
+#ifdef HAVE_MHD
 /* web/ of the source tree for a built binary (build/vmmprof), else the installed copy. */
 static char *default_web_dir(void)
 {
@@ -35,6 +36,7 @@ static char *default_web_dir(void)
 	free(p);
 	return xasprintf("%s/../share/vmmprof/web", exe);
 }
+#endif
 
 static int run_serve(int argc, char **argv)
 {
