@@ -583,6 +583,29 @@ const struct attrib *hub_view_attrib(const struct hub *h, int id)
 	return v ? cview_attrib(v->cv) : NULL;
 }
 
+size_t hub_n_targets(const struct hub *h)
+{
+	int *tids = NULL;
+	size_t i, j, k, n = 0, cap = 0;
+
+	for (i = 0; i < h->n_set; i++) {
+		const struct cnt_session *cs = h->set[i].cs;
+
+		for (j = 0; h->set[i].used && j < cs->n_entities; j++) {
+			if (cs->entities[j].kind != CNT_ENT_THREAD)
+				continue;
+			for (k = 0; k < n && tids[k] != cs->entities[j].tid; k++)
+				;
+			if (k < n)
+				continue;
+			VP_GROW(tids, cap, n + 1);
+			tids[n++] = cs->entities[j].tid;
+		}
+	}
+	free(tids);
+	return n;
+}
+
 int hub_events(const struct hub *h, struct hub_event **out, size_t *n)
 {
 	struct hub_event *ev = NULL;

@@ -79,6 +79,9 @@ size_t hub_view_n_targets(const struct hub *h, int id);
 /* The view's attribution (placement per entity); NULL for an unknown id. */
 const struct attrib *hub_view_attrib(const struct hub *h, int id);
 
+/* Distinct threads the merged set counts on (the union of the views' targets). */
+size_t hub_n_targets(const struct hub *h);
+
 /* The merged counter set: one row per distinct event the views asked for. */
 struct hub_event {
 	char *name;                     /* canonical spec, e.g. "task-clock", "cpu/event=0x3c/" */

@@ -162,9 +162,10 @@ static const struct hub_event *find_event(const struct hub_event *ev, size_t n, 
 static const char model_a[] = "model a\nevent tclk = task-clock\nevent cs = context-switches\n"
 			      "metric cpu_util = tclk / (duration * 1e9)\n" NO_FACTORS;
 /* task-clock again (spelt as in model a), page-faults new, context-switches
- * under its other perf name: the same encoding, so the same event */
+ * under its other perf name (the same encoding, so the same event), and
+ * task-clock in user mode only (a modifier: another event) */
 static const char model_b[] = "model b\nevent tclk = task-clock\nevent pf = page-faults\n"
-			      "event sw = cs\n"
+			      "event sw = cs\nevent tu = task-clock:u\n"
 			      "metric cpu_util = tclk / (duration * 1e9)\n" NO_FACTORS;
 
 /* A view on this process: its task-clock is the CPU time the process burnt. */
@@ -229,10 +230,17 @@ TEST(hub_merges_overlapping_views)
 	if (b < 0)
 		goto out;
 	CHECK(b != a);
-	/* model b adds only page-faults: task-clock and cs are shared */
-	CHECK_INT(perf_fds() - fds0, 3 * (int)nt);
+	/* model b adds only page-faults and task-clock:u: task-clock and cs are shared */
+	CHECK_INT(perf_fds() - fds0, 4 * (int)nt);
 	CHECK_INT(hub_events(x.h, &ev, &n_ev), 0);
-	CHECK_INT(n_ev, 3);
+	CHECK_INT(n_ev, 4);
+	/* :u is exclude_kernel and exclude_hv (perf's modifier) */
+	e = find_event(ev, n_ev, "type=1,config=0x1,mod=kh");
+	CHECK(e != NULL);
+	if (e) {
+		CHECK_STR(e->name, "task-clock:u");
+		CHECK_INT(e->n_views, 1);
+	}
 	e = find_event(ev, n_ev, "type=1,config=0x1");
 	CHECK(e != NULL);
 	if (e) {
@@ -352,7 +360,7 @@ TEST(hub_remove_view_closes_private_events)
 	collect_frame_release(&f);
 	burn_ms(50);
 	hub_view_remove(x.h, b);
-	/* page-faults was b's alone */
+	/* page-faults and task-clock:u were b's alone */
 	CHECK_INT(perf_fds() - fds0, 2 * (int)nt);
 	CHECK_INT(hub_events(x.h, &ev, &n_ev), 0);
 	CHECK_INT(n_ev, 2);
@@ -384,8 +392,8 @@ TEST(hub_pid_views_see_their_rows)
 	struct model *m = load_text(model_a);
 	struct collect_frame fa, fb;
 	struct fix x;
-	int self = (int)getpid(), child, a, b, p[2];
-	size_t i;
+	int self = (int)getpid(), child, a, b, ab = -1, p[2], fds0;
+	size_t i, nt;
 	char c = 0;
 	double tb;
 
@@ -409,6 +417,25 @@ TEST(hub_pid_views_see_their_rows)
 	if (a < 0 || b < 0)
 		goto out;
 	CHECK_INT(hub_view_n_targets(x.h, b), 1);
+	nt = hub_view_n_targets(x.h, a);
+	/* a third view on both: model a is already counted on every one of those threads */
+	fds0 = perf_fds();
+	{
+		struct hub_view_opts vo;
+		struct vp_err err = { 0, "" };
+		int both[2] = { self, child };
+
+		memset(&vo, 0, sizeof(vo));
+		vo.model = m;
+		vo.pids = both;
+		vo.n_pids = 2;
+		CHECK_INT(hub_view_add(x.h, &vo, &ab, &err), 0);
+	}
+	CHECK_INT(perf_fds(), fds0);
+	CHECK_INT(hub_view_n_targets(x.h, ab), nt + 1);
+	CHECK_INT(hub_n_targets(x.h), nt + 1);
+	hub_view_remove(x.h, ab);
+	CHECK_INT(perf_fds(), fds0);
 	if (write(p[1], &c, 1) != 1)
 		goto out;
 	usleep(300 * 1000);
@@ -550,4 +577,88 @@ out:
 	collect_frame_release(&f);
 	fix_release(&x);
 	model_free(m);
+}
+
+/* A fixed amount of work: the same instructions every call. */
+static void spin(unsigned long n)
+{
+	volatile unsigned long x = 0;
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		x += i;
+}
+
+/*
+ * The issue's promise: a session never sees another's events change its
+ * numbers beyond the reported scaling.  View c counts instructions alone
+ * over a fixed loop; then view d adds more hardware events than a core
+ * PMU has counters, so the kernel multiplexes: c's scaled count of the
+ * same loop stays within 15 % and its frames report the share it ran.
+ * Needs a core PMU (skipped on this kind of VM).
+ */
+TEST(hub_multiplexed_views_keep_their_scaled_counts)
+{
+	struct model *mc = load_text("model c\nevent ins = instructions\n"
+				     "metric ipns = ins / (duration * 1e9)\n" NO_FACTORS);
+	struct model *md = load_text(
+		"model d\nevent c1 = cycles\nevent c2 = branches\nevent c3 = branch-misses\n"
+		"event c4 = cache-references\nevent c5 = cache-misses\nevent c6 = ref-cycles\n"
+		"event c7 = L1-dcache-loads\nevent c8 = L1-dcache-load-misses\n"
+		"event c9 = LLC-loads\nevent c10 = LLC-load-misses\nevent c11 = dTLB-loads\n"
+		"event c12 = dTLB-load-misses\nevent c13 = iTLB-load-misses\n"
+		"event c14 = instructions:u\nevent c15 = cycles:u\n"
+		"metric z = c1 + c2\n" NO_FACTORS);
+	struct collect_frame f;
+	struct fix x;
+	const char *why;
+	int pid = (int)getpid(), c, d;
+	double i1, i2, pct2 = NAN;
+
+	memset(&f, 0, sizeof(f));
+	fix_init(&x, "/");
+	if (!mc || !md || !x.ok)
+		goto out;
+	{
+		struct hub_view_opts vo;
+		struct vp_err err = { 0, "" };
+
+		memset(&vo, 0, sizeof(vo));
+		vo.model = mc;
+		vo.pids = &pid;
+		vo.n_pids = 1;
+		if (hub_view_add(x.h, &vo, &c, &err)) {
+			test_skip("no hardware counter here: %s", err.msg);
+			goto out;
+		}
+	}
+	why = hub_view_input_reason(x.h, c, 0);
+	if (why) {
+		test_skip("no hardware counter here: %s", why);
+		goto out;
+	}
+	sample_input(x.h, c, mc, "ins", &f, __LINE__);
+	collect_frame_release(&f);
+	spin(200000000ul);
+	i1 = sample_input(x.h, c, mc, "ins", &f, __LINE__);
+	collect_frame_release(&f);
+	d = add_pid_view(x.h, md, &pid, __LINE__);
+	if (d < 0)
+		goto out;
+	sample_input(x.h, c, mc, "ins", &f, __LINE__);
+	collect_frame_release(&f);
+	spin(200000000ul);
+	i2 = sample_input(x.h, c, mc, "ins", &f, __LINE__);
+	if (f.n_scaling == 1)
+		pct2 = f.scaling[0].running_pct;
+	CHECK_INT(f.n_scaling, 1);
+	/* the loop is at least 2 instructions an iteration */
+	CHECK(i1 >= 4e8);
+	CHECK_NEAR(i2, i1, 0.15 * i1);
+	CHECK(pct2 > 0 && pct2 <= 100.0 + 1e-9);
+out:
+	collect_frame_release(&f);
+	fix_release(&x);
+	model_free(mc);
+	model_free(md);
 }
