@@ -15,6 +15,8 @@
 #include "collect/hub.h"
 #include "collect/prom.h"
 #include "record/record.h"
+#include "source/cpustat.h"
+#include "source/numastat.h"
 #include "tui/toprender.h"
 #include "util/alloc.h"
 #include "util/json.h"
@@ -73,6 +75,7 @@ struct vpd_sessions {
 	size_t clients;                 /* streams connected */
 	double start_time;
 	double scrape_s;                /* the previous /metrics render */
+	struct cpustat cs_prev;         /* /proc/stat at the previous /metrics (node busy share) */
 };
 
 /* ---- sessions ---- */
@@ -385,6 +388,7 @@ void vpd_sessions_free(struct vpd *d)
 		session_unref(ss->v[i]);
 	free(ss->v);
 	hub_free(ss->hub);
+	cpustat_release(&ss->cs_prev);
 	if (ss->have_pl)
 		pipeline_close(&ss->pl);
 	pthread_cond_destroy(&ss->wake);
@@ -1159,11 +1163,61 @@ enum MHD_Result vpd_top_stream(struct vpd_req *r)
 
 /* ---- Prometheus ---- */
 
+/*
+ * Node figures for /metrics: memory from the nodes' meminfo, the busy share
+ * of each node's CPUs since the previous scrape (NaN on the first); under the
+ * lock (cs_prev).  *out is a heap array: free() it.
+ */
+static size_t node_figures(struct vpd_sessions *ss, const char *root, struct prom_node **out)
+{
+	const struct topology *t = &ss->pl.plat.topo;
+	struct node_stat *ns = NULL;
+	struct cpustat cs = { 0 };
+	struct prom_node *pn;
+	size_t n_ns = 0, i, j;
+	int k;
+
+	*out = pn = xcalloc((size_t)t->n_nodes + 1, sizeof(*pn));
+	node_stat_read_all(root, &ns, &n_ns, NULL);
+	cpustat_read(root, &cs, NULL);
+	for (k = 0; k < t->n_nodes; k++) {
+		const struct numa_node *nd = &t->nodes[k];
+		double busy = 0;
+		size_t nb = 0;
+
+		pn[k].node = nd->id;
+		pn[k].mem_total_bytes = pn[k].mem_used_bytes = pn[k].cpu_busy_ratio = NAN;
+		for (j = 0; j < n_ns; j++) {
+			uint32_t need = 1u << NM_MEM_TOTAL | 1u << NM_MEM_FREE;
+
+			if (ns[j].node != nd->id || (ns[j].mem_have & need) != need)
+				continue;
+			pn[k].mem_total_bytes = (double)ns[j].mem[NM_MEM_TOTAL];
+			pn[k].mem_used_bytes = (double)(ns[j].mem[NM_MEM_TOTAL] - ns[j].mem[NM_MEM_FREE]);
+		}
+		for (i = 0; i < nd->cpus.n; i++) {
+			double b = cpustat_busy(&ss->cs_prev, &cs, nd->cpus.ids[i]);
+
+			if (!isnan(b)) {
+				busy += b;
+				nb++;
+			}
+		}
+		if (nb)
+			pn[k].cpu_busy_ratio = busy / (double)nb;
+	}
+	cpustat_release(&ss->cs_prev);
+	ss->cs_prev = cs;
+	free(ns);
+	return (size_t)t->n_nodes;
+}
+
 enum MHD_Result vpd_metrics(struct vpd_req *r)
 {
 	struct vpd_sessions *ss = r->d->sessions;
 	struct prom_input in;
 	struct prom_view *views;
+	struct prom_node *nodes = NULL;
 	struct hub_event *ev = NULL;
 	struct sbuf sb = SBUF_INIT;
 	char host[256] = "";
@@ -1190,6 +1244,8 @@ enum MHD_Result vpd_metrics(struct vpd_req *r)
 		in.self.targets += s->targets;
 	}
 	in.views = views;
+	in.n_nodes = node_figures(ss, r->d->conf.root, &nodes);
+	in.nodes = nodes;
 	in.self.start_time_s = ss->start_time;
 	in.self.clients = ss->clients;
 	in.self.requests_total = r->d->requests;
@@ -1207,6 +1263,7 @@ enum MHD_Result vpd_metrics(struct vpd_req *r)
 	pthread_mutex_unlock(&ss->lock);
 	hub_events_release(ev, n_ev);
 	free(views);
+	free(nodes);
 	ret = vpd_reply(r, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", &sb);
 	sbuf_release(&sb);
 	return ret;

@@ -243,11 +243,17 @@ test_expect_success 'top stream: one top --json line per interval as event: samp
 	expect_status 429 d lim.tok GET "/api/v1/top/stream?interval_ms=200"
 '
 
-test_expect_success '/metrics needs a token (metrics_auth = token) and speaks Prometheus text' '
+test_expect_success '/metrics needs a token (metrics_auth = token), speaks Prometheus text, node figures' '
 	expect_status 401 d - GET /metrics &&
 	expect_status 200 d view.tok GET /metrics &&
 	grep -qi "^Content-Type: text/plain; version=0.0.4" headers &&
-	grep_q "^vmmprof_build_info" body
+	grep_q "^vmmprof_build_info" body &&
+	: node 0 memory: the kernel says MemTotal in kB in its node meminfo &&
+	kb=$(awk "/MemTotal/ {print \$4}" /sys/devices/system/node/node0/meminfo) &&
+	grep_q "^vmmprof_node_memory_total_bytes{node=\"0\"[^}]*} $((kb * 1024))$" body &&
+	sleep 0.3 &&
+	expect_status 200 d view.tok GET /metrics &&
+	awk "/^vmmprof_node_cpu_busy_ratio\{node=\"0\"/ {b = \$2; n++} END {exit !(n == 1 && b >= 0 && b <= 1)}" body
 '
 
 test_expect_success 'a session whose processes all exit ends on its own, and says why' '
