@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/diag_render.h"
+#include "collect/frame_text.h"
 #include "cli/pipeline.h"
 #include "cli/report_html.h"
 #include "record/record.h"
@@ -17,61 +18,8 @@
 
 enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV };
 
-/* A row's label: "web", "web/vCPU 1". */
-static void row_label(const struct collect_frame *f, const struct collect_row *r, char *buf,
-		      size_t size)
-{
-	if (r->kind == ENT_VM || r->kind == ENT_PROCESS)
-		snprintf(buf, size, "%s", r->name ? r->name : "?");
-	else
-		snprintf(buf, size, "%s/%s %d", f->rows[r->vm_row].name ? f->rows[r->vm_row].name : "?",
-			 r->kind == ENT_THREAD ? "thread" : "vCPU", r->index);
-}
-
-static void num(char *buf, size_t size, double v, const char *fmt)
-{
-	if (isfinite(v))
-		snprintf(buf, size, fmt, v);
-	else
-		snprintf(buf, size, "n/a");
-}
-
 /* Write out once a chunk has built up: the output streams, memory stays bounded. */
 #define FLUSH_AT 65536
-
-/* One frame of the text timeline as table rows. */
-static void timeline_text_rows(struct table *t, const struct collect_frame *fr, double t_s,
-			       const struct model *m)
-{
-	size_t i;
-	int k;
-
-	for (i = 0; i < fr->n_rows; i++) {
-		const struct collect_row *r = &fr->rows[i];
-		char b[96];
-
-		table_row(t);
-		table_cell(t, "%.1f", t_s);
-		row_label(fr, r, b, sizeof(b));
-		table_cell(t, "%s", b);
-		if (r->node >= 0)
-			table_cell(t, "%d", r->node);
-		else
-			table_cell(t, "-");
-		num(b, sizeof(b), r->cycles, "%.3g");
-		table_cell(t, "%s", b);
-		for (k = 0; k < FACTOR_N; k++) {
-			if (m->factors[k].quality == Q_UNAVAILABLE)
-				table_cell(t, "n/a");
-			else if (isfinite(r->fv[k].cost_pct))
-				table_cell(t, "%.1f%%", r->fv[k].cost_pct);
-			else if (isfinite(r->fv[k].score))
-				table_cell(t, "s%.3g", r->fv[k].score);
-			else
-				table_cell(t, "n/a");
-		}
-	}
-}
 
 static void csv_num(struct sbuf *out, double v)
 {
@@ -253,8 +201,6 @@ static int stream_timeline(struct recording *rec, const struct model *m,
 static int text_report(struct recording *rec, const struct model *m,
 		       const struct model_avail *av)
 {
-	const char *cols[4 + FACTOR_N];
-	char titles[FACTOR_N][24];
 	struct collect_frame fr, total;
 	struct rec_total *acc;
 	struct sbuf out = SBUF_INIT;
@@ -263,17 +209,9 @@ static int text_report(struct recording *rec, const struct model *m,
 	uint64_t t0 = 0;
 	double d0 = 0;
 	size_t *w, n, j;
-	int k, more, rc = 0;
+	int more, rc = 0;
 
-	cols[0] = ">t(s)";
-	cols[1] = "entity";
-	cols[2] = ">node";
-	cols[3] = ">cycles";
-	for (k = 0; k < FACTOR_N; k++) {
-		snprintf(titles[k], sizeof(titles[k]), ">%s", factor_name((enum factor_id)k));
-		cols[4 + k] = titles[k];
-	}
-	table_init(&t, 4 + FACTOR_N, cols);
+	frame_text_table(&t);
 	w = xcalloc(t.ncols, sizeof(size_t));
 	table_widths(&t, w, true);
 	while ((more = rec_next_frame(rec, &fr, &ferr)) > 0) {
@@ -281,7 +219,7 @@ static int text_report(struct recording *rec, const struct model *m,
 			t0 = fr.t_ns;
 			d0 = fr.duration;
 		}
-		timeline_text_rows(&t, &fr, (double)(fr.t_ns - t0) / 1e9 + d0, m);
+		frame_text_rows(&t, &fr, (double)(fr.t_ns - t0) / 1e9 + d0, m);
 		table_widths(&t, w, false);
 		table_clear(&t);
 		collect_frame_release(&fr);
@@ -300,7 +238,7 @@ static int text_report(struct recording *rec, const struct model *m,
 		goto out;
 	}
 	for (j = 0; !rc && j < n && rec_next_frame(rec, &fr, &err) > 0; j++) {
-		timeline_text_rows(&t, &fr, (double)(fr.t_ns - t0) / 1e9 + d0, m);
+		frame_text_rows(&t, &fr, (double)(fr.t_ns - t0) / 1e9 + d0, m);
 		table_render_widths(&t, &out, 2, w, false);
 		table_clear(&t);
 		rec_total_add(acc, &fr);

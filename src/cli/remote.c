@@ -13,6 +13,7 @@
 #include "analysis/diag_render.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
+#include "collect/frame_text.h"
 #include "tui/toprender.h"
 #include "tui/tui.h"
 #include "util/alloc.h"
@@ -737,11 +738,53 @@ static int run_model(struct rconn *c, int argc, char **argv)
 	return cli_usage_error(&cmd_model, "with --remote: 'model list' or 'model show NAME'");
 }
 
-/* stat: frames of a session as JSON lines. */
+/* stat: frames of a session as JSON lines, or as report's timeline table. */
 struct frames_ctx {
 	long left;                      /* frames still wanted; <= 0 no limit */
 	uint64_t end_ns;                /* 0: no time limit */
+	bool json;
+	uint64_t origin_ns;             /* the first frame: t(s) counts from its start */
+	double origin_duration;
+	bool have_origin;
 };
+
+/* One frame JSON line as the timeline rows `vmmprof report` prints. */
+static int frame_text(struct frames_ctx *f, const char *data, struct sbuf *out, struct vp_err *err)
+{
+	struct collect_frame fr;
+	struct model m = { 0 };
+	bool unav[FACTOR_N];
+	struct jv v;
+	int k, ret;
+
+	if ((ret = jv_parse(&v, data, strlen(data), "frame", err)))
+		return ret;
+	if (!(ret = frame_from_json(&v, &fr, unav, err))) {
+		m.name = (char *)(jv_str(&v, "model") ? jv_str(&v, "model") : "?");
+		for (k = 0; k < FACTOR_N; k++)
+			m.factors[k].quality = unav[k] ? Q_UNAVAILABLE : Q_MEASURED;
+		if (!f->have_origin) {
+			f->origin_ns = fr.t_ns;
+			f->origin_duration = fr.duration;
+			f->have_origin = true;
+		}
+		{
+			struct table t;
+
+			frame_text_table(&t);
+			frame_text_rows(&t, &fr, ((double)fr.t_ns - (double)f->origin_ns) / 1e9 +
+					f->origin_duration, &m);
+			table_render(&t, out, 2, true);
+			table_release(&t);
+		}
+		if (fr.notes[0])
+			sbuf_addf(out, "  notes: %s\n", fr.notes);
+		sbuf_addch(out, '\n');
+		collect_frame_release(&fr);
+	}
+	jv_release(&v);
+	return ret;
+}
 
 static int frame_event(void *ctx, const char *event, const char *data, struct vp_err *err)
 {
@@ -756,8 +799,13 @@ static int frame_event(void *ctx, const char *event, const char *data, struct vp
 	}
 	if (strcmp(event, "frame"))
 		return 0;
-	sbuf_addstr(&sb, data);
-	sbuf_addch(&sb, '\n');
+	if (f->json) {
+		sbuf_addstr(&sb, data);
+		sbuf_addch(&sb, '\n');
+	} else if ((rc = frame_text(f, data, &sb, err))) {
+		sbuf_release(&sb);
+		return rc;
+	}
 	rc = cli_write(&sb);
 	sbuf_release(&sb);
 	if (rc || fflush(stdout))
@@ -832,10 +880,7 @@ static int run_stat(struct rconn *c, int argc, char **argv)
 		rc = cli_usage_error(&cmd_stat, "with --remote stat runs no command: '%s'", argv[optind]);
 		goto out;
 	}
-	if (!json) {
-		rc = json_only(&cmd_stat);
-		goto out;
-	}
+	f.json = json;
 	cli_catch_interrupts();
 	if (session_start(c, &t, &id, NULL, &err)) {
 		rc = cli_error(&err);

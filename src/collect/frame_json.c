@@ -58,6 +58,7 @@ static void row_json(struct jw *w, const struct frame_meta *meta, const struct m
 		kint_or_null(w, "cpu", r->cpu);
 		kint_or_null(w, "node", r->node);
 	}
+	jw_kdouble(w, "cycles", r->cycles);
 	jw_key(w, "metrics");
 	jw_obj_begin(w);
 	for (i = 0; i < m->n_metrics; i++)

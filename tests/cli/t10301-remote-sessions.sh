@@ -57,6 +57,18 @@ test_expect_success 'stat -m software -p PID: frames of the session as JSON line
 	test "$(running)" = 0
 '
 
+test_expect_success 'stat (text): each frame as the timeline rows vmmprof report prints' '
+	vmmprof --remote "$U" --token-file "$T" stat -m software -p $WL -I 300 --interval-count 2 >out &&
+	test $(grep -c "^  t(s)  entity  *node  *cycles  *locality  *llc  *sharing  *imc  *queue$" out) = 2 &&
+	# the process and its thread in each frame; the burning thread has cycles (a proxy from
+	# task-clock), llc, sharing and queue are not in the software model: n/a, never 0
+	test $(grep -c "^ *[0-9.]*  workload  " out) = 2 &&
+	grep "^ *[0-9.]*  workload/thread 0 " out >rows &&
+	test $(wc -l <rows) = 2 &&
+	awk "{ if (\$5 !~ /^[0-9.]+(e\+[0-9]+)?$/ || \$7 != \"n/a\" || \$8 != \"n/a\" || \$10 != \"n/a\") bad = 1 } END { exit bad }" rows &&
+	test "$(running)" = 0
+'
+
 test_expect_success 'diagnose --duration 1 -p PID --json: the diagnosis of the session, then stopped' '
 	vmmprof --remote "$U" --token-file "$T" diagnose -m software -p $WL --duration 1 --json >out 2>err &&
 	test "$(json_get out "j[\"model\"]")" = software &&

@@ -63,6 +63,8 @@ TEST(frame_json_by_hand)
 	rows[1].cpu = 1;
 	rows[1].node = -1;
 	rows[1].metrics = met1;
+	rows[0].cycles = 3e9;
+	rows[1].cycles = NAN;
 	for (k = 0; k < FACTOR_N; k++) {
 		rows[0].fv[k].score = rows[0].fv[k].cost_cycles = rows[0].fv[k].cost_pct = NAN;
 		rows[1].fv[k] = rows[0].fv[k];
@@ -83,12 +85,12 @@ TEST(frame_json_by_hand)
 		  "{\"schema\":\"vmmprof-frame/1\",\"session\":\"s7\",\"seq\":12,"
 		  "\"time\":1764470000.5,\"duration\":2,\"model\":\"fj\",\"rows\":["
 		  "{\"kind\":\"vm\",\"key\":\"vm:kvm:1234\",\"name\":\"web1\",\"pid\":1234,"
-		  "\"domid\":-1,\"vm_row\":0,"
+		  "\"domid\":-1,\"vm_row\":0,\"cycles\":3000000000,"
 		  "\"metrics\":{\"cpu_util\":0.5,\"half\":0.25},"
 		  "\"factors\":{\"locality\":{\"score\":0.5,\"cost_cycles\":1500000000,"
 		  "\"cost_pct\":4,\"quality\":\"proxy\"}," REST "}},"
 		  "{\"kind\":\"vcpu\",\"key\":\"vcpu:kvm:1234:0\",\"vm_row\":0,\"index\":0,"
-		  "\"tid\":1240,\"cpu\":1,\"node\":null,"
+		  "\"tid\":1240,\"cpu\":1,\"node\":null,\"cycles\":null,"
 		  "\"metrics\":{\"cpu_util\":0.5,\"half\":null},"
 		  "\"factors\":{\"locality\":{\"score\":null,\"cost_cycles\":null,"
 		  "\"cost_pct\":null,\"quality\":\"proxy\"}," REST "}}],"

@@ -1,0 +1,155 @@
+/* frame_text.c - frames as the timeline table of `vmmprof report`, and frames read back from the frame JSON */
+#include "collect/frame_text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/alloc.h"
+#include "util/table.h"
+
+/* A row's label: "web", "web/vCPU 1". */
+static void row_label(const struct collect_frame *f, const struct collect_row *r, char *buf,
+		      size_t size)
+{
+	if (r->kind == ENT_VM || r->kind == ENT_PROCESS)
+		snprintf(buf, size, "%s", r->name ? r->name : "?");
+	else
+		snprintf(buf, size, "%s/%s %d", f->rows[r->vm_row].name ? f->rows[r->vm_row].name : "?",
+			 r->kind == ENT_THREAD ? "thread" : "vCPU", r->index);
+}
+
+static void num(char *buf, size_t size, double v, const char *fmt)
+{
+	if (isfinite(v))
+		snprintf(buf, size, fmt, v);
+	else
+		snprintf(buf, size, "n/a");
+}
+
+void frame_text_table(struct table *t)
+{
+	const char *cols[4 + FACTOR_N];
+	char titles[FACTOR_N][24];
+	int k;
+
+	cols[0] = ">t(s)";
+	cols[1] = "entity";
+	cols[2] = ">node";
+	cols[3] = ">cycles";
+	for (k = 0; k < FACTOR_N; k++) {
+		snprintf(titles[k], sizeof(titles[k]), ">%s", factor_name((enum factor_id)k));
+		cols[4 + k] = titles[k];
+	}
+	table_init(t, 4 + FACTOR_N, cols);
+}
+
+void frame_text_rows(struct table *t, const struct collect_frame *fr, double t_s,
+		     const struct model *m)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < fr->n_rows; i++) {
+		const struct collect_row *r = &fr->rows[i];
+		char b[96];
+
+		table_row(t);
+		table_cell(t, "%.1f", t_s);
+		row_label(fr, r, b, sizeof(b));
+		table_cell(t, "%s", b);
+		if (r->node >= 0)
+			table_cell(t, "%d", r->node);
+		else
+			table_cell(t, "-");
+		num(b, sizeof(b), r->cycles, "%.3g");
+		table_cell(t, "%s", b);
+		for (k = 0; k < FACTOR_N; k++) {
+			if (m->factors[k].quality == Q_UNAVAILABLE)
+				table_cell(t, "n/a");
+			else if (isfinite(r->fv[k].cost_pct))
+				table_cell(t, "%.1f%%", r->fv[k].cost_pct);
+			else if (isfinite(r->fv[k].score))
+				table_cell(t, "s%.3g", r->fv[k].score);
+			else
+				table_cell(t, "n/a");
+		}
+	}
+}
+
+static int kind_of(const char *s, enum ent_kind *k)
+{
+	static const enum ent_kind all[] = { ENT_VM, ENT_VCPU, ENT_PROCESS, ENT_THREAD };
+	size_t i;
+
+	for (i = 0; s && i < VP_ARRAY_SIZE(all); i++) {
+		if (!strcmp(s, ent_kind_name(all[i]))) {
+			*k = all[i];
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int int_or(const struct jv *o, const char *key, int dflt)
+{
+	double v = jv_num(o, key);
+
+	return isfinite(v) ? (int)v : dflt;
+}
+
+int frame_from_json(const struct jv *v, struct collect_frame *f, bool unavailable[FACTOR_N],
+		    struct vp_err *err)
+{
+	const struct jv *rows = jv_arr(v, "rows");
+	size_t i;
+	int k;
+
+	memset(f, 0, sizeof(*f));
+	if (!rows || !isfinite(jv_num(v, "duration")))
+		return vp_err_set(err, VP_EFORMAT, "not a frame (vmmprof-frame/1): no rows or duration");
+	for (k = 0; k < FACTOR_N; k++)
+		unavailable[k] = rows->n > 0;
+	f->duration = jv_num(v, "duration");
+	f->t_ns = isfinite(jv_num(v, "time")) ? (uint64_t)(jv_num(v, "time") * 1e9) : 0;
+	f->cpu_mhz = NAN;
+	snprintf(f->notes, sizeof(f->notes), "%s", jv_str(v, "notes") ? jv_str(v, "notes") : "");
+	f->rows = xcalloc(rows->n ? rows->n : 1, sizeof(*f->rows));
+	for (i = 0; i < rows->n; i++) {
+		const struct jv *o = &rows->items[i], *fs = jv_get(o, "factors");
+		struct collect_row *r = &f->rows[f->n_rows];
+		double vr = jv_num(o, "vm_row");
+
+		if (kind_of(jv_str(o, "kind"), &r->kind) || !isfinite(vr) || (size_t)vr >= rows->n) {
+			collect_frame_release(f);
+			return vp_err_set(err, VP_EFORMAT, "frame row %zu has no known kind or vm_row", i);
+		}
+		f->n_rows++;
+		r->ent = -1;
+		r->vm_row = (size_t)vr;
+		r->name = jv_str(o, "name") ? xstrdup(jv_str(o, "name")) : NULL;
+		r->key = jv_str(o, "key") ? xstrdup(jv_str(o, "key")) : NULL;
+		r->pid = int_or(o, "pid", -1);
+		r->domid = int_or(o, "domid", -1);
+		r->index = int_or(o, "index", -1);
+		r->tid = int_or(o, "tid", -1);
+		r->cpu = int_or(o, "cpu", -1);
+		r->node = int_or(o, "node", -1);
+		r->cycles = jv_num(o, "cycles");
+		r->mem_stall = NAN;
+		r->remote.v = NAN;
+		r->remote.q = VQ_UNAVAILABLE;
+		for (k = 0; k < FACTOR_N; k++) {
+			const struct jv *e = jv_get(fs, factor_name((enum factor_id)k));
+			const char *q = jv_str(e, "quality");
+
+			r->fv[k].score = jv_num(e, "score");
+			r->fv[k].cost_cycles = jv_num(e, "cost_cycles");
+			r->fv[k].cost_pct = jv_num(e, "cost_pct");
+			if (!q || strcmp(q, "unavailable"))
+				unavailable[k] = false;
+		}
+	}
+	return 0;
+}
