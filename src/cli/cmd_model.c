@@ -128,7 +128,6 @@ static int model_list(struct model_opts *o, int argc, char **argv)
 	char why[256] = "";
 	struct vp_err err = { 0, "" };
 	struct sbuf sb = SBUF_INIT;
-	size_t i;
 	int rc;
 
 	if (optind < argc)
@@ -137,54 +136,28 @@ static int model_list(struct model_opts *o, int argc, char **argv)
 	memset(&mc, 0, sizeof(mc));
 	mc.plat_ok = platform_probe(&mc.plat, o->root, &err) == 0;
 	chosen = mc.plat_ok ? model_registry_choose(r, &mc.plat, why, sizeof(why), &err) : NULL;
-	if (o->json) {
-		model_list_json(r, chosen, chosen ? why : err.msg, &sb);
-	} else {
-		static const char *const titles[] = { "", "NAME", "MATCH", "DESCRIPTION" };
-		struct table t;
+	model_list_json(r, chosen, chosen ? why : err.msg, &sb);
+	if (!o->json) {
+		/* the text is rendered from the JSON document, as the remote client does */
+		struct sbuf text = SBUF_INIT;
+		struct jv doc;
+		int ret = jv_parse(&doc, sb.buf, sb.len, "model list", &err);
 
-		table_init(&t, 4, titles);
-		for (i = 0; i < r->n; i++) {
-			const struct model_entry *e = &r->v[i];
-			struct sbuf ms = SBUF_INIT;
-
-			table_row(&t);
-			table_cell(&t, "%s", e == chosen ? "*" : "");
-			table_cell(&t, "%s", e->name);
-			if (e->shadowed) {
-				table_cell(&t, "-");
-				table_cell(&t, "(shadowed by an earlier '%s' in the path: %s)", e->name,
-					   e->path);
-			} else if (!e->m) {
-				const char *nl = strchr(e->error, '\n');
-
-				table_cell(&t, "-");
-				table_cell(&t, "error: %.*s", nl ? (int)(nl - e->error) : (int)strlen(e->error),
-					   e->error);
-			} else {
-				model_match_summary(e->m, &ms);
-				table_cell(&t, "%s", sbuf_str(&ms));
-				table_cell(&t, "%s", e->m->desc ? e->m->desc : "");
-			}
-			sbuf_release(&ms);
+		if (!ret) {
+			ret = model_list_text(&doc, o->root_given ? o->root : "this machine", &text, &err);
+			jv_release(&doc);
 		}
-		table_render(&t, &sb, 0, true);
-		table_release(&t);
-		if (!r->n)
-			sbuf_addstr(&sb, "no models found\n");
-		sbuf_addstr(&sb, "\nsearch path:\n");
-		for (i = 0; i < r->n_dirs; i++)
-			sbuf_addf(&sb, "  %s\n", r->dirs[i]);
-		if (chosen)
-			sbuf_addf(&sb, "\n* chosen for %s: %s, by %s\n",
-				  o->root_given ? o->root : "this machine", chosen->name, why);
-		else
-			sbuf_addf(&sb, "\nno model chosen for %s: %s\n",
-				  o->root_given ? o->root : "this machine",
-				  mc.plat_ok ? err.msg : "the platform could not be probed");
+		sbuf_release(&sb);
+		if (ret) {
+			sbuf_release(&text);
+			rc = cli_error(&err);
+			goto out;
+		}
+		sb = text;
 	}
 	rc = cli_write(&sb);
 	sbuf_release(&sb);
+out:
 	if (mc.plat_ok)
 		platform_release(&mc.plat);
 	model_registry_release(r);

@@ -13,6 +13,7 @@
 #include "analysis/diag_render.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
+#include "model/model_json.h"
 #include "collect/frame_text.h"
 #include "tui/toprender.h"
 #include "tui/tui.h"
@@ -662,7 +663,10 @@ static int json_only(const struct cmd *cmd)
 
 /* ---- the commands ---- */
 
-/* info, list vms, list models, model list, model show: one GET, --json as is. */
+static int models_text(struct rconn *c, const struct sbuf *body);
+
+/* info, list vms, list models, model list, model show: one GET, --json as is
+ * (text where a renderer reads the document: model list, list models). */
 static int run_get(struct rconn *c, const struct cmd *cmd, int argc, char **argv, int first,
 		   const char *path)
 {
@@ -674,6 +678,7 @@ static int run_get(struct rconn *c, const struct cmd *cmd, int argc, char **argv
 	struct sbuf out = SBUF_INIT;
 	struct vp_err err;
 	bool json = false;
+	int (*text)(struct rconn *c, const struct sbuf *body);
 	int opt, rc;
 
 	optind = first;
@@ -686,10 +691,13 @@ static int run_get(struct rconn *c, const struct cmd *cmd, int argc, char **argv
 	}
 	if (optind < argc)
 		return cli_usage_error(cmd, "unexpected argument '%s' (with --remote)", argv[optind]);
-	if (!json)
+	text = !json && !strcmp(path, "/api/v1/models") ? models_text : NULL;
+	if (!json && !text)
 		return json_only(cmd);
 	if (rc_request(c, "GET", path, NULL, &out, &err))
 		rc = cli_error(&err);
+	else if (text)
+		rc = text(c, &out);
 	else
 		rc = write_raw(&out);
 	sbuf_release(&out);
@@ -717,6 +725,27 @@ static int run_list(struct rconn *c, int argc, char **argv)
 		return run_get(c, &cmd_list, argc, argv, 1, "/api/v1/models");
 	return cli_usage_error(&cmd_list, "'list %s' is not available with --remote (vms, models)",
 			       kind);
+}
+
+/* `model list` text: the daemon's document through the local renderer. */
+static int models_text(struct rconn *c, const struct sbuf *body)
+{
+	struct sbuf text = SBUF_INIT, where = SBUF_INIT;
+	struct vp_err err;
+	struct jv doc;
+	int rc;
+
+	if (jv_parse(&doc, body->buf ? body->buf : "", body->len, "models", &err))
+		return cli_error(&err);
+	sbuf_addf(&where, "'%s'", c->base);
+	if (model_list_text(&doc, sbuf_str(&where), &text, &err))
+		rc = cli_error(&err);
+	else
+		rc = cli_write(&text);
+	jv_release(&doc);
+	sbuf_release(&text);
+	sbuf_release(&where);
+	return rc;
 }
 
 static int run_model(struct rconn *c, int argc, char **argv)

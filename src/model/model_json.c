@@ -1,5 +1,6 @@
 /* model_json.c - `model list|show --json` documents and the machine a model is checked on, shared by the CLI and the daemon */
 #include "model/model_json.h"
+#include "util/table.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -227,4 +228,53 @@ bool model_show_note(struct model_registry *r, const struct model *m, const stru
 		snprintf(note, size, "the platform could not be probed");
 	}
 	return matches;
+}
+
+int model_list_text(const struct jv *doc, const char *where, struct sbuf *out, struct vp_err *err)
+{
+	static const char *const titles[] = { "", "NAME", "MATCH", "DESCRIPTION" };
+	const struct jv *models = jv_arr(doc, "models"), *path = jv_arr(doc, "path");
+	const char *chosen = jv_str(doc, "chosen"), *why = jv_str(doc, "chosen_because");
+	struct table t;
+	size_t i;
+
+	if (!models || !path)
+		return vp_err_set(err, VP_EFORMAT, "not a 'model list --json' document (no models, path)");
+	table_init(&t, 4, titles);
+	for (i = 0; i < models->n; i++) {
+		const struct jv *e = &models->items[i], *sh = jv_get(e, "shadowed");
+		const struct jv *ch = jv_get(e, "chosen");
+		const char *name = jv_str(e, "name") ? jv_str(e, "name") : "?";
+		const char *error = jv_str(e, "error");
+
+		table_row(&t);
+		table_cell(&t, "%s", ch && ch->type == JV_BOOL && ch->b ? "*" : "");
+		table_cell(&t, "%s", name);
+		if (sh && sh->type == JV_BOOL && sh->b) {
+			table_cell(&t, "-");
+			table_cell(&t, "(shadowed by an earlier '%s' in the path: %s)", name,
+				   jv_str(e, "path") ? jv_str(e, "path") : "?");
+		} else if (error) {
+			const char *nl = strchr(error, '\n');
+
+			table_cell(&t, "-");
+			table_cell(&t, "error: %.*s", nl ? (int)(nl - error) : (int)strlen(error), error);
+		} else {
+			table_cell(&t, "%s", jv_str(e, "match") ? jv_str(e, "match") : "");
+			table_cell(&t, "%s", jv_str(e, "description") ? jv_str(e, "description") : "");
+		}
+	}
+	table_render(&t, out, 0, true);
+	table_release(&t);
+	if (!models->n)
+		sbuf_addstr(out, "no models found\n");
+	sbuf_addstr(out, "\nsearch path:\n");
+	for (i = 0; i < path->n; i++)
+		if (path->items[i].type == JV_STR)
+			sbuf_addf(out, "  %s\n", path->items[i].str);
+	if (chosen)
+		sbuf_addf(out, "\n* chosen for %s: %s, by %s\n", where, chosen, why ? why : "?");
+	else
+		sbuf_addf(out, "\nno model chosen for %s: %s\n", where, why ? why : "?");
+	return 0;
 }

@@ -9,6 +9,7 @@
 #include "model/registry.h"
 #include "platform/platform.h"
 #include "pmu/event.h"
+#include "util/jsonread.h"
 #include "util/sbuf.h"
 
 /* The machine (or fixture root) a model's inputs are checked against. */
@@ -40,6 +41,14 @@ void model_match_summary(const struct model *m, struct sbuf *sb);
 /* `model list --json`: the search path, the model chosen (NULL: none, because why). */
 void model_list_json(const struct model_registry *r, const struct model_entry *chosen,
 		     const char *why, struct sbuf *sb);
+
+/*
+ * `model list` as text, from the `model list --json` document (parsed):
+ * the local command and the remote client (`vmmprof --remote URL model list`)
+ * print the same table.  where names the machine ("this machine", a root).
+ * Returns 0, or VP_EFORMAT when doc is not such a document.
+ */
+int model_list_text(const struct jv *doc, const char *where, struct sbuf *out, struct vp_err *err);
 
 /*
  * Whether m matches mc's platform, and the note `model show` prints about it

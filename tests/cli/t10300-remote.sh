@@ -52,6 +52,17 @@ test_expect_success 'list vms --json and model list --json: the local documents 
 	cmp remote local
 '
 
+test_expect_success 'model list (text): the local renderer over the daemon document' '
+	vmmprof --remote "$U" --token-file "$T" model list >remote &&
+	vmmprof model list --root "$R" >local &&
+	grep_q "^\* chosen for .$U.: " remote &&
+	# the same but for where the daemon runs: the fixture root locally, the URL remotely
+	sed "s/^\* chosen for .*: \([^ ]*\), by /* chosen for X: \1, by /" remote >r &&
+	sed "s/^\* chosen for .*: \([^ ]*\), by /* chosen for X: \1, by /" local >l &&
+	cmp r l &&
+	grep_q "^\*  software  " r
+'
+
 if [ -n "$HAVE_TOP" ]; then
 test_expect_success 'top --batch: the local top text renderer over the daemon stream' '
 	vmmprof --remote "$U" --token-file "$T" top --batch -n 2 -d 0.2 >remote &&
