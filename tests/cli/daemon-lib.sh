@@ -29,11 +29,24 @@ skip_without_daemon() {
 }
 
 vp_daemons=""
-# stop_all_daemons: what a script calls before test_done (also on any exit).
+# Pids of every daemon started, in a file next to $TRASH: a test body runs in
+# a subshell (its variables are lost) and test_done removes $TRASH with the
+# pid files before the EXIT trap runs.
+vp_daemon_pids="$TRASH.daemons"
+# stop_all_daemons: what a script calls before test_done (also on any exit):
+# no daemon outlives its script.
 stop_all_daemons() {
 	for n in $vp_daemons; do
 		[ -f "$TRASH/$n.pid" ] && [ ! -s "$TRASH/$n.rc" ] && stop_daemon "$n" KILL
 	done
+	if [ -f "$vp_daemon_pids" ]; then
+		while read -r p; do
+			# still ours (a pid can be reused): a vmmprof serve
+			cat "/proc/$p/cmdline" 2>/dev/null | tr '\0' ' ' | grep -q "vmmprof.* serve" &&
+				kill -KILL "$p" 2>/dev/null
+		done <"$vp_daemon_pids"
+		rm -f "$vp_daemon_pids"
+	fi
 	return 0
 }
 trap stop_all_daemons EXIT
@@ -51,6 +64,7 @@ start_daemon() {
 	) &
 	while [ ! -s "$TRASH/$name.pid" ]; do sleep 0.05; done
 	vp_daemons="$vp_daemons $name"
+	cat "$TRASH/$name.pid" >>"$vp_daemon_pids"
 	i=0
 	while [ $i -lt 100 ]; do
 		url=$(sed -n 's|^vmmprofd: listening on \(https*://[^ ]*\)/ .*|\1|p' "$TRASH/$name.err")
