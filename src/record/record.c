@@ -994,16 +994,21 @@ struct rec_total {
 	struct collect_frame out;
 	size_t cap;               /* of out.rows */
 	size_t *cnt;              /* per (row, input): frames with a value, for means; then remote */
+	bool *add;                /* per input: it adds up over time (else averaged) */
 	struct strmap keys;       /* row key -> index in out.rows */
 };
 
 struct rec_total *rec_total_new(const struct recording *r, const struct model *m)
 {
 	struct rec_total *t = xcalloc(1, sizeof(*t));
+	size_t k;
 
 	t->r = r;
 	t->m = m;
 	t->out.cpu_mhz = NAN;
+	t->add = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(bool));
+	for (k = 0; k < m->n_inputs; k++)
+		t->add[k] = additive(&m->inputs[k]);
 	strmap_init(&t->keys);
 	return t;
 }
@@ -1073,7 +1078,7 @@ void rec_total_add(struct rec_total *t, const struct collect_frame *fr)
 
 			if (!isfinite(v))
 				continue;
-			if (additive(&m->inputs[k]))
+			if (t->add[k])
 				dst->inputs[k] = (isfinite(dst->inputs[k]) ? dst->inputs[k] : 0) + v;
 			else
 				dst->inputs[k] = ((isfinite(dst->inputs[k]) ?
@@ -1095,6 +1100,7 @@ void rec_total_finish(struct rec_total *t, struct collect_frame *out)
 			       &out->rows[i], out->duration);
 	strmap_release(&t->keys);
 	free(t->cnt);
+	free(t->add);
 	free(t);
 }
 
