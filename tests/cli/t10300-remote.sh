@@ -180,6 +180,7 @@ test_expect_success 'the daemon going away mid-stream: non-zero exit, the sample
 else
 	test_skip 'the daemon going away mid-stream: non-zero exit, the samples printed stay' "$NO_TOP"
 fi
-stop_all_daemons
+# started inside a test (a subshell), so stop_all_daemons does not know it: stop it by name
+stop_daemon fx KILL
 
 test_done

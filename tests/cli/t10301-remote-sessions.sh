@@ -32,7 +32,7 @@ T=$TRASH/alice.tok
 if curl -s -m 1 -X POST -H "Authorization: Bearer $(cat vera.tok)" "$U/api/v1/sessions" 2>/dev/null |
 	grep -q "no such endpoint"; then
 	test_skip 'stat, diagnose, record and Ctrl-C against daemon sessions' 'the daemon has no /api/v1/sessions yet'
-	stop_all_daemons
+	stop_daemon live
 	kill "$WL" 2>/dev/null
 	wait "$WL" 2>/dev/null
 	test_done
@@ -108,7 +108,8 @@ test_expect_success 'Ctrl-C during a remote stat stops the session on the daemon
 	test "$(running)" = 0
 '
 
-stop_all_daemons
+# started inside a test (a subshell), so stop_all_daemons does not know it: stop it by name
+stop_daemon live
 kill "$WL" 2>/dev/null
 wait "$WL" 2>/dev/null
 test_done

@@ -99,7 +99,8 @@ test_expect_success 'every query of the Grafana dashboard is valid PromQL on the
 '
 
 [ -f "$TRASH/prom.pid" ] && kill "$(cat "$TRASH/prom.pid")" 2>/dev/null
-stop_all_daemons
+# started inside a test (a subshell), so stop_all_daemons does not know it: stop it by name
+stop_daemon live
 kill "$WL" 2>/dev/null
 wait "$WL" 2>/dev/null
 test_done
