@@ -406,7 +406,7 @@ enum MHD_Result vpd_collector(struct vpd_req *r)
 	struct hub_event *ev = NULL;
 	struct sbuf sb = SBUF_INIT;
 	struct jw w;
-	size_t n = 0, i, j, k, targets = 0;
+	size_t n = 0, i, j, k;
 
 	pthread_mutex_lock(&ss->lock);
 	if (!ss->hub) {
@@ -438,10 +438,7 @@ enum MHD_Result vpd_collector(struct vpd_req *r)
 		jw_obj_end(&w);
 	}
 	jw_arr_end(&w);
-	for (k = 0; k < ss->n; k++)
-		if (ss->v[k]->running)
-			targets += hub_view_n_targets(ss->hub, ss->v[k]->view);
-	jw_kuint(&w, "targets", targets);
+	jw_kuint(&w, "targets", hub_n_targets(ss->hub));
 	jw_obj_end(&w);
 	sbuf_addch(&sb, '\n');
 	hub_events_release(ev, n);

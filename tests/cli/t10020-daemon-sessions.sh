@@ -85,6 +85,8 @@ test_expect_success 'the collector holds the union of both, each event once' '
 	test "$(json_get body "sorted((e[\"name\"], sorted(e[\"sessions\"])) for e in j[\"events\"])")" = \
 		"[('"'"'context-switches'"'"', ['"'"'s1'"'"', '"'"'s2'"'"']), ('"'"'task-clock'"'"', ['"'"'s2'"'"'])]" &&
 	test "$(json_get body "all(e[\"open\"] for e in j[\"events\"])")" = True &&
+	: two one-thread processes: two distinct targets &&
+	test "$(json_get body "j[\"targets\"]")" = 2 &&
 	test "$(json_get body "j[\"events\"][0][\"encoding\"].startswith(\"type=1,\")")" = True
 '
 
