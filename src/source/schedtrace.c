@@ -14,7 +14,10 @@
 #include "util/alloc.h"
 #include "util/fs.h"
 
-#define RING_PAGES 64           /* data pages per CPU (power of two): 256 KiB */
+/* data pages per CPU (a power of two): 8 MiB over all CPUs, 64 KiB to 1 MiB each */
+#define RING_TOTAL (8u << 20)
+#define RING_MIN_PAGES 16
+#define RING_MAX_PAGES 256
 
 struct st_thread {
 	int tid;                    /* 0: free slot */
@@ -217,7 +220,7 @@ int schedtrace_open(struct schedtrace **out, const char *root, const int *cpus, 
 {
 	struct schedtrace *st;
 	int id = 0, prev_off = 0, next_off = 0, max_cpu = 0, ret;
-	size_t i;
+	size_t i, pages;
 
 	*out = NULL;
 	if ((ret = read_id(root, &id, &prev_off, &next_off, err)))
@@ -227,6 +230,9 @@ int schedtrace_open(struct schedtrace **out, const char *root, const int *cpus, 
 			max_cpu = cpus[i];
 	st = st_new(prev_off, next_off, max_cpu);
 	st->rings = xcalloc(n_cpus + 1, sizeof(*st->rings));
+	pages = RING_MAX_PAGES;
+	while (pages > RING_MIN_PAGES && pages * st->page * (n_cpus ? n_cpus : 1) > RING_TOTAL)
+		pages /= 2;
 	for (i = 0; i < n_cpus; i++) {
 		struct perf_event_attr attr;
 		struct st_ring *r = &st->rings[st->n_rings];
@@ -248,7 +254,7 @@ int schedtrace_open(struct schedtrace **out, const char *root, const int *cpus, 
 					   cpus[i]);
 			goto fail;
 		}
-		r->data_size = RING_PAGES * st->page;
+		r->data_size = pages * st->page;
 		r->base = mmap(NULL, st->page + r->data_size, PROT_READ | PROT_WRITE, MAP_SHARED,
 			       r->fd, 0);
 		if (r->base == MAP_FAILED) {

@@ -177,7 +177,13 @@ TEST(schedtrace_live_two_cpus)
 	pthread_join(th, NULL);
 	CHECK_INT(schedtrace_poll(st, vp_now_ns(), &err), 0);
 	CHECK(schedtrace_run_ns(st, ph.tid, &run, &nr));
-	CHECK_U64(schedtrace_lost(st), 0);
+	if (schedtrace_lost(st)) {
+		/* a machine switching faster than this test drained the buffers */
+		unsigned long long lost = (unsigned long long)schedtrace_lost(st);
+
+		schedtrace_free(st);
+		SKIP("%llu sched_switch records lost (machine too busy): exactness not checkable", lost);
+	}
 	/* each phase within 10 % + 10 ms (the waiting before go and the exit add a little) */
 	CHECK_NEAR((double)run[cpus[0]], ph.ns[0], 0.10 * ph.ns[0] + 10e6);
 	CHECK_NEAR((double)run[cpus[1]], ph.ns[1], 0.10 * ph.ns[1] + 10e6);
