@@ -1,0 +1,87 @@
+# daemon.sh - start a real `vmmprof serve` on loopback for the web UI tests (sourced after lib.sh).
+#
+#   web_prereqs               sets web_skip to why the tests cannot run here (empty: they can)
+#   web_start_daemon          users alice (operator), bob (viewer), root (admin) with their
+#                             tokens in $TRASH/alice.token ..., the daemon on a free port of
+#                             127.0.0.1 serving web/; sets web_url, web_pid
+#   web_stop_daemon           ends it (also on exit)
+#   web_workload ARGS...      starts tests/helpers/workload in the background; sets wl_pid
+#   webui SCENARIO ARGS...    runs tests/web/webui.py SCENARIO against the daemon
+# Screenshots go to $VP_SCREENSHOTS when it is set (for a person to look at).
+
+web_src=$(cd "$(dirname "$0")/../.." && pwd)
+web_dir=$web_src/web
+web_pid=
+wl_pid=
+web_url=
+
+web_cleanup() {
+	[ -n "$wl_pid" ] && kill "$wl_pid" 2>/dev/null && wait "$wl_pid" 2>/dev/null
+	wl_pid=
+	web_stop_daemon
+}
+trap web_cleanup EXIT
+
+web_prereqs() {
+	web_skip=
+	if ! command -v python3 >/dev/null; then
+		web_skip='python3 is not installed'
+	elif [ -z "$(command -v chromium || command -v chromium-browser || true)" ]; then
+		web_skip='chromium is not installed (scripts/install-deps.sh --test)'
+	elif ! "$VMMPROF" help serve >/dev/null 2>&1; then
+		web_skip="this vmmprof has no 'serve' command (the daemon is not built in)"
+	elif [ -z "$VP_HELPERS" ] || [ ! -x "$VP_HELPERS/workload" ]; then
+		web_skip='VP_HELPERS/workload is not built'
+	fi
+}
+
+web_start_daemon() {
+	for u in alice:operator bob:viewer root:admin; do
+		"$VMMPROF" user add "${u%%:*}" --role "${u#*:}" --users "$TRASH/users" \
+			--token-out "$TRASH/${u%%:*}.token" >"$TRASH/user-add.out" 2>&1 || {
+			cat "$TRASH/user-add.out"
+			return 1
+		}
+	done
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	"$VMMPROF" serve --listen "127.0.0.1:$port" --users "$TRASH/users" --web-dir "$web_dir" \
+		--audit-log "$TRASH/audit.log" >"$TRASH/daemon.log" 2>&1 &
+	web_pid=$!
+	web_url="http://127.0.0.1:$port"
+	# up when / answers (the port is free again only if the daemon died)
+	python3 - "$web_url/" "$web_pid" <<-'PY' || { cat "$TRASH/daemon.log"; return 1; }
+	import os, sys, time, urllib.request
+	for _ in range(150):
+	    try:
+	        urllib.request.urlopen(sys.argv[1], timeout=2).read()
+	        sys.exit(0)
+	    except Exception as e:
+	        err = e
+	    try:
+	        os.kill(int(sys.argv[2]), 0)
+	    except OSError:
+	        sys.exit("the daemon exited: %s" % err)
+	    time.sleep(0.1)
+	sys.exit("the daemon did not answer in 15 s: %s" % err)
+	PY
+}
+
+web_stop_daemon() {
+	if [ -n "$web_pid" ]; then
+		kill "$web_pid" 2>/dev/null
+		wait "$web_pid" 2>/dev/null
+	fi
+	web_pid=
+}
+
+web_workload() {
+	"$VP_HELPERS/workload" "$@" >/dev/null 2>&1 &
+	wl_pid=$!
+}
+
+webui() {
+	web_scenario=$1
+	shift
+	python3 "$web_src/tests/web/webui.py" "$web_scenario" --url "$web_url" --tokens "$TRASH" \
+		--out "$TRASH" ${VP_SCREENSHOTS:+--keep "$VP_SCREENSHOTS"} "$@"
+}
