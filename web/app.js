@@ -627,10 +627,15 @@ function factorCell(fv) {
   return td;
 }
 
+/* vCPU rows belong to a VM row, thread rows (native mode) to a process row. */
+const isChild = (r) => r.kind === 'vcpu' || r.kind === 'thread';
+const isId = (v) => isNum(v) && v >= 0;
+
 function rowLabel(r, frame) {
-  if (r.kind === 'vcpu') {
+  if (isChild(r)) {
     const vm = frame.rows[r.vm_row];
-    return 'vCPU ' + r.index + (vm && vm.name ? ' of ' + vm.name : '');
+    const of = vm && vm.name ? ' of ' + vm.name : '';
+    return (r.kind === 'thread' ? 'thread ' + (isId(r.tid) ? r.tid : r.index) : 'vCPU ' + r.index) + of;
   }
   return r.name || r.key;
 }
@@ -639,7 +644,7 @@ function renderFrame() {
   const f = st.frames[st.frames.length - 1];
   const thead = clear($('factors-table').tHead);
   const tb = clear($('factors-table').tBodies[0]);
-  thead.append(el('tr', null, el('th', null, 'VM / vCPU'), el('th', null, 'pid / tid'), el('th', null, 'CPU'),
+  thead.append(el('tr', null, el('th', null, 'VM / vCPU (process / thread)'), el('th', null, 'pid / tid'), el('th', null, 'CPU'),
     el('th', null, 'node'), ...FACTORS.map(([k, n]) => el('th', { title: k }, n))));
   if (!f) {
     tb.append(el('tr', null, el('td', { colspan: 4 + FACTORS.length, class: 'muted' },
@@ -652,17 +657,17 @@ function renderFrame() {
   }
   const rows = f.rows || [];
   if (!st.selKey || !rows.some((r) => r.key === st.selKey)) {
-    const vm = rows.find((r) => r.kind !== 'vcpu') || rows[0];
+    const vm = rows.find((r) => !isChild(r)) || rows[0];
     st.selKey = vm ? vm.key : null;
   }
   for (const r of rows) {
-    const vc = r.kind === 'vcpu';
+    const vc = isChild(r);
     const tr = el('tr', { class: (vc ? 'vcpu' : 'vm') + (r.key === st.selKey ? ' selected' : ''), dataset: { key: r.key },
       onclick: () => { st.selKey = r.key; renderFrame(); } },
       el('td', null, rowLabel(r, f)),
-      el('td', { class: 'num' }, vc ? (r.tid >= 0 ? String(r.tid) : 'n/a') : (r.pid >= 0 ? String(r.pid) : (r.domid >= 0 ? 'dom ' + r.domid : 'n/a'))),
-      el('td', { class: 'num' }, vc && isNum(r.cpu) && r.cpu >= 0 ? String(r.cpu) : vc ? 'n/a' : ''),
-      el('td', { class: 'num' }, vc && isNum(r.node) && r.node >= 0 ? String(r.node) : vc ? 'n/a' : ''),
+      el('td', { class: 'num' }, vc ? (isId(r.tid) ? String(r.tid) : 'n/a') : (isId(r.pid) ? String(r.pid) : (isId(r.domid) ? 'dom ' + r.domid : 'n/a'))),
+      el('td', { class: 'num' }, vc ? (isId(r.cpu) ? String(r.cpu) : 'n/a') : ''),
+      el('td', { class: 'num' }, vc ? (isId(r.node) ? String(r.node) : 'n/a') : ''),
       ...FACTORS.map(([k]) => factorCell(r.factors && r.factors[k])));
     tb.append(tr);
   }

@@ -261,10 +261,10 @@ def scenario_session(args, b):
     check_cells(bfr, last)
 
     # first principles about the target: the workload's pid, its threads, one busy thread
-    vm = [r for r in last["rows"] if r["kind"] != "vcpu"]
+    vm = [r for r in last["rows"] if r["kind"] not in ("vcpu", "thread")]
     check(len(vm) == 1 and vm[0]["pid"] == pid, "one process row, pid %d" % pid)
     tids = set(int(t) for t in os.listdir("/proc/%d/task" % pid))
-    vcpu_tids = [r["tid"] for r in last["rows"] if r["kind"] == "vcpu"]
+    vcpu_tids = [r["tid"] for r in last["rows"] if r["kind"] in ("vcpu", "thread")]
     check(vcpu_tids and set(vcpu_tids) <= tids, "its thread rows are threads of the workload: %s" % vcpu_tids)
     util = page.eval("(() => { for (const tr of document.querySelectorAll('#metrics-table tr'))"
                      " if (tr.cells[0].textContent === 'cpu_util') return tr.cells[1].textContent; return null; })()")
