@@ -245,6 +245,7 @@ function showApp() {
   if (isNum(lim.max_events)) parts.push(lim.max_events + ' events');
   if (isNum(lim.min_interval_ms)) parts.push('interval \u2265 ' + lim.min_interval_ms + ' ms');
   who.title = parts.length ? 'limits: ' + parts.join(', ') : '';
+  $('limits').textContent = parts.length ? 'Your limits: at most ' + parts.join(', ') + '.' : '';
   who.hidden = false;
   $('logout').hidden = false;
 
