@@ -241,9 +241,10 @@ function showApp() {
   who.append(el('span', { id: 'who-user' }, st.me.user), el('span', { id: 'who-role', class: 'role' }, st.me.role));
   const lim = st.me.limits || {};
   const parts = [];
-  if (isNum(lim.max_sessions)) parts.push(lim.max_sessions + ' sessions');
-  if (isNum(lim.max_events)) parts.push(lim.max_events + ' events');
-  if (isNum(lim.min_interval_ms)) parts.push('interval \u2265 ' + lim.min_interval_ms + ' ms');
+  /* 0 (or absent) is no limit */
+  if (lim.max_sessions > 0) parts.push(lim.max_sessions + ' sessions');
+  if (lim.max_events > 0) parts.push(lim.max_events + ' events');
+  if (lim.min_interval_ms > 0) parts.push('interval \u2265 ' + lim.min_interval_ms + ' ms');
   who.title = parts.length ? 'limits: ' + parts.join(', ') : '';
   $('limits').textContent = parts.length ? 'Your limits: at most ' + parts.join(', ') + '.' : '';
   who.hidden = false;
@@ -407,13 +408,12 @@ async function refreshSessions() {
   st.sessions = (j && j.sessions) || [];
   renderSessions();
   if (st.cur) {
-    const s = st.sessions.find((x) => x.id === st.cur.id);
-    if (s) {
-      const ended = st.cur.state === 'running' && s.state !== 'running';
-      st.cur = s;
-      renderSessionHead();
-      if (ended && st.streamAbort) endStream(s.id);
-    }
+    /* the daemon forgets a session once it is stopped: gone from the list means stopped */
+    const s = st.sessions.find((x) => x.id === st.cur.id) || Object.assign({}, st.cur, { state: 'stopped' });
+    const ended = st.cur.state === 'running' && s.state !== 'running';
+    st.cur = s;
+    renderSessionHead();
+    if (ended && st.streamAbort) endStream(s.id);
   }
 }
 
@@ -487,8 +487,13 @@ async function startSession(ev) {
 
 async function stopSession(s) {
   try {
-    await api('DELETE', '/sessions/' + encodeURIComponent(s.id));
+    const r = await api('DELETE', '/sessions/' + encodeURIComponent(s.id));
     banner('');
+    if (st.cur && st.cur.id === s.id) {
+      st.cur = Object.assign({}, st.cur, { state: (r && r.state) || 'stopped' });
+      renderSessionHead();
+      endStream(s.id);
+    }
   } catch (e) {
     banner(e.status === 403 ? 'Not allowed to stop ' + s.id + ' (403): ' + e.message.replace(/^403: /, '')
       : 'Cannot stop ' + s.id + ': ' + e.message);
@@ -530,6 +535,7 @@ function renderSessionHead() {
     'every ' + (isNum(s.interval_ms) ? s.interval_ms + ' ms' : 'n/a'),
     'started ' + fmtStarted(s.started),
     s.recording ? 'recording ' + s.recording : null,
+    s.ended_because ? 'ended: ' + s.ended_because : null,
     last ? 'frame ' + last.seq + ' at ' + fmtTime(last.time) : 'no frame yet',
   ].filter(Boolean).join(' \u00b7 ');
 }

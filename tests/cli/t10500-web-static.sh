@@ -41,16 +41,10 @@ test_expect_success 'the page puts host data in as text only: app.js never assig
 	! grep -n "innerHTML\|outerHTML\|insertAdjacentHTML\|document.write" "$web_dir/app.js"
 '
 
-web_prereqs
-if [ -n "$web_skip" ]; then
-	test_skip 'the daemon serves the UI files with their content types' "$web_skip"
-	test_done
-	exit
-fi
-web_start_daemon >"$TRASH/start.out" 2>&1 && started=1 || started=0
+web_begin 'the daemon serves the UI files with their content types'
 
 test_expect_success 'the daemon serves the UI files with their content types, without a token' '
-	test $started = 1 || { cat start.out; exit 1; }
+	test $started = 1 &&
 	python3 - "$web_url" "$web_dir" <<-PY
 	import sys, urllib.request
 	url, d = sys.argv[1], sys.argv[2]

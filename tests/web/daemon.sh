@@ -1,5 +1,8 @@
 # daemon.sh - start a real `vmmprof serve` on loopback for the web UI tests (sourced after lib.sh).
 #
+#   web_begin 'WHAT'          when the tests cannot run here: skips WHAT with the reason and
+#                             ends the script; else starts the daemon (web_start_daemon) and
+#                             records a test that it started ($started is 1 then)
 #   web_prereqs               sets web_skip to why the tests cannot run here (empty: they can)
 #   web_start_daemon          users alice (operator), bob (viewer), root (admin) with their
 #                             tokens in $TRASH/alice.token ..., the daemon on a free port of
@@ -33,6 +36,20 @@ web_prereqs() {
 	elif [ -z "$VP_HELPERS" ] || [ ! -x "$VP_HELPERS/workload" ]; then
 		web_skip='VP_HELPERS/workload is not built'
 	fi
+}
+
+web_begin() {
+	web_prereqs
+	if [ -n "$web_skip" ]; then
+		test_skip "$1" "$web_skip"
+		test_done
+		exit $?
+	fi
+	started=0
+	web_start_daemon >"$TRASH/start.out" 2>&1 && started=1
+	test_expect_success 'the daemon starts on loopback with an operator, a viewer and an admin' '
+		test $started = 1 || { cat start.out; exit 1; }
+	'
 }
 
 web_start_daemon() {
