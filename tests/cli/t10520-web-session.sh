@@ -16,9 +16,10 @@ test_expect_success 'start on a pid, live factors and charts, diagnosis, stop (s
 	test $started = 1 && webui session --pid $wl_pid
 '
 
-test_expect_success 'the audit log names alice starting and stopping the session' '
+test_expect_success 'the audit log has alice starting (201) and stopping (200) the session' '
 	test $started = 1 &&
-	grep -q "alice" audit.log && grep -qi "start" audit.log && grep -qi "stop" audit.log ||
+	grep -q "user=alice .*session\.start.*201" audit.log &&
+	grep -q "user=alice .*session\.stop.*200" audit.log ||
 	{ cat audit.log; exit 1; }
 '
 

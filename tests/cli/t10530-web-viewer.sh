@@ -14,4 +14,10 @@ test_expect_success 'viewer: read-only controls, live view of another session, 4
 	test $started = 1 && webui viewer --pid $wl_pid
 '
 
+test_expect_success 'the audit log has both of bob'"'"'s attempts refused (403)' '
+	test $started = 1 &&
+	test "$(grep -c "user=bob .*403 \(POST\|DELETE\) /api/v1/sessions" audit.log)" = 2 ||
+	{ cat audit.log; exit 1; }
+'
+
 test_done
