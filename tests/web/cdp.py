@@ -235,9 +235,16 @@ def png_size(data):
     return struct.unpack(">II", data[16:24])
 
 
+class PngStats:
+    def __init__(self, width, height, hist, sampled):
+        self.width, self.height = width, height
+        self.colours = len(hist)                                # distinct colours sampled
+        self.commonest = max(hist.values()) / max(1, sampled)   # share of the commonest one
+        self.white = hist.get(b"\xff\xff\xff", 0) / max(1, sampled)
+
+
 def png_stats(path, step=4):
-    """(width, height, distinct colours, share of the commonest colour) of an 8-bit RGB(A) PNG,
-    sampling every step-th row and column."""
+    """PngStats of an 8-bit RGB(A) PNG (no interlace), sampling every step-th row and column."""
     b = open(path, "rb").read()
     w, h = png_size(b)
     pos, idat = 8, b""
@@ -284,4 +291,4 @@ def png_stats(path, step=4):
                 colours[px] = colours.get(px, 0) + 1
                 sampled += 1
         prev = line
-    return w, h, len(colours), max(colours.values()) / max(1, sampled)
+    return PngStats(w, h, colours, sampled)

@@ -76,7 +76,8 @@ def shot(page, args, name, min_height, texts):
     w, h = page.screenshot(path)
     if args.keep:
         shutil.copy(path, os.path.join(args.keep, name + ".png"))
-    sw, sh, colours, top = png_stats(path)
+    ps = png_stats(path)
+    sw, sh, colours, top = ps.width, ps.height, ps.colours, ps.commonest
     print("screenshot %s: %dx%d, %d colours, commonest %.0f %%" % (name, sw, sh, colours, 100 * top))
     check((sw, sh) == (w, h) and sw == 1280 and sh >= min_height, "%s: %dx%d PNG (>= %d tall)" % (name, sw, sh, min_height))
     # text, tables and chart lines give many colours; a blank or error page has a handful
