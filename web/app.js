@@ -407,6 +407,7 @@ async function refreshSessions() {
   }
   st.sessions = (j && j.sessions) || [];
   renderSessions();
+  refreshCollector();
   if (st.cur) {
     /* the daemon forgets a session once it is stopped: gone from the list means stopped */
     const s = st.sessions.find((x) => x.id === st.cur.id) || Object.assign({}, st.cur, { state: 'stopped' });
@@ -427,6 +428,27 @@ async function endStream(id) {
     $('sv-live').className = 'live-state';
     $('sv-live').textContent = 'ended';
   }
+}
+
+/* The one collector's merged counter set: each event once, with the sessions that asked for it. */
+async function refreshCollector() {
+  let j;
+  try {
+    j = await api('GET', '/collector');
+  } catch (e) {
+    $('collector-targets').textContent = e.status === 401 ? '' : '(' + e.message + ')';
+    return;
+  }
+  const tb = clear($('collector-table').tBodies[0]);
+  const ev = (j && j.events) || [];
+  $('collector-targets').textContent = isNum(j && j.targets) ? '(' + j.targets + ' threads counted)' : '';
+  for (const e of ev) {
+    tb.append(el('tr', null, el('td', null, e.name), el('td', null, el('code', null, e.encoding || '')),
+      el('td', null, (e.sessions || []).join(', ')),
+      el('td', { class: 'num' }, isNum(e.running_pct) ? fmt(e.running_pct, 1, ' %') : naWithReason(e.why || 'not counted yet')),
+      el('td', null, e.open ? 'yes' : 'no: ' + (e.why || 'no reason given'))));
+  }
+  if (!ev.length) tb.append(el('tr', null, el('td', { colspan: 5, class: 'muted' }, 'No session is running: nothing is counted.')));
 }
 
 function targetsText(s) {

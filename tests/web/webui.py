@@ -250,6 +250,19 @@ def scenario_session(args, b):
     page.wait_for("[...document.querySelectorAll('#sessions-table tbody tr')].some((r) => r.dataset.id === %s && "
                   "r.textContent.includes('running'))" % json.dumps(sid), 10, "the session in the list")
 
+    # the shared counter set holds the software model's events (models/software.model), for this session
+    want_ev = []
+    with open(os.path.join(args.models, "software.model")) as f:
+        for line in f:
+            w = line.split()
+            if len(w) >= 4 and w[0] == "event" and w[2] == "=":
+                want_ev.append(w[3])
+    page.wait_for("[...document.querySelectorAll('#collector-table tbody tr')].filter((r) => r.cells.length === 5 && "
+                  "r.cells[2].textContent.split(', ').includes(%s)).length === %d" % (json.dumps(sid), len(want_ev)),
+                  15, "the shared counters of %s" % sid)
+    shown_ev = page.eval("[...document.querySelectorAll('#collector-table tbody tr')].map((r) => r.cells[0].textContent)")
+    check(sorted(shown_ev) == sorted(want_ev), "the shared counters are the model's events: %s" % shown_ev)
+
     # live: the frame shown advances, each shown as the daemon sent it
     page.wait_for("/frame \\d+/.test(document.getElementById('sv-meta').textContent)", 20, "the first frame")
     a = shown_frame(page)
@@ -377,6 +390,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--keep")
     ap.add_argument("--pid", type=int)
+    ap.add_argument("--models", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "models"))
     args = ap.parse_args()
     try:
         with Browser(width=1280, height=900, log_path=os.path.join(args.out, "chromium.log")) as b:
