@@ -606,6 +606,10 @@ async function runStream(id) {
       live.className = 'live-state on';
       live.textContent = 'live';
       await readSSE('/sessions/' + encodeURIComponent(id) + '/stream', ac.signal, (type, data) => {
+        if (type === 'end') {                 /* the session ended on its own (its targets are gone) */
+          refreshSessions();
+          return;
+        }
         if (type !== 'frame') return;
         try { addFrames([JSON.parse(data)]); } catch (_) { /* ignore a malformed frame */ }
         backoff = 1000;
