@@ -34,7 +34,8 @@ trap 'exit 130' INT TERM
 # the open files: CLIENTS connections and their sessions' descriptors
 [ "$(ulimit -n)" -ge $((N * 2 + 64)) ] 2>/dev/null || ulimit -n $((N * 2 + 64)) 2>/dev/null || true
 
-"$B" user add bench --role operator --users "$dir/users" --token-out "$dir/token" >/dev/null
+"$B" user add bench --role operator --users "$dir/users" --token-out "$dir/token" >"$dir/user.log" 2>&1 ||
+	{ cat "$dir/user.log" >&2; exit 1; }
 tok=$(cat "$dir/token")
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 url=http://127.0.0.1:$port
