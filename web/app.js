@@ -234,6 +234,10 @@ const canStart = () => st.me && (st.me.role === 'operator' || st.me.role === 'ad
 const canStop = (s) => st.me && s.state === 'running' &&
   (st.me.role === 'admin' || (st.me.role === 'operator' && s.owner === st.me.user));
 
+/* An ended session stays listed (with its history) until its owner or an admin deletes it. */
+const canRemove = (s) => st.me && s.state !== 'running' &&
+  (st.me.role === 'admin' || (st.me.role === 'operator' && s.owner === st.me.user));
+
 function showApp() {
   $('login-view').hidden = true;
   $('app-view').hidden = false;
@@ -408,6 +412,7 @@ async function refreshSessions() {
   st.sessions = (j && j.sessions) || [];
   renderSessions();
   refreshCollector();
+  refreshRecordings();
   if (st.cur) {
     /* the daemon forgets a session once it is stopped: gone from the list means stopped */
     const s = st.sessions.find((x) => x.id === st.cur.id) || Object.assign({}, st.cur, { state: 'stopped' });
@@ -451,6 +456,50 @@ async function refreshCollector() {
   if (!ev.length) tb.append(el('tr', null, el('td', { colspan: 5, class: 'muted' }, 'No session is running: nothing is counted.')));
 }
 
+async function refreshRecordings() {
+  const tb = $('recordings-table').tBodies[0];
+  let j;
+  try {
+    j = await api('GET', '/recordings');
+  } catch (e) {
+    if (e.status !== 401) clear(tb).append(el('tr', null, el('td', { colspan: 5, class: 'muted' }, 'Cannot list the recordings: ' + e.message)));
+    return;
+  }
+  const recs = (j && j.recordings) || [];
+  const sig = JSON.stringify(recs);
+  if (tb.dataset.sig === sig) return;          /* unchanged: keep the buttons' state */
+  tb.dataset.sig = sig;
+  clear(tb);
+  for (const r of recs) {
+    const btn = el('button', { type: 'button', class: 'download', onclick: () => downloadRecording(r.name, btn) }, 'Download');
+    tb.append(el('tr', { dataset: { name: r.name } }, el('td', null, el('code', null, r.name)), el('td', null, r.owner || ''),
+      el('td', { class: 'num' }, fmtBytes(r.size)), el('td', null, fmtStarted(r.mtime)), el('td', null, btn)));
+  }
+  if (!recs.length) tb.append(el('tr', null, el('td', { colspan: 5, class: 'muted' }, 'No recordings' + (j && j.dir ? ' in ' + j.dir : '') + '.')));
+}
+
+/* A download needs the Authorization header: fetch it, then save the blob. */
+async function downloadRecording(name, btn) {
+  btn.disabled = true;
+  try {
+    const r = await fetch(API + '/recordings/' + encodeURIComponent(name),
+      { headers: { Authorization: 'Bearer ' + st.token }, cache: 'no-store' });
+    if (!r.ok) throw await apiError(r);
+    const blob = await r.blob();
+    const url = URL.createObjectURL(blob);
+    const a = el('a', { href: url, download: name });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+    btn.textContent = 'Downloaded (' + blob.size + ' bytes)';
+  } catch (e) {
+    banner('Cannot download ' + name + ': ' + e.message);
+  } finally {
+    btn.disabled = false;
+  }
+}
+
 function targetsText(s) {
   const t = [];
   if (s.vms && s.vms.length) t.push('VMs ' + s.vms.join(', '));
@@ -466,6 +515,8 @@ function renderSessions() {
       el('button', { type: 'button', class: 'open', onclick: () => openSession(s) }, 'Open'));
     if (canStop(s)) {
       acts.append(' ', el('button', { type: 'button', class: 'danger stop', onclick: () => stopSession(s) }, 'Stop'));
+    } else if (canRemove(s)) {
+      acts.append(' ', el('button', { type: 'button', class: 'remove', title: s.ended_because || '', onclick: () => stopSession(s) }, 'Remove'));
     }
     tb.append(el('tr', { dataset: { id: s.id }, class: st.cur && st.cur.id === s.id ? 'selected' : null },
       el('td', null, s.id), el('td', null, s.owner || ''), el('td', null, s.model || ''),
@@ -606,8 +657,14 @@ async function runStream(id) {
       live.className = 'live-state on';
       live.textContent = 'live';
       await readSSE('/sessions/' + encodeURIComponent(id) + '/stream', ac.signal, (type, data) => {
-        if (type === 'end') {                 /* the session ended on its own (its targets are gone) */
-          refreshSessions();
+        if (type === 'end') {                 /* stopped, or ended on its own (its targets are gone) */
+          let e = {};
+          try { e = JSON.parse(data) || {}; } catch (_) { /* keep the defaults */ }
+          if (st.cur && st.cur.id === id) {
+            st.cur = Object.assign({}, st.cur, { state: e.state || 'ended', ended_because: e.why || st.cur.ended_because });
+            renderSessionHead();
+            endStream(id);
+          }
           return;
         }
         if (type !== 'frame') return;

@@ -6,7 +6,7 @@
 #   web_prereqs               sets web_skip to why the tests cannot run here (empty: they can)
 #   web_start_daemon          users alice (operator), bob (viewer), root (admin) with their
 #                             tokens in $TRASH/alice.token ..., the daemon on a free port of
-#                             127.0.0.1 serving web/; sets web_url, web_pid
+#                             127.0.0.1 serving web/, recordings in $TRASH/rec; sets web_url, web_pid
 #   web_stop_daemon           ends it (also on exit)
 #   web_workload ARGS...      starts tests/helpers/workload in the background; sets wl_pid
 #   webui SCENARIO ARGS...    runs tests/web/webui.py SCENARIO against the daemon
@@ -61,8 +61,9 @@ web_start_daemon() {
 		}
 	done
 	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	mkdir -p "$TRASH/rec"
 	"$VMMPROF" serve --listen "127.0.0.1:$port" --users "$TRASH/users" --web-dir "$web_dir" \
-		--audit-log "$TRASH/audit.log" >"$TRASH/daemon.log" 2>&1 &
+		--audit-log "$TRASH/audit.log" --recordings-dir "$TRASH/rec" >"$TRASH/daemon.log" 2>&1 &
 	web_pid=$!
 	web_url="http://127.0.0.1:$port"
 	# up when / answers (the port is free again only if the daemon died)

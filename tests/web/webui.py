@@ -239,6 +239,7 @@ def scenario_session(args, b):
     page.eval("document.getElementById('model').value = 'software'")
     page.fill("#pids", str(pid))
     page.fill("#interval", "1000")
+    page.eval("document.getElementById('record').checked = true")
     page.click("#start")
     sid = page.wait_for("!document.getElementById('session-view').hidden && document.getElementById('sv-id').textContent",
                         20, "the new session's view")
@@ -332,6 +333,22 @@ def scenario_session(args, b):
     check(shown_frame(page)["seq"] == seq, "no frame arrives after the stop (still %d)" % seq)
     check(not page.eval("document.querySelector('#sessions-table tbody tr[data-id=%s] button.stop')" % json.dumps(sid)),
           "a stopped session has no Stop button")
+
+    # it was recorded: the file in the daemon's recordings directory, listed and downloaded through the page
+    recdir = os.path.join(args.tokens, "rec")
+    files = [f for f in os.listdir(recdir) if f.endswith("-%s.vmmrec" % sid)]
+    check(len(files) == 1 and files[0].startswith("alice+"), "the daemon wrote alice's recording of %s: %s" % (sid, files))
+    path = os.path.join(recdir, files[0])
+    with open(path, "rb") as f:
+        head = f.read(16)
+    check(head == b"SQLite format 3\0", "it is an SQLite file (record-format.md)")
+    size = os.path.getsize(path)
+    sel = "#recordings-table tbody tr[data-name=%s]" % json.dumps(files[0])
+    page.wait_for("document.querySelector(%s)" % json.dumps(sel), 15, "the recording in the list")
+    page.click(sel + " button.download")
+    got = page.wait_for("(/Downloaded \\((\\d+) bytes\\)/.exec(document.querySelector(%s).textContent) || [])[1]"
+                        % json.dumps(sel + " button.download"), 30, "the download")
+    check(int(got) == size, "the page downloaded it with the token: %s bytes, the file has %d" % (got, size))
     no_errors(page)
 
 
