@@ -446,7 +446,7 @@ async function refreshCollector() {
   }
   const tb = clear($('collector-table').tBodies[0]);
   const ev = (j && j.events) || [];
-  $('collector-targets').textContent = isNum(j && j.targets) ? '(' + j.targets + ' threads counted)' : '';
+  $('collector-targets').textContent = isNum(j && j.targets) ? '(' + j.targets + (j.targets === 1 ? ' thread' : ' threads') + ' counted)' : '';
   for (const e of ev) {
     tb.append(el('tr', null, el('td', null, e.name), el('td', null, el('code', null, e.encoding || '')),
       el('td', null, (e.sessions || []).join(', ')),
