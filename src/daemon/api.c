@@ -290,7 +290,8 @@ enum MHD_Result vpd_api_recordings(struct vpd_req *r, const char *name)
 		}
 		if (dp)
 			closedir(dp);
-		qsort(names, n, sizeof(*names), cmp_names);
+		if (n)			/* qsort(NULL, 0, ...) is undefined: an empty directory */
+			qsort(names, n, sizeof(*names), cmp_names);
 		for (i = 0; i < n; i++) {
 			struct stat st;
 			char *p = xasprintf("%s/%s", dir, names[i]);
