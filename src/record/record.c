@@ -508,8 +508,8 @@ struct rec_cursor {
 
 static const char *const cursor_sql[CUR_N] = {
 	"SELECT seq, t_ns, duration, cpu_mhz, notes FROM frames ORDER BY seq",
-	"SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	"node, remote, remote_quality FROM rows ORDER BY seq, pos",
+	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
+	 "node, remote, remote_quality FROM rows ORDER BY seq, pos"),
 	"SELECT seq, pos, node, bytes FROM row_mem ORDER BY seq, pos",
 	"SELECT seq, pos, input, value FROM vals ORDER BY seq, pos, input",
 };
