@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/diag_render.h"
 #include "cli/calib_file.h"
 #include "util/alloc.h"
 #include "util/json.h"
@@ -156,23 +157,6 @@ static void nan_reason(struct stat_model *sm, const struct expr *e, double v, st
 		sbuf_addf(sb, "; %s", sm->cal_note);
 }
 
-/* Unavailable: declared so by the model, or its inputs are absent here; *why says why. */
-static bool factor_unavailable(const struct stat_model *sm, int f, const char **why)
-{
-	const struct model_factor *fa = &sm->m->factors[f];
-
-	if (fa->quality == Q_UNAVAILABLE) {
-		*why = fa->reason;
-		return true;
-	}
-	if (!sm->run.av.factor_ok[f]) {
-		*why = sm->run.av.factor_reason[f] ? sm->run.av.factor_reason[f] :
-			"its inputs are not available here";
-		return true;
-	}
-	return false;
-}
-
 static void fmt_value(struct sbuf *sb, double v)
 {
 	if (isnan(v))
@@ -215,8 +199,8 @@ static void print_json(struct stat_model *sm, bool total, double t, struct sbuf 
 	jw_arr_begin(&w);
 	for (f = 0; f < FACTOR_N; f++) {
 		const struct model_factor *fa = &m->factors[f];
-		const char *uwhy = NULL;
-		bool un = factor_unavailable(sm, f, &uwhy);
+		const char *uwhy = factor_unavailable(m, &sm->run.av, (enum factor_id)f);
+		bool un = uwhy != NULL;
 
 		jw_obj_begin(&w);
 		jw_kstr(&w, "factor", factor_name((enum factor_id)f));
@@ -254,13 +238,11 @@ static void print_csv(struct stat_model *sm, double t, char sep, bool with_time,
 			  m->metrics[i].name);
 	}
 	for (f = 0; f < FACTOR_N; f++) {
-		const char *uwhy;
-
 		if (with_time)
 			sbuf_addf(out, "%.9f%c", t, sep);
 		fmt_value(out, sm->fv[f].score);
 		sbuf_addf(out, "%c%s%cfactor:%s\n", sep,
-			  factor_unavailable(sm, f, &uwhy) ? "unavailable" :
+			  factor_unavailable(m, &sm->run.av, (enum factor_id)f) ? "unavailable" :
 			  severity_name(sm->fv[f].sev), sep, factor_name((enum factor_id)f));
 	}
 }
@@ -298,11 +280,11 @@ static void print_table(struct stat_model *sm, double t, bool total, const char 
 	table_init(&tb, 6, ft);
 	for (f = 0; f < FACTOR_N; f++) {
 		const struct model_factor *fa = &m->factors[f];
-		const char *uwhy = NULL;
+		const char *uwhy = factor_unavailable(m, &sm->run.av, (enum factor_id)f);
 
 		table_row(&tb);
 		table_cell(&tb, "%s", factor_name((enum factor_id)f));
-		if (factor_unavailable(sm, f, &uwhy)) {
+		if (uwhy) {
 			table_cell(&tb, "n/a");
 			table_cell(&tb, "unavailable");
 			table_cell(&tb, "n/a");
