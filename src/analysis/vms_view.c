@@ -9,6 +9,12 @@
 
 int vms_scan(struct vms_view *v, const char *root, struct vp_err *err)
 {
+	return vms_scan_xen(v, root, NULL, err);
+}
+
+int vms_scan_xen(struct vms_view *v, const char *root, struct hv_xen_numa *xen_numa,
+		 struct vp_err *err)
+{
 	struct hv_ctx ctx;
 	int ret;
 
@@ -20,6 +26,7 @@ int vms_scan(struct vms_view *v, const char *root, struct vp_err *err)
 	ctx.root = root;
 	ctx.plat = &v->plat;
 	ctx.exec = NULL;
+	ctx.xen_numa = xen_numa;
 	ret = hv_scan_vms(&ctx, &v->vms, err);
 	if (ret)
 		return ret;

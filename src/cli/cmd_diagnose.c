@@ -276,6 +276,7 @@ const struct cmd cmd_diagnose = {
 		"--calibration FILE\tlatencies and bandwidth of this machine (default\n"
 		"\t~/.config/vmmprof/calibration.json, written by 'vmmprof calibrate')\n"
 		"--json\tprint the diagnosis as JSON (schema in docs/method.md)\n"
+		XEN_NUMA_HELP
 		"--root DIR\tread /proc and /sys under DIR (fixture trees)",
 	.examples =
 		"vmmprof diagnose\tevery VM on this host, 5 s\n"

@@ -514,6 +514,7 @@ static int run_list(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "encode", no_argument, NULL, 'e' },
+		{ "xen-numa-dump", no_argument, NULL, 'X' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct list_opts o = { "/", NULL, false };
@@ -528,6 +529,7 @@ static int run_list(int argc, char **argv)
 		case 'j': o.json = true; break;
 		case 'r': o.root = optarg; break;
 		case 'e': encode = true; break;
+		case 'X': o.xen_numa_dump = true; break;
 		default:
 			return cli_usage_error(&cmd_list, "unknown option '%s'", argv[optind - 1]);
 		}
@@ -555,6 +557,8 @@ static int run_list(int argc, char **argv)
 			return cli_usage_error(&cmd_list, "unexpected argument '%s'", argv[i]);
 		o.pattern = argv[i];
 	}
+	if (o.xen_numa_dump && kind->fn != list_vms)
+		return cli_usage_error(&cmd_list, "--xen-numa-dump is for 'list vms'");
 	rc = kind->fn(&o, &out);
 	if (!rc)
 		rc = cli_write(&out);
@@ -585,7 +589,10 @@ const struct cmd cmd_list = {
 		"does not resolve.  The accepted syntaxes are described in docs/events.md.",
 	.options = "--json\tprint JSON instead of text\n"
 		   "--root DIR\tread sysfs and tracefs under DIR (a fixture tree) instead of /\n"
-		   "--encode\ttreat the arguments as event specs and print their encoding",
+		   "--encode\ttreat the arguments as event specs and print their encoding\n"
+		   "--xen-numa-dump\tlist vms on Xen: each domain's memory per node from Xen's 'u'\n"
+		   "\tdebug key ('xl debug-keys u', read back from 'xl dmesg'); it writes to Xen's\n"
+		   "\tconsole ring, so it is off unless asked for",
 	.examples = "vmmprof list\tevery event\n"
 		    "vmmprof list events 'sched:*'\tthe scheduler tracepoints\n"
 		    "vmmprof list pmus\tthe kernel's PMUs\n"

@@ -185,6 +185,7 @@ const struct cmd cmd_record = {
 		"--model-path DIR\talso look for models in DIR (repeatable)\n"
 		"--calibration FILE\tthe machine's calibration (default ~/.config/vmmprof/calibration.json)\n"
 		"-q, --quiet\tno progress on standard error\n"
+		XEN_NUMA_HELP
 		"--root DIR\tread /proc and /sys under DIR",
 	.examples =
 		"vmmprof record -o run.vmmdb -d 60\tone minute of every VM\n"

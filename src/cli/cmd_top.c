@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/pipeline.h"
 #include "tui/toprender.h"
 #include "util/alloc.h"
 #include "tui/tui.h"
@@ -79,9 +80,13 @@ static int run_top(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "sort", required_argument, NULL, 's' },
+		{ "xen-numa-dump", optional_argument, NULL, 'X' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct top_state s;
+	struct hv_xen_numa xen_numa = { 0, 0 };
+	bool xen_dump = false;
+	double every_s;
 	struct vp_err err = { 0, "" };
 	const char *root = "/";
 	enum top_sort sort = TOP_SORT_NAME;
@@ -106,6 +111,12 @@ static int run_top(int argc, char **argv)
 			if (*end || !(delay > 0) || delay > 86400)
 				return cli_usage_error(&cmd_top, "-d needs seconds > 0, not '%s'", optarg);
 			break;
+		case 'X':
+			if (xen_numa_opt(&cmd_top, optarg, &every_s))
+				return 2;
+			xen_numa.every_ns = (uint64_t)(every_s * 1e9);
+			xen_dump = true;
+			break;
 		case 's':
 			if (parse_sort(optarg, &sort))
 				return cli_usage_error(&cmd_top, "unknown sort key '%s' (name, cpu, remote, memory)",
@@ -123,6 +134,8 @@ static int run_top(int argc, char **argv)
 		return cli_errorf("standard output is not a terminal: use 'vmmprof top --batch'");
 	if (top_init(&s, root, &err))
 		return cli_error(&err);
+	if (xen_dump)
+		s.xen_numa = &xen_numa;
 	if (batch)
 		rc = run_batch(&s, iterations, delay, json, sort);
 	else if (tui_run(&s, delay, sort, &err))
@@ -137,8 +150,8 @@ const struct cmd cmd_top = {
 	.name = "top",
 	.fn = run_top,
 	.summary = "live view of nodes, VMs and vCPUs: placement, memory spread, the five factors",
-	.synopsis = "top [-d SECS] [--sort KEY] [--root DIR]\n"
-		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [--root DIR]",
+	.synopsis = "top [-d SECS] [--sort KEY] [--xen-numa-dump[=SECS]] [--root DIR]\n"
+		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [--xen-numa-dump[=SECS]] [--root DIR]",
 	.description =
 		"A live view in the manner of numatop and htop.  The nodes view shows memory per\n"
 		"node, the pages allocated locally and remotely per second (numastat) and CPU load.\n"
@@ -162,6 +175,7 @@ const struct cmd cmd_top = {
 		   "-d, --delay SECS\tinterval between samples (default 2)\n"
 		   "--json\tJSON lines (implies --batch)\n"
 		   "-s, --sort KEY\tname, cpu, remote or memory\n"
+		   XEN_NUMA_HELP
 		   "--root DIR\tread /proc and /sys under DIR (fixture trees)",
 	.examples = "vmmprof top\tthe live view\n"
 		    "vmmprof top --batch -n 3 -d 1\tthree samples a second apart, as text\n"

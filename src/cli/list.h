@@ -10,6 +10,7 @@ struct list_opts {
 	const char *root;     /* --root DIR, "/" by default */
 	const char *pattern;  /* NULL: everything; else a glob, or a substring when it has no glob characters */
 	bool json;
+	bool xen_numa_dump;   /* list vms --xen-numa-dump: Xen's pages per node (opt-in) */
 };
 
 /*

@@ -146,9 +146,10 @@ int list_vms(const struct list_opts *o, struct sbuf *out)
 {
 	struct vms_view v;
 	struct vp_err err = { 0, "" };
+	struct hv_xen_numa xn = { 0, 0 };
 	int rc = 0;
 
-	if (vms_scan(&v, o->root, &err))
+	if (vms_scan_xen(&v, o->root, o->xen_numa_dump ? &xn : NULL, &err))
 		rc = cli_error(&err);
 	else if (o->json)
 		vms_json(&v, keep_vm, o, out);

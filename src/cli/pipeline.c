@@ -28,9 +28,27 @@ static int parse_pids(const char *s, struct pipe_opts *o)
 	return 0;
 }
 
+int xen_numa_opt(const struct cmd *c, const char *arg, double *every_s)
+{
+	char *end;
+
+	*every_s = 60.0;
+	if (!arg)
+		return 0;
+	*every_s = strtod(arg, &end);
+	if (end == arg || *end || !(*every_s >= 0) || *every_s > 86400) {
+		cli_usage_error(c, "--xen-numa-dump needs seconds >= 0, not '%s'", arg);
+		return -1;
+	}
+	return 0;
+}
+
 int pipe_opt(const struct cmd *c, struct pipe_opts *o, int opt, const char *arg)
 {
 	switch (opt) {
+	case PO_XEN_NUMA:
+		o->xen_numa = true;
+		return xen_numa_opt(c, arg, &o->xen_numa_every_s) ? -1 : 1;
 	case PO_ROOT: o->root = arg; return 1;
 	case 'm': o->model = arg; return 1;
 	case PO_CAL: o->cal_path = arg; return 1;
@@ -132,6 +150,10 @@ int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect)
 			.vm_names = o->vms, .n_vm_names = o->n_vms,
 		};
 
+		if (o->xen_numa) {
+			p->xen_numa.every_ns = (uint64_t)(o->xen_numa_every_s * 1e9);
+			co.xen_numa = &p->xen_numa;
+		}
 		if (collect_new(&p->col, &co, &err))
 			return cli_error(&err);
 	}

@@ -24,10 +24,12 @@ struct pipe_opts {
 	size_t n_vms;
 	int *pids;
 	size_t n_pids;
+	bool xen_numa;              /* --xen-numa-dump: Xen's pages per node (opt-in) */
+	double xen_numa_every_s;    /* its minimum time between dumps */
 };
 
 /* Long options shared by the collecting commands: values 1000+ for getopt_long. */
-enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM };
+enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM, PO_XEN_NUMA };
 
 /* Their getopt_long entries (with -m and -p as short options). */
 #define PIPE_LONGOPTS \
@@ -36,7 +38,19 @@ enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM };
 	{ "model-path", required_argument, NULL, PO_MODEL_PATH }, \
 	{ "calibration", required_argument, NULL, PO_CAL }, \
 	{ "vm", required_argument, NULL, PO_VM }, \
-	{ "pid", required_argument, NULL, 'p' }
+	{ "pid", required_argument, NULL, 'p' }, \
+	{ "xen-numa-dump", optional_argument, NULL, PO_XEN_NUMA }
+
+/* The help line of --xen-numa-dump, for the commands that take it. */
+#define XEN_NUMA_HELP \
+	"--xen-numa-dump[=SECS]\tXen: memory per node of every domain from Xen's 'u' debug key,\n" \
+	"\tasked for at most every SECS (default 60); it writes to Xen's console ring\n"
+
+/*
+ * The value of --xen-numa-dump[=SECS] (arg NULL: the default, 60 s) in
+ * *every_s; -1 (after printing the usage error) when it is not seconds >= 0.
+ */
+int xen_numa_opt(const struct cmd *c, const char *arg, double *every_s);
 
 /*
  * Handle one shared option (getopt's opt and optarg); returns 1 when it was
@@ -57,6 +71,7 @@ struct pipeline {
 	bool have_cal;
 	struct sbuf cal_note;       /* which calibration, or why none */
 	struct collector *col;
+	struct hv_xen_numa xen_numa; /* the collector's opt-in state (--xen-numa-dump) */
 };
 
 /*

@@ -35,6 +35,7 @@ struct collect_opts {
 	size_t n_vm_names;
 	bool strict;                    /* fail when a process or VM named is not there
 					   (otherwise the run has no rows for it) */
+	struct hv_xen_numa *xen_numa;   /* opt-in Xen page dumps (hv.h); NULL off */
 };
 
 /*

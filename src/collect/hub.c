@@ -403,6 +403,7 @@ int hub_view_add(struct hub *h, const struct hub_view_opts *o, int *id, struct v
 	co.vm_names = o->vm_names;
 	co.n_vm_names = o->n_vm_names;
 	co.strict = o->strict;
+	co.xen_numa = h->o.xen_numa;
 	ret = cview_new(&cv, &co, h->db, err);
 	if (ret)
 		return ret;

@@ -29,6 +29,7 @@ struct hub_opts {
 	const char *root;               /* "/" live, a fixture tree in tests */
 	const struct platform *plat;    /* kept by pointer: the caller keeps it alive */
 	const struct calib *cal;        /* NULL: every cal.* value is NaN */
+	struct hv_xen_numa *xen_numa;   /* opt-in Xen page dumps for every view (hv.h); NULL off */
 };
 
 /* What one view (session) asks for. */

@@ -115,7 +115,7 @@ static bool wanted_vm(const struct collect_opts *o, const struct hv_vm *vm)
 
 static int scan(struct cview *c, struct vp_err *err)
 {
-	struct hv_ctx ctx = { c->root, c->o.plat, NULL };
+	struct hv_ctx ctx = { c->root, c->o.plat, NULL, c->o.xen_numa };
 	struct hv_vm_list all;
 	size_t i;
 	int ret;

@@ -335,6 +335,7 @@ int vpd_sessions_start(struct vpd *d)
 	ho.root = d->conf.root;
 	ho.plat = &ss->pl.plat;
 	ho.cal = ss->pl.have_cal ? &ss->pl.cal : NULL;
+	ho.xen_numa = NULL; /* Xen page dumps are a CLI opt-in (--xen-numa-dump) */
 	if (hub_new(&ss->hub, &ho, &err)) {
 		snprintf(ss->hub_error, sizeof(ss->hub_error), "no collector here: %s", err.msg);
 		fprintf(stderr, "vmmprofd: warning: %s (sessions are refused)\n", ss->hub_error);

@@ -88,10 +88,25 @@ struct hv_exec {
 	void *arg;
 };
 
+/*
+ * Opt-in: Xen's page counts per node for every domain.  Xen prints them only
+ * through its 'u' debug key, into the hypervisor's console ring: the adapter
+ * runs `xl debug-keys u` (at most every every_ns) and reads the newest dump
+ * back from `xl dmesg` at each scan.  Each dump adds lines for every domain
+ * to that ring (pushing older messages out) and, in Xen 4.17, walks every
+ * page of every domain, so it is off unless asked for.  Caller-owned; the
+ * scan updates last_ns.
+ */
+struct hv_xen_numa {
+	uint64_t every_ns;              /* minimum time between dumps; 0: every scan */
+	uint64_t last_ns;               /* when the last dump was asked for, 0 never */
+};
+
 struct hv_ctx {
 	const char *root;               /* "/" or NULL live; a fixture tree in tests */
 	const struct platform *plat;    /* topology for CPU -> node; may be NULL */
 	const struct hv_exec *exec;     /* NULL: hv_exec_default */
+	struct hv_xen_numa *xen_numa;   /* NULL: no Xen page dumps (the default) */
 };
 
 const char *hv_adapter_name(enum hv_adapter_id a); /* "kvm", "xen", "guest", "native" */

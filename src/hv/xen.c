@@ -2,6 +2,7 @@
 #include "hv/xen.h"
 #include "util/alloc.h"
 #include "util/sbuf.h"
+#include "util/timeutil.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -21,6 +22,17 @@ static struct hv_vm *find_domid(struct hv_vm_list *l, size_t first, int domid)
 		if (l->vms[i].adapter == HVA_XEN && l->vms[i].domid == domid)
 			return &l->vms[i];
 	return NULL;
+}
+
+/* &(*arr)[node], growing *arr (*n long) with zeros to hold it; node < 4096. */
+static uint64_t *node_slot(uint64_t **arr, int *n, int node)
+{
+	if (node >= *n) {
+		*arr = xrealloc(*arr, (size_t)(node + 1) * sizeof(uint64_t));
+		memset(*arr + *n, 0, (size_t)(node + 1 - *n) * sizeof(uint64_t));
+		*n = node + 1;
+	}
+	return &(*arr)[node];
 }
 
 #ifdef HAVE_JANSSON
@@ -86,20 +98,14 @@ static void parse_domain(json_t *d, struct hv_vm_list *out)
 
 			if (pnode < 0 || pnode >= 4096 || kb < 0)
 				continue;
-			if (pnode >= vm->n_mem_nodes) {
-				vm->mem_node = xrealloc(vm->mem_node, (size_t)(pnode + 1) * sizeof(uint64_t));
-				memset(vm->mem_node + vm->n_mem_nodes, 0,
-				       (size_t)(pnode + 1 - vm->n_mem_nodes) * sizeof(uint64_t));
-				vm->n_mem_nodes = (int)pnode + 1;
-			}
-			vm->mem_node[pnode] += (uint64_t)kb * 1024;
+			*node_slot(&vm->mem_node, &vm->n_mem_nodes, (int)pnode) += (uint64_t)kb * 1024;
 		}
 		snprintf(vm->mem_reason, sizeof(vm->mem_reason),
 			 "configured vNUMA memory per physical node (xl list -l vnuma_nodes)");
 	} else {
 		snprintf(vm->mem_reason, sizeof(vm->mem_reason),
-			 "xl reports no memory per node without vNUMA ('xl debug-keys u' prints it "
-			 "to the hypervisor log)");
+			 "no vNUMA: Xen prints pages per node only on request (--xen-numa-dump runs "
+			 "'xl debug-keys u' and reads 'xl dmesg')");
 	}
 	snprintf(vm->vcpu_reason, sizeof(vm->vcpu_reason), "xl vcpu-list");
 }
@@ -238,13 +244,230 @@ next:
 	return 0;
 }
 
+/* The 'u' dump counts pages; Xen's page is 4 KiB on x86 and Arm. */
+#define XEN_PAGE_SIZE 4096ull
+
+/*
+ * The text of one `xl dmesg` line without "(XEN) " and a console timestamp
+ * ("[...] ", console_timestamps=); NULL for a guest's "(d1) ..." line.
+ */
+static const char *dmesg_text(const char *line)
+{
+	if (!strncmp(line, "(XEN)", 5)) {
+		line += 5;
+		if (*line == ' ')
+			line++;
+		if (*line == '[' && strchr(line, ']')) {
+			line = strchr(line, ']') + 1;
+			if (*line == ' ')
+				line++;
+		}
+		return line;
+	}
+	return *line == '(' ? NULL : line;
+}
+
+/* "Domain 3 (total: 32768):" (Xen <= 4.17) or "d3 (total: 32768):" (%pd, later). */
+static bool dump_domain_line(const char *s, int *domid, uint64_t *total)
+{
+	unsigned int id;
+	unsigned long long t;
+	int n = 0;
+
+	if (sscanf(s, "Domain %u (total: %llu):%n", &id, &t, &n) != 2 || !n) {
+		n = 0;
+		if (s[0] != 'd' || !isdigit((unsigned char)s[1]) ||
+		    sscanf(s, "d%u (total: %llu):%n", &id, &t, &n) != 2 || !n)
+			return false;
+	}
+	if (id >= 0x7ff0) /* DOMID_FIRST_RESERVED and up: DOMID_IO & co, not domains */
+		return false;
+	*domid = (int)id;
+	*total = t;
+	return true;
+}
+
+/* "    Node 1: 16384": indented, unlike the dump's "NODE0 start->..." lines. */
+static bool dump_node_line(const char *s, int *node, uint64_t *pages)
+{
+	unsigned int nd;
+	unsigned long long pg;
+	int n = 0;
+
+	if (*s != ' ' || sscanf(s, " Node %u: %llu%n", &nd, &pg, &n) != 2 || !n || nd >= 4096)
+		return false;
+	*node = (int)nd;
+	*pages = pg;
+	return true;
+}
+
+void xen_numa_dump_release(struct xen_numa_dump *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		free(d->doms[i].pages);
+	free(d->doms);
+	memset(d, 0, sizeof(*d));
+}
+
+int xen_parse_numa_dump(const char *text, int want_nodes, struct xen_numa_dump *out,
+			struct vp_err *err)
+{
+	struct xen_numa_dom *cur = NULL;
+	const char *p;
+	size_t cap = 0, i;
+	int most = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (p = text; *p; ) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = xstrndup(p, len);
+		const char *t = dmesg_text(line);
+		int domid, node;
+		uint64_t v;
+
+		p += len + (nl ? 1 : 0);
+		if (t && !strncmp(t, "Memory location of each domain:", 31)) {
+			/* a newer dump: what came before is history */
+			out->n_dumps++;
+			for (i = 0; i < out->n; i++)
+				free(out->doms[i].pages);
+			out->n = 0;
+			cur = NULL;
+		} else if (t && dump_domain_line(t, &domid, &v)) {
+			VP_GROW(out->doms, cap, out->n + 1);
+			cur = &out->doms[out->n++];
+			memset(cur, 0, sizeof(*cur));
+			cur->domid = domid;
+			cur->total_pages = v;
+		} else if (t && cur && dump_node_line(t, &node, &v)) {
+			/* a Node line before any domain line is the tail of a cut entry */
+			*node_slot(&cur->pages, &cur->n_nodes, node) = v;
+			cur->n_lines++;
+		}
+		/* anything else (vNUMA layout, other messages in between) is skipped */
+		free(line);
+	}
+	/* no header: the ring wrapped inside the only dump left, if any */
+	out->cut = !out->n_dumps;
+	if (!out->n)
+		return vp_err_set(err, VP_ENOTFOUND, out->n_dumps ?
+				  "Xen's newest 'u' dump in 'xl dmesg' lists no domain" :
+				  "no 'Memory location of each domain' dump in 'xl dmesg'");
+	/* Xen prints one line per online node for every domain */
+	for (i = 0; i < out->n; i++)
+		if (out->doms[i].n_lines > most)
+			most = out->doms[i].n_lines;
+	if (want_nodes > most)
+		most = want_nodes;
+	for (i = 0; i < out->n; i++)
+		out->doms[i].complete = out->doms[i].n_lines == most;
+	return 0;
+}
+
+/* Why a domain without vNUMA has no memory per node, when the dump cannot say. */
+static void numa_reason(struct hv_vm_list *l, size_t first, const char *fmt, const char *msg)
+{
+	size_t i;
+
+	for (i = first; i < l->n; i++)
+		if (l->vms[i].adapter == HVA_XEN && !l->vms[i].n_mem_nodes)
+			snprintf(l->vms[i].mem_reason, sizeof(l->vms[i].mem_reason), fmt, msg);
+}
+
+void xen_numa_apply(const struct xen_numa_dump *d, struct hv_vm_list *l, size_t first)
+{
+	size_t i, k;
+
+	for (i = first; i < l->n; i++) {
+		struct hv_vm *vm = &l->vms[i];
+		const struct xen_numa_dom *dd = NULL;
+		int n;
+
+		if (vm->adapter != HVA_XEN)
+			continue;
+		for (k = 0; k < d->n; k++)
+			if (d->doms[k].domid == vm->domid)
+				dd = &d->doms[k];  /* the last one: a domid listed twice is reused */
+		if (dd && dd->complete) {
+			free(vm->mem_node);
+			vm->mem_node = xcalloc((size_t)dd->n_nodes, sizeof(uint64_t));
+			for (n = 0; n < dd->n_nodes; n++)
+				vm->mem_node[n] = dd->pages[n] * XEN_PAGE_SIZE;
+			vm->n_mem_nodes = dd->n_nodes;
+			snprintf(vm->mem_reason, sizeof(vm->mem_reason),
+				 "Xen's pages per node (4 KiB) from its 'u' debug key, newest dump in 'xl dmesg'");
+			continue;
+		}
+		if (vm->n_mem_nodes)
+			continue; /* keep the vNUMA configuration */
+		if (dd)
+			snprintf(vm->mem_reason, sizeof(vm->mem_reason),
+				 "Xen's dump of domain %d in 'xl dmesg' is cut short (read while Xen wrote it)",
+				 vm->domid);
+		else if (d->cut)
+			snprintf(vm->mem_reason, sizeof(vm->mem_reason),
+				 "domain %d is not in what is left of Xen's dump: the console ring wrapped "
+				 "(raise Xen's conring_size=)", vm->domid);
+		else
+			snprintf(vm->mem_reason, sizeof(vm->mem_reason),
+				 "domain %d is not in Xen's newest 'u' dump (created after it)", vm->domid);
+	}
+}
+
+/* nr_nodes of `xl info -n`, 0 when absent. */
+static int info_nr_nodes(const char *text)
+{
+	const char *p = strstr(text, "\nnr_nodes");
+	int n = 0;
+
+	if (p && (p = strchr(p, ':')))
+		n = atoi(p + 1);
+	return n > 0 && n < 4096 ? n : 0;
+}
+
+/* The opt-in: ask Xen for its dump (rate-limited), read the newest back. */
+static void xen_numa_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, size_t first,
+			  int want_nodes)
+{
+	static const char *const keys_argv[] = { "xl", "debug-keys", "u", NULL };
+	static const char *const dmesg_argv[] = { "xl", "dmesg", NULL };
+	struct hv_xen_numa *xn = ctx->xen_numa;
+	struct xen_numa_dump d;
+	struct vp_err e = { 0, "" };
+	uint64_t now = vp_now_ns();
+	char *text = NULL;
+
+	if (!xn->last_ns || now - xn->last_ns >= xn->every_ns) {
+		if (hv_run(ctx, keys_argv, &text, &e)) {
+			numa_reason(out, first, "cannot ask Xen for its pages per node: %s", e.msg);
+			return;
+		}
+		free(text);
+		xn->last_ns = now;
+	}
+	/* never 'xl dmesg -c': clearing the ring would destroy the admin's log */
+	if (hv_run(ctx, dmesg_argv, &text, &e)) {
+		numa_reason(out, first, "cannot read Xen's pages per node: %s", e.msg);
+		return;
+	}
+	if (xen_parse_numa_dump(text, want_nodes, &d, &e))
+		numa_reason(out, first, "%s", e.msg);
+	else
+		xen_numa_apply(&d, out, first);
+	xen_numa_dump_release(&d);
+	free(text);
+}
+
 int hv_xen_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err)
 {
 	static const char *const list_argv[] = { "xl", "list", "-l", NULL };
 	static const char *const vcpu_argv[] = { "xl", "vcpu-list", NULL };
 	static const char *const info_argv[] = { "xl", "info", "-n", NULL };
 	char *text = NULL;
-	int *pcpu_node = NULL, n_pcpu = 0, ret;
+	int *pcpu_node = NULL, n_pcpu = 0, nr_nodes = 0, ret;
 	size_t first = out->n, i, j;
 	struct vp_err e = { 0, "" };
 
@@ -261,6 +484,7 @@ int hv_xen_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err 
 	/* pCPU -> node from the hypervisor: dom0's own /sys shows its vCPUs */
 	if (!hv_run(ctx, info_argv, &text, NULL)) {
 		xen_parse_info_topology(text, &pcpu_node, &n_pcpu, NULL);
+		nr_nodes = info_nr_nodes(text);
 		free(text);
 	}
 	ret = hv_run(ctx, vcpu_argv, &text, err);
@@ -273,5 +497,7 @@ int hv_xen_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err 
 			for (j = 0; j < out->vms[i].n_vcpus; j++)
 				out->vms[i].vcpus[j].node = hv_cpu_node(ctx, out->vms[i].vcpus[j].cpu);
 	free(pcpu_node);
+	if (!ret && ctx->xen_numa)
+		xen_numa_scan(ctx, out, first, nr_nodes);
 	return ret;
 }

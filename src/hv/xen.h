@@ -25,4 +25,43 @@ int xen_parse_vcpu_list(const char *text, struct hv_vm_list *l, size_t first,
  */
 int xen_parse_info_topology(const char *text, int **pcpu_node, int *n, struct vp_err *err);
 
+/* One domain in Xen's 'u' dump ("Memory location of each domain"). */
+struct xen_numa_dom {
+	int domid;
+	uint64_t total_pages;           /* the "(total: N)" of its line */
+	uint64_t *pages;                /* pages per node id (4 KiB), n_nodes long; heap */
+	int n_nodes;                    /* highest node id listed + 1 */
+	int n_lines;                    /* "Node n:" lines read */
+	bool complete;                  /* as many Node lines as the dump has nodes */
+};
+
+/* The newest dump in a `xl dmesg` text.  xen_numa_dump_release() frees it. */
+struct xen_numa_dump {
+	struct xen_numa_dom *doms;
+	size_t n;
+	int n_dumps;                    /* dumps in the text ("Memory location" headers) */
+	bool cut;                       /* no header left: the console ring wrapped inside it */
+};
+
+/*
+ * Parse the newest 'u' dump (`xl debug-keys u`) in `xl dmesg` output: the
+ * lines after the last "Memory location of each domain:", with "Domain N
+ * (total: T):" (Xen <= 4.17) or "dN (total: T):" (later) and "    Node n:
+ * pages" lines; "(XEN) " and console timestamps are stripped, other lines
+ * skipped.  want_nodes (0: unknown) is the host's node count (xl info
+ * nr_nodes): a domain with fewer Node lines is not complete.  Without any
+ * header, the domains after the cut are taken and out->cut is set.
+ * VP_ENOTFOUND when the text holds no domain of a dump.
+ */
+int xen_parse_numa_dump(const char *text, int want_nodes, struct xen_numa_dump *out,
+			struct vp_err *err);
+void xen_numa_dump_release(struct xen_numa_dump *d);
+
+/*
+ * Set the memory per node of the Xen domains in l (from first) to their
+ * complete dump entries, in bytes; a domain the dump lacks keeps its vNUMA
+ * values, or gets the reason in mem_reason.
+ */
+void xen_numa_apply(const struct xen_numa_dump *d, struct hv_vm_list *l, size_t first);
+
 #endif

@@ -253,7 +253,7 @@ static void add_vcpu_rows(struct top_state *s, const struct hv_vm *vm, size_t vm
 int top_sample(struct top_state *s, struct vp_err *err)
 {
 	struct hv_vm_list l = { 0 };
-	struct hv_ctx ctx = { s->root, &s->plat, NULL };
+	struct hv_ctx ctx = { s->root, &s->plat, NULL, s->xen_numa };
 	struct node_stat *ns = NULL;
 	struct cpustat cs = { 0 };
 	size_t n_ns = 0, i;

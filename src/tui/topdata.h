@@ -85,6 +85,7 @@ struct top_state {
 	char notes[512];
 
 	struct schedtrace *trace;       /* exact residency; NULL: sampled */
+	struct hv_xen_numa *xen_numa;   /* opt-in Xen page dumps (set after top_init); NULL off */
 	char residency[192];            /* how residency is known, and why not exactly */
 };
 

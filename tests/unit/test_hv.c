@@ -8,6 +8,7 @@
 #include "hv/kvm.h"
 #include "hv/xen.h"
 #include "util/alloc.h"
+#include "util/fs.h"
 #include "util/sbuf.h"
 
 /* A platform with only the topology the adapters use: 4 CPUs, 0-1 on node 0, 2-3 on node 1. */
@@ -32,6 +33,7 @@ static void scan(const char *fixture, struct hv_vm_list *l, struct platform *p)
 	ctx.root = root;
 	ctx.plat = p;
 	ctx.exec = NULL;
+	ctx.xen_numa = NULL;
 	memset(l, 0, sizeof(*l));
 	CHECK_INT(hv_scan_vms(&ctx, l, &err), 0);
 	if (err.code)
@@ -355,11 +357,279 @@ TEST(xen_parsers_reject_garbage)
 	free(map);
 }
 
+/* A dmesg text from tests/data/xen-dmesg/, read whole. */
+static char *dmesg_file(const char *name)
+{
+	char *path = xasprintf("%s/xen-dmesg/%s", test_data_dir(), name), *text = NULL;
+
+	if (vp_read_file(NULL, path, &text, NULL, NULL))
+		test_fail(__FILE__, __LINE__, "cannot read '%s'", path);
+	free(path);
+	return text;
+}
+
+static const struct xen_numa_dom *dump_dom(const struct xen_numa_dump *d, int domid)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->doms[i].domid == domid)
+			return &d->doms[i];
+	return NULL;
+}
+
+TEST(xen_numa_dump_parse)
+{
+	/* expected pages are the dump lines' own numbers, read by hand */
+	static const struct {
+		int line;
+		const char *file;
+		int want_nodes, ret, n_dumps;
+		bool cut;
+		size_t n;
+		int domid;               /* one domain checked per row; -1 none */
+		bool complete;
+		unsigned long long node0, node1, total;
+		int absent;              /* a domid that must not be there; -1 none */
+	} rows[] = {
+		/* the last of two dumps, not the first; domain 2 vanished in between */
+		{ __LINE__, "two-dumps.txt", 2, 0, 2, false, 3, 0, true, 201989, 322299, 524288, 2 },
+		{ __LINE__, "two-dumps.txt", 2, 0, 2, false, 3, 1, true, 16384, 16384, 32768, 2 },
+		/* vNUMA layout lines after the Node lines are not nodes */
+		{ __LINE__, "two-dumps.txt", 0, 0, 2, false, 3, 3, true, 65600, 65472, 131072, -1 },
+		/* the %pd format of later Xen with console timestamps */
+		{ __LINE__, "pd-timestamps.txt", 2, 0, 1, false, 3, 0, true, 262144, 262144, 524288, -1 },
+		{ __LINE__, "pd-timestamps.txt", 2, 0, 1, false, 3, 1, true, 8192, 24576, 32768, -1 },
+		{ __LINE__, "pd-timestamps.txt", 2, 0, 1, false, 3, 3, true, 131072, 0, 131072, -1 },
+		/* the ring wrapped: no header, the orphan Node line is not domain 0's */
+		{ __LINE__, "wrapped.txt", 2, 0, 0, true, 2, 1, true, 20000, 12768, 32768, 0 },
+		{ __LINE__, "wrapped.txt", 2, 0, 0, true, 2, 3, true, 65536, 65536, 131072, 0 },
+		/* read while Xen wrote it: the last domain lacks a node */
+		{ __LINE__, "cut-end.txt", 2, 0, 1, false, 2, 1, false, 16384, 0, 32768, -1 },
+		{ __LINE__, "cut-end.txt", 0, 0, 1, false, 2, 1, false, 16384, 0, 32768, -1 },
+		{ __LINE__, "cut-end.txt", 2, 0, 1, false, 2, 0, true, 201989, 322299, 524288, -1 },
+		{ __LINE__, "no-dump.txt", 2, VP_ENOTFOUND, 0, true, 0, -1, false, 0, 0, 0, -1 },
+	};
+	size_t i;
+
+	for (i = 0; i < VP_ARRAY_SIZE(rows); i++) {
+		struct xen_numa_dump d;
+		struct vp_err err = { 0, "" };
+		char *text = dmesg_file(rows[i].file);
+		const struct xen_numa_dom *dd;
+		int line = rows[i].line;
+
+		CHECK_INT_AT(line, xen_parse_numa_dump(text, rows[i].want_nodes, &d, &err), rows[i].ret);
+		CHECK_INT_AT(line, d.n_dumps, rows[i].n_dumps);
+		CHECK_INT_AT(line, d.cut, rows[i].cut);
+		CHECK_U64_AT(line, d.n, rows[i].n);
+		if (rows[i].domid >= 0) {
+			dd = dump_dom(&d, rows[i].domid);
+			CHECK_AT(line, dd != NULL, "domain %d not in the dump", rows[i].domid);
+			if (dd) {
+				CHECK_INT_AT(line, dd->complete, rows[i].complete);
+				CHECK_U64_AT(line, dd->total_pages, rows[i].total);
+				CHECK_AT(line, dd->n_nodes >= 1, "no nodes");
+				if (dd->n_nodes >= 1)
+					CHECK_U64_AT(line, dd->pages[0], rows[i].node0);
+				if (dd->n_nodes >= 2)
+					CHECK_U64_AT(line, dd->pages[1], rows[i].node1);
+			}
+		}
+		if (rows[i].absent >= 0)
+			CHECK_AT(line, !dump_dom(&d, rows[i].absent), "domain %d listed", rows[i].absent);
+		if (rows[i].ret)
+			CHECK_CONTAINS(err.msg, "Memory location");
+		xen_numa_dump_release(&d);
+		free(text);
+	}
+}
+
+TEST(xen_numa_dump_lines)
+{
+	/* one line each, after a header: which ones count */
+	static const struct {
+		int line;
+		const char *text;
+		size_t n;                /* domains */
+		int n_lines;             /* Node lines of the first */
+	} rows[] = {
+		{ __LINE__, "Domain 4 (total: 10):\n    Node 0: 10\n", 1, 1 },
+		{ __LINE__, "d4 (total: 10):\n    Node 0: 10\n", 1, 1 },
+		{ __LINE__, "Domain 4 (total: 10):\nNode 0: 10\n", 1, 0 },           /* not indented */
+		{ __LINE__, "Domain 4 (total: 10):\n    Node 4096: 10\n", 1, 0 },    /* no such node id */
+		{ __LINE__, "Domain 4 (total: 10):\n    Node 0: x\n", 1, 0 },
+		{ __LINE__, "Domain 32752 (total: 10):\n    Node 0: 10\n", 0, 0 },   /* DOMID_IO & co */
+		{ __LINE__, "d4 (total: 10)\n    Node 0: 10\n", 0, 0 },              /* no colon */
+		{ __LINE__, "dom4 (total: 10):\n    Node 0: 10\n", 0, 0 },
+		{ __LINE__, "(d4) Domain 5 (total: 10):\n    Node 0: 10\n", 0, 0 },  /* a guest's console */
+		{ __LINE__, "(XEN) [   12.345678] Domain 4 (total: 10):\n(XEN)     Node 0: 10", 1, 1 },
+	};
+	size_t i;
+
+	for (i = 0; i < VP_ARRAY_SIZE(rows); i++) {
+		struct xen_numa_dump d;
+		char *text = xasprintf("Memory location of each domain:\n%s", rows[i].text);
+		int ret = xen_parse_numa_dump(text, 0, &d, NULL);
+
+		CHECK_INT_AT(rows[i].line, ret, rows[i].n ? 0 : VP_ENOTFOUND);
+		CHECK_U64_AT(rows[i].line, d.n, rows[i].n);
+		if (d.n)
+			CHECK_INT_AT(rows[i].line, d.doms[0].n_lines, rows[i].n_lines);
+		xen_numa_dump_release(&d);
+		free(text);
+	}
+}
+
+/* A runner for the dump tests: xl dmesg from a file, xl debug-keys counted, the rest from the fixture root. */
+struct dump_runner {
+	const char *dmesg;      /* file under xen-dmesg/ */
+	int keys;               /* xl debug-keys calls */
+	bool keys_fail;
+};
+
+static int dump_run(void *arg, const char *root, const char *const *argv, char **out,
+		    struct vp_err *err)
+{
+	struct dump_runner *r = arg;
+	struct hv_ctx plain = { root, NULL, NULL, NULL };
+
+	if (argv[1] && !strcmp(argv[1], "debug-keys")) {
+		r->keys++;
+		if (r->keys_fail)
+			return vp_err_set(err, VP_EUNSUPP, "'xl debug-keys' failed (status 1)");
+		*out = xstrdup("");
+		return 0;
+	}
+	if (argv[1] && !strcmp(argv[1], "dmesg")) {
+		CHECK(!argv[2]); /* never -c: that would clear the admin's log */
+		*out = dmesg_file(r->dmesg);
+		return 0;
+	}
+	return hv_run(&plain, argv, out, err);
+}
+
+static void dump_scan(struct dump_runner *r, struct hv_xen_numa *xn, struct hv_vm_list *l)
+{
+	static char root[4096];
+	struct platform p;
+	struct hv_exec ex = { dump_run, r };
+	struct hv_ctx ctx;
+	struct vp_err err = { 0, "" };
+
+	snprintf(root, sizeof(root), "%s", test_data("root/xen-dom0"));
+	fake_platform(&p);
+	ctx.root = root;
+	ctx.plat = &p;
+	ctx.exec = &ex;
+	ctx.xen_numa = xn;
+	memset(l, 0, sizeof(*l));
+	CHECK_INT(hv_xen_scan(&ctx, l, &err), 0);
+}
+
+TEST(xen_numa_dump_scan)
+{
+	struct dump_runner r = { "two-dumps.txt", 0, false };
+	struct hv_xen_numa xn = { 3600ull * 1000000000, 0 };
+	struct hv_vm_list l;
+	const struct hv_vm *vm;
+
+	/* without the opt-in: nothing run, and the reason says how */
+	dump_scan(&r, NULL, &l);
+	vm = hv_vm_list_find(&l, "guest1");
+	CHECK(vm && vm->n_mem_nodes == 0);
+	if (vm)
+		CHECK_CONTAINS(vm->mem_reason, "--xen-numa-dump");
+	CHECK_INT(r.keys, 0);
+	hv_vm_list_release(&l);
+
+	/* the newest dump, in bytes (4 KiB pages); the dump wins over the vNUMA config */
+	dump_scan(&r, &xn, &l);
+	CHECK_INT(r.keys, 1);
+	CHECK(xn.last_ns != 0);
+	vm = hv_vm_list_find(&l, "guest1");
+	CHECK(vm && vm->n_mem_nodes == 2);
+	if (vm && vm->n_mem_nodes == 2) {
+		CHECK_U64(vm->mem_node[0], 16384ull * 4096);
+		CHECK_U64(vm->mem_node[1], 16384ull * 4096);
+		CHECK_U64(hv_vm_mem_total(vm), vm->mem_size); /* 128 MiB both ways */
+		CHECK_CONTAINS(vm->mem_reason, "xl dmesg");
+	}
+	vm = hv_vm_list_find(&l, "numa vm");
+	CHECK(vm && vm->n_mem_nodes == 2);
+	if (vm && vm->n_mem_nodes == 2) {
+		CHECK_U64(vm->mem_node[0], 65600ull * 4096);
+		CHECK_U64(vm->mem_node[1], 65472ull * 4096);
+	}
+	vm = hv_vm_list_find(&l, "Domain-0");
+	CHECK(vm && vm->n_mem_nodes == 2 && vm->mem_node[1] == 322299ull * 4096);
+	hv_vm_list_release(&l);
+
+	/* within every_ns: the ring is read again, Xen is not asked again */
+	dump_scan(&r, &xn, &l);
+	CHECK_INT(r.keys, 1);
+	vm = hv_vm_list_find(&l, "guest1");
+	CHECK(vm && vm->n_mem_nodes == 2);
+	hv_vm_list_release(&l);
+	xn.every_ns = 0;
+	dump_scan(&r, &xn, &l);
+	CHECK_INT(r.keys, 2);
+	hv_vm_list_release(&l);
+
+	/* the ring wrapped: Domain-0's entry is lost, the others are whole */
+	r.dmesg = "wrapped.txt";
+	dump_scan(&r, &xn, &l);
+	vm = hv_vm_list_find(&l, "Domain-0");
+	CHECK(vm && vm->n_mem_nodes == 0);
+	if (vm)
+		CHECK_CONTAINS(vm->mem_reason, "console ring wrapped");
+	vm = hv_vm_list_find(&l, "guest1");
+	CHECK(vm && vm->n_mem_nodes == 2 && vm->mem_node[0] == 20000ull * 4096);
+	hv_vm_list_release(&l);
+
+	/* cut short: guest1 unknown and says why; numa vm (not dumped) keeps its vNUMA config */
+	r.dmesg = "cut-end.txt";
+	dump_scan(&r, &xn, &l);
+	vm = hv_vm_list_find(&l, "guest1");
+	CHECK(vm && vm->n_mem_nodes == 0);
+	if (vm)
+		CHECK_CONTAINS(vm->mem_reason, "cut short");
+	vm = hv_vm_list_find(&l, "numa vm");
+	CHECK(vm && vm->n_mem_nodes == 2 && vm->mem_node[0] == 262144ull * 1024);
+	if (vm)
+		CHECK_CONTAINS(vm->mem_reason, "vNUMA");
+	hv_vm_list_release(&l);
+
+	/* a domain created after the dump */
+	r.dmesg = "pd-timestamps.txt";
+	dump_scan(&r, &xn, &l);
+	vm = hv_vm_list_find(&l, "guest1");
+	CHECK(vm && vm->n_mem_nodes == 2 && vm->mem_node[1] == 24576ull * 4096);
+	hv_vm_list_release(&l);
+
+	/* no dump in the ring, and xl debug-keys refused */
+	r.dmesg = "no-dump.txt";
+	dump_scan(&r, &xn, &l);
+	vm = hv_vm_list_find(&l, "guest1");
+	CHECK(vm && vm->n_mem_nodes == 0);
+	if (vm)
+		CHECK_CONTAINS(vm->mem_reason, "Memory location");
+	hv_vm_list_release(&l);
+	r.keys_fail = true;
+	r.dmesg = "two-dumps.txt";
+	dump_scan(&r, &xn, &l);
+	vm = hv_vm_list_find(&l, "guest1");
+	CHECK(vm && vm->n_mem_nodes == 0);
+	if (vm)
+		CHECK_CONTAINS(vm->mem_reason, "cannot ask Xen");
+	hv_vm_list_release(&l);
+}
+
 TEST(guest_view_from_platform)
 {
 	struct hv_vm_list l = { 0 };
 	struct platform p;
-	struct hv_ctx ctx = { test_data("root/guest"), &p, NULL };
+	struct hv_ctx ctx = { test_data("root/guest"), &p, NULL, NULL };
 	struct numa_node nodes[2];
 	int cpu_node[2] = { 0, 1 };
 	char root[4096];
@@ -409,7 +679,7 @@ TEST(native_processes_and_threads)
 	struct hv_vm_list l = { 0 };
 	struct platform p;
 	char root[4096];
-	struct hv_ctx ctx = { NULL, &p, NULL };
+	struct hv_ctx ctx = { NULL, &p, NULL, NULL };
 	int pid = 4000;
 
 	snprintf(root, sizeof(root), "%s", test_data("root/host-qemu"));
