@@ -17,7 +17,7 @@
  * never matched again (a new process with the same pid gets a new entity).
  *
  * Every value carries a quality label.  Residency per node is exact when a
- * sched_switch tracer watches the vCPU's thread (attrib_use_schedtrace():
+ * context-switch recorder watches the vCPU's thread (attrib_use_schedtrace():
  * its run time on each CPU, summed per node); otherwise it comes from the
  * sampling fallback: at each update a vCPU's CPU time since the previous
  * update is charged to the node of the CPU it is on now.
@@ -62,7 +62,7 @@ struct entity {
 	double run_s;              /* run time charged since this entity was first seen */
 	double interval_run_s;     /* run time in the last interval, NaN on the first update */
 	double *node_run_s;        /* n_nodes: cumulative run time charged to each node */
-	bool residency_exact;      /* node_run_s from sched_switch tracing, not sampling */
+	bool residency_exact;      /* node_run_s from context-switch records, not sampling */
 	double *interval_node_run_s; /* n_nodes: the same for the last interval */
 	uint64_t *mem_node;        /* VM: resident memory per node (n_nodes), NULL unknown */
 	struct qval remote_frac;   /* expected remote-access fraction (placement estimate) */
@@ -72,7 +72,7 @@ struct schedtrace;
 
 struct attrib {
 	int n_nodes;               /* node ids 0..n_nodes-1 */
-	struct schedtrace *exact;  /* sched_switch tracer (the caller's), NULL: sampling only */
+	struct schedtrace *exact;  /* context-switch recorder (the caller's), NULL: sampling only */
 	const struct topology *topo;    /* CPU -> node for the tracer's per-CPU times */
 	struct entity *ents;
 	size_t n, cap;

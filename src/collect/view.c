@@ -147,7 +147,7 @@ static int scan(struct cview *c, struct vp_err *err)
 
 /*
  * The placement sources weigh memory per node by where each vCPU ran: with
- * the sched_switch tracer that is exact, otherwise sampled at each frame.
+ * the context-switch recorder that is exact, otherwise sampled at each frame.
  * Only a model that reads placement pays for tracing every switch.
  */
 static void open_trace(struct cview *c)

@@ -1,4 +1,4 @@
-/* schedtrace.c - exact run time of chosen threads per CPU, from the sched:sched_switch tracepoint */
+/* schedtrace.c - exact run time of chosen threads per CPU, from the kernel's context-switch records */
 #include "source/schedtrace.h"
 
 #include <errno.h>
@@ -35,7 +35,6 @@ struct st_ring {
 };
 
 struct schedtrace {
-	int prev_off, next_off;
 	int max_cpu;                /* per-CPU arrays have max_cpu + 1 entries */
 	struct st_thread *th;       /* open addressing on tid, cap a power of two */
 	size_t cap, n;
@@ -47,43 +46,10 @@ struct schedtrace {
 	size_t page;
 };
 
-static int field_offset(const char *text, const char *field)
-{
-	const char *p = text;
-	size_t fl = strlen(field);
-
-	while ((p = strstr(p, "field:")) != NULL) {
-		const char *semi = strchr(p, ';'), *off;
-
-		if (!semi)
-			return -1;
-		/* "field:pid_t prev_pid;" : the name ends right before ';' */
-		if ((size_t)(semi - p) > fl && !strncmp(semi - fl, field, fl) &&
-		    (semi[-(long)fl - 1] == ' ' || semi[-(long)fl - 1] == '\t') &&
-		    (off = strstr(semi, "offset:")) != NULL)
-			return atoi(off + 7);
-		p = semi;
-	}
-	return -1;
-}
-
-int schedtrace_parse_format(const char *text, int *prev_pid_off, int *next_pid_off,
-			    struct vp_err *err)
-{
-	*prev_pid_off = field_offset(text, "prev_pid");
-	*next_pid_off = field_offset(text, "next_pid");
-	if (*prev_pid_off < 0 || *next_pid_off < 0)
-		return vp_err_set(err, VP_EPARSE, "sched_switch format: no '%s' field",
-				  *prev_pid_off < 0 ? "prev_pid" : "next_pid");
-	return 0;
-}
-
-static struct schedtrace *st_new(int prev_off, int next_off, int max_cpu)
+static struct schedtrace *st_new(int max_cpu)
 {
 	struct schedtrace *st = xcalloc(1, sizeof(*st));
 
-	st->prev_off = prev_off;
-	st->next_off = next_off;
 	st->max_cpu = max_cpu;
 	st->cap = 64;
 	st->th = xcalloc(st->cap, sizeof(*st->th));
@@ -91,9 +57,9 @@ static struct schedtrace *st_new(int prev_off, int next_off, int max_cpu)
 	return st;
 }
 
-struct schedtrace *schedtrace_new_offline(int prev_pid_off, int next_pid_off, int max_cpu)
+struct schedtrace *schedtrace_new_offline(int max_cpu)
 {
-	return st_new(prev_pid_off, next_pid_off, max_cpu);
+	return st_new(max_cpu);
 }
 
 static struct st_thread *slot(struct st_thread *th, size_t cap, int tid)
@@ -145,38 +111,80 @@ void schedtrace_watch(struct schedtrace *st, int tid, uint64_t now_ns, int runni
 	st->n++;
 }
 
-static int32_t raw_pid(const unsigned char *raw, size_t len, int off)
+/* tid left cpu at t_ns */
+static void switch_out(struct schedtrace *st, int cpu, uint64_t t_ns, int tid)
 {
-	int32_t v;
+	struct st_thread *t = find(st, tid);
+	uint64_t since;
 
-	if (off < 0 || (size_t)off + sizeof(v) > len)
-		return -1;
-	memcpy(&v, raw + off, sizeof(v));
-	return v;
+	if (!t)
+		return;
+	since = t->in_since[cpu];
+	if (since && t_ns >= since)
+		t->run[cpu] += t_ns - since;
+	else if (since)        /* a poll charged it up to past this switch: take it back */
+		t->run[cpu] -= since - t_ns < t->run[cpu] ? since - t_ns : t->run[cpu];
+	else if (!t->switched_in && t_ns > t->watch_ns)
+		t->run[cpu] += t_ns - t->watch_ns; /* it was running when watched */
+	t->in_since[cpu] = 0;
+	t->switched_in = true;
 }
 
-void schedtrace_feed(struct schedtrace *st, int cpu, uint64_t t_ns, const void *raw, size_t len)
+/* tid came onto cpu at t_ns */
+static void switch_in(struct schedtrace *st, int cpu, uint64_t t_ns, int tid)
 {
-	int prev = raw_pid(raw, len, st->prev_off), next = raw_pid(raw, len, st->next_off);
-	struct st_thread *t;
+	struct st_thread *t = find(st, tid);
 
+	if (!t)
+		return;
+	t->in_since[cpu] = t_ns ? t_ns : 1;
+	t->switched_in = true;
+}
+
+void schedtrace_switch(struct schedtrace *st, int cpu, uint64_t t_ns, int prev_tid, int next_tid)
+{
 	if (cpu < 0 || cpu > st->max_cpu)
 		return;
-	if ((t = find(st, prev)) != NULL) {
-		uint64_t since = t->in_since[cpu];
+	switch_out(st, cpu, t_ns, prev_tid);
+	switch_in(st, cpu, t_ns, next_tid);
+}
 
-		if (since && t_ns >= since)
-			t->run[cpu] += t_ns - since;
-		else if (since)        /* a poll charged it up to past this switch: take it back */
-			t->run[cpu] -= since - t_ns < t->run[cpu] ? since - t_ns : t->run[cpu];
-		else if (!t->switched_in && t_ns > t->watch_ns)
-			t->run[cpu] += t_ns - t->watch_ns; /* it was running when watched */
-		t->in_since[cpu] = 0;
-		t->switched_in = true;
-	}
-	if ((t = find(st, next)) != NULL) {
-		t->in_since[cpu] = t_ns ? t_ns : 1;
-		t->switched_in = true;
+/*
+ * PERF_RECORD_SWITCH_CPU_WIDE: the other task's pid and tid, then the
+ * sample_id of sample_type TID|TIME|CPU (pid, tid, time, cpu, res) naming
+ * the task the record is about: the one leaving (misc has
+ * PERF_RECORD_MISC_SWITCH_OUT) or the one arriving.  PERF_RECORD_LOST: id
+ * and the number of records dropped.
+ */
+void schedtrace_feed_record(struct schedtrace *st, const void *rec, size_t len)
+{
+	const unsigned char *p = rec;
+	struct perf_event_header h;
+
+	if (len < sizeof(h))
+		return;
+	memcpy(&h, p, sizeof(h));
+	if (h.size > len)
+		return;
+	if (h.type == PERF_RECORD_SWITCH_CPU_WIDE && h.size >= sizeof(h) + 8 + 8 + 8 + 8) {
+		const unsigned char *id = p + sizeof(h) + 8;
+		uint32_t tid, cpu;
+		uint64_t t;
+
+		memcpy(&tid, id + 4, 4);
+		memcpy(&t, id + 8, 8);
+		memcpy(&cpu, id + 16, 4);
+		if (cpu > (uint32_t)st->max_cpu || (int32_t)tid <= 0)
+			return;
+		if (h.misc & PERF_RECORD_MISC_SWITCH_OUT)
+			switch_out(st, (int)cpu, t, (int)tid);
+		else
+			switch_in(st, (int)cpu, t, (int)tid);
+	} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
+		uint64_t lost;
+
+		memcpy(&lost, p + sizeof(h) + 8, 8);
+		st->lost += lost;
 	}
 }
 
@@ -186,49 +194,21 @@ static long sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
-static int read_id(const char *root, int *id, int *prev_off, int *next_off, struct vp_err *err)
-{
-	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	size_t i;
-
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		char *idp = xasprintf("%s/events/sched/sched_switch/id", dirs[i]);
-		char *fmtp = xasprintf("%s/events/sched/sched_switch/format", dirs[i]);
-		char *text = NULL;
-		int ret = vp_read_file(root, idp, &text, NULL, NULL);
-
-		if (!ret) {
-			*id = atoi(text);
-			free(text);
-			ret = vp_read_file(root, fmtp, &text, NULL, err);
-			if (!ret) {
-				ret = schedtrace_parse_format(text, prev_off, next_off, err);
-				free(text);
-			}
-		}
-		free(idp);
-		free(fmtp);
-		if (ret != -ENOENT)
-			return ret;
-	}
-	return vp_err_set(err, VP_EUNSUPP, "no tracepoint sched:sched_switch (tracefs is not "
-			  "mounted at /sys/kernel/tracing)");
-}
-
 int schedtrace_open(struct schedtrace **out, const char *root, const int *cpus, size_t n_cpus,
 		    struct vp_err *err)
 {
 	struct schedtrace *st;
-	int id = 0, prev_off = 0, next_off = 0, max_cpu = 0, ret;
+	int max_cpu = 0, ret;
 	size_t i, pages;
 
 	*out = NULL;
-	if ((ret = read_id(root, &id, &prev_off, &next_off, err)))
-		return ret;
+	if (root && strcmp(root, "/"))
+		return vp_err_set(err, VP_EUNSUPP, "exact residency needs the live machine, not the "
+				  "tree under '%s'", root);
 	for (i = 0; i < n_cpus; i++)
 		if (cpus[i] > max_cpu)
 			max_cpu = cpus[i];
-	st = st_new(prev_off, next_off, max_cpu);
+	st = st_new(max_cpu);
 	st->rings = xcalloc(n_cpus + 1, sizeof(*st->rings));
 	pages = RING_MAX_PAGES;
 	while (pages > RING_MIN_PAGES && pages * st->page * (n_cpus ? n_cpus : 1) > RING_TOTAL)
@@ -239,18 +219,17 @@ int schedtrace_open(struct schedtrace **out, const char *root, const int *cpus, 
 
 		memset(&attr, 0, sizeof(attr));
 		attr.size = sizeof(attr);
-		attr.type = PERF_TYPE_TRACEPOINT;
-		attr.config = (uint64_t)id;
-		attr.sample_period = 1;
-		attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-				   PERF_SAMPLE_RAW;
+		attr.type = PERF_TYPE_SOFTWARE;
+		attr.config = PERF_COUNT_SW_DUMMY;
+		attr.context_switch = 1;
+		attr.sample_id_all = 1;
+		attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
 		attr.use_clockid = 1;
 		attr.clockid = CLOCK_MONOTONIC;
-		attr.wakeup_events = 1;
 		r->cpu = cpus[i];
 		r->fd = (int)sys_perf_event_open(&attr, -1, cpus[i], -1, PERF_FLAG_FD_CLOEXEC);
 		if (r->fd < 0) {
-			ret = vp_err_errno(err, errno, "cannot trace sched:sched_switch on CPU %d",
+			ret = vp_err_errno(err, errno, "cannot record context switches on CPU %d",
 					   cpus[i]);
 			goto fail;
 		}
@@ -319,29 +298,11 @@ static void drain(struct schedtrace *st, struct st_ring *r)
 
 	while (tail + sizeof(struct perf_event_header) <= head) {
 		struct perf_event_header h;
-		const unsigned char *rec;
 
 		memcpy(&h, ring_record(st, r, tail, sizeof(h)), sizeof(h));
 		if (h.size < sizeof(h) || tail + h.size > head)
 			break;
-		rec = ring_record(st, r, tail, h.size);
-		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 8 + 8 + 8 + 4) {
-			/* TID: pid, tid (u32 each); TIME: u64; CPU: cpu, res (u32 each); RAW: u32 size, data */
-			const unsigned char *p = rec + sizeof(h);
-			uint64_t t;
-			uint32_t cpu, rsize;
-
-			memcpy(&t, p + 8, 8);
-			memcpy(&cpu, p + 16, 4);
-			memcpy(&rsize, p + 24, 4);
-			if (28 + sizeof(h) + rsize <= h.size)
-				schedtrace_feed(st, (int)cpu, t, p + 28, rsize);
-		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
-			uint64_t lost;
-
-			memcpy(&lost, rec + sizeof(h) + 8, 8);
-			st->lost += lost;
-		}
+		schedtrace_feed_record(st, ring_record(st, r, tail, h.size), h.size);
 		tail += h.size;
 	}
 	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);

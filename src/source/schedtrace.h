@@ -1,4 +1,4 @@
-/* schedtrace.h - exact run time of chosen threads per CPU, from the sched:sched_switch tracepoint */
+/* schedtrace.h - exact run time of chosen threads per CPU, from the kernel's context-switch records */
 #ifndef VP_SCHEDTRACE_H
 #define VP_SCHEDTRACE_H
 
@@ -12,37 +12,37 @@
  * The sampling fallback (attribution) charges a thread's CPU time of an
  * interval to the CPU it is on when sampled; a vCPU that moved in between
  * is charged to the wrong place.  This source records every context switch
- * of the online CPUs (one perf ring buffer per CPU, sched:sched_switch with
- * every event sampled, CLOCK_MONOTONIC timestamps) and adds up, for each
- * watched thread, the nanoseconds it ran on each CPU: exact residency.
+ * of the online CPUs (one perf ring buffer per CPU: a dummy software event
+ * with context_switch set, so the kernel writes PERF_RECORD_SWITCH_CPU_WIDE
+ * records with CLOCK_MONOTONIC timestamps) and adds up, for each watched
+ * thread, the nanoseconds it ran on each CPU: exact residency.
  *
- *   schedtrace_open()     one tracepoint sampler per CPU
+ *   schedtrace_open()     one switch recorder per CPU
  *   schedtrace_watch()    threads of interest (others are skipped)
  *   schedtrace_poll()     drain the buffers; charge running threads up to now
  *   schedtrace_run_ns()   cumulative ns per CPU since the thread was watched
  *
- * A sched_switch record names the thread switched out (prev_pid) and in
- * (next_pid) on the CPU that recorded it: a watched thread runs on that CPU
- * from its switch-in to its switch-out.  A thread already running when it
- * is watched is charged from the watch time on its first switch-out.  Lost
- * records (a full ring buffer) make the figures inexact: schedtrace_lost()
- * counts them and callers label the result accordingly.
+ * Each switch gives two records on the CPU where it happened: one about the
+ * thread leaving, one about the thread arriving; a watched thread runs on
+ * that CPU from its arrival to its departure.  A thread already running when
+ * it is watched is charged from the watch time on its first departure.
+ * Lost records (a full ring buffer) make the figures inexact:
+ * schedtrace_lost() counts them and callers label the result accordingly.
+ *
+ * Why not the sched:sched_switch tracepoint: on the 6.18 kernel these
+ * machines run, its perf samples on the second CPU never include a switch
+ * away from the idle task, so a thread that migrates onto an idle CPU has
+ * no start there (docs/vms.md); the context-switch records have no such gap
+ * and need no tracefs.
  */
 
 struct schedtrace;
 
 /*
- * The offsets of prev_pid and next_pid in the tracepoint's raw record, from
- * the text of events/sched/sched_switch/format.  VP_EPARSE when absent.
- */
-int schedtrace_parse_format(const char *text, int *prev_pid_off, int *next_pid_off,
-			    struct vp_err *err);
-
-/*
- * Open the tracepoint on each of cpus (n_cpus of them; CPU ids), tracefs
- * found under root ("/" live).  VP_EUNSUPP (no tracefs, no tracepoint) or
- * a negative errno from perf_event_open (EACCES: perf_event_paranoid) with
- * the reason in err.
+ * Record context switches on each of cpus (n_cpus of them; CPU ids).  Live
+ * only: VP_EUNSUPP when root is a fixture tree (not "/"), or a negative
+ * errno from perf_event_open (EACCES: perf_event_paranoid; recording every
+ * task of a CPU needs it at 0 or CAP_PERFMON), with the reason in err.
  */
 int schedtrace_open(struct schedtrace **out, const char *root, const int *cpus, size_t n_cpus,
 		    struct vp_err *err);
@@ -68,12 +68,16 @@ bool schedtrace_run_ns(const struct schedtrace *st, int tid, const uint64_t **pe
 uint64_t schedtrace_lost(const struct schedtrace *st);
 
 /*
- * Feed one raw sched_switch record (what PERF_SAMPLE_RAW carries) seen on
- * cpu at t_ns: the decoding the live reader uses, open to tests.
+ * Feed one perf record as read from a ring buffer (PERF_RECORD_SWITCH_CPU_WIDE
+ * with sample_id TID|TIME|CPU, or PERF_RECORD_LOST; others are skipped):
+ * the decoding the live reader uses, open to tests.
  */
-void schedtrace_feed(struct schedtrace *st, int cpu, uint64_t t_ns, const void *raw, size_t len);
+void schedtrace_feed_record(struct schedtrace *st, const void *rec, size_t len);
 
-/* A tracer that opens nothing, for schedtrace_feed() in tests. */
-struct schedtrace *schedtrace_new_offline(int prev_pid_off, int next_pid_off, int max_cpu);
+/* One switch on cpu at t_ns, as its two records would give it (tests of callers). */
+void schedtrace_switch(struct schedtrace *st, int cpu, uint64_t t_ns, int prev_tid, int next_tid);
+
+/* A tracer that opens nothing, for schedtrace_feed_record() in tests; CPUs 0..max_cpu. */
+struct schedtrace *schedtrace_new_offline(int max_cpu);
 
 #endif

@@ -44,7 +44,7 @@ int top_init(struct top_state *s, const char *root, struct vp_err *err)
 				     &terr)) {
 			attrib_use_schedtrace(&s->attrib, s->trace, &s->plat.topo);
 			snprintf(s->residency, sizeof(s->residency),
-				 "residency per node: exact, from sched:sched_switch");
+				 "residency per node: exact, from context-switch records");
 		} else {
 			snprintf(s->residency, sizeof(s->residency),
 				 "residency per node: sampled at each update (%s)", terr.msg);
@@ -270,7 +270,7 @@ int top_sample(struct top_state *s, struct vp_err *err)
 	s->t_ns = now;
 	{
 		const char *res = s->trace && schedtrace_lost(s->trace) ?
-			"residency per node: sched_switch records were lost, residency is approximate" :
+			"residency per node: context-switch records were lost, residency is approximate" :
 			s->residency;
 		struct sbuf nb = SBUF_INIT;
 

@@ -200,15 +200,6 @@ TEST(attrib_xen_fixture_estimate)
 	platform_release(&p);
 }
 
-static void sw(struct schedtrace *st, int cpu, uint64_t t, int32_t prev, int32_t next)
-{
-	unsigned char raw[64] = { 0 };
-
-	memcpy(raw + 24, &prev, 4);
-	memcpy(raw + 56, &next, 4);
-	schedtrace_feed(st, cpu, t, raw, sizeof(raw));
-}
-
 /*
  * Exact residency: vCPU 0 of A (thread 11) runs 3 s on CPU 0 (node 0), then
  * 1 s on CPU 2 (node 1), and is sampled on node 0.  Sampling would charge
@@ -216,12 +207,12 @@ static void sw(struct schedtrace *st, int cpu, uint64_t t, int32_t prev, int32_t
  * 1 s, and the placement estimate follows: A's memory is 3/4 on node 0, so
  * remote = 3/4 x 1/4 + 1/4 x 3/4 = 0.375 (sampling: 1 x 1/4 = 0.25).
  */
-TEST(attrib_exact_residency_from_sched_switch)
+TEST(attrib_exact_residency_from_switch_records)
 {
 	struct topology t;
 	struct numa_node nodes[2];
 	struct attrib a;
-	struct schedtrace *st = schedtrace_new_offline(24, 56, 3);
+	struct schedtrace *st = schedtrace_new_offline(3);
 	const uint64_t s = 1000000000ull;
 	int v0, v1;
 
@@ -229,10 +220,10 @@ TEST(attrib_exact_residency_from_sched_switch)
 	attrib_init(&a, &t);
 	attrib_use_schedtrace(&a, st, &t);
 	step(&a, 1 * s, 0.0, 0, 0.0, 0, false, 0, 0);   /* watches threads 11 and 12 */
-	sw(st, 0, 1 * s, 0, 11);          /* on CPU 0 at 1 s */
-	sw(st, 0, 4 * s, 11, 0);          /* off at 4 s: 3 s on node 0 */
-	sw(st, 2, 4 * s, 0, 11);          /* on CPU 2 at 4 s */
-	sw(st, 2, 5 * s, 11, 0);          /* off at 5 s: 1 s on node 1 */
+	schedtrace_switch(st, 0, 1 * s, 0, 11);          /* on CPU 0 at 1 s */
+	schedtrace_switch(st, 0, 4 * s, 11, 0);          /* off at 4 s: 3 s on node 0 */
+	schedtrace_switch(st, 2, 4 * s, 0, 11);          /* on CPU 2 at 4 s */
+	schedtrace_switch(st, 2, 5 * s, 11, 0);          /* off at 5 s: 1 s on node 1 */
 	step(&a, 5 * s, 4.0, 0, 0.0, 0, false, 0, 0);
 	v0 = attrib_find(&a, "vm:kvm:10:A:t11");
 	v1 = attrib_find(&a, "vm:kvm:10:A:t12");
@@ -247,8 +238,8 @@ TEST(attrib_exact_residency_from_sched_switch)
 	CHECK(a.ents[v1].residency_exact);
 	CHECK_NEAR(a.ents[v1].node_run_s[0] + a.ents[v1].node_run_s[1], 0.0, 1e-12);
 	/* a second interval: 2 s more on CPU 3 (node 1) */
-	sw(st, 3, 6 * s, 0, 11);
-	sw(st, 3, 8 * s, 11, 0);
+	schedtrace_switch(st, 3, 6 * s, 0, 11);
+	schedtrace_switch(st, 3, 8 * s, 11, 0);
 	step(&a, 8 * s, 6.0, 1, 0.0, 0, false, 0, 0);
 	CHECK_NEAR(a.ents[v0].interval_node_run_s[0], 0.0, 1e-9);
 	CHECK_NEAR(a.ents[v0].interval_node_run_s[1], 2.0, 1e-9);
