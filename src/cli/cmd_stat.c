@@ -1010,8 +1010,17 @@ static int run_stat(int argc, char **argv)
 		goto out;
 	}
 	if (o.cmd) {
-		int e = release_child(&ch);
+		int e;
 
+		/*
+		 * The run starts when the child is let go, as perf stat's clock
+		 * does: the exec's EOF on err_fd may come after a short command
+		 * has already ended (elapsed would then be shorter than its
+		 * task-clock).
+		 */
+		if (child_target)
+			cnt_session_mark_start(s);
+		e = release_child(&ch);
 		if (e) {
 			reap_child(&ch, true);
 			rc = cli_errorf("cannot run '%s': %s", o.cmd[0], strerror(e));
@@ -1019,8 +1028,6 @@ static int run_stat(int argc, char **argv)
 				rc = 127;
 			goto out;
 		}
-		if (child_target)
-			cnt_session_mark_start(s);
 	}
 	if (have_model)
 		stat_model_start(&sm);

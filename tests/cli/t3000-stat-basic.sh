@@ -106,6 +106,21 @@ test_expect_success '--json: one summary line in the documented schema, -o - to 
 	PY
 '
 
+# A single-threaded command uses at most one CPU: task-clock <= elapsed.  The
+# clock once started only when the exec was confirmed, after a command as
+# short as true had already run: "14.421 CPUs utilized" on two CPUs.
+test_expect_success 'a short command: elapsed is at least its task-clock (<= 1 CPU utilized)' '
+	for i in 1 2 3 4 5 6 7 8; do
+		vmmprof stat --json -o - -e task-clock -- true >out 2>err &&
+		python3 - out <<-PY || return 1
+		import json, sys
+		j = json.loads(open(sys.argv[1]).read())
+		tc = [e for e in j["events"] if e["event"] == "task-clock"][0]["count"] / 1e9
+		assert tc <= j["elapsed"] * 1.001, (tc, j["elapsed"])
+		PY
+	done
+'
+
 test_expect_success '-o FILE: counts in the file, nothing on the terminal' '
 	vmmprof stat -o counts.txt -e task-clock -- true >out 2>err &&
 	! grep -q . out && ! grep -q . err &&
