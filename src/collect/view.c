@@ -237,7 +237,9 @@ static void resolve_events(struct cview *c)
 						    in->spec);
 		}
 	}
-	if (!c->n_t && n_events_in)
+	if (!c->n_t && n_events_in && !c->vms.n)
+		note(c, "no VM or process to count: perf events are not counted");
+	else if (!c->n_t && n_events_in)
 		note(c, "no vCPU is a host thread here (Xen vCPUs run in the hypervisor): "
 			"perf events are not counted per vCPU");
 	if (!c->n_t) {

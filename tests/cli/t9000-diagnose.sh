@@ -110,6 +110,15 @@ test_expect_success 'no VM of that name: said, exit 0' '
 	grep_q "No VM found" o.txt
 '
 
+# a host with no VM (the fixture tree of this machine has no QEMU): the note
+# says there is nothing to count, not that vCPUs run in a hypervisor
+test_expect_success 'no VM at all: the notes say nothing is counted, not that vCPUs are Xen'"'"'s' '
+	vmmprof diagnose --root "$VP_DATA/root/local" -d 0.2 >o.txt 2>err &&
+	grep_q "No VM found" o.txt &&
+	grep_q "no VM or process to count" o.txt &&
+	! grep -q "Xen vCPUs" o.txt
+'
+
 test_expect_success 'bad duration and unknown flags: usage, exit 2' '
 	expect_exit 2 vmmprof diagnose -d -1 2>err && grep_q "invalid duration" err &&
 	expect_exit 2 vmmprof diagnose --frob 2>err && grep_q "unknown option" err &&
