@@ -30,7 +30,7 @@ static const struct {
 	{ "XenVMMXenVMM", HV_XEN },
 	{ "Microsoft Hv", HV_HYPERV },
 	{ "VMwareVMware", HV_VMWARE },
-	{ "bhyve bhyve ", HV_BHYVE },
+	{ "bhyve bhyve", HV_BHYVE },   /* "bhyve bhyve ": clean_sig() strips the trailing blank */
 	{ "TCGTCGTCGTCG", HV_TCG },
 };
 

@@ -693,6 +693,64 @@ TEST(platform_local_capture)
 	platform_release(&p);
 }
 
+/*
+ * Every hypervisor CPUID leaf 0x40000000 signature (EBX, ECX, EDX as the
+ * vendors document them: KVM "KVMKVMKVM\0\0\0", Xen "XenVMMXenVMM",
+ * Hyper-V "Microsoft Hv", VMware "VMwareVMware", bhyve "bhyve bhyve ",
+ * QEMU TCG "TCGTCGTCGTCG"), written raw into the fixture seam of an
+ * otherwise empty root: the kind, and the role guest (the hypervisor bit
+ * says this OS runs under one, with no QEMU here).
+ */
+TEST(platform_hypervisor_signatures)
+{
+	static const struct {
+		int line;
+		const char raw[13];   /* 12 bytes, as CPUID gives them */
+		enum hv_kind kind;
+		enum plat_role role;
+	} rows[] = {
+		{ __LINE__, "KVMKVMKVM\0\0\0", HV_KVM, ROLE_GUEST },
+		{ __LINE__, "XenVMMXenVMM", HV_XEN, ROLE_GUEST },
+		{ __LINE__, "Microsoft Hv", HV_HYPERV, ROLE_GUEST },
+		{ __LINE__, "VMwareVMware", HV_VMWARE, ROLE_GUEST },
+		{ __LINE__, "bhyve bhyve ", HV_BHYVE, ROLE_GUEST },
+		{ __LINE__, "TCGTCGTCGTCG", HV_TCG, ROLE_GUEST },
+		{ __LINE__, "ACRNACRNACRN", HV_OTHER, ROLE_GUEST },
+		{ __LINE__, "", HV_NONE, ROLE_NATIVE },      /* hypervisor bit clear */
+	};
+	char dir[] = "/tmp/vp-test-cpuid-XXXXXX", path[128];
+	size_t i;
+
+	if (!mkdtemp(dir)) {
+		test_fail(__FILE__, __LINE__, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/.vmmprof-fixture", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/.vmmprof-fixture/cpuid-hypervisor", dir);
+	for (i = 0; i < VP_ARRAY_SIZE(rows); i++) {
+		struct platform p;
+		struct vp_err err = { 0, "" };
+		FILE *f = fopen(path, "w");
+
+		if (!f) {
+			test_fail(__FILE__, rows[i].line, "cannot write %s", path);
+			break;
+		}
+		fwrite(rows[i].raw, 1, rows[i].raw[0] ? 12 : 0, f);
+		fputc('\n', f);
+		fclose(f);
+		CHECK_INT_AT(rows[i].line, platform_probe(&p, dir, &err), 0);
+		CHECK_INT_AT(rows[i].line, p.hv.kind, rows[i].kind);
+		CHECK_INT_AT(rows[i].line, p.hv.role, rows[i].role);
+		platform_release(&p);
+	}
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/.vmmprof-fixture", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
 TEST(platform_bad_roots)
 {
 	struct platform p;
