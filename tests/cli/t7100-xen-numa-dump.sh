@@ -19,6 +19,15 @@ test_expect_success 'list vms --xen-numa-dump: the newest dump, pages x 4 KiB pe
 		"{'\''0'\'': $((65600 * P)), '\''1'\'': $((65472 * P))}"
 '
 
+test_expect_success 'a real Xen 4.17 ring (xen-captured): its newest dump, pages x 4 KiB' '
+	vmmprof list vms --root "$VP_DATA/xen-captured" --xen-numa-dump --json >j &&
+	test "$(json_get j "[v for v in j[\"vms\"] if v[\"name\"] == \"vptest\"][0][\"mem_node_bytes\"]")" = \
+		"{'\''0'\'': $((16384 * P)), '\''1'\'': $((16384 * P))}" &&
+	test "$(json_get j "[v for v in j[\"vms\"] if v[\"name\"] == \"Domain-0\"][0][\"mem_node_bytes\"]")" = \
+		"{'\''0'\'': $((188605 * P)), '\''1'\'': $((335683 * P))}" &&
+	test $(((188605 + 335683) * P)) = $((2048 * 1024 * 1024))
+'
+
 test_expect_success 'list vms --xen-numa-dump: per node sums to the configured memory (128 MiB)' '
 	vmmprof list vms --root "$R" --xen-numa-dump --json >j &&
 	test "$(json_get j "[sum(v[\"mem_node_bytes\"].values()) for v in j[\"vms\"] if v[\"name\"] == \"guest1\"][0]")" = \

@@ -9,7 +9,9 @@
 #   sh tests/vm/xen/build.sh [BUILD_DIR]   prints the cache directory
 #
 # Everything but the overlay is cached: a second run only repacks the overlay
-# (a few seconds).  Delete tests/vm/cache/xen/ to rebuild from scratch.
+# (a few seconds).  Delete tests/vm/cache/xen/ to rebuild from scratch.  The
+# kernel comes through tests/vm/lib.sh, whose cache (tests/vm/cache/debs,
+# kernel-VERSION) the vm-testbed tier shares.
 
 # Bump when the dom0 root's contents change in a way the key below misses.
 XEN_ROOT_REV=2
@@ -17,6 +19,9 @@ XEN_INCLUDE="xen-utils-4.17,xen-hypervisor-4.17-amd64,busybox"
 
 xen_repo=${xen_repo:-$(cd "$(dirname "$0")/../../.." 2>/dev/null && pwd)}
 XEN_CACHE=${XEN_CACHE:-$xen_repo/tests/vm/cache/xen}
+# the kernel download and unpacking, busybox and cpio packing are lib.sh's
+VP_VM_CACHE=${VP_VM_CACHE:-$xen_repo/tests/vm/cache}
+. "$xen_repo/tests/vm/lib.sh"
 
 xen_log() { echo "vm-xen: $*" >&2; }
 
@@ -45,32 +50,29 @@ xen_mirror() {
 	echo "${m:-http://deb.debian.org/debian}"
 }
 
-# xen_kernel_pkg: the linux-image package that linux-image-amd64 points to.
-xen_kernel_pkg() {
-	apt-cache depends linux-image-amd64 2>/dev/null |
-		awk '/Depends: linux-image-[0-9]/ { print $2; exit }'
-}
-
-# xen_fetch_kernel: unpacks Debian's amd64 kernel into $XEN_CACHE/kernel/
-# (vmlinuz, and lib/modules/VER/kernel/drivers/xen for dom0).
+# xen_fetch_kernel: Debian's amd64 kernel, downloaded and unpacked by
+# tests/vm/lib.sh (vm_kernel: one cache with the vm-testbed tier), and the
+# part of it the testbed boots copied to $XEN_CACHE/kernel/: vmlinuz, version
+# and lib/modules/VER/kernel/drivers/xen for dom0.
 xen_fetch_kernel() {
-	[ -s "$XEN_CACHE/kernel/vmlinuz" ] && return 0
-	pkg=$(xen_kernel_pkg)
-	if [ -z "$pkg" ] && [ "$(id -u)" = 0 ]; then
+	if [ "$(id -u)" = 0 ] && ! apt-cache show linux-image-amd64 >/dev/null 2>&1; then
 		# a fresh machine may have no package lists yet
 		apt-get update -qq >/dev/null 2>&1
-		pkg=$(xen_kernel_pkg)
 	fi
-	[ -n "$pkg" ] || { xen_log "no linux-image-amd64 in apt (run apt-get update)"; return 1; }
+	kdir=$(vm_kernel x86_64) || return 1
+	ver=${kdir##*/kernel-}
+	if [ -s "$XEN_CACHE/kernel/vmlinuz" ] &&
+	   [ "$(cat "$XEN_CACHE/kernel/version" 2>/dev/null)" = "$ver" ]; then
+		return 0
+	fi
 	tmp=$(mktemp -d "$XEN_CACHE/.kernel.XXXXXX")
-	(cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1) || {
-		xen_log "apt-get download $pkg failed"; rm -rf "$tmp"; return 1; }
-	dpkg -x "$tmp"/"$pkg"_*.deb "$tmp/x" || { rm -rf "$tmp"; return 1; }
-	mkdir -p "$tmp/k"
-	cp "$tmp"/x/boot/vmlinuz-* "$tmp/k/vmlinuz"
-	ver=$(basename "$tmp"/x/lib/modules/*)
 	mkdir -p "$tmp/k/lib/modules/$ver/kernel/drivers"
-	cp -r "$tmp/x/lib/modules/$ver/kernel/drivers/xen" "$tmp/k/lib/modules/$ver/kernel/drivers/"
+	if ! cp "$(vm_kernel_image "$kdir")" "$tmp/k/vmlinuz" ||
+	   ! cp -r "$kdir/lib/modules/$ver/kernel/drivers/xen" "$tmp/k/lib/modules/$ver/kernel/drivers/"; then
+		xen_log "no vmlinuz or xen modules in $kdir"
+		rm -rf "$tmp"
+		return 1
+	fi
 	echo "$ver" >"$tmp/k/version"
 	rm -rf "$XEN_CACHE/kernel"
 	mv "$tmp/k" "$XEN_CACHE/kernel"
@@ -117,21 +119,14 @@ xen_build_root() {
 	rm -rf "$tmp"
 }
 
-# xen_build_domu: a busybox initramfs for the PV domU: its init mounts proc
+# xen_build_domu: a busybox initramfs for the PV domU (lib.sh's vm_busybox:
+# busybox-static, as the initramfs has no libraries): its init mounts proc
 # and keeps both vCPUs busy, so they have run time and a current pCPU.
 xen_build_domu() {
-	bb=/bin/busybox   # busybox-static: the domU initramfs has no libraries
-	if [ ! -x "$bb" ] || ldd "$bb" >/dev/null 2>&1; then
-		xen_log "$bb is missing or not static (install busybox-static)"
-		return 1
-	fi
 	tmp=$(mktemp -d "$XEN_CACHE/.domu.XXXXXX")
-	mkdir -p "$tmp/bin" "$tmp/proc" "$tmp/sys" "$tmp/dev"
-	cp "$bb" "$tmp/bin/busybox"
-	cp "$xen_repo/tests/vm/xen/domu-init" "$tmp/init"
-	chmod 755 "$tmp/init" "$tmp/bin/busybox"
-	(cd "$tmp" && find . | cpio -o -H newc --quiet | gzip -1) >"$XEN_CACHE/domu.cpio.gz.new" &&
-		mv "$XEN_CACHE/domu.cpio.gz.new" "$XEN_CACHE/domu.cpio.gz"
+	vm_root_new "$tmp/r" && vm_busybox "$tmp/r" x86_64 &&
+		cp "$xen_repo/tests/vm/xen/domu-init" "$tmp/r/init" && chmod 755 "$tmp/r/init" &&
+		vm_initramfs "$tmp/r" "$XEN_CACHE/domu.cpio.gz"
 	rc=$?
 	rm -rf "$tmp"
 	return $rc

@@ -20,6 +20,10 @@ cp "$src/xl-list-n" "$x/list-n.txt"
 cp "$src/xl-vcpu-list" "$x/vcpu-list.txt"
 cp "$src/xl-info-n" "$x/info-n.txt"
 cp "$src/xl-dmesg-numa" "$x/dmesg-numa.txt"
+# the whole ring (two dumps in it) and the empty output of 'xl debug-keys u':
+# what --xen-numa-dump reads on this root
+cp "$src/xl-dmesg" "$x/dmesg.txt"
+: >"$x/debug-keys-u.txt"
 cp "$src/xentop" "$dst/.vmmprof-fixture/xentop/b-i-1.txt"
 [ -s "$src/cpuid-signature" ] && cp "$src/cpuid-signature" "$dst/.vmmprof-fixture/cpuid-hypervisor"
 mkdir -p "$dst/after-destroy/.vmmprof-fixture/xl"

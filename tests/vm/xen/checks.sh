@@ -50,6 +50,9 @@ data xl-dmesg-numa sh -c "xl dmesg | sed -n '/Memory location of each domain/,\$
 # A copy of the /proc and /sys files vmmprof reads (capture_root.py),
 # only when asked for (vmtest.capture=1 on the dom0 command line).
 if grep -q 'vmtest.capture=1' /proc/cmdline; then
+	# the whole ring, with a second dump in it, for the --xen-numa-dump fixture
+	xl debug-keys u >/dev/null 2>&1
+	data xl-dmesg xl dmesg
 	data xentop xentop -b -i 1
 	python3 /vmtest/capture_root.py "$T/root"
 	(cd "$T/root" && tar czf - .) >"$T/root.tgz"
@@ -89,15 +92,27 @@ stamp list-vms start
 # compare.py skips when the JSON has no "vms" array)
 if has_cmd list; then
 	xl vcpu-list >"$T/vcpu-before" 2>&1
+	xl dmesg >"$T/dmesg-list-before" 2>&1
 	"$VM" list vms --json >"$T/list.json" 2>"$T/list.err"
 	echo "$?" >"$T/list.rc"
+	xl dmesg >"$T/dmesg-list-after" 2>&1
 	xl vcpu-list >"$T/vcpu-after" 2>&1
 	"$VM" list vms >"$T/list.txt" 2>&1
 	sed 's/^/VMTEST-LOG list-vms: /' "$T/list.txt"
+	# the opt-in: vmmprof asks Xen for its page dump; the dump it caused is
+	# then the newest in the ring, which compare.py reads with its own parser
+	if has_opt list xen-numa-dump; then
+		cp "$T/dmesg-list-after" "$T/dmesg-numa-before"
+		"$VM" list vms --json --xen-numa-dump >"$T/list-numa.json" 2>"$T/list-numa.err"
+		echo "$?" >"$T/list-numa.rc"
+		xl dmesg >"$T/dmesg-numa-after" 2>&1
+		sed -n '/Memory location of each domain/,$p' "$T/dmesg-numa-after" | tail -n 12 |
+			sed 's/^/VMTEST-LOG xl-dmesg: /'
+	fi
 	cmp list "$T"
 else
 	for c in list-vms-domain list-vms-vcpus list-vms-memory list-vms-node-affinity \
-		list-vms-memory-per-node; do
+		list-vms-memory-per-node list-vms-memory-per-node-opt-in; do
 		echo "VMTEST skip $c waiting for vmmprof list vms"
 	done
 fi
@@ -111,6 +126,10 @@ if has_cmd top; then
 	xl vcpu-list >"$T/xl-vcpu-list" 2>&1
 	"$VM" top --json -n 2 -d 1 >"$T/top.jsonl" 2>"$T/top-json.err"
 	echo "$?" >"$T/top-json.rc"
+	if has_opt top xen-numa-dump; then
+		"$VM" top --json -n 1 --xen-numa-dump >"$T/top-numa.jsonl" 2>"$T/top-numa.err"
+		echo "$?" >"$T/top-numa.rc"
+	fi
 	cmp top "$T"
 else
 	echo "VMTEST skip top-batch waiting for vmmprof top"
