@@ -277,6 +277,9 @@ const struct cmd cmd_diagnose = {
 		"\t~/.config/vmmprof/calibration.json, written by 'vmmprof calibrate')\n"
 		"--json\tprint the diagnosis as JSON (schema in docs/method.md)\n"
 		XEN_NUMA_HELP
+		"--resctrl\tmeasure each VM's LLC occupancy and memory traffic (Intel RDT,\n"
+		"\tAMD PQoS): makes one resctrl monitoring group per VM, moves the VM's\n"
+		"\tthreads into it and removes it at the end (docs/vms.md)\n"
 		"--root DIR\tread /proc and /sys under DIR (fixture trees)",
 	.examples =
 		"vmmprof diagnose\tevery VM on this host, 5 s\n"

@@ -52,6 +52,7 @@ int pipe_opt(const struct cmd *c, struct pipe_opts *o, int opt, const char *arg)
 	case PO_ROOT: o->root = arg; return 1;
 	case 'm': o->model = arg; return 1;
 	case PO_CAL: o->cal_path = arg; return 1;
+	case PO_RESCTRL: o->resctrl = true; return 1;
 	case PO_MODEL_PATH:
 		o->model_paths = xrealloc(o->model_paths, (o->n_model_paths + 1) * sizeof(char *));
 		o->model_paths[o->n_model_paths++] = (char *)arg;
@@ -148,6 +149,7 @@ int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect)
 			.cal = p->have_cal ? &p->cal : NULL,
 			.pids = o->pids, .n_pids = o->n_pids,
 			.vm_names = o->vms, .n_vm_names = o->n_vms,
+			.resctrl = o->resctrl,
 		};
 
 		if (o->xen_numa) {

@@ -26,10 +26,11 @@ struct pipe_opts {
 	size_t n_pids;
 	bool xen_numa;              /* --xen-numa-dump: Xen's pages per node (opt-in) */
 	double xen_numa_every_s;    /* its minimum time between dumps */
+	bool resctrl;               /* --resctrl: one resctrl monitoring group per VM */
 };
 
 /* Long options shared by the collecting commands: values 1000+ for getopt_long. */
-enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM, PO_XEN_NUMA };
+enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM, PO_XEN_NUMA, PO_RESCTRL };
 
 /* Their getopt_long entries (with -m and -p as short options). */
 #define PIPE_LONGOPTS \
@@ -39,6 +40,7 @@ enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM, PO_XEN_NUMA };
 	{ "calibration", required_argument, NULL, PO_CAL }, \
 	{ "vm", required_argument, NULL, PO_VM }, \
 	{ "pid", required_argument, NULL, 'p' }, \
+	{ "resctrl", no_argument, NULL, PO_RESCTRL }, \
 	{ "xen-numa-dump", optional_argument, NULL, PO_XEN_NUMA }
 
 /* The help line of --xen-numa-dump, for the commands that take it. */

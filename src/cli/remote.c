@@ -511,6 +511,7 @@ struct target_opts {
 	size_t n_pids;
 	long interval_ms;               /* 0: the daemon's default */
 	bool record;
+	bool resctrl;                   /* --resctrl: the daemon makes the VMs' groups */
 };
 
 /* POST /api/v1/sessions; *id (heap) and, for a recording, *recording (heap or NULL). */
@@ -545,6 +546,8 @@ static int session_start(struct rconn *c, const struct target_opts *t, char **id
 	if (t->interval_ms > 0)
 		jw_kint(&w, "interval_ms", t->interval_ms);
 	jw_kbool(&w, "record", t->record);
+	if (t->resctrl)
+		jw_kbool(&w, "resctrl", true);
 	jw_obj_end(&w);
 	ret = rc_request(c, "POST", "/api/v1/sessions", sbuf_str(&body), &resp, err);
 	if (ret)
@@ -604,7 +607,7 @@ static int write_raw(const struct sbuf *sb)
 
 /* ---- option parsing shared by the collecting commands ---- */
 
-enum { RO_VM = 2000, RO_JSON, RO_COUNT, RO_ROOT };
+enum { RO_VM = 2000, RO_JSON, RO_COUNT, RO_ROOT, RO_RESCTRL };
 
 static int parse_seconds(const char *s, double *out)
 {
@@ -630,6 +633,9 @@ static int target_opt(const struct cmd *cmd, struct target_opts *t, int opt, con
 	case RO_VM:
 		t->vms = xrealloc(t->vms, (t->n_vms + 1) * sizeof(*t->vms));
 		t->vms[t->n_vms++] = arg;
+		return 1;
+	case RO_RESCTRL:
+		t->resctrl = true;
 		return 1;
 	case 'p':
 		pid = strtol(arg, &end, 10);
@@ -965,6 +971,7 @@ static int run_diagnose(struct rconn *c, int argc, char **argv)
 		{ "vm", required_argument, NULL, RO_VM },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, RO_JSON },
+		{ "resctrl", no_argument, NULL, RO_RESCTRL },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct target_opts t = { 0 };
@@ -1040,6 +1047,7 @@ static int run_record(struct rconn *c, int argc, char **argv)
 		{ "vm", required_argument, NULL, RO_VM },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "resctrl", no_argument, NULL, RO_RESCTRL },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct target_opts t = { .record = true };

@@ -29,6 +29,7 @@ int collect_new(struct collector **out, const struct collect_opts *o, struct vp_
 	vo.pids = o->pids;
 	vo.n_pids = o->n_pids;
 	vo.strict = o->strict;
+	vo.resctrl = o->resctrl;
 	ret = hub_view_add(c->h, &vo, &c->id, err);
 	if (ret)
 		goto fail;

@@ -36,6 +36,8 @@ struct collect_opts {
 	bool strict;                    /* fail when a process or VM named is not there
 					   (otherwise the run has no rows for it) */
 	struct hv_xen_numa *xen_numa;   /* opt-in Xen page dumps (hv.h); NULL off */
+	bool resctrl;                   /* make one resctrl monitoring group per VM, move its
+					   threads in, remove it at the end (src/collect/resctrl_vm.h) */
 };
 
 /*

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "collect/resctrl_vm.h"
 #include "collect/view.h"
 #include "pmu/counter.h"
 #include "util/alloc.h"
@@ -72,6 +74,7 @@ struct hub {
 	struct hub_view *v;
 	size_t n_v, cap_v;
 	uint64_t gen;               /* one per read of the sets */
+	struct resctrl_vms *rdt;    /* per-VM resctrl groups, made when a view first asks */
 };
 
 int hub_new(struct hub **out, const struct hub_opts *o, struct vp_err *err)
@@ -128,6 +131,7 @@ void hub_free(struct hub *h)
 	for (i = 0; i < h->n_ev; i++)
 		if (h->ev[i].used)
 			ev_release(&h->ev[i]);
+	resctrl_vms_free(h->rdt); /* after the views: they let go of their groups first */
 	free(h->v);
 	free(h->set);
 	free(h->ev);
@@ -404,7 +408,10 @@ int hub_view_add(struct hub *h, const struct hub_view_opts *o, int *id, struct v
 	co.n_vm_names = o->n_vm_names;
 	co.strict = o->strict;
 	co.xen_numa = h->o.xen_numa;
-	ret = cview_new(&cv, &co, h->db, err);
+	co.resctrl = o->resctrl;
+	if (o->resctrl && !h->rdt)
+		h->rdt = resctrl_vms_new(h->root, h->o.plat, (int)getpid());
+	ret = cview_new(&cv, &co, h->db, o->resctrl ? h->rdt : NULL, err);
 	if (ret)
 		return ret;
 	VP_GROW(h->v, h->cap_v, h->n_v + 1);

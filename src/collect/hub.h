@@ -40,6 +40,8 @@ struct hub_view_opts {
 	const int *pids;                /* native processes instead of VMs */
 	size_t n_pids;
 	bool strict;                    /* fail when a process or VM named is not there */
+	bool resctrl;                   /* one resctrl monitoring group per VM (changes the
+					   system; the views that ask share the groups) */
 };
 
 struct hub;

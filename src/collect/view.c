@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/resctrl_vm.h"
 #include "model/resolve.h"
 #include "model/run.h"
 #include "model/swsource.h"
@@ -19,7 +20,8 @@
 
 /* Sources this stage provides per entity (the swsource table has no
  * machine-wide provider for them). */
-enum ent_source { ES_NONE, ES_PLACEMENT_REMOTE, ES_PLACEMENT_SPREAD, ES_SCHED_RUN, ES_SCHED_WAIT };
+enum ent_source { ES_NONE, ES_PLACEMENT_REMOTE, ES_PLACEMENT_SPREAD, ES_SCHED_RUN, ES_SCHED_WAIT,
+		  ES_RDT_LLC, ES_RDT_TOTAL, ES_RDT_LOCAL };
 
 struct target {                 /* one counted thread */
 	int tid;
@@ -42,6 +44,8 @@ struct cview {
 	struct hv_vm_list vms;      /* the last scan */
 	struct attrib attrib;
 	struct schedtrace *trace;   /* exact residency for the placement sources, NULL: sampled */
+	struct resctrl_vms *rdt;    /* the hub's resctrl groups (--resctrl), NULL: off */
+	struct resctrl_meter *meter; /* this view's use of them, NULL when no input needs it */
 	struct target *t;
 	size_t n_t, cap_t;
 	double mhz;                 /* from /proc/cpuinfo, NaN unknown */
@@ -61,15 +65,54 @@ static enum ent_source ent_source_of(const struct model_input *in)
 		return ES_SCHED_RUN;
 	if (!strcmp(in->spec, "sched.wait_ns"))
 		return ES_SCHED_WAIT;
+	if (!strcmp(in->spec, "resctrl.llc_occupancy"))
+		return ES_RDT_LLC;
+	if (!strcmp(in->spec, "resctrl.mbm_total_bytes"))
+		return ES_RDT_TOTAL;
+	if (!strcmp(in->spec, "resctrl.mbm_local_bytes"))
+		return ES_RDT_LOCAL;
 	return ES_NONE;
 }
 
-/* The inputs this stage computes per entity exist wherever it runs. */
+struct check_ctx {
+	struct model_machine *mm;
+	struct resctrl_vms *rdt;
+	bool resctrl;               /* asked for */
+};
+
+/*
+ * The inputs this stage computes per entity exist wherever it runs; the
+ * resctrl ones where the user asked for them and the kernel has them.
+ */
 static int check_input(void *ctx, const struct model_input *in, char **reason)
 {
-	if (ent_source_of(in) != ES_NONE)
+	const struct check_ctx *cc = ctx;
+	enum ent_source es = ent_source_of(in);
+	const char *why;
+
+	if (es == ES_RDT_LLC || es == ES_RDT_TOTAL || es == ES_RDT_LOCAL) {
+		if (!cc->resctrl) {
+			*reason = xstrdup("resctrl monitoring is off: --resctrl (a daemon session: "
+					  "\"resctrl\": true) makes one monitoring group per VM");
+			return VP_EUNSUPP;
+		}
+		why = cc->rdt ? resctrl_vms_event_missing(cc->rdt, es == ES_RDT_LLC ? RCE_LLC_OCCUPANCY :
+							  es == ES_RDT_TOTAL ? RCE_MBM_TOTAL : RCE_MBM_LOCAL)
+			      : "no resctrl groups";
+		if (why) {
+			*reason = xstrdup(why);
+			return VP_EUNSUPP;
+		}
 		return 0;
-	return model_machine_check(ctx, in, reason);
+	}
+	if (es != ES_NONE)
+		return 0;
+	return model_machine_check(cc->mm, in, reason);
+}
+
+static bool is_rdt(enum ent_source es)
+{
+	return es == ES_RDT_LLC || es == ES_RDT_TOTAL || es == ES_RDT_LOCAL;
 }
 
 static double read_mhz(const char *root)
@@ -142,6 +185,8 @@ static int scan(struct cview *c, struct vp_err *err)
 	}
 	hv_vm_list_release(&all);
 	attrib_update(&c->attrib, &c->vms, vp_now_ns());
+	if (c->meter)
+		resctrl_meter_update(c->meter, c->vms.vms, c->vms.n);
 	return 0;
 }
 
@@ -250,11 +295,12 @@ static void resolve_events(struct cview *c)
 }
 
 int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *db,
-	      struct vp_err *err)
+	      struct resctrl_vms *rdt, struct vp_err *err)
 {
 	struct cview *c = xcalloc(1, sizeof(*c));
 	const struct model *m = o->model;
 	struct model_machine mm;
+	struct check_ctx cc;
 	struct diags d;
 	size_t i;
 	int ret;
@@ -263,6 +309,7 @@ int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *d
 	c->root = xstrdup(o->root ? o->root : "/");
 	c->o.root = c->root;
 	c->db = db;
+	c->rdt = o->resctrl ? rdt : NULL;
 	evdesc_list_init(&c->evl);
 	attrib_init(&c->attrib, &o->plat->topo);
 	c->mhz = read_mhz(c->root);
@@ -274,8 +321,11 @@ int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *d
 	memset(&mm, 0, sizeof(mm));
 	mm.db = c->db;
 	mm.root = c->root;
+	cc.mm = &mm;
+	cc.rdt = c->rdt;
+	cc.resctrl = o->resctrl;
 	diags_init(&d);
-	model_check_inputs(m, check_input, &mm, &c->av, &d);
+	model_check_inputs(m, check_input, &cc, &c->av, &d);
 	diags_release(&d);
 	c->have_av = true;
 	for (i = 0; i < m->n_inputs; i++) {
@@ -289,6 +339,11 @@ int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *d
 			swsource_read(c->root, in->spec, &c->sw_start[i], NULL);
 		c->sw_prev[i] = c->sw_start[i];
 	}
+	for (i = 0; c->rdt && !c->meter && i < m->n_inputs; i++)
+		if (is_rdt(c->es[i]) && c->av.input_ok[i])
+			c->meter = resctrl_meter_new(c->rdt);
+	if (c->rdt && resctrl_vms_notes(c->rdt)[0])
+		note(c, "%s", resctrl_vms_notes(c->rdt));
 	open_trace(c);
 	ret = scan(c, err);
 	if (!ret && o->strict)
@@ -322,6 +377,7 @@ void cview_free(struct cview *c)
 	hv_vm_list_release(&c->vms);
 	attrib_release(&c->attrib);
 	schedtrace_free(c->trace);
+	resctrl_meter_free(c->meter); /* the groups go when no other view holds them */
 	free(c->t);
 	free(c->root);
 	free(c);
@@ -403,6 +459,10 @@ static void vcpu_inputs(struct cview *c, const struct hv_vcpu *v, int ent, bool 
 			if (have_now && base)
 				in[i] = (double)(now.wait_ns - base->wait_ns);
 			continue;
+		case ES_RDT_LLC:
+		case ES_RDT_TOTAL:
+		case ES_RDT_LOCAL:
+			continue; /* the VM's group: see cview_frame() */
 		case ES_NONE:
 			break;
 		}
@@ -442,10 +502,22 @@ static void machine_sources(struct cview *c, bool total, double *cur)
 	}
 }
 
+/* "resctrl: VM 'NAME': why" into a frame's notes. */
+static void note_vm(char *buf, size_t size, const struct hv_vm *vm, const char *why)
+{
+	size_t len = strlen(buf);
+
+	if (len + 3 >= size)
+		return;
+	snprintf(buf + len, size - len, "%sresctrl: VM '%s': %s", len ? "; " : "",
+		 vm->name ? vm->name : "?", why);
+}
+
 int cview_frame(struct cview *c, bool total, const double *counts, struct collect_frame *f,
 		struct vp_err *err)
 {
 	const struct model *m = c->o.model;
+	char rdt_notes[1024] = "";
 	uint64_t now;
 	double *mw;
 	size_t i, j, k;
@@ -467,6 +539,22 @@ int cview_frame(struct cview *c, bool total, const double *counts, struct collec
 		char *key = attrib_vm_key(vm);
 		size_t vm_row = f->n_rows;
 		struct collect_row *vr;
+		struct resctrl_values rv;
+		double rdt[3];
+
+		/*
+		 * One group per VM (one RMID each): a vCPU row shows its VM's
+		 * values (see docs/vms.md), never a share made up per vCPU.
+		 */
+		rdt[0] = rdt[1] = rdt[2] = NAN;
+		if (c->meter) {
+			if (resctrl_meter_read(c->meter, vm, total, &rv) || rv.why[0])
+				note_vm(rdt_notes, sizeof(rdt_notes), vm, rv.why);
+			rdt[0] = rv.llc_occupancy;
+			rdt[1] = rv.mbm_total;
+			rdt[2] = rv.mbm_local;
+			resctrl_values_release(&rv);
+		}
 
 		f->rows = xrealloc(f->rows, (f->n_rows + 1 + vm->n_vcpus) * sizeof(*f->rows));
 		vr = &f->rows[f->n_rows++];
@@ -516,6 +604,8 @@ int cview_frame(struct cview *c, bool total, const double *counts, struct collec
 			for (k = 0; k < m->n_inputs; k++) {
 				if (m->inputs[k].kind == INPUT_SOURCE && c->es[k] == ES_NONE)
 					r->inputs[k] = mw[k];
+				else if (is_rdt(c->es[k]) && c->av.input_ok[k])
+					r->inputs[k] = rdt[c->es[k] - ES_RDT_LLC];
 				/* a VM's events and scheduler times are its vCPUs' sum */
 				if (isfinite(r->inputs[k]) &&
 				    (m->inputs[k].kind == INPUT_EVENT || c->es[k] == ES_SCHED_RUN ||
@@ -531,6 +621,8 @@ int cview_frame(struct cview *c, bool total, const double *counts, struct collec
 		for (k = 0; k < m->n_inputs; k++) {
 			if (m->inputs[k].kind == INPUT_SOURCE && c->es[k] == ES_NONE)
 				vr->inputs[k] = mw[k];
+			else if (is_rdt(c->es[k]) && c->av.input_ok[k])
+				vr->inputs[k] = rdt[c->es[k] - ES_RDT_LLC];
 			else if (c->es[k] == ES_PLACEMENT_REMOTE && vr->ent >= 0)
 				vr->inputs[k] = attrib_remote_estimate(&c->attrib, vr->ent).v;
 			else if (c->es[k] == ES_PLACEMENT_SPREAD) {
@@ -548,8 +640,9 @@ int cview_frame(struct cview *c, bool total, const double *counts, struct collec
 		frame_eval_row(m, c->o.plat, c->o.cal, c->mhz, vr, f->duration);
 	}
 	free(mw);
-	snprintf(f->notes, sizeof(f->notes), "%s%s%s", c->notes,
-		 c->notes[0] && c->vms.notes[0] ? "; " : "", c->vms.notes);
+	snprintf(f->notes, sizeof(f->notes), "%s%s%s%s%s", c->notes,
+		 c->notes[0] && c->vms.notes[0] ? "; " : "", c->vms.notes,
+		 (c->notes[0] || c->vms.notes[0]) && rdt_notes[0] ? "; " : "", rdt_notes);
 	if (!total)
 		c->prev_ns = now;
 	return 0;

@@ -18,14 +18,17 @@
  */
 struct cview;
 
+struct resctrl_vms;
+
 /*
  * Check the model's inputs against the machine (db is the caller's and
  * must outlive the view), find the targets and resolve the events.
- * o->root must not be NULL.  Returns 0 and *out (cview_free()), or a
- * negative code when the targets cannot be scanned.
+ * o->root must not be NULL.  rdt: the hub's resctrl groups when o->resctrl
+ * (the caller's, must outlive the view), else NULL.  Returns 0 and *out
+ * (cview_free()), or a negative code when the targets cannot be scanned.
  */
 int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *db,
-	      struct vp_err *err);
+	      struct resctrl_vms *rdt, struct vp_err *err);
 void cview_free(struct cview *v);
 
 const struct model *cview_model(const struct cview *v);

@@ -41,6 +41,7 @@ struct session {
 	int *pids;
 	size_t n_pids;
 	int interval_ms;
+	bool resctrl;                   /* one resctrl monitoring group per VM */
 	double started;                 /* Unix time */
 	bool running;                   /* its hub view exists */
 	char *ended_why;                /* stopped on its own: why */
@@ -158,6 +159,7 @@ static void session_json(struct jw *w, const struct vpd_sessions *ss, const stru
 		jw_int(w, s->pids[i]);
 	jw_arr_end(w);
 	jw_kint(w, "interval_ms", s->interval_ms);
+	jw_kbool(w, "resctrl", s->resctrl);
 	jw_kdouble(w, "started", s->started);
 	jw_kstr(w, "state", s->running ? "running" : s->listed ? "ended" : "stopped");
 	jw_kstr(w, "ended_because", s->ended_why);
@@ -478,6 +480,7 @@ struct create_req {
 	size_t n_pids;
 	int interval_ms;
 	bool record;
+	bool resctrl;
 };
 
 static int parse_create(const struct jv *v, struct create_req *c, struct vp_err *err)
@@ -536,9 +539,13 @@ static int parse_create(const struct jv *v, struct create_req *c, struct vp_err 
 			if (x->type != JV_BOOL)
 				goto type;
 			c->record = x->b;
+		} else if (!strcmp(k, "resctrl")) {
+			if (x->type != JV_BOOL)
+				goto type;
+			c->resctrl = x->b;
 		} else {
 			return vp_err_set(err, VP_EINVAL, "body:%d:%d: unknown field '%s' (model, vms, "
-					  "pids, interval_ms, record)", x->line, x->col, k);
+					  "pids, interval_ms, record, resctrl)", x->line, x->col, k);
 		}
 		continue;
 type:
@@ -722,6 +729,7 @@ enum MHD_Result vpd_session_create(struct vpd_req *r)
 	memcpy(s->pids, c.pids, c.n_pids * sizeof(int));
 	s->n_pids = c.n_pids;
 	s->interval_ms = c.interval_ms;
+	s->resctrl = c.resctrl;
 	s->started = (double)vp_wall_ns() / 1e9;
 
 	memset(&vo, 0, sizeof(vo));
@@ -730,6 +738,7 @@ enum MHD_Result vpd_session_create(struct vpd_req *r)
 	vo.n_vm_names = s->n_vms;
 	vo.pids = s->pids;
 	vo.n_pids = s->n_pids;
+	vo.resctrl = s->resctrl;
 	if (hub_view_add(ss->hub, &vo, &s->view, &err)) {
 		vpd_audit(d, r->user.name, "session.start", NULL, "%u %s",
 			  create_status(err.code), err.msg);

@@ -64,6 +64,10 @@ static int read_vmstat(const char *root, const char *name, double *val, struct v
  * them today, and every model that uses them says why the value is
  * missing meanwhile.
  */
+/* src/collect/resctrl_vm.c: one monitoring group per VM, on request */
+#define RESCTRL_HOW "measured per VM by a resctrl monitoring group: 'diagnose --resctrl', " \
+	"'record --resctrl', or a daemon session with \"resctrl\": true"
+
 static const struct swsource_def table[] = {
 	/* /sys/devices/system/node/nodeN/numastat, summed over nodes */
 	{ "numastat.numa_hit", "pages", "pages allocated on the node the process wanted", true, read_numastat },
@@ -81,9 +85,9 @@ static const struct swsource_def table[] = {
 	{ "placement.remote_fraction", "ratio", "expected share of memory accesses to a remote node, from where the vCPU ran and where its VM's memory is", false, NULL },
 	{ "placement.spread", "ratio", "share of the VM's memory outside its largest node", false, NULL },
 	/* resctrl monitoring group of the entity */
-	{ "resctrl.llc_occupancy", "bytes", "LLC bytes held by the group (resctrl llc_occupancy)", false, NULL },
-	{ "resctrl.mbm_total_bytes", "bytes", "memory traffic of the group (resctrl mbm_total_bytes)", true, NULL },
-	{ "resctrl.mbm_local_bytes", "bytes", "memory traffic to the local node (resctrl mbm_local_bytes)", true, NULL },
+	{ "resctrl.llc_occupancy", "bytes", "LLC bytes held by the group (resctrl llc_occupancy)", false, NULL, RESCTRL_HOW },
+	{ "resctrl.mbm_total_bytes", "bytes", "memory traffic of the group (resctrl mbm_total_bytes)", true, NULL, RESCTRL_HOW },
+	{ "resctrl.mbm_local_bytes", "bytes", "memory traffic to the local node (resctrl mbm_local_bytes)", true, NULL, RESCTRL_HOW },
 	/* scheduler: /proc/PID/task/TID/schedstat and sched tracepoints */
 	{ "sched.run_ns", "ns", "time on a CPU (schedstat field 1)", true, NULL },
 	{ "sched.wait_ns", "ns", "time runnable but waiting for a CPU (schedstat field 2)", true, NULL },
@@ -113,6 +117,8 @@ int swsource_check(const char *name, struct vp_err *err)
 
 	if (!d)
 		return vp_err_set(err, VP_ENOTFOUND, "unknown source '%s'", name);
+	if (!d->read && d->entity)
+		return vp_err_set(err, VP_EUNSUPP, "'%s' is %s", name, d->entity);
 	if (!d->read)
 		return vp_err_set(err, VP_EUNSUPP, "no provider for source '%s' in this build yet",
 				  name);

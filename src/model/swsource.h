@@ -27,6 +27,11 @@ struct swsource_def {
 	 * placement, a vCPU's schedstat) come from the attribution stage.
 	 */
 	int (*read)(const char *root, const char *name, double *val, struct vp_err *err);
+	/*
+	 * When read is NULL but the collector provides it per entity: how to
+	 * get it (the reason everything else gives), NULL otherwise.
+	 */
+	const char *entity;
 };
 
 /* The entry for name, or NULL. */

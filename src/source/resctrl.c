@@ -54,16 +54,15 @@ static int cmp_mon(const void *a, const void *b)
 	return (x->domain > y->domain) - (x->domain < y->domain);
 }
 
-int resctrl_group_read(const char *root, const char *name, struct resctrl_group *g,
-		       struct vp_err *err)
+int resctrl_dir_read(const char *root, const char *dir, struct resctrl_group *g,
+		     struct vp_err *err)
 {
-	char *dir = group_dir(name), *mdir = xasprintf("%s/mon_data", dir);
+	char *mdir = xasprintf("%s/mon_data", dir);
 	char **names = NULL;
 	size_t nn = 0, i, cap = 0;
 	int ret;
 
 	memset(g, 0, sizeof(*g));
-	snprintf(g->name, sizeof(g->name), "%s", name ? name : "");
 	ret = vp_list_dir(root, mdir, &names, &nn, err);
 	if (ret)
 		goto out;
@@ -93,6 +92,16 @@ int resctrl_group_read(const char *root, const char *name, struct resctrl_group 
 	vp_free_names(names, nn);
 out:
 	free(mdir);
+	return ret;
+}
+
+int resctrl_group_read(const char *root, const char *name, struct resctrl_group *g,
+		       struct vp_err *err)
+{
+	char *dir = group_dir(name);
+	int ret = resctrl_dir_read(root, dir, g, err);
+
+	snprintf(g->name, sizeof(g->name), "%s", name ? name : "");
 	free(dir);
 	return ret;
 }
@@ -129,32 +138,50 @@ int resctrl_group_create(const char *root, const char *name, struct vp_err *err)
 	return ret;
 }
 
-int resctrl_group_add_tasks(const char *root, const char *name, const int *tids, size_t n,
-			    struct vp_err *err)
+int resctrl_tasks_add(const char *root, const char *dir, const int *tids, size_t n,
+		      size_t *n_moved, struct vp_err *err)
 {
-	char *rel = group_dir(name), *p = xasprintf("%s/tasks", rel), *path = vp_path(root, p);
-	int fd, ret = check_name(name, err);
-	size_t i;
+	char *rel = xasprintf("%s/tasks", dir), *path = vp_path(root, rel);
+	size_t i, moved = 0;
+	int fd, ret = 0;
 
-	if (ret)
-		goto out;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	/*
+	 * The kernel creates tasks with the group; O_CREAT changes nothing
+	 * there and lets a plain directory of a fixture tree stand in.  No
+	 * O_TRUNC: kernfs files cannot be truncated.
+	 */
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = vp_err_errno(err, errno, "cannot open '%s'", path);
 		goto out;
 	}
-	/* the kernel takes one id per write() */
-	for (i = 0; i < n && !ret; i++) {
+	/* the kernel takes one id per write(); a thread that exited is no error */
+	for (i = 0; i < n; i++) {
 		char buf[24];
 		int len = snprintf(buf, sizeof(buf), "%d\n", tids[i]);
 
-		if (write(fd, buf, (size_t)len) != len && errno != ESRCH)
+		if (write(fd, buf, (size_t)len) == len)
+			moved++;
+		else if (errno != ESRCH && !ret)
 			ret = vp_err_errno(err, errno, "cannot add task %d to '%s'", tids[i], path);
 	}
 	close(fd);
 out:
+	if (n_moved)
+		*n_moved = moved;
 	free(path);
-	free(p);
+	free(rel);
+	return ret;
+}
+
+int resctrl_group_add_tasks(const char *root, const char *name, const int *tids, size_t n,
+			    struct vp_err *err)
+{
+	char *rel = group_dir(name);
+	int ret = check_name(name, err);
+
+	if (!ret)
+		ret = resctrl_tasks_add(root, rel, tids, n, NULL, err);
 	free(rel);
 	return ret;
 }

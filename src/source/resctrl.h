@@ -36,6 +36,12 @@ struct resctrl_group {
 int resctrl_group_read(const char *root, const char *name, struct resctrl_group *g,
 		       struct vp_err *err);
 void resctrl_group_release(struct resctrl_group *g);
+/*
+ * The same for any group directory dir (relative to root: a CTRL_MON
+ * group, or a MON group under one); g->name is left empty.
+ */
+int resctrl_dir_read(const char *root, const char *dir, struct resctrl_group *g,
+		     struct vp_err *err);
 
 /* Names of the monitoring groups (the directories under mon_groups); free with vp_free_names(). */
 int resctrl_list_groups(const char *root, char ***names, size_t *n, struct vp_err *err);
@@ -48,6 +54,14 @@ int resctrl_list_groups(const char *root, char ***names, size_t *n, struct vp_er
 int resctrl_group_create(const char *root, const char *name, struct vp_err *err);
 int resctrl_group_add_tasks(const char *root, const char *name, const int *tids, size_t n,
 			    struct vp_err *err);
+/*
+ * Write each thread id to dir/tasks (dir relative to root), one write()
+ * per id as the kernel wants; threads that exited (ESRCH) are skipped.
+ * Goes on past a refused id: returns the first error, *n_moved (may be
+ * NULL) counts the ids taken.
+ */
+int resctrl_tasks_add(const char *root, const char *dir, const int *tids, size_t n,
+		      size_t *n_moved, struct vp_err *err);
 /* Remove mon_groups/NAME (its tasks go back to the parent group). */
 int resctrl_group_remove(const char *root, const char *name, struct vp_err *err);
 
