@@ -93,7 +93,7 @@ static int check_input(void *ctx, const struct model_input *in, char **reason)
 	if (es == ES_RDT_LLC || es == ES_RDT_TOTAL || es == ES_RDT_LOCAL) {
 		if (!cc->resctrl) {
 			*reason = xstrdup("resctrl monitoring is off: --resctrl (a daemon session: "
-					  "\"resctrl\": true) makes one monitoring group per VM");
+					  "resctrl: true) makes one monitoring group per VM");
 			return VP_EUNSUPP;
 		}
 		why = cc->rdt ? resctrl_vms_event_missing(cc->rdt, es == ES_RDT_LLC ? RCE_LLC_OCCUPANCY :

@@ -65,8 +65,8 @@ static int read_vmstat(const char *root, const char *name, double *val, struct v
  * missing meanwhile.
  */
 /* src/collect/resctrl_vm.c: one monitoring group per VM, on request */
-#define RESCTRL_HOW "measured per VM by a resctrl monitoring group: 'diagnose --resctrl', " \
-	"'record --resctrl', or a daemon session with \"resctrl\": true"
+#define RESCTRL_HOW "measured per VM by a resctrl monitoring group: diagnose --resctrl, " \
+	"record --resctrl, or a daemon session with resctrl: true"
 
 static const struct swsource_def table[] = {
 	/* /sys/devices/system/node/nodeN/numastat, summed over nodes */
