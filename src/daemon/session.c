@@ -726,7 +726,8 @@ enum MHD_Result vpd_session_create(struct vpd_req *r)
 		s->vms[i] = xstrdup(c.vms[i]);
 	s->n_vms = c.n_vms;
 	s->pids = xcalloc(c.n_pids + 1, sizeof(int));
-	memcpy(s->pids, c.pids, c.n_pids * sizeof(int));
+	if (c.n_pids) /* c.pids is NULL without "pids": memcpy must not see it */
+		memcpy(s->pids, c.pids, c.n_pids * sizeof(int));
 	s->n_pids = c.n_pids;
 	s->interval_ms = c.interval_ms;
 	s->resctrl = c.resctrl;
