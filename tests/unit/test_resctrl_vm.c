@@ -452,3 +452,55 @@ TEST(resctrl_vm_unavailable)
 	resctrl_vms_free(s);
 	platform_release(&plat);
 }
+
+TEST(resctrl_vm_retry_after_refusal)
+{
+	/* a refused mkdir (RMIDs busy, say) is tried again at the next sample */
+	char *root = make_root(), *cmd;
+	struct platform plat;
+	struct hv_vm_list l;
+	struct resctrl_vms *s;
+	struct resctrl_meter *m;
+	struct resctrl_values v;
+	const struct hv_vm *web;
+	char wdir[128];
+
+	if (!root)
+		return;
+	snprintf(wdir, sizeof(wdir), RESCTRL_DIR "/mon_groups/vmmprof-kvm-1000-%d", OWNER);
+	cmd = xasprintf("cd '%s' && : > sys/fs/resctrl/mon_groups/vmmprof-kvm-1000-%d", root, OWNER);
+	CHECK_INT(system(cmd), 0);
+	free(cmd);
+	CHECK_INT(platform_probe(&plat, root, NULL), 0);
+	s = resctrl_vms_new(root, &plat, OWNER);
+	CHECK_INT(scan(root, &plat, &l), 0);
+	m = resctrl_meter_new(s);
+	resctrl_meter_update(m, l.vms, l.n);
+	web = vm_named(&l, "web1");
+	CHECK(web != NULL);
+	if (web) {
+		CHECK(resctrl_meter_read(m, web, false, &v) < 0);
+		CHECK_CONTAINS(v.why, "exists and is no monitoring group");
+		resctrl_values_release(&v);
+	}
+	/* the obstacle goes: the next update makes the group, counting from 0 */
+	cmd = xasprintf("rm '%s%s'", root, wdir);
+	CHECK_INT(system(cmd), 0);
+	free(cmd);
+	resctrl_meter_update(m, l.vms, l.n);
+	CHECK(exists(root, wdir));
+	mon_dir(root, wdir);
+	mon(root, wdir, 0, "0\n", "700\n", "100\n");
+	if (web) {
+		CHECK_INT(resctrl_meter_read(m, web, false, &v), 0);
+		CHECK_NEAR(v.mbm_total, 700, 0);
+		CHECK_NEAR(v.mbm_local, 100, 0);
+		resctrl_values_release(&v);
+	}
+	resctrl_meter_free(m);
+	CHECK(!exists(root, wdir));
+	resctrl_vms_free(s);
+	hv_vm_list_release(&l);
+	platform_release(&plat);
+	drop_root(root);
+}
