@@ -450,3 +450,57 @@ struct qval attrib_apportion(const struct attrib *a, int vm, int node, double no
 	q.v = node_value * mine / all;
 	return q;
 }
+
+int attrib_node_shares(const double *run, const double *act, const double *busy, size_t n_v,
+		       size_t n_nodes, double *share)
+{
+	double *w = xcalloc(n_v * n_nodes + 1, sizeof(double));
+	size_t v, n;
+	int guessed = 0;
+
+	for (n = 0; n < n_nodes; n++) {
+		double sum_run = 0, sum_w = 0, part;
+		bool by_act = act != NULL;
+
+		for (v = 0; v < n_v; v++)
+			if (isfinite(run[v * n_nodes + n]))
+				sum_run += run[v * n_nodes + n];
+		/* activity weights: each vCPU's count charged to nodes by its residency */
+		for (v = 0; by_act && v < n_v; v++) {
+			double r = run[v * n_nodes + n], tot = 0;
+			size_t k;
+
+			for (k = 0; k < n_nodes; k++)
+				if (isfinite(run[v * n_nodes + k]))
+					tot += run[v * n_nodes + k];
+			if (!isfinite(r) || r <= 0)
+				w[v * n_nodes + n] = 0;
+			else if (!isfinite(act[v]) || act[v] < 0 || tot <= 0)
+				by_act = false;
+			else
+				w[v * n_nodes + n] = act[v] * r / tot;
+			sum_w += w[v * n_nodes + n];
+		}
+		if (!by_act || sum_w <= 0) {
+			sum_w = sum_run;
+			for (v = 0; v < n_v; v++)
+				w[v * n_nodes + n] = isfinite(run[v * n_nodes + n]) ?
+						     run[v * n_nodes + n] : 0;
+		}
+		if (busy && isfinite(busy[n]) && busy[n] > 0) {
+			part = sum_run < busy[n] ? sum_run / busy[n] : 1;
+		} else {
+			part = 1;
+			if (sum_run > 0)
+				guessed++;
+		}
+		for (v = 0; v < n_v; v++) {
+			if (!isfinite(run[v * n_nodes + n]))
+				share[v * n_nodes + n] = NAN;
+			else
+				share[v * n_nodes + n] = sum_w > 0 ? part * w[v * n_nodes + n] / sum_w : 0;
+		}
+	}
+	free(w);
+	return guessed;
+}

@@ -134,4 +134,25 @@ struct qval attrib_remote_estimate(const struct attrib *a, int e);
  */
 struct qval attrib_apportion(const struct attrib *a, int vm, int node, double node_value);
 
+/*
+ * The live collector's apportioning of per-node counts (uncore events and
+ * `node` events of a model) to n_v vCPUs over one interval, by residency
+ * (docs/method.md, "Per-socket counts"):
+ *     part[n]     = min(1, sum_v run[v][n] / busy[n])
+ *     share[v][n] = part[n] * w[v][n] / sum_u w[u][n]
+ *     w[v][n]     = run[v][n]                      without activity weights
+ *                 = act[v] * run[v][n] / run[v]    with them (act[v] NaN or
+ *                   sum_u w[u][n] == 0 on a node: run time is used there)
+ * run[v * n_nodes + n] is vCPU v's run time on node n (any unit, NaN
+ * unknown), busy[n] the node's busy CPU time over the same interval in the
+ * same unit (every task; NULL or NaN: unknown, then part[n] = 1 and the
+ * vCPUs share the node's count among themselves), act[v] (NULL: none) a
+ * count of the vCPU's own that drives the per-node traffic (its DRAM
+ * accesses).  share[v * n_nodes + n] is written; NaN where run is unknown,
+ * 0 on a node none of them ran on.  Returns how many nodes some vCPU ran
+ * on had no busy time (so the vCPUs there share the node's whole count).
+ */
+int attrib_node_shares(const double *run, const double *act, const double *busy, size_t n_v,
+		       size_t n_nodes, double *share);
+
 #endif

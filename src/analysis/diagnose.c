@@ -259,6 +259,9 @@ static void eval_nodes(const struct diag_input *in, struct diag_result *r)
 				sbuf_addf(&note, ", %.0f%% of its %.1f GB/s peak", 100 * u, nd->peak_gbs);
 			else
 				sbuf_addstr(&note, " (no calibrated peak: run 'vmmprof calibrate')");
+			if (nd->bw_quality == Q_APPORTIONED)
+				sbuf_addstr(&note, " (apportioned: its package's count shared "
+					    "evenly by the package's nodes)");
 		} else {
 			sbuf_addstr(&note, "bandwidth n/a (no IMC counters or resctrl MBM here)");
 		}
@@ -286,8 +289,8 @@ static void eval_nodes(const struct diag_input *in, struct diag_result *r)
 			b->entity = i;
 			b->factor = FACTOR_QUEUE;
 			b->sev = nd->queue_full_frac >= 2 * p->queue_full ? SEV_CRITICAL : SEV_WARNING;
-			b->quality = Q_MEASURED;
-			b->confidence = CONF_HIGH;
+			b->quality = nd->bw_quality == Q_APPORTIONED ? Q_APPORTIONED : Q_MEASURED;
+			b->confidence = confidence(b->quality, false, true);
 			snprintf(b->evidence, sizeof(b->evidence),
 				 "node %d: request queues full %.1f%% of uncore cycles", nd->id,
 				 100 * nd->queue_full_frac);
@@ -985,6 +988,7 @@ void diag_result_write(const struct diag_input *in, const struct diag_result *r,
 		jw_kdouble(&w, "bw_gbs", in->nodes[i].bw_gbs);
 		jw_kdouble(&w, "peak_gbs", in->nodes[i].peak_gbs);
 		jw_kdouble(&w, "queue_full_frac", in->nodes[i].queue_full_frac);
+		jw_kstr(&w, "quality", factor_quality_name(in->nodes[i].bw_quality));
 		jw_kstr(&w, "note", r->node_notes[i]);
 		jw_obj_end(&w);
 	}

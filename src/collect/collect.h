@@ -65,6 +65,9 @@ struct collect_row {
 	bool cycles_proxy;              /* cycles estimated from task-clock x cpu MHz */
 	double mem_stall;               /* the model's `mem_stall` metric, NaN when it has none */
 	struct qval remote;             /* placement estimate of the remote-access share */
+	bool apportioned;               /* VM and vCPU rows: its per-node inputs (uncore and `node`
+					   events) are shares of node counts (docs/method.md); node
+					   rows: a package's counts split evenly between its nodes */
 };
 
 /*
@@ -85,6 +88,12 @@ struct collect_frame {
 	double cpu_mhz;                 /* for cycles estimated from task-clock; NaN unknown */
 	struct collect_row *rows;       /* VMs first, each followed by its vCPUs */
 	size_t n_rows;
+	/* One row per NUMA node (kind ENT_NODE, node = its id, topology order) when
+	 * the model has per-node inputs that are counted here: those inputs summed
+	 * over the node, the model evaluated on them; its other inputs are NaN.
+	 * Empty otherwise. */
+	struct collect_row *nodes;
+	size_t n_nodes;
 	struct collect_scaling *scaling; /* one per event input that is counted, heap */
 	size_t n_scaling;
 	char notes[2048];               /* what was not counted and why */

@@ -42,18 +42,26 @@ void frame_eval_row(const struct model *m, const struct platform *plat, const st
 	r->mem_stall = ms >= 0 ? r->metrics[ms] : NAN;
 }
 
+static void rows_release(struct collect_row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(rows[i].inputs);
+		free(rows[i].metrics);
+		free(rows[i].name);
+		free(rows[i].key);
+		free(rows[i].mem_node);
+	}
+	free(rows);
+}
+
 void collect_frame_release(struct collect_frame *f)
 {
 	size_t i;
 
-	for (i = 0; i < f->n_rows; i++) {
-		free(f->rows[i].inputs);
-		free(f->rows[i].metrics);
-		free(f->rows[i].name);
-		free(f->rows[i].key);
-		free(f->rows[i].mem_node);
-	}
-	free(f->rows);
+	rows_release(f->rows, f->n_rows);
+	rows_release(f->nodes, f->n_nodes);
 	for (i = 0; i < f->n_scaling; i++)
 		free(f->scaling[i].event);
 	free(f->scaling);
@@ -92,7 +100,8 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 {
 	int remote_metric = model_find_metric(m, "remote_frac");
 	int intensity_metric = model_find_metric(m, "mem_bw");
-	size_t i, nv = 0, nvc = 0, *vm_of_row;
+	int queue_metric = model_find_metric(m, "queue_full_frac");
+	size_t i, j, nv = 0, nvc = 0, *vm_of_row;
 	int fi;
 
 	memset(in, 0, sizeof(*in));
@@ -113,6 +122,19 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 		n->peak_gbs = cal ? cal->val[CAL_PEAK_BW_GBS] : NAN;
 		n->queue_full_frac = NAN;
 		n->bw_quality = Q_UNAVAILABLE;
+		/* the node rows: the model's mem_bw and queue_full_frac on the node's counts */
+		for (j = 0; j < f->n_nodes; j++) {
+			const struct collect_row *r = &f->nodes[j];
+
+			if (r->node != n->id || !r->metrics)
+				continue;
+			if (intensity_metric >= 0 && isfinite(r->metrics[intensity_metric])) {
+				n->bw_gbs = r->metrics[intensity_metric];
+				n->bw_quality = r->apportioned ? Q_APPORTIONED : Q_MEASURED;
+			}
+			if (queue_metric >= 0 && isfinite(r->metrics[queue_metric]))
+				n->queue_full_frac = r->metrics[queue_metric];
+		}
 	}
 	for (i = 0; i < f->n_rows; i++)
 		if (f->rows[i].kind == ENT_VM || f->rows[i].kind == ENT_PROCESS)

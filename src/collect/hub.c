@@ -34,7 +34,9 @@
 struct hub_ev {                 /* one distinct event of the merged set */
 	bool used;
 	struct evdesc ev;           /* deep copy of the first asker's resolved event */
-	char enc[80];               /* identity: PMU type, config, config1, config2, modifiers */
+	bool node;                  /* counted system-wide per CPU (uncore: on its cpumask) */
+	char enc[160];              /* identity: PMU type, config, config1, config2, modifiers,
+				       ",cpu-wide" for per-node counting (uncore: ",cpus=" its cpumask) */
 	char *why;                  /* the last failure to open it, NULL none */
 };
 
@@ -46,8 +48,10 @@ struct hub_set {                /* one counter set: one event opened on some thr
 	uint64_t read_gen;          /* h->gen of that read */
 };
 
-struct hub_sub {                /* one series a view reads: an input's event on one of its threads */
-	size_t input, target;       /* the model's input, the view's target thread */
+struct hub_sub {                /* one series a view reads: an input's event on one of its threads,
+				       or (node) a per-node input's event on one CPU */
+	size_t input, target;       /* the model's input, the view's target thread (not node) */
+	bool node;                  /* a per-node input: counted on a CPU, summed per node */
 	size_t set, ctr;            /* the counter: h->set[set].cs->counters[ctr] */
 	struct cnt_value start;     /* its totals when the view was added ... */
 	struct cnt_value prev;      /* ... and at the view's previous sample */
@@ -147,9 +151,10 @@ static struct hub_view *view_of(const struct hub *h, int id)
 	return &h->v[id];
 }
 
-/* The identity of a resolved event: what the kernel is asked to count. */
-static void encode(const struct perf_event_attr *a, char *buf, size_t size)
+/* The identity of a resolved event: what the kernel is asked to count, and where. */
+static void encode(const struct evdesc *d, bool node, char *buf, size_t size)
 {
+	const struct perf_event_attr *a = &d->attr;
 	struct sbuf sb = SBUF_INIT;
 
 	sbuf_addf(&sb, "type=%" PRIu32 ",config=0x%" PRIx64, a->type, (uint64_t)a->config);
@@ -164,17 +169,23 @@ static void encode(const struct perf_event_attr *a, char *buf, size_t size)
 			  a->exclude_idle ? "I" : "", a->exclude_host ? "H" : "",
 			  a->exclude_guest ? "G" : "", a->precise_ip ? "p" : "",
 			  a->pinned ? "D" : "", a->exclusive ? "e" : "");
+	if (node)
+		sbuf_addstr(&sb, ",cpu-wide");
+	if (node && d->uncore && d->cpus.n) {
+		sbuf_addstr(&sb, ",cpus=");
+		cpulist_format(&d->cpus, &sb);
+	}
 	snprintf(buf, size, "%s", sbuf_str(&sb));
 	sbuf_release(&sb);
 }
 
-/* The merged event for d: found by encoding, or added. */
-static size_t ev_get(struct hub *h, const struct evdesc *d)
+/* The merged event for d (node: counted per CPU for a per-node input): found by encoding, or added. */
+static size_t ev_get(struct hub *h, const struct evdesc *d, bool node)
 {
 	char enc[sizeof(h->ev[0].enc)];
 	size_t i, slot = h->n_ev;
 
-	encode(&d->attr, enc, sizeof(enc));
+	encode(d, node, enc, sizeof(enc));
 	for (i = 0; i < h->n_ev; i++) {
 		if (h->ev[i].used && !strcmp(h->ev[i].enc, enc))
 			return i;
@@ -188,6 +199,7 @@ static size_t ev_get(struct hub *h, const struct evdesc *d)
 	memset(&h->ev[slot], 0, sizeof(h->ev[slot]));
 	h->ev[slot].used = true;
 	evdesc_copy(&h->ev[slot].ev, d);
+	h->ev[slot].node = node;
 	h->ev[slot].ev.spec_index = 0; /* sets hold one event; views map inputs themselves */
 	memcpy(h->ev[slot].enc, enc, sizeof(enc));
 	return slot;
@@ -216,7 +228,22 @@ static bool find_counter(const struct hub *h, size_t e, int tid, size_t *set, si
 	return false;
 }
 
-/* Open event e on these threads as a new set, counting from now. */
+/* The set counting per-node event e (one per event, on every CPU it opens on), or -1. */
+static long node_set(const struct hub *h, size_t e)
+{
+	size_t i;
+
+	for (i = 0; i < h->n_set; i++)
+		if (h->set[i].used && h->set[i].ev == e)
+			return (long)i;
+	return -1;
+}
+
+/*
+ * Open event e on these threads as a new set, counting from now; n == 0
+ * with a per-node event: system-wide, one counter per CPU (an uncore
+ * event on each CPU of its PMU's cpumask: the counting engine plans that).
+ */
 static int set_open(struct hub *h, size_t e, const pid_t *tids, size_t n, struct vp_err *err)
 {
 	struct cnt_request req;
@@ -229,6 +256,7 @@ static int set_open(struct hub *h, size_t e, const pid_t *tids, size_t n, struct
 	req.n_events = 1;
 	req.target.tids = tids;
 	req.target.n_tids = n;
+	req.target.system_wide = h->ev[e].node;
 	req.root = h->root;
 	ret = cnt_session_new(&cs, &req, err);
 	if (!ret)
@@ -318,6 +346,43 @@ static bool view_reads_input(const struct hub_view *v, size_t input)
 	return false;
 }
 
+/* One sub per CPU counter of per-node event e's set (opened system-wide when new). */
+static void join_node(struct hub *h, size_t vi, size_t e, size_t input, struct vp_err *first,
+		      int *first_ret)
+{
+	struct hub_view *v = &h->v[vi];
+	long si = node_set(h, e);
+	size_t j;
+
+	if (si < 0) {
+		struct vp_err e2 = { 0, "" };
+		int ret = set_open(h, e, NULL, 0, &e2);
+
+		free(h->ev[e].why);
+		h->ev[e].why = ret ? xstrdup(e2.msg) : NULL;
+		if (ret && !*first_ret) {
+			*first_ret = ret;
+			*first = e2;
+		}
+		si = node_set(h, e);
+		v = &h->v[vi];
+	}
+	for (j = 0; si >= 0 && j < h->set[si].cs->n_counters; j++) {
+		const struct cnt_session *cs = h->set[si].cs;
+		struct hub_sub *s;
+
+		if (cs->entities[cs->counters[j].entity].kind != CNT_ENT_CPU)
+			continue;
+		VP_GROW(v->subs, v->cap_subs, v->n_subs + 1);
+		s = &v->subs[v->n_subs++];
+		memset(s, 0, sizeof(*s));
+		s->input = input;
+		s->node = true;
+		s->set = (size_t)si;
+		s->ctr = j;
+	}
+}
+
 /*
  * Join view vi's events to the merged set: each (event, thread) pair not
  * yet counted is opened, in one new set per event; then the view reads
@@ -332,14 +397,21 @@ static int view_join(struct hub *h, size_t vi, struct vp_err *err)
 	pid_t *tids = xcalloc(n_t ? n_t : 1, sizeof(pid_t));
 	size_t *ev_of = xcalloc(evl->n + 1, sizeof(size_t));
 	struct vp_err first = { 0, "" };
-	int first_ret = 0, ret = 0;
+	struct vp_err node_first = { 0, "" };
+	int first_ret = 0, node_ret = 0, ret = 0;
+	bool sources = false;
 
 	for (k = 0; k < evl->n; k++) {
 		struct hub_view *v = &h->v[vi];
-		size_t e = ev_get(h, &evl->v[k]), n_miss = 0;
+		bool node = cview_input_node(cv, (size_t)evl->v[k].spec_index);
+		size_t e = ev_get(h, &evl->v[k], node), n_miss = 0;
 
 		ev_of[k] = e;
 		view_add_ev(v, e);
+		if (node) {
+			join_node(h, vi, e, (size_t)evl->v[k].spec_index, &node_first, &node_ret);
+			continue;
+		}
 		for (ti = 0; ti < n_t; ti++)
 			if (!find_counter(h, e, cview_target_tid(cv, ti), NULL, NULL))
 				tids[n_miss++] = (pid_t)cview_target_tid(cv, ti);
@@ -382,9 +454,16 @@ static int view_join(struct hub *h, size_t vi, struct vp_err *err)
 	}
 	free(tids);
 	free(ev_of);
-	if (evl->n && !h->v[vi].n_subs && first_ret) {
-		*err = first;
-		return first_ret;
+	for (k = 0; k < cview_model(cv)->n_inputs; k++)
+		sources |= cview_model(cv)->inputs[k].kind == INPUT_SOURCE && cview_avail(cv)->input_ok[k];
+	/*
+	 * Nothing counted: fail with the first per-thread failure; per-node
+	 * events that cannot open fail the view only when it has nothing else
+	 * (no per-thread event, no software source) to show.
+	 */
+	if (evl->n && !h->v[vi].n_subs && (first_ret || (node_ret && !sources))) {
+		*err = first_ret ? first : node_first;
+		return first_ret ? first_ret : node_ret;
 	}
 	return 0;
 }
@@ -451,6 +530,56 @@ void hub_view_remove(struct hub *h, int id)
 }
 
 /*
+ * The nodes (indices into the topology's nodes) a per-node counter counts
+ * for, into idx (up to max); returns how many.  A software or `node` event
+ * counted on a CPU counts for that CPU's node.  An uncore PMU whose cpumask
+ * has one CPU in this CPU's package is a per-package box: its count is the
+ * package's, shared evenly by the package's nodes when it has several
+ * (Intel SNC, AMD NPS: which node's memory a box served cannot be told
+ * from its count).  A PMU with several cpumask CPUs per package (AMD's L3,
+ * one per CCX) counts for each CPU's own node.
+ */
+static size_t counter_nodes(const struct hub *h, const struct hub_set *set, size_t ctr, int *idx,
+			    size_t max)
+{
+	const struct topology *topo = &h->o.plat->topo;
+	const struct evdesc *ev = &h->ev[set->ev].ev;
+	int cpu = set->cs->entities[set->cs->counters[ctr].entity].cpu;
+	int pkg = cpu >= 0 && cpu < topo->max_cpu && topo->cpu_package ? topo->cpu_package[cpu] : -1;
+	size_t i, j, n = 0, same = 0;
+	int ni;
+
+	for (i = 0; ev->uncore && pkg >= 0 && i < ev->cpus.n; i++) {
+		int c = ev->cpus.ids[i];
+
+		same += c >= 0 && c < topo->max_cpu && topo->cpu_package[c] == pkg;
+	}
+	if (same == 1) {
+		for (ni = 0; ni < topo->n_nodes && n < max; ni++) {
+			const struct cpulist *cl = &topo->nodes[ni].cpus;
+
+			for (j = 0; j < cl->n; j++) {
+				int c = cl->ids[j];
+
+				if (c >= 0 && c < topo->max_cpu && topo->cpu_package[c] == pkg) {
+					idx[n++] = ni;
+					break;
+				}
+			}
+		}
+		if (n)
+			return n;
+	}
+	ni = topology_node_index(topo, topology_cpu_node(topo, cpu));
+	if (ni < 0 && topo->n_nodes == 1)
+		ni = 0;
+	if (ni < 0 || !max)
+		return 0;
+	idx[0] = ni;
+	return 1;
+}
+
+/*
  * A view's frame: its series' totals now minus its baselines, summed per
  * (input, target) and scaled as one counter (perf's aggregation), then
  * evaluated by the view.
@@ -461,10 +590,10 @@ static int hub_frame(struct hub *h, int id, bool total, struct collect_frame *f,
 	struct hub_view *v = view_of(h, id);
 	const struct model *m;
 	struct cnt_value *agg = NULL, *isum = NULL;
-	double *counts = NULL, *scale = NULL;
-	bool *have = NULL, *ihave = NULL;
-	size_t n_t, n_in, i;
-	int ret;
+	double *counts = NULL, *scale = NULL, *ncounts = NULL;
+	bool *have = NULL, *ihave = NULL, *nhave = NULL, *nsplit = NULL;
+	size_t n_t, n_in, nn, i;
+	int ret, *nidx = NULL;
 
 	memset(f, 0, sizeof(*f));
 	if (!v)
@@ -472,6 +601,7 @@ static int hub_frame(struct hub *h, int id, bool total, struct collect_frame *f,
 	m = cview_model(v->cv);
 	n_t = cview_n_targets(v->cv);
 	n_in = m->n_inputs;
+	nn = h->o.plat->topo.n_nodes > 0 ? (size_t)h->o.plat->topo.n_nodes : 0;
 	ret = read_sets(h, v, err);
 	if (ret)
 		return ret;
@@ -481,6 +611,10 @@ static int hub_frame(struct hub *h, int id, bool total, struct collect_frame *f,
 	isum = xcalloc(n_in + 1, sizeof(*isum));
 	ihave = xcalloc(n_in + 1, sizeof(*ihave));
 	scale = xcalloc(n_in + 1, sizeof(*scale));
+	ncounts = xcalloc(n_in * nn + 1, sizeof(*ncounts));
+	nhave = xcalloc(n_in * nn + 1, sizeof(*nhave));
+	nsplit = xcalloc(nn + 1, sizeof(*nsplit));
+	nidx = xcalloc(nn + 1, sizeof(*nidx));
 	for (i = 0; i < v->n_subs; i++) {
 		const struct hub_sub *s = &v->subs[i];
 		const struct hub_set *set = &h->set[s->set];
@@ -492,6 +626,23 @@ static int hub_frame(struct hub *h, int id, bool total, struct collect_frame *f,
 		if (total ? s->start_ended : s->prev_ended)
 			continue; /* ended before this interval: no series, as cnt_sum() does */
 		cnt_value_delta(&d, &set->snap.total[s->ctr], base);
+		if (s->node) {
+			/* each CPU's (uncore instance's) series scaled on its own, then summed per node */
+			size_t k, n = counter_nodes(h, set, s->ctr, nidx, nn);
+
+			isum[s->input].enabled += d.enabled;
+			isum[s->input].running += d.running;
+			ihave[s->input] = true;
+			cnt_value_scale(&d, sc > 0 && isfinite(sc) ? sc : 1.0);
+			for (k = 0; k < n; k++) {
+				size_t nat = s->input * nn + (size_t)nidx[k];
+
+				ncounts[nat] = (nhave[nat] ? ncounts[nat] : 0) + d.value / (double)n;
+				nhave[nat] = true;
+				nsplit[nidx[k]] |= n > 1;
+			}
+			continue;
+		}
 		agg[at].raw += d.raw;
 		agg[at].enabled += d.enabled;
 		agg[at].running += d.running;
@@ -508,7 +659,10 @@ static int hub_frame(struct hub *h, int id, bool total, struct collect_frame *f,
 			counts[i] = agg[i].value;
 		}
 	}
-	ret = cview_frame(v->cv, total, counts, f, err);
+	for (i = 0; i < n_in * nn; i++)
+		if (!nhave[i])
+			ncounts[i] = NAN;
+	ret = cview_frame(v->cv, total, counts, nn ? ncounts : NULL, nsplit, f, err);
 	if (ret)
 		goto out;
 	for (i = 0; i < n_in; i++) {
@@ -539,6 +693,10 @@ out:
 	free(isum);
 	free(ihave);
 	free(scale);
+	free(ncounts);
+	free(nhave);
+	free(nsplit);
+	free(nidx);
 	return ret;
 }
 

@@ -88,7 +88,9 @@ size_t hub_n_targets(const struct hub *h);
 /* The merged counter set: one row per distinct event the views asked for. */
 struct hub_event {
 	char *name;                     /* canonical spec, e.g. "task-clock", "cpu/event=0x3c/" */
-	char encoding[80];              /* "type=1,config=0x1" (+ config1/2 and modifiers when set) */
+	char encoding[160];             /* "type=1,config=0x1" (+ config1/2 and modifiers when set;
+					   ",cpu-wide" when counted per CPU for a per-node input,
+					   and ",cpus=0,20" an uncore PMU's cpumask) */
 	int *views;                     /* which views asked for it */
 	size_t n_views;
 	double enabled_s, running_s;    /* summed over its descriptors since opened */

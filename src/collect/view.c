@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "collect/resctrl_vm.h"
 #include "model/resolve.h"
 #include "model/run.h"
 #include "model/swsource.h"
+#include "source/cpustat.h"
 #include "source/task.h"
 #include "source/schedtrace.h"
 #include "util/alloc.h"
@@ -38,6 +40,10 @@ struct cview {
 	struct model_avail av;
 	bool have_av;
 	char **in_reason;           /* per input: why NaN (heap), NULL when read */
+	bool *in_node;              /* per input: counted per node (uncore or `node`), apportioned */
+	int act_in[2];              /* loc_dram, rem_dram: the apportioning weight; -1 none */
+	struct cpustat cs_start, cs_prev; /* /proc/stat for the nodes' busy time */
+	bool have_cs;
 	enum ent_source *es;        /* per input */
 	double *sw_start, *sw_prev; /* machine-wide cumulative sources */
 	struct evdesc_list evl;     /* the events the hub opens, spec_index = input */
@@ -191,20 +197,27 @@ static int scan(struct cview *c, struct vp_err *err)
 }
 
 /*
- * The placement sources weigh memory per node by where each vCPU ran: with
- * the context-switch recorder that is exact, otherwise sampled at each frame.
- * Only a model that reads placement pays for tracing every switch.
+ * The placement sources weigh memory per node by where each vCPU ran, and
+ * per-node counts are apportioned by it: with the context-switch recorder
+ * that is exact, otherwise sampled at each frame.  Only a model that reads
+ * placement or counts per node pays for tracing every switch.
  */
-static void open_trace(struct cview *c)
+static bool wants_trace(const struct cview *c)
 {
-	const struct topology *topo = &c->o.plat->topo;
-	struct vp_err e = { 0, "" };
 	size_t i;
 
 	for (i = 0; i < c->o.model->n_inputs; i++)
 		if (c->es[i] == ES_PLACEMENT_REMOTE || c->es[i] == ES_PLACEMENT_SPREAD)
-			break;
-	if (i == c->o.model->n_inputs)
+			return true;
+	return false;
+}
+
+static void open_trace(struct cview *c)
+{
+	const struct topology *topo = &c->o.plat->topo;
+	struct vp_err e = { 0, "" };
+
+	if (c->trace)
 		return;
 	if (schedtrace_open(&c->trace, c->root, topo->online.ids, topo->online.n, &e)) {
 		note(c, "residency per node sampled at each frame, not traced: %s", e.msg);
@@ -212,6 +225,8 @@ static void open_trace(struct cview *c)
 	}
 	attrib_use_schedtrace(&c->attrib, c->trace, topo);
 }
+
+static bool counts_nodes(const struct cview *c);
 
 /* Every process and VM named must be there (an empty view would say nothing). */
 static int check_targets(const struct cview *c, struct vp_err *err)
@@ -269,29 +284,32 @@ static void resolve_events(struct cview *c)
 			c->in_reason[i] = xasprintf("not resolved: %s", e.msg);
 			continue;
 		}
-		/* per-socket PMUs cannot count a thread */
+		/* per-socket PMUs cannot count a thread: counted per node, apportioned */
+		c->in_node[i] = in->per_node;
 		for (j = before; j < c->evl.n; j++)
-			if (c->evl.v[j].uncore)
-				break;
-		if (j < c->evl.n) {
-			for (j = before; j < c->evl.n; j++)
-				evdesc_release(&c->evl.v[j]);
-			c->evl.n = before;
-			c->in_reason[i] = xasprintf("'%s' is a per-socket (uncore) event: "
-						    "apportioning it to vCPUs is not implemented yet",
-						    in->spec);
-		}
+			c->in_node[i] |= c->evl.v[j].uncore;
 	}
 	if (!c->n_t && n_events_in && !c->vms.n)
-		note(c, "no VM or process to count: perf events are not counted");
+		note(c, "no VM or process to count: per-thread perf events are not counted");
 	else if (!c->n_t && n_events_in)
 		note(c, "no vCPU is a host thread here (Xen vCPUs run in the hypervisor): "
 			"perf events are not counted per vCPU");
 	if (!c->n_t) {
-		/* nothing to count them on */
-		evdesc_list_release(&c->evl);
-		evdesc_list_init(&c->evl);
+		/* nothing to count the per-thread events on; per-node ones still count */
+		for (i = j = 0; i < c->evl.n; i++) {
+			if (c->in_node[c->evl.v[i].spec_index])
+				c->evl.v[j++] = c->evl.v[i];
+			else
+				evdesc_release(&c->evl.v[i]);
+		}
+		c->evl.n = j;
 	}
+	c->act_in[0] = model_find_input(m, "loc_dram");
+	c->act_in[1] = model_find_input(m, "rem_dram");
+	for (i = 0; i < 2; i++)
+		if (c->act_in[i] >= 0 && (m->inputs[c->act_in[i]].kind != INPUT_EVENT ||
+					  c->in_node[c->act_in[i]]))
+			c->act_in[i] = -1;
 }
 
 int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *db,
@@ -314,6 +332,7 @@ int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *d
 	attrib_init(&c->attrib, &o->plat->topo);
 	c->mhz = read_mhz(c->root);
 	c->in_reason = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(char *));
+	c->in_node = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(bool));
 	c->es = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(*c->es));
 	c->sw_start = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
 	c->sw_prev = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
@@ -344,13 +363,16 @@ int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *d
 			c->meter = resctrl_meter_new(c->rdt);
 	if (c->rdt && resctrl_vms_notes(c->rdt)[0])
 		note(c, "%s", resctrl_vms_notes(c->rdt));
-	open_trace(c);
+	if (wants_trace(c))
+		open_trace(c);
 	ret = scan(c, err);
 	if (!ret && o->strict)
 		ret = check_targets(c, err);
 	if (ret)
 		goto fail;
 	resolve_events(c);
+	if (counts_nodes(c) && c->n_t)
+		open_trace(c); /* from the next scan on */
 	c->start_ns = c->prev_ns = vp_now_ns();
 	*out = c;
 	return 0;
@@ -368,6 +390,11 @@ void cview_free(struct cview *c)
 	for (i = 0; c->in_reason && i < c->o.model->n_inputs; i++)
 		free(c->in_reason[i]);
 	free(c->in_reason);
+	free(c->in_node);
+	if (c->have_cs) {
+		cpustat_release(&c->cs_start);
+		cpustat_release(&c->cs_prev);
+	}
 	free(c->es);
 	free(c->sw_start);
 	free(c->sw_prev);
@@ -389,6 +416,22 @@ const struct attrib *cview_attrib(const struct cview *c) { return &c->attrib; }
 const struct model_avail *cview_avail(const struct cview *c) { return &c->av; }
 size_t cview_n_targets(const struct cview *c) { return c->n_t; }
 int cview_target_tid(const struct cview *c, size_t i) { return i < c->n_t ? c->t[i].tid : -1; }
+
+bool cview_input_node(const struct cview *c, size_t i)
+{
+	return i < c->o.model->n_inputs && c->in_node[i];
+}
+
+/* Per-node inputs that are counted: the frame then has node rows. */
+static bool counts_nodes(const struct cview *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->o.model->n_inputs; i++)
+		if (c->in_node[i] && !c->in_reason[i])
+			return true;
+	return false;
+}
 
 const char *cview_input_reason(const struct cview *c, size_t i)
 {
@@ -412,6 +455,20 @@ void cview_start(struct cview *c)
 								&c->t[i].ss0, NULL);
 	for (i = 0; i < c->n_t; i++)
 		c->t[i].ssp = c->t[i].ss0;
+	if (c->have_cs) {
+		cpustat_release(&c->cs_start);
+		cpustat_release(&c->cs_prev);
+		c->have_cs = false;
+	}
+	if (counts_nodes(c) && !cpustat_read(c->root, &c->cs_start, NULL)) {
+		if (cpustat_read(c->root, &c->cs_prev, NULL))
+			cpustat_release(&c->cs_start);
+		else
+			c->have_cs = true;
+	}
+	if (counts_nodes(c) && !c->have_cs)
+		note(c, "node busy time unknown (no /proc/stat): per-node counts are shared "
+			"among the counted vCPUs only");
 }
 
 static struct target *find_target(struct cview *c, int tid)
@@ -513,20 +570,171 @@ static void note_vm(char *buf, size_t size, const struct hv_vm *vm, const char *
 		 vm->name ? vm->name : "?", why);
 }
 
-int cview_frame(struct cview *c, bool total, const double *counts, struct collect_frame *f,
-		struct vp_err *err)
+/* Busy CPU seconds of each node (topology order) between two /proc/stat reads. */
+static void node_busy_s(const struct topology *topo, const struct cpustat *base,
+			const struct cpustat *now, double *busy)
+{
+	double tck = (double)sysconf(_SC_CLK_TCK);
+	size_t i, j;
+	int ni;
+
+	for (ni = 0; ni < topo->n_nodes; ni++)
+		busy[ni] = 0;
+	for (i = 0; i < now->n; i++) {
+		ni = topology_node_index(topo, topology_cpu_node(topo, now->cpus[i].cpu));
+		for (j = 0; j < base->n && base->cpus[j].cpu != now->cpus[i].cpu; j++)
+			;
+		if (ni < 0 || j == base->n)
+			continue;
+		if (now->cpus[i].busy >= base->cpus[j].busy)
+			busy[ni] += (double)(now->cpus[i].busy - base->cpus[j].busy) / (tck > 0 ? tck : 100);
+	}
+}
+
+/*
+ * Each vCPU's share of each node's per-node counts (docs/method.md): its
+ * run time on the node (exact with the context-switch recorder) over the node's
+ * busy time, split among the vCPUs by their DRAM accesses where the model
+ * counts them per thread.  Returns share[v * n_nodes + i] for the frame's
+ * vCPUs in row order (heap), NULL when the model counts nothing per node.
+ */
+static double *vcpu_shares(struct cview *c, bool total, const double *counts)
+{
+	const struct topology *topo = &c->o.plat->topo;
+	size_t nn = topo->n_nodes > 0 ? (size_t)topo->n_nodes : 0, nv = 0, v, i, j, ni;
+	double *run, *act, *busy, *share;
+	bool have_act = c->act_in[0] >= 0 && c->act_in[1] >= 0 && c->n_t &&
+			!c->in_reason[c->act_in[0]] && !c->in_reason[c->act_in[1]];
+
+	if (!nn || !counts_nodes(c))
+		return NULL;
+	for (i = 0; i < c->vms.n; i++)
+		nv += c->vms.vms[i].n_vcpus;
+	run = xcalloc(nv * nn + 1, sizeof(double));
+	act = xcalloc(nv + 1, sizeof(double));
+	busy = xcalloc(nn, sizeof(double));
+	share = xcalloc(nv * nn + 1, sizeof(double));
+	for (i = 0, v = 0; i < c->vms.n; i++)
+		for (j = 0; j < c->vms.vms[i].n_vcpus; j++, v++) {
+			const struct hv_vm *vm = &c->vms.vms[i];
+			char *key = attrib_vcpu_key(vm, &vm->vcpus[j]);
+			int e = attrib_find(&c->attrib, key);
+			struct target *t = find_target(c, vm->vcpus[j].tid);
+
+			free(key);
+			for (ni = 0; ni < nn; ni++) {
+				const struct entity *ent = e >= 0 ? &c->attrib.ents[e] : NULL;
+				int id = topo->nodes[ni].id;
+
+				run[v * nn + ni] = NAN;
+				if (ent && id >= 0 && id < c->attrib.n_nodes)
+					run[v * nn + ni] = total ? ent->node_run_s[id]
+								 : ent->interval_node_run_s[id];
+			}
+			act[v] = NAN;
+			if (have_act && t) {
+				size_t ti = (size_t)(t - c->t);
+
+				act[v] = counts[(size_t)c->act_in[0] * c->n_t + ti] +
+					 counts[(size_t)c->act_in[1] * c->n_t + ti];
+			}
+		}
+	if (c->have_cs) {
+		struct cpustat now;
+
+		if (!cpustat_read(c->root, &now, NULL)) {
+			node_busy_s(topo, total ? &c->cs_start : &c->cs_prev, &now, busy);
+			if (!total) {
+				cpustat_release(&c->cs_prev);
+				c->cs_prev = now;
+			} else {
+				cpustat_release(&now);
+			}
+		} else {
+			for (ni = 0; ni < nn; ni++)
+				busy[ni] = NAN;
+		}
+	}
+	attrib_node_shares(run, have_act ? act : NULL, c->have_cs ? busy : NULL, nv, nn, share);
+	free(run);
+	free(act);
+	free(busy);
+	return share;
+}
+
+/* A vCPU's per-node inputs: the node counts times its shares. */
+static void apportion_row(const struct cview *c, const double *ncounts, const double *share,
+			  struct collect_row *r)
+{
+	const struct model *m = c->o.model;
+	size_t nn = (size_t)c->o.plat->topo.n_nodes, k, ni;
+
+	for (k = 0; k < m->n_inputs; k++) {
+		double sum = 0;
+		bool any = false;
+
+		if (!c->in_node[k] || c->in_reason[k])
+			continue;
+		for (ni = 0; ni < nn && isfinite(sum); ni++) {
+			double x = ncounts[k * nn + ni], w = share[ni];
+
+			if (w == 0)
+				continue;
+			sum += x * w; /* NaN when the node's count or the share is unknown */
+			any = true;
+		}
+		r->inputs[k] = any ? sum : 0;
+		r->apportioned = true;
+	}
+}
+
+/* The node rows: per-node inputs as counted, the model evaluated on them. */
+static void node_rows(struct cview *c, const double *ncounts, const bool *nsplit,
+		      struct collect_frame *f)
+{
+	const struct model *m = c->o.model;
+	const struct topology *topo = &c->o.plat->topo;
+	size_t nn = topo->n_nodes > 0 ? (size_t)topo->n_nodes : 0, ni, k;
+
+	if (!ncounts || !nn || !counts_nodes(c))
+		return;
+	f->nodes = xcalloc(nn, sizeof(*f->nodes));
+	f->n_nodes = nn;
+	for (ni = 0; ni < nn; ni++) {
+		struct collect_row *r = &f->nodes[ni];
+
+		r->ent = -1;
+		r->kind = ENT_NODE;
+		r->key = xasprintf("node:%d", topo->nodes[ni].id);
+		r->name = xasprintf("node %d", topo->nodes[ni].id);
+		r->adapter = HVA_NATIVE;
+		r->pid = r->domid = r->index = r->tid = r->cpu = -1;
+		r->node = topo->nodes[ni].id;
+		r->apportioned = nsplit && nsplit[ni];
+		r->remote = (struct qval){ NAN, VQ_UNAVAILABLE, "a node row" };
+		r->inputs = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
+		for (k = 0; k < m->n_inputs; k++)
+			r->inputs[k] = c->in_node[k] && !c->in_reason[k] ? ncounts[k * nn + ni] : NAN;
+		frame_eval_row(m, c->o.plat, c->o.cal, c->mhz, r, f->duration);
+	}
+}
+
+int cview_frame(struct cview *c, bool total, const double *counts, const double *ncounts,
+		const bool *nsplit, struct collect_frame *f, struct vp_err *err)
 {
 	const struct model *m = c->o.model;
 	char rdt_notes[1024] = "";
 	uint64_t now;
-	double *mw;
-	size_t i, j, k;
+	double *mw, *share = NULL;
+	size_t i, j, k, v = 0;
 	int ret;
 
 	memset(f, 0, sizeof(*f));
 	ret = scan(c, err);
 	if (ret)
 		return ret;
+	if (ncounts)
+		share = vcpu_shares(c, total, counts);
 	now = vp_now_ns();
 	f->t_ns = now;
 	f->duration = (double)(now - (total ? c->start_ns : c->prev_ns)) / 1e9;
@@ -601,6 +809,9 @@ int cview_frame(struct cview *c, bool total, const double *counts, struct collec
 			r->node = vm->vcpus[j].node;
 			r->inputs = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
 			vcpu_inputs(c, &vm->vcpus[j], r->ent, total, counts, r->inputs);
+			if (share)
+				apportion_row(c, ncounts, share + v * (size_t)c->o.plat->topo.n_nodes, r);
+			v++;
 			for (k = 0; k < m->n_inputs; k++) {
 				if (m->inputs[k].kind == INPUT_SOURCE && c->es[k] == ES_NONE)
 					r->inputs[k] = mw[k];
@@ -615,6 +826,7 @@ int cview_frame(struct cview *c, bool total, const double *counts, struct collec
 			}
 			r->remote = r->ent >= 0 ? attrib_remote_estimate(&c->attrib, r->ent)
 						: (struct qval){ NAN, VQ_UNAVAILABLE, "not attributed" };
+			vr->apportioned |= r->apportioned;
 			frame_eval_row(m, c->o.plat, c->o.cal, c->mhz, r, f->duration);
 		}
 		vr = &f->rows[vm_row];
@@ -640,6 +852,8 @@ int cview_frame(struct cview *c, bool total, const double *counts, struct collec
 		frame_eval_row(m, c->o.plat, c->o.cal, c->mhz, vr, f->duration);
 	}
 	free(mw);
+	free(share);
+	node_rows(c, ncounts, nsplit, f);
 	snprintf(f->notes, sizeof(f->notes), "%s%s%s%s%s", c->notes,
 		 c->notes[0] && c->vms.notes[0] ? "; " : "", c->vms.notes,
 		 (c->notes[0] || c->vms.notes[0]) && rdt_notes[0] ? "; " : "", rdt_notes);

@@ -37,6 +37,13 @@ const struct evdesc_list *cview_events(const struct cview *v);
 /* Threads to count (vCPU threads or a process's threads), fixed when the view is made. */
 size_t cview_n_targets(const struct cview *v);
 int cview_target_tid(const struct cview *v, size_t i);
+/*
+ * Whether event input i is counted per node rather than per thread: a
+ * per-socket (uncore) PMU's event, or one the model marks `node`.  The hub
+ * opens those system-wide (each uncore instance on its cpumask CPU) and
+ * hands their counts in per node.
+ */
+bool cview_input_node(const struct cview *v, size_t input);
 /* Record why an event input is not counted (the first reason is kept). */
 void cview_input_fail(struct cview *v, size_t input, const char *why);
 const char *cview_input_reason(const struct cview *v, size_t input);
@@ -48,12 +55,15 @@ void cview_start(struct cview *v);
 /*
  * Build one frame (since the previous one, or since the start when total).
  * counts[input * cview_n_targets() + target] is each event input's count on
- * each target thread for the same interval, NaN when not counted.  The
- * frame's scaling is left to the caller.  *f is caller-owned:
+ * each target thread for the same interval, NaN when not counted.
+ * ncounts[input * topo.n_nodes + i] is each per-node input's count on node
+ * topo.nodes[i] (NULL: none), NaN when not counted; nsplit[i] (NULL: none)
+ * says node i's counts are an even share of a package's.  The frame's
+ * scaling is left to the caller.  *f is caller-owned:
  * collect_frame_release().
  */
-int cview_frame(struct cview *v, bool total, const double *counts, struct collect_frame *f,
-		struct vp_err *err);
+int cview_frame(struct cview *v, bool total, const double *counts, const double *ncounts,
+		const bool *nsplit, struct collect_frame *f, struct vp_err *err);
 void cview_diag_input(const struct cview *v, const struct collect_frame *f, struct diag_input *in);
 
 #endif

@@ -330,7 +330,7 @@ out:
 	return ok;
 }
 
-/* event NAME = SPEC [optional] ["desc"]   /   source NAME = PROVIDER.COUNTER [optional] ["desc"] */
+/* event NAME = SPEC [optional] [node] ["desc"]   /   source NAME = PROVIDER.COUNTER [optional] ["desc"] */
 static bool parse_input(struct loader *ld, struct lexer *lx, enum input_kind kind)
 {
 	struct model_input in;
@@ -368,8 +368,12 @@ static bool parse_input(struct loader *ld, struct lexer *lx, enum input_kind kin
 		}
 	}
 	lex_next(lx);
-	if (lx->cur.t == T_IDENT && !strcmp(lx->cur.str, "optional")) {
-		in.optional = true;
+	while (lx->cur.t == T_IDENT && (!strcmp(lx->cur.str, "optional") ||
+					 (kind == INPUT_EVENT && !strcmp(lx->cur.str, "node")))) {
+		if (!strcmp(lx->cur.str, "optional"))
+			in.optional = true;
+		else
+			in.per_node = true;
 		lex_next(lx);
 	}
 	take_desc(lx, &in.desc);

@@ -61,6 +61,8 @@ struct model_input {      /* an event or a software source, by its local name */
 	enum input_kind kind;
 	char *spec;           /* event spec as the counting engine takes it, or source name */
 	bool optional;        /* missing on a machine: its metrics become n/a, the model still applies */
+	bool per_node;        /* `node`: counted system-wide per CPU and summed per NUMA node (as
+				 every per-socket uncore event is), then apportioned to vCPUs */
 	char *desc;           /* NULL when none */
 	struct src_loc loc;   /* of the name */
 	struct src_loc spec_loc;

@@ -117,6 +117,7 @@ void model_show_json(const struct model *m, const struct model_avail *av, const 
 		jw_kstr(&w, "kind", m->inputs[i].kind == INPUT_EVENT ? "event" : "source");
 		jw_kstr(&w, "spec", m->inputs[i].spec);
 		jw_kbool(&w, "optional", m->inputs[i].optional);
+		jw_kbool(&w, "node", m->inputs[i].per_node);
 		jw_kstr(&w, "description", m->inputs[i].desc);
 		jw_kbool(&w, "available", av->input_ok[i]);
 		jw_kstr(&w, "reason", av->input_reason[i]);

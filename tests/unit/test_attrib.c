@@ -249,3 +249,74 @@ TEST(attrib_exact_residency_from_switch_records)
 	cpulist_release(&nodes[0].cpus);
 	cpulist_release(&nodes[1].cpus);
 }
+
+/*
+ * Apportioning per-node counts (docs/method.md, "Per-socket counts"), two
+ * nodes and three vCPUs, run seconds by hand:
+ *            node 0   node 1
+ *   vCPU 0    0.6      0
+ *   vCPU 1    0.2      0.3
+ *   vCPU 2    0        0.5
+ *   busy      1.6      0.8     (every task on the node)
+ * By run time: node 0's part is 0.8 / 1.6 = 0.5 (the rest stays with the
+ * host's other tasks), shared 0.6 : 0.2 -> 0.375, 0.125; node 1's part is
+ * 0.8 / 0.8 = 1, shared 0.3 : 0.5 -> 0.375, 0.625.  Node counts 1000 and
+ * 400 then give vCPU 0 375, vCPU 1 125 + 150 = 275, vCPU 2 250: 900 of the
+ * 1400, the other 500 is node 0's unattributed half.
+ * By DRAM accesses 100, 300, 50 charged to nodes by residency: node 0
+ * weights 100 x 0.6/0.6 = 100 and 300 x 0.2/0.5 = 120, so 0.5 x 100/220 and
+ * 0.5 x 120/220; node 1 weights 300 x 0.3/0.5 = 180 and 50: 180/230, 50/230.
+ */
+TEST(attrib_node_shares_by_hand)
+{
+	static const double run[3 * 2] = { 0.6, 0, 0.2, 0.3, 0, 0.5 };
+	static const double busy[2] = { 1.6, 0.8 };
+	static const double act[3] = { 100, 300, 50 };
+	static const double counts[2] = { 1000, 400 };
+	static const struct {
+		int line;
+		const double *act, *busy;
+		int guessed;
+		double share[6];
+	} rows[] = {
+		{ __LINE__, NULL, busy, 0, { 0.375, 0, 0.125, 0.375, 0, 0.625 } },
+		{ __LINE__, act, busy, 0, { 0.5 * 100 / 220, 0, 0.5 * 120 / 220, 180.0 / 230, 0,
+					    50.0 / 230 } },
+		/* busy unknown: the vCPUs share each node's whole count */
+		{ __LINE__, NULL, NULL, 2, { 0.75, 0, 0.25, 0.375, 0, 0.625 } },
+	};
+	double share[6], v[3];
+	size_t i, k;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		CHECK_INT_AT(rows[i].line, attrib_node_shares(run, rows[i].act, rows[i].busy, 3, 2,
+							       share), rows[i].guessed);
+		for (k = 0; k < 6; k++)
+			CHECK_NEAR_AT(rows[i].line, share[k], rows[i].share[k], 1e-12);
+	}
+	/* the per-vCPU values the collector writes: counts x shares, summed over nodes */
+	attrib_node_shares(run, NULL, busy, 3, 2, share);
+	for (k = 0; k < 3; k++)
+		v[k] = counts[0] * share[k * 2] + counts[1] * share[k * 2 + 1];
+	CHECK_NEAR(v[0], 375, 1e-9);
+	CHECK_NEAR(v[1], 275, 1e-9);
+	CHECK_NEAR(v[2], 250, 1e-9);
+
+	/* negative rows: busy below the vCPUs' run time caps the part at 1; an
+	 * unknown residency is NaN, not 0; an unknown activity falls back to run time */
+	{
+		const double low[2] = { 0.4, NAN };
+		const double run2[3 * 2] = { 0.6, 0, NAN, NAN, 0, 0.5 };
+		const double act2[3] = { 100, NAN, 50 };
+
+		CHECK_INT(attrib_node_shares(run, NULL, low, 3, 2, share), 1);
+		CHECK_NEAR(share[0] + share[2] + share[4], 1.0, 1e-12);
+		attrib_node_shares(run2, act2, busy, 3, 2, share);
+		CHECK_NAN(share[2]);
+		CHECK_NAN(share[3]);
+		CHECK_NEAR(share[0], 0.6 / 1.6, 1e-12);
+		CHECK_NEAR(share[5], 0.5 / 0.8, 1e-12);
+		attrib_node_shares(run, act2, busy, 3, 2, share);
+		CHECK_NEAR(share[0], 0.375, 1e-12); /* vCPU 1's activity unknown: by run time */
+	}
+}

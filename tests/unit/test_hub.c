@@ -662,3 +662,230 @@ out:
 	model_free(mc);
 	model_free(md);
 }
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Per-node counting on snc-2cpu (tests/data/root/snc-2cpu/README.md): one
+ * package holding node 0 (CPU 0) and node 1 (CPU 1), and two "uncore" PMUs
+ * that are the software clock (type 1, config 0 = cpu-clock): uncore_box_0
+ * with cpumask 0 (a per-package box) and uncore_ccx_0 with cpumask 0-1.
+ * cpu-clock counted on a CPU advances by the time it was enabled, so over a
+ * frame of D seconds: the box counts D s on CPU 0 for the whole package,
+ * split evenly between its two nodes (D/2 each, marked split); the ccx
+ * counts D s on each CPU, each for its own node.  The fixture has no VMs,
+ * so these are counted with no target thread at all.
+ */
+TEST(hub_node_counts_on_fixture)
+{
+	struct model *m = load_text("model n\nevent box = uncore_box_0/event=0/\n"
+				    "event ccx = uncore_ccx_0/event=0/\n"
+				    "metric ccx_s = ccx / 1e9 / duration\n" NO_FACTORS);
+	struct collect_frame f, t;
+	struct hub_event *ev = NULL;
+	size_t n_ev = 0, i;
+	struct vp_err err = { 0, "" };
+	struct hub_view_opts vo;
+	int id = -1, id2 = -1;
+	struct fix x;
+	char root[4096];
+
+	memset(&f, 0, sizeof(f));
+	memset(&t, 0, sizeof(t));
+	memset(&x, 0, sizeof(x));
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		model_free(m);
+		SKIP("the fixture counts on live CPUs 0 and 1; this machine has fewer");
+	}
+	snprintf(root, sizeof(root), "%s", test_data("root/snc-2cpu"));
+	fix_init(&x, root);
+	if (!m || !x.ok)
+		goto out;
+	CHECK_INT(x.plat.topo.n_nodes, 2);
+	memset(&vo, 0, sizeof(vo));
+	vo.model = m;
+	CHECK_INT(hub_view_add(x.h, &vo, &id, &err), 0);
+	CHECK_INT(hub_view_add(x.h, &vo, &id2, &err), 0); /* the same events: shared */
+	if (id < 0 || id2 < 0)
+		goto out;
+	CHECK_INT(hub_view_n_targets(x.h, id), 0);
+	CHECK(hub_view_input_reason(x.h, id, 0) == NULL);
+	sleep_ms(200);
+	CHECK_INT(hub_sample(x.h, id, &f, &err), 0);
+	CHECK_INT(f.n_rows, 0);
+	CHECK_INT(f.n_nodes, 2);
+	if (f.n_nodes == 2) {
+		double d = f.duration * 1e9;
+
+		CHECK(f.duration > 0.15);
+		for (i = 0; i < 2; i++) {
+			CHECK_INT(f.nodes[i].kind, ENT_NODE);
+			CHECK_INT(f.nodes[i].node, (int)i);
+			CHECK_NEAR(f.nodes[i].inputs[0], d / 2, 0.1 * d / 2);
+			CHECK_NEAR(f.nodes[i].inputs[1], d, 0.1 * d);
+			CHECK_NEAR(f.nodes[i].metrics[0], 1.0, 0.1);
+			CHECK(f.nodes[i].apportioned); /* the box's count is a package's, split */
+		}
+	}
+	CHECK_INT(f.n_scaling, 2);
+	for (i = 0; i < f.n_scaling; i++)
+		CHECK_NEAR(f.scaling[i].running_pct, 100.0, 0.01);
+	/* the whole run so far, a bit longer than the sample */
+	sleep_ms(100);
+	CHECK_INT(hub_total(x.h, id, &t, &err), 0);
+	if (t.n_nodes == 2) {
+		CHECK(t.duration > f.duration + 0.05);
+		CHECK_NEAR(t.nodes[1].inputs[1], t.duration * 1e9, 0.1 * t.duration * 1e9);
+	}
+	/* merged: one counter set per event for both views, keyed by where it counts */
+	CHECK_INT(hub_events(x.h, &ev, &n_ev), 0);
+	CHECK_INT(n_ev, 2);
+	{
+		const struct hub_event *b = find_event(ev, n_ev, "type=1,config=0x0,cpu-wide,cpus=0");
+		const struct hub_event *c = find_event(ev, n_ev, "type=1,config=0x0,cpu-wide,cpus=0-1");
+
+		CHECK(b && c);
+		if (b && c) {
+			CHECK_INT(b->n_views, 2);
+			CHECK(b->open && c->open);
+		}
+	}
+out:
+	hub_events_release(ev, n_ev);
+	collect_frame_release(&f);
+	collect_frame_release(&t);
+	fix_release(&x);
+	model_free(m);
+}
+
+/*
+ * A model input marked `node` (cpu-clock here) is counted system-wide per
+ * CPU, summed per node, and apportioned to this process by its run time
+ * over the node's busy time.  Expected, for a frame of D seconds on a node
+ * of n CPUs: the node row counts n x D s; the process's share is its run
+ * time r over the node's busy time b <= n x D, so its value n D r / b lies
+ * between about r (the node fully busy) and the node's count (the process
+ * alone on it).  r is at least the 80 ms burnt.
+ */
+TEST(hub_node_event_apportioned_to_process)
+{
+	struct model *m = load_text("model p\nevent clk = cpu-clock node\nevent tclk = task-clock\n"
+				    NO_FACTORS);
+	struct collect_frame f;
+	struct hub_event *ev = NULL;
+	size_t n_ev = 0;
+	struct fix x;
+	int pid = (int)getpid(), id;
+
+	memset(&f, 0, sizeof(f));
+	fix_init(&x, "/");
+	if (!m || !x.ok)
+		goto out;
+	id = add_pid_view(x.h, m, &pid, __LINE__);
+	if (id < 0)
+		goto out;
+	burn_ms(80);
+	sample_input(x.h, id, m, "clk", &f, __LINE__);
+	CHECK_INT(f.n_nodes, (size_t)x.plat.topo.n_nodes);
+	if (f.n_nodes >= 1 && f.n_rows >= 1) {
+		double node = 0, d = f.duration * 1e9;
+		size_t i;
+
+		for (i = 0; i < f.n_nodes; i++)
+			node += f.nodes[i].inputs[0];
+		CHECK_NEAR(node, (double)x.plat.topo.n_cpus * d, 0.1 * x.plat.topo.n_cpus * d);
+		CHECK_NAN(f.nodes[0].inputs[1]); /* a per-thread event has no node value */
+		CHECK(f.rows[0].apportioned);
+		CHECK(!f.nodes[0].apportioned);
+		CHECK(f.rows[0].inputs[0] >= 0.8 * 80e6);
+		CHECK(f.rows[0].inputs[0] >= 0.8 * f.rows[0].inputs[1]);
+		CHECK(f.rows[0].inputs[0] <= node * 1.001);
+	}
+	/* the node event is its own (cpu-wide) counter set, not the per-thread one */
+	CHECK_INT(hub_events(x.h, &ev, &n_ev), 0);
+	CHECK(find_event(ev, n_ev, "type=1,config=0x0,cpu-wide") != NULL);
+	CHECK(find_event(ev, n_ev, "type=1,config=0x1") != NULL);
+out:
+	hub_events_release(ev, n_ev);
+	collect_frame_release(&f);
+	fix_release(&x);
+	model_free(m);
+}
+
+/*
+ * skx-2s (tests/data/root/skx-2s): uncore_imc_0..5, each with cpumask 0,4
+ * (the first CPU of each socket).  `uncore_imc/.../` resolves to one event
+ * per instance, each counted per node on its cpumask; two views asking for
+ * CAS_COUNT.RD share the six.  The PMU types are invented and CPU 4 does
+ * not exist on this machine, so opening fails here: the input says why,
+ * and a view with nothing else to count fails with that reason.
+ */
+TEST(hub_uncore_on_skx_fixture)
+{
+	struct model *m = load_text("model u\nevent cas_rd = uncore_imc/event=0x04,umask=0x03/ optional\n"
+				    "source spread = placement.spread\n"
+				    "metric mem_bw = cas_rd * 64 / duration / 1e9\n" NO_FACTORS);
+	struct model *only = load_text("model o\nevent cas_wr = uncore_imc/event=0x04,umask=0x0c/\n"
+				       NO_FACTORS);
+	struct hub_event *ev = NULL;
+	size_t n_ev = 0, i, n_imc = 0;
+	struct hub_view_opts vo;
+	struct vp_err err = { 0, "" };
+	struct collect_frame f;
+	int id = -1, id2 = -1, bad = -1;
+	const char *why;
+	struct fix x;
+	char root[4096];
+
+	memset(&f, 0, sizeof(f));
+	snprintf(root, sizeof(root), "%s", test_data("root/skx-2s"));
+	fix_init(&x, root);
+	if (!m || !only || !x.ok)
+		goto out;
+	memset(&vo, 0, sizeof(vo));
+	vo.model = m;
+	CHECK_INT(hub_view_add(x.h, &vo, &id, &err), 0);
+	if (err.msg[0])
+		test_fail(__FILE__, __LINE__, "%s", err.msg);
+	CHECK_INT(hub_view_add(x.h, &vo, &id2, &err), 0);
+	if (id < 0)
+		goto out;
+	why = hub_view_input_reason(x.h, id, 0);
+	CHECK(why != NULL);
+	if (why) {
+		CHECK_CONTAINS(why, "not counted: ");
+		CHECK(!strstr(why, "not implemented"));
+	}
+	CHECK_INT(hub_events(x.h, &ev, &n_ev), 0);
+	for (i = 0; i < n_ev; i++) {
+		if (!strncmp(ev[i].name, "uncore_imc_", 11)) {
+			n_imc++;
+			CHECK_CONTAINS(ev[i].encoding, "config=0x304,cpu-wide,cpus=0,4");
+			CHECK_INT(ev[i].n_views, 2);
+			CHECK(!ev[i].open);
+			CHECK(ev[i].why != NULL);
+		}
+	}
+	CHECK_INT(n_imc, 6);
+	/* no node rows when no per-node input is counted; bandwidth n/a, never 0 */
+	CHECK_INT(hub_sample(x.h, id, &f, &err), 0);
+	CHECK_INT(f.n_nodes, 0);
+	for (i = 0; i < f.n_rows; i++)
+		CHECK_NAN(f.rows[i].inputs[0]);
+	/* a model with only uncore events: the view itself fails, saying why */
+	memset(&vo, 0, sizeof(vo));
+	vo.model = only;
+	CHECK(hub_view_add(x.h, &vo, &bad, &err) < 0);
+	CHECK(err.msg[0] != '\0');
+out:
+	hub_events_release(ev, n_ev);
+	collect_frame_release(&f);
+	fix_release(&x);
+	model_free(m);
+	model_free(only);
+}
