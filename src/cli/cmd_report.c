@@ -96,10 +96,32 @@ static void timeline_json_head(struct jw *w, const struct recording *rec, const 
 	jw_arr_begin(w);
 }
 
-static void timeline_json_frame(struct jw *w, const struct collect_frame *fr)
+/* A row's factors; a factor scored on per-node counts shared out is labelled apportioned. */
+static void timeline_json_factors(struct jw *w, const struct model *m, const char *const *quality,
+				  const struct collect_frame *fr, const struct collect_row *r)
 {
-	size_t i;
 	int k;
+
+	jw_key(w, "factors");
+	jw_obj_begin(w);
+	for (k = 0; k < FACTOR_N; k++) {
+		jw_key(w, factor_name((enum factor_id)k));
+		jw_obj_begin(w);
+		jw_kdouble(w, "score", r->fv[k].score);
+		jw_kdouble(w, "cost_pct", r->fv[k].cost_pct);
+		jw_kstr(w, "severity", severity_name(r->fv[k].sev));
+		if (frame_factor_quality(m, fr, r, k) != m->factors[k].quality &&
+		    strcmp(quality[k], "unavailable"))
+			jw_kstr(w, "quality", factor_quality_name(frame_factor_quality(m, fr, r, k)));
+		jw_obj_end(w);
+	}
+	jw_obj_end(w);
+}
+
+static void timeline_json_frame(struct jw *w, const struct model *m, const char *const *quality,
+				const struct collect_frame *fr)
+{
+	size_t i, j;
 
 	jw_obj_begin(w);
 	jw_kuint(w, "t_ns", fr->t_ns);
@@ -117,20 +139,38 @@ static void timeline_json_frame(struct jw *w, const struct collect_frame *fr)
 		if (r->node >= 0)
 			jw_kint(w, "node", r->node);
 		jw_kdouble(w, "cycles", r->cycles);
-		jw_key(w, "factors");
-		jw_obj_begin(w);
-		for (k = 0; k < FACTOR_N; k++) {
-			jw_key(w, factor_name((enum factor_id)k));
+		if (r->apportioned && fr->metric_node) {
+			jw_key(w, "apportioned"); /* metric: this row's share of per-node counts */
 			jw_obj_begin(w);
-			jw_kdouble(w, "score", r->fv[k].score);
-			jw_kdouble(w, "cost_pct", r->fv[k].cost_pct);
-			jw_kstr(w, "severity", severity_name(r->fv[k].sev));
+			for (j = 0; j < m->n_metrics; j++)
+				if (frame_metric_apportioned(fr, r, j))
+					jw_kdouble(w, m->metrics[j].name, r->metrics[j]);
 			jw_obj_end(w);
 		}
-		jw_obj_end(w);
+		timeline_json_factors(w, m, quality, fr, r);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
+	if (fr->n_nodes) {
+		/* each node's own per-node counts, the model's metrics over them */
+		jw_key(w, "nodes");
+		jw_arr_begin(w);
+		for (i = 0; i < fr->n_nodes; i++) {
+			const struct collect_row *r = &fr->nodes[i];
+
+			jw_obj_begin(w);
+			jw_kint(w, "node", r->node);
+			jw_kstr(w, "quality", r->apportioned ? "apportioned" : "measured");
+			jw_key(w, "metrics");
+			jw_obj_begin(w);
+			for (j = 0; j < m->n_metrics; j++)
+				if (fr->metric_node && fr->metric_node[j])
+					jw_kdouble(w, m->metrics[j].name, r->metrics[j]);
+			jw_obj_end(w);
+			jw_obj_end(w);
+		}
+		jw_arr_end(w);
+	}
 	jw_obj_end(w);
 }
 
@@ -174,7 +214,7 @@ static int stream_timeline(struct recording *rec, const struct model *m,
 		if (fmt == FMT_CSV)
 			timeline_csv_rows(&fr, rec->n_read - 1, quality, &out);
 		else
-			timeline_json_frame(&w, &fr);
+			timeline_json_frame(&w, m, quality, &fr);
 		collect_frame_release(&fr);
 		rc = flush(&out, false);
 	}

@@ -94,6 +94,11 @@ struct collect_frame {
 	 * Empty otherwise. */
 	struct collect_row *nodes;
 	size_t n_nodes;
+	/* Which of the model's values are shares of per-node counts on VM and
+	 * vCPU rows (frame_mark_node_inputs()); NULL when none are: */
+	bool *node_input;               /* per model input: counted per node, heap */
+	bool *metric_node;              /* per model metric: reads such an input, heap */
+	bool factor_node[FACTOR_N];     /* the factor's score or cost reads one */
 	struct collect_scaling *scaling; /* one per event input that is counted, heap */
 	size_t n_scaling;
 	char notes[2048];               /* what was not counted and why */
@@ -134,6 +139,21 @@ size_t collect_n_targets(const struct collector *c);
  */
 void frame_eval_row(const struct model *m, const struct platform *plat, const struct calib *cal,
 		    double cpu_mhz, struct collect_row *r, double duration);
+
+/*
+ * Mark which of m's inputs are counted per node (node_input: m->n_inputs
+ * flags, NULL or none set: nothing) in f->node_input, and derive which
+ * metrics and factors read them (f->metric_node, f->factor_node).  On a
+ * row with `apportioned` set those values are shares of node counts
+ * (labelled apportioned in every output); on a node row they are the
+ * node's own counts.
+ */
+void frame_mark_node_inputs(const struct model *m, const bool *node_input, struct collect_frame *f);
+/* Quality label of row r's metric i / factor fi value ("measured", "apportioned", or the
+ * model's label for factors): what the frame JSON, /metrics and reports print. */
+bool frame_metric_apportioned(const struct collect_frame *f, const struct collect_row *r, size_t i);
+enum factor_quality frame_factor_quality(const struct model *m, const struct collect_frame *f,
+					 const struct collect_row *r, int fi);
 
 /*
  * Turn a frame into the diagnosis input (vms, vcpus, nodes arrays are heap,

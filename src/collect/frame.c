@@ -56,12 +56,68 @@ static void rows_release(struct collect_row *rows, size_t n)
 	free(rows);
 }
 
+/* A per-node input is "missing": what reads it comes out NaN in the probe. */
+static int fail_node_input(void *ctx, const struct model_input *in, char **reason)
+{
+	const bool *node_input = ((const bool *const *)ctx)[0];
+	const struct model *m = ((const struct model *const *)ctx)[1];
+
+	(void)reason;
+	return node_input[in - m->inputs] ? VP_EUNSUPP : 0;
+}
+
+void frame_mark_node_inputs(const struct model *m, const bool *node_input, struct collect_frame *f)
+{
+	struct model_avail av;
+	const void *ctx[2] = { node_input, m };
+	size_t i;
+	bool any = false;
+	int fi;
+
+	free(f->node_input);
+	free(f->metric_node);
+	f->node_input = NULL;
+	f->metric_node = NULL;
+	memset(f->factor_node, 0, sizeof(f->factor_node));
+	for (i = 0; node_input && i < m->n_inputs; i++)
+		any |= node_input[i];
+	if (!any)
+		return;
+	f->node_input = xcalloc(m->n_inputs, sizeof(bool));
+	memcpy(f->node_input, node_input, m->n_inputs * sizeof(bool));
+	f->metric_node = xcalloc(m->n_metrics + 1, sizeof(bool));
+	model_check_inputs(m, fail_node_input, ctx, &av, NULL);
+	for (i = 0; i < m->n_metrics; i++)
+		f->metric_node[i] = !av.metric_ok[i];
+	for (fi = 0; fi < FACTOR_N; fi++)
+		f->factor_node[fi] = m->factors[fi].score && m->factors[fi].quality != Q_UNAVAILABLE &&
+				     !av.factor_ok[fi];
+	model_avail_release(m, &av);
+}
+
+bool frame_metric_apportioned(const struct collect_frame *f, const struct collect_row *r, size_t i)
+{
+	return r->apportioned && f->metric_node && f->metric_node[i];
+}
+
+enum factor_quality frame_factor_quality(const struct model *m, const struct collect_frame *f,
+					 const struct collect_row *r, int fi)
+{
+	enum factor_quality q = m->factors[fi].quality;
+
+	if (q == Q_MEASURED && r->apportioned && f->factor_node[fi])
+		return Q_APPORTIONED;
+	return q;
+}
+
 void collect_frame_release(struct collect_frame *f)
 {
 	size_t i;
 
 	rows_release(f->rows, f->n_rows);
 	rows_release(f->nodes, f->n_nodes);
+	free(f->node_input);
+	free(f->metric_node);
 	for (i = 0; i < f->n_scaling; i++)
 		free(f->scaling[i].event);
 	free(f->scaling);
@@ -71,7 +127,8 @@ void collect_frame_release(struct collect_frame *f)
 /* ---- the diagnosis input ---- */
 
 static void factor_evidence(const struct model *m, const bool *factor_ok,
-			    const struct collect_row *r, enum factor_id fi, struct diag_factor_in *out)
+			    const struct collect_frame *f, const struct collect_row *r, enum factor_id fi,
+			    struct diag_factor_in *out)
 {
 	const struct model_factor *mf = &m->factors[fi];
 	struct sbuf sb = SBUF_INIT;
@@ -79,7 +136,7 @@ static void factor_evidence(const struct model *m, const bool *factor_ok,
 	out->cost_cycles = r->fv[fi].cost_cycles;
 	out->score = r->fv[fi].score;
 	out->sev = r->fv[fi].sev;
-	out->quality = mf->quality;
+	out->quality = frame_factor_quality(m, f, r, (int)fi);
 	if (!factor_ok[fi] || mf->quality == Q_UNAVAILABLE)
 		out->quality = Q_UNAVAILABLE;
 	if (mf->score && mf->score->k == EX_METRIC && mf->score->name)
@@ -196,7 +253,7 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 					 r->metrics[remote_metric] : r->remote.v;
 			v->mem_intensity = intensity_metric >= 0 ? r->metrics[intensity_metric] : NAN;
 			for (fi = 0; fi < FACTOR_N; fi++)
-				factor_evidence(m, factor_ok, r, (enum factor_id)fi, &v->f[fi]);
+				factor_evidence(m, factor_ok, f, r, (enum factor_id)fi, &v->f[fi]);
 		}
 	}
 	free(vm_of_row);

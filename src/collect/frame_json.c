@@ -13,7 +13,7 @@ static void kint_or_null(struct jw *w, const char *key, int v)
 }
 
 static void factor_json(struct jw *w, const struct frame_meta *meta, const struct model *m,
-			const struct collect_row *r, int f)
+			const struct collect_frame *fr, const struct collect_row *r, int f)
 {
 	const struct model_factor *fa = &m->factors[f];
 	const char *reason = NULL;
@@ -30,28 +30,35 @@ static void factor_json(struct jw *w, const struct frame_meta *meta, const struc
 	jw_kdouble(w, "score", unavailable ? NAN : r->fv[f].score);
 	jw_kdouble(w, "cost_cycles", unavailable ? NAN : r->fv[f].cost_cycles);
 	jw_kdouble(w, "cost_pct", unavailable ? NAN : r->fv[f].cost_pct);
-	jw_kstr(w, "quality", unavailable ? "unavailable" : factor_quality_name(fa->quality));
+	jw_kstr(w, "quality", unavailable ? "unavailable"
+					  : factor_quality_name(frame_factor_quality(m, fr, r, f)));
 	if (unavailable)
 		jw_kstr(w, "reason", reason ? reason : "not available here");
 	jw_obj_end(w);
 }
 
 static void row_json(struct jw *w, const struct frame_meta *meta, const struct model *m,
-		     const struct collect_row *r)
+		     const struct collect_frame *fr, const struct collect_row *r)
 {
 	bool vcpu = r->kind == ENT_VCPU || r->kind == ENT_THREAD;
+	bool node = r->kind == ENT_NODE;
 	size_t i;
 	int f;
 
 	jw_obj_begin(w);
 	jw_kstr(w, "kind", ent_kind_name(r->kind));
 	jw_kstr(w, "key", r->key);
-	if (!vcpu) {
+	if (node) {
+		/* a node's own counts; split: a package's counts shared by its nodes */
+		jw_kint(w, "node", r->node);
+		jw_kstr(w, "quality", r->apportioned ? "apportioned" : "measured");
+	} else if (!vcpu) {
 		jw_kstr(w, "name", r->name);
 		kint_or_null(w, "pid", r->pid);
 		jw_kint(w, "domid", r->domid);
 	}
-	jw_kuint(w, "vm_row", r->vm_row);
+	if (!node)
+		jw_kuint(w, "vm_row", r->vm_row);
 	if (vcpu) {
 		kint_or_null(w, "index", r->index);
 		kint_or_null(w, "tid", r->tid);
@@ -64,10 +71,19 @@ static void row_json(struct jw *w, const struct frame_meta *meta, const struct m
 	for (i = 0; i < m->n_metrics; i++)
 		jw_kdouble(w, m->metrics[i].name, r->metrics ? r->metrics[i] : NAN);
 	jw_obj_end(w);
+	if (!node && r->apportioned && fr->metric_node) {
+		/* the metrics whose values here are shares of per-node counts */
+		jw_key(w, "apportioned");
+		jw_arr_begin(w);
+		for (i = 0; i < m->n_metrics; i++)
+			if (frame_metric_apportioned(fr, r, i))
+				jw_str(w, m->metrics[i].name);
+		jw_arr_end(w);
+	}
 	jw_key(w, "factors");
 	jw_obj_begin(w);
 	for (f = 0; f < FACTOR_N; f++)
-		factor_json(w, meta, m, r, f);
+		factor_json(w, meta, m, fr, r, f);
 	jw_obj_end(w);
 	jw_obj_end(w);
 }
@@ -87,8 +103,15 @@ void frame_json_write(struct jw *w, const struct frame_meta *meta, const struct 
 	jw_key(w, "rows");
 	jw_arr_begin(w);
 	for (i = 0; i < f->n_rows; i++)
-		row_json(w, meta, m, &f->rows[i]);
+		row_json(w, meta, m, f, &f->rows[i]);
 	jw_arr_end(w);
+	if (f->n_nodes) {
+		jw_key(w, "nodes");
+		jw_arr_begin(w);
+		for (i = 0; i < f->n_nodes; i++)
+			row_json(w, meta, m, f, &f->nodes[i]);
+		jw_arr_end(w);
+	}
 	jw_key(w, "scaling");
 	jw_arr_begin(w);
 	for (i = 0; i < f->n_scaling; i++) {

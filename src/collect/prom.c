@@ -126,12 +126,13 @@ static void node_labels(const struct prom_input *in, const struct prom_view *v, 
 	lbl_add(l, "host", in->host);
 }
 
-static const char *quality(const struct model *m, const struct collect_row *r, int f)
+static const char *quality(const struct model *m, const struct collect_frame *fr,
+			   const struct collect_row *r, int f)
 {
 	if (!m->factors[f].bound || m->factors[f].quality == Q_UNAVAILABLE ||
 	    (isnan(r->fv[f].score) && isnan(r->fv[f].cost_cycles)))
 		return "unavailable";
-	return factor_quality_name(m->factors[f].quality);
+	return factor_quality_name(frame_factor_quality(m, fr, r, f));
 }
 
 static double per_s(double v, double duration)
@@ -249,7 +250,7 @@ static void factor_family(struct sbuf *out, const struct prom_input *in, enum fa
 				case F_QUALITY:
 					extra_lbl(&ex, "factor", fn);
 					sbuf_addstr(&ex, ",quality=\"");
-					sbuf_addstr(&ex, quality(v->model, r, f));
+					sbuf_addstr(&ex, quality(v->model, fr, r, f));
 					sbuf_addch(&ex, '"');
 					sample(out, name, &l, sbuf_str(&ex), 1);
 					break;
@@ -307,9 +308,12 @@ static void row_family(struct sbuf *out, const struct prom_input *in, enum row_k
 				sample(out, name, &l, sbuf_str(&ex), r->remote.v);
 				break;
 			case R_METRIC:
-				for (j = 0; j < v->model->n_metrics && r->metrics; j++)
-					sample(out, name, &l, extra_lbl(&ex, "metric", v->model->metrics[j].name),
-					       r->metrics[j]);
+				for (j = 0; j < v->model->n_metrics && r->metrics; j++) {
+					extra_lbl(&ex, "metric", v->model->metrics[j].name);
+					if (frame_metric_apportioned(fr, r, j))
+						sbuf_addstr(&ex, ",quality=\"apportioned\"");
+					sample(out, name, &l, sbuf_str(&ex), r->metrics[j]);
+				}
 				break;
 			case R_VM_MEM:
 				if (is_leaf(r) || !r->mem_node)
@@ -322,6 +326,20 @@ static void row_family(struct sbuf *out, const struct prom_input *in, enum row_k
 					       (double)r->mem_node[j]);
 				}
 				break;
+			}
+		}
+		/* the node rows: the model on each node's own per-node counts */
+		for (i = 0; k == R_METRIC && i < fr->n_nodes; i++) {
+			const struct collect_row *r = &fr->nodes[i];
+
+			node_labels(in, v, r->node, &l);
+			for (j = 0; j < v->model->n_metrics && r->metrics; j++) {
+				if (!fr->metric_node || !fr->metric_node[j])
+					continue; /* only what the node's counts give */
+				extra_lbl(&ex, "metric", v->model->metrics[j].name);
+				sbuf_addstr(&ex, r->apportioned ? ",quality=\"apportioned\""
+								: ",quality=\"measured\"");
+				sample(out, name, &l, sbuf_str(&ex), r->metrics[j]);
 			}
 		}
 		if (k != R_CYCLES)

@@ -854,6 +854,14 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	free(mw);
 	free(share);
 	node_rows(c, ncounts, nsplit, f);
+	if (counts_nodes(c)) {
+		bool *counted = xcalloc(m->n_inputs + 1, sizeof(bool));
+
+		for (k = 0; k < m->n_inputs; k++)
+			counted[k] = c->in_node[k] && !c->in_reason[k];
+		frame_mark_node_inputs(m, counted, f);
+		free(counted);
+	}
 	snprintf(f->notes, sizeof(f->notes), "%s%s%s%s%s", c->notes,
 		 c->notes[0] && c->vms.notes[0] ? "; " : "", c->vms.notes,
 		 (c->notes[0] || c->vms.notes[0]) && rdt_notes[0] ? "; " : "", rdt_notes);

@@ -28,6 +28,50 @@ static void bind_row(const struct recording *r, const int *map, double *scratch,
 	frame_eval_row(m, &r->plat, r->have_cal ? &r->cal : NULL, f->cpu_mhz, row, f->duration);
 }
 
+/* Whether the recording says m's input i was counted per node (meta node_inputs). */
+static bool node_input_of(const struct recording *r, const struct model *m, size_t i)
+{
+	const char *p = r->node_inputs, *name = m->inputs[i].name;
+	size_t len = strlen(name);
+
+	while (p && *p) {
+		const char *e = strchr(p, ',');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		if (n == len && !strncmp(p, name, len))
+			return true;
+		p = e ? e + 1 : NULL;
+	}
+	return false;
+}
+
+/*
+ * Bind a frame's rows (entities and nodes) to m, then label what was
+ * counted per node: the frame's masks, and each VM or vCPU row that holds a
+ * share of a node count (as the live collector flags it).
+ */
+static void bind_frame(const struct recording *r, const int *map, double *scratch,
+		       const struct model *m, struct collect_frame *f)
+{
+	bool *node_input = NULL;
+	size_t i, k;
+
+	for (i = 0; i < f->n_rows; i++)
+		bind_row(r, map, scratch, m, f, &f->rows[i]);
+	for (i = 0; i < f->n_nodes; i++)
+		bind_row(r, map, scratch, m, f, &f->nodes[i]);
+	if (!r->node_inputs)
+		return;
+	node_input = xcalloc(m->n_inputs + 1, sizeof(bool));
+	for (k = 0; k < m->n_inputs; k++)
+		node_input[k] = node_input_of(r, m, k);
+	frame_mark_node_inputs(m, node_input, f);
+	for (i = 0; i < f->n_rows; i++)
+		for (k = 0; k < m->n_inputs && !f->rows[i].apportioned; k++)
+			f->rows[i].apportioned = node_input[k] && isfinite(f->rows[i].inputs[k]);
+	free(node_input);
+}
+
 #ifdef HAVE_SQLITE
 #include <sqlite3.h>
 
@@ -60,6 +104,8 @@ struct rec_writer {
 	sqlite3 *db;
 	char *path;
 	size_t n_inputs;
+	char *names;                /* the model's input names, comma-joined, for meta node_inputs */
+	bool node_meta;             /* meta node_inputs written */
 	unsigned long seq;
 	sqlite3_stmt *st_frame, *st_row, *st_mem, *st_val;
 };
@@ -216,6 +262,14 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 	w = xcalloc(1, sizeof(*w));
 	w->path = xstrdup(path);
 	w->n_inputs = h->model->n_inputs;
+	{
+		struct sbuf sb = SBUF_INIT;
+		size_t i;
+
+		for (i = 0; i < w->n_inputs; i++)
+			sbuf_addf(&sb, "%s%s", i ? "," : "", h->model->inputs[i].name);
+		w->names = sbuf_detach(&sb);
+	}
 	if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)) {
 		ret = db_error(err, w->db, path, "cannot create");
 		goto fail;
@@ -271,13 +325,88 @@ static int step(struct rec_writer *w, sqlite3_stmt *st, struct vp_err *err)
 	return rc == SQLITE_DONE ? 0 : db_error(err, w->db, w->path, "cannot write");
 }
 
+/* The names of the inputs counted per node, "a,b" (heap). */
+static char *node_names(const struct rec_writer *w, const bool *node_input)
+{
+	struct sbuf sb = SBUF_INIT;
+	const char *p = w->names;
+	size_t i;
+
+	for (i = 0; i < w->n_inputs && p; i++) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (node_input[i])
+			sbuf_addf(&sb, "%s%.*s", sb.len ? "," : "", (int)len, p);
+		p = e ? e + 1 : NULL;
+	}
+	return sbuf_detach(&sb);
+}
+
+/* One row at position pos: identity, memory per node, inputs. */
+static int append_row(struct rec_writer *w, const struct collect_row *r, size_t i,
+		      struct vp_err *err)
+{
+	sqlite3_stmt *st = w->st_row;
+	size_t k;
+	int ret;
+
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)w->seq);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+	sqlite3_bind_text(st, 3, kind_name(r->kind), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, r->key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, r->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)r->vm_row);
+	sqlite3_bind_text(st, 7, hv_adapter_name(r->adapter), -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 8, r->libvirt);
+	bind_int_or_null(st, 9, r->pid, r->pid < 0);
+	bind_int_or_null(st, 10, r->domid, r->domid < 0);
+	bind_int_or_null(st, 11, r->index, r->index < 0);
+	bind_int_or_null(st, 12, r->tid, r->tid < 0);
+	bind_int_or_null(st, 13, r->cpu, r->cpu < 0);
+	bind_int_or_null(st, 14, r->node, r->node < 0);
+	bind_double(st, 15, r->remote.v);
+	/* a node row has no placement estimate: its column holds the node counts' label */
+	sqlite3_bind_text(st, 16, r->kind == ENT_NODE ?
+			  vp_quality_name(r->apportioned ? VQ_APPORTIONED : VQ_MEASURED) :
+			  vp_quality_name(r->remote.q), -1, SQLITE_STATIC);
+	if ((ret = step(w, st, err)))
+		return ret;
+	for (k = 0; r->mem_node && k < (size_t)r->n_mem_nodes; k++) {
+		sqlite3_bind_int64(w->st_mem, 1, (sqlite3_int64)w->seq);
+		sqlite3_bind_int64(w->st_mem, 2, (sqlite3_int64)i);
+		sqlite3_bind_int64(w->st_mem, 3, (sqlite3_int64)k);
+		sqlite3_bind_int64(w->st_mem, 4, (sqlite3_int64)r->mem_node[k]);
+		if ((ret = step(w, w->st_mem, err)))
+			return ret;
+	}
+	for (k = 0; k < w->n_inputs; k++) {
+		sqlite3_bind_int64(w->st_val, 1, (sqlite3_int64)w->seq);
+		sqlite3_bind_int64(w->st_val, 2, (sqlite3_int64)i);
+		sqlite3_bind_int64(w->st_val, 3, (sqlite3_int64)k);
+		bind_double(w->st_val, 4, r->inputs[k]);
+		if ((ret = step(w, w->st_val, err)))
+			return ret;
+	}
+	return 0;
+}
+
 int rec_append(struct rec_writer *w, const struct collect_frame *f, struct vp_err *err)
 {
-	size_t i, k;
+	size_t i;
 	int ret;
 
 	if ((ret = exec(w->db, "BEGIN", w->path, err)))
 		return ret;
+	if (!w->node_meta && f->node_input) {
+		char *names = node_names(w, f->node_input);
+
+		ret = put_meta(w->db, "node_inputs", names, w->path, err);
+		free(names);
+		if (ret)
+			goto fail;
+		w->node_meta = true;
+	}
 	sqlite3_bind_int64(w->st_frame, 1, (sqlite3_int64)w->seq);
 	sqlite3_bind_int64(w->st_frame, 2, (sqlite3_int64)f->t_ns);
 	sqlite3_bind_double(w->st_frame, 3, f->duration);
@@ -285,44 +414,16 @@ int rec_append(struct rec_writer *w, const struct collect_frame *f, struct vp_er
 	sqlite3_bind_text(w->st_frame, 5, f->notes, -1, SQLITE_STATIC);
 	if ((ret = step(w, w->st_frame, err)))
 		goto fail;
-	for (i = 0; i < f->n_rows; i++) {
-		const struct collect_row *r = &f->rows[i];
-		sqlite3_stmt *st = w->st_row;
-
-		sqlite3_bind_int64(st, 1, (sqlite3_int64)w->seq);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
-		sqlite3_bind_text(st, 3, kind_name(r->kind), -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, r->key, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 5, r->name, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 6, (sqlite3_int64)r->vm_row);
-		sqlite3_bind_text(st, 7, hv_adapter_name(r->adapter), -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 8, r->libvirt);
-		bind_int_or_null(st, 9, r->pid, r->pid < 0);
-		bind_int_or_null(st, 10, r->domid, r->domid < 0);
-		bind_int_or_null(st, 11, r->index, r->index < 0);
-		bind_int_or_null(st, 12, r->tid, r->tid < 0);
-		bind_int_or_null(st, 13, r->cpu, r->cpu < 0);
-		bind_int_or_null(st, 14, r->node, r->node < 0);
-		bind_double(st, 15, r->remote.v);
-		sqlite3_bind_text(st, 16, vp_quality_name(r->remote.q), -1, SQLITE_STATIC);
-		if ((ret = step(w, st, err)))
+	/* the entity rows, then the node rows (kind 'node', their own position as vm_pos) */
+	for (i = 0; i < f->n_rows; i++)
+		if ((ret = append_row(w, &f->rows[i], i, err)))
 			goto fail;
-		for (k = 0; r->mem_node && k < (size_t)r->n_mem_nodes; k++) {
-			sqlite3_bind_int64(w->st_mem, 1, (sqlite3_int64)w->seq);
-			sqlite3_bind_int64(w->st_mem, 2, (sqlite3_int64)i);
-			sqlite3_bind_int64(w->st_mem, 3, (sqlite3_int64)k);
-			sqlite3_bind_int64(w->st_mem, 4, (sqlite3_int64)r->mem_node[k]);
-			if ((ret = step(w, w->st_mem, err)))
-				goto fail;
-		}
-		for (k = 0; k < w->n_inputs; k++) {
-			sqlite3_bind_int64(w->st_val, 1, (sqlite3_int64)w->seq);
-			sqlite3_bind_int64(w->st_val, 2, (sqlite3_int64)i);
-			sqlite3_bind_int64(w->st_val, 3, (sqlite3_int64)k);
-			bind_double(w->st_val, 4, r->inputs[k]);
-			if ((ret = step(w, w->st_val, err)))
-				goto fail;
-		}
+	for (i = 0; i < f->n_nodes; i++) {
+		struct collect_row r = f->nodes[i];
+
+		r.vm_row = f->n_rows + i;
+		if ((ret = append_row(w, &r, f->n_rows + i, err)))
+			goto fail;
 	}
 	if ((ret = exec(w->db, "COMMIT", w->path, err)))
 		goto fail;
@@ -356,6 +457,7 @@ int rec_close(struct rec_writer *w, struct vp_err *err)
 			ret = db_error(err, w->db, w->path, "cannot close");
 	}
 	free(w->path);
+	free(w->names);
 	free(w);
 	return ret;
 }
@@ -417,6 +519,8 @@ static int read_meta(sqlite3 *db, struct recording *r, struct vp_err *err)
 			r->created = xstrdup(v);
 		else if (!strcmp(k, "interval_s"))
 			r->interval_s = strtod(v, NULL);
+		else if (!strcmp(k, "node_inputs"))
+			r->node_inputs = xstrdup(v);
 		else if (!strcmp(k, "topology")) {
 			int smt = 0;
 
@@ -734,9 +838,24 @@ int rec_next_frame(struct recording *r, struct collect_frame *f, struct vp_err *
 		ret = -1;
 		goto fail;
 	}
+	/* node rows (schema 3) come after the entity rows: the frame's nodes */
+	for (i = f->n_rows; i > 0 && f->rows[i - 1].kind == ENT_NODE; i--)
+		;
+	if (i < f->n_rows) {
+		size_t k;
+
+		f->n_nodes = f->n_rows - i;
+		f->nodes = xcalloc(f->n_nodes, sizeof(*f->nodes));
+		memcpy(f->nodes, f->rows + i, f->n_nodes * sizeof(*f->nodes));
+		f->n_rows = i;
+		for (k = 0; k < f->n_nodes; k++) {
+			f->nodes[k].apportioned = f->nodes[k].remote.q == VQ_APPORTIONED;
+			f->nodes[k].remote.q = VQ_UNAVAILABLE;
+			f->nodes[k].vm_row = 0;
+		}
+	}
 	if (c->m)
-		for (i = 0; i < f->n_rows; i++)
-			bind_row(r, c->map, c->raw, c->m, f, &f->rows[i]);
+		bind_frame(r, c->map, c->raw, c->m, f);
 	r->n_read++;
 	return 1;
 fail:
@@ -889,6 +1008,7 @@ void rec_release(struct recording *r)
 	}
 	free(r->input_names);
 	free(r->input_reason);
+	free(r->node_inputs);
 	platform_release(&r->plat);
 	calib_release(&r->cal);
 	free(r->path);
@@ -951,14 +1071,12 @@ int rec_bind_model(struct recording *r, const struct model *m, struct model_avai
 	for (f = 0; f < r->n_frames; f++) {
 		struct collect_frame *fr = &r->frames[f];
 
-		for (i = 0; i < fr->n_rows; i++) {
-			struct collect_row *row = &fr->rows[i];
-
-			/* loaded rows hold the recorded inputs only: widen first */
-			if (m->n_inputs > r->n_inputs)
-				row->inputs = xrealloc(row->inputs, m->n_inputs * sizeof(double));
-			bind_row(r, map, scratch, m, fr, row);
-		}
+		/* loaded rows hold the recorded inputs only: widen first */
+		for (i = 0; m->n_inputs > r->n_inputs && i < fr->n_rows; i++)
+			fr->rows[i].inputs = xrealloc(fr->rows[i].inputs, m->n_inputs * sizeof(double));
+		for (i = 0; m->n_inputs > r->n_inputs && i < fr->n_nodes; i++)
+			fr->nodes[i].inputs = xrealloc(fr->nodes[i].inputs, m->n_inputs * sizeof(double));
+		bind_frame(r, map, scratch, m, fr);
 	}
 	if (r->cur) {
 		/* frames read from now on are bound as they are read */
@@ -988,14 +1106,19 @@ static bool additive(const struct model_input *in)
 	return def && def->cumulative;
 }
 
+struct total_rows {            /* rows summed over frames, matched by key */
+	size_t cap;               /* of the rows array */
+	size_t *cnt;              /* per (row, input): frames with a value, for means; then remote */
+	struct strmap keys;       /* row key -> index */
+};
+
 struct rec_total {
 	const struct recording *r;
 	const struct model *m;
 	struct collect_frame out;
-	size_t cap;               /* of out.rows */
-	size_t *cnt;              /* per (row, input): frames with a value, for means; then remote */
 	bool *add;                /* per input: it adds up over time (else averaged) */
-	struct strmap keys;       /* row key -> index in out.rows */
+	struct total_rows ents;   /* out.rows */
+	struct total_rows nodes;  /* out.nodes */
 };
 
 struct rec_total *rec_total_new(const struct recording *r, const struct model *m)
@@ -1009,35 +1132,34 @@ struct rec_total *rec_total_new(const struct recording *r, const struct model *m
 	t->add = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(bool));
 	for (k = 0; k < m->n_inputs; k++)
 		t->add[k] = additive(&m->inputs[k]);
-	strmap_init(&t->keys);
+	strmap_init(&t->ents.keys);
+	strmap_init(&t->nodes.keys);
 	return t;
 }
 
-void rec_total_add(struct rec_total *t, const struct collect_frame *fr)
+/* Add one frame's rows (entity rows, or node rows) into *rows / *n. */
+static void total_rows_add(struct rec_total *t, struct total_rows *tr, struct collect_row **rows,
+			   size_t *n, const struct collect_frame *fr, const struct collect_row *src_rows,
+			   size_t n_src)
 {
 	const struct model *m = t->m;
-	struct collect_frame *out = &t->out;
 	size_t i, j, k, w = m->n_inputs + 1;
 
-	out->duration += fr->duration;
-	out->t_ns = fr->t_ns;
-	if (isfinite(fr->cpu_mhz))
-		out->cpu_mhz = fr->cpu_mhz;
-	for (i = 0; i < fr->n_rows; i++) {
-		const struct collect_row *src = &fr->rows[i];
+	for (i = 0; i < n_src; i++) {
+		const struct collect_row *src = &src_rows[i];
 		struct collect_row *dst;
 
-		if (!strmap_get(&t->keys, src->key, &j)) {
+		if (!strmap_get(&tr->keys, src->key, &j)) {
 			/* a new entity, in order of first appearance */
-			size_t old = t->cap;
+			size_t old = tr->cap;
 
-			VP_GROW(out->rows, t->cap, out->n_rows + 1);
-			if (t->cap != old) {
-				t->cnt = xrealloc(t->cnt, t->cap * w * sizeof(size_t));
-				memset(t->cnt + old * w, 0, (t->cap - old) * w * sizeof(size_t));
+			VP_GROW(*rows, tr->cap, *n + 1);
+			if (tr->cap != old) {
+				tr->cnt = xrealloc(tr->cnt, tr->cap * w * sizeof(size_t));
+				memset(tr->cnt + old * w, 0, (tr->cap - old) * w * sizeof(size_t));
 			}
-			j = out->n_rows++;
-			dst = &out->rows[j];
+			j = (*n)++;
+			dst = &(*rows)[j];
 			*dst = *src;
 			dst->key = src->key ? xstrdup(src->key) : NULL;
 			dst->name = src->name ? xstrdup(src->name) : NULL;
@@ -1051,10 +1173,11 @@ void rec_total_add(struct rec_total *t, const struct collect_frame *fr)
 			dst->vm_row = j;
 			/* a vCPU's VM row: the total's row of the same key */
 			if ((src->kind == ENT_VCPU || src->kind == ENT_THREAD) && src->vm_row < fr->n_rows)
-				strmap_get(&t->keys, fr->rows[src->vm_row].key, &dst->vm_row);
-			strmap_put(&t->keys, src->key, j);
+				strmap_get(&tr->keys, fr->rows[src->vm_row].key, &dst->vm_row);
+			strmap_put(&tr->keys, src->key, j);
 		}
-		dst = &out->rows[j];
+		dst = &(*rows)[j];
+		dst->apportioned |= src->apportioned;
 		/* placement and memory: the latest */
 		dst->cpu = src->cpu;
 		dst->node = src->node;
@@ -1065,7 +1188,7 @@ void rec_total_add(struct rec_total *t, const struct collect_frame *fr)
 			memcpy(dst->mem_node, src->mem_node, (size_t)src->n_mem_nodes * sizeof(uint64_t));
 		}
 		if (isfinite(src->remote.v)) {
-			size_t *c = &t->cnt[j * w + m->n_inputs];
+			size_t *c = &tr->cnt[j * w + m->n_inputs];
 
 			dst->remote.v = (isfinite(dst->remote.v) ? dst->remote.v * (double)*c : 0) +
 					src->remote.v;
@@ -1074,7 +1197,7 @@ void rec_total_add(struct rec_total *t, const struct collect_frame *fr)
 		}
 		for (k = 0; k < m->n_inputs; k++) {
 			double v = src->inputs[k];
-			size_t *c = &t->cnt[j * w + k];
+			size_t *c = &tr->cnt[j * w + k];
 
 			if (!isfinite(v))
 				continue;
@@ -1088,6 +1211,20 @@ void rec_total_add(struct rec_total *t, const struct collect_frame *fr)
 	}
 }
 
+void rec_total_add(struct rec_total *t, const struct collect_frame *fr)
+{
+	struct collect_frame *out = &t->out;
+
+	out->duration += fr->duration;
+	out->t_ns = fr->t_ns;
+	if (isfinite(fr->cpu_mhz))
+		out->cpu_mhz = fr->cpu_mhz;
+	if (!out->node_input && fr->node_input)
+		frame_mark_node_inputs(t->m, fr->node_input, out);
+	total_rows_add(t, &t->ents, &out->rows, &out->n_rows, fr, fr->rows, fr->n_rows);
+	total_rows_add(t, &t->nodes, &out->nodes, &out->n_nodes, fr, fr->nodes, fr->n_nodes);
+}
+
 void rec_total_finish(struct rec_total *t, struct collect_frame *out)
 {
 	const struct recording *r = t->r;
@@ -1098,8 +1235,13 @@ void rec_total_finish(struct rec_total *t, struct collect_frame *out)
 	for (i = 0; i < out->n_rows; i++)
 		frame_eval_row(t->m, &r->plat, r->have_cal ? &r->cal : NULL, out->cpu_mhz,
 			       &out->rows[i], out->duration);
-	strmap_release(&t->keys);
-	free(t->cnt);
+	for (i = 0; i < out->n_nodes; i++)
+		frame_eval_row(t->m, &r->plat, r->have_cal ? &r->cal : NULL, out->cpu_mhz,
+			       &out->nodes[i], out->duration);
+	strmap_release(&t->ents.keys);
+	strmap_release(&t->nodes.keys);
+	free(t->ents.cnt);
+	free(t->nodes.cnt);
 	free(t->add);
 	free(t);
 }

@@ -22,8 +22,8 @@
  * recording cut short by a signal or a crash holds every frame before it.
  */
 
-/* Written by this version; 1 and 2 are read (docs/record-format.md). */
-#define REC_SCHEMA_VERSION 2
+/* Written by this version; 1, 2 and 3 are read (docs/record-format.md). */
+#define REC_SCHEMA_VERSION 3
 
 struct rec_writer;
 
@@ -62,6 +62,7 @@ struct recording {
 	char **input_names;              /* as recorded */
 	char **input_reason;             /* NULL when it was counted */
 	size_t n_inputs;
+	char *node_inputs;               /* inputs counted per node, "a,b" (schema 3); NULL none */
 	struct calib cal;
 	bool have_cal;
 	struct collect_frame *frames;    /* rec_read() only: every frame */

@@ -116,3 +116,91 @@ TEST(frame_json_by_hand)
 	sbuf_release(&sb);
 	model_free(m);
 }
+
+/*
+ * Per-node inputs (docs/method.md, "Per-socket counts"): a model whose
+ * 'clk' is counted per node.  On the vCPU row (apportioned) the metrics that
+ * read clk ('bw' and, through it, 'bw2') are listed as apportioned and the
+ * factor scored on bw is labelled apportioned although the model says
+ * measured; 'busy' reads the per-thread task-clock only.  The node row
+ * carries its own counts, labelled measured (not split).  Written by hand.
+ */
+TEST(frame_json_node_rows_and_apportioned)
+{
+	static const char text[] =
+		"model nj\nevent clk = cpu-clock node\nevent tclk = task-clock\n"
+		"metric bw = clk / duration\nmetric bw2 = bw * 2\nmetric busy = tclk / duration\n"
+		"factor imc\n  score = bw\n  warning = 1\n  critical = 2\n  quality = measured\n"
+		"factor locality unavailable \"l\"\nfactor llc unavailable \"c\"\n"
+		"factor sharing unavailable \"s\"\nfactor queue unavailable \"q\"\n";
+	struct model *m = NULL;
+	struct diags dg;
+	struct vp_err err = { 0, "" };
+	struct collect_frame f;
+	struct collect_row rows[1], nodes[1];
+	double met[3] = { 4, 8, 0.5 }, nmet[3] = { 16, 32, NAN };
+	bool node_input[2] = { true, false };
+	struct frame_meta meta = { "s1", 1, 10, NULL };
+	struct sbuf sb = SBUF_INIT;
+	struct jw w;
+	int k;
+
+	diags_init(&dg);
+	CHECK_INT(model_load_text(&m, text, "nj.model", NULL, 0, &dg, &err), 0);
+	diags_release(&dg);
+	if (!m)
+		return;
+	CHECK(m->inputs[0].per_node);
+	CHECK(!m->inputs[1].per_node);
+	memset(&f, 0, sizeof(f));
+	memset(rows, 0, sizeof(rows));
+	memset(nodes, 0, sizeof(nodes));
+	frame_mark_node_inputs(m, node_input, &f);
+	CHECK(f.metric_node && f.metric_node[0] && f.metric_node[1] && !f.metric_node[2]);
+	CHECK(f.factor_node[FACTOR_IMC]);
+	CHECK(!f.factor_node[FACTOR_LOCALITY]);
+	f.duration = 1;
+	f.rows = rows;
+	f.n_rows = 1;
+	f.nodes = nodes;
+	f.n_nodes = 1;
+	rows[0].kind = ENT_PROCESS;
+	rows[0].key = (char *)"proc:1";
+	rows[0].name = (char *)"p";
+	rows[0].pid = 1;
+	rows[0].domid = -1;
+	rows[0].metrics = met;
+	rows[0].cycles = NAN;
+	rows[0].apportioned = true;
+	nodes[0].kind = ENT_NODE;
+	nodes[0].key = (char *)"node:0";
+	nodes[0].node = 0;
+	nodes[0].metrics = nmet;
+	nodes[0].cycles = NAN;
+	for (k = 0; k < FACTOR_N; k++) {
+		rows[0].fv[k].score = rows[0].fv[k].cost_cycles = rows[0].fv[k].cost_pct = NAN;
+		nodes[0].fv[k] = rows[0].fv[k];
+	}
+	rows[0].fv[FACTOR_IMC].score = 4;
+	nodes[0].fv[FACTOR_IMC].score = 16;
+	jw_init(&w, &sb, false);
+	frame_json_write(&w, &meta, m, &f);
+#define NJ_REST UNAV("llc", "c") "," UNAV("sharing", "s")
+	CHECK_STR(sbuf_str(&sb),
+		  "{\"schema\":\"vmmprof-frame/1\",\"session\":\"s1\",\"seq\":1,\"time\":10,"
+		  "\"duration\":1,\"model\":\"nj\",\"rows\":["
+		  "{\"kind\":\"process\",\"key\":\"proc:1\",\"name\":\"p\",\"pid\":1,\"domid\":-1,"
+		  "\"vm_row\":0,\"cycles\":null,\"metrics\":{\"bw\":4,\"bw2\":8,\"busy\":0.5},"
+		  "\"apportioned\":[\"bw\",\"bw2\"],"
+		  "\"factors\":{" UNAV("locality", "l") "," NJ_REST ",\"imc\":{\"score\":4,"
+		  "\"cost_cycles\":null,\"cost_pct\":null,\"quality\":\"apportioned\"}," UNAV("queue", "q") "}}],"
+		  "\"nodes\":[{\"kind\":\"node\",\"key\":\"node:0\",\"node\":0,\"quality\":\"measured\","
+		  "\"cycles\":null,\"metrics\":{\"bw\":16,\"bw2\":32,\"busy\":null},"
+		  "\"factors\":{" UNAV("locality", "l") "," NJ_REST ",\"imc\":{\"score\":16,"
+		  "\"cost_cycles\":null,\"cost_pct\":null,\"quality\":\"measured\"}," UNAV("queue", "q") "}}],"
+		  "\"scaling\":[],\"notes\":null}");
+	free(f.node_input);
+	free(f.metric_node);
+	sbuf_release(&sb);
+	model_free(m);
+}

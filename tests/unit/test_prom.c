@@ -277,3 +277,58 @@ TEST(prom_render_empty)
 	CHECK(strstr(sbuf_str(&out), "start_time_seconds 1") == NULL);
 	sbuf_release(&out);
 }
+
+/*
+ * Per-node inputs: the VM's 'bw' reads a per-node count, so its sample is
+ * labelled apportioned (and the imc factor scored on it, which the model
+ * calls measured); 'busy' is its own count.  The node row exports what
+ * the node's counts give (bw, not busy), labelled measured.
+ */
+TEST(prom_render_node_rows)
+{
+	struct model_metric met[2] = { { .name = "bw" }, { .name = "busy" } };
+	struct model m = { .name = "m2", .metrics = met, .n_metrics = 2 };
+	double vm_met[2] = { 4, 0.5 }, node_met[2] = { 16, NAN };
+	bool metric_node[2] = { true, false };
+	struct collect_row row, node;
+	struct collect_frame fr = { 0 };
+	struct prom_view v = { "s2", &m, &fr };
+	struct prom_input in = { .host = "h", .version = "1", .views = &v, .n_views = 1 };
+	struct sbuf out = SBUF_INIT;
+
+	m.factors[FACTOR_IMC].bound = true;
+	m.factors[FACTOR_IMC].quality = Q_MEASURED;
+	memset(&row, 0, sizeof(row));
+	memset(&node, 0, sizeof(node));
+	nan_factors(&row);
+	nan_factors(&node);
+	row.kind = ENT_VM;
+	row.name = (char *)"v";
+	row.metrics = vm_met;
+	row.cycles = NAN;
+	row.remote.v = NAN;
+	row.apportioned = true;
+	set_factor(&row, FACTOR_IMC, 4, NAN, NAN, SEV_CRITICAL);
+	node.kind = ENT_NODE;
+	node.node = 0;
+	node.metrics = node_met;
+	fr.duration = 1;
+	fr.rows = &row;
+	fr.n_rows = 1;
+	fr.nodes = &node;
+	fr.n_nodes = 1;
+	fr.metric_node = metric_node;
+	fr.factor_node[FACTOR_IMC] = true;
+	in.self.start_time_s = NAN;
+	in.self.scrape_duration_s = NAN;
+	prom_render(&out, &in);
+	CHECK_CONTAINS(sbuf_str(&out), "vmmprof_metric{level=\"vm\",vm=\"v\",model=\"m2\",session=\"s2\","
+		       "host=\"h\",metric=\"bw\",quality=\"apportioned\"} 4\n");
+	CHECK_CONTAINS(sbuf_str(&out), "vmmprof_metric{level=\"vm\",vm=\"v\",model=\"m2\",session=\"s2\","
+		       "host=\"h\",metric=\"busy\"} 0.5\n");
+	CHECK_CONTAINS(sbuf_str(&out), "vmmprof_metric{level=\"node\",node=\"0\",model=\"m2\","
+		       "session=\"s2\",host=\"h\",metric=\"bw\",quality=\"measured\"} 16\n");
+	CHECK(!strstr(sbuf_str(&out), "metric=\"busy\",quality"));
+	CHECK_CONTAINS(sbuf_str(&out), "factor=\"imc\",quality=\"apportioned\"} 1\n");
+	sbuf_release(&out);
+}
