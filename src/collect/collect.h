@@ -18,9 +18,10 @@
 /*
  * One collector composes the stages for a live run: the adapters find the
  * VMs (or the processes named), the model's perf events that exist here are
- * opened on every vCPU thread, and each sample evaluates the model per vCPU
- * and per VM (a VM's events are the sum over its vCPUs) with the software
- * sources and the placement estimate from attribution.  Front ends (stat -m,
+ * opened on every vCPU thread (per-socket ones system-wide, summed per node
+ * and apportioned to the vCPUs), and each sample evaluates the model per
+ * vCPU, per VM (a VM's events are the sum over its vCPUs) and per node with
+ * the software sources and the placement estimate from attribution.  Front ends (stat -m,
  * top, diagnose, record, the daemon) read the same struct collect_frame.
  */
 
