@@ -204,3 +204,81 @@ TEST(frame_json_node_rows_and_apportioned)
 	sbuf_release(&sb);
 	model_free(m);
 }
+
+/*
+ * The diagnosis's node view from a frame's node rows: the model's mem_bw on
+ * each node's counts is the node's bandwidth, queue_full_frac its queue
+ * saturation; a node whose counts are a split package's share is labelled
+ * apportioned, and its note says so.  Node 1 has no node row: n/a, never 0.
+ */
+TEST(frame_diag_input_node_view)
+{
+	static const char text[] =
+		"model nv\nevent cas = uncore_imc/event=0x04,umask=0x03/ optional\n"
+		"event full = uncore/event=0x00,umask=0x01/ optional\n"
+		"metric mem_bw [GB/s] = cas * 64 / duration / 1e9\n"
+		"metric queue_full_frac = full / 1e9\n"
+		"factor imc\n  score = mem_bw\n  warning = 1\n  critical = 2\n  quality = apportioned\n"
+		"factor locality unavailable \"l\"\nfactor llc unavailable \"c\"\n"
+		"factor sharing unavailable \"s\"\nfactor queue unavailable \"q\"\n";
+	struct model *m = NULL;
+	struct diags dg;
+	struct vp_err err = { 0, "" };
+	struct topology topo;
+	struct numa_node nn[2];
+	struct collect_frame f;
+	struct collect_row nodes[2];
+	struct diag_input in;
+	struct diag_result res;
+	double met0[2] = { 80, 0.15 }, met2[2] = { 20, NAN };
+	bool ok[FACTOR_N] = { false, false, false, true, false };
+
+	diags_init(&dg);
+	CHECK_INT(model_load_text(&m, text, "nv.model", NULL, 0, &dg, &err), 0);
+	diags_release(&dg);
+	if (!m)
+		return;
+	memset(&topo, 0, sizeof(topo));
+	memset(nn, 0, sizeof(nn));
+	nn[0].id = 0;
+	nn[1].id = 2; /* node ids need not be contiguous */
+	cpulist_parse(&nn[0].cpus, "0-1", NULL);
+	cpulist_parse(&nn[1].cpus, "2-3", NULL);
+	topo.n_nodes = 2;
+	topo.nodes = nn;
+	memset(&f, 0, sizeof(f));
+	memset(nodes, 0, sizeof(nodes));
+	f.duration = 1;
+	f.nodes = nodes;
+	f.n_nodes = 1;
+	nodes[0].kind = ENT_NODE;
+	nodes[0].node = 2;
+	nodes[0].metrics = met2;
+	nodes[0].apportioned = true;
+	frame_diag_input(m, ok, &topo, NULL, &f, &in);
+	CHECK_INT((int)in.n_nodes, 2);
+	CHECK_NAN(in.nodes[0].bw_gbs);
+	CHECK_INT(in.nodes[0].bw_quality, Q_UNAVAILABLE);
+	CHECK_NEAR(in.nodes[1].bw_gbs, 20, 0);
+	CHECK_INT(in.nodes[1].bw_quality, Q_APPORTIONED);
+	CHECK_NAN(in.nodes[1].queue_full_frac);
+	CHECK_INT(diagnose(&in, &res, &err), 0);
+	CHECK_CONTAINS(res.node_notes[1], "20.00 GB/s");
+	CHECK_CONTAINS(res.node_notes[1], "apportioned");
+	CHECK_CONTAINS(res.node_notes[0], "bandwidth n/a");
+	diag_result_release(&res);
+	collect_diag_release(&in);
+	/* a node of its own: measured, with its queue saturation */
+	nodes[0].node = 0;
+	nodes[0].metrics = met0;
+	nodes[0].apportioned = false;
+	frame_diag_input(m, ok, &topo, NULL, &f, &in);
+	CHECK_NEAR(in.nodes[0].bw_gbs, 80, 0);
+	CHECK_INT(in.nodes[0].bw_quality, Q_MEASURED);
+	CHECK_NEAR(in.nodes[0].queue_full_frac, 0.15, 0);
+	CHECK_NAN(in.nodes[1].bw_gbs);
+	collect_diag_release(&in);
+	cpulist_release(&nn[0].cpus);
+	cpulist_release(&nn[1].cpus);
+	model_free(m);
+}
