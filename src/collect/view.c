@@ -730,12 +730,14 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	int ret;
 
 	memset(f, 0, sizeof(*f));
+	/* the interval ends where the caller read the counters, not after the scan
+	 * below (tens of ms on a slow or loaded machine): rates use this duration */
+	now = vp_now_ns();
 	ret = scan(c, err);
 	if (ret)
 		return ret;
 	if (ncounts)
 		share = vcpu_shares(c, total, counts);
-	now = vp_now_ns();
 	f->t_ns = now;
 	f->duration = (double)(now - (total ? c->start_ns : c->prev_ns)) / 1e9;
 	f->cpu_mhz = c->mhz;
