@@ -20,7 +20,9 @@
  * view keeps its own baselines (the counters' totals when it was added and at
  * its previous sample), so views sample independently and a view added or
  * removed later never changes another view's numbers beyond the scaling its
- * frames report.
+ * frames report.  A per-socket (uncore) event, or one a model marks `node`,
+ * is opened once system-wide (on its PMU's cpumask) and handed to the views
+ * summed per NUMA node; they apportion it to their vCPUs.
  *
  * Not thread-safe: call it from one thread (or under one mutex).
  */
