@@ -132,4 +132,61 @@ test_expect_success 'diagnose FILE: the node view from the recorded node rows' '
 stop_workload
 fi
 
+# Fixture trees (tests/data/root/*/README.md).  skx-2s has uncore_imc_0..5,
+# uncore_cha_*, uncore_upi_* with invented PMU types and cpumask 0,4: the
+# skx model's uncore events resolve there, opening them fails on this
+# machine, and every one says why; bandwidth stays n/a, never 0.
+test_expect_success 'skx-2s fixture: uncore events resolve, fail to open here, and say why' '
+	vmmprof diagnose --root "$VP_DATA/root/skx-2s" -m skx -d 0.2 --json >s.json 2>err &&
+	python3 - s.json <<-PY || { cat err s.json; false; }
+	import json, sys
+	j = json.load(open(sys.argv[1]))
+	nc = j["inputs_not_counted"]
+	for name, pmu in (("cas_rd", "uncore_imc_0"), ("rpq_occ", "uncore_imc_0"),
+	                  ("tor_ins", "uncore_cha_0"), ("upi_data", "uncore_upi_0")):
+	    why = nc[name]
+	    assert why.startswith("not counted: ") and pmu in why, (name, why)
+	    assert "not implemented" not in why, why
+	nodes = j["diagnosis"]["nodes"]
+	assert [n["node"] for n in nodes] == [0, 1], nodes
+	for n in nodes:
+	    assert n["bw_gbs"] is None and n["quality"] == "unavailable", n
+	    assert "bandwidth n/a" in n["note"], n
+	PY
+'
+
+# snc-2cpu: this machine's CPUs 0 and 1 as one package split into node 0
+# (CPU 0) and node 1 (CPU 1), with an "uncore" PMU that is the software
+# clock on cpumask 0 (a per-package box).  Its count is the package's: one
+# CPU-second per second, shared evenly by the two nodes (0.5 each), both
+# labelled apportioned, and the node note says why.
+cat >"$TRASH/snc.model" <<'MODEL'
+model snc
+event box = uncore_box_0/event=0/ "cpu-clock on CPU 0, for the package"
+metric mem_bw [GB/s] = box / duration / 1e9
+factor imc unavailable "test model"
+factor locality unavailable "test model"
+factor llc unavailable "test model"
+factor sharing unavailable "test model"
+factor queue unavailable "test model"
+MODEL
+if [ "$ncpu" -ge 2 ]; then
+test_expect_success 'snc-2cpu fixture: a package count split evenly between its two nodes' '
+	vmmprof diagnose --root "$VP_DATA/root/snc-2cpu" -m "$TRASH/snc.model" -d 0.5 --json >n.json 2>err &&
+	python3 - n.json <<-PY || { cat err n.json; false; }
+	import json, sys
+	j = json.load(open(sys.argv[1]))
+	nodes = j["diagnosis"]["nodes"]
+	assert [n["node"] for n in nodes] == [0, 1], nodes
+	for n in nodes:
+	    assert abs(n["bw_gbs"] - 0.5) <= 0.1, n
+	    assert n["quality"] == "apportioned", n
+	    assert "shared evenly by the package" in n["note"], n
+	PY
+'
+else
+	test_skip 'snc-2cpu fixture: a package count split evenly between its two nodes' \
+		'the fixture counts on live CPUs 0 and 1; this machine has fewer'
+fi
+
 test_done
