@@ -208,6 +208,42 @@ next:
 	return 0;
 }
 
+int xen_parse_list_n(const char *text, struct hv_vm_list *l, size_t first, int nr_nodes)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = xstrndup(p, len), *tok[64], *save = NULL, *t;
+		struct cpulist cl;
+		struct hv_vm *vm;
+		int nt = 0, domid, n;
+
+		p += len + (nl ? 1 : 0);
+		for (t = strtok_r(line, " \t", &save); t && nt < 64; t = strtok_r(NULL, " \t", &save))
+			tok[nt++] = t;
+		/* NAME... ID Mem VCPUs State Time(s) NODE-AFFINITY (the name may hold spaces) */
+		if (nt < 7 || !strcmp(tok[0], "Name") || sscanf(tok[nt - 6], "%d", &domid) != 1 ||
+		    !(vm = find_domid(l, first, domid)))
+			goto next;
+		cpulist_init(&cl);
+		if (!strcmp(tok[nt - 1], "all")) {
+			if (nr_nodes <= 0) /* "all" of how many: unknown */
+				goto next;
+			for (n = 0; n < nr_nodes; n++)
+				cpulist_add(&cl, n);
+		} else if (cpulist_parse(&cl, tok[nt - 1], NULL)) {
+			goto next;
+		}
+		cpulist_release(&vm->node_affinity);
+		vm->node_affinity = cl;
+next:
+		free(line);
+	}
+	return 0;
+}
+
 int xen_parse_info_topology(const char *text, int **pcpu_node, int *n, struct vp_err *err)
 {
 	const char *p = strstr(text, "cpu_topology");
@@ -466,6 +502,7 @@ int hv_xen_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err 
 	static const char *const list_argv[] = { "xl", "list", "-l", NULL };
 	static const char *const vcpu_argv[] = { "xl", "vcpu-list", NULL };
 	static const char *const info_argv[] = { "xl", "info", "-n", NULL };
+	static const char *const list_n_argv[] = { "xl", "list", "-n", NULL };
 	char *text = NULL;
 	int *pcpu_node = NULL, n_pcpu = 0, nr_nodes = 0, ret;
 	size_t first = out->n, i, j;
@@ -490,6 +527,11 @@ int hv_xen_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err 
 	ret = hv_run(ctx, vcpu_argv, &text, err);
 	if (!ret) {
 		ret = xen_parse_vcpu_list(text, out, first, pcpu_node, n_pcpu, err);
+		free(text);
+	}
+	/* node affinity as Xen has it ('xl list -l' holds only a configured nodemap) */
+	if (!ret && !hv_run(ctx, list_n_argv, &text, NULL)) {
+		xen_parse_list_n(text, out, first, nr_nodes);
 		free(text);
 	}
 	if (!pcpu_node) /* fall back to the platform's view */

@@ -20,6 +20,13 @@ int xen_parse_vcpu_list(const char *text, struct hv_vm_list *l, size_t first,
 			const int *pcpu_node, int n_pcpu, struct vp_err *err);
 
 /*
+ * Parse `xl list -n` and set the node affinity of the domains in l (from
+ * first) to its NODE Affinity column: a node list, or "all" for nodes 0 to
+ * nr_nodes - 1 (left as it was when nr_nodes is unknown, <= 0).
+ */
+int xen_parse_list_n(const char *text, struct hv_vm_list *l, size_t first, int nr_nodes);
+
+/*
  * Parse the cpu_topology section of `xl info -n` into a heap array
  * *pcpu_node (free() it) indexed by pCPU id; *n its length.
  */

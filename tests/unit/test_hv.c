@@ -625,6 +625,32 @@ TEST(xen_numa_dump_scan)
 	hv_vm_list_release(&l);
 }
 
+TEST(xen_node_affinity_from_list_n)
+{
+	static const char text[] =
+		"Name                                        ID   Mem VCPUs\tState\tTime(s) NODE Affinity\n"
+		"Domain-0                                     0  2048     2     r-----     159.2 all\n"
+		"my vm                                        1   128     2     -b----      54.7 1\n"
+		"x                                            3   512     4     -b----       1.0 0,2-3\n"
+		"bad                                          x   128     2     r-----       1.0 1\n"
+		"gone                                         9   128     2     r-----       1.0 0\n";
+	struct hv_vm_list l = { 0 };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		hv_vm_list_add(&l, HVA_XEN)->domid = i == 2 ? 3 : i;
+	CHECK_INT(xen_parse_list_n(text, &l, 0, 2), 0);
+	CHECK_STR(fmt_list(&l.vms[0].node_affinity), "0-1"); /* "all" of xl info's 2 nodes */
+	CHECK_STR(fmt_list(&l.vms[1].node_affinity), "1");    /* a name with a space */
+	CHECK_STR(fmt_list(&l.vms[2].node_affinity), "0,2-3");
+	hv_vm_list_release(&l);
+	/* "all" of an unknown number of nodes: left unknown */
+	hv_vm_list_add(&l, HVA_XEN)->domid = 0;
+	CHECK_INT(xen_parse_list_n(text, &l, 0, 0), 0);
+	CHECK_INT(l.vms[0].node_affinity.n, 0);
+	hv_vm_list_release(&l);
+}
+
 TEST(guest_view_from_platform)
 {
 	struct hv_vm_list l = { 0 };
