@@ -61,6 +61,7 @@ int stat_model_open(struct stat_model *sm, const char *name, char *const *paths,
 	memset(&mm, 0, sizeof(mm));
 	mm.db = db;
 	mm.root = "/";
+	mm.plat = sm->plat_ok ? &sm->plat : NULL;
 	if (sm->plat_ok && sm->plat.cpu.pfm_pmu[0])
 		snprintf(mm.pfm_table, sizeof(mm.pfm_table), "%s", sm->plat.cpu.pfm_pmu);
 	sm->run_ok = true; /* released by stat_model_close() even when init fails */

@@ -340,6 +340,7 @@ int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *d
 	memset(&mm, 0, sizeof(mm));
 	mm.db = c->db;
 	mm.root = c->root;
+	mm.plat = o->plat;
 	cc.mm = &mm;
 	cc.rdt = c->rdt;
 	cc.resctrl = o->resctrl;

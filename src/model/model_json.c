@@ -38,6 +38,7 @@ int model_host_check(struct model_host *mc, const char *root, const struct model
 	memset(&mm, 0, sizeof(mm));
 	mm.db = mc->db;
 	mm.root = root;
+	mm.plat = mc->plat_ok ? &mc->plat : NULL;
 	if (mc->plat_ok && mc->plat.cpu.pfm_pmu[0]) {
 		snprintf(mm.pfm_table, sizeof(mm.pfm_table), "%s", mc->plat.cpu.pfm_pmu);
 		snprintf(table_from, size, "libpfm4 table '%s' (this machine's CPU)", mm.pfm_table);

@@ -68,10 +68,59 @@ static void unqualify_column(char *msg, size_t prefix)
 	}
 }
 
+/*
+ * Does e count on the core PMU?  Generic hardware and hw-cache events and
+ * raw codes do (the kernel hands PERF_TYPE_HARDWARE, _HW_CACHE and _RAW to
+ * the core PMU's driver), and so do libpfm4 core names, which encode as
+ * PERF_TYPE_RAW.  A sysfs spec carries its PMU's own type and has already
+ * been checked against its directory; software events and tracepoints
+ * need no PMU hardware.
+ */
+static bool needs_core_pmu(const struct evdesc *e)
+{
+	if (e->source == EV_SYSFS || e->source == EV_TRACEPOINT)
+		return false;
+	return e->attr.type == PERF_TYPE_HARDWARE || e->attr.type == PERF_TYPE_HW_CACHE ||
+	       e->attr.type == PERF_TYPE_RAW;
+}
+
+static bool no_core_pmu(const struct model_machine *mm)
+{
+	return mm->plat && !mm->plat->core_pmu;
+}
+
+static char *no_core_reason(const struct model_machine *mm)
+{
+	if (mm->plat->core_pmu_reason[0])
+		return xasprintf("no core PMU here: %s", mm->plat->core_pmu_reason);
+	return xstrdup("no core PMU here");
+}
+
+/* Drop what event_resolve() appended past n0 when it cannot be counted here. */
+static int drop_core_events(struct model_machine *mm, struct evdesc_list *out, size_t n0,
+			    char **reason)
+{
+	size_t i;
+	bool core = false;
+
+	if (!no_core_pmu(mm))
+		return 0;
+	for (i = n0; i < out->n; i++)
+		core |= needs_core_pmu(&out->v[i]);
+	if (!core)
+		return 0;
+	for (i = n0; i < out->n; i++)
+		evdesc_release(&out->v[i]);
+	out->n = n0;
+	*reason = no_core_reason(mm);
+	return VP_EUNSUPP;
+}
+
 int model_resolve_event(struct model_machine *mm, const char *spec, int index,
 			struct evdesc_list *out, char **reason)
 {
 	struct vp_err err = { 0, "" };
+	size_t n0 = out->n;
 	char *q;
 	int ret;
 
@@ -80,9 +129,14 @@ int model_resolve_event(struct model_machine *mm, const char *spec, int index,
 		*reason = xstrdup("no PMU database");
 		return VP_EUNSUPP;
 	}
+	/* a libpfm4 core name needs the core PMU whatever table it is in */
+	if (looks_libpfm(spec) && no_core_pmu(mm)) {
+		*reason = no_core_reason(mm);
+		return VP_EUNSUPP;
+	}
 	ret = event_resolve(mm->db, spec, index, out, &err);
 	if (!ret)
-		return 0;
+		return drop_core_events(mm, out, n0, reason);
 	if (strchr(spec, '/')) {
 		size_t len = strcspn(spec, "/");
 		char *pmu = xstrndup(spec, len);
@@ -110,7 +164,7 @@ int model_resolve_event(struct model_machine *mm, const char *spec, int index,
 		ret = event_resolve(mm->db, q, index, out, &e2);
 		free(q);
 		if (!ret)
-			return 0;
+			return drop_core_events(mm, out, n0, reason);
 		*reason = xasprintf("not in libpfm4 table '%s': %s", mm->pfm_table, e2.msg);
 		unqualify_column(*reason, strlen(mm->pfm_table) + 2);
 		return ret == VP_EDEP ? VP_EUNSUPP : ret;

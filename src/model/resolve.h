@@ -3,6 +3,7 @@
 #define VP_MODEL_RESOLVE_H
 
 #include "model/model.h"
+#include "platform/platform.h"
 #include "pmu/event.h"
 
 /*
@@ -12,11 +13,20 @@
  * for libpfm4 to detect the CPU from; the caller names the table, and
  * must have made libpfm4 encode inactive tables, LIBPFM_ENCODE_INACTIVE).
  * Sources go through the swsource table and are read under root.
+ *
+ * An event that encodes is not yet one this machine can count: generic
+ * hardware and hw-cache names (cycles, LLC-load-misses), raw rNNNN codes
+ * and libpfm4 core names all go to the core PMU, which a VM without a vPMU
+ * does not have.  plat (the platform probed through the same root) says
+ * whether there is one; without it they are "no core PMU here: <the
+ * kernel's reason>".  Sysfs specs (pmu/.../) need their PMU's directory
+ * under root, which event_resolve() checks itself.
  */
 struct model_machine {
 	struct pmu_db *db;      /* NULL: every perf event is absent */
 	const char *root;       /* "/" or a fixture tree */
 	char pfm_table[64];     /* "" when none */
+	const struct platform *plat; /* probed through root; NULL: core PMU not checked */
 };
 
 /*

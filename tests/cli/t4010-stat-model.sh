@@ -73,9 +73,9 @@ if no_core_pmu; then
 	test_expect_success 'no PMU here: the automatic model is software' '
 		vmmprof stat -- true 2>err && grep_q "^ Model .software. for .true. (software (" err
 	'
-	test_expect_success '-m vpmu without a PMU: metrics say the event is not exposed' '
-		vmmprof stat -m vpmu -- true 2>err &&
-		grep_q "ipc  *n/a  *event .instr. unavailable: this CPU or VM does not expose .instructions." err
+	test_expect_success '-m vpmu without a PMU: its required cycles are absent here, and it says why' '
+		expect_exit 1 vmmprof stat -m vpmu -- true 2>err &&
+		grep_q "model .vpmu. cannot run here: event .cyc. (cycles): no core PMU here" err
 	'
 else
 	test_skip 'the automatic model without a PMU is software' 'this machine has a core PMU'
