@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make-platform-fixtures.py - writes the platform-probe fixture trees under tests/data/root.
 
-Trees: skx-2s, zen3-2s, nhm-ep, kvm-guest-vpmu, kvm-guest-novpmu, arm-n1,
+Trees: skx-2s, zen3-2s, nhm-ep, wsm-ep, kvm-guest-vpmu, kvm-guest-novpmu, arm-n1,
 xen-pv-dom0, qemu-in-kvm, pmu-count, broken.  (`local` is captured with scripts/capture-fixture.sh.)
 Every value is chosen by hand from the kernel's sysfs ABI documents and
 REFERENCES.md; tests/unit/test_platform.c states the expected probe output
@@ -345,3 +345,52 @@ w(R, '/proc/self/status', 'Name:\tvmmprof\nState:\tR (running)\n')
 w(R, '/proc/filesystems', 'nodev\tsysfs\nnodev\tresctrl\n')
 w(R, '/sys/fs/resctrl/info/L3_MON/.keep', '')
 w(R, '/.vmmprof-fixture/cpuid-hypervisor', 'ACMEVISOR123\n')
+
+# --- wsm-ep: two-socket Xeon X5670 (Westmere-EP), native, cgroup v1 only ----
+# Like nhm-ep (same kernel drivers: arch/x86/events/intel/uncore.c binds
+# WESTMERE_EP to nehalem_uncore_init, core.c gives Westmere the Nehalem
+# formats), but six cores per socket and family 6 model 44 (0x2c), which
+# libpfm4 calls wsm_dp.  This tree also writes its own format/ and events/
+# (the kernel's sysfs ABI: Documentation/ABI/testing/sysfs-bus-event_source-devices-format
+# and -events), the values nhm_uncore_formats_attr / nhm_uncore_events and
+# intel_arch3_formats_attr register.
+R = 'wsm-ep'
+two_socket_smt(R, 6, [[0, 1, 2, 3, 4, 5]], l2='256K', l3='12288K')
+w(R, '/proc/cpuinfo', cpuinfo_x86(24, 'GenuineIntel', 6, 44, 2,
+                                  'Intel(R) Xeon(R) CPU           X5670  @ 2.93GHz'))
+nodes(R, [(0, [0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17], 25165824, 20000000),
+          (1, [6, 7, 8, 9, 10, 11, 18, 19, 20, 21, 22, 23], 25165824, 21000000)], [[10, 20], [20, 10]])
+for name, t in (('software', 1), ('tracepoint', 2), ('cpu', 4), ('breakpoint', 5),
+                ('kprobe', 7), ('uprobe', 8), ('msr', 9)):
+    pmu(R, name, t)
+pmu(R, 'uncore', 6, [0, 6])
+D = '/sys/bus/event_source/devices/'
+for f, v in (('event', 'config:0-7'), ('umask', 'config:8-15'), ('edge', 'config:18'),
+             ('pc', 'config:19'), ('any', 'config:21'), ('inv', 'config:23'), ('cmask', 'config:24-31'),
+             ('offcore_rsp', 'config1:0-63'), ('ldlat', 'config1:0-15')):
+    w(R, D + 'cpu/format/' + f, v + '\n')
+for e, v in (('cpu-cycles', 'event=0x3c'), ('instructions', 'event=0xc0'),
+             ('cache-references', 'event=0x2e,umask=0x4f'), ('cache-misses', 'event=0x2e,umask=0x41'),
+             ('branch-instructions', 'event=0xc4'), ('branch-misses', 'event=0xc5'),
+             ('bus-cycles', 'event=0x3c,umask=0x01'), ('ref-cycles', 'event=0x00,umask=0x03')):
+    w(R, D + 'cpu/events/' + e, v + '\n')
+for f, v in (('event', 'config:0-7'), ('umask', 'config:8-15'), ('edge', 'config:18'),
+             ('inv', 'config:23'), ('cmask', 'config:24-31')):
+    w(R, D + 'uncore/format/' + f, v + '\n')
+for e, v in (('clockticks', 'event=0xff,umask=0x00'),
+             ('qmc_writes_full_any', 'event=0x2f,umask=0x0f'),
+             ('qmc_normal_reads_any', 'event=0x2c,umask=0x0f'),
+             ('qhl_request_ioh_reads', 'event=0x20,umask=0x01'),
+             ('qhl_request_ioh_writes', 'event=0x20,umask=0x02'),
+             ('qhl_request_remote_reads', 'event=0x20,umask=0x04'),
+             ('qhl_request_remote_writes', 'event=0x20,umask=0x08'),
+             ('qhl_request_local_reads', 'event=0x20,umask=0x10'),
+             ('qhl_request_local_writes', 'event=0x20,umask=0x20')):
+    w(R, D + 'uncore/events/' + e, v + '\n')
+w(R, D + 'msr/format/event', 'config:0-63\n')
+for e, v in (('tsc', 'event=0x00'), ('aperf', 'event=0x01'), ('mperf', 'event=0x02'), ('smi', 'event=0x04')):
+    w(R, D + 'msr/events/' + e, v + '\n')
+common(R, 1, 0, ALL_CAPS, MI_V1, meminfo_kb=50331648, cpuid_sig='',
+       dmi=('Dell Inc.', 'PowerEdge R610'),
+       kern_log='Nov 30 00:00:01 wsm kernel: [    0.100000] Performance Events: PEBS fmt1+, '
+                'Westmere events, 16-deep LBR, Intel PMU driver.\n')
