@@ -720,12 +720,27 @@ static void free_opts(struct stat_opts *o)
 static int add_model(struct stat_opts *o, struct stat_model *sm, struct pmu_db *db, bool *have)
 {
 	struct vp_err err = { 0, "" };
+	struct swsource_scope sc = { 0 };
 	const char **specs = NULL;
 	int *map;
 	size_t n, k, j;
 
+	/* whose scheduler statistics the model's sources read (src/model/swsource.h) */
+	if (o->n_pids || o->n_tids) {
+		sc.kind = SWS_TASKS;
+		sc.pids = o->pids;
+		sc.n_pids = o->n_pids;
+		sc.tids = o->tids;
+		sc.n_tids = o->n_tids;
+	} else if (o->cpus.n || o->cgroup_all || o->nr_cgroups) {
+		sc.kind = SWS_PART;
+	} else if (o->all_cpus) {
+		sc.kind = SWS_MACHINE;
+	} else {
+		sc.kind = SWS_COMMAND;
+	}
 	*have = false;
-	if (stat_model_open(sm, o->model, o->model_paths, o->n_model_paths, o->calibration, db,
+	if (stat_model_open(sm, o->model, o->model_paths, o->n_model_paths, o->calibration, db, &sc,
 			    &err)) {
 		if (o->model)
 			return cli_error(&err);

@@ -25,7 +25,8 @@ static int load_calibration(struct stat_model *sm, const char *path, struct vp_e
 }
 
 int stat_model_open(struct stat_model *sm, const char *name, char *const *paths, size_t n_paths,
-		    const char *calib_path, struct pmu_db *db, struct vp_err *err)
+		    const char *calib_path, struct pmu_db *db, const struct swsource_scope *scope,
+		    struct vp_err *err)
 {
 	struct model_machine mm;
 	struct diags d;
@@ -62,6 +63,10 @@ int stat_model_open(struct stat_model *sm, const char *name, char *const *paths,
 	mm.db = db;
 	mm.root = "/";
 	mm.plat = sm->plat_ok ? &sm->plat : NULL;
+	if (scope) {
+		sm->scope = *scope;
+		mm.scope = &sm->scope;
+	}
 	if (sm->plat_ok && sm->plat.cpu.pfm_pmu[0])
 		snprintf(mm.pfm_table, sizeof(mm.pfm_table), "%s", sm->plat.cpu.pfm_pmu);
 	sm->run_ok = true; /* released by stat_model_close() even when init fails */

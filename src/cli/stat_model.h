@@ -31,6 +31,7 @@ struct stat_model {
 	char cal_note[VP_ERR_MSG_MAX]; /* why there is no calibration, "" when there is */
 	struct model_run run;
 	bool run_ok;
+	struct swsource_scope scope; /* whose software sources run reads */
 	double *in;                 /* m->n_inputs */
 	double *met;                /* m->n_metrics */
 	struct factor_value fv[FACTOR_N];
@@ -41,12 +42,14 @@ struct stat_model {
  * Load the model named name (a registry name or a file), or with name NULL
  * the one chosen for this machine; resolve it on db; load the calibration
  * from calib_path (NULL: ~/.config/vmmprof/calibration.json, absent is
- * fine).  Returns 0, or a negative code with err filled (nothing printed:
+ * fine).  scope says whose software sources are read (NULL: the machine's);
+ * it must stay valid until stat_model_close().  Returns 0, or a negative code with err filled (nothing printed:
  * the automatic model only warns when it cannot run).  stat_model_close()
  * in any case.
  */
 int stat_model_open(struct stat_model *sm, const char *name, char *const *paths, size_t n_paths,
-		    const char *calib_path, struct pmu_db *db, struct vp_err *err);
+		    const char *calib_path, struct pmu_db *db, const struct swsource_scope *scope,
+		    struct vp_err *err);
 void stat_model_close(struct stat_model *sm);
 
 /* The model's events that exist here, in the order they must be opened. */

@@ -177,7 +177,7 @@ static int check_source(struct model_machine *mm, const char *name, char **reaso
 {
 	struct vp_err err = { 0, "" };
 	double v;
-	int ret = swsource_read(mm->root, name, &v, &err);
+	int ret = swsource_read_scoped(mm->root, name, mm->scope, &v, &err);
 
 	if (!ret)
 		return 0;

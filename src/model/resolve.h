@@ -3,6 +3,7 @@
 #define VP_MODEL_RESOLVE_H
 
 #include "model/model.h"
+#include "model/swsource.h"
 #include "platform/platform.h"
 #include "pmu/event.h"
 
@@ -27,6 +28,7 @@ struct model_machine {
 	const char *root;       /* "/" or a fixture tree */
 	char pfm_table[64];     /* "" when none */
 	const struct platform *plat; /* probed through root; NULL: core PMU not checked */
+	const struct swsource_scope *scope; /* whose sources are read; NULL: the machine's */
 };
 
 /*

@@ -71,7 +71,7 @@ static double read_source(struct model_run *r, size_t i)
 {
 	double v;
 
-	if (swsource_read(r->mm.root, r->m->inputs[i].spec, &v, NULL))
+	if (swsource_read_scoped(r->mm.root, r->m->inputs[i].spec, r->mm.scope, &v, NULL))
 		return NAN;
 	return v;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "model/resolve.h"
+#include "model/swsource.h"
 #include "platform/platform.h"
 #include "util/alloc.h"
 
@@ -120,4 +121,77 @@ TEST(model_resolve_core_pmu)
 		free(root);
 		free(rel);
 	}
+}
+
+/*
+ * The sched.* sources for each scope, on tests/data/root/schedstat (its
+ * README gives the numbers; the sums here are worked out from them).
+ */
+TEST(swsource_sched_scopes)
+{
+	static const pid_t pid1000[] = { 1000 }, tid2001[] = { 2001 }, pid3000[] = { 3000 },
+			   gone[] = { 4242 };
+	struct swsource_scope tasks = { SWS_TASKS, pid1000, 1, tid2001, 1 };
+	struct swsource_scope none = { SWS_TASKS, NULL, 0, NULL, 0 };
+	struct swsource_scope nodbg = { SWS_TASKS, pid3000, 1, NULL, 0 };
+	struct swsource_scope dead = { SWS_TASKS, NULL, 0, gone, 1 };
+	struct swsource_scope cmd = { SWS_COMMAND, NULL, 0, NULL, 0 };
+	struct swsource_scope part = { SWS_PART, NULL, 0, NULL, 0 };
+	struct swsource_scope machine = { SWS_MACHINE, NULL, 0, NULL, 0 };
+	struct vp_err err = { 0, "" };
+	char *root = xstrdup(test_data("root/schedstat"));
+	double v;
+
+	/* machine: /proc/schedstat cpu lines, fields 7 and 8 */
+	CHECK_INT(swsource_read_scoped(root, "sched.run_ns", NULL, &v, &err), 0);
+	CHECK_NEAR(v, 600000 + 400000, 0);
+	CHECK_INT(swsource_read_scoped(root, "sched.wait_ns", &machine, &v, &err), 0);
+	CHECK_NEAR(v, 7000 + 3000, 0);
+	CHECK_INT(swsource_read(root, "sched.migrations", &v, &err), VP_EUNSUPP);
+	CHECK_CONTAINS(err.msg, "'sched.migrations' is counted per task by stat -m -p/-t");
+	CHECK_NAN(v);
+	/* tasks: process 1000's two threads plus thread 2001 */
+	CHECK_INT(swsource_read_scoped(root, "sched.run_ns", &tasks, &v, &err), 0);
+	CHECK_NEAR(v, 5000 + 2000 + 40, 0);
+	CHECK_INT(swsource_read_scoped(root, "sched.wait_ns", &tasks, &v, &err), 0);
+	CHECK_NEAR(v, 300 + 100 + 9, 0);
+	CHECK_INT(swsource_read_scoped(root, "sched.migrations", &tasks, &v, &err), 0);
+	CHECK_NEAR(v, 11 + 4 + 2, 0);
+	/* no task yet: only whether the kernel has the file (proc/self/schedstat, no proc/self/sched) */
+	CHECK_INT(swsource_read_scoped(root, "sched.run_ns", &none, &v, &err), 0);
+	CHECK_INT(swsource_read_scoped(root, "sched.migrations", &none, &v, &err), VP_EUNSUPP);
+	CHECK_CONTAINS(err.msg, "no /proc/self/sched (kernel without CONFIG_SCHED_DEBUG?)");
+	/* a process whose threads have no sched file; a task that is gone */
+	CHECK_INT(swsource_read_scoped(root, "sched.run_ns", &nodbg, &v, &err), 0);
+	CHECK_NEAR(v, 9, 0);
+	CHECK(swsource_read_scoped(root, "sched.migrations", &nodbg, &v, &err) != 0);
+	CHECK_NAN(v);
+	CHECK(swsource_read_scoped(root, "sched.run_ns", &dead, &v, &err) != 0);
+	CHECK_NAN(v);
+	/* a command, a part of the machine: absent, saying where to get it */
+	CHECK_INT(swsource_read_scoped(root, "sched.wait_ns", &cmd, &v, &err), VP_EUNSUPP);
+	CHECK_CONTAINS(err.msg, "not for a command stat starts");
+	CHECK_CONTAINS(err.msg, "machine-wide with -a");
+	CHECK_INT(swsource_read_scoped(root, "sched.migrations", &part, &v, &err), VP_EUNSUPP);
+	CHECK_CONTAINS(err.msg, "not for a part of the machine (-C, -G): per task with stat -m -p/-t");
+	/* machine-wide sources read the machine in every scope */
+	CHECK_INT(swsource_read_scoped(root, "sched.node_migrations", &tasks, &v, &err), VP_EUNSUPP);
+	CHECK_CONTAINS(err.msg, "sched:sched_migrate_task");
+	CHECK_INT(swsource_read_scoped(root, "placement.remote_fraction", &tasks, &v, &err), VP_EUNSUPP);
+	CHECK_CONTAINS(err.msg, "stat -m has no vCPU rows");
+	free(root);
+}
+
+/* A root without /proc/schedstat: machine-wide run time is absent, with the kernel option and -p. */
+TEST(swsource_sched_no_schedstat)
+{
+	struct vp_err err = { 0, "" };
+	char *root = xstrdup(test_data("root/host-qemu"));
+	double v;
+
+	CHECK_INT(swsource_read(root, "sched.run_ns", &v, &err), VP_EUNSUPP);
+	CHECK_CONTAINS(err.msg, "no /proc/schedstat (kernel without CONFIG_SCHEDSTATS?): per task it is read "
+		       "with stat -m -p/-t");
+	CHECK_NAN(v);
+	free(root);
 }
