@@ -2,6 +2,7 @@
 #include "test.h"
 
 #include <linux/perf_event.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "model/resolve.h"
@@ -194,4 +195,66 @@ TEST(swsource_sched_no_schedstat)
 		       "with stat -m -p/-t");
 	CHECK_NAN(v);
 	free(root);
+}
+
+/*
+ * The RPQ residency of icx and spr on hand-picked counts (Little's law over
+ * both pseudo-channels): occupancy 3000 + 1000 DRAM-clock entries over
+ * 30 + 10 inserts = 100 DRAM clocks; no inserts is NaN, not 0.
+ */
+TEST(model_rpq_latency_eval)
+{
+	static const char *const models[] = { "icx", "spr" };
+	size_t k, i;
+
+	for (k = 0; k < VP_ARRAY_SIZE(models); k++) {
+		char *rel = xasprintf("../../models/%s.model", models[k]);
+		char *path = xstrdup(test_data(rel));
+		char *dir = xstrdup(test_data("../../models"));
+		const char *dirs[1] = { dir };
+		struct model *m = NULL;
+		struct diags d;
+		struct vp_err err = { 0, "" };
+		struct expr_env env;
+		struct factor_value fv[FACTOR_N];
+		double *in = NULL, *met = NULL;
+		int mi;
+
+		diags_init(&d);
+		if (model_load(&m, path, dirs, 1, &d, &err)) {
+			test_fail(__FILE__, __LINE__, "%s: %s", path, err.msg);
+			goto next;
+		}
+		in = xcalloc(m->n_inputs + 1, sizeof(double));
+		met = xcalloc(m->n_metrics + 1, sizeof(double));
+		for (i = 0; i < m->n_inputs; i++) {
+			const char *n = m->inputs[i].name;
+
+			in[i] = !strcmp(n, "rpq_occ0") ? 3000 : !strcmp(n, "rpq_occ1") ? 1000 :
+				!strcmp(n, "rpq_ins0") ? 30 : !strcmp(n, "rpq_ins1") ? 10 : NAN;
+		}
+		expr_env_init(&env);
+		env.inputs = in;
+		env.n_inputs = m->n_inputs;
+		env.duration = 1;
+		model_eval(m, &env, met, fv);
+		mi = model_find_metric(m, "rpq_lat_dclk");
+		CHECK(mi >= 0);
+		if (mi >= 0)
+			CHECK_NEAR(met[mi], 100, 1e-12);
+		for (i = 0; i < m->n_inputs; i++)
+			if (!strncmp(m->inputs[i].name, "rpq_ins", 7))
+				in[i] = 0;
+		model_eval(m, &env, met, fv);
+		if (mi >= 0)
+			CHECK_NAN(met[mi]);
+next:
+		free(in);
+		free(met);
+		model_free(m);
+		diags_release(&d);
+		free(dir);
+		free(path);
+		free(rel);
+	}
 }
