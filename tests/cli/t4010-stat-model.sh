@@ -44,9 +44,9 @@ test_expect_success '-m: the table names every factor, unavailable ones with the
 	! grep -q "Performance counter stats" err
 '
 
-test_expect_success '-m: a source with no provider is n/a with the reason, never 0' '
+test_expect_success '-m: a source with no value for a command is n/a with the reason, never 0' '
 	vmmprof stat -m software -- true 2>err &&
-	grep_q "wait_frac  *n/a  .*no provider for source .sched.wait_ns." err
+	grep_q "wait_frac  *n/a  .*source .wait_ns. unavailable: not for a command stat starts" err
 '
 
 test_expect_success '--raw: the counts of the model events, perf layout' '

@@ -278,7 +278,7 @@ TEST(model_check_inputs)
 		CHECK_INT(cd.v[i].col, 18);
 		CHECK_CONTAINS(cd.v[i].msg, "event 'llc_miss': unknown event 'LONGEST_LAT_CACHE:MISS'");
 	}
-	/* cas_rd, cas_wr absent (optional), spread has no provider yet (optional) */
+	/* cas_rd, cas_wr absent (optional), spread absent outside the collector (optional) */
 	CHECK_INT(warnings, 3);
 	CHECK(!av.metric_ok[model_find_metric(m, "mem_bw")]);
 	CHECK_CONTAINS(av.metric_reason[model_find_metric(m, "mem_bw")],
