@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,9 +37,84 @@ static void each_line(const char *text, struct sbuf *out,
 	}
 }
 
-static void help_synopsis(struct sbuf *out, const char *line, size_t len)
+/*
+ * Synopses.  Each line of c->synopsis that starts at column 0 is one way to
+ * call the command; a line that starts with blanks continues the one above
+ * it.  Help prints a synopsis from "  vmmprof " and puts its continuations,
+ * and any part that would pass column SYN_WIDTH, under the command's first
+ * argument, breaking only between words outside brackets, so that
+ * "[-m MODEL [--raw]]" stays whole.  The man page leaves filling to troff
+ * and hangs the continuations the same way.
+ */
+#define SYN_WIDTH 80
+
+/* The length of the next word of s: up to a blank outside [], (), {}. */
+static size_t syn_word(const char *s, size_t len)
 {
-	sbuf_addf(out, "  vmmprof %.*s\n", (int)len, line);
+	size_t i;
+	int depth = 0;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '[' || s[i] == '(' || s[i] == '{')
+			depth++;
+		else if ((s[i] == ']' || s[i] == ')' || s[i] == '}') && depth > 0)
+			depth--;
+		else if ((s[i] == ' ' || s[i] == '\t') && !depth)
+			break;
+	}
+	return i;
+}
+
+/* Append the words of line, wrapping at SYN_WIDTH to indent columns; *col is the column. */
+static void syn_words(struct sbuf *out, const char *line, size_t len, size_t indent, size_t *col)
+{
+	size_t i = 0, w;
+	bool first = true;
+
+	while (i < len) {
+		while (i < len && (line[i] == ' ' || line[i] == '\t'))
+			i++;
+		if (i == len)
+			break;
+		w = syn_word(line + i, len - i);
+		if (!first && *col + 1 + w > SYN_WIDTH && *col > indent) {
+			sbuf_addf(out, "\n%*s", (int)indent, "");
+			*col = indent;
+		} else if (!first) {
+			sbuf_addch(out, ' ');
+			(*col)++;
+		}
+		sbuf_add(out, line + i, w);
+		*col += w;
+		i += w;
+		first = false;
+	}
+}
+
+static void render_synopsis(const struct cmd *c, struct sbuf *out)
+{
+	const char *p = c->synopsis, *nl;
+	size_t indent = strlen("  vmmprof ") + strlen(c->name) + 1, col = 0, len;
+	bool open = false;
+
+	while (p && *p) {
+		nl = strchr(p, '\n');
+		len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len && (*p == ' ' || *p == '\t') && open) {
+			sbuf_addf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (len) {
+			if (open)
+				sbuf_addch(out, '\n');
+			sbuf_addstr(out, "  vmmprof ");
+			col = strlen("  vmmprof ");
+			open = true;
+		}
+		syn_words(out, p, len, indent, &col);
+		p = nl ? nl + 1 : p + len;
+	}
+	if (open)
+		sbuf_addch(out, '\n');
 }
 
 static void help_para(struct sbuf *out, const char *line, size_t len)
@@ -69,7 +145,7 @@ static void help_option(struct sbuf *out, const char *line, size_t len)
 void cli_render_help(const struct cmd *c, struct sbuf *out)
 {
 	sbuf_addf(out, "vmmprof %s - %s\n\nusage:\n", c->name, c->summary);
-	each_line(c->synopsis, out, help_synopsis);
+	render_synopsis(c, out);
 	if (c->description && *c->description) {
 		sbuf_addch(out, '\n');
 		each_line(c->description, out, help_para);
@@ -100,11 +176,58 @@ static void man_text(struct sbuf *out, const char *s, size_t len)
 	}
 }
 
-static void man_synopsis(struct sbuf *out, const char *line, size_t len)
+/* Words as syn_word() cuts them, their inner blanks unbreakable for troff. */
+static void man_syn_words(struct sbuf *out, const char *line, size_t len)
 {
-	sbuf_addstr(out, ".br\n\\fBvmmprof\\fR ");
-	man_text(out, line, len);
-	sbuf_addch(out, '\n');
+	size_t i = 0, j, w;
+
+	while (i < len) {
+		if (line[i] == ' ' || line[i] == '\t') {
+			i++;
+			continue;
+		}
+		w = syn_word(line + i, len - i);
+		if (out->len && out->buf[out->len - 1] != '\n' && out->buf[out->len - 1] != ' ')
+			sbuf_addch(out, ' ');
+		for (j = 0; j < w; j++) {
+			size_t k = j;
+
+			while (k < w && line[i + k] != ' ' && line[i + k] != '\t')
+				k++;
+			man_text(out, line + i + j, k - j);
+			if (k < w)
+				sbuf_addstr(out, "\\ ");
+			j = k;
+		}
+		i += w;
+	}
+}
+
+/* Each synopsis on a new line, hanging: what troff wraps and the
+ * continuation lines (filled into the same paragraph) sit under the
+ * command's first argument. */
+static void man_synopsis(const struct cmd *c, struct sbuf *out)
+{
+	const char *p = c->synopsis, *nl;
+	size_t hang = strlen("vmmprof ") + strlen(c->name) + 1, len;
+
+	sbuf_addf(out, ".nh\n.ad l\n.in +%zun\n", hang);
+	while (p && *p) {
+		nl = strchr(p, '\n');
+		len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len && *p != ' ' && *p != '\t')
+			sbuf_addf(out, ".br\n.ti -%zun\n\\fBvmmprof\\fR ", hang);
+		while (len && (*p == ' ' || *p == '\t'))
+			p++, len--;
+		if (len) {
+			man_syn_words(out, p, len);
+			sbuf_addch(out, '\n');
+		}
+		p += len + (nl ? 1 : 0);
+		if (!nl)
+			break;
+	}
+	sbuf_addstr(out, ".in\n.ad\n.hy\n");
 }
 
 static void man_para(struct sbuf *out, const char *line, size_t len)
@@ -141,7 +264,7 @@ void cli_render_man(const struct cmd *c, struct sbuf *out)
 	sbuf_addf(out, ".SH NAME\nvmmprof\\-%s \\- ", c->name);
 	man_text(out, c->summary, strlen(c->summary));
 	sbuf_addstr(out, "\n.SH SYNOPSIS\n");
-	each_line(c->synopsis, out, man_synopsis);
+	man_synopsis(c, out);
 	if (c->description && *c->description) {
 		sbuf_addstr(out, ".SH DESCRIPTION\n");
 		each_line(c->description, out, man_para);
@@ -168,7 +291,7 @@ int cli_usage_error(const struct cmd *c, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	sbuf_addstr(&sb, "usage:\n");
-	each_line(c->synopsis, &sb, help_synopsis);
+	render_synopsis(c, &sb);
 	fprintf(stderr, "%s\nSee 'vmmprof help %s'.\n", sbuf_str(&sb), c->name);
 	sbuf_release(&sb);
 	return 2;

@@ -19,7 +19,8 @@ struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv); /* argv[0] is the command name; returns exit code */
 	const char *summary;     /* one line, for `vmmprof help` */
-	const char *synopsis;    /* usage lines, '\n'-separated, without "vmmprof " */
+	const char *synopsis;    /* usage lines, '\n'-separated, without "vmmprof ";
+				  * a line starting with blanks continues the one above */
 	const char *description; /* paragraphs separated by blank lines */
 	const char *options;     /* lines "FLAGS\tTEXT" */
 	const char *examples;    /* lines "COMMAND\tWHAT IT DOES" */

@@ -197,7 +197,8 @@ const struct cmd cmd_user = {
 	.name = "user",
 	.fn = run_user,
 	.summary = "manage the daemon's users: add, remove, list",
-	.synopsis = "user add NAME --role admin|operator|viewer [--users FILE] [--token-out FILE] [LIMITS]\n"
+	.synopsis = "user add NAME --role admin|operator|viewer [--users FILE]\n"
+		    "    [--token-out FILE] [--max-sessions N] [--max-events N] [--min-interval MS]\n"
 		    "user remove NAME [--users FILE]\n"
 		    "user list [--users FILE] [--json]",
 	.description =
@@ -215,7 +216,6 @@ const struct cmd cmd_user = {
 		"a request over a limit gets 429.  The file is written atomically with mode\n"
 		"0600; a running daemon rereads it when it changes.",
 	.options = "--users FILE\tthe users file (default /etc/vmmprof/users)\n"
-		   "LIMITS\t--max-sessions N, --max-events N, --min-interval MS (below)\n"
 		   "--role ROLE\tadd: admin, operator or viewer\n"
 		   "--token-out FILE\tadd: write the token to FILE (created, mode 0600) instead of printing it\n"
 		   "--max-sessions N\tadd: sessions the user may run at once (0 = no limit; default 4)\n"
