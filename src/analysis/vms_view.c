@@ -1,10 +1,13 @@
 /* vms_view.c - one scan of the host's VMs (platform, adapters, attribution) and its JSON, shared by `list vms` and the daemon */
 #include "analysis/vms_view.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
+#include "util/table.h"
 #include "util/timeutil.h"
 
 int vms_scan(struct vms_view *v, const char *root, struct vp_err *err)
@@ -62,6 +65,147 @@ int vms_vm_entity(const struct vms_view *v, const struct hv_vm *vm)
 
 	free(k);
 	return e;
+}
+
+static void mib(struct sbuf *sb, uint64_t bytes)
+{
+	sbuf_addf(sb, "%.1f MiB", (double)bytes / (1024.0 * 1024.0));
+}
+
+static void affinity_str(struct sbuf *sb, const struct cpulist *cl, bool all)
+{
+	if (all)
+		sbuf_addstr(sb, "all");
+	else if (cl->n)
+		cpulist_format(cl, sb);
+	else
+		sbuf_addstr(sb, "-");
+}
+
+static void qval_text(struct sbuf *sb, struct qval q)
+{
+	if (isnan(q.v))
+		sbuf_addf(sb, "n/a (%s)", q.why ? q.why : "unavailable");
+	else
+		sbuf_addf(sb, "%.1f%% (%s)", 100.0 * q.v, vp_quality_name(q.q));
+}
+
+static void text_vm(const struct hv_vm_list *l, size_t k, vms_remote_fn remote, const void *rctx,
+		    struct sbuf *out)
+{
+	static const char *const titles[] = { ">vcpu", ">tid", ">cpu", ">node", "affinity", "state",
+					      ">cpu_s", "remote(est)", "cgroup" };
+	const struct hv_vm *vm = &l->vms[k];
+	struct table t;
+	struct qval q;
+	int n;
+	size_t i;
+
+	sbuf_addf(out, "%s%s\n", vm->name, vm->dom0 ? " (dom0)" : "");
+	sbuf_addf(out, "  hypervisor  %s%s%s", hv_adapter_name(vm->adapter),
+		  vm->accel ? ", type " : "", vm->accel ? vm->accel : "");
+	if (vm->pid > 0)
+		sbuf_addf(out, ", pid %d", vm->pid);
+	if (vm->domid >= 0)
+		sbuf_addf(out, ", domid %d", vm->domid);
+	sbuf_addf(out, " (name from %s)\n", vm->name_source ? vm->name_source : "?");
+	if (vm->uuid)
+		sbuf_addf(out, "  uuid        %s\n", vm->uuid);
+	if (vm->cgroup)
+		sbuf_addf(out, "  cgroup      %s (v%d)\n", vm->cgroup, vm->cgroup_version);
+	sbuf_addstr(out, "  memory      size ");
+	if (vm->mem_size)
+		mib(out, vm->mem_size);
+	else
+		sbuf_addstr(out, "n/a");
+	if (vm->n_mem_nodes) {
+		for (n = 0; n < vm->n_mem_nodes; n++) {
+			sbuf_addf(out, "%s node %d ", n ? "," : "; per node:", n);
+			mib(out, vm->mem_node[n]);
+		}
+		sbuf_addf(out, " (%s)\n", vm->mem_reason);
+	} else {
+		sbuf_addf(out, "; per node n/a (%s)\n", vm->mem_reason[0] ? vm->mem_reason : "unknown");
+	}
+	if (vm->node_affinity.n) {
+		sbuf_addstr(out, "  node affinity ");
+		cpulist_format(&vm->node_affinity, out);
+		sbuf_addch(out, '\n');
+	}
+	if (remote(rctx, k, -1, &q)) {
+		sbuf_addstr(out, "  remote      ");
+		qval_text(out, q);
+		sbuf_addch(out, '\n');
+	}
+	sbuf_addf(out, "  vcpus       %zu (%s)\n", vm->n_vcpus, vm->vcpu_reason);
+	if (!vm->n_vcpus)
+		return;
+	table_init(&t, VP_ARRAY_SIZE(titles), titles);
+	for (i = 0; i < vm->n_vcpus; i++) {
+		const struct hv_vcpu *c = &vm->vcpus[i];
+		struct sbuf s = SBUF_INIT;
+
+		table_row(&t);
+		table_cell(&t, "%d", c->index);
+		table_cell(&t, c->tid > 0 ? "%d" : "-", c->tid);
+		table_cell(&t, c->cpu >= 0 ? "%d" : "-", c->cpu);
+		table_cell(&t, c->node >= 0 ? "%d" : "-", c->node);
+		affinity_str(&s, &c->affinity, c->affinity_all);
+		if (c->soft_affinity.n || c->soft_all) {
+			sbuf_addstr(&s, " / ");
+			affinity_str(&s, &c->soft_affinity, c->soft_all);
+		}
+		table_cell(&t, "%s", sbuf_str(&s));
+		table_cell(&t, "%s", c->state[0] ? c->state : "-");
+		if (isnan(c->cpu_time_s))
+			table_cell(&t, "n/a");
+		else
+			table_cell(&t, "%.2f", c->cpu_time_s);
+		sbuf_reset(&s);
+		if (remote(rctx, k, (long)i, &q) && !isnan(q.v))
+			sbuf_addf(&s, "%.1f%%", 100.0 * q.v);
+		else
+			sbuf_addstr(&s, "n/a");
+		table_cell(&t, "%s", sbuf_str(&s));
+		table_cell(&t, "%s", c->cgroup ? c->cgroup : "-");
+		sbuf_release(&s);
+	}
+	table_render(&t, out, 2, true);
+	table_release(&t);
+}
+
+void vms_text(const struct hv_vm_list *l, vms_remote_fn remote, const void *rctx,
+	      bool (*keep)(const void *ctx, const char *name), const void *kctx, const char *pattern,
+	      struct sbuf *out)
+{
+	size_t i, shown = 0;
+
+	for (i = 0; i < l->n; i++) {
+		if (keep && !keep(kctx, l->vms[i].name))
+			continue;
+		if (shown++)
+			sbuf_addch(out, '\n');
+		text_vm(l, i, remote, rctx, out);
+	}
+	if (!shown)
+		sbuf_addf(out, "no VMs found%s%s%s\n", pattern ? " matching '" : "",
+			  pattern ? pattern : "", pattern ? "'" : "");
+	if (l->notes[0])
+		sbuf_addf(out, "note: %s\n", l->notes);
+	sbuf_addstr(out, "remote(est): expected remote-memory fraction from placement alone "
+			 "(run time per node x memory on other nodes); an estimate, not a count\n");
+}
+
+bool vms_view_remote(const void *ctx, size_t vm, long vcpu, struct qval *out)
+{
+	const struct vms_view *v = ctx;
+	const struct hv_vm *m = &v->vms.vms[vm];
+	int e = vcpu < 0 ? vms_vm_entity(v, m) : vms_vcpu_entity(v, m, &m->vcpus[vcpu]);
+
+	if (e < 0)
+		return false;
+	*out = v->attrib.ents[e].remote_frac;
+	return true;
 }
 
 void vms_json_qval(struct jw *w, const char *key, struct qval q)
@@ -193,4 +337,136 @@ void vms_json(const struct vms_view *v, bool (*keep)(const void *ctx, const char
 	jw_kstr(&w, "notes", v->vms.notes[0] ? v->vms.notes : NULL);
 	jw_obj_end(&w);
 	sbuf_addch(out, '\n');
+}
+
+/* ---- reading the document back (the remote client's text) ---- */
+
+static char *rd_dup(const struct jv *o, const char *key)
+{
+	const char *s = jv_str(o, key);
+
+	return s ? xstrdup(s) : NULL;
+}
+
+static int rd_int(const struct jv *o, const char *key, int dflt)
+{
+	double d = jv_num(o, key);
+
+	return isnan(d) ? dflt : (int)d;
+}
+
+/* "all", a CPU list, or null (empty) */
+static void rd_list(const struct jv *o, const char *key, struct cpulist *cl, bool *all)
+{
+	const char *s = jv_str(o, key);
+	struct vp_err e;
+
+	*all = s && !strcmp(s, "all");
+	if (s && !*all && cpulist_parse(cl, s, &e))
+		cpulist_release(cl);
+}
+
+static void rd_vcpu(const struct jv *o, struct hv_vcpu *c)
+{
+	const char *state = jv_str(o, "state");
+
+	c->index = rd_int(o, "index", -1);
+	c->tid = rd_int(o, "tid", -1);
+	c->comm = rd_dup(o, "comm");
+	c->cpu = rd_int(o, "cpu", -1);
+	c->node = rd_int(o, "node", -1);
+	rd_list(o, "affinity", &c->affinity, &c->affinity_all);
+	rd_list(o, "soft_affinity", &c->soft_affinity, &c->soft_all);
+	snprintf(c->state, sizeof(c->state), "%s", state ? state : "");
+	c->cpu_time_s = jv_num(o, "cpu_time_s");
+	c->cgroup = rd_dup(o, "cgroup");
+}
+
+static void rd_vm(const struct jv *o, struct hv_vm_list *l)
+{
+	const char *a = jv_str(o, "hypervisor");
+	enum hv_adapter_id id = HVA_KVM;
+	const struct jv *mem = jv_get(o, "mem_node_bytes"), *vcpus = jv_arr(o, "vcpus");
+	struct hv_vm *vm;
+	double size;
+	bool all;
+	size_t i;
+
+	while (a && id < HVA_NATIVE && strcmp(hv_adapter_name(id), a))
+		id++;
+	vm = hv_vm_list_add(l, id);
+	vm->name = xstrdup(jv_str(o, "name") ? jv_str(o, "name") : "?");
+	vm->name_source = rd_dup(o, "name_source");
+	vm->accel = rd_dup(o, "accel");
+	vm->pid = rd_int(o, "pid", -1);
+	vm->domid = rd_int(o, "domid", -1);
+	vm->dom0 = jv_get(o, "dom0") && jv_get(o, "dom0")->type == JV_BOOL && jv_get(o, "dom0")->b;
+	vm->uuid = rd_dup(o, "uuid");
+	vm->cgroup = rd_dup(o, "cgroup");
+	vm->cgroup_version = rd_int(o, "cgroup_version", 0);
+	vm->cgroup_dir = rd_dup(o, "cgroup_dir");
+	size = jv_num(o, "mem_size_bytes");
+	vm->mem_size = isnan(size) || size < 0 ? 0 : (uint64_t)size;
+	/* {"0": bytes, "1": bytes, ...}: keys are node ids 0..n-1 */
+	if (mem && mem->type == JV_OBJ && mem->n) {
+		vm->mem_node = xcalloc(mem->n, sizeof(*vm->mem_node));
+		vm->n_mem_nodes = (int)mem->n;
+		for (i = 0; i < mem->n; i++) {
+			long n = strtol(mem->keys[i], NULL, 10);
+
+			if (n >= 0 && (size_t)n < mem->n && mem->items[i].type == JV_NUM)
+				vm->mem_node[n] = (uint64_t)mem->items[i].num;
+		}
+	}
+	snprintf(vm->mem_reason, sizeof(vm->mem_reason), "%s",
+		 jv_str(o, "mem_reason") ? jv_str(o, "mem_reason") : "");
+	rd_list(o, "node_affinity", &vm->node_affinity, &all);
+	snprintf(vm->vcpu_reason, sizeof(vm->vcpu_reason), "%s",
+		 jv_str(o, "vcpu_reason") ? jv_str(o, "vcpu_reason") : "");
+	for (i = 0; vcpus && i < vcpus->n; i++)
+		rd_vcpu(&vcpus->items[i], hv_vm_add_vcpu(vm));
+}
+
+int vms_from_json(const struct jv *doc, struct hv_vm_list *l, struct vp_err *err)
+{
+	const struct jv *vms = jv_arr(doc, "vms");
+	const char *notes = jv_str(doc, "notes");
+	size_t i;
+
+	memset(l, 0, sizeof(*l));
+	if (!vms)
+		return vp_err_set(err, VP_EFORMAT, "not a 'list vms --json' document (no \"vms\" array)");
+	for (i = 0; i < vms->n; i++)
+		rd_vm(&vms->items[i], l);
+	snprintf(l->notes, sizeof(l->notes), "%s", notes ? notes : "");
+	return 0;
+}
+
+bool vms_json_remote(const void *ctx, size_t vm, long vcpu, struct qval *out)
+{
+	const struct jv *vms = jv_arr(ctx, "vms"), *o, *q;
+	const char *quality;
+	int k;
+
+	if (!vms || vm >= vms->n)
+		return false;
+	o = &vms->items[vm];
+	if (vcpu >= 0) {
+		const struct jv *vcpus = jv_arr(o, "vcpus");
+
+		if (!vcpus || (size_t)vcpu >= vcpus->n)
+			return false;
+		o = &vcpus->items[vcpu];
+	}
+	q = jv_get(o, "remote_fraction");
+	if (!q || q->type != JV_OBJ)
+		return false;
+	out->v = jv_num(q, "value");
+	out->why = jv_str(q, "why");
+	quality = jv_str(q, "quality");
+	out->q = VQ_UNAVAILABLE;
+	for (k = VQ_MEASURED; quality && k <= VQ_UNAVAILABLE; k++)
+		if (!strcmp(vp_quality_name((enum vp_quality)k), quality))
+			out->q = (enum vp_quality)k;
+	return true;
 }

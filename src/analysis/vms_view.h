@@ -8,6 +8,7 @@
 #include "hv/hv.h"
 #include "platform/platform.h"
 #include "util/json.h"
+#include "util/jsonread.h"
 #include "util/sbuf.h"
 
 /*
@@ -37,6 +38,35 @@ int vms_vcpu_entity(const struct vms_view *v, const struct hv_vm *vm, const stru
  */
 void vms_json(const struct vms_view *v, bool (*keep)(const void *ctx, const char *name),
 	      const void *ctx, struct sbuf *out);
+
+/*
+ * The placement estimate (remote-memory fraction) of VM number vm of a list,
+ * or of its vCPU number vcpu (vcpu >= 0); false when there is none.
+ */
+typedef bool (*vms_remote_fn)(const void *ctx, size_t vm, long vcpu, struct qval *out);
+
+/* vms_remote_fn over a scan: ctx is the struct vms_view (its attribution). */
+bool vms_view_remote(const void *ctx, size_t vm, long vcpu, struct qval *out);
+
+/*
+ * The `vmmprof list vms` text for the VMs of l that keep(kctx, name) accepts
+ * (keep NULL: all); pattern is named when nothing matched.  The local
+ * command passes its scan, the remote client the daemon's document read back
+ * with vms_from_json(): the same text from one renderer.
+ */
+void vms_text(const struct hv_vm_list *l, vms_remote_fn remote, const void *rctx,
+	      bool (*keep)(const void *ctx, const char *name), const void *kctx, const char *pattern,
+	      struct sbuf *out);
+
+/*
+ * Read a `list vms --json` document back into *l (caller-owned storage,
+ * hv_vm_list_release(), also after an error): every field the text shows.
+ * Returns 0, or VP_EFORMAT when doc has no "vms" array.
+ */
+int vms_from_json(const struct jv *doc, struct hv_vm_list *l, struct vp_err *err);
+/* vms_remote_fn over such a document: ctx is the parsed document (its
+ * "why" strings are used in place, so it outlives the rendering). */
+bool vms_json_remote(const void *ctx, size_t vm, long vcpu, struct qval *out);
 
 /* A quality-labelled value as JSON {"value", "quality", "why"}. */
 void vms_json_qval(struct jw *w, const char *key, struct qval q);

@@ -168,104 +168,6 @@ out:
 
 /* ---- show ---- */
 
-static const char *avail_text(bool ok, const char *reason, char *buf, size_t size)
-{
-	if (ok)
-		return "yes";
-	snprintf(buf, size, "n/a: %s", reason ? reason : "unknown");
-	return buf;
-}
-
-static void show_text(const struct model *m, const struct model_avail *av, const char *where,
-		      const char *match_note, const char *table_from, struct sbuf *sb)
-{
-	static const char *const ev_titles[] = { "NAME", "KIND", "SPEC", "AVAILABLE" };
-	static const char *const me_titles[] = { "NAME", "UNIT", "FORMULA", "AVAILABLE" };
-	static const char *const fa_titles[] = { "FACTOR", "QUALITY", "SCORE", ">WARN", ">CRIT",
-						 "COST (CYCLES)", "AVAILABLE" };
-	struct table t;
-	struct sbuf ms = SBUF_INIT;
-	char buf[1200];
-	size_t i;
-	int f;
-
-	model_match_summary(m, &ms);
-	sbuf_addf(sb, "model %s (%s)\n", m->name, m->path);
-	if (m->desc)
-		sbuf_addf(sb, "  %s\n", m->desc);
-	sbuf_addf(sb, "  match:    %s\n", sbuf_str(&ms));
-	if (m->n_includes) {
-		sbuf_addstr(sb, "  includes:");
-		for (i = 0; i < m->n_includes; i++)
-			sbuf_addf(sb, " %s", m->includes[i]);
-		sbuf_addch(sb, '\n');
-	}
-	sbuf_addf(sb, "  on %s: %s\n", where, match_note);
-	sbuf_addf(sb, "  core events checked with %s\n", table_from);
-	sbuf_release(&ms);
-
-	sbuf_addf(sb, "\nevents and sources (%zu):\n", m->n_inputs);
-	table_init(&t, 4, ev_titles);
-	for (i = 0; i < m->n_inputs; i++) {
-		const struct model_input *in = &m->inputs[i];
-
-		table_row(&t);
-		table_cell(&t, "%s", in->name);
-		table_cell(&t, "%s%s", in->kind == INPUT_EVENT ? "event" : "source",
-			   in->optional ? " (optional)" : "");
-		table_cell(&t, "%s", in->spec);
-		table_cell(&t, "%s", avail_text(av->input_ok[i], av->input_reason[i], buf, sizeof(buf)));
-	}
-	table_render(&t, sb, 2, true);
-	table_release(&t);
-
-	sbuf_addf(sb, "\nmetrics (%zu):\n", m->n_metrics);
-	table_init(&t, 4, me_titles);
-	for (i = 0; i < m->n_metrics; i++) {
-		const struct model_metric *mt = &m->metrics[i];
-		struct sbuf fs = SBUF_INIT;
-
-		expr_format(mt->e, &fs);
-		table_row(&t);
-		table_cell(&t, "%s", mt->name);
-		table_cell(&t, "%s", mt->unit ? mt->unit : "");
-		table_cell(&t, "%s", sbuf_str(&fs));
-		table_cell(&t, "%s", avail_text(av->metric_ok[i], av->metric_reason[i], buf, sizeof(buf)));
-		sbuf_release(&fs);
-	}
-	table_render(&t, sb, 2, true);
-	table_release(&t);
-
-	sbuf_addstr(sb, "\nfactors:\n");
-	table_init(&t, 7, fa_titles);
-	for (f = 0; f < FACTOR_N; f++) {
-		const struct model_factor *fa = &m->factors[f];
-		struct sbuf ss = SBUF_INIT, cs = SBUF_INIT;
-
-		table_row(&t);
-		table_cell(&t, "%s", factor_name((enum factor_id)f));
-		table_cell(&t, "%s", factor_quality_name(fa->quality));
-		if (fa->score)
-			expr_format(fa->score, &ss);
-		if (fa->cost)
-			expr_format(fa->cost, &cs);
-		table_cell(&t, "%s", fa->score ? sbuf_str(&ss) : "-");
-		if (fa->quality == Q_UNAVAILABLE) {
-			table_cell(&t, "-");
-			table_cell(&t, "-");
-		} else {
-			table_cell(&t, "%g", fa->warning);
-			table_cell(&t, "%g", fa->critical);
-		}
-		table_cell(&t, "%s", fa->cost ? sbuf_str(&cs) : "-");
-		table_cell(&t, "%s", avail_text(av->factor_ok[f], av->factor_reason[f], buf, sizeof(buf)));
-		sbuf_release(&ss);
-		sbuf_release(&cs);
-	}
-	table_render(&t, sb, 2, true);
-	table_release(&t);
-}
-
 static int model_show(struct model_opts *o, int argc, char **argv)
 {
 	struct model_dirs dirs;
@@ -295,11 +197,22 @@ static int model_show(struct model_opts *o, int argc, char **argv)
 	machine_open(&mc, o->root);
 	matches = model_show_note(r, m, &mc, note, sizeof(note));
 	model_host_check(&mc, o->root, m, &av, &cd, table_from, sizeof(table_from));
-	if (o->json)
-		model_show_json(m, &av, where, matches, note, &sb);
-	else
-		show_text(m, &av, where, note, table_from, &sb);
-	rc = cli_write(&sb);
+	model_show_json(m, &av, where, matches, note, table_from, &sb);
+	if (!o->json) {
+		/* the text is rendered from the JSON document, as the remote client does */
+		struct sbuf text = SBUF_INIT;
+		struct jv doc;
+
+		if (!jv_parse(&doc, sb.buf, sb.len, "model show", &err)) {
+			rc = model_show_text(&doc, NULL, &text, &err);
+			jv_release(&doc);
+		} else {
+			rc = -1;
+		}
+		sbuf_release(&sb);
+		sb = text;
+	}
+	rc = rc ? cli_error(&err) : cli_write(&sb);
 	model_avail_release(m, &av);
 	model_host_close(&mc);
 out:

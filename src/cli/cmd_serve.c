@@ -117,6 +117,12 @@ static int run_serve(int argc, char **argv)
 		conf.root = xstrdup("/");
 	if (!conf.web_dir)
 		conf.web_dir = default_web_dir();
+	/* On a fixture tree the CPU is not this one: like `vmmprof model`, let
+	 * libpfm4 encode the tables of CPUs it does not see, so that
+	 * /api/v1/models/NAME answers what `model show NAME --root DIR` does.
+	 * Set before any thread starts and before libpfm4 is initialised. */
+	if (strcmp(conf.root, "/"))
+		setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
 	rc = vpd_run(&conf);
 #endif
 out:

@@ -11,9 +11,13 @@
 #include <unistd.h>
 
 #include "analysis/diag_render.h"
+#include "analysis/vms_view.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
+#include "cli/list.h"
 #include "model/model_json.h"
+#include "plan/info_json.h"
+#include "plan/info_text.h"
 #include "collect/frame_text.h"
 #include "tui/toprender.h"
 #include "tui/tui.h"
@@ -661,20 +665,16 @@ static int local_only(const struct cmd *cmd, const char *opt)
 	return cli_usage_error(cmd, "'%s' does not apply with --remote (the daemon has its own)", opt);
 }
 
-/* Text for a command whose text renderer cannot take the daemon's JSON yet. */
-static int json_only(const struct cmd *cmd)
-{
-	return cli_usage_error(cmd, "over --remote '%s' prints --json only so far", cmd->name);
-}
-
 /* ---- the commands ---- */
 
 static int models_text(struct rconn *c, const struct sbuf *body);
+static int info_text_remote(struct rconn *c, const struct sbuf *body);
+static int model_show_remote(struct rconn *c, const struct sbuf *body);
 
-/* info, list vms, list models, model list, model show: one GET, --json as is
- * (text where a renderer reads the document: model list, list models). */
+/* info, list models, model list, model show: one GET, --json as is; the
+ * text is the document read back and printed by the local renderer. */
 static int run_get(struct rconn *c, const struct cmd *cmd, int argc, char **argv, int first,
-		   const char *path)
+		   const char *path, int (*text)(struct rconn *c, const struct sbuf *body))
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, RO_JSON },
@@ -684,7 +684,6 @@ static int run_get(struct rconn *c, const struct cmd *cmd, int argc, char **argv
 	struct sbuf out = SBUF_INIT;
 	struct vp_err err;
 	bool json = false;
-	int (*text)(struct rconn *c, const struct sbuf *body);
 	int opt, rc;
 
 	optind = first;
@@ -697,16 +696,70 @@ static int run_get(struct rconn *c, const struct cmd *cmd, int argc, char **argv
 	}
 	if (optind < argc)
 		return cli_usage_error(cmd, "unexpected argument '%s' (with --remote)", argv[optind]);
-	text = !json && !strcmp(path, "/api/v1/models") ? models_text : NULL;
-	if (!json && !text)
-		return json_only(cmd);
 	if (rc_request(c, "GET", path, NULL, &out, &err))
 		rc = cli_error(&err);
-	else if (text)
-		rc = text(c, &out);
-	else
+	else if (json)
 		rc = write_raw(&out);
+	else
+		rc = text(c, &out);
 	sbuf_release(&out);
+	return rc;
+}
+
+static bool keep_vm(const void *ctx, const char *name)
+{
+	return list_match(ctx, name);
+}
+
+/* list vms [PATTERN]: --json is the daemon's document as is; the text comes
+ * from it through the local renderer, filtered here by PATTERN. */
+static int run_list_vms(struct rconn *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, RO_JSON },
+		{ "root", required_argument, NULL, RO_ROOT },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct list_opts o = { "/", NULL, false };
+	struct sbuf out = SBUF_INIT, text = SBUF_INIT;
+	struct hv_vm_list l;
+	struct vp_err err;
+	struct jv doc;
+	int opt, rc;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case RO_JSON: o.json = true; break;
+		case RO_ROOT: return local_only(&cmd_list, "--root");
+		default: return cli_usage_error(&cmd_list, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		o.pattern = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error(&cmd_list, "unexpected argument '%s'", argv[optind]);
+	if (o.json && o.pattern)
+		return cli_usage_error(&cmd_list, "with --remote, 'list vms --json' prints the daemon's "
+				       "whole list: no PATTERN");
+	if (rc_request(c, "GET", "/api/v1/vms", NULL, &out, &err)) {
+		rc = cli_error(&err);
+	} else if (o.json) {
+		rc = write_raw(&out);
+	} else if (jv_parse(&doc, out.buf ? out.buf : "", out.len, "vms", &err)) {
+		rc = cli_error(&err);
+	} else {
+		if (vms_from_json(&doc, &l, &err)) {
+			rc = cli_error(&err);
+		} else {
+			vms_text(&l, vms_json_remote, &doc, keep_vm, &o, o.pattern, &text);
+			rc = cli_write(&text);
+		}
+		hv_vm_list_release(&l);
+		jv_release(&doc);
+	}
+	sbuf_release(&out);
+	sbuf_release(&text);
 	return rc;
 }
 
@@ -726,9 +779,9 @@ static int run_list(struct rconn *c, int argc, char **argv)
 	memmove(&argv[i], &argv[i + 1], (size_t)(argc - i - 1) * sizeof(*argv));
 	argc--;
 	if (!strcmp(kind, "vms"))
-		return run_get(c, &cmd_list, argc, argv, 1, "/api/v1/vms");
+		return run_list_vms(c, argc, argv);
 	if (!strcmp(kind, "models"))
-		return run_get(c, &cmd_list, argc, argv, 1, "/api/v1/models");
+		return run_get(c, &cmd_list, argc, argv, 1, "/api/v1/models", models_text);
 	return cli_usage_error(&cmd_list, "'list %s' is not available with --remote (vms, models)",
 			       kind);
 }
@@ -754,19 +807,45 @@ static int models_text(struct rconn *c, const struct sbuf *body)
 	return rc;
 }
 
+/* `model show` text: the daemon's document through the local renderer, on
+ * 'URL' (or 'URL' (root DIR) when the daemon reads a fixture tree). */
+static int model_show_remote(struct rconn *c, const struct sbuf *body)
+{
+	struct sbuf text = SBUF_INIT, where = SBUF_INIT;
+	struct vp_err err;
+	struct jv doc;
+	const char *machine;
+	int rc;
+
+	if (jv_parse(&doc, body->buf ? body->buf : "", body->len, "model", &err))
+		return cli_error(&err);
+	machine = jv_str(&doc, "machine");
+	sbuf_addf(&where, "'%s'", c->base);
+	if (machine && strcmp(machine, "this machine"))
+		sbuf_addf(&where, " (root %s)", machine);
+	if (model_show_text(&doc, sbuf_str(&where), &text, &err))
+		rc = cli_error(&err);
+	else
+		rc = cli_write(&text);
+	jv_release(&doc);
+	sbuf_release(&text);
+	sbuf_release(&where);
+	return rc;
+}
+
 static int run_model(struct rconn *c, int argc, char **argv)
 {
 	struct sbuf path = SBUF_INIT;
 	int rc;
 
 	if (argc >= 2 && !strcmp(argv[1], "list"))
-		return run_get(c, &cmd_model, argc, argv, 2, "/api/v1/models");
+		return run_get(c, &cmd_model, argc, argv, 2, "/api/v1/models", models_text);
 	if (argc >= 3 && !strcmp(argv[1], "show") && argv[2][0] != '-') {
 		char *esc = curl_easy_escape(NULL, argv[2], 0);
 
 		sbuf_addf(&path, "/api/v1/models/%s", esc);
 		curl_free(esc);
-		rc = run_get(c, &cmd_model, argc - 1, argv + 1, 2, sbuf_str(&path));
+		rc = run_get(c, &cmd_model, argc - 1, argv + 1, 2, sbuf_str(&path), model_show_remote);
 		sbuf_release(&path);
 		return rc;
 	}
@@ -1311,9 +1390,37 @@ static int run_top(struct rconn *c, int argc, char **argv)
 	return rc;
 }
 
+/* `info` text: the daemon's document read back and printed by the local renderer. */
+static int info_text_remote(struct rconn *c, const struct sbuf *body)
+{
+	struct sbuf text = SBUF_INIT, where = SBUF_INIT;
+	struct platform p;
+	struct coverage cv;
+	struct vp_err err;
+	struct jv doc;
+	int rc;
+
+	if (jv_parse(&doc, body->buf ? body->buf : "", body->len, "info", &err))
+		return cli_error(&err);
+	if (info_from_json(&doc, &p, &cv, &err)) {
+		rc = cli_error(&err);
+	} else {
+		sbuf_addf(&where, "'%s'", c->base);
+		if (strcmp(p.root, "/"))
+			sbuf_addf(&where, " (root %s)", p.root);
+		info_text(&p, &cv, sbuf_str(&where), &text);
+		rc = cli_write(&text);
+	}
+	platform_release(&p);
+	jv_release(&doc);
+	sbuf_release(&text);
+	sbuf_release(&where);
+	return rc;
+}
+
 static int run_info(struct rconn *c, int argc, char **argv)
 {
-	return run_get(c, &cmd_info, argc, argv, 1, "/api/v1/info");
+	return run_get(c, &cmd_info, argc, argv, 1, "/api/v1/info", info_text_remote);
 }
 
 static const struct {

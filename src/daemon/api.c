@@ -112,7 +112,7 @@ enum MHD_Result vpd_api_models(struct vpd_req *r, const char *name)
 			matches = model_show_note(&reg, m, &mc, note, sizeof(note));
 			model_host_check(&mc, root, m, &av, &cd, table_from, sizeof(table_from));
 			model_show_json(m, &av, strcmp(root, "/") ? root : "this machine", matches, note,
-					&sb);
+					table_from, &sb);
 			model_avail_release(m, &av);
 			model_host_close(&mc);
 			ret = vpd_reply_json(r, MHD_HTTP_OK, &sb);

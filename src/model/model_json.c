@@ -93,7 +93,7 @@ void model_match_summary(const struct model *m, struct sbuf *sb)
 
 
 void model_show_json(const struct model *m, const struct model_avail *av, const char *where,
-		      bool matches, const char *match_note, struct sbuf *sb)
+		     bool matches, const char *match_note, const char *table_from, struct sbuf *sb)
 {
 	struct jw w;
 	struct sbuf tmp = SBUF_INIT;
@@ -110,6 +110,12 @@ void model_show_json(const struct model *m, const struct model_avail *av, const 
 	jw_kstr(&w, "machine", where);
 	jw_kbool(&w, "matches_machine", matches);
 	jw_kstr(&w, "match_note", match_note);
+	jw_key(&w, "includes");
+	jw_arr_begin(&w);
+	for (i = 0; i < m->n_includes; i++)
+		jw_str(&w, m->includes[i]);
+	jw_arr_end(&w);
+	jw_kstr(&w, "events_checked_with", table_from);
 	jw_key(&w, "inputs");
 	jw_arr_begin(&w);
 	for (i = 0; i < m->n_inputs; i++) {
@@ -278,5 +284,106 @@ int model_list_text(const struct jv *doc, const char *where, struct sbuf *out, s
 		sbuf_addf(out, "\n* chosen for %s: %s, by %s\n", where, chosen, why ? why : "?");
 	else
 		sbuf_addf(out, "\nno model chosen for %s: %s\n", where, why ? why : "?");
+	return 0;
+}
+
+/* "yes", or "n/a: REASON" */
+static const char *avail_text(const struct jv *o, char *buf, size_t size)
+{
+	const struct jv *ok = jv_get(o, "available");
+	const char *reason = jv_str(o, "reason");
+
+	if (ok && ok->type == JV_BOOL && ok->b)
+		return "yes";
+	snprintf(buf, size, "n/a: %s", reason ? reason : "unknown");
+	return buf;
+}
+
+static const char *str_or(const struct jv *o, const char *key, const char *dflt)
+{
+	return jv_str(o, key) ? jv_str(o, key) : dflt;
+}
+
+int model_show_text(const struct jv *doc, const char *where, struct sbuf *sb, struct vp_err *err)
+{
+	static const char *const ev_titles[] = { "NAME", "KIND", "SPEC", "AVAILABLE" };
+	static const char *const me_titles[] = { "NAME", "UNIT", "FORMULA", "AVAILABLE" };
+	static const char *const fa_titles[] = { "FACTOR", "QUALITY", "SCORE", ">WARN", ">CRIT",
+						 "COST (CYCLES)", "AVAILABLE" };
+	const struct jv *inputs = jv_arr(doc, "inputs"), *metrics = jv_arr(doc, "metrics");
+	const struct jv *factors = jv_arr(doc, "factors"), *inc = jv_arr(doc, "includes");
+	struct table t;
+	char buf[1200];
+	size_t i;
+
+	if (!jv_str(doc, "name") || !inputs || !metrics || !factors)
+		return vp_err_set(err, VP_EFORMAT, "not a 'model show --json' document (no name, inputs, "
+				  "metrics, factors)");
+	sbuf_addf(sb, "model %s (%s)\n", jv_str(doc, "name"), str_or(doc, "path", "?"));
+	if (jv_str(doc, "description"))
+		sbuf_addf(sb, "  %s\n", jv_str(doc, "description"));
+	sbuf_addf(sb, "  match:    %s\n", str_or(doc, "match", ""));
+	if (inc && inc->n) {
+		sbuf_addstr(sb, "  includes:");
+		for (i = 0; i < inc->n; i++)
+			if (inc->items[i].type == JV_STR)
+				sbuf_addf(sb, " %s", inc->items[i].str);
+		sbuf_addch(sb, '\n');
+	}
+	sbuf_addf(sb, "  on %s: %s\n", where ? where : str_or(doc, "machine", "?"),
+		  str_or(doc, "match_note", ""));
+	sbuf_addf(sb, "  core events checked with %s\n", str_or(doc, "events_checked_with", "?"));
+
+	sbuf_addf(sb, "\nevents and sources (%zu):\n", inputs->n);
+	table_init(&t, 4, ev_titles);
+	for (i = 0; i < inputs->n; i++) {
+		const struct jv *in = &inputs->items[i], *opt = jv_get(in, "optional");
+
+		table_row(&t);
+		table_cell(&t, "%s", str_or(in, "name", "?"));
+		table_cell(&t, "%s%s", str_or(in, "kind", "?"),
+			   opt && opt->type == JV_BOOL && opt->b ? " (optional)" : "");
+		table_cell(&t, "%s", str_or(in, "spec", ""));
+		table_cell(&t, "%s", avail_text(in, buf, sizeof(buf)));
+	}
+	table_render(&t, sb, 2, true);
+	table_release(&t);
+
+	sbuf_addf(sb, "\nmetrics (%zu):\n", metrics->n);
+	table_init(&t, 4, me_titles);
+	for (i = 0; i < metrics->n; i++) {
+		const struct jv *mt = &metrics->items[i];
+
+		table_row(&t);
+		table_cell(&t, "%s", str_or(mt, "name", "?"));
+		table_cell(&t, "%s", str_or(mt, "unit", ""));
+		table_cell(&t, "%s", str_or(mt, "formula", ""));
+		table_cell(&t, "%s", avail_text(mt, buf, sizeof(buf)));
+	}
+	table_render(&t, sb, 2, true);
+	table_release(&t);
+
+	sbuf_addstr(sb, "\nfactors:\n");
+	table_init(&t, 7, fa_titles);
+	for (i = 0; i < factors->n; i++) {
+		const struct jv *fa = &factors->items[i];
+		const char *q = str_or(fa, "quality", "?");
+
+		table_row(&t);
+		table_cell(&t, "%s", str_or(fa, "factor", "?"));
+		table_cell(&t, "%s", q);
+		table_cell(&t, "%s", str_or(fa, "score", "-"));
+		if (!strcmp(q, factor_quality_name(Q_UNAVAILABLE))) {
+			table_cell(&t, "-");
+			table_cell(&t, "-");
+		} else {
+			table_cell(&t, "%g", jv_num(fa, "warning"));
+			table_cell(&t, "%g", jv_num(fa, "critical"));
+		}
+		table_cell(&t, "%s", str_or(fa, "cost", "-"));
+		table_cell(&t, "%s", avail_text(fa, buf, sizeof(buf)));
+	}
+	table_render(&t, sb, 2, true);
+	table_release(&t);
 	return 0;
 }

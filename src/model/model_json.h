@@ -57,8 +57,17 @@ int model_list_text(const struct jv *doc, const char *where, struct sbuf *out, s
 bool model_show_note(struct model_registry *r, const struct model *m, const struct model_host *mc,
 		     char *note, size_t size);
 
-/* `model show --json`: the model, its inputs, metrics and factors with their availability. */
+/* `model show --json`: the model, its inputs, metrics and factors with their
+ * availability; table_from says which libpfm4 table checked the core events. */
 void model_show_json(const struct model *m, const struct model_avail *av, const char *where,
-		     bool matches, const char *match_note, struct sbuf *sb);
+		     bool matches, const char *match_note, const char *table_from, struct sbuf *sb);
+
+/*
+ * `model show` as text, from the `model show --json` document (parsed): the
+ * local command and the remote client print the same page.  where names the
+ * machine (NULL: the document's "machine").  Returns 0, or VP_EFORMAT when
+ * doc is not such a document.
+ */
+int model_show_text(const struct jv *doc, const char *where, struct sbuf *sb, struct vp_err *err);
 
 #endif

@@ -2,6 +2,8 @@
 #include "plan/info_json.h"
 
 #include <limits.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -289,4 +291,301 @@ void info_json(const struct platform *p, const struct coverage *cv, struct sbuf 
 	json_coverage(cv, &w);
 	jw_obj_end(&w);
 	sbuf_addch(sb, '\n');
+}
+
+/* ---- reading the document back (the remote client's text) ---- */
+
+static void rd_str(const struct jv *o, const char *key, char *dst, size_t size)
+{
+	const char *s = jv_str(o, key);
+
+	snprintf(dst, size, "%s", s ? s : "");
+}
+
+static bool rd_bool(const struct jv *o, const char *key)
+{
+	const struct jv *v = jv_get(o, key);
+
+	return v && v->type == JV_BOOL && v->b;
+}
+
+/* An integer member, dflt when absent or null. */
+static int rd_int(const struct jv *o, const char *key, int dflt)
+{
+	double d = jv_num(o, key);
+
+	return isnan(d) ? dflt : (int)d;
+}
+
+static uint64_t rd_u64(const struct jv *o, const char *key)
+{
+	double d = jv_num(o, key);
+
+	return isnan(d) || d < 0 ? 0 : (uint64_t)d;
+}
+
+/* ["a","b"] -> "a, b" (the inverse of jsplit) */
+static void rd_join(const struct jv *o, const char *key, char *dst, size_t size)
+{
+	const struct jv *a = jv_arr(o, key);
+	struct sbuf sb = SBUF_INIT;
+	size_t i;
+
+	for (i = 0; a && i < a->n; i++)
+		if (a->items[i].type == JV_STR)
+			sbuf_addf(&sb, "%s%s", sb.len ? ", " : "", a->items[i].str);
+	snprintf(dst, size, "%s", sbuf_str(&sb));
+	sbuf_release(&sb);
+}
+
+static void rd_list(const struct jv *o, const char *key, struct cpulist *cl)
+{
+	const char *s = jv_str(o, key);
+	struct vp_err e;
+
+	cpulist_init(cl);
+	if (s && cpulist_parse(cl, s, &e))
+		cpulist_init(cl);
+}
+
+/* The enum value whose name(i) is s, for i in [0, n); dflt when none. */
+static int rd_enum(const char *s, const char *(*name)(int i), int n, int dflt)
+{
+	int i;
+
+	for (i = 0; s && i < n; i++)
+		if (!strcmp(name(i), s))
+			return i;
+	return dflt;
+}
+
+static const char *hv_name_i(int i) { return hv_kind_name((enum hv_kind)i); }
+static const char *role_name_i(int i) { return plat_role_name((enum plat_role)i); }
+static const char *class_name_i(int i) { return pmu_class_name((enum pmu_class)i); }
+static const char *factor_name_i(int i) { return cov_factor_name((enum cov_factor)i); }
+static const char *quality_name_i(int i) { return cov_quality_name((enum cov_quality)i); }
+static const char *kind_name_i(int i) { return cov_kind_name((enum cov_kind)i); }
+
+static void rd_cpu(const struct jv *c, struct platform *p)
+{
+	const struct jv *fl = jv_get(c, "flags");
+
+	p->cpu.known = rd_bool(c, "known");
+	rd_str(c, "reason", p->cpu.reason, sizeof(p->cpu.reason));
+	rd_str(c, "vendor", p->cpu.vendor, sizeof(p->cpu.vendor));
+	rd_str(c, "arch", p->cpu.arch, sizeof(p->cpu.arch));
+	p->cpu.family = rd_int(c, "family", -1);
+	p->cpu.model = rd_int(c, "model", -1);
+	p->cpu.stepping = rd_int(c, "stepping", -1);
+	rd_str(c, "model_name", p->cpu.model_name, sizeof(p->cpu.model_name));
+	p->cpu.n_cpus_listed = rd_int(c, "cpus_listed", 0);
+	rd_str(c, "pfm_pmu", p->cpu.pfm_pmu, sizeof(p->cpu.pfm_pmu));
+	rd_str(c, "pfm_desc", p->cpu.pfm_desc, sizeof(p->cpu.pfm_desc));
+	rd_str(c, "pfm_source", p->cpu.pfm_source, sizeof(p->cpu.pfm_source));
+	rd_join(c, "pfm_active", p->cpu.pfm_active, sizeof(p->cpu.pfm_active));
+	p->cpu.flag_hypervisor = rd_bool(fl, "hypervisor");
+	p->cpu.flag_cqm_llc = rd_bool(fl, "cqm_occup_llc");
+	p->cpu.flag_cqm_mbm = rd_bool(fl, "cqm_mbm");
+}
+
+static void rd_hv(const struct jv *v, struct platform *p)
+{
+	struct hypervisor *h = &p->hv;
+	const struct jv *q = jv_get(v, "qemu_processes");
+
+	h->known = rd_bool(v, "known");
+	rd_str(v, "reason", h->reason, sizeof(h->reason));
+	h->kind = (enum hv_kind)rd_enum(jv_str(v, "hypervisor"), hv_name_i, HV_UNKNOWN + 1, HV_UNKNOWN);
+	rd_str(v, "signature", h->signature, sizeof(h->signature));
+	rd_str(v, "signature_source", h->signature_source, sizeof(h->signature_source));
+	rd_str(v, "sys_type", h->sys_type, sizeof(h->sys_type));
+	rd_str(v, "sys_capabilities", h->sys_properties, sizeof(h->sys_properties));
+	rd_str(v, "dmi_vendor", h->dmi_vendor, sizeof(h->dmi_vendor));
+	rd_str(v, "dmi_product", h->dmi_product, sizeof(h->dmi_product));
+	h->xen_dom0 = rd_bool(v, "xen_dom0");
+	rd_str(v, "xen_capabilities", h->xen_caps, sizeof(h->xen_caps));
+	rd_str(v, "xen_pmu_mode", h->xen_pmu_mode, sizeof(h->xen_pmu_mode));
+	rd_str(v, "xen_pmu_reason", h->xen_pmu_reason, sizeof(h->xen_pmu_reason));
+	h->role = (enum plat_role)rd_enum(jv_str(v, "role"), role_name_i, ROLE_HOST + 1, ROLE_UNKNOWN);
+	rd_str(v, "role_evidence", h->role_reason, sizeof(h->role_reason));
+	h->n_qemu = rd_int(q, "total", 0);
+	h->n_qemu_kvm = rd_int(q, "kvm", 0);
+	h->n_qemu_tcg = rd_int(q, "tcg", 0);
+}
+
+static void rd_topo(const struct jv *v, struct topology *t)
+{
+	const struct jv *nodes = jv_arr(v, "nodes"), *dist = jv_arr(v, "distance");
+	const struct jv *llc = jv_arr(v, "llc"), *smt = jv_get(v, "smt");
+	size_t i, j;
+
+	t->known = rd_bool(v, "known");
+	rd_str(v, "reason", t->reason, sizeof(t->reason));
+	rd_list(v, "cpus_online", &t->online);
+	t->n_cpus = rd_int(v, "n_cpus", 0);
+	t->n_packages = rd_int(v, "n_packages", 0);
+	t->n_cores = rd_int(v, "n_cores", 0);
+	t->smt_on = smt && smt->type == JV_BOOL && smt->b;
+	t->n_cpus_no_ids = rd_int(v, "cpus_without_ids", 0);
+	t->numa_sysfs = rd_bool(v, "numa_sysfs");
+	rd_str(v, "node_note", t->node_note, sizeof(t->node_note));
+	t->mem_total_sys = rd_u64(v, "mem_total_bytes");
+	if (nodes && nodes->n) {
+		t->nodes = xcalloc(nodes->n, sizeof(*t->nodes));
+		for (i = 0; i < nodes->n; i++) {
+			const struct jv *n = &nodes->items[i];
+			struct numa_node *nd = &t->nodes[t->n_nodes++];
+
+			nd->id = rd_int(n, "id", (int)i);
+			rd_list(n, "cpus", &nd->cpus);
+			nd->mem_known = !isnan(jv_num(n, "mem_total_bytes"));
+			nd->mem_total = rd_u64(n, "mem_total_bytes");
+			nd->mem_free = rd_u64(n, "mem_free_bytes");
+		}
+	}
+	/* a square matrix over the nodes, or none */
+	if (dist && dist->n == (size_t)t->n_nodes && t->n_nodes) {
+		t->distance = xcalloc((size_t)t->n_nodes * (size_t)t->n_nodes, sizeof(int));
+		for (i = 0; i < dist->n && t->distance; i++) {
+			const struct jv *row = &dist->items[i];
+
+			if (row->type != JV_ARR || row->n != (size_t)t->n_nodes) {
+				free(t->distance);
+				t->distance = NULL;
+				break;
+			}
+			for (j = 0; j < row->n; j++)
+				t->distance[i * (size_t)t->n_nodes + j] =
+					row->items[j].type == JV_NUM ? (int)row->items[j].num : 0;
+		}
+	}
+	rd_str(v, "distance_reason", t->distance_reason, sizeof(t->distance_reason));
+	if (llc && llc->n) {
+		t->llc = xcalloc(llc->n, sizeof(*t->llc));
+		for (i = 0; i < llc->n; i++) {
+			struct cache_domain *c = &t->llc[t->n_llc++];
+
+			c->id = (int)i;
+			c->level = rd_int(&llc->items[i], "level", 3);
+			c->size = rd_u64(&llc->items[i], "size_bytes");
+			rd_list(&llc->items[i], "cpus", &c->cpus);
+		}
+	}
+	rd_str(v, "llc_reason", t->llc_reason, sizeof(t->llc_reason));
+	rd_str(v, "hwloc", t->hwloc_note, sizeof(t->hwloc_note));
+}
+
+static void rd_pmus(const struct jv *v, struct platform *p)
+{
+	const struct jv *dev = jv_arr(v, "devices"), *fam = jv_arr(v, "families");
+	size_t i;
+
+	p->pmus_known = rd_bool(v, "known");
+	rd_str(v, "reason", p->pmus_reason, sizeof(p->pmus_reason));
+	p->core_pmu = rd_bool(v, "core_pmu");
+	rd_str(v, "core_pmu_name", p->core_pmu_name, sizeof(p->core_pmu_name));
+	rd_str(v, "core_pmu_reason", p->core_pmu_reason, sizeof(p->core_pmu_reason));
+	rd_str(v, "kernel_line", p->kernel_pmu_line, sizeof(p->kernel_pmu_line));
+	if (dev && dev->n) {
+		p->pmus = xcalloc(dev->n, sizeof(*p->pmus));
+		for (i = 0; i < dev->n; i++) {
+			const struct jv *d = &dev->items[i];
+			struct pmu_info *pi = &p->pmus[p->n_pmus++];
+
+			rd_str(d, "name", pi->name, sizeof(pi->name));
+			rd_str(d, "family", pi->family, sizeof(pi->family));
+			pi->cls = (enum pmu_class)rd_enum(jv_str(d, "class"), class_name_i, PMU_OTHER + 1,
+							  PMU_OTHER);
+			pi->type = rd_int(d, "type", -1);
+			rd_list(d, "cpumask", &pi->cpumask);
+			pi->n_events = rd_int(d, "events", 0);
+			pi->n_formats = rd_int(d, "formats", 0);
+		}
+	}
+	if (fam && fam->n) {
+		p->families = xcalloc(fam->n, sizeof(*p->families));
+		for (i = 0; i < fam->n; i++) {
+			const struct jv *f = &fam->items[i];
+			struct pmu_family *pf = &p->families[p->n_families++];
+
+			rd_str(f, "family", pf->family, sizeof(pf->family));
+			pf->cls = (enum pmu_class)rd_enum(jv_str(f, "class"), class_name_i, PMU_OTHER + 1,
+							  PMU_OTHER);
+			pf->n_instances = rd_int(f, "instances", 0);
+		}
+	}
+}
+
+static void rd_perm(const struct jv *v, const struct jv *rc, struct perm_info *pm)
+{
+	pm->known = rd_bool(v, "known");
+	rd_str(v, "reason", pm->reason, sizeof(pm->reason));
+	pm->paranoid = rd_int(v, "perf_event_paranoid", INT_MIN);
+	rd_str(v, "paranoid_reason", pm->paranoid_reason, sizeof(pm->paranoid_reason));
+	pm->is_root = rd_bool(v, "root");
+	pm->cap_perfmon = rd_bool(v, "cap_perfmon");
+	pm->cap_sys_admin = rd_bool(v, "cap_sys_admin");
+	pm->cgroup_v2 = rd_bool(v, "cgroup_v2");
+	rd_str(v, "cgroup_root", pm->cgroup_root, sizeof(pm->cgroup_root));
+	pm->cgroup_v1 = rd_bool(v, "cgroup_v1");
+	rd_str(v, "cgroup_reason", pm->cgroup_reason, sizeof(pm->cgroup_reason));
+	pm->resctrl_supported = rd_bool(rc, "supported");
+	pm->resctrl_mounted = rd_bool(rc, "mounted");
+	rd_join(rc, "mon_features", pm->resctrl_features, sizeof(pm->resctrl_features));
+	pm->resctrl_llc_occupancy = rd_bool(rc, "llc_occupancy");
+	pm->resctrl_mbm_total = rd_bool(rc, "mbm_total");
+	pm->resctrl_mbm_local = rd_bool(rc, "mbm_local");
+	rd_str(rc, "reason", pm->resctrl_reason, sizeof(pm->resctrl_reason));
+}
+
+static int rd_coverage(const struct jv *v, struct coverage *cv, struct vp_err *err)
+{
+	const struct jv *rows = jv_arr(v, "factors");
+	size_t i;
+
+	rd_str(v, "recipe", cv->recipe, sizeof(cv->recipe));
+	rd_str(v, "summary", cv->summary, sizeof(cv->summary));
+	rd_str(v, "verdict", cv->verdict, sizeof(cv->verdict));
+	if (!rows || rows->n != COV_NFACTORS)
+		return vp_err_set(err, VP_EFORMAT, "the info document's coverage has not %d factors",
+				  COV_NFACTORS);
+	for (i = 0; i < rows->n; i++) {
+		const struct jv *r = &rows->items[i];
+		struct cov_row *row = &cv->rows[i];
+
+		row->factor = (enum cov_factor)rd_enum(jv_str(r, "factor"), factor_name_i, COV_NFACTORS,
+						       (int)i);
+		row->quality = (enum cov_quality)rd_enum(jv_str(r, "quality"), quality_name_i,
+							 COV_UNAVAILABLE + 1, COV_UNAVAILABLE);
+		row->kind = (enum cov_kind)rd_enum(jv_str(r, "kind"), kind_name_i, COV_SRC_NONE + 1,
+						   COV_SRC_NONE);
+		rd_str(r, "source", row->source, sizeof(row->source));
+		rd_str(r, "events", row->events, sizeof(row->events));
+		rd_str(r, "note", row->note, sizeof(row->note));
+		rd_str(r, "instead", row->remains, sizeof(row->remains));
+	}
+	return 0;
+}
+
+int info_from_json(const struct jv *doc, struct platform *p, struct coverage *cv,
+		   struct vp_err *err)
+{
+	const char *schema = jv_str(doc, "schema");
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	memset(cv, 0, sizeof(*cv));
+	if (!schema || strcmp(schema, "vmmprof-info/1"))
+		return vp_err_set(err, VP_EFORMAT, "not a vmmprof-info/1 document (schema '%s')",
+				  schema ? schema : "none");
+	rd_str(doc, "root", p->root, sizeof(p->root));
+	rd_cpu(jv_get(doc, "cpu"), p);
+	rd_hv(jv_get(doc, "virtualization"), p);
+	rd_topo(jv_get(doc, "topology"), &p->topo);
+	rd_pmus(jv_get(doc, "pmus"), p);
+	rd_perm(jv_get(doc, "permissions"), jv_get(doc, "resctrl"), &p->perm);
+	ret = rd_coverage(jv_get(doc, "coverage"), cv, err);
+	if (ret)
+		platform_release(p);
+	return ret;
 }

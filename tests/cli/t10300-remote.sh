@@ -118,12 +118,12 @@ test_expect_success 'connection refused names the URL' '
 	grep_q "cannot connect to .http://127.0.0.1:$port.: connection refused" err
 '
 
-test_expect_success 'usage errors: a bad URL, --root with --remote, text where only JSON is rendered' '
+test_expect_success 'usage errors: a bad URL, --root with --remote (also in text), no URL' '
 	expect_exit 1 vmmprof --remote "ftp://x" info --json 2>err && grep_q "not an http" err &&
 	expect_exit 2 vmmprof --remote "$U" --token-file "$T" info --json --root / 2>err &&
 	grep_q "does not apply with --remote" err &&
-	expect_exit 2 vmmprof --remote "$U" --token-file "$T" info 2>err &&
-	grep_q "prints --json only" err &&
+	expect_exit 2 vmmprof --remote "$U" --token-file "$T" list vms --root / 2>err &&
+	grep_q "does not apply with --remote" err &&
 	expect_exit 2 vmmprof --remote 2>err
 '
 

@@ -1,0 +1,383 @@
+/* info_text.c - the `vmmprof info` text, shared by the local command and the remote client */
+#include "plan/info_text.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/table.h"
+
+/* "4.3 GiB" */
+static void add_bytes(struct sbuf *sb, uint64_t b)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)b;
+	int u = 0;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		sbuf_addf(sb, "%llu B", (unsigned long long)b);
+	else
+		sbuf_addf(sb, v < 10 ? "%.1f %s" : "%.0f %s", v, unit[u]);
+}
+
+static void add_list(struct sbuf *sb, const struct cpulist *cl)
+{
+	if (cl->n)
+		cpulist_format(cl, sb);
+	else
+		sbuf_addstr(sb, "-");
+}
+
+static void kv(struct sbuf *sb, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void kv(struct sbuf *sb, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	sbuf_addf(sb, "  %-16s ", key);
+	va_start(ap, fmt);
+	sbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+	sbuf_addch(sb, '\n');
+}
+
+static void text_cpu(const struct platform *p, struct sbuf *sb)
+{
+	const struct cpu_identity *c = &p->cpu;
+	bool arm = !strcmp(c->arch, "aarch64");
+
+	sbuf_addstr(sb, "CPU\n");
+	if (!c->known && !c->vendor[0]) {
+		kv(sb, "identity", "unknown (%s)", c->reason);
+		return;
+	}
+	if (!c->known)
+		kv(sb, "identity", "incomplete (%s)", c->reason);
+	kv(sb, "vendor", "%s", c->vendor[0] ? c->vendor : "unknown");
+	kv(sb, "model", "%s", c->model_name[0] ? c->model_name : "unknown");
+	if (arm)
+		kv(sb, "id", "implementer 0x%02x, part 0x%03x, revision %d", (unsigned)c->family,
+		   (unsigned)c->model, c->stepping);
+	else if (c->family >= 0 && c->model >= 0)
+		kv(sb, "id", "family 0x%x (%d), model 0x%x (%d), stepping %d", (unsigned)c->family,
+		   c->family, (unsigned)c->model, c->model, c->stepping);
+	else
+		kv(sb, "id", "unknown (family or model unreadable)");
+	kv(sb, "arch", "%s, %d CPU%s listed in /proc/cpuinfo", c->arch, c->n_cpus_listed,
+	   c->n_cpus_listed == 1 ? "" : "s");
+	if (c->pfm_pmu[0])
+		kv(sb, "libpfm4", "%s%s%s%s, from %s", c->pfm_pmu, c->pfm_desc[0] ? " \"" : "",
+		   c->pfm_desc, c->pfm_desc[0] ? "\"" : "", c->pfm_source);
+	else
+		kv(sb, "libpfm4", "none (%s)", c->pfm_source);
+	if (c->pfm_active[0])
+		kv(sb, "", "active libpfm4 tables: %s", c->pfm_active);
+	if (c->pfm_pmu[0] && !p->core_pmu)
+		kv(sb, "", "the kernel exposes no core PMU: these events cannot be opened here");
+}
+
+static void text_hv(const struct platform *p, struct sbuf *sb)
+{
+	const struct hypervisor *h = &p->hv;
+
+	sbuf_addstr(sb, "\nVirtualization\n");
+	if (h->signature[0])
+		kv(sb, "hypervisor", "%s (signature \"%s\", %s)", hv_kind_name(h->kind), h->signature,
+		   h->signature_source);
+	else if (h->kind == HV_UNKNOWN)
+		kv(sb, "hypervisor", "unknown (%s)", h->known ? h->signature_source : h->reason);
+	else
+		kv(sb, "hypervisor", "%s (%s)", hv_kind_name(h->kind), h->signature_source);
+	kv(sb, "role", "%s: %s", plat_role_name(h->role), h->role_reason);
+	if (!p->cpu.n_cpus_listed && !p->cpu.vendor[0])
+		kv(sb, "cpuinfo flag", "unknown (%s)", p->cpu.reason);
+	else if (!strcmp(p->cpu.arch, "aarch64"))
+		kv(sb, "cpuinfo flag", "none on aarch64");
+	else
+		kv(sb, "cpuinfo flag", "%s", p->cpu.flag_hypervisor ? "hypervisor" : "no hypervisor flag");
+	if (h->sys_type[0])
+		kv(sb, "/sys/hypervisor", "type %s%s%s", h->sys_type,
+		   h->sys_properties[0] ? ", capabilities " : "", h->sys_properties);
+	else
+		kv(sb, "/sys/hypervisor", "absent");
+	if (h->dmi_vendor[0] || h->dmi_product[0])
+		kv(sb, "DMI", "%s / %s", h->dmi_vendor[0] ? h->dmi_vendor : "?",
+		   h->dmi_product[0] ? h->dmi_product : "?");
+	else
+		kv(sb, "DMI", "unknown (no /sys/class/dmi/id)");
+	if (h->kind == HV_XEN || h->sys_type[0] || h->xen_caps[0]) {
+		kv(sb, "Xen", "%s%s%s", h->xen_dom0 ? "dom0" : "domU",
+		   h->xen_caps[0] ? ", capabilities " : "", h->xen_caps);
+		if (h->xen_pmu_mode[0])
+			kv(sb, "Xen PMU mode", "%s", h->xen_pmu_mode);
+		else
+			kv(sb, "Xen PMU mode", "unknown (%s)", h->xen_pmu_reason);
+		/* what a dom0 would gain: docs/xen.md */
+		if (h->xen_dom0 && strcmp(h->xen_pmu_mode, "all"))
+			kv(sb, "", "with vpmu=1 on Xen's command line and pmu_mode 'all', dom0 "
+			   "counts for every domain");
+	}
+	kv(sb, "QEMU here", "%d process%s", h->n_qemu, h->n_qemu == 1 ? "" : "es");
+}
+
+static void text_topo(const struct platform *p, struct sbuf *sb)
+{
+	const struct topology *t = &p->topo;
+	struct sbuf tmp = SBUF_INIT;
+	struct table tb;
+	int i, j;
+	uint64_t node_sum = 0;
+	bool node_mem_known = true;
+
+	sbuf_addstr(sb, "\nTopology\n");
+	if (!t->known) {
+		kv(sb, "CPUs", "unknown (%s)", t->reason);
+		return;
+	}
+	add_list(&tmp, &t->online);
+	kv(sb, "CPUs", "%d online (%s), %d package%s, %d core%s, SMT %s", t->n_cpus, sbuf_str(&tmp),
+	   t->n_packages, t->n_packages == 1 ? "" : "s", t->n_cores, t->n_cores == 1 ? "" : "s",
+	   !t->n_cores || t->n_cpus_no_ids ? "unknown" : t->smt_on ? "on" : "off");
+	if (t->n_cpus_no_ids)
+		kv(sb, "", "%d CPU%s without readable topology/physical_package_id or core_id",
+		   t->n_cpus_no_ids, t->n_cpus_no_ids == 1 ? "" : "s");
+	kv(sb, "NUMA nodes", "%d, %s", t->n_nodes, t->node_note);
+	{
+		static const char *const head[] = { ">node", "cpus", ">memory", ">free" };
+
+		table_init(&tb, 4, head);
+		for (i = 0; i < t->n_nodes; i++) {
+			const struct numa_node *nd = &t->nodes[i];
+
+			table_row(&tb);
+			table_cell(&tb, "%d", nd->id);
+			sbuf_reset(&tmp);
+			add_list(&tmp, &nd->cpus);
+			table_cell(&tb, "%s", sbuf_str(&tmp));
+			sbuf_reset(&tmp);
+			if (nd->mem_known) {
+				add_bytes(&tmp, nd->mem_total);
+				node_sum += nd->mem_total;
+			} else {
+				sbuf_addstr(&tmp, "n/a");
+				node_mem_known = false;
+			}
+			table_cell(&tb, "%s", sbuf_str(&tmp));
+			sbuf_reset(&tmp);
+			if (nd->mem_known && t->numa_sysfs)
+				add_bytes(&tmp, nd->mem_free);
+			else
+				sbuf_addstr(&tmp, "n/a");
+			table_cell(&tb, "%s", sbuf_str(&tmp));
+		}
+		table_render(&tb, sb, 4, true);
+		table_release(&tb);
+	}
+	if (t->distance) {
+		const char **head = calloc((size_t)t->n_nodes + 1, sizeof(char *));
+		char **names = calloc((size_t)t->n_nodes + 1, sizeof(char *));
+
+		names[0] = strdup(">from\\to");
+		for (j = 0; j < t->n_nodes; j++)
+			names[j + 1] = NULL, sbuf_reset(&tmp), sbuf_addf(&tmp, ">%d", t->nodes[j].id),
+			names[j + 1] = strdup(sbuf_str(&tmp));
+		for (j = 0; j <= t->n_nodes; j++)
+			head[j] = names[j];
+		table_init(&tb, (size_t)t->n_nodes + 1, head);
+		for (i = 0; i < t->n_nodes; i++) {
+			table_row(&tb);
+			table_cell(&tb, "%d", t->nodes[i].id);
+			for (j = 0; j < t->n_nodes; j++)
+				table_cell(&tb, "%d", t->distance[i * t->n_nodes + j]);
+		}
+		kv(sb, "distances", "(the kernel's SLIT: 10 = local)");
+		table_render(&tb, sb, 4, true);
+		table_release(&tb);
+		for (j = 0; j <= t->n_nodes; j++)
+			free(names[j]);
+		free(names);
+		free(head);
+	} else {
+		kv(sb, "distances", "unknown (%s)", t->distance_reason);
+	}
+	if (t->n_llc) {
+		kv(sb, "LLC domains", "%d", t->n_llc);
+		for (i = 0; i < t->n_llc; i++) {
+			sbuf_reset(&tmp);
+			sbuf_addf(&tmp, "L%d ", t->llc[i].level);
+			if (t->llc[i].size)
+				add_bytes(&tmp, t->llc[i].size);
+			else
+				sbuf_addstr(&tmp, "size n/a");
+			sbuf_addstr(&tmp, ", CPUs ");
+			add_list(&tmp, &t->llc[i].cpus);
+			kv(sb, "", "%s", sbuf_str(&tmp));
+		}
+	} else {
+		kv(sb, "LLC domains", "unknown (%s)", t->llc_reason);
+	}
+	if (t->mem_total_sys) {
+		sbuf_reset(&tmp);
+		add_bytes(&tmp, t->mem_total_sys);
+		if (node_mem_known && t->numa_sysfs && node_sum &&
+		    (node_sum > t->mem_total_sys * 105 / 100 || node_sum < t->mem_total_sys * 95 / 100)) {
+			sbuf_addstr(&tmp, " in /proc/meminfo; the nodes' meminfo totals ");
+			add_bytes(&tmp, node_sum);
+			sbuf_addstr(&tmp, " (memory outside any node's count, e.g. hotplugged)");
+		} else {
+			sbuf_addstr(&tmp, " (/proc/meminfo)");
+		}
+		kv(sb, "memory", "%s", sbuf_str(&tmp));
+	}
+	if (t->hwloc_note[0])
+		kv(sb, "hwloc", "%s", t->hwloc_note);
+	sbuf_release(&tmp);
+}
+
+static void text_pmus(const struct platform *p, struct sbuf *sb)
+{
+	static const char *const head[] = { "family", "class", ">instances", ">type", "cpumask",
+					    ">events", ">formats" };
+	struct sbuf tmp = SBUF_INIT;
+	struct table tb;
+	int f, i;
+
+	sbuf_addstr(sb, "\nPMUs (/sys/bus/event_source/devices)\n");
+	if (!p->pmus_known) {
+		kv(sb, "inventory", "unknown (%s)", p->pmus_reason);
+		kv(sb, "core PMU", "unknown");
+		return;
+	}
+	if (p->core_pmu)
+		kv(sb, "core PMU", "%s", p->core_pmu_name);
+	else
+		kv(sb, "core PMU", "none: %s", p->core_pmu_reason);
+	if (p->core_pmu && p->kernel_pmu_line[0])
+		kv(sb, "kernel", "%s", p->kernel_pmu_line);
+	table_init(&tb, 7, head);
+	for (f = 0; f < p->n_families; f++) {
+		const struct pmu_family *fam = &p->families[f];
+		const struct pmu_info *first = NULL, *last = NULL;
+
+		for (i = 0; i < p->n_pmus; i++)
+			if (!strcmp(p->pmus[i].family, fam->family)) {
+				if (!first)
+					first = &p->pmus[i];
+				last = &p->pmus[i];
+			}
+		table_row(&tb);
+		table_cell(&tb, "%s", fam->family);
+		table_cell(&tb, "%s", pmu_class_name(fam->cls));
+		table_cell(&tb, "%d", fam->n_instances);
+		if (first->type < 0)
+			table_cell(&tb, "n/a");
+		else if (first != last && last->type >= 0)
+			table_cell(&tb, "%d..%d", first->type, last->type);
+		else
+			table_cell(&tb, "%d", first->type);
+		sbuf_reset(&tmp);
+		add_list(&tmp, &first->cpumask);
+		table_cell(&tb, "%s", sbuf_str(&tmp));
+		table_cell(&tb, "%d", first->n_events);
+		table_cell(&tb, "%d", first->n_formats);
+	}
+	table_render(&tb, sb, 4, true);
+	table_release(&tb);
+	sbuf_release(&tmp);
+}
+
+static void text_perm(const struct platform *p, struct sbuf *sb)
+{
+	const struct perm_info *pm = &p->perm;
+
+	sbuf_addstr(sb, "\nPermissions\n");
+	if (pm->paranoid != INT_MIN)
+		kv(sb, "perf paranoid", "%d%s", pm->paranoid,
+		   pm->paranoid >= 2 ? " (CPU-wide counting needs root or CAP_PERFMON)" :
+		   pm->paranoid >= 1 ? " (no CPU-wide counting without CAP_PERFMON)" : "");
+	else
+		kv(sb, "perf paranoid", "unknown (%s)", pm->paranoid_reason);
+	if (pm->known)
+		kv(sb, "privileges", "%s, CAP_PERFMON %s, CAP_SYS_ADMIN %s",
+		   pm->is_root ? "root (euid 0)" : "not root", pm->cap_perfmon ? "yes" : "no",
+		   pm->cap_sys_admin ? "yes" : "no");
+	else
+		kv(sb, "privileges", "%sunknown (%s)", pm->is_root ? "root, capabilities " : "",
+		   pm->reason);
+	if (pm->resctrl_features[0])
+		kv(sb, "resctrl", "mounted, L3 monitoring: %s", pm->resctrl_features);
+	else
+		kv(sb, "resctrl", "unavailable (%s)", pm->resctrl_reason);
+	if (pm->cgroup_v2)
+		kv(sb, "cgroup v2", "%s%s", pm->cgroup_root, pm->cgroup_v1 ? " (v1 controllers also mounted)" : "");
+	else
+		kv(sb, "cgroup v2", "unavailable (%s)", pm->cgroup_reason);
+}
+
+static void text_coverage(const struct coverage *cv, struct sbuf *sb)
+{
+	int f;
+
+	sbuf_addf(sb, "\nFactor coverage: %s\n", cv->summary);
+	sbuf_addf(sb, "  %s\n", cv->verdict);
+	if (cv->recipe[0])
+		sbuf_addf(sb, "  event recipe: %s\n", cv->recipe);
+	for (f = 0; f < COV_NFACTORS; f++) {
+		const struct cov_row *r = &cv->rows[f];
+
+		sbuf_addf(sb, "  %-9s %-12s %s\n", cov_factor_name(r->factor),
+			  cov_quality_name(r->quality), r->source);
+		if (r->events[0])
+			sbuf_addf(sb, "  %-22s reads: %s\n", "", r->events);
+		if (r->note[0])
+			sbuf_addf(sb, "  %-22s %s: %s\n", "",
+				  r->quality == COV_UNAVAILABLE ? "why" : "note", r->note);
+		if (r->remains[0])
+			sbuf_addf(sb, "  %-22s instead: %s\n", "", r->remains);
+	}
+}
+
+/* One line a newcomer reads first: what this machine is, in plain words. */
+static void add_summary(const struct platform *p, struct sbuf *sb)
+{
+	const struct hypervisor *h = &p->hv;
+	bool vm = h->kind != HV_NONE && h->kind != HV_UNKNOWN && !h->xen_dom0;
+
+	sbuf_addf(sb, "  %s", plat_role_name(h->role));
+	if (h->role == ROLE_HOST && h->xen_dom0)
+		sbuf_addstr(sb, " (Xen dom0)");
+	else if (h->role == ROLE_HOST)
+		sbuf_addf(sb, " of %d QEMU guest%s", h->n_qemu, h->n_qemu == 1 ? "" : "s");
+	if (vm && h->kind == HV_OTHER)
+		sbuf_addf(sb, ", %s an unidentified hypervisor", h->role == ROLE_HOST ? "itself under" : "under");
+	else if (vm)
+		sbuf_addf(sb, ", %s %s", h->role == ROLE_HOST ? "itself a guest of" : "under",
+			  hv_kind_name(h->kind));
+	if (p->cpu.model_name[0])
+		sbuf_addf(sb, "; %s", p->cpu.model_name);
+	if (p->topo.known)
+		sbuf_addf(sb, "; %d CPU%s, %d NUMA node%s", p->topo.n_cpus, p->topo.n_cpus == 1 ? "" : "s",
+			  p->topo.n_nodes, p->topo.n_nodes == 1 ? "" : "s");
+	if (p->pmus_known)
+		sbuf_addf(sb, "; %s", p->core_pmu ? "hardware PMU available" : "no hardware PMU");
+	sbuf_addch(sb, '\n');
+}
+
+void info_text(const struct platform *p, const struct coverage *cv, const char *where,
+	       struct sbuf *sb)
+{
+	sbuf_addf(sb, "vmmprof info: %s\n", where);
+	add_summary(p, sb);
+	sbuf_addch(sb, '\n');
+	text_cpu(p, sb);
+	text_hv(p, sb);
+	text_topo(p, sb);
+	text_pmus(p, sb);
+	text_perm(p, sb);
+	text_coverage(cv, sb);
+}
