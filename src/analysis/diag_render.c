@@ -252,16 +252,6 @@ void diag_render_json(const struct dview *dv, struct sbuf *out)
 /* ---- reading diagnose --json back ---- */
 
 /* The enum value whose name(i) is s, for i in [0, n); -1 when none. */
-static int by_name(const char *s, int n, const char *(*name)(int))
-{
-	int i;
-
-	for (i = 0; s && i < n; i++)
-		if (!strcmp(s, name(i)))
-			return i;
-	return -1;
-}
-
 static const char *n_factor(int i) { return factor_name((enum factor_id)i); }
 static const char *n_sev(int i) { return severity_name((enum severity)i); }
 static const char *n_quality(int i) { return factor_quality_name((enum factor_quality)i); }
@@ -311,7 +301,7 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 	dj->m.name = (char *)jv_str(doc, "model");
 	for (f = 0; f < FACTOR_N; f++) {
 		const char *why = jv_str(una, factor_name((enum factor_id)f));
-		int q = by_name(jv_str(fq, factor_name((enum factor_id)f)), Q_UNAVAILABLE + 1, n_quality);
+		int q = jv_enum(jv_str(fq, factor_name((enum factor_id)f)), Q_UNAVAILABLE + 1, n_quality);
 
 		dj->m.factors[f].quality = why ? Q_UNAVAILABLE : q >= 0 ? (enum factor_quality)q : Q_PROXY;
 		dj->m.factors[f].reason = (char *)why;
@@ -348,7 +338,7 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 		r->vm[i].memory_bound = mb && mb->type == JV_BOOL && mb->b;
 		for (f = 0; f < FACTOR_N; f++) {
 			const struct jv *e = jv_get(fs, factor_name((enum factor_id)f));
-			int q = by_name(jv_str(e, "quality"), Q_UNAVAILABLE + 1, n_quality);
+			int q = jv_enum(jv_str(e, "quality"), Q_UNAVAILABLE + 1, n_quality);
 
 			r->vm[i].cost_pct[f] = jv_num(e, "cost_pct");
 			r->vm[i].quality[f] = q >= 0 ? (enum factor_quality)q : Q_UNAVAILABLE;
@@ -374,8 +364,8 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 	for (i = 0; i < bs->n; i++) {
 		const struct jv *o = &bs->items[i];
 		struct diag_bottleneck *b = &r->b[i];
-		int scope = by_name(jv_str(o, "scope"), DIAG_NODE + 1, n_scope);
-		int fac = by_name(jv_str(o, "factor"), FACTOR_N, n_factor);
+		int scope = jv_enum(jv_str(o, "scope"), DIAG_NODE + 1, n_scope);
+		int fac = jv_enum(jv_str(o, "factor"), FACTOR_N, n_factor);
 		size_t vm = vm_index(in, jv_str(o, "vm"));
 
 		if (scope < 0 || fac < 0)
@@ -394,11 +384,11 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 			return bad(err, "a bottleneck names an entity the document does not list");
 		b->cost_pct = jv_num(o, "cost_pct");
 		b->cost_cycles = jv_num(o, "cost_cycles");
-		f = by_name(jv_str(o, "severity"), SEV_CRITICAL + 1, n_sev);
+		f = jv_enum(jv_str(o, "severity"), SEV_CRITICAL + 1, n_sev);
 		b->sev = f >= 0 ? (enum severity)f : SEV_NA;
-		f = by_name(jv_str(o, "quality"), Q_UNAVAILABLE + 1, n_quality);
+		f = jv_enum(jv_str(o, "quality"), Q_UNAVAILABLE + 1, n_quality);
 		b->quality = f >= 0 ? (enum factor_quality)f : Q_UNAVAILABLE;
-		f = by_name(jv_str(o, "confidence"), CONF_HIGH + 1, n_conf);
+		f = jv_enum(jv_str(o, "confidence"), CONF_HIGH + 1, n_conf);
 		b->confidence = f >= 0 ? (enum diag_confidence)f : CONF_LOW;
 		snprintf(b->evidence, sizeof(b->evidence), "%s", jv_str(o, "evidence") ? jv_str(o, "evidence") : "");
 	}

@@ -382,19 +382,19 @@ static void rd_vcpu(const struct jv *o, struct hv_vcpu *c)
 	c->cgroup = rd_dup(o, "cgroup");
 }
 
+static const char *adapter_name_i(int i) { return hv_adapter_name((enum hv_adapter_id)i); }
+static const char *quality_name_i(int i) { return vp_quality_name((enum vp_quality)i); }
+
 static void rd_vm(const struct jv *o, struct hv_vm_list *l)
 {
-	const char *a = jv_str(o, "hypervisor");
-	enum hv_adapter_id id = HVA_KVM;
+	int a = jv_enum(jv_str(o, "hypervisor"), HVA_NATIVE + 1, adapter_name_i);
 	const struct jv *mem = jv_get(o, "mem_node_bytes"), *vcpus = jv_arr(o, "vcpus");
 	struct hv_vm *vm;
 	double size;
 	bool all;
 	size_t i;
 
-	while (a && id < HVA_NATIVE && strcmp(hv_adapter_name(id), a))
-		id++;
-	vm = hv_vm_list_add(l, id);
+	vm = hv_vm_list_add(l, a < 0 ? HVA_KVM : (enum hv_adapter_id)a);
 	vm->name = xstrdup(jv_str(o, "name") ? jv_str(o, "name") : "?");
 	vm->name_source = rd_dup(o, "name_source");
 	vm->accel = rd_dup(o, "accel");
@@ -445,7 +445,6 @@ int vms_from_json(const struct jv *doc, struct hv_vm_list *l, struct vp_err *err
 bool vms_json_remote(const void *ctx, size_t vm, long vcpu, struct qval *out)
 {
 	const struct jv *vms = jv_arr(ctx, "vms"), *o, *q;
-	const char *quality;
 	int k;
 
 	if (!vms || vm >= vms->n)
@@ -463,10 +462,7 @@ bool vms_json_remote(const void *ctx, size_t vm, long vcpu, struct qval *out)
 		return false;
 	out->v = jv_num(q, "value");
 	out->why = jv_str(q, "why");
-	quality = jv_str(q, "quality");
-	out->q = VQ_UNAVAILABLE;
-	for (k = VQ_MEASURED; quality && k <= VQ_UNAVAILABLE; k++)
-		if (!strcmp(vp_quality_name((enum vp_quality)k), quality))
-			out->q = (enum vp_quality)k;
+	k = jv_enum(jv_str(q, "quality"), VQ_UNAVAILABLE + 1, quality_name_i);
+	out->q = k < 0 ? VQ_UNAVAILABLE : (enum vp_quality)k;
 	return true;
 }

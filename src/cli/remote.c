@@ -786,18 +786,32 @@ static int run_list(struct rconn *c, int argc, char **argv)
 			       kind);
 }
 
-/* `model list` text: the daemon's document through the local renderer. */
-static int models_text(struct rconn *c, const struct sbuf *body)
+/*
+ * Text from one of the daemon's documents through the local renderer
+ * render(doc, where, out, err); where names the daemon: 'URL', and
+ * "(root DIR)" when it reads a fixture tree ("root" of info, "machine" of
+ * model show).
+ */
+static int doc_text(struct rconn *c, const struct sbuf *body, const char *name,
+		    int (*render)(const struct jv *doc, const char *where, struct sbuf *out,
+				  struct vp_err *err))
 {
 	struct sbuf text = SBUF_INIT, where = SBUF_INIT;
 	struct vp_err err;
 	struct jv doc;
+	const char *root, *machine;
 	int rc;
 
-	if (jv_parse(&doc, body->buf ? body->buf : "", body->len, "models", &err))
+	if (jv_parse(&doc, body->buf ? body->buf : "", body->len, name, &err))
 		return cli_error(&err);
+	root = jv_str(&doc, "root");
+	machine = jv_str(&doc, "machine");
 	sbuf_addf(&where, "'%s'", c->base);
-	if (model_list_text(&doc, sbuf_str(&where), &text, &err))
+	if (root && strcmp(root, "/"))
+		sbuf_addf(&where, " (root %s)", root);
+	else if (machine && strcmp(machine, "this machine"))
+		sbuf_addf(&where, " (root %s)", machine);
+	if (render(&doc, sbuf_str(&where), &text, &err))
 		rc = cli_error(&err);
 	else
 		rc = cli_write(&text);
@@ -807,30 +821,33 @@ static int models_text(struct rconn *c, const struct sbuf *body)
 	return rc;
 }
 
-/* `model show` text: the daemon's document through the local renderer, on
- * 'URL' (or 'URL' (root DIR) when the daemon reads a fixture tree). */
+/* info's document read back into the structs the local page is printed from */
+static int info_render(const struct jv *doc, const char *where, struct sbuf *out,
+		       struct vp_err *err)
+{
+	struct platform p;
+	struct coverage cv;
+	int ret = info_from_json(doc, &p, &cv, err);
+
+	if (!ret)
+		info_text(&p, &cv, where, out);
+	platform_release(&p);
+	return ret;
+}
+
+static int models_text(struct rconn *c, const struct sbuf *body)
+{
+	return doc_text(c, body, "models", model_list_text);
+}
+
 static int model_show_remote(struct rconn *c, const struct sbuf *body)
 {
-	struct sbuf text = SBUF_INIT, where = SBUF_INIT;
-	struct vp_err err;
-	struct jv doc;
-	const char *machine;
-	int rc;
+	return doc_text(c, body, "model", model_show_text);
+}
 
-	if (jv_parse(&doc, body->buf ? body->buf : "", body->len, "model", &err))
-		return cli_error(&err);
-	machine = jv_str(&doc, "machine");
-	sbuf_addf(&where, "'%s'", c->base);
-	if (machine && strcmp(machine, "this machine"))
-		sbuf_addf(&where, " (root %s)", machine);
-	if (model_show_text(&doc, sbuf_str(&where), &text, &err))
-		rc = cli_error(&err);
-	else
-		rc = cli_write(&text);
-	jv_release(&doc);
-	sbuf_release(&text);
-	sbuf_release(&where);
-	return rc;
+static int info_text_remote(struct rconn *c, const struct sbuf *body)
+{
+	return doc_text(c, body, "info", info_render);
 }
 
 static int run_model(struct rconn *c, int argc, char **argv)
@@ -1387,34 +1404,6 @@ static int run_top(struct rconn *c, int argc, char **argv)
 		jv_release(&t.cur);
 	top_release(&t.s);
 	sbuf_release(&path);
-	return rc;
-}
-
-/* `info` text: the daemon's document read back and printed by the local renderer. */
-static int info_text_remote(struct rconn *c, const struct sbuf *body)
-{
-	struct sbuf text = SBUF_INIT, where = SBUF_INIT;
-	struct platform p;
-	struct coverage cv;
-	struct vp_err err;
-	struct jv doc;
-	int rc;
-
-	if (jv_parse(&doc, body->buf ? body->buf : "", body->len, "info", &err))
-		return cli_error(&err);
-	if (info_from_json(&doc, &p, &cv, &err)) {
-		rc = cli_error(&err);
-	} else {
-		sbuf_addf(&where, "'%s'", c->base);
-		if (strcmp(p.root, "/"))
-			sbuf_addf(&where, " (root %s)", p.root);
-		info_text(&p, &cv, sbuf_str(&where), &text);
-		rc = cli_write(&text);
-	}
-	platform_release(&p);
-	jv_release(&doc);
-	sbuf_release(&text);
-	sbuf_release(&where);
 	return rc;
 }
 

@@ -351,12 +351,9 @@ static void rd_list(const struct jv *o, const char *key, struct cpulist *cl)
 /* The enum value whose name(i) is s, for i in [0, n); dflt when none. */
 static int rd_enum(const char *s, const char *(*name)(int i), int n, int dflt)
 {
-	int i;
+	int i = jv_enum(s, n, name);
 
-	for (i = 0; s && i < n; i++)
-		if (!strcmp(name(i), s))
-			return i;
-	return dflt;
+	return i < 0 ? dflt : i;
 }
 
 static const char *hv_name_i(int i) { return hv_kind_name((enum hv_kind)i); }

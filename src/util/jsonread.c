@@ -421,6 +421,16 @@ const struct jv *jv_arr(const struct jv *obj, const char *key)
 	return v && v->type == JV_ARR ? v : NULL;
 }
 
+int jv_enum(const char *s, int n, const char *(*name)(int i))
+{
+	int i;
+
+	for (i = 0; s && i < n; i++)
+		if (!strcmp(s, name(i)))
+			return i;
+	return -1;
+}
+
 const char *jv_type_name(enum jv_type t)
 {
 	static const char *const names[] = { "null", "boolean", "number", "string",

@@ -37,6 +37,9 @@ const struct jv *jv_get(const struct jv *obj, const char *key);
 const char *jv_str(const struct jv *obj, const char *key);
 double jv_num(const struct jv *obj, const char *key);
 const struct jv *jv_arr(const struct jv *obj, const char *key);
+/* The enum value i in [0, n) whose name(i) is s, or -1 (also for s NULL):
+ * names written by a *_name() function read back. */
+int jv_enum(const char *s, int n, const char *(*name)(int i));
 /* Name of a type for messages: "number", "object", ... */
 const char *jv_type_name(enum jv_type t);
 
