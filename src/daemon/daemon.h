@@ -16,7 +16,18 @@
 #include "util/sbuf.h"
 
 #define VPD_MAX_BODY (64 * 1024)       /* larger request bodies get 413 */
-#define VPD_HEADER_MEMORY (32 * 1024)   /* per-connection memory: larger headers get 431 */
+#define VPD_MAX_HEADERS (32 * 1024)    /* request line and headers: larger get 431 (JSON) */
+/*
+ * libmicrohttpd's memory per connection, where it reads the request line and
+ * headers.  A header block that does not fit never reaches the daemon's code:
+ * libmicrohttpd answers 431 itself with its built-in HTML page (its
+ * REQUEST_TOO_BIG, fixed when libmicrohttpd is compiled; no option or
+ * callback replaces it).  So the pool is four times VPD_MAX_HEADERS and the
+ * handler enforces VPD_MAX_HEADERS with the API's JSON error; only header
+ * blocks that do not fit in 128 KiB get the HTML (docs/daemon.md,
+ * tests/cli/t10323-daemon-header-limit.sh).
+ */
+#define VPD_CONNECTION_MEMORY (4 * VPD_MAX_HEADERS)
 
 struct vpd_sessions;
 

@@ -348,6 +348,28 @@ static enum MHD_Result dispatch(struct vpd_req *r)
 	return vpd_reply_error(r, MHD_HTTP_NOT_FOUND, "no such path '%s'", r->url);
 }
 
+/* Adds the size of one header line ("Key: value\r\n") to *cls. */
+static enum MHD_Result add_header_size(void *cls, enum MHD_ValueKind kind, const char *key,
+				       const char *value)
+{
+	size_t *n = cls;
+
+	(void)kind;
+	*n += strlen(key) + (value ? strlen(value) : 0) + 4;
+	return MHD_YES;
+}
+
+/* The request line and headers as the client sent them, near enough:
+ * method, path, query arguments, each header line. */
+static size_t header_size(struct MHD_Connection *conn, const char *method, const char *url)
+{
+	size_t n = strlen(method) + strlen(url) + strlen(" HTTP/1.1\r\n ");
+
+	MHD_get_connection_values(conn, MHD_HEADER_KIND, add_header_size, &n);
+	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, add_header_size, &n);
+	return n;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
 				  const char *method, const char *version, const char *upload,
 				  size_t *upload_size, void **con_cls)
@@ -366,6 +388,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		r->url = url;
 		sbuf_init(&r->body);
 		*con_cls = r;
+		if (header_size(conn, method, url) > VPD_MAX_HEADERS) {
+			/* before the body, and before authentication: a token may be in them */
+			r->too_big = true;
+			return vpd_reply_error(r, MHD_HTTP_REQUEST_HEADER_FIELDS_TOO_LARGE,
+					       "request headers larger than %d bytes", VPD_MAX_HEADERS);
+		}
 		if (cl && strtoull(cl, NULL, 10) > VPD_MAX_BODY) {
 			/* refuse before reading it */
 			r->too_big = true;
@@ -582,7 +610,7 @@ int vpd_run(struct srv_conf *conf)
 	if (tls)
 		d.mhd = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, &d,
 					 MHD_OPTION_SOCK_ADDR, sa,
-					 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)VPD_HEADER_MEMORY,
+					 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)VPD_CONNECTION_MEMORY,
 					 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)300,
 					 MHD_OPTION_NOTIFY_COMPLETED, on_completed, &d,
 					 MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
@@ -592,7 +620,7 @@ int vpd_run(struct srv_conf *conf)
 	else
 		d.mhd = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, &d,
 					 MHD_OPTION_SOCK_ADDR, sa,
-					 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)VPD_HEADER_MEMORY,
+					 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)VPD_CONNECTION_MEMORY,
 					 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)300,
 					 MHD_OPTION_NOTIFY_COMPLETED, on_completed, &d,
 					 MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
