@@ -7,6 +7,8 @@
 #       error in $TRASH/NAME.err, its pid in $TRASH/NAME.pid.
 #   stop_daemon NAME [SIGNAL]              signals it (TERM) and waits (30 s at
 #       most); its exit status is in $TRASH/NAME.rc.
+#   add_users FILE NAME:ROLE...            `vmmprof user add` each to the users file FILE,
+#       its token in $TRASH/NAME.token (written by --token-out).
 #   req NAME TOKENFILE METHOD PATH [curl args...]
 #       one request; the body into ./body, the headers into ./headers, the
 #       status code on standard output.  TOKENFILE "-" sends no token.
@@ -89,6 +91,18 @@ stop_daemon() {
 		i=$((i + 1))
 	done
 	[ -s "$TRASH/$1.rc" ] || { echo "daemon $1 did not stop in 30 s"; return 1; }
+}
+
+add_users() {
+	f=$1
+	shift
+	for u in "$@"; do
+		"$VMMPROF" user add "${u%%:*}" --role "${u#*:}" --users "$f" \
+			--token-out "$TRASH/${u%%:*}.token" >"$TRASH/user-add.out" 2>&1 || {
+			cat "$TRASH/user-add.out"
+			return 1
+		}
+	done
 }
 
 req() {

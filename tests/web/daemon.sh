@@ -1,18 +1,22 @@
-# daemon.sh - start a real `vmmprof serve` on loopback for the web UI tests (sourced after lib.sh).
+# daemon.sh - a real `vmmprof serve` on loopback for the web UI tests (sourced after lib.sh).
+# Starting, waiting for and stopping the daemon is tests/cli/daemon-lib.sh's, shared with
+# the daemon's command-line tests; this file adds the web UI's users, workload and driver.
 #
 #   web_begin 'WHAT'          when the tests cannot run here: skips WHAT with the reason and
 #                             ends the script; else starts the daemon (web_start_daemon) and
 #                             records a test that it started ($started is 1 then)
 #   web_prereqs               sets web_skip to why the tests cannot run here (empty: they can)
 #   web_start_daemon          users alice (operator), bob (viewer), root (admin) with their
-#                             tokens in $TRASH/alice.token ..., the daemon on a free port of
-#                             127.0.0.1 serving web/, recordings in $TRASH/rec; sets web_url, web_pid
+#                             tokens in $TRASH/alice.token ..., the daemon (start_daemon web)
+#                             on a free port of 127.0.0.1 serving web/, recordings in
+#                             $TRASH/rec; sets web_url, web_pid
 #   web_stop_daemon           ends it (also on exit)
 #   web_workload ARGS...      starts tests/helpers/workload in the background; sets wl_pid
 #   webui SCENARIO ARGS...    runs tests/web/webui.py SCENARIO against the daemon
 # Screenshots go to $VP_SCREENSHOTS when it is set (for a person to look at).
 
 web_src=$(cd "$(dirname "$0")/../.." && pwd)
+. "$web_src/tests/cli/daemon-lib.sh"
 web_dir=$web_src/web
 web_pid=
 wl_pid=
@@ -22,6 +26,7 @@ web_cleanup() {
 	[ -n "$wl_pid" ] && kill "$wl_pid" 2>/dev/null && wait "$wl_pid" 2>/dev/null
 	wl_pid=
 	web_stop_daemon
+	stop_all_daemons
 }
 trap web_cleanup EXIT
 
@@ -53,42 +58,18 @@ web_begin() {
 }
 
 web_start_daemon() {
-	for u in alice:operator bob:viewer root:admin; do
-		"$VMMPROF" user add "${u%%:*}" --role "${u#*:}" --users "$TRASH/users" \
-			--token-out "$TRASH/${u%%:*}.token" >"$TRASH/user-add.out" 2>&1 || {
-			cat "$TRASH/user-add.out"
-			return 1
-		}
-	done
-	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	add_users "$TRASH/users" alice:operator bob:viewer root:admin || return 1
 	mkdir -p "$TRASH/rec"
-	"$VMMPROF" serve --listen "127.0.0.1:$port" --users "$TRASH/users" --web-dir "$web_dir" \
-		--audit-log "$TRASH/audit.log" --recordings-dir "$TRASH/rec" >"$TRASH/daemon.log" 2>&1 &
-	web_pid=$!
-	web_url="http://127.0.0.1:$port"
-	# up when / answers (the port is free again only if the daemon died)
-	python3 - "$web_url/" "$web_pid" <<-'PY' || { cat "$TRASH/daemon.log"; return 1; }
-	import os, sys, time, urllib.request
-	for _ in range(150):
-	    try:
-	        urllib.request.urlopen(sys.argv[1], timeout=2).read()
-	        sys.exit(0)
-	    except Exception as e:
-	        err = e
-	    try:
-	        os.kill(int(sys.argv[2]), 0)
-	    except OSError:
-	        sys.exit("the daemon exited: %s" % err)
-	    time.sleep(0.1)
-	sys.exit("the daemon did not answer in 15 s: %s" % err)
-	PY
+	start_daemon web --users "$TRASH/users" --web-dir "$web_dir" \
+		--audit-log "$TRASH/audit.log" --recordings-dir "$TRASH/rec" || return 1
+	web_pid=$(cat "$TRASH/web.pid")
+	web_url=$(cat "$TRASH/web.url")
 }
 
+# After test_done (the EXIT trap) $TRASH and the pid file are gone: then
+# stop_all_daemons ends it from the list daemon-lib.sh keeps beside $TRASH.
 web_stop_daemon() {
-	if [ -n "$web_pid" ]; then
-		kill "$web_pid" 2>/dev/null
-		wait "$web_pid" 2>/dev/null
-	fi
+	[ -n "$web_pid" ] && [ -f "$TRASH/web.pid" ] && stop_daemon web
 	web_pid=
 }
 
