@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "analysis/diag_render.h"
@@ -195,6 +196,13 @@ static char *error_message(const char *body, size_t len)
 		if (m && m->type == JV_STR)
 			msg = xstrdup(m->str);
 		jv_release(&v);
+	}
+	if (!msg && len > 6 && !strncasecmp(body, "<html>", 6)) {
+		/* a page libmicrohttpd sends itself (a header block too large for it): its title */
+		const char *t = strstr(body, "<title>"), *te = t ? strstr(t, "</title>") : NULL;
+
+		if (te && (size_t)(te - body) < len)
+			msg = xstrndup(t + 7, (size_t)(te - t - 7));
 	}
 	if (!msg) {
 		size_t n = len > 200 ? 200 : len;

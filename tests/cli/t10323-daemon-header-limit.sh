@@ -92,6 +92,21 @@ test_expect_success 'the daemon goes on serving after all of them' '
 	grep_q "^HTTP/1.1 200 " status
 '
 
+# As a user meets it: the client sends the token file's content as a header.
+test_expect_success 'vmmprof --remote with a 40 000-byte token: the JSON message, exit 1' '
+	head -c 40000 /dev/zero | tr "\0" a >long.tok &&
+	expect_exit 1 vmmprof --remote "$(cat "$TRASH/d.url")" --token-file long.tok info --json >out 2>err &&
+	grep_q "GET /api/v1/info: 431: request headers larger than 32768 bytes" err &&
+	test ! -s out
+'
+
+test_expect_success 'vmmprof --remote with a 200 000-byte token: libmicrohttpd'"'"'s page, its title as the message' '
+	head -c 200000 /dev/zero | tr "\0" a >huge.tok &&
+	expect_exit 1 vmmprof --remote "$(cat "$TRASH/d.url")" --token-file huge.tok info --json >out 2>err &&
+	grep_q "GET /api/v1/info: 431: Request too big$" err &&
+	test ! -s out
+'
+
 test_expect_success 'SIGTERM stops it cleanly' '
 	stop_daemon d &&
 	test "$(cat "$TRASH/d.rc")" = 0
