@@ -30,6 +30,40 @@ void srv_conf_release(struct srv_conf *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* The string settings: their key and where they are kept. */
+static const struct {
+	const char *key;
+	size_t off;
+} strs[] = {
+	{ "listen", offsetof(struct srv_conf, listen) },
+	{ "users", offsetof(struct srv_conf, users) },
+	{ "tls_cert", offsetof(struct srv_conf, tls_cert) },
+	{ "tls_key", offsetof(struct srv_conf, tls_key) },
+	{ "web_dir", offsetof(struct srv_conf, web_dir) },
+	{ "recordings_dir", offsetof(struct srv_conf, recordings_dir) },
+	{ "audit_log", offsetof(struct srv_conf, audit_log) },
+	{ "root", offsetof(struct srv_conf, root) },
+	{ "user", offsetof(struct srv_conf, user) },
+	{ "calibration", offsetof(struct srv_conf, calibration) },
+	{ "model_path", offsetof(struct srv_conf, model_path) },
+};
+
+static char *const *str_field(const struct srv_conf *c, size_t i)
+{
+	return (char *const *)((const char *)c + strs[i].off);
+}
+
+void srv_conf_format(const struct srv_conf *c, struct sbuf *out)
+{
+	size_t i;
+
+	for (i = 0; i < VP_ARRAY_SIZE(strs); i++)
+		if (*str_field(c, i))
+			sbuf_addf(out, "%s = \"%s\"\n", strs[i].key, *str_field(c, i));
+	sbuf_addf(out, "allow_plain_http = %s\n", c->allow_plain_http ? "true" : "false");
+	sbuf_addf(out, "metrics_auth = %s\n", c->metrics_auth_none ? "none" : "token");
+}
+
 static int parse_bool(const char *v, bool *out, struct vp_err *err)
 {
 	if (!strcmp(v, "true") || !strcmp(v, "yes") || !strcmp(v, "on") || !strcmp(v, "1"))
@@ -43,22 +77,6 @@ static int parse_bool(const char *v, bool *out, struct vp_err *err)
 
 int srv_conf_set(struct srv_conf *c, const char *key, const char *value, struct vp_err *err)
 {
-	static const struct {
-		const char *key;
-		size_t off;
-	} strs[] = {
-		{ "listen", offsetof(struct srv_conf, listen) },
-		{ "users", offsetof(struct srv_conf, users) },
-		{ "tls_cert", offsetof(struct srv_conf, tls_cert) },
-		{ "tls_key", offsetof(struct srv_conf, tls_key) },
-		{ "web_dir", offsetof(struct srv_conf, web_dir) },
-		{ "recordings_dir", offsetof(struct srv_conf, recordings_dir) },
-		{ "audit_log", offsetof(struct srv_conf, audit_log) },
-		{ "root", offsetof(struct srv_conf, root) },
-		{ "user", offsetof(struct srv_conf, user) },
-		{ "calibration", offsetof(struct srv_conf, calibration) },
-		{ "model_path", offsetof(struct srv_conf, model_path) },
-	};
 	char k[32];
 	size_t i;
 
@@ -68,7 +86,7 @@ int srv_conf_set(struct srv_conf *c, const char *key, const char *value, struct 
 			k[i] = '_';
 	for (i = 0; i < VP_ARRAY_SIZE(strs); i++) {
 		if (!strcmp(k, strs[i].key)) {
-			char **p = (char **)((char *)c + strs[i].off);
+			char **p = (char **)str_field(c, i);
 
 			if (!*value)
 				return vp_err_set(err, VP_EINVAL, "'%s' needs a value", key);

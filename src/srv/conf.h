@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "util/err.h"
+#include "util/sbuf.h"
 
 #define SRV_DEFAULT_LISTEN "127.0.0.1:7767"
 
@@ -45,6 +46,9 @@ int srv_conf_set(struct srv_conf *c, const char *key, const char *value, struct 
 int srv_conf_parse(struct srv_conf *c, const char *text, size_t len, const char *name,
 		   struct vp_err *err);
 int srv_conf_load(struct srv_conf *c, const char *path, struct vp_err *err);
+/* Every setting of c in the file's language (`key = "value"` lines, the
+ * booleans too), which srv_conf_parse() reads back to the same settings. */
+void srv_conf_format(const struct srv_conf *c, struct sbuf *out);
 
 /*
  * Split "ADDR:PORT" ("[::1]:7767", "0.0.0.0:80", ":7767" = every address) into
