@@ -71,6 +71,34 @@ static int run_batch(struct top_state *s, long iterations, double delay, bool js
 	return rc;
 }
 
+enum { OPT_NO_COUNTERS = 1100 };
+
+/*
+ * Counters for top: the model given with -m or chosen for the platform,
+ * and its collector over every VM.  Off (with the reason top shows) with
+ * --no-counters, on a fixture tree, or when no counter can be opened; an
+ * error only when the model named cannot be loaded.
+ */
+static int start_counters(struct top_state *s, struct pipeline *p, bool *have_p,
+			  const struct pipe_opts *o, bool no_counters, bool batch)
+{
+	struct vp_err err = { 0, "" };
+	int rc;
+
+	if (no_counters) {
+		top_count_off(s, "--no-counters was given");
+		return 0;
+	}
+	if (strcmp(s->root, "/"))
+		return 0; /* top_init() said why: a fixture tree's threads are not this machine's */
+	*have_p = true; /* pipeline_choose() leaves p ready for pipeline_close() */
+	if ((rc = pipeline_choose(p, o, &s->plat)))
+		return rc;
+	if (top_count_start(s, p->model, p->have_cal ? &p->cal : NULL, p->why, &err) && batch)
+		fprintf(stderr, "vmmprof top: counters off: %s\n", s->cnt.off);
+	return 0;
+}
+
 static int run_top(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -81,8 +109,14 @@ static int run_top(int argc, char **argv)
 		{ "root", required_argument, NULL, 'r' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "xen-numa-dump", optional_argument, NULL, 'X' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "model-path", required_argument, NULL, PO_MODEL_PATH },
+		{ "calibration", required_argument, NULL, PO_CAL },
+		{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct pipe_opts po = { .root = "/" };
+	struct pipeline p;
 	struct top_state s;
 	struct hv_xen_numa xen_numa = { 0, 0 };
 	bool xen_dump = false;
@@ -90,59 +124,86 @@ static int run_top(int argc, char **argv)
 	struct vp_err err = { 0, "" };
 	const char *root = "/";
 	enum top_sort sort = TOP_SORT_NAME;
-	bool batch = false, json = false;
+	bool batch = false, json = false, no_counters = false, have_p = false, inited = false;
 	long iterations = 0;
 	double delay = 2.0;
 	char *end;
-	int c, rc;
+	int c, rc = 0;
 
-	while ((c = getopt_long(argc, argv, "bn:d:s:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "bn:d:s:m:", opts, NULL)) != -1) {
+		if (c == 'm' || c == PO_MODEL_PATH || c == PO_CAL) {
+			pipe_opt(&cmd_top, &po, c, optarg);
+			continue;
+		}
 		switch (c) {
 		case 'b': batch = true; break;
 		case 'j': json = true; break;
 		case 'r': root = optarg; break;
+		case OPT_NO_COUNTERS: no_counters = true; break;
 		case 'n':
 			iterations = strtol(optarg, &end, 10);
-			if (*end || iterations <= 0)
-				return cli_usage_error(&cmd_top, "-n needs a positive count, not '%s'", optarg);
+			if (*end || iterations <= 0) {
+				rc = cli_usage_error(&cmd_top, "-n needs a positive count, not '%s'", optarg);
+				goto out;
+			}
 			break;
 		case 'd':
 			delay = strtod(optarg, &end);
-			if (*end || !(delay > 0) || delay > 86400)
-				return cli_usage_error(&cmd_top, "-d needs seconds > 0, not '%s'", optarg);
+			if (*end || !(delay > 0) || delay > 86400) {
+				rc = cli_usage_error(&cmd_top, "-d needs seconds > 0, not '%s'", optarg);
+				goto out;
+			}
 			break;
 		case 'X':
-			if (xen_numa_opt(&cmd_top, optarg, &every_s))
-				return 2;
+			if (xen_numa_opt(&cmd_top, optarg, &every_s)) {
+				rc = 2;
+				goto out;
+			}
 			xen_numa.every_ns = (uint64_t)(every_s * 1e9);
 			xen_dump = true;
 			break;
 		case 's':
-			if (parse_sort(optarg, &sort))
-				return cli_usage_error(&cmd_top, "unknown sort key '%s' (name, cpu, remote, memory)",
-						       optarg);
+			if (parse_sort(optarg, &sort)) {
+				rc = cli_usage_error(&cmd_top, "unknown sort key '%s' (name, cpu, remote, "
+						     "memory)", optarg);
+				goto out;
+			}
 			break;
 		default:
-			return cli_usage_error(&cmd_top, "unknown option '%s'", argv[optind - 1]);
+			rc = cli_usage_error(&cmd_top, "unknown option '%s'", argv[optind - 1]);
+			goto out;
 		}
 	}
-	if (optind < argc)
-		return cli_usage_error(&cmd_top, "unexpected argument '%s'", argv[optind]);
+	if (optind < argc) {
+		rc = cli_usage_error(&cmd_top, "unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
 	if (json)
 		batch = true;
-	if (!batch && !isatty(1))
-		return cli_errorf("standard output is not a terminal: use 'vmmprof top --batch'");
-	if (top_init(&s, root, &err))
-		return cli_error(&err);
+	if (!batch && !isatty(1)) {
+		rc = cli_errorf("standard output is not a terminal: use 'vmmprof top --batch'");
+		goto out;
+	}
+	if (top_init(&s, root, &err)) {
+		rc = cli_error(&err);
+		goto out;
+	}
+	inited = true;
+	if ((rc = start_counters(&s, &p, &have_p, &po, no_counters, batch)))
+		goto out;
 	if (xen_dump)
 		s.xen_numa = &xen_numa;
 	if (batch)
 		rc = run_batch(&s, iterations, delay, json, sort);
 	else if (tui_run(&s, delay, sort, &err))
 		rc = cli_error(&err);
-	else
-		rc = 0;
-	top_release(&s);
+out:
+	/* the collector reads the model: close it before the model goes */
+	if (inited)
+		top_release(&s);
+	if (have_p)
+		pipeline_close(&p);
+	pipe_opts_release(&po);
 	return rc;
 }
 
@@ -150,34 +211,55 @@ const struct cmd cmd_top = {
 	.name = "top",
 	.fn = run_top,
 	.summary = "live view of nodes, VMs and vCPUs: placement, memory spread, the five factors",
-	.synopsis = "top [-d SECS] [--sort KEY] [--xen-numa-dump[=SECS]] [--root DIR]\n"
-		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [--xen-numa-dump[=SECS]] [--root DIR]",
+	.synopsis = "top [-d SECS] [--sort KEY] [-m MODEL] [--no-counters] [--xen-numa-dump[=SECS]] [--root DIR]\n"
+		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [-m MODEL] [--no-counters] [--xen-numa-dump[=SECS]] [--root DIR]",
 	.description =
 		"A live view in the manner of numatop and htop.  The nodes view shows memory per\n"
 		"node, the pages allocated locally and remotely per second (numastat) and CPU load.\n"
 		"The VMs view and the vCPUs view show placement, memory per node and the five\n"
 		"factor columns LOCAL, LLC, SHARE, IMC and QUEUE.\n"
 		"\n"
-		"top reads software sources only: LOCAL is the placement estimate (the share of a\n"
-		"vCPU's run time on each node times its VM's memory on the other nodes), marked 'e';\n"
-		"LLC is the resctrl occupancy of a monitoring group named after the VM when there is\n"
-		"one.  A factor that cannot be measured prints 'n/a' and the reason is given (the\n"
-		"legend under --batch, the '?' screen live); it is never shown as 0.\n"
+		"top counts as diagnose does: it takes the model chosen for this machine (or the\n"
+		"one given with -m), opens its events on every vCPU thread of every VM it shows,\n"
+		"and fills each factor the model computes here with the model's score per vCPU and\n"
+		"per VM: the score, a quality letter (none measured, a apportioned, p proxy), the\n"
+		"cost as a share of cycles when the model gives one ('/4.5%'), and the severity\n"
+		"against the model's thresholds (colour on the screen, '!' warning and '!!'\n"
+		"critical in text).  A VM that starts later is counted from the sample after.\n"
+		"\n"
+		"Where the model cannot compute a factor, top keeps its software figures: LOCAL is\n"
+		"then the placement estimate (the share of a vCPU's run time on each node times its\n"
+		"VM's memory on the other nodes), marked 'e'; LLC is the resctrl occupancy of a\n"
+		"monitoring group named after the VM when there is one.  A factor that cannot be\n"
+		"measured prints 'n/a' and the reason is given (the legend under --batch, the '?'\n"
+		"screen live); it is never shown as 0.  The status line says which model top uses\n"
+		"and which factors are counted, estimated or unavailable.\n"
+		"\n"
+		"Counters are off with --no-counters, on a fixture tree (--root), and when no event\n"
+		"can be opened (kernel.perf_event_paranoid, no permission on the VMs' threads): top\n"
+		"then runs on software sources alone and says why.\n"
 		"\n"
 		"Keys: 1 nodes, 2 VMs, 3 vCPUs, Tab next view, Enter on a VM shows its vCPUs, Esc\n"
 		"or Backspace goes back, c/r/m/n sort by CPU, remote, memory, name, ? help, q quit.\n"
 		"\n"
 		"--batch prints the same rows as text every interval; --json prints one JSON object\n"
-		"per interval (JSON lines), with each factor's value, quality and reason, and the\n"
-		"VMs and vCPUs whose series ended in that interval.",
+		"per interval (JSON lines), with each factor's value, quality, reason, source,\n"
+		"cost share and severity, the counters' model and state, and the VMs and vCPUs\n"
+		"whose series ended in that interval.",
 	.options = "-b, --batch\tprint text instead of the screen\n"
 		   "-n, --iterations N\tstop after N samples (batch; default: until interrupted)\n"
 		   "-d, --delay SECS\tinterval between samples (default 2)\n"
 		   "--json\tJSON lines (implies --batch)\n"
 		   "-s, --sort KEY\tname, cpu, remote or memory\n"
+		   "-m, --model NAME|FILE\tcount with this model instead of the one chosen for the CPU\n"
+		   "--model-path DIR\talso look for models in DIR (repeatable)\n"
+		   "--calibration FILE\tlatencies and bandwidth of this machine (default\n"
+		   "\t~/.config/vmmprof/calibration.json)\n"
+		   "--no-counters\topen no counter: software sources and the placement estimate only\n"
 		   XEN_NUMA_HELP
-		   "--root DIR\tread /proc and /sys under DIR (fixture trees)",
+		   "--root DIR\tread /proc and /sys under DIR (fixture trees; counters are off)",
 	.examples = "vmmprof top\tthe live view\n"
+		    "vmmprof top --no-counters\twithout perf events (software sources only)\n"
 		    "vmmprof top --batch -n 3 -d 1\tthree samples a second apart, as text\n"
 		    "vmmprof top --json -n 5 | jq .vms\tthe VMs of five samples",
 };

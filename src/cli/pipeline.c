@@ -80,11 +80,12 @@ void pipe_opts_release(struct pipe_opts *o)
 }
 
 /* The calibration: --calibration FILE, else the default file when it exists. */
-static int load_calibration(struct pipeline *p, const struct pipe_opts *o)
+static int load_calibration(struct pipeline *p, const struct pipe_opts *o,
+			    const struct platform *plat)
 {
 	struct vp_err err = { 0, "" };
 
-	if (calib_file_open(&p->plat, o->cal_path, &p->cal, &p->have_cal, &p->cal_note, &err))
+	if (calib_file_open(plat, o->cal_path, &p->cal, &p->have_cal, &p->cal_note, &err))
 		return cli_error(&err);
 	return 0;
 }
@@ -113,6 +114,38 @@ int pipeline_model(struct pipeline *p, const struct pipe_opts *o, const char *na
 	return open_model(p, name);
 }
 
+/* The model (-m, else chosen for plat) and the calibration. */
+static int choose(struct pipeline *p, const struct pipe_opts *o, const struct platform *plat)
+{
+	struct vp_err err;
+	int rc;
+
+	model_dirs_build(&p->dirs, o->model_paths, o->n_model_paths);
+	model_registry_init(&p->reg, (const char *const *)p->dirs.v, p->dirs.n);
+	p->have_reg = true;
+	if (o->model) {
+		snprintf(p->why, sizeof(p->why), "chosen with -m");
+		if ((rc = open_model(p, o->model)))
+			return rc;
+	} else {
+		const struct model_entry *me =
+			model_registry_choose(&p->reg, plat, p->why, sizeof(p->why), &err);
+
+		if (!me)
+			return cli_error(&err);
+		if ((rc = open_model(p, me->path)))
+			return rc;
+	}
+	return load_calibration(p, o, plat);
+}
+
+int pipeline_choose(struct pipeline *p, const struct pipe_opts *o, const struct platform *plat)
+{
+	memset(p, 0, sizeof(*p));
+	calib_init(&p->cal);
+	return choose(p, o, plat);
+}
+
 int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect)
 {
 	struct vp_err err;
@@ -125,23 +158,7 @@ int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect)
 	if (platform_probe(&p->plat, o->root, &err))
 		return cli_error(&err);
 	p->have_plat = true;
-	model_dirs_build(&p->dirs, o->model_paths, o->n_model_paths);
-	model_registry_init(&p->reg, (const char *const *)p->dirs.v, p->dirs.n);
-	p->have_reg = true;
-	if (o->model) {
-		snprintf(p->why, sizeof(p->why), "chosen with -m");
-		if ((rc = open_model(p, o->model)))
-			return rc;
-	} else {
-		const struct model_entry *me =
-			model_registry_choose(&p->reg, &p->plat, p->why, sizeof(p->why), &err);
-
-		if (!me)
-			return cli_error(&err);
-		if ((rc = open_model(p, me->path)))
-			return rc;
-	}
-	if ((rc = load_calibration(p, o)))
+	if ((rc = choose(p, o, &p->plat)))
 		return rc;
 	if (collect) {
 		struct collect_opts co = {

@@ -81,6 +81,12 @@ struct pipeline {
  * collector.  Prints the error and returns the exit code on failure.
  */
 int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect);
+/*
+ * Only choose the model (-m, else for plat, which stays the caller's) and
+ * load the calibration: for a command that probes the platform itself
+ * (top).  Prints the error and returns the exit code on failure.
+ */
+int pipeline_choose(struct pipeline *p, const struct pipe_opts *o, const struct platform *plat);
 /* Load the model named (a recording's) through the same registry. */
 int pipeline_model(struct pipeline *p, const struct pipe_opts *o, const char *name);
 void pipeline_close(struct pipeline *p);

@@ -1,5 +1,6 @@
 /* topdata.c - what `vmmprof top` shows, sampled once per interval: nodes, VMs, vCPUs, factor columns */
 #include "tui/topdata.h"
+#include "tui/topcount.h"
 
 #include "source/schedtrace.h"
 #include "source/resctrl.h"
@@ -26,9 +27,12 @@ const char *top_sort_name(enum top_sort k)
 	return n[k];
 }
 
+/* A fixture tree's thread ids are not this machine's: counting them would count strangers. */
+#define FIXTURE_OFF "the root directory is a fixture tree, whose threads are not this machine's"
+
 int top_init(struct top_state *s, const char *root, struct vp_err *err)
 {
-	int f, ret;
+	int ret;
 
 	memset(s, 0, sizeof(*s));
 	s->root = root;
@@ -51,22 +55,14 @@ int top_init(struct top_state *s, const char *root, struct vp_err *err)
 		}
 	}
 	s->interval_s = NAN;
-	/* top reads software sources only: say what the counters would need */
-	for (f = 0; f < TOP_NFACTORS; f++) {
-		const struct cov_row *r = &s->cov.rows[f];
-
-		if (r->quality == COV_UNAVAILABLE)
-			snprintf(s->factor_why[f], sizeof(s->factor_why[f]), "%s",
-				 r->note[0] ? r->note : "no source on this machine");
-		else
-			snprintf(s->factor_why[f], sizeof(s->factor_why[f]),
-				 "%s could count it; top reads software sources only", r->source);
-	}
+	/* until a model is given: the software figures, and what could count the rest */
+	top_count_off(s, root && strcmp(root, "/") ? FIXTURE_OFF : "no model given: software sources only");
 	return 0;
 }
 
 static void free_rows(struct top_state *s)
 {
+	top_count_rows_release(&s->cnt);
 	free(s->nodes);
 	free(s->vms);
 	free(s->vcpus);
@@ -81,6 +77,7 @@ static void free_rows(struct top_state *s)
 void top_release(struct top_state *s)
 {
 	free_rows(s);
+	top_count_release(s);
 	free(s->ns_prev);
 	cpustat_release(&s->cs_prev);
 	attrib_release(&s->attrib);
@@ -145,20 +142,22 @@ static void build_nodes(struct top_state *s, struct node_stat *ns, size_t n_ns,
 	}
 }
 
-static struct qval unavailable(const char *why)
-{
-	struct qval q = { NAN, VQ_UNAVAILABLE, why };
-
-	return q;
-}
-
-static void factors(struct top_state *s, struct qval *f, struct qval locality)
+/* The software figures: LOCAL's placement estimate, n/a with the reason elsewhere. */
+static void factors(struct top_state *s, struct top_cell *f, struct qval locality)
 {
 	int i;
 
-	for (i = 0; i < TOP_NFACTORS; i++)
-		f[i] = unavailable(s->factor_why[i]);
-	f[COV_LOCALITY] = locality;
+	for (i = 0; i < TOP_NFACTORS; i++) {
+		f[i].q.v = NAN;
+		f[i].q.q = VQ_UNAVAILABLE;
+		f[i].q.why = s->factor_why[i];
+		f[i].cost_pct = NAN;
+		f[i].sev = SEV_NA;
+		f[i].src = TOP_SRC_NONE;
+	}
+	f[COV_LOCALITY].q = locality;
+	if (!isnan(locality.v))
+		f[COV_LOCALITY].src = TOP_SRC_PLACEMENT;
 }
 
 static void add_vm_row(struct top_state *s, const struct hv_vm *vm, int e)
@@ -202,9 +201,10 @@ static void add_vm_row(struct top_state *s, const struct hv_vm *vm, int e)
 			}
 		}
 		if (any) {
-			r->factor[COV_LLC].v = occ;
-			r->factor[COV_LLC].q = VQ_MEASURED;
-			r->factor[COV_LLC].why = "resctrl llc_occupancy (bytes)";
+			r->factor[COV_LLC].q.v = occ;
+			r->factor[COV_LLC].q.q = VQ_MEASURED;
+			r->factor[COV_LLC].q.why = "resctrl llc_occupancy (bytes)";
+			r->factor[COV_LLC].src = TOP_SRC_RESCTRL;
 		}
 		resctrl_group_release(&g);
 	}
@@ -307,6 +307,7 @@ int top_sample(struct top_state *s, struct vp_err *err)
 		r->id = e->id;
 		r->ended_ns = e->ended_ns;
 	}
+	top_count_sample(s);
 	free(s->ns_prev);
 	s->ns_prev = ns;
 	s->n_ns_prev = n_ns;
@@ -339,7 +340,7 @@ static int cmp_vm(const void *pa, const void *pb, void *arg)
 
 	switch (k) {
 	case TOP_SORT_CPU: c = cmp_desc(a->cpu_pct, b->cpu_pct); break;
-	case TOP_SORT_REMOTE: c = cmp_desc(a->factor[COV_LOCALITY].v, b->factor[COV_LOCALITY].v); break;
+	case TOP_SORT_REMOTE: c = cmp_desc(a->factor[COV_LOCALITY].q.v, b->factor[COV_LOCALITY].q.v); break;
 	case TOP_SORT_MEM: c = cmp_desc(a->mem, b->mem); break;
 	case TOP_SORT_NAME: break;
 	}
@@ -356,7 +357,7 @@ static int cmp_vcpu(const void *pa, const void *pb, void *arg)
 	if (k == TOP_SORT_CPU)
 		c = cmp_desc(a->cpu_pct, b->cpu_pct);
 	else if (k == TOP_SORT_REMOTE)
-		c = cmp_desc(a->factor[COV_LOCALITY].v, b->factor[COV_LOCALITY].v);
+		c = cmp_desc(a->factor[COV_LOCALITY].q.v, b->factor[COV_LOCALITY].q.v);
 	if (!c)
 		c = (a->vm > b->vm) - (a->vm < b->vm);
 	return c ? c : (a->index > b->index) - (a->index < b->index);
@@ -395,16 +396,22 @@ void top_fmt(char *buf, size_t size, const char *fmt, double v)
 		snprintf(buf, size, fmt, v);
 }
 
-void top_fmt_factor(char *buf, size_t size, int factor, struct qval q)
+void top_fmt_factor(char *buf, size_t size, int factor, const struct top_cell *c, bool sev_mark)
 {
 	/* a one-letter mark keeps the label in every cell: e estimate, a apportioned, p proxy */
-	const char *mark = q.q == VQ_ESTIMATE ? "e" : q.q == VQ_APPORTIONED ? "a" :
-			   q.q == VQ_PROXY ? "p" : "";
+	const struct qval *q = &c->q;
+	const char *mark = q->q == VQ_ESTIMATE ? "e" : q->q == VQ_APPORTIONED ? "a" :
+			   q->q == VQ_PROXY ? "p" : "";
+	const char *sev = !sev_mark ? "" : c->sev == SEV_CRITICAL ? "!!" : c->sev == SEV_WARNING ? "!" : "";
 
-	if (isnan(q.v))
+	if (isnan(q->v))
 		snprintf(buf, size, "n/a");
+	else if (c->src == TOP_SRC_MODEL && isfinite(c->cost_pct))
+		snprintf(buf, size, "%.3g%s/%.1f%%%s", q->v, mark, c->cost_pct, sev);
+	else if (c->src == TOP_SRC_MODEL)
+		snprintf(buf, size, "%.3g%s%s", q->v, mark, sev);
 	else if (factor == COV_LLC)
-		snprintf(buf, size, "%.1fM%s", q.v / 1048576.0, mark);
+		snprintf(buf, size, "%.1fM%s", q->v / 1048576.0, mark);
 	else
-		snprintf(buf, size, "%.1f%%%s", 100.0 * q.v, mark);
+		snprintf(buf, size, "%.1f%%%s", 100.0 * q->v, mark);
 }

@@ -7,11 +7,16 @@
 #include <stdint.h>
 
 #include "analysis/attrib.h"
+#include "bench/calib.h"
 #include "hv/hv.h"
+#include "model/model.h"
 #include "plan/coverage.h"
 #include "platform/platform.h"
 #include "source/cpustat.h"
 #include "source/numastat.h"
+
+struct collect_frame;
+struct collector;
 
 /*
  * The same rows feed the ncurses screen, --batch text and --json lines, so
@@ -20,6 +25,32 @@
  */
 
 #define TOP_NFACTORS COV_NFACTORS
+
+/* Where a factor cell's value comes from. */
+enum top_src {
+	TOP_SRC_NONE,                   /* no value: q.why says why */
+	TOP_SRC_MODEL,                  /* the model's factor score, from the collector's frame */
+	TOP_SRC_PLACEMENT,              /* the placement estimate of the remote fraction (LOCAL) */
+	TOP_SRC_RESCTRL,                /* resctrl llc_occupancy of the VM's monitoring group (LLC) */
+};
+
+/* One factor cell of a VM or vCPU row. */
+struct top_cell {
+	struct qval q;                  /* the value shown (model score, or the software figure),
+					   its label and reason (points into the top_state) */
+	double cost_pct;                /* model: the factor's cost as % of cycles; NaN none */
+	enum severity sev;              /* model: the score against its thresholds; SEV_NA otherwise */
+	enum top_src src;
+};
+
+/* What top does for a factor column as a whole. */
+enum top_fstate {
+	TOP_F_COUNTED,                  /* the model computes it from the collector's frames */
+	TOP_F_ESTIMATED,                /* top's own software figure (the placement estimate) */
+	TOP_F_UNAVAILABLE,              /* nothing here; rows may still hold resctrl's LLC figure */
+};
+
+const char *top_fstate_name(enum top_fstate st); /* "counted", "estimated", "unavailable" */
 
 struct top_node {
 	int node;
@@ -36,7 +67,7 @@ struct top_vcpu {
 	int index, tid, cpu, node;
 	char affinity[64];
 	double cpu_pct;                 /* % of one CPU in the interval; NaN on the first */
-	struct qval factor[TOP_NFACTORS];
+	struct top_cell factor[TOP_NFACTORS];
 };
 
 struct top_vm {
@@ -49,7 +80,7 @@ struct top_vm {
 	double mem;                     /* resident bytes (all nodes); NaN unknown */
 	double mem_node[8];             /* first 8 nodes, NaN unknown */
 	int home;                       /* node with most memory, -1 unknown */
-	struct qval factor[TOP_NFACTORS];
+	struct top_cell factor[TOP_NFACTORS];
 };
 
 struct top_ended {                  /* an entity whose series ended in this interval */
@@ -57,6 +88,31 @@ struct top_ended {                  /* an entity whose series ended in this inte
 	char name[96];
 	int id;
 	uint64_t ended_ns;
+};
+
+/*
+ * The counters top reads: a collector (src/collect/collect.h) with one view
+ * of the chosen model over every VM top shows.  Off when no model is given
+ * (the daemon's top stream), with --no-counters, on fixture trees, or when
+ * no event can be opened (perf_event_paranoid, no permission): top then
+ * shows its software figures and says why.
+ */
+struct top_counting {
+	bool on;                        /* a collector is open */
+	char model[64];                 /* the model's name; "" none */
+	char model_why[256];            /* how it was chosen */
+	char off[320];                  /* why counters are off ("" when on) */
+	enum top_fstate state[TOP_NFACTORS];
+	enum factor_quality quality[TOP_NFACTORS]; /* the model's label for counted factors */
+	const struct model *m;          /* the caller's; NULL when none */
+	const struct calib *cal;        /* the caller's; NULL: no calibration */
+	struct collector *col;          /* NULL when off */
+	int *tids;                      /* the vCPU threads the collector counts */
+	size_t n_tids;
+	unsigned long reopened;         /* times the collector was reopened for new vCPU threads */
+	char **whys;                    /* per-row reasons of the last sample (interned), heap */
+	size_t n_whys;
+	char status[640];               /* one line: model, counted / estimated / unavailable */
 };
 
 struct top_state {
@@ -69,7 +125,7 @@ struct top_state {
 	struct cpustat cs_prev;
 	uint64_t prev_ns;
 	unsigned long samples;
-	char factor_why[TOP_NFACTORS][160]; /* why a factor is unavailable to top */
+	char factor_why[TOP_NFACTORS][384]; /* how top gets each factor, or why it cannot */
 
 	/* the rows of the last sample */
 	uint64_t t_ns;
@@ -87,10 +143,37 @@ struct top_state {
 	struct schedtrace *trace;       /* exact residency; NULL: sampled */
 	struct hv_xen_numa *xen_numa;   /* opt-in Xen page dumps (set after top_init); NULL off */
 	char residency[192];            /* how residency is known, and why not exactly */
+
+	/* counting (topcount.c): a collector view over the VMs shown, when a model is given */
+	struct top_counting cnt;
 };
 
-/* Probe the platform under root; storage owned by the caller: top_release(). */
+/*
+ * Probe the platform under root; storage owned by the caller: top_release().
+ * Counting is off until top_count_start().
+ */
 int top_init(struct top_state *s, const char *root, struct vp_err *err);
+
+/*
+ * Count with model m (and cal, may be NULL; both kept by pointer: the caller
+ * keeps them alive until top_release()): open a collector view over every
+ * VM, and from then on fill the factor columns the model computes here from
+ * its frames.  why says how m was chosen.  Returns 0, or a negative code
+ * when no counter could be opened (err says why): counting is then off with
+ * that reason and top goes on with its software figures.
+ */
+int top_count_start(struct top_state *s, const struct model *m, const struct calib *cal,
+		    const char *why, struct vp_err *err);
+/* Counting off, with the reason shown (e.g. "--no-counters was given"). */
+void top_count_off(struct top_state *s, const char *why);
+/*
+ * Fill the counted factor cells of the rows from frame f of model m (rows
+ * matched by their attribution keys).  reason(ctx, input) says why an input
+ * is NaN (NULL: counted).  top_sample() calls it; exposed for tests.
+ */
+void top_apply_frame(struct top_state *s, const struct model *m, const struct model_avail *av,
+		     const struct collect_frame *f,
+		     const char *(*reason)(const void *ctx, size_t input), const void *ctx);
 void top_release(struct top_state *s);
 /* Scan, update attribution and rebuild the rows. */
 int top_sample(struct top_state *s, struct vp_err *err);
@@ -104,7 +187,12 @@ void top_sort(struct top_state *s, enum top_sort k);
 
 /* Cell text shared by the screen and --batch: "n/a" for NaN, never 0. */
 void top_fmt(char *buf, size_t size, const char *fmt, double v);
-/* A factor cell: LOCAL as "23.5%e" (e: estimate), LLC bytes as MiB, "n/a" otherwise. */
-void top_fmt_factor(char *buf, size_t size, int factor, struct qval q);
+/*
+ * A factor cell: a model score as "0.312p/4.5%!" (score, quality letter:
+ * none measured, a apportioned, p proxy; cost share of cycles when the model
+ * gives one; ! warning, !! critical when sev_mark), LOCAL's placement
+ * estimate as "23.5%e", LLC occupancy as MiB, "n/a" otherwise.
+ */
+void top_fmt_factor(char *buf, size_t size, int factor, const struct top_cell *c, bool sev_mark);
 
 #endif

@@ -65,7 +65,7 @@ void top_render_text(const struct top_state *s, struct sbuf *out)
 		table_cell(&t, "%s", b);
 		table_cell(&t, v->home >= 0 ? "%d" : "-", v->home);
 		for (f = 0; f < TOP_NFACTORS; f++) {
-			top_fmt_factor(b, sizeof(b), f, v->factor[f]);
+			top_fmt_factor(b, sizeof(b), f, &v->factor[f], true);
 			table_cell(&t, "%s", b);
 		}
 	}
@@ -90,7 +90,7 @@ void top_render_text(const struct top_state *s, struct sbuf *out)
 		top_fmt(b, sizeof(b), "%.1f", c->cpu_pct);
 		table_cell(&t, "%s", b);
 		for (f = 0; f < TOP_NFACTORS; f++) {
-			top_fmt_factor(b, sizeof(b), f, c->factor[f]);
+			top_fmt_factor(b, sizeof(b), f, &c->factor[f], true);
 			table_cell(&t, "%s", b);
 		}
 	}
@@ -103,17 +103,33 @@ void top_render_text(const struct top_state *s, struct sbuf *out)
 	for (i = 0; i < s->n_ended; i++)
 		sbuf_addf(out, "ended: %s %s (id %d)\n", s->ended[i].kind, s->ended[i].name,
 			  s->ended[i].id);
-	sbuf_addstr(out, "\nLOCAL: expected remote-memory fraction; e = estimate from placement "
-			 "(run time per node x memory on other nodes)\n");
-	for (f = 0; f < TOP_NFACTORS; f++)
-		if (f != COV_LOCALITY)
+	sbuf_addch(out, '\n');
+	if (s->cnt.status[0])
+		sbuf_addf(out, "%s\n", s->cnt.status);
+	for (f = 0; f < TOP_NFACTORS; f++) {
+		if (s->cnt.state[f] == TOP_F_COUNTED)
+			sbuf_addf(out, "%s counted: %s\n", top_factor_title(f), s->factor_why[f]);
+		else if (s->cnt.state[f] == TOP_F_ESTIMATED)
+			sbuf_addf(out, "%s: expected remote-memory fraction; e = estimate from placement "
+				  "(run time per node x memory on other nodes); %s\n",
+				  top_factor_title(f), s->factor_why[f]);
+		else
 			sbuf_addf(out, "%s n/a: %s\n", top_factor_title(f), s->factor_why[f]);
+	}
+	for (f = 0; f < TOP_NFACTORS && s->cnt.state[f] != TOP_F_COUNTED; f++)
+		;
+	if (f < TOP_NFACTORS)
+		sbuf_addstr(out, "counted cells: score, quality (none measured, a apportioned, "
+				 "p proxy), /cost as % of cycles when the model gives one, "
+				 "! warning, !! critical\n");
 	if (s->notes[0])
 		sbuf_addf(out, "note: %s\n", s->notes);
 	sbuf_addch(out, '\n');
 }
 
-static void json_factors(struct jw *w, const struct qval *q)
+static const char *const src_names[] = { "none", "model", "placement", "resctrl" };
+
+static void json_factors(struct jw *w, const struct top_cell *c)
 {
 	int f;
 
@@ -122,11 +138,35 @@ static void json_factors(struct jw *w, const struct qval *q)
 	for (f = 0; f < TOP_NFACTORS; f++) {
 		jw_key(w, cov_factor_name(f));
 		jw_obj_begin(w);
-		jw_kdouble(w, "value", q[f].v);
-		jw_kstr(w, "quality", vp_quality_name(q[f].q));
-		jw_kstr(w, "why", q[f].why);
+		jw_kdouble(w, "value", c[f].q.v);
+		jw_kstr(w, "quality", vp_quality_name(c[f].q.q));
+		jw_kstr(w, "why", c[f].q.why);
+		jw_kstr(w, "source", src_names[c[f].src]);
+		jw_kdouble(w, "cost_pct", c[f].cost_pct);
+		jw_kstr(w, "severity", severity_name(c[f].sev));
 		jw_obj_end(w);
 	}
+	jw_obj_end(w);
+}
+
+/* Which model top counts with, and each factor's state. */
+static void json_counters(struct jw *w, const struct top_counting *c)
+{
+	int f;
+
+	jw_key(w, "counters");
+	jw_obj_begin(w);
+	jw_kbool(w, "on", c->on);
+	jw_kstr(w, "model", c->model[0] ? c->model : NULL);
+	jw_kstr(w, "model_why", c->model[0] ? c->model_why : NULL);
+	jw_kstr(w, "off_why", c->on ? NULL : c->off);
+	jw_kuint(w, "reopened", c->reopened);
+	jw_key(w, "factors");
+	jw_obj_begin(w);
+	for (f = 0; f < TOP_NFACTORS; f++)
+		jw_kstr(w, cov_factor_name(f), top_fstate_name(c->state[f]));
+	jw_obj_end(w);
+	jw_kstr(w, "status", c->status);
 	jw_obj_end(w);
 }
 
@@ -213,6 +253,7 @@ void top_render_json(const struct top_state *s, uint64_t start_ns, struct sbuf *
 	for (n = 0; n < TOP_NFACTORS; n++)
 		jw_kstr(&w, cov_factor_name(n), s->factor_why[n]);
 	jw_obj_end(&w);
+	json_counters(&w, &s->cnt);
 	jw_kstr(&w, "notes", s->notes);
 	jw_obj_end(&w);
 	sbuf_addch(out, '\n');
@@ -251,7 +292,32 @@ static enum vp_quality quality_of(const char *name)
 	return VQ_UNAVAILABLE;
 }
 
-static void factors_from_json(const struct jv *o, struct qval *q)
+static enum severity severity_of(const char *name)
+{
+	static const enum severity all[] = { SEV_OK, SEV_WARNING, SEV_CRITICAL };
+	size_t i;
+
+	for (i = 0; name && i < VP_ARRAY_SIZE(all); i++)
+		if (!strcmp(name, severity_name(all[i])))
+			return all[i];
+	return SEV_NA;
+}
+
+/* Lines from before top counted have no source: the software figures it had then. */
+static enum top_src src_of(const char *name, int f, const struct qval *q)
+{
+	size_t i;
+
+	for (i = 0; name && i < VP_ARRAY_SIZE(src_names); i++)
+		if (!strcmp(name, src_names[i]))
+			return (enum top_src)i;
+	if (isnan(q->v))
+		return TOP_SRC_NONE;
+	return f == COV_LLC && q->q == VQ_MEASURED ? TOP_SRC_RESCTRL :
+	       q->q == VQ_ESTIMATE ? TOP_SRC_PLACEMENT : TOP_SRC_NONE;
+}
+
+static void factors_from_json(const struct jv *o, struct top_cell *c)
 {
 	const struct jv *fs = jv_get(o, "factors");
 	int f;
@@ -259,10 +325,40 @@ static void factors_from_json(const struct jv *o, struct qval *q)
 	for (f = 0; f < TOP_NFACTORS; f++) {
 		const struct jv *e = jv_get(fs, cov_factor_name(f));
 
-		q[f].v = jv_num(e, "value");
-		q[f].q = quality_of(jv_str(e, "quality"));
-		q[f].why = jv_str(e, "why");
+		c[f].q.v = jv_num(e, "value");
+		c[f].q.q = quality_of(jv_str(e, "quality"));
+		c[f].q.why = jv_str(e, "why");
+		c[f].cost_pct = jv_num(e, "cost_pct");
+		c[f].sev = severity_of(jv_str(e, "severity"));
+		c[f].src = src_of(jv_str(e, "source"), f, &c[f].q);
 	}
+}
+
+static enum top_fstate fstate_of(const char *name, int f)
+{
+	static const enum top_fstate all[] = { TOP_F_COUNTED, TOP_F_ESTIMATED, TOP_F_UNAVAILABLE };
+	size_t i;
+
+	for (i = 0; name && i < VP_ARRAY_SIZE(all); i++)
+		if (!strcmp(name, top_fstate_name(all[i])))
+			return all[i];
+	return f == COV_LOCALITY ? TOP_F_ESTIMATED : TOP_F_UNAVAILABLE;
+}
+
+/* The counters object (absent in lines from before top counted: software only). */
+static void counters_from_json(struct top_counting *c, const struct jv *o)
+{
+	const struct jv *fs = jv_get(o, "factors"), *on = jv_get(o, "on");
+	int f;
+
+	c->on = on && on->type == JV_BOOL && on->b;
+	jcopy(c->model, sizeof(c->model), o, "model");
+	jcopy(c->model_why, sizeof(c->model_why), o, "model_why");
+	jcopy(c->off, sizeof(c->off), o, "off_why");
+	jcopy(c->status, sizeof(c->status), o, "status");
+	c->reopened = isfinite(jv_num(o, "reopened")) ? (unsigned long)jv_num(o, "reopened") : 0;
+	for (f = 0; f < TOP_NFACTORS; f++)
+		c->state[f] = fstate_of(jv_str(fs, cov_factor_name(f)), f);
 }
 
 int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
@@ -283,6 +379,7 @@ int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
 	s->interval_s = jv_num(v, "interval_s");
 	s->t_ns = isfinite(jv_num(v, "t_s")) ? (uint64_t)(jv_num(v, "t_s") * 1e9) : 0;
 	jcopy(s->notes, sizeof(s->notes), v, "notes");
+	counters_from_json(&s->cnt, jv_get(v, "counters"));
 	for (f = 0; f < TOP_NFACTORS; f++)
 		jcopy(s->factor_why[f], sizeof(s->factor_why[f]), why, cov_factor_name(f));
 

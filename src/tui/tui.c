@@ -45,6 +45,8 @@ static void header(struct ui *u, const struct top_state *s)
 	       s->samples);
 	if (u->view == VIEW_VCPUS && u->drill >= 0)
 		mvprintw(1, 0, "vCPUs of %s (Esc: all vCPUs)", u->drill_name);
+	else if (s->cnt.status[0])
+		mvprintw(1, 0, "%.*s", COLS > 1 ? COLS - 1 : 1, s->cnt.status);
 }
 
 static void col_head(int row, const char *text)
@@ -58,28 +60,36 @@ static void col_head(int row, const char *text)
 		attroff(COLOR_PAIR(C_HEAD));
 }
 
-/* Severity colour of a factor cell; the locality estimate by remote fraction. */
-static int severity(int f, struct qval q)
+/*
+ * Severity colour of a factor cell: the model's severity for a counted
+ * value; the locality estimate by remote fraction (the thresholds the
+ * models give locality: 0.2 and 0.5).
+ */
+static int severity(int f, const struct top_cell *c)
 {
-	if (isnan(q.v))
+	if (isnan(c->q.v))
 		return C_NA;
+	if (c->src == TOP_SRC_MODEL)
+		return c->sev == SEV_CRITICAL ? C_BAD : c->sev == SEV_WARNING ? C_WARN :
+		       c->sev == SEV_OK ? C_GOOD : 0;
 	if (f != 0)
 		return 0;
-	return q.v >= 0.5 ? C_BAD : q.v >= 0.2 ? C_WARN : C_GOOD;
+	return c->q.v >= 0.5 ? C_BAD : c->q.v >= 0.2 ? C_WARN : C_GOOD;
 }
 
-static void factor_cells(struct ui *u, const struct qval *q)
+static void factor_cells(struct ui *u, const struct top_cell *q)
 {
 	char b[32];
 	int f;
 
 	for (f = 0; f < TOP_NFACTORS; f++) {
-		int c = severity(f, q[f]);
+		int c = severity(f, &q[f]);
 
-		top_fmt_factor(b, sizeof(b), f, q[f]);
+		/* colour is the severity; without colours, the ! marks say it */
+		top_fmt_factor(b, sizeof(b), f, &q[f], !u->colors);
 		if (u->colors && c)
 			attron(COLOR_PAIR(c));
-		printw(" %7s", b);
+		printw(" %10s", b);
 		if (u->colors && c)
 			attroff(COLOR_PAIR(c));
 	}
@@ -114,7 +124,7 @@ static void draw_vms(struct ui *u, const struct top_state *s)
 	size_t i;
 	int row = 3;
 
-	col_head(2, " VM                   HV       ID VCPU   CPU%   MEM_MiB HOME   LOCAL     LLC   SHARE     IMC   QUEUE");
+	col_head(2, " VM                   HV       ID VCPU   CPU%   MEM_MiB HOME      LOCAL        LLC      SHARE        IMC      QUEUE");
 	if (u->sel >= (int)s->n_vms)
 		u->sel = s->n_vms ? (int)s->n_vms - 1 : 0;
 	for (i = 0; i < s->n_vms && row < LINES - 2; i++, row++) {
@@ -132,7 +142,8 @@ static void draw_vms(struct ui *u, const struct top_state *s)
 	}
 	if (!s->n_vms)
 		mvprintw(row, 1, "no VMs found");
-	mvprintw(LINES - 1, 0, "Enter: vCPUs of the selected VM   LOCAL e = estimate from placement");
+	mvprintw(LINES - 1, 0, "Enter: vCPUs of the selected VM   e estimate, p proxy, a apportioned; "
+			       "/N%% cost share of cycles");
 }
 
 static void draw_vcpus(struct ui *u, const struct top_state *s)
@@ -141,7 +152,7 @@ static void draw_vcpus(struct ui *u, const struct top_state *s)
 	size_t i;
 	int row = 3, shown = 0;
 
-	col_head(2, " VM                 VCPU     TID  CPU NODE AFFINITY     CPU%   LOCAL     LLC   SHARE     IMC   QUEUE");
+	col_head(2, " VM                 VCPU     TID  CPU NODE AFFINITY     CPU%      LOCAL        LLC      SHARE        IMC      QUEUE");
 	for (i = 0; i < s->n_vcpus && row < LINES - 2; i++) {
 		const struct top_vcpu *c = &s->vcpus[i];
 
@@ -169,11 +180,16 @@ static void draw_help(const struct top_state *s)
 	mvprintw(row++, 2, "q            quit;   any key closes this help");
 	row++;
 	mvprintw(row++, 0, "factor columns");
-	mvprintw(row++, 2, "LOCAL  expected remote-memory fraction: share of run time per node x");
-	mvprintw(row++, 2, "       VM memory on the other nodes; 'e' marks an estimate (no counters)");
-	for (f = 1; f < TOP_NFACTORS && row < LINES - 1; f++)
-		mvprintw(row++, 2, "%-6s n/a: %.*s", top_factor_title(f), COLS > 14 ? COLS - 14 : 1,
-			 s->factor_why[f]);
+	if (s->cnt.status[0])
+		mvprintw(row++, 2, "%.*s", COLS > 3 ? COLS - 3 : 1, s->cnt.status);
+	mvprintw(row++, 2, "counted: score, quality letter (a apportioned, p proxy), /N%% cost share of");
+	mvprintw(row++, 2, "cycles, colour = severity.  LOCAL estimate: run time per node x VM memory");
+	mvprintw(row++, 2, "on the other nodes, 'e' (no counters)");
+	for (f = 0; f < TOP_NFACTORS && row < LINES - 1; f++)
+		mvprintw(row++, 2, "%-6s %-9s %.*s", top_factor_title(f),
+			 s->cnt.state[f] == TOP_F_COUNTED ? "counted:" :
+			 s->cnt.state[f] == TOP_F_ESTIMATED ? "estimate:" : "n/a:",
+			 COLS > 20 ? COLS - 20 : 1, s->factor_why[f]);
 	if (s->notes[0] && row < LINES - 1)
 		mvprintw(row + 1, 0, "note: %.*s", COLS > 8 ? COLS - 8 : 1, s->notes);
 }

@@ -1,0 +1,378 @@
+/* topcount.c - the counters of `vmmprof top`: a collector view over the VMs shown, its frames into the factor columns */
+#include "tui/topcount.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/collect.h"
+#include "model/run.h"
+#include "util/alloc.h"
+#include "util/sbuf.h"
+#include "util/strmap.h"
+
+const char *top_fstate_name(enum top_fstate st)
+{
+	static const char *const n[] = { "counted", "estimated", "unavailable" };
+
+	return st <= TOP_F_UNAVAILABLE ? n[st] : "?";
+}
+
+/* A reason that lives as long as the rows of this sample (one copy per distinct text). */
+static const char *intern(struct top_counting *c, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_whys; i++)
+		if (!strcmp(c->whys[i], text))
+			return c->whys[i];
+	c->whys = xrealloc(c->whys, (c->n_whys + 1) * sizeof(*c->whys));
+	c->whys[c->n_whys] = xstrdup(text);
+	return c->whys[c->n_whys++];
+}
+
+void top_count_rows_release(struct top_counting *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_whys; i++)
+		free(c->whys[i]);
+	free(c->whys);
+	c->whys = NULL;
+	c->n_whys = 0;
+}
+
+static enum vp_quality vq_of(enum factor_quality q)
+{
+	return q == Q_APPORTIONED ? VQ_APPORTIONED : q == Q_PROXY ? VQ_PROXY : VQ_MEASURED;
+}
+
+/*
+ * Each factor's state and the reason behind it: the model's binding when
+ * counting is on (av: what exists here), else top's software figure and
+ * the coverage decision's source that could count it.
+ */
+static void describe(struct top_state *s, const struct model_avail *av)
+{
+	struct top_counting *c = &s->cnt;
+	struct sbuf st = SBUF_INIT, counted = SBUF_INIT, est = SBUF_INIT, na = SBUF_INIT;
+	int f;
+
+	for (f = 0; f < TOP_NFACTORS; f++) {
+		const struct cov_row *cr = &s->cov.rows[f];
+		const struct model_factor *mf = c->m && c->on ? &c->m->factors[f] : NULL;
+		struct sbuf why = SBUF_INIT;
+
+		if (mf && av && av->factor_ok[f] && mf->quality != Q_UNAVAILABLE) {
+			c->state[f] = TOP_F_COUNTED;
+			c->quality[f] = mf->quality;
+			sbuf_addf(&why, "model '%s' (%s): %s", c->model, factor_quality_name(mf->quality),
+				  mf->desc ? mf->desc : "its score");
+			sbuf_addf(&counted, "%s%s (%s)", counted.len ? ", " : "", cov_factor_name(f),
+				  factor_quality_name(mf->quality));
+		} else {
+			c->state[f] = f == COV_LOCALITY ? TOP_F_ESTIMATED : TOP_F_UNAVAILABLE;
+			c->quality[f] = Q_UNAVAILABLE;
+			if (mf)
+				sbuf_addf(&why, "model '%s': %s", c->model,
+					  mf->quality == Q_UNAVAILABLE && mf->reason ? mf->reason :
+					  av && av->factor_reason[f] ? av->factor_reason[f] :
+					  "cannot compute it here");
+			else if (cr->quality == COV_UNAVAILABLE)
+				sbuf_addstr(&why, cr->note[0] ? cr->note : "no source on this machine");
+			else if (cr->kind == COV_SRC_SOFTWARE)
+				sbuf_addf(&why, "a software source could give it; counters are off: %s",
+					  c->off);
+			else
+				sbuf_addf(&why, "%s could count it; counters are off: %s", cr->source,
+					  c->off);
+			if (f == COV_LOCALITY)
+				sbuf_addf(&est, "locality (placement estimate)");
+			else
+				sbuf_addf(&na, "%s%s", na.len ? ", " : "", cov_factor_name(f));
+		}
+		snprintf(s->factor_why[f], sizeof(s->factor_why[f]), "%s", sbuf_str(&why));
+		sbuf_release(&why);
+	}
+	if (c->on)
+		sbuf_addf(&st, "counters: model '%s' (%s)", c->model, c->model_why);
+	else
+		sbuf_addf(&st, "counters: off (%s)", c->off);
+	sbuf_addf(&st, "; counted: %s; estimated: %s; unavailable: %s",
+		  counted.len ? sbuf_str(&counted) : "none", est.len ? sbuf_str(&est) : "none",
+		  na.len ? sbuf_str(&na) : "none");
+	snprintf(c->status, sizeof(c->status), "%s", sbuf_str(&st));
+	sbuf_release(&st);
+	sbuf_release(&counted);
+	sbuf_release(&est);
+	sbuf_release(&na);
+}
+
+static void stop(struct top_counting *c)
+{
+	collect_free(c->col);
+	c->col = NULL;
+	free(c->tids);
+	c->tids = NULL;
+	c->n_tids = 0;
+	c->on = false;
+}
+
+void top_count_off(struct top_state *s, const char *why)
+{
+	stop(&s->cnt);
+	snprintf(s->cnt.off, sizeof(s->cnt.off), "%s", why && why[0] ? why : "not asked for");
+	describe(s, NULL);
+}
+
+void top_count_release(struct top_state *s)
+{
+	stop(&s->cnt);
+	top_count_rows_release(&s->cnt);
+}
+
+/* Open the collector over every VM now, and note the vCPU threads it counts. */
+static int open_collector(struct top_state *s, struct vp_err *err)
+{
+	struct top_counting *c = &s->cnt;
+	struct collect_opts o;
+	const struct attrib *a;
+	size_t i;
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	o.root = s->root;
+	o.plat = &s->plat;
+	o.model = c->m;
+	o.cal = c->cal;
+	ret = collect_new(&c->col, &o, err);
+	if (ret) {
+		c->col = NULL;
+		return ret;
+	}
+	a = collect_attrib(c->col);
+	for (i = 0; a && i < a->n; i++) {
+		if (a->ents[i].kind != ENT_VCPU || !a->ents[i].alive || a->ents[i].tid <= 0)
+			continue;
+		c->tids = xrealloc(c->tids, (c->n_tids + 1) * sizeof(*c->tids));
+		c->tids[c->n_tids++] = a->ents[i].tid;
+	}
+	c->on = true;
+	return 0;
+}
+
+int top_count_start(struct top_state *s, const struct model *m, const struct calib *cal,
+		    const char *why, struct vp_err *err)
+{
+	struct top_counting *c = &s->cnt;
+	int ret;
+
+	stop(c);
+	c->m = m;
+	c->cal = cal;
+	snprintf(c->model, sizeof(c->model), "%s", m->name);
+	snprintf(c->model_why, sizeof(c->model_why), "%s", why ? why : "");
+	c->off[0] = '\0';
+	ret = open_collector(s, err);
+	if (ret) {
+		struct sbuf off = SBUF_INIT;
+
+		sbuf_addf(&off, "model '%s': no counter could be opened: %s", m->name, err->msg);
+		top_count_off(s, sbuf_str(&off));
+		sbuf_release(&off);
+		return ret;
+	}
+	describe(s, collect_avail(c->col));
+	return 0;
+}
+
+/* A counted cell without a model value: top's software figure when it has one, else n/a. */
+static void no_value(struct top_cell *cell, const char *why)
+{
+	cell->cost_pct = NAN;
+	cell->sev = SEV_NA;
+	if (cell->src == TOP_SRC_PLACEMENT || cell->src == TOP_SRC_RESCTRL)
+		return;
+	cell->q.v = NAN;
+	cell->q.q = VQ_UNAVAILABLE;
+	cell->q.why = why;
+	cell->src = TOP_SRC_NONE;
+}
+
+struct reason_src {
+	const char *(*fn)(const void *ctx, size_t input);
+	const void *ctx;
+};
+
+/* Why a row's model score is NaN: the first input it reads that is missing for this row. */
+static const char *nan_why(struct top_state *s, const struct model *m, const struct model_avail *av,
+			   const struct reason_src *rs, const struct collect_frame *f,
+			   const struct collect_row *r, int k)
+{
+	struct model_avail row = *av;
+	bool *ok = xcalloc(m->n_inputs + 1, sizeof(bool));
+	char **why = xcalloc(m->n_inputs + 1, sizeof(char *));
+	struct expr_env env;
+	struct sbuf sb = SBUF_INIT;
+	const char *out;
+	size_t i;
+
+	for (i = 0; i < m->n_inputs; i++) {
+		const char *counted = rs->fn ? rs->fn(rs->ctx, i) : NULL;
+
+		ok[i] = av->input_ok[i] && !counted && !isnan(r->inputs[i]);
+		why[i] = (char *)(counted ? counted : av->input_reason[i] ? av->input_reason[i] :
+				  isnan(r->inputs[i]) ? "no value for this row in the interval" : NULL);
+	}
+	row.input_ok = ok;
+	row.input_reason = why;
+	model_env_fill(&env, &s->plat, s->cnt.cal, f->duration);
+	env.inputs = r->inputs;
+	env.n_inputs = m->n_inputs;
+	env.metrics = r->metrics;
+	env.n_metrics = r->metrics ? m->n_metrics : 0;
+	sbuf_addf(&sb, "model '%s': ", m->name);
+	if (m->factors[k].score)
+		model_nan_reason(m, &row, m->factors[k].score, &env, &sb);
+	else
+		sbuf_addstr(&sb, "no score");
+	out = intern(&s->cnt, sbuf_str(&sb));
+	sbuf_release(&sb);
+	free(ok);
+	free(why);
+	return out;
+}
+
+static void fill(struct top_state *s, const struct model *m, const struct model_avail *av,
+		 const struct reason_src *rs, const struct collect_frame *f,
+		 const struct collect_row *r, struct top_cell *cells)
+{
+	int k;
+
+	for (k = 0; k < TOP_NFACTORS; k++) {
+		struct top_cell *cell = &cells[k];
+
+		if (s->cnt.state[k] != TOP_F_COUNTED)
+			continue;
+		if (!r) {
+			no_value(cell, intern(&s->cnt, "not counted yet: it appeared after the counters "
+						  "were opened (they reopen at the next sample)"));
+		} else if (isnan(r->fv[k].score)) {
+			no_value(cell, nan_why(s, m, av, rs, f, r, k));
+		} else {
+			cell->q.v = r->fv[k].score;
+			cell->q.q = vq_of(s->cnt.quality[k]);
+			cell->q.why = s->factor_why[k];
+			cell->cost_pct = r->fv[k].cost_pct;
+			cell->sev = r->fv[k].sev;
+			cell->src = TOP_SRC_MODEL;
+		}
+	}
+}
+
+void top_apply_frame(struct top_state *s, const struct model *m, const struct model_avail *av,
+		     const struct collect_frame *f,
+		     const char *(*reason)(const void *ctx, size_t input), const void *ctx)
+{
+	struct reason_src rs = { reason, ctx };
+	struct strmap keys;
+	size_t i, at;
+
+	strmap_init(&keys);
+	for (i = 0; i < f->n_rows; i++)
+		if (f->rows[i].key)
+			strmap_put(&keys, f->rows[i].key, i);
+	for (i = 0; i < s->n_vms; i++) {
+		const char *key = s->attrib.ents[s->vms[i].ent].key;
+
+		fill(s, m, av, &rs, f, strmap_get(&keys, key, &at) ? &f->rows[at] : NULL,
+		     s->vms[i].factor);
+	}
+	for (i = 0; i < s->n_vcpus; i++) {
+		const char *key = s->attrib.ents[s->vcpus[i].ent].key;
+
+		fill(s, m, av, &rs, f, strmap_get(&keys, key, &at) ? &f->rows[at] : NULL,
+		     s->vcpus[i].factor);
+	}
+	strmap_release(&keys);
+}
+
+/* Every counted cell without a model value this sample. */
+static void blank(struct top_state *s, const char *why)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < TOP_NFACTORS; k++) {
+		if (s->cnt.state[k] != TOP_F_COUNTED)
+			continue;
+		for (i = 0; i < s->n_vms; i++)
+			no_value(&s->vms[i].factor[k], why);
+		for (i = 0; i < s->n_vcpus; i++)
+			no_value(&s->vcpus[i].factor[k], why);
+	}
+}
+
+static bool counted_tid(const struct top_counting *c, int tid)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_tids; i++)
+		if (c->tids[i] == tid)
+			return true;
+	return false;
+}
+
+static const char *input_reason(const void *ctx, size_t input)
+{
+	return collect_input_reason(ctx, input);
+}
+
+/* Counting stops for good: what failed is shown as the reason. */
+static void fail(struct top_state *s, const char *what, const char *msg)
+{
+	struct sbuf off = SBUF_INIT;
+
+	sbuf_addf(&off, "model '%s': %s: %s", s->cnt.model, what, msg);
+	top_count_off(s, sbuf_str(&off));
+	sbuf_release(&off);
+}
+
+/*
+ * One sample of the counters into the rows top_sample() has just built.  A
+ * vCPU thread the collector does not count (a VM started since) reopens it
+ * over every VM: its counters start then, so that sample has no model
+ * values.  A failing read turns counting off with the reason.
+ */
+void top_count_sample(struct top_state *s)
+{
+	struct top_counting *c = &s->cnt;
+	struct collect_frame f;
+	struct vp_err err = { 0, "" };
+	size_t i;
+
+	if (!c->col)
+		return;
+	for (i = 0; i < s->n_vcpus; i++)
+		if (s->vcpus[i].tid > 0 && !counted_tid(c, s->vcpus[i].tid))
+			break;
+	if (i < s->n_vcpus) {
+		stop(c);
+		if (open_collector(s, &err)) {
+			fail(s, "reopening the counters for new vCPUs failed", err.msg);
+			return;
+		}
+		c->reopened++;
+		describe(s, collect_avail(c->col));
+		blank(s, intern(c, "the counters were reopened for new vCPU threads: values from "
+				"the next sample"));
+		return;
+	}
+	if (collect_sample(c->col, &f, &err)) {
+		fail(s, "reading the counters failed", err.msg);
+		return;
+	}
+	top_apply_frame(s, c->m, collect_avail(c->col), &f, input_reason, c->col);
+	collect_frame_release(&f);
+}
