@@ -56,7 +56,8 @@ int top_init(struct top_state *s, const char *root, struct vp_err *err)
 	}
 	s->interval_s = NAN;
 	/* until a model is given: the software figures, and what could count the rest */
-	top_count_off(s, root && strcmp(root, "/") ? FIXTURE_OFF : "no model given: software sources only");
+	top_count_off(s, root && strcmp(root, "/") ? FIXTURE_OFF :
+			 "no model given: software sources only");
 	return 0;
 }
 
