@@ -53,7 +53,7 @@ static enum vp_quality vq_of(enum factor_quality q)
  * counting is on (av: what exists here), else top's software figure and
  * the coverage decision's source that could count it.
  */
-static void describe(struct top_state *s, const struct model_avail *av)
+void top_count_describe(struct top_state *s, const struct model_avail *av)
 {
 	struct top_counting *c = &s->cnt;
 	struct sbuf st = SBUF_INIT, counted = SBUF_INIT, est = SBUF_INIT, na = SBUF_INIT;
@@ -123,7 +123,7 @@ void top_count_off(struct top_state *s, const char *why)
 {
 	stop(&s->cnt);
 	snprintf(s->cnt.off, sizeof(s->cnt.off), "%s", why && why[0] ? why : "not asked for");
-	describe(s, NULL);
+	top_count_describe(s, NULL);
 }
 
 void top_count_release(struct top_state *s)
@@ -183,7 +183,7 @@ int top_count_start(struct top_state *s, const struct model *m, const struct cal
 		sbuf_release(&off);
 		return ret;
 	}
-	describe(s, collect_avail(c->col));
+	top_count_describe(s, collect_avail(c->col));
 	return 0;
 }
 
@@ -364,7 +364,7 @@ void top_count_sample(struct top_state *s)
 			return;
 		}
 		c->reopened++;
-		describe(s, collect_avail(c->col));
+		top_count_describe(s, collect_avail(c->col));
 		blank(s, intern(c, "the counters were reopened for new vCPU threads: values from "
 				"the next sample"));
 		return;

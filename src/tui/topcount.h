@@ -8,6 +8,13 @@
 void top_count_sample(struct top_state *s);
 /* Close the collector and free the per-row reasons. */
 void top_count_release(struct top_state *s);
+/*
+ * Each factor's state, reason and the status line: from s->cnt.m's
+ * bindings and av (what exists here) when counting is on, else the
+ * software figures and the coverage's sources.  top_count_start() and
+ * top_count_off() call it; tests call it to stand in for a collector.
+ */
+void top_count_describe(struct top_state *s, const struct model_avail *av);
 /* Free the per-row reasons of the last sample (before its rows are rebuilt). */
 void top_count_rows_release(struct top_counting *c);
 
