@@ -68,6 +68,14 @@ json_get() {
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
+# thread_named PID COMM: the id of PID's thread named COMM ("CPU 0/TCG"); fails when none.
+thread_named() {
+	for t in /proc/$1/task/*; do
+		[ "$(cat "$t/comm" 2>/dev/null)" = "$2" ] && basename "$t" && return 0
+	done
+	return 1
+}
+
 test_done() {
 	if [ -n "${VP_RESULTS:-}" ]; then
 		echo "$test_pass $test_fail $test_skipped" >>"$VP_RESULTS"

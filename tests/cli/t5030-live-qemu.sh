@@ -44,12 +44,7 @@ sh -c '[ -n "$1" ] && echo $$ >"$1/cgroup.procs"; shift; exec "$@"' sh "$CG" \
 QPID=$!
 
 # the vCPU threads, from /proc
-tid_of() {
-	for t in /proc/$QPID/task/*; do
-		[ "$(cat "$t/comm" 2>/dev/null)" = "$1" ] && basename "$t" && return 0
-	done
-	return 1
-}
+tid_of() { thread_named "$QPID" "$1"; }
 i=0
 while [ $i -lt 100 ] && ! tid_of "CPU 1/TCG" >/dev/null; do sleep 0.1; i=$((i + 1)); done
 T0=$(tid_of "CPU 0/TCG")

@@ -60,12 +60,7 @@ start_guest() {
 		-display none -nodefaults >"$TRASH/qemu.log" 2>&1 &
 	QPID=$!
 }
-tid_of() {
-	for t in /proc/$QPID/task/*; do
-		[ "$(cat "$t/comm" 2>/dev/null)" = "$1" ] && basename "$t" && return 0
-	done
-	return 1
-}
+tid_of() { thread_named "$QPID" "$1"; }
 wait_vcpus() {
 	i=0
 	while [ $i -lt 100 ] && ! tid_of "CPU 1/TCG" >/dev/null; do sleep 0.1; i=$((i + 1)); done
