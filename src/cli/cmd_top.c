@@ -113,6 +113,7 @@ static int run_top(int argc, char **argv)
 		{ "model-path", required_argument, NULL, PO_MODEL_PATH },
 		{ "calibration", required_argument, NULL, PO_CAL },
 		{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
+		{ "vm", required_argument, NULL, PO_VM },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pipe_opts po = { .root = "/" };
@@ -131,7 +132,7 @@ static int run_top(int argc, char **argv)
 	int c, rc = 0;
 
 	while ((c = getopt_long(argc, argv, "bn:d:s:m:", opts, NULL)) != -1) {
-		if (c == 'm' || c == PO_MODEL_PATH || c == PO_CAL) {
+		if (c == 'm' || c == PO_MODEL_PATH || c == PO_CAL || c == PO_VM) {
 			pipe_opt(&cmd_top, &po, c, optarg);
 			continue;
 		}
@@ -189,6 +190,8 @@ static int run_top(int argc, char **argv)
 		goto out;
 	}
 	inited = true;
+	s.vm_names = po.vms;
+	s.n_vm_names = po.n_vms;
 	if ((rc = start_counters(&s, &p, &have_p, &po, no_counters, batch)))
 		goto out;
 	if (xen_dump)
@@ -211,8 +214,8 @@ const struct cmd cmd_top = {
 	.name = "top",
 	.fn = run_top,
 	.summary = "live view of nodes, VMs and vCPUs: placement, memory spread, the five factors",
-	.synopsis = "top [-d SECS] [--sort KEY] [-m MODEL] [--no-counters] [--xen-numa-dump[=SECS]] [--root DIR]\n"
-		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [-m MODEL] [--no-counters] [--xen-numa-dump[=SECS]] [--root DIR]",
+	.synopsis = "top [-d SECS] [--sort KEY] [--vm NAME]... [-m MODEL] [--no-counters] [--xen-numa-dump[=SECS]] [--root DIR]\n"
+		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [--vm NAME]... [-m MODEL] [--no-counters] [--xen-numa-dump[=SECS]] [--root DIR]",
 	.description =
 		"A live view in the manner of numatop and htop.  The nodes view shows memory per\n"
 		"node, the pages allocated locally and remotely per second (numastat) and CPU load.\n"
@@ -251,6 +254,7 @@ const struct cmd cmd_top = {
 		   "-d, --delay SECS\tinterval between samples (default 2)\n"
 		   "--json\tJSON lines (implies --batch)\n"
 		   "-s, --sort KEY\tname, cpu, remote or memory\n"
+		   "--vm NAME\tonly this VM (repeatable; default: every VM)\n"
 		   "-m, --model NAME|FILE\tcount with this model instead of the one chosen for the CPU\n"
 		   "--model-path DIR\talso look for models in DIR (repeatable)\n"
 		   "--calibration FILE\tlatencies and bandwidth of this machine (default\n"

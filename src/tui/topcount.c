@@ -146,6 +146,8 @@ static int open_collector(struct top_state *s, struct vp_err *err)
 	o.plat = &s->plat;
 	o.model = c->m;
 	o.cal = c->cal;
+	o.vm_names = s->vm_names;
+	o.n_vm_names = s->n_vm_names;
 	ret = collect_new(&c->col, &o, err);
 	if (ret) {
 		c->col = NULL;

@@ -251,6 +251,30 @@ static void add_vcpu_rows(struct top_state *s, const struct hv_vm *vm, size_t vm
 	}
 }
 
+/* Keep only the VMs named with --vm (none named: every VM). */
+static void keep_named(const struct top_state *s, struct hv_vm_list *l)
+{
+	struct hv_vm_list drop;
+	size_t i, j, n = 0;
+
+	if (!s->n_vm_names)
+		return;
+	memset(&drop, 0, sizeof(drop));
+	for (i = 0; i < l->n; i++) {
+		for (j = 0; j < s->n_vm_names; j++)
+			if (l->vms[i].name && !strcmp(l->vms[i].name, s->vm_names[j]))
+				break;
+		if (j < s->n_vm_names) {
+			l->vms[n++] = l->vms[i];
+			continue;
+		}
+		VP_GROW(drop.vms, drop.cap, drop.n + 1);
+		drop.vms[drop.n++] = l->vms[i];
+	}
+	l->n = n;
+	hv_vm_list_release(&drop);
+}
+
 int top_sample(struct top_state *s, struct vp_err *err)
 {
 	struct hv_vm_list l = { 0 };
@@ -264,6 +288,7 @@ int top_sample(struct top_state *s, struct vp_err *err)
 	ret = hv_scan_vms(&ctx, &l, err);
 	if (ret)
 		goto out;
+	keep_named(s, &l);
 	now = vp_now_ns();
 	free_rows(s);
 	s->interval_s = s->samples ? (double)(now - s->prev_ns) / 1e9 : NAN;

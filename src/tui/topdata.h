@@ -142,6 +142,8 @@ struct top_state {
 
 	struct schedtrace *trace;       /* exact residency; NULL: sampled */
 	struct hv_xen_numa *xen_numa;   /* opt-in Xen page dumps (set after top_init); NULL off */
+	const char *const *vm_names;    /* only these VMs (set after top_init, caller's); none: all */
+	size_t n_vm_names;
 	char residency[192];            /* how residency is known, and why not exactly */
 
 	/* counting (topcount.c): a collector view over the VMs shown, when a model is given */
