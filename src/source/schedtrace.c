@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <linux/perf_event.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -12,7 +11,6 @@
 #include <unistd.h>
 
 #include "util/alloc.h"
-#include "util/fs.h"
 
 /* data pages per CPU (a power of two): 8 MiB over all CPUs, 64 KiB to 1 MiB each */
 #define RING_TOTAL (8u << 20)
