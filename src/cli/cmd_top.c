@@ -76,8 +76,9 @@ enum { OPT_NO_COUNTERS = 1100 };
 /*
  * Counters for top: the model given with -m or chosen for the platform,
  * and its collector over every VM.  Off (with the reason top shows) with
- * --no-counters, on a fixture tree, or when no counter can be opened; an
- * error only when the model named cannot be loaded.
+ * --no-counters, on a fixture tree, when no model matches this machine, or
+ * when no counter can be opened; an error only when the model named cannot
+ * be loaded.
  */
 static int start_counters(struct top_state *s, struct pipeline *p, bool *have_p,
 			  const struct pipe_opts *o, bool no_counters, bool batch)
@@ -94,6 +95,12 @@ static int start_counters(struct top_state *s, struct pipeline *p, bool *have_p,
 	*have_p = true; /* pipeline_choose() leaves p ready for pipeline_close() */
 	if ((rc = pipeline_choose(p, o, &s->plat)))
 		return rc;
+	if (!p->model) {
+		top_count_off(s, p->why);
+		if (batch)
+			fprintf(stderr, "vmmprof top: counters off: %s\n", p->why);
+		return 0;
+	}
 	if (top_count_start(s, p->model, p->have_cal ? &p->cal : NULL, p->why, &err) && batch)
 		fprintf(stderr, "vmmprof top: counters off: %s\n", s->cnt.off);
 	return 0;

@@ -114,8 +114,13 @@ int pipeline_model(struct pipeline *p, const struct pipe_opts *o, const char *na
 	return open_model(p, name);
 }
 
-/* The model (-m, else chosen for plat) and the calibration. */
-static int choose(struct pipeline *p, const struct pipe_opts *o, const struct platform *plat)
+/*
+ * The model (-m, else chosen for plat) and the calibration.  With optional,
+ * no model matching plat is not an error: p->model stays NULL and p->why
+ * says why.
+ */
+static int choose(struct pipeline *p, const struct pipe_opts *o, const struct platform *plat,
+		  bool optional)
 {
 	struct vp_err err;
 	int rc;
@@ -131,6 +136,10 @@ static int choose(struct pipeline *p, const struct pipe_opts *o, const struct pl
 		const struct model_entry *me =
 			model_registry_choose(&p->reg, plat, p->why, sizeof(p->why), &err);
 
+		if (!me && optional) {
+			snprintf(p->why, sizeof(p->why), "%s", err.msg);
+			return 0;
+		}
 		if (!me)
 			return cli_error(&err);
 		if ((rc = open_model(p, me->path)))
@@ -143,7 +152,7 @@ int pipeline_choose(struct pipeline *p, const struct pipe_opts *o, const struct 
 {
 	memset(p, 0, sizeof(*p));
 	calib_init(&p->cal);
-	return choose(p, o, plat);
+	return choose(p, o, plat, true);
 }
 
 int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect)
@@ -158,7 +167,7 @@ int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect)
 	if (platform_probe(&p->plat, o->root, &err))
 		return cli_error(&err);
 	p->have_plat = true;
-	if ((rc = choose(p, o, &p->plat)))
+	if ((rc = choose(p, o, &p->plat, false)))
 		return rc;
 	if (collect) {
 		struct collect_opts co = {

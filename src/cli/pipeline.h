@@ -68,7 +68,7 @@ struct pipeline {
 	struct model_registry reg;
 	bool have_reg;
 	struct model *model;
-	char why[256];              /* how the model was chosen */
+	char why[1024];             /* how the model was chosen, or why none */
 	struct calib cal;
 	bool have_cal;
 	struct sbuf cal_note;       /* which calibration, or why none */
@@ -84,7 +84,9 @@ int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect);
 /*
  * Only choose the model (-m, else for plat, which stays the caller's) and
  * load the calibration: for a command that probes the platform itself
- * (top).  Prints the error and returns the exit code on failure.
+ * (top).  Prints the error and returns the exit code on failure; when no
+ * model was named and none matches, returns 0 with p->model NULL and the
+ * reason in p->why.
  */
 int pipeline_choose(struct pipeline *p, const struct pipe_opts *o, const struct platform *plat);
 /* Load the model named (a recording's) through the same registry. */

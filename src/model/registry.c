@@ -166,10 +166,17 @@ const struct model_entry *model_registry_choose(const struct model_registry *r,
 				snprintf(why, size, "%s", buf);
 		}
 	}
-	if (!best)
-		vp_err_set(err, VP_ENOTFOUND, "no model matches this machine (searched %zu "
-			   "director%s; the built-in software.model matches any machine)",
-			   r->n_dirs, r->n_dirs == 1 ? "y" : "ies");
+	if (!best) {
+		char dirs[512] = "";
+		size_t len = 0;
+
+		for (i = 0; i < r->n_dirs && len < sizeof(dirs); i++)
+			len += (size_t)snprintf(dirs + len, sizeof(dirs) - len, "%s%s",
+						i ? ", " : "", r->dirs[i]);
+		vp_err_set(err, VP_ENOTFOUND, "no model matches this machine (searched %s; "
+			   "the built-in software.model, installed in share/vmmprof/models, "
+			   "matches any machine)", r->n_dirs ? dirs : "no directory");
+	}
 	return best;
 }
 

@@ -101,7 +101,7 @@ struct top_counting {
 	bool on;                        /* a collector is open */
 	char model[64];                 /* the model's name; "" none */
 	char model_why[256];            /* how it was chosen */
-	char off[320];                  /* why counters are off ("" when on) */
+	char off[1024];                 /* why counters are off ("" when on) */
 	enum top_fstate state[TOP_NFACTORS];
 	enum factor_quality quality[TOP_NFACTORS]; /* the model's label for counted factors */
 	const struct model *m;          /* the caller's; NULL when none */

@@ -28,6 +28,20 @@ test_expect_success '--no-counters: software sources only, and the reason is in 
 	json_get j "\"counters are off: --no-counters was given\" in j[\"factor_why\"][\"llc\"] or \"no \" in j[\"factor_why\"][\"llc\"]" | grep -q True
 '
 
+# A binary with no models next to it (bin/../share, bin/../models) and none
+# in the user's directory: top has no model and runs on software sources;
+# the other model commands still fail, naming the directories searched.
+test_expect_success 'no model matches (none installed): top runs, counters off, says where it looked' '
+	mkdir -p bare/bin bare/home && cp "$VMMPROF" bare/bin/vmmprof &&
+	env -u XDG_CONFIG_HOME -u VMMPROF_MODEL_PATH HOME="$PWD/bare/home" \
+		bare/bin/vmmprof top --batch -n 1 >out 2>err &&
+	grep_q "^counters: off (no model matches this machine (searched $PWD/bare/home/.config/vmmprof/models; " out &&
+	grep_q "counters off: no model matches" err &&
+	env -u XDG_CONFIG_HOME HOME="$PWD/bare/home" bare/bin/vmmprof top --json -n 1 >j &&
+	test "$(json_get j "j[\"counters\"][\"on\"]")" = False &&
+	test "$(json_get j "j[\"counters\"][\"model\"]")" = None
+'
+
 test_expect_success '--vm NAME: only the VMs named, and their vCPUs' '
 	vmmprof top --batch -n 1 --vm web1 --root "$R/host-libvirt-v2" >out &&
 	awk "/^VMS/{v=1} /^VCPUS/{v=2} /^\$/{v=0} v && NF>3 && \$1!=\"vm\" {print v, \$1}" out | sort -u >names &&

@@ -177,6 +177,10 @@ xen_build_overlay() {
 	chmod 755 "$o/init" "$o/vmtest/checks.sh"
 	if [ -n "$vm" ]; then
 		xen_copy_with_libs "$vm" "$o" /usr/local/bin/vmmprof || { rm -rf "$tmp"; return 1; }
+		# the built-in models where an installed binary looks (bin/../share)
+		mkdir -p "$o/usr/local/share/vmmprof/models" &&
+			cp "$xen_repo"/models/* "$o/usr/local/share/vmmprof/models/" ||
+			{ rm -rf "$tmp"; return 1; }
 	fi
 	(cd "$o" && find . | cpio -o -H newc --quiet | gzip -1) >"$XEN_CACHE/overlay.cpio.gz" ||
 		{ rm -rf "$tmp"; return 1; }
