@@ -27,6 +27,8 @@ void frame_eval_row(const struct model *m, const struct platform *plat, const st
 	struct expr_env env;
 
 	model_env_fill(&env, plat, cal, duration);
+	if (r->kind == ENT_NODE)
+		env.consts[EC_ROW_NODES] = 1; /* its counts are one node's */
 	env.inputs = r->inputs;
 	env.n_inputs = m->n_inputs;
 	free(r->metrics);

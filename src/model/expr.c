@@ -11,7 +11,7 @@
 #define EXPR_MAX_DEPTH 200 /* nesting limit: keeps hostile input off the C stack */
 
 static const char *const const_names[EC_N] = {
-	"num_cpus", "num_nodes", "num_packages", "smt_on",
+	"num_cpus", "num_nodes", "num_packages", "smt_on", "row_nodes",
 };
 
 const char *expr_const_name(enum expr_const c)
@@ -222,7 +222,7 @@ static struct expr *parse_primary(struct parser *ps)
 		if (i == EC_N) {
 			ps->failed = true;
 			lex_error(lx, loc, "unknown constant '#%s' (known: #num_cpus, #num_nodes, "
-				  "#num_packages, #smt_on)", lx->cur.str);
+				  "#num_packages, #smt_on, #row_nodes)", lx->cur.str);
 			return NULL;
 		}
 		e = node(EX_CONST, loc);

@@ -37,7 +37,8 @@ enum expr_kind {
 	EX_MIN, EX_MAX, EX_DRATIO,
 };
 
-enum expr_const { EC_NUM_CPUS, EC_NUM_NODES, EC_NUM_PACKAGES, EC_SMT_ON, EC_N };
+/* #row_nodes: the nodes a row's counts cover (1 on a node row, else #num_nodes) */
+enum expr_const { EC_NUM_CPUS, EC_NUM_NODES, EC_NUM_PACKAGES, EC_SMT_ON, EC_ROW_NODES, EC_N };
 
 /*
  * cal.NAME reads the scalars of the machine calibration (enum calib_key

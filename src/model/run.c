@@ -179,6 +179,7 @@ void model_env_fill(struct expr_env *env, const struct platform *p, const struct
 		env->consts[EC_NUM_NODES] = p->topo.n_nodes;
 		env->consts[EC_NUM_PACKAGES] = p->topo.n_packages;
 		env->consts[EC_SMT_ON] = p->topo.smt_on;
+		env->consts[EC_ROW_NODES] = p->topo.n_nodes; /* a node row sets 1 */
 	}
 	for (k = 0; cal && k < CAL_N; k++)
 		env->cal[k] = cal->val[k];

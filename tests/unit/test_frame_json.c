@@ -282,3 +282,52 @@ TEST(frame_diag_input_node_view)
 	cpulist_release(&nn[1].cpus);
 	model_free(m);
 }
+
+/*
+ * #row_nodes: 1 on a node row, #num_nodes on any other, so that one
+ * bw_util formula is a node's use of its own peak on a node row and a
+ * share of the machine's on a VM row.  4 nodes, peak 10 GB/s per node,
+ * 5 GB/s counted: node row 5 / 10 = 0.5, VM row 5 / 40 = 0.125.
+ */
+TEST(frame_row_nodes_constant)
+{
+	static const char text[] =
+		"model rn\n"
+		"event bw = task-clock\n"
+		"metric bw_util = bw / (cal.peak_bw_gbs * #row_nodes)\n"
+		"factor locality unavailable \"l\"\nfactor llc unavailable \"c\"\n"
+		"factor sharing unavailable \"s\"\nfactor imc unavailable \"i\"\n"
+		"factor queue unavailable \"q\"\n";
+	static const enum ent_kind kinds[] = { ENT_NODE, ENT_VM, ENT_VCPU };
+	static const double want[] = { 0.5, 0.125, 0.125 };
+	struct model *m = NULL;
+	struct diags dg;
+	struct vp_err err = { 0, "" };
+	struct platform plat;
+	struct calib cal;
+	size_t i;
+
+	diags_init(&dg);
+	CHECK_INT(model_load_text(&m, text, "rn.model", NULL, 0, &dg, &err), 0);
+	diags_release(&dg);
+	if (!m)
+		return;
+	memset(&plat, 0, sizeof(plat));
+	plat.topo.known = true;
+	plat.topo.n_nodes = 4;
+	calib_init(&cal);
+	cal.val[CAL_PEAK_BW_GBS] = 10;
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		struct collect_row r;
+		double in[1] = { 5 };
+
+		memset(&r, 0, sizeof(r));
+		r.kind = kinds[i];
+		r.inputs = in;
+		frame_eval_row(m, &plat, &cal, NAN, &r, 1.0);
+		CHECK_NEAR(r.metrics[0], want[i], 1e-12);
+		free(r.metrics);
+	}
+	calib_release(&cal);
+	model_free(m);
+}
