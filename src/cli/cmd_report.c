@@ -47,39 +47,50 @@ static void timeline_csv_head(struct sbuf *out)
 	sbuf_addch(out, '\n');
 }
 
-/* One frame (number f) of the CSV timeline; quality names per factor precomputed. */
+/* One CSV row of frame f: an entity row (of VM vm) or a node row (vm NULL). */
+static void timeline_csv_row(const struct collect_frame *fr, size_t f, const struct collect_row *r,
+			     const char *vm, const char *const *quality, struct sbuf *out)
+{
+	int k;
+
+	sbuf_addf(out, "%zu,%llu,%.6f,%s,", f, (unsigned long long)fr->t_ns, fr->duration,
+		  ent_kind_name(r->kind));
+	/* names come from QEMU command lines: quoted as RFC 4180 asks */
+	table_csv_field(out, vm ? vm : "", ',');
+	csv_int(out, r->index);
+	csv_int(out, r->tid);
+	csv_int(out, r->cpu);
+	csv_int(out, r->node);
+	csv_num(out, r->cycles);
+	sbuf_addstr(out, r->cycles_proxy ? ",1" : ",0");
+	for (k = 0; k < FACTOR_N; k++) {
+		const struct factor_value *v = &r->fv[k];
+		const char *q = quality[k];
+
+		/* a measured factor read from a share of per-node counts, as the JSON says */
+		if (r->apportioned && fr->factor_node[k] && !strcmp(q, factor_quality_name(Q_MEASURED)))
+			q = factor_quality_name(Q_APPORTIONED);
+		csv_num(out, v->score);
+		csv_num(out, v->cost_pct);
+		sbuf_addch(out, ',');
+		sbuf_addstr(out, severity_name(v->sev));
+		sbuf_addch(out, ',');
+		sbuf_addstr(out, q);
+	}
+	sbuf_addch(out, '\n');
+}
+
+/* One frame (number f) of the CSV timeline, then its node rows (kind "node", no vm). */
 static void timeline_csv_rows(const struct collect_frame *fr, size_t f,
 			      const char *const *quality, struct sbuf *out)
 {
 	size_t i;
-	int k;
 
-	for (i = 0; i < fr->n_rows; i++) {
-		const struct collect_row *r = &fr->rows[i];
-		const char *vm = fr->rows[r->vm_row].name;
-
-		sbuf_addf(out, "%zu,%llu,%.6f,%s,", f, (unsigned long long)fr->t_ns, fr->duration,
-			  ent_kind_name(r->kind));
-		/* names come from QEMU command lines: quoted as RFC 4180 asks */
-		table_csv_field(out, vm ? vm : "", ',');
-		csv_int(out, r->index);
-		csv_int(out, r->tid);
-		csv_int(out, r->cpu);
-		csv_int(out, r->node);
-		csv_num(out, r->cycles);
-		sbuf_addstr(out, r->cycles_proxy ? ",1" : ",0");
-		for (k = 0; k < FACTOR_N; k++) {
-			const struct factor_value *v = &r->fv[k];
-
-			csv_num(out, v->score);
-			csv_num(out, v->cost_pct);
-			sbuf_addch(out, ',');
-			sbuf_addstr(out, severity_name(v->sev));
-			sbuf_addch(out, ',');
-			sbuf_addstr(out, quality[k]);
-		}
-		sbuf_addch(out, '\n');
-	}
+	for (i = 0; i < fr->n_rows; i++)
+		timeline_csv_row(fr, f, &fr->rows[i], fr->rows[fr->rows[i].vm_row].name, quality,
+				 out);
+	for (i = 0; i < fr->n_nodes; i++)
+		timeline_csv_row(fr, f, &fr->nodes[i], NULL, quality, out);
 }
 
 static void timeline_json_head(struct jw *w, const struct recording *rec, const struct model *m)
@@ -455,7 +466,8 @@ const struct cmd cmd_report = {
 		"Reads a recording made by 'vmmprof record' through the same analysis as live\n"
 		"mode: the model is evaluated again on the recorded inputs, interval by\n"
 		"interval.  The text report is the timeline of every VM's and vCPU's factor\n"
-		"cost, then the diagnosis of the whole run.  --csv and --json give one row per\n"
+		"cost (and, when the model counts per node, each node's own row), then the\n"
+		"diagnosis of the whole run.  --csv and --json give one row per\n"
 		"interval and entity; --html writes a self-contained page with charts, at most\n"
 		"1000 points per line: a longer recording is downsampled (a point is the mean\n"
 		"of its intervals, a heatmap cell the node of most of them).  The recording is\n"

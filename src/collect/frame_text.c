@@ -45,36 +45,50 @@ void frame_text_table(struct table *t)
 	table_init(t, 4 + FACTOR_N, cols);
 }
 
+/* One timeline row: label, node, cycles, each factor's cost share or score. */
+static void text_row(struct table *t, const struct collect_row *r, const char *label, double t_s,
+		     const struct model *m)
+{
+	char b[32];
+	int k;
+
+	table_row(t);
+	table_cell(t, "%.1f", t_s);
+	table_cell(t, "%s", label);
+	if (r->node >= 0)
+		table_cell(t, "%d", r->node);
+	else
+		table_cell(t, "-");
+	num(b, sizeof(b), r->cycles, "%.3g");
+	table_cell(t, "%s", b);
+	for (k = 0; k < FACTOR_N; k++) {
+		if (m->factors[k].quality == Q_UNAVAILABLE)
+			table_cell(t, "n/a");
+		else if (isfinite(r->fv[k].cost_pct))
+			table_cell(t, "%.1f%%", r->fv[k].cost_pct);
+		else if (isfinite(r->fv[k].score))
+			table_cell(t, "s%.3g", r->fv[k].score);
+		else
+			table_cell(t, "n/a");
+	}
+}
+
 void frame_text_rows(struct table *t, const struct collect_frame *fr, double t_s,
 		     const struct model *m)
 {
+	char b[96];
 	size_t i;
-	int k;
 
 	for (i = 0; i < fr->n_rows; i++) {
-		const struct collect_row *r = &fr->rows[i];
-		char b[96];
+		row_label(fr, &fr->rows[i], b, sizeof(b));
+		text_row(t, &fr->rows[i], b, t_s, m);
+	}
+	/* the node rows: the model on each node's own (per-node event) counts */
+	for (i = 0; i < fr->n_nodes; i++) {
+		const struct collect_row *r = &fr->nodes[i];
 
-		table_row(t);
-		table_cell(t, "%.1f", t_s);
-		row_label(fr, r, b, sizeof(b));
-		table_cell(t, "%s", b);
-		if (r->node >= 0)
-			table_cell(t, "%d", r->node);
-		else
-			table_cell(t, "-");
-		num(b, sizeof(b), r->cycles, "%.3g");
-		table_cell(t, "%s", b);
-		for (k = 0; k < FACTOR_N; k++) {
-			if (m->factors[k].quality == Q_UNAVAILABLE)
-				table_cell(t, "n/a");
-			else if (isfinite(r->fv[k].cost_pct))
-				table_cell(t, "%.1f%%", r->fv[k].cost_pct);
-			else if (isfinite(r->fv[k].score))
-				table_cell(t, "s%.3g", r->fv[k].score);
-			else
-				table_cell(t, "n/a");
-		}
+		snprintf(b, sizeof(b), "node %d%s", r->node, r->apportioned ? " (split)" : "");
+		text_row(t, r, b, t_s, m);
 	}
 }
 
@@ -99,10 +113,27 @@ static int int_or(const struct jv *o, const char *key, int dflt)
 	return isfinite(v) ? (int)v : dflt;
 }
 
+/* A row's factor values; unavailable[k] is cleared when factor k has a quality (may be NULL). */
+static void factors_from_json(const struct jv *fs, struct collect_row *r, bool *unavailable)
+{
+	int k;
+
+	for (k = 0; k < FACTOR_N; k++) {
+		const struct jv *e = jv_get(fs, factor_name((enum factor_id)k));
+		const char *q = jv_str(e, "quality");
+
+		r->fv[k].score = jv_num(e, "score");
+		r->fv[k].cost_cycles = jv_num(e, "cost_cycles");
+		r->fv[k].cost_pct = jv_num(e, "cost_pct");
+		if (unavailable && (!q || strcmp(q, "unavailable")))
+			unavailable[k] = false;
+	}
+}
+
 int frame_from_json(const struct jv *v, struct collect_frame *f, bool unavailable[FACTOR_N],
 		    struct vp_err *err)
 {
-	const struct jv *rows = jv_arr(v, "rows");
+	const struct jv *rows = jv_arr(v, "rows"), *nodes = jv_arr(v, "nodes");
 	size_t i;
 	int k;
 
@@ -140,15 +171,32 @@ int frame_from_json(const struct jv *v, struct collect_frame *f, bool unavailabl
 		r->mem_stall = NAN;
 		r->remote.v = NAN;
 		r->remote.q = VQ_UNAVAILABLE;
-		for (k = 0; k < FACTOR_N; k++) {
-			const struct jv *e = jv_get(fs, factor_name((enum factor_id)k));
-			const char *q = jv_str(e, "quality");
+		factors_from_json(fs, r, unavailable);
+	}
+	if (nodes) {
+		f->nodes = xcalloc(nodes->n ? nodes->n : 1, sizeof(*f->nodes));
+		for (i = 0; i < nodes->n; i++) {
+			const struct jv *o = &nodes->items[i];
+			struct collect_row *r = &f->nodes[f->n_nodes];
+			const char *q = jv_str(o, "quality");
 
-			r->fv[k].score = jv_num(e, "score");
-			r->fv[k].cost_cycles = jv_num(e, "cost_cycles");
-			r->fv[k].cost_pct = jv_num(e, "cost_pct");
-			if (!q || strcmp(q, "unavailable"))
-				unavailable[k] = false;
+			if (!jv_str(o, "kind") || strcmp(jv_str(o, "kind"), "node") ||
+			    int_or(o, "node", -1) < 0) {
+				collect_frame_release(f);
+				return vp_err_set(err, VP_EFORMAT, "frame node row %zu has no node", i);
+			}
+			f->n_nodes++;
+			r->ent = -1;
+			r->kind = ENT_NODE;
+			r->key = jv_str(o, "key") ? xstrdup(jv_str(o, "key")) : NULL;
+			r->pid = r->domid = r->index = r->tid = r->cpu = -1;
+			r->node = int_or(o, "node", -1);
+			r->apportioned = q && !strcmp(q, "apportioned");
+			r->cycles = jv_num(o, "cycles");
+			r->mem_stall = NAN;
+			r->remote.v = NAN;
+			r->remote.q = VQ_UNAVAILABLE;
+			factors_from_json(jv_get(o, "factors"), r, NULL);
 		}
 	}
 	return 0;

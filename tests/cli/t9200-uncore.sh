@@ -184,8 +184,41 @@ test_expect_success 'snc-2cpu fixture: a package count split evenly between its 
 	    assert "shared evenly by the package" in n["note"], n
 	PY
 '
+# The same package clock as a queue score on each node row (#row_nodes is 1
+# there): 0.5 per node and interval, in the text timeline as "node N
+# (split)" rows and in the CSV as kind "node" rows labelled apportioned.
+sed -e 's/^model snc$/model sncq/' -e '/^factor queue/d' "$TRASH/snc.model" >"$TRASH/sncq.model"
+cat >>"$TRASH/sncq.model" <<'MODEL'
+factor queue
+    score    = mem_bw / #row_nodes
+    warning  = 10
+    critical = 20
+    quality  = measured
+MODEL
+test_expect_success 'snc-2cpu record: report text and CSV show the node rows' '
+	vmmprof record --root "$VP_DATA/root/snc-2cpu" -m "$TRASH/sncq.model" -d 1 -I 500 -o q.vmmdb 2>err &&
+	vmmprof report --model-path "$TRASH" q.vmmdb >q.txt 2>>err &&
+	awk "/^Timeline/{t=1;next} t&&/^\$/{exit} t" q.txt >tl &&
+	for n in 0 1; do
+		test "$(grep -c "^ *[0-9.]*  node $n (split)  *$n " tl)" = 2 || return 1
+		grep "node $n (split)" tl | awk "{ v = substr(\$NF, 2); exit !(\$NF ~ /^s/ && v >= 0.4 && v <= 0.6) }" || return 1
+	done &&
+	vmmprof report --csv --model-path "$TRASH" q.vmmdb >q.csv 2>>err &&
+	python3 - q.csv <<-PY || { cat err q.txt q.csv; false; }
+	import csv, sys
+	rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["kind"] == "node"]
+	assert sorted((r["interval"], r["node"]) for r in rows) == [("0", "0"), ("0", "1"), ("1", "0"), ("1", "1")], rows
+	for r in rows:
+	    assert r["vm"] == "", r
+	    assert abs(float(r["queue_score"]) - 0.5) <= 0.1, r
+	    assert r["queue_quality"] == "apportioned", r
+	    assert r["imc_quality"] == "unavailable", r
+	PY
+'
 else
 	test_skip 'snc-2cpu fixture: a package count split evenly between its two nodes' \
+		'the fixture counts on live CPUs 0 and 1; this machine has fewer'
+	test_skip 'snc-2cpu record: report text and CSV show the node rows' \
 		'the fixture counts on live CPUs 0 and 1; this machine has fewer'
 fi
 

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 
 #include "collect/frame_json.h"
+#include "collect/frame_text.h"
+#include "util/jsonread.h"
+#include "util/table.h"
 #include "util/alloc.h"
 
 static const char model_text[] =
@@ -329,5 +332,77 @@ TEST(frame_row_nodes_constant)
 		free(r.metrics);
 	}
 	calib_release(&cal);
+	model_free(m);
+}
+
+/*
+ * A frame read back from its JSON (the remote client's timeline): the node
+ * rows come back with their node, split label and factor scores, and the
+ * timeline prints them after the entity rows; a node row without a node is
+ * refused, naming the row.
+ */
+TEST(frame_from_json_node_rows)
+{
+	static const char good[] =
+		"{\"duration\":0.5,\"time\":2,\"rows\":[{\"kind\":\"vm\",\"name\":\"web\",\"vm_row\":0,"
+		"\"cycles\":1e9,\"factors\":{\"imc\":{\"score\":0.2,\"quality\":\"apportioned\"}}}],"
+		"\"nodes\":[{\"kind\":\"node\",\"key\":\"node:0\",\"node\":0,\"quality\":\"measured\","
+		"\"cycles\":null,\"factors\":{\"imc\":{\"score\":0.75,\"quality\":\"measured\"}}},"
+		"{\"kind\":\"node\",\"key\":\"node:3\",\"node\":3,\"quality\":\"apportioned\","
+		"\"cycles\":null,\"factors\":{\"imc\":{\"score\":0.25,\"quality\":\"measured\"}}}]}";
+	static const char bad[] =
+		"{\"duration\":0.5,\"rows\":[],\"nodes\":[{\"kind\":\"node\",\"quality\":\"measured\"}]}";
+	static const char mtext[] =
+		"model fn\nevent bw = task-clock\n"
+		"factor imc\n  score = bw\n  warning = 1\n  critical = 2\n  quality = measured\n"
+		"factor locality unavailable \"l\"\nfactor llc unavailable \"c\"\n"
+		"factor sharing unavailable \"s\"\nfactor queue unavailable \"q\"\n";
+	struct model *m = NULL;
+	struct diags dg;
+	struct vp_err err = { 0, "" };
+	struct collect_frame f;
+	struct jv v;
+	struct table t;
+	struct sbuf sb = SBUF_INIT;
+	bool unav[FACTOR_N];
+
+	diags_init(&dg);
+	CHECK_INT(model_load_text(&m, mtext, "fn.model", NULL, 0, &dg, &err), 0);
+	diags_release(&dg);
+	if (!m)
+		return;
+	CHECK_INT(jv_parse(&v, good, strlen(good), "good", &err), 0);
+	CHECK_INT(frame_from_json(&v, &f, unav, &err), 0);
+	jv_release(&v);
+	CHECK_INT((int)f.n_rows, 1);
+	CHECK_INT((int)f.n_nodes, 2);
+	if (f.n_nodes == 2) {
+		CHECK_INT(f.nodes[0].kind, ENT_NODE);
+		CHECK_INT(f.nodes[0].node, 0);
+		CHECK(!f.nodes[0].apportioned);
+		CHECK_NEAR(f.nodes[0].fv[FACTOR_IMC].score, 0.75, 0);
+		CHECK_INT(f.nodes[1].node, 3);
+		CHECK(f.nodes[1].apportioned);
+		CHECK_NEAR(f.nodes[1].fv[FACTOR_IMC].score, 0.25, 0);
+		CHECK_NAN(f.nodes[1].cycles);
+	}
+	CHECK(!unav[FACTOR_IMC]);
+	frame_text_table(&t);
+	frame_text_rows(&t, &f, 0.5, m);
+	table_render(&t, &sb, 2, true);
+	/* the columns: t(s) entity node cycles locality llc sharing imc queue */
+	CHECK_CONTAINS(sbuf_str(&sb), "web");
+	CHECK_CONTAINS(sbuf_str(&sb), "node 0");
+	CHECK_CONTAINS(sbuf_str(&sb), "node 3 (split)");
+	CHECK_CONTAINS(sbuf_str(&sb), "s0.75");
+	CHECK_CONTAINS(sbuf_str(&sb), "s0.25");
+	table_release(&t);
+	sbuf_release(&sb);
+	collect_frame_release(&f);
+
+	CHECK_INT(jv_parse(&v, bad, strlen(bad), "bad", &err), 0);
+	CHECK_INT(frame_from_json(&v, &f, unav, &err), VP_EFORMAT);
+	CHECK_CONTAINS(err.msg, "frame node row 0 has no node");
+	jv_release(&v);
 	model_free(m);
 }
