@@ -18,6 +18,19 @@ static const char model_text[] =
 	"factor llc unavailable \"no llc events\"\nfactor sharing unavailable \"s\"\n"
 	"factor imc unavailable \"i\"\nfactor queue unavailable \"q\"\n";
 
+/* A model from text; NULL (and a failed check) when it does not load. */
+static struct model *load_model(const char *text, const char *name)
+{
+	struct model *m = NULL;
+	struct diags dg;
+	struct vp_err err = { 0, "" };
+
+	diags_init(&dg);
+	CHECK_INT(model_load_text(&m, text, name, NULL, 0, &dg, &err), 0);
+	diags_release(&dg);
+	return m;
+}
+
 /*
  * A VM row and its vCPU row; the expected line is written out by hand from
  * docs/api.md: NaN is null, unavailable factors carry their reason, integers
@@ -26,8 +39,6 @@ static const char model_text[] =
 TEST(frame_json_by_hand)
 {
 	struct model *m = NULL;
-	struct diags dg;
-	struct vp_err err = { 0, "" };
 	struct collect_frame f;
 	struct collect_row rows[2];
 	struct collect_scaling sc[1];
@@ -37,9 +48,7 @@ TEST(frame_json_by_hand)
 	struct jw w;
 	int k;
 
-	diags_init(&dg);
-	CHECK_INT(model_load_text(&m, model_text, "fj.model", NULL, 0, &dg, &err), 0);
-	diags_release(&dg);
+	m = load_model(model_text, "fj.model");
 	if (!m)
 		return;
 	memset(&f, 0, sizeof(f));
@@ -137,8 +146,6 @@ TEST(frame_json_node_rows_and_apportioned)
 		"factor locality unavailable \"l\"\nfactor llc unavailable \"c\"\n"
 		"factor sharing unavailable \"s\"\nfactor queue unavailable \"q\"\n";
 	struct model *m = NULL;
-	struct diags dg;
-	struct vp_err err = { 0, "" };
 	struct collect_frame f;
 	struct collect_row rows[1], nodes[1];
 	double met[3] = { 4, 8, 0.5 }, nmet[3] = { 16, 32, NAN };
@@ -148,9 +155,7 @@ TEST(frame_json_node_rows_and_apportioned)
 	struct jw w;
 	int k;
 
-	diags_init(&dg);
-	CHECK_INT(model_load_text(&m, text, "nj.model", NULL, 0, &dg, &err), 0);
-	diags_release(&dg);
+	m = load_model(text, "nj.model");
 	if (!m)
 		return;
 	CHECK(m->inputs[0].per_node);
@@ -225,7 +230,6 @@ TEST(frame_diag_input_node_view)
 		"factor locality unavailable \"l\"\nfactor llc unavailable \"c\"\n"
 		"factor sharing unavailable \"s\"\nfactor queue unavailable \"q\"\n";
 	struct model *m = NULL;
-	struct diags dg;
 	struct vp_err err = { 0, "" };
 	struct topology topo;
 	struct numa_node nn[2];
@@ -236,9 +240,7 @@ TEST(frame_diag_input_node_view)
 	double met0[2] = { 80, 0.15 }, met2[2] = { 20, NAN };
 	bool ok[FACTOR_N] = { false, false, false, true, false };
 
-	diags_init(&dg);
-	CHECK_INT(model_load_text(&m, text, "nv.model", NULL, 0, &dg, &err), 0);
-	diags_release(&dg);
+	m = load_model(text, "nv.model");
 	if (!m)
 		return;
 	memset(&topo, 0, sizeof(topo));
@@ -304,15 +306,11 @@ TEST(frame_row_nodes_constant)
 	static const enum ent_kind kinds[] = { ENT_NODE, ENT_VM, ENT_VCPU };
 	static const double want[] = { 0.5, 0.125, 0.125 };
 	struct model *m = NULL;
-	struct diags dg;
-	struct vp_err err = { 0, "" };
 	struct platform plat;
 	struct calib cal;
 	size_t i;
 
-	diags_init(&dg);
-	CHECK_INT(model_load_text(&m, text, "rn.model", NULL, 0, &dg, &err), 0);
-	diags_release(&dg);
+	m = load_model(text, "rn.model");
 	if (!m)
 		return;
 	memset(&plat, 0, sizeof(plat));
@@ -358,7 +356,6 @@ TEST(frame_from_json_node_rows)
 		"factor locality unavailable \"l\"\nfactor llc unavailable \"c\"\n"
 		"factor sharing unavailable \"s\"\nfactor queue unavailable \"q\"\n";
 	struct model *m = NULL;
-	struct diags dg;
 	struct vp_err err = { 0, "" };
 	struct collect_frame f;
 	struct jv v;
@@ -366,9 +363,7 @@ TEST(frame_from_json_node_rows)
 	struct sbuf sb = SBUF_INIT;
 	bool unav[FACTOR_N];
 
-	diags_init(&dg);
-	CHECK_INT(model_load_text(&m, mtext, "fn.model", NULL, 0, &dg, &err), 0);
-	diags_release(&dg);
+	m = load_model(mtext, "fn.model");
 	if (!m)
 		return;
 	CHECK_INT(jv_parse(&v, good, strlen(good), "good", &err), 0);
