@@ -118,10 +118,25 @@ void attrib_init(struct attrib *a, const struct topology *topo)
 	}
 }
 
+/* Undo this tree's watches on its tracer (it may go on serving other holders). */
+static void unwatch_all(struct attrib *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n_watched; i++) {
+		if (a->exact)
+			schedtrace_unwatch(a->exact, a->watched[i].tid);
+		free(a->watched[i].base);
+	}
+	a->n_watched = 0;
+}
+
 void attrib_release(struct attrib *a)
 {
 	size_t i;
 
+	unwatch_all(a);
+	free(a->watched);
 	for (i = 0; i < a->n; i++) {
 		free(a->ents[i].key);
 		free(a->ents[i].name);
@@ -169,17 +184,21 @@ static double run_time_of(const struct hv_vcpu *v)
 
 void attrib_use_schedtrace(struct attrib *a, struct schedtrace *st, const struct topology *topo)
 {
+	if (a->exact != st)
+		unwatch_all(a);
 	a->exact = st;
 	a->topo = topo;
 }
 
 /*
- * Exact residency: the tracer's ns per CPU for this thread (since it was
- * watched, which is when the entity was born) summed per node.  false when
- * the tracer does not watch the thread or a CPU has no known node.
+ * Exact residency: the tracer's ns per CPU for this thread summed per node,
+ * from the entity's first read on (the tracer counts from the thread's
+ * first watch, perhaps another view's).  false when the tracer does not
+ * watch the thread or a CPU has no known node.
  */
 static bool exact_residency(struct attrib *a, struct entity *ent, int tid)
 {
+	const struct attrib_watch *w = NULL;
 	const uint64_t *run;
 	size_t nc, c;
 	double *cum;
@@ -187,16 +206,21 @@ static bool exact_residency(struct attrib *a, struct entity *ent, int tid)
 
 	if (!a->exact || !a->topo || tid <= 0 || !schedtrace_run_ns(a->exact, tid, &run, &nc))
 		return false;
+	for (c = 0; c < a->n_watched && !w; c++)
+		if (a->watched[c].tid == tid)
+			w = &a->watched[c];
 	cum = xcalloc((size_t)a->n_nodes, sizeof(double));
 	for (c = 0; c < nc; c++) {
-		if (!run[c])
+		uint64_t r = run[c] - (w && c < w->n_base ? w->base[c] : 0);
+
+		if (!r)
 			continue;
 		n = topology_cpu_node(a->topo, (int)c);
 		if (n < 0 || n >= a->n_nodes) {
 			free(cum);
 			return false;
 		}
-		cum[n] += (double)run[c] / 1e9;
+		cum[n] += (double)r / 1e9;
 	}
 	for (n = 0; n < a->n_nodes; n++) {
 		ent->interval_node_run_s[n] = cum[n] - ent->node_run_s[n];
@@ -265,6 +289,75 @@ static void sum_vm(struct attrib *a, int vm)
 		ve->interval_run_s = NAN;
 }
 
+/* Watch v's thread into w, with the times it has already when another holder watches it. */
+static void add_watch(struct attrib *a, struct attrib_watch *w, const struct hv_vcpu *v,
+		      uint64_t now_ns, bool *polled)
+{
+	const uint64_t *run;
+	size_t nc;
+
+	memset(w, 0, sizeof(*w));
+	w->tid = v->tid;
+	if (schedtrace_run_ns(a->exact, v->tid, &run, &nc)) {
+		if (!*polled) {
+			schedtrace_poll(a->exact, now_ns, NULL); /* its times up to now */
+			*polled = true;
+		}
+		schedtrace_run_ns(a->exact, v->tid, &run, &nc);
+		w->base = xmalloc(nc * sizeof(uint64_t));
+		memcpy(w->base, run, nc * sizeof(uint64_t));
+		w->n_base = nc;
+	}
+	schedtrace_watch(a->exact, v->tid, now_ns, v->state[0] == 'R' ? v->cpu : -1);
+}
+
+/*
+ * Watch the scan's vCPU threads not watched yet (once each); unwatch those
+ * gone.  A thread another holder watches already has times: they are read
+ * up to now and kept as this tree's base.
+ */
+static void watch_scan(struct attrib *a, const struct hv_vm_list *vms, uint64_t now_ns)
+{
+	bool *still = xcalloc(a->n_watched + 1, sizeof(bool)), polled = false;
+	size_t i, j, k, n_old = a->n_watched;
+
+	for (i = 0; i < vms->n; i++)
+		for (j = 0; j < vms->vms[i].n_vcpus; j++) {
+			const struct hv_vcpu *v = &vms->vms[i].vcpus[j];
+
+			if (v->tid <= 0)
+				continue;
+			for (k = 0; k < a->n_watched && a->watched[k].tid != v->tid; k++)
+				;
+			if (k < n_old) {
+				still[k] = true;
+				continue;
+			}
+			if (k < a->n_watched)
+				continue; /* twice in one scan */
+			VP_GROW(a->watched, a->cap_watched, a->n_watched + 1);
+			add_watch(a, &a->watched[a->n_watched++], v, now_ns, &polled);
+		}
+	for (i = 0, k = 0; i < a->n_watched; i++) {
+		if (i < n_old && !still[i]) {
+			schedtrace_unwatch(a->exact, a->watched[i].tid);
+			free(a->watched[i].base);
+			continue;
+		}
+		a->watched[k++] = a->watched[i];
+	}
+	a->n_watched = k;
+	free(still);
+}
+
+void attrib_watch(struct attrib *a, const struct hv_vm_list *vms, uint64_t now_ns)
+{
+	if (!a->exact)
+		return;
+	watch_scan(a, vms, now_ns);
+	schedtrace_poll(a->exact, now_ns, NULL);
+}
+
 void attrib_update(struct attrib *a, const struct hv_vm_list *vms, uint64_t now_ns)
 {
 	bool *seen;
@@ -279,17 +372,8 @@ void attrib_update(struct attrib *a, const struct hv_vm_list *vms, uint64_t now_
 				max_node = vms->vms[i].vcpus[j].node + 1;
 	}
 	grow_nodes(a, max_node);
-	if (a->exact) {
-		/* new threads are watched from now; the switches so far are charged */
-		for (i = 0; i < vms->n; i++)
-			for (j = 0; j < vms->vms[i].n_vcpus; j++) {
-				const struct hv_vcpu *v = &vms->vms[i].vcpus[j];
-
-				schedtrace_watch(a->exact, v->tid, now_ns,
-						 v->state[0] == 'R' ? v->cpu : -1);
-			}
-		schedtrace_poll(a->exact, now_ns, NULL);
-	}
+	/* new threads are watched from now; the switches so far are charged */
+	attrib_watch(a, vms, now_ns);
 	seen = xcalloc(a->n + 1, sizeof(bool));
 	for (i = 0; i < vms->n; i++) {
 		const struct hv_vm *vm = &vms->vms[i];

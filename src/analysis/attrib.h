@@ -70,9 +70,19 @@ struct entity {
 
 struct schedtrace;
 
+/* A thread this tree watches, and the tracer's times it had then (another
+ * holder's watch counts from earlier): residency counts from the difference. */
+struct attrib_watch {
+	int tid;
+	uint64_t *base;            /* per CPU (the tracer's numbering), NULL: all zero */
+	size_t n_base;
+};
+
 struct attrib {
 	int n_nodes;               /* node ids 0..n_nodes-1 */
 	struct schedtrace *exact;  /* context-switch recorder (the caller's), NULL: sampling only */
+	struct attrib_watch *watched; /* threads this tree watches on it, one watch each */
+	size_t n_watched, cap_watched;
 	const struct topology *topo;    /* CPU -> node for the tracer's per-CPU times */
 	struct entity *ents;
 	size_t n, cap;
@@ -90,13 +100,21 @@ void attrib_release(struct attrib *a);
 
 /*
  * Take residency from a tracer (src/source/schedtrace.h): at each update
- * the vCPU threads of the scan are watched (from then on) and the tracer
- * is read up to the update's time, before the run time is charged.  topo
- * maps CPUs to nodes; both stay the caller's and must outlive a.  st NULL:
- * back to sampling.
+ * the vCPU threads of the scan are watched (from then on), those gone are
+ * unwatched, and the tracer is read up to the update's time, before the run
+ * time is charged.  Each entity's residency counts from its first read, so
+ * several trees (views) can share one tracer.  topo maps CPUs to nodes;
+ * both stay the caller's and must outlive a (attrib_release() unwatches).
+ * st NULL: back to sampling.
  */
 void attrib_use_schedtrace(struct attrib *a, struct schedtrace *st, const struct topology *topo);
 
+/*
+ * Watch the vCPU threads of a scan on the tracer from now_ns, without
+ * charging anything (attrib_update() does it too): a tracer attached after
+ * the first scan starts counting now, not at the next update.
+ */
+void attrib_watch(struct attrib *a, const struct hv_vm_list *vms, uint64_t now_ns);
 /* Fold one adapter scan taken at now_ns (vp_now_ns()) into the tree. */
 void attrib_update(struct attrib *a, const struct hv_vm_list *vms, uint64_t now_ns);
 

@@ -39,6 +39,8 @@ struct collect_opts {
 	struct hv_xen_numa *xen_numa;   /* opt-in Xen page dumps (hv.h); NULL off */
 	bool resctrl;                   /* make one resctrl monitoring group per VM, move its
 					   threads in, remove it at the end (src/collect/resctrl_vm.h) */
+	struct schedtrace *trace;       /* a context-switch recorder to share (top's), NULL:
+					   the collector opens one when it needs it */
 };
 
 /*

@@ -10,6 +10,7 @@
 
 #include "collect/resctrl_vm.h"
 #include "collect/view.h"
+#include "source/schedtrace.h"
 #include "pmu/counter.h"
 #include "util/alloc.h"
 #include "util/sbuf.h"
@@ -79,6 +80,7 @@ struct hub {
 	size_t n_v, cap_v;
 	uint64_t gen;               /* one per read of the sets */
 	struct resctrl_vms *rdt;    /* per-VM resctrl groups, made when a view first asks */
+	struct trace_share ts;      /* the context-switch recorder the views share */
 };
 
 int hub_new(struct hub **out, const struct hub_opts *o, struct vp_err *err)
@@ -89,6 +91,10 @@ int hub_new(struct hub **out, const struct hub_opts *o, struct vp_err *err)
 	h->o = *o;
 	h->root = xstrdup(o->root ? o->root : "/");
 	h->o.root = h->root;
+	if (o->trace) {
+		h->ts.st = schedtrace_ref(o->trace);
+		h->ts.tried = true;
+	}
 	ret = pmu_db_new(&h->db, h->root, err);
 	if (ret) {
 		hub_free(h);
@@ -136,6 +142,7 @@ void hub_free(struct hub *h)
 		if (h->ev[i].used)
 			ev_release(&h->ev[i]);
 	resctrl_vms_free(h->rdt); /* after the views: they let go of their groups first */
+	schedtrace_free(h->ts.st); /* the hub's reference; a caller's recorder lives on */
 	free(h->v);
 	free(h->set);
 	free(h->ev);
@@ -490,7 +497,7 @@ int hub_view_add(struct hub *h, const struct hub_view_opts *o, int *id, struct v
 	co.resctrl = o->resctrl;
 	if (o->resctrl && !h->rdt)
 		h->rdt = resctrl_vms_new(h->root, h->o.plat, (int)getpid());
-	ret = cview_new(&cv, &co, h->db, o->resctrl ? h->rdt : NULL, err);
+	ret = cview_new(&cv, &co, h->db, o->resctrl ? h->rdt : NULL, &h->ts, err);
 	if (ret)
 		return ret;
 	VP_GROW(h->v, h->cap_v, h->n_v + 1);

@@ -32,6 +32,8 @@ struct hub_opts {
 	const struct platform *plat;    /* kept by pointer: the caller keeps it alive */
 	const struct calib *cal;        /* NULL: every cal.* value is NaN */
 	struct hv_xen_numa *xen_numa;   /* opt-in Xen page dumps for every view (hv.h); NULL off */
+	struct schedtrace *trace;       /* a context-switch recorder to share (the hub takes a
+					   reference), NULL: the hub opens one when a view needs it */
 };
 
 /* What one view (session) asks for. */

@@ -49,7 +49,9 @@ struct cview {
 	struct evdesc_list evl;     /* the events the hub opens, spec_index = input */
 	struct hv_vm_list vms;      /* the last scan */
 	struct attrib attrib;
-	struct schedtrace *trace;   /* exact residency for the placement sources, NULL: sampled */
+	struct schedtrace *trace;   /* exact residency for the placement sources, NULL: sampled;
+				       a reference of the hub's shared recorder */
+	struct trace_share *ts;     /* the hub's */
 	struct resctrl_vms *rdt;    /* the hub's resctrl groups (--resctrl), NULL: off */
 	struct resctrl_meter *meter; /* this view's use of them, NULL when no input needs it */
 	struct target *t;
@@ -215,15 +217,24 @@ static bool wants_trace(const struct cview *c)
 static void open_trace(struct cview *c)
 {
 	const struct topology *topo = &c->o.plat->topo;
-	struct vp_err e = { 0, "" };
+	struct trace_share *ts = c->ts;
 
 	if (c->trace)
 		return;
-	if (schedtrace_open(&c->trace, c->root, topo->online.ids, topo->online.n, &e)) {
-		note(c, "residency per node sampled at each frame, not traced: %s", e.msg);
+	if (!ts->tried) {
+		struct vp_err e = { 0, "" };
+
+		ts->tried = true;
+		if (schedtrace_open(&ts->st, c->root, topo->online.ids, topo->online.n, &e))
+			snprintf(ts->why, sizeof(ts->why), "%s", e.msg);
+	}
+	if (!ts->st) {
+		note(c, "residency per node sampled at each frame, not traced: %s", ts->why);
 		return;
 	}
+	c->trace = schedtrace_ref(ts->st);
 	attrib_use_schedtrace(&c->attrib, c->trace, topo);
+	attrib_watch(&c->attrib, &c->vms, vp_now_ns()); /* the threads scanned so far, from now */
 }
 
 static bool counts_nodes(const struct cview *c);
@@ -313,7 +324,7 @@ static void resolve_events(struct cview *c)
 }
 
 int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *db,
-	      struct resctrl_vms *rdt, struct vp_err *err)
+	      struct resctrl_vms *rdt, struct trace_share *ts, struct vp_err *err)
 {
 	struct cview *c = xcalloc(1, sizeof(*c));
 	const struct model *m = o->model;
@@ -328,6 +339,7 @@ int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *d
 	c->o.root = c->root;
 	c->db = db;
 	c->rdt = o->resctrl ? rdt : NULL;
+	c->ts = ts;
 	evdesc_list_init(&c->evl);
 	attrib_init(&c->attrib, &o->plat->topo);
 	c->mhz = read_mhz(c->root);
@@ -373,7 +385,7 @@ int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *d
 		goto fail;
 	resolve_events(c);
 	if (counts_nodes(c) && c->n_t)
-		open_trace(c); /* from the next scan on */
+		open_trace(c); /* watches the threads just scanned, from now */
 	c->start_ns = c->prev_ns = vp_now_ns();
 	*out = c;
 	return 0;

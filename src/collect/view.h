@@ -21,14 +21,26 @@ struct cview;
 struct resctrl_vms;
 
 /*
+ * The hub's one context-switch recorder, opened when a view first needs it
+ * (or given by the hub's caller) and shared by every view that does: one
+ * ring buffer per CPU for the whole collector, not one set per view.
+ */
+struct trace_share {
+	struct schedtrace *st;      /* a reference of the hub's; NULL: none (yet) */
+	bool tried;                 /* opened or failed once: not tried again */
+	char why[256];              /* why it could not be opened */
+};
+
+/*
  * Check the model's inputs against the machine (db is the caller's and
  * must outlive the view), find the targets and resolve the events.
  * o->root must not be NULL.  rdt: the hub's resctrl groups when o->resctrl
- * (the caller's, must outlive the view), else NULL.  Returns 0 and *out
- * (cview_free()), or a negative code when the targets cannot be scanned.
+ * (the caller's, must outlive the view), else NULL.  ts: the hub's shared
+ * recorder (must outlive the view).  Returns 0 and *out (cview_free()), or
+ * a negative code when the targets cannot be scanned.
  */
 int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *db,
-	      struct resctrl_vms *rdt, struct vp_err *err);
+	      struct resctrl_vms *rdt, struct trace_share *ts, struct vp_err *err);
 void cview_free(struct cview *v);
 
 const struct model *cview_model(const struct cview *v);

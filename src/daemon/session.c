@@ -334,6 +334,7 @@ int vpd_sessions_start(struct vpd *d)
 		return -1;
 	}
 	ss->have_pl = true;
+	memset(&ho, 0, sizeof(ho));
 	ho.root = d->conf.root;
 	ho.plat = &ss->pl.plat;
 	ho.cal = ss->pl.have_cal ? &ss->pl.cal : NULL;

@@ -19,6 +19,7 @@
 
 struct st_thread {
 	int tid;                    /* 0: free slot */
+	int watchers;               /* schedtrace_watch() calls not yet undone */
 	uint64_t watch_ns;
 	bool switched_in;           /* a switch-in was seen (else it ran since watch_ns) */
 	uint64_t *in_since;         /* per CPU: switched in at, 0 = not on it */
@@ -33,6 +34,7 @@ struct st_ring {
 };
 
 struct schedtrace {
+	int refs;                   /* holders: schedtrace_ref() adds one, schedtrace_free() drops one */
 	int max_cpu;                /* per-CPU arrays have max_cpu + 1 entries */
 	struct st_thread *th;       /* open addressing on tid, cap a power of two */
 	size_t cap, n;
@@ -48,6 +50,7 @@ static struct schedtrace *st_new(int max_cpu)
 {
 	struct schedtrace *st = xcalloc(1, sizeof(*st));
 
+	st->refs = 1;
 	st->max_cpu = max_cpu;
 	st->cap = 64;
 	st->th = xcalloc(st->cap, sizeof(*st->th));
@@ -79,26 +82,36 @@ static struct st_thread *find(const struct schedtrace *st, int tid)
 	return t->tid ? t : NULL;
 }
 
+/* Re-hash the table into ncap slots (a power of two), leaving out the free ones. */
+static void rehash(struct schedtrace *st, size_t ncap)
+{
+	struct st_thread *nt = xcalloc(ncap, sizeof(*nt));
+	size_t i;
+
+	for (i = 0; i < st->cap; i++)
+		if (st->th[i].tid)
+			*slot(nt, ncap, st->th[i].tid) = st->th[i];
+	free(st->th);
+	st->th = nt;
+	st->cap = ncap;
+}
+
 void schedtrace_watch(struct schedtrace *st, int tid, uint64_t now_ns, int running_cpu)
 {
 	struct st_thread *t;
-	size_t i;
 
-	if (tid <= 0 || find(st, tid))
+	if (tid <= 0)
 		return;
-	if ((st->n + 1) * 2 > st->cap) {   /* keep the table at most half full */
-		size_t ncap = st->cap * 2;
-		struct st_thread *nt = xcalloc(ncap, sizeof(*nt));
-
-		for (i = 0; i < st->cap; i++)
-			if (st->th[i].tid)
-				*slot(nt, ncap, st->th[i].tid) = st->th[i];
-		free(st->th);
-		st->th = nt;
-		st->cap = ncap;
+	t = find(st, tid);
+	if (t) {
+		t->watchers++;
+		return;
 	}
+	if ((st->n + 1) * 2 > st->cap)   /* keep the table at most half full */
+		rehash(st, st->cap * 2);
 	t = slot(st->th, st->cap, tid);
 	t->tid = tid;
+	t->watchers = 1;
 	t->watch_ns = now_ns;
 	t->in_since = xcalloc((size_t)st->max_cpu + 1, sizeof(uint64_t));
 	t->run = xcalloc((size_t)st->max_cpu + 1, sizeof(uint64_t));
@@ -107,6 +120,19 @@ void schedtrace_watch(struct schedtrace *st, int tid, uint64_t now_ns, int runni
 		t->switched_in = true;
 	}
 	st->n++;
+}
+
+void schedtrace_unwatch(struct schedtrace *st, int tid)
+{
+	struct st_thread *t = find(st, tid);
+
+	if (!t || --t->watchers > 0)
+		return;
+	free(t->in_since);
+	free(t->run);
+	memset(t, 0, sizeof(*t));
+	st->n--;
+	rehash(st, st->cap); /* open addressing: the probe chains through the slot close up */
 }
 
 /* tid left cpu at t_ns */
@@ -249,11 +275,18 @@ fail:
 	return ret;
 }
 
+struct schedtrace *schedtrace_ref(struct schedtrace *st)
+{
+	if (st)
+		st->refs++;
+	return st;
+}
+
 void schedtrace_free(struct schedtrace *st)
 {
 	size_t i;
 
-	if (!st)
+	if (!st || --st->refs > 0)
 		return;
 	for (i = 0; i < st->n_rings; i++) {
 		munmap(st->rings[i].base, st->page + st->rings[i].data_size);

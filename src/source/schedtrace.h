@@ -18,7 +18,9 @@
  * thread, the nanoseconds it ran on each CPU: exact residency.
  *
  *   schedtrace_open()     one switch recorder per CPU
+ *   schedtrace_ref()      another holder (views of one collector share it)
  *   schedtrace_watch()    threads of interest (others are skipped)
+ *   schedtrace_unwatch()  undo one watch; the last one forgets the thread
  *   schedtrace_poll()     drain the buffers; charge running threads up to now
  *   schedtrace_run_ns()   cumulative ns per CPU since the thread was watched
  *
@@ -46,14 +48,20 @@ struct schedtrace;
  */
 int schedtrace_open(struct schedtrace **out, const char *root, const int *cpus, size_t n_cpus,
 		    struct vp_err *err);
+/* Another holder of st (returned); schedtrace_free() drops one, the last frees. */
+struct schedtrace *schedtrace_ref(struct schedtrace *st);
 void schedtrace_free(struct schedtrace *st);
 
 /*
- * Watch a thread from now_ns (vp_now_ns()); watching one twice is a no-op.
- * running_cpu: the CPU it runs on right now when the caller knows it is
- * running (state R in /proc), else -1.
+ * Watch a thread from now_ns (vp_now_ns()).  running_cpu: the CPU it runs
+ * on right now when the caller knows it is running (state R in /proc), else
+ * -1.  Watching a thread already watched (by another holder) adds a watcher
+ * and changes nothing else: its times still count from the first watch, so
+ * a later watcher takes its own baseline (attrib does).
  */
 void schedtrace_watch(struct schedtrace *st, int tid, uint64_t now_ns, int running_cpu);
+/* Undo one watch of tid; when none is left the thread and its times are forgotten. */
+void schedtrace_unwatch(struct schedtrace *st, int tid);
 
 /* Read every buffer, then charge watched threads that are running up to now_ns. */
 int schedtrace_poll(struct schedtrace *st, uint64_t now_ns, struct vp_err *err);

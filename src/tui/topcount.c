@@ -148,6 +148,7 @@ static int open_collector(struct top_state *s, struct vp_err *err)
 	o.cal = c->cal;
 	o.vm_names = s->vm_names;
 	o.n_vm_names = s->n_vm_names;
+	o.trace = s->trace; /* top's own recorder: one set of ring buffers, not two */
 	ret = collect_new(&c->col, &o, err);
 	if (ret) {
 		c->col = NULL;

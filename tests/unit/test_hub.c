@@ -829,6 +829,83 @@ out:
 	model_free(m);
 }
 
+/* The run time attrib charged to this process's main thread on every node so far. */
+static double main_thread_run_s(const struct attrib *a, int pid)
+{
+	double s = 0;
+	size_t i;
+	int n;
+
+	for (i = 0; a && i < a->n; i++)
+		if (a->ents[i].alive && a->ents[i].tid == pid && a->ents[i].kind != ENT_PROCESS &&
+		    a->ents[i].kind != ENT_VM)
+			for (n = 0; n < a->n_nodes; n++)
+				s += a->ents[i].node_run_s[n];
+	return s;
+}
+
+/*
+ * Two views that need exact residency share the hub's one context-switch
+ * recorder (one ring buffer per CPU for the collector, not per view), and
+ * each counts residency from its own start: view B, added after view A's
+ * first 80 ms of burning, is charged only the 80 ms burnt after it, while
+ * A is charged both.  When A goes, B keeps the recorder.
+ */
+TEST(hub_views_share_one_recorder)
+{
+	struct model *m = load_text("model p\nevent clk = cpu-clock node\nevent tclk = task-clock\n"
+				    NO_FACTORS);
+	struct collect_frame f;
+	const struct attrib *aa, *ab;
+	struct fix x;
+	int pid = (int)getpid(), a, b;
+	double ra, rb;
+
+	memset(&f, 0, sizeof(f));
+	fix_init(&x, "/");
+	if (!m || !x.ok)
+		goto out;
+	a = add_pid_view(x.h, m, &pid, __LINE__);
+	if (a < 0)
+		goto out;
+	burn_ms(80);
+	sample_input(x.h, a, m, "clk", &f, __LINE__);
+	collect_frame_release(&f);
+	aa = hub_view_attrib(x.h, a);
+	if (!aa || !aa->exact) {
+		fix_release(&x);
+		model_free(m);
+		SKIP("no context-switch recorder here (perf access)");
+	}
+	b = add_pid_view(x.h, m, &pid, __LINE__);
+	if (b < 0)
+		goto out;
+	burn_ms(80);
+	sample_input(x.h, a, m, "clk", &f, __LINE__);
+	collect_frame_release(&f);
+	sample_input(x.h, b, m, "clk", &f, __LINE__);
+	collect_frame_release(&f);
+	aa = hub_view_attrib(x.h, a);
+	ab = hub_view_attrib(x.h, b);
+	CHECK(ab && ab->exact == aa->exact);
+	ra = main_thread_run_s(aa, pid);
+	rb = main_thread_run_s(ab, pid);
+	/* A: both burns (the first from its watch, which is after the add); B: the second */
+	CHECK(ra >= 0.5 * 0.160);
+	CHECK(rb >= 0.5 * 0.080);
+	CHECK(rb <= ra - 0.5 * 0.080);
+	hub_view_remove(x.h, a);
+	burn_ms(40);
+	sample_input(x.h, b, m, "clk", &f, __LINE__);
+	ab = hub_view_attrib(x.h, b);
+	CHECK(ab && ab->exact != NULL);
+	CHECK(main_thread_run_s(ab, pid) >= rb + 0.5 * 0.040);
+out:
+	collect_frame_release(&f);
+	fix_release(&x);
+	model_free(m);
+}
+
 /*
  * skx-2s (tests/data/root/skx-2s): uncore_imc_0..5, each with cpumask 0,4
  * (the first CPU of each socket).  `uncore_imc/.../` resolves to one event

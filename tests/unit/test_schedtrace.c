@@ -114,6 +114,52 @@ TEST(schedtrace_decoding)
 	schedtrace_free(st);
 }
 
+/*
+ * Two holders of one tracer (two views of a collector): a second watch of a
+ * thread adds a watcher and keeps its times; the thread is forgotten after
+ * the last unwatch, and the others (sharing its probe chain) are still found.
+ * The tracer lives until the last holder lets go.
+ */
+TEST(schedtrace_shared_watchers)
+{
+	struct schedtrace *st = schedtrace_new_offline(1), *st2;
+	const uint64_t *run;
+	size_t n;
+	int t;
+
+	schedtrace_watch(st, 100, 1000, -1);
+	rec(st, 0, 2000, 5, 100);            /* 100 in on CPU 0 at 2000 */
+	schedtrace_watch(st, 100, 2500, 1);  /* a second holder: no reset, no CPU change */
+	rec(st, 0, 4000, 100, 5);            /* out at 4000: 2000 ns on CPU 0, none on CPU 1 */
+	CHECK(schedtrace_run_ns(st, 100, &run, &n));
+	CHECK_U64(run[0], 2000);
+	CHECK_U64(run[1], 0);
+	schedtrace_unwatch(st, 100);         /* one watcher left: still traced */
+	rec(st, 1, 5000, 5, 100);
+	rec(st, 1, 5300, 100, 5);
+	CHECK(schedtrace_run_ns(st, 100, &run, &n));
+	CHECK_U64(run[1], 300);
+	schedtrace_unwatch(st, 100);         /* the last: forgotten */
+	CHECK(!schedtrace_run_ns(st, 100, &run, &n));
+	schedtrace_unwatch(st, 100);         /* not watched: nothing */
+	/* 40 threads; forgetting every other one leaves the rest findable */
+	for (t = 1; t <= 40; t++)
+		schedtrace_watch(st, t * 64, 1000, -1);
+	for (t = 1; t <= 40; t += 2)
+		schedtrace_unwatch(st, t * 64);
+	for (t = 1; t <= 40; t++)
+		CHECK_AT(__LINE__, schedtrace_run_ns(st, t * 64, &run, &n) == (t % 2 == 0),
+			 "thread %d", t * 64);
+	st2 = schedtrace_ref(st);
+	CHECK(st2 == st);
+	schedtrace_free(st);                 /* one holder left: st2 still works */
+	rec(st2, 0, 6000, 5, 128);
+	rec(st2, 0, 6100, 128, 5);
+	CHECK(schedtrace_run_ns(st2, 128, &run, &n));
+	CHECK_U64(run[0], 100);
+	schedtrace_free(st2);                /* freed (ASan would see a leak or a double free) */
+}
+
 struct phases {
 	int cpu[2];
 	double ns[2];                 /* thread CPU time in each phase, measured by itself */
