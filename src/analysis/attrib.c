@@ -538,53 +538,114 @@ struct qval attrib_apportion(const struct attrib *a, int vm, int node, double no
 int attrib_node_shares(const double *run, const double *act, const double *busy, size_t n_v,
 		       size_t n_nodes, double *share)
 {
+	return attrib_node_shares_mem(run, act, NULL, busy, n_v, n_nodes, share);
+}
+
+/* Row v of mem, normalised, when it is usable (finite, not negative, some memory). */
+static bool mem_row(const double *mem, size_t v, size_t n_nodes, double *sum)
+{
+	size_t n;
+
+	*sum = 0;
+	for (n = 0; mem && n < n_nodes; n++) {
+		double x = mem[v * n_nodes + n];
+
+		if (!isfinite(x) || x < 0)
+			return false;
+		*sum += x;
+	}
+	return mem && *sum > 0;
+}
+
+int attrib_node_shares_mem(const double *run, const double *act, const double *mem,
+			   const double *busy, size_t n_v, size_t n_nodes, double *share)
+{
 	double *w = xcalloc(n_v * n_nodes + 1, sizeof(double));
+	double *dist = xcalloc(n_v * n_nodes + 1, sizeof(double));
+	double *tot = xcalloc(n_v + 1, sizeof(double));
+	bool *known = xcalloc(n_v + 1, sizeof(bool));
 	size_t v, n;
 	int guessed = 0;
 
+	/* dist[v][n]: the part of v's traffic that goes to node n */
+	for (v = 0; v < n_v; v++) {
+		double msum;
+		bool by_mem = mem_row(mem, v, n_nodes, &msum);
+
+		known[v] = true;
+		for (n = 0; n < n_nodes; n++) {
+			if (isfinite(run[v * n_nodes + n]))
+				tot[v] += run[v * n_nodes + n];
+			else
+				known[v] = false;
+		}
+		for (n = 0; n < n_nodes; n++) {
+			double r = run[v * n_nodes + n];
+
+			if (by_mem)
+				dist[v * n_nodes + n] = mem[v * n_nodes + n] / msum;
+			else
+				dist[v * n_nodes + n] = tot[v] > 0 && isfinite(r) ? r / tot[v] : 0;
+		}
+	}
 	for (n = 0; n < n_nodes; n++) {
-		double sum_run = 0, sum_w = 0, part;
+		double sum_run = 0, sum_w = 0, here = 0, part;
 		bool by_act = act != NULL;
 
-		for (v = 0; v < n_v; v++)
-			if (isfinite(run[v * n_nodes + n]))
-				sum_run += run[v * n_nodes + n];
-		/* activity weights: each vCPU's count charged to nodes by its residency */
-		for (v = 0; by_act && v < n_v; v++) {
-			double r = run[v * n_nodes + n], tot = 0;
-			size_t k;
+		for (v = 0; v < n_v; v++) {
+			double r = run[v * n_nodes + n];
 
-			for (k = 0; k < n_nodes; k++)
-				if (isfinite(run[v * n_nodes + k]))
-					tot += run[v * n_nodes + k];
-			if (!isfinite(r) || r <= 0)
+			if (isfinite(r))
+				sum_run += r;
+			/* the run time of the view's vCPUs whose traffic goes to n */
+			if (!mem)
+				here += isfinite(r) ? r : 0;
+			else if (known[v])
+				here += tot[v] * dist[v * n_nodes + n];
+		}
+		/* activity weights: each vCPU's own count, sent to nodes as its traffic goes */
+		for (v = 0; by_act && v < n_v; v++) {
+			double d = dist[v * n_nodes + n];
+
+			if (d <= 0 || (mem && !known[v]))
 				w[v * n_nodes + n] = 0;
-			else if (!isfinite(act[v]) || act[v] < 0 || tot <= 0)
+			else if (!isfinite(act[v]) || act[v] < 0)
 				by_act = false;
 			else
-				w[v * n_nodes + n] = act[v] * r / tot;
+				w[v * n_nodes + n] = act[v] * d;
 			sum_w += w[v * n_nodes + n];
 		}
 		if (!by_act || sum_w <= 0) {
-			sum_w = sum_run;
-			for (v = 0; v < n_v; v++)
-				w[v * n_nodes + n] = isfinite(run[v * n_nodes + n]) ?
-						     run[v * n_nodes + n] : 0;
+			sum_w = 0;
+			for (v = 0; v < n_v; v++) {
+				double r = run[v * n_nodes + n];
+
+				w[v * n_nodes + n] = !mem ? (isfinite(r) ? r : 0)
+						    : known[v] ? tot[v] * dist[v * n_nodes + n] : 0;
+				sum_w += w[v * n_nodes + n];
+			}
 		}
+		/* the rest of the node's busy time (other tasks) is taken to use the
+		 * node's own memory: the view's part is its run time sent here over that */
 		if (busy && isfinite(busy[n]) && busy[n] > 0) {
-			part = sum_run < busy[n] ? sum_run / busy[n] : 1;
+			double others = busy[n] > sum_run ? busy[n] - sum_run : 0;
+
+			part = here + others > 0 ? here / (here + others) : 0;
 		} else {
 			part = 1;
-			if (sum_run > 0)
+			if (here > 0)
 				guessed++;
 		}
 		for (v = 0; v < n_v; v++) {
-			if (!isfinite(run[v * n_nodes + n]))
+			if (mem ? !known[v] : !isfinite(run[v * n_nodes + n]))
 				share[v * n_nodes + n] = NAN;
 			else
 				share[v * n_nodes + n] = sum_w > 0 ? part * w[v * n_nodes + n] / sum_w : 0;
 		}
 	}
 	free(w);
+	free(dist);
+	free(tot);
+	free(known);
 	return guessed;
 }

@@ -173,4 +173,21 @@ struct qval attrib_apportion(const struct attrib *a, int vm, int node, double no
 int attrib_node_shares(const double *run, const double *act, const double *busy, size_t n_v,
 		       size_t n_nodes, double *share);
 
+/*
+ * The same for a count made at the memory's node (an IMC: `home` in a
+ * model): vCPU v's traffic goes to the nodes its memory is on,
+ * mem[v * n_nodes + n] (bytes or fractions; a row with NaN, or NULL for
+ * all: its memory taken to be where it runs), not where it runs:
+ *     dist[v][n]  = mem[v][n] / sum_k mem[v][k]
+ *     here[n]     = sum_v run[v] * dist[v][n]           (run[v]: v's run time, all nodes)
+ *     part[n]     = here[n] / (here[n] + max(0, busy[n] - sum_v run[v][n]))
+ *     w[v][n]     = run[v] * dist[v][n], or act[v] * dist[v][n]
+ *     share[v][n] = part[n] * w[v][n] / sum_u w[u][n]
+ * (the other tasks on node n are taken to use node n's memory).  With
+ * mem NULL, dist[v][n] = run[v][n] / run[v] and this is attrib_node_shares()
+ * exactly.  share is NaN for a vCPU whose run time on some node is unknown.
+ */
+int attrib_node_shares_mem(const double *run, const double *act, const double *mem,
+			   const double *busy, size_t n_v, size_t n_nodes, double *share);
+
 #endif

@@ -611,18 +611,24 @@ static void node_busy_s(const struct topology *topo, const struct cpustat *base,
  * counts them per thread.  Returns share[v * n_nodes + i] for the frame's
  * vCPUs in row order (heap), NULL when the model counts nothing per node.
  */
-static double *vcpu_shares(struct cview *c, bool total, const double *counts)
+static double *vcpu_shares(struct cview *c, bool total, const double *counts, double **home)
 {
 	const struct topology *topo = &c->o.plat->topo;
-	size_t nn = topo->n_nodes > 0 ? (size_t)topo->n_nodes : 0, nv = 0, v, i, j, ni;
-	double *run, *act, *busy, *share;
+	size_t nn = topo->n_nodes > 0 ? (size_t)topo->n_nodes : 0, nv = 0, v, i, j, ni, k;
+	double *run, *act, *busy, *share, *mem = NULL;
+	bool any_home = false;
 	bool have_act = c->act_in[0] >= 0 && c->act_in[1] >= 0 && c->n_t &&
 			!c->in_reason[c->act_in[0]] && !c->in_reason[c->act_in[1]];
 
+	*home = NULL;
 	if (!nn || !counts_nodes(c))
 		return NULL;
+	for (k = 0; k < c->o.model->n_inputs; k++)
+		any_home |= c->in_node[k] && c->o.model->inputs[k].home && !c->in_reason[k];
 	for (i = 0; i < c->vms.n; i++)
 		nv += c->vms.vms[i].n_vcpus;
+	if (any_home)
+		mem = xcalloc(nv * nn + 1, sizeof(double));
 	run = xcalloc(nv * nn + 1, sizeof(double));
 	act = xcalloc(nv + 1, sizeof(double));
 	busy = xcalloc(nn, sizeof(double));
@@ -639,6 +645,9 @@ static double *vcpu_shares(struct cview *c, bool total, const double *counts)
 				const struct entity *ent = e >= 0 ? &c->attrib.ents[e] : NULL;
 				int id = topo->nodes[ni].id;
 
+				if (mem) /* the VM's resident memory on the node: where its traffic goes */
+					mem[v * nn + ni] = vm->mem_node && id >= 0 && id < vm->n_mem_nodes ?
+							   (double)vm->mem_node[id] : NAN;
 				run[v * nn + ni] = NAN;
 				if (ent && id >= 0 && id < c->attrib.n_nodes)
 					run[v * nn + ni] = total ? ent->node_run_s[id]
@@ -669,15 +678,24 @@ static double *vcpu_shares(struct cview *c, bool total, const double *counts)
 		}
 	}
 	attrib_node_shares(run, have_act ? act : NULL, c->have_cs ? busy : NULL, nv, nn, share);
+	if (mem) {
+		*home = xcalloc(nv * nn + 1, sizeof(double));
+		attrib_node_shares_mem(run, have_act ? act : NULL, mem, c->have_cs ? busy : NULL, nv,
+				       nn, *home);
+		free(mem);
+	}
 	free(run);
 	free(act);
 	free(busy);
 	return share;
 }
 
-/* A vCPU's per-node inputs: the node counts times its shares. */
+/*
+ * A vCPU's per-node inputs: the node counts times its shares (home: its
+ * shares of counts made at the memory's node, NULL when the model has none).
+ */
 static void apportion_row(const struct cview *c, const double *ncounts, const double *share,
-			  struct collect_row *r)
+			  const double *home, struct collect_row *r)
 {
 	const struct model *m = c->o.model;
 	size_t nn = (size_t)c->o.plat->topo.n_nodes, k, ni;
@@ -689,7 +707,8 @@ static void apportion_row(const struct cview *c, const double *ncounts, const do
 		if (!c->in_node[k] || c->in_reason[k])
 			continue;
 		for (ni = 0; ni < nn && isfinite(sum); ni++) {
-			double x = ncounts[k * nn + ni], w = share[ni];
+			double x = ncounts[k * nn + ni];
+			double w = home && c->o.model->inputs[k].home ? home[ni] : share[ni];
 
 			if (w == 0)
 				continue;
@@ -738,7 +757,7 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	const struct model *m = c->o.model;
 	char rdt_notes[1024] = "";
 	uint64_t now;
-	double *mw, *share = NULL;
+	double *mw, *share = NULL, *home = NULL;
 	size_t i, j, k, v = 0;
 	int ret;
 
@@ -750,7 +769,7 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	if (ret)
 		return ret;
 	if (ncounts)
-		share = vcpu_shares(c, total, counts);
+		share = vcpu_shares(c, total, counts, &home);
 	f->t_ns = now;
 	f->duration = (double)(now - (total ? c->start_ns : c->prev_ns)) / 1e9;
 	f->cpu_mhz = c->mhz;
@@ -825,7 +844,9 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 			r->inputs = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
 			vcpu_inputs(c, &vm->vcpus[j], r->ent, total, counts, r->inputs);
 			if (share)
-				apportion_row(c, ncounts, share + v * (size_t)c->o.plat->topo.n_nodes, r);
+				apportion_row(c, ncounts, share + v * (size_t)c->o.plat->topo.n_nodes,
+					      home ? home + v * (size_t)c->o.plat->topo.n_nodes : NULL,
+					      r);
 			v++;
 			for (k = 0; k < m->n_inputs; k++) {
 				if (m->inputs[k].kind == INPUT_SOURCE && c->es[k] == ES_NONE)
@@ -868,6 +889,7 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	}
 	free(mw);
 	free(share);
+	free(home);
 	node_rows(c, ncounts, nsplit, f);
 	if (counts_nodes(c)) {
 		bool *counted = xcalloc(m->n_inputs + 1, sizeof(bool));

@@ -369,11 +369,14 @@ static bool parse_input(struct loader *ld, struct lexer *lx, enum input_kind kin
 	}
 	lex_next(lx);
 	while (lx->cur.t == T_IDENT && (!strcmp(lx->cur.str, "optional") ||
-					 (kind == INPUT_EVENT && !strcmp(lx->cur.str, "node")))) {
+					 (kind == INPUT_EVENT && (!strcmp(lx->cur.str, "node") ||
+								  !strcmp(lx->cur.str, "home"))))) {
 		if (!strcmp(lx->cur.str, "optional"))
 			in.optional = true;
 		else
 			in.per_node = true;
+		if (!strcmp(lx->cur.str, "home"))
+			in.home = true;
 		lex_next(lx);
 	}
 	take_desc(lx, &in.desc);

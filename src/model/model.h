@@ -63,6 +63,8 @@ struct model_input {      /* an event or a software source, by its local name */
 	bool optional;        /* missing on a machine: its metrics become n/a, the model still applies */
 	bool per_node;        /* `node`: counted system-wide per CPU and summed per NUMA node (as
 				 every per-socket uncore event is), then apportioned to vCPUs */
+	bool home;            /* `home` (implies node): counted at the memory's node (an IMC),
+				 apportioned by where each vCPU's memory is, not where it runs */
 	char *desc;           /* NULL when none */
 	struct src_loc loc;   /* of the name */
 	struct src_loc spec_loc;

@@ -125,6 +125,7 @@ void model_show_json(const struct model *m, const struct model_avail *av, const 
 		jw_kstr(&w, "spec", m->inputs[i].spec);
 		jw_kbool(&w, "optional", m->inputs[i].optional);
 		jw_kbool(&w, "node", m->inputs[i].per_node);
+		jw_kbool(&w, "home", m->inputs[i].home);
 		jw_kstr(&w, "description", m->inputs[i].desc);
 		jw_kbool(&w, "available", av->input_ok[i]);
 		jw_kstr(&w, "reason", av->input_reason[i]);
@@ -337,12 +338,19 @@ int model_show_text(const struct jv *doc, const char *where, struct sbuf *sb, st
 	sbuf_addf(sb, "\nevents and sources (%zu):\n", inputs->n);
 	table_init(&t, 4, ev_titles);
 	for (i = 0; i < inputs->n; i++) {
-		const struct jv *in = &inputs->items[i], *opt = jv_get(in, "optional");
+		const struct jv *in = &inputs->items[i];
+		const struct jv *opt = jv_get(in, "optional"), *node = jv_get(in, "node");
+		const struct jv *home = jv_get(in, "home");
+		bool o = opt && opt->type == JV_BOOL && opt->b;
+		bool h = home && home->type == JV_BOOL && home->b;
+		bool n = !h && node && node->type == JV_BOOL && node->b;
 
+		/* "event (optional, home)": the keywords the model gave */
 		table_row(&t);
 		table_cell(&t, "%s", str_or(in, "name", "?"));
-		table_cell(&t, "%s%s", str_or(in, "kind", "?"),
-			   opt && opt->type == JV_BOOL && opt->b ? " (optional)" : "");
+		table_cell(&t, "%s%s%s%s%s%s", str_or(in, "kind", "?"), o || n || h ? " (" : "",
+			   o ? "optional" : "", o && (n || h) ? ", " : "", h ? "home" : n ? "node" : "",
+			   o || n || h ? ")" : "");
 		table_cell(&t, "%s", str_or(in, "spec", ""));
 		table_cell(&t, "%s", avail_text(in, buf, sizeof(buf)));
 	}

@@ -320,3 +320,71 @@ TEST(attrib_node_shares_by_hand)
 		CHECK_NEAR(share[0], 0.375, 1e-12); /* vCPU 1's activity unknown: by run time */
 	}
 }
+
+/*
+ * Home-side counts (an IMC): two vCPUs of a VM run on node 0 only (0.5 s
+ * and 0.3 s), its memory is all on node 1; node 0 was busy 1.0 s, node 1
+ * 0.4 s (other tasks).  By residency they would take 0.8 of node 0's IMC
+ * count; by where their memory is, node 0's IMC saw none of their traffic
+ * and node 1's saw 0.8 s of their run time against 0.4 s of the others':
+ *     part[1] = 0.8 / (0.8 + 0.4) = 2/3
+ *     v0: 2/3 * 0.5 / 0.8 = 5/12,  v1: 2/3 * 0.3 / 0.8 = 1/4
+ * With counts 1000 (node 0) and 600 (node 1): v0 250, v1 150, where
+ * residency gives 500 and 300 of node 0's.
+ */
+TEST(attrib_node_shares_home_by_hand)
+{
+	static const double run[2 * 2] = { 0.5, 0, 0.3, 0 };
+	static const double busy[2] = { 1.0, 0.4 };
+	static const double remote[2 * 2] = { 0, 64, 0, 64 };   /* MiB per node */
+	static const double counts[2] = { 1000, 600 };
+	double share[4], v0, v1;
+
+	CHECK_INT(attrib_node_shares_mem(run, NULL, remote, busy, 2, 2, share), 0);
+	CHECK_NEAR(share[0], 0, 1e-12);
+	CHECK_NEAR(share[2], 0, 1e-12);
+	CHECK_NEAR(share[1], 5.0 / 12, 1e-12);
+	CHECK_NEAR(share[3], 0.25, 1e-12);
+	v0 = counts[0] * share[0] + counts[1] * share[1];
+	v1 = counts[0] * share[2] + counts[1] * share[3];
+	CHECK_NEAR(v0, 250, 1e-9);
+	CHECK_NEAR(v1, 150, 1e-9);
+	/* activity weights 100 and 300 split the same part 1:3 */
+	{
+		static const double act[2] = { 100, 300 };
+
+		attrib_node_shares_mem(run, act, remote, busy, 2, 2, share);
+		CHECK_NEAR(share[1], 2.0 / 3 * 0.25, 1e-12);
+		CHECK_NEAR(share[3], 2.0 / 3 * 0.75, 1e-12);
+	}
+	/* memory unknown (NaN row) or NULL: taken to be where it runs, i.e. residency */
+	{
+		static const double unknown[2 * 2] = { NAN, NAN, NAN, NAN };
+		double by_run[4];
+
+		attrib_node_shares(run, NULL, busy, 2, 2, by_run);
+		attrib_node_shares_mem(run, NULL, unknown, busy, 2, 2, share);
+		for (int k = 0; k < 4; k++)
+			CHECK_NEAR_AT(__LINE__, share[k], by_run[k], 1e-12);
+		CHECK_NEAR(by_run[0], 0.5, 1e-12);
+		CHECK_NEAR(by_run[2], 0.3, 1e-12);
+	}
+	/* half the memory local: node 0 gets half the traffic (here 0.4 of 1.0 busy,
+	 * others 0.2: part 0.4 / 0.6), node 1 the other half (0.4 against 0.4) */
+	{
+		static const double half[2 * 2] = { 1, 1, 1, 1 };
+
+		attrib_node_shares_mem(run, NULL, half, busy, 2, 2, share);
+		CHECK_NEAR(share[0], 0.4 / 0.6 * 0.25 / 0.4, 1e-12);
+		CHECK_NEAR(share[1], 0.5 * 0.25 / 0.4, 1e-12);
+	}
+	/* a vCPU whose run time is unknown somewhere: NaN on every node */
+	{
+		static const double run2[2 * 2] = { 0.5, 0, NAN, 0 };
+
+		attrib_node_shares_mem(run2, NULL, remote, busy, 2, 2, share);
+		CHECK_NAN(share[2]);
+		CHECK_NAN(share[3]);
+		CHECK_NEAR(share[1], 0.5 / 0.9, 1e-12);
+	}
+}

@@ -453,3 +453,38 @@ TEST(model_builtins_parse)
 	vp_free_names(names, n);
 	free(dir);
 }
+
+/* `node` and `home` after an event's spec: home implies node; a source takes neither. */
+TEST(model_node_and_home_keywords)
+{
+	static const char text[] =
+		"model k\n"
+		"event r = cpu-clock node\n"
+		"event h = uncore_imc/event=0x04/ optional home \"CAS\"\n"
+		"event p = task-clock\n"
+		"factor locality unavailable \"x\"\nfactor llc unavailable \"x\"\n"
+		"factor sharing unavailable \"x\"\nfactor imc unavailable \"x\"\n"
+		"factor queue unavailable \"x\"\n";
+	static const char bad[] =
+		"model b\nsource s = numastat.local_node home\n";
+	struct diags dg;
+	struct model *m = NULL;
+	struct vp_err err;
+
+	diags_init(&dg);
+	CHECK_INT(model_load_text(&m, text, "k.model", NULL, 0, &dg, &err), 0);
+	if (m && m->n_inputs == 3) {
+		CHECK(m->inputs[0].per_node && !m->inputs[0].home);
+		CHECK(m->inputs[1].per_node && m->inputs[1].home && m->inputs[1].optional);
+		CHECK_STR(m->inputs[1].desc, "CAS");
+		CHECK(!m->inputs[2].per_node && !m->inputs[2].home);
+	}
+	model_free(m);
+	m = NULL;
+	diags_release(&dg);
+	diags_init(&dg);
+	CHECK_INT(model_load_text(&m, bad, "b.model", NULL, 0, &dg, &err), VP_EPARSE);
+	CHECK_CONTAINS(err.msg, "b.model:2:");
+	model_free(m);
+	diags_release(&dg);
+}
