@@ -21,6 +21,7 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/sbuf.h"
+#include "util/runstat.h"
 #include "util/timeutil.h"
 #include "cli/stat_model.h"
 
@@ -61,21 +62,23 @@ struct stat_opts {
 	char **model_paths;        /* --model-path DIRs */
 	size_t n_model_paths;
 	const char *calibration;   /* --calibration FILE */
+	long repeat;               /* -r N: run the command N times (1: once) */
+	bool per_thread;           /* --per-thread: one row per thread and event */
 };
 
 /* One output row: a non-uncore event, or every instance of an uncore spec. */
 struct row {
-	const char *name;
+	char *name;                /* owned: rows outlive -r's sessions */
 	int event;                 /* session event index, -1 for a merged uncore spec */
 	int spec_index;
 	int spec;                  /* index into opts.specs */
 	const char *cgroup;
 	bool dropped;              /* not supported: no descriptor opened */
-	const char *why;
+	char *why;                 /* owned, NULL none */
 	bool clock;                /* task-clock / cpu-clock: shown in msec */
 	bool task_clock;
 	double scale;
-	const char *unit;
+	char *unit;                /* owned */
 };
 
 static const struct cmd *self(void);
@@ -202,7 +205,7 @@ static int parse_ids(const char *arg, pid_t **v, size_t *n, size_t *cap, const c
 	return 0;
 }
 
-enum { OPT_JSON = 1000, OPT_NO_BIG_NUM, OPT_RAW, OPT_MODEL_PATH, OPT_CALIB };
+enum { OPT_JSON = 1000, OPT_NO_BIG_NUM, OPT_RAW, OPT_MODEL_PATH, OPT_CALIB, OPT_PER_THREAD };
 
 static int parse_args(struct stat_opts *o, int argc, char **argv)
 {
@@ -222,14 +225,17 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 		{ "raw", no_argument, NULL, OPT_RAW },
 		{ "model-path", required_argument, NULL, OPT_MODEL_PATH },
 		{ "calibration", required_argument, NULL, OPT_CALIB },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vp_err err = { 0, "" };
 	int c, ret;
 
 	o->big_num = true;
+	o->repeat = 1;
 	cpulist_init(&o->cpus);
-	while ((c = getopt_long(argc, argv, "+e:aC:p:t:G:I:x:o:m:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:aC:p:t:G:I:x:o:m:r:", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -293,6 +299,16 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 		case OPT_CALIB:
 			o->calibration = optarg;
 			break;
+		case 'r':
+			o->repeat = strtol(optarg, &end, 10);
+			if (*end || end == optarg || o->repeat < 1 || o->repeat > 100000)
+				return cli_usage_error(self(), "-r '%s': the number of runs must be 1 to "
+						       "100000 (perf's -r 0, repeat until Ctrl-C, is not "
+						       "supported)", optarg);
+			break;
+		case OPT_PER_THREAD:
+			o->per_thread = true;
+			break;
 		default:
 			return cli_usage_error(self(), "unknown option '%s'", argv[optind - 1]);
 		}
@@ -309,6 +325,24 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 	if (!o->cmd && !o->all_cpus && !o->cpus.n && !o->n_pids && !o->n_tids &&
 	    !o->cgroup_all && !o->nr_cgroups)
 		return cli_usage_error(self(), "nothing to count: give a command, -a, -C, -p, -t or -G");
+	if (o->repeat > 1 && !o->cmd)
+		return cli_usage_error(self(), "-r repeats a command: give one (-a, -C, -p or -t "
+				       "alone count until Ctrl-C, which ends every run)");
+	if (o->repeat > 1 && o->interval_ms)
+		return cli_usage_error(self(), "-r and -I exclude each other: -r prints the means of "
+				       "whole runs");
+	if (o->repeat > 1 && o->model)
+		return cli_usage_error(self(), "-r and -m exclude each other: a model's metrics "
+				       "are of one run");
+	if (o->per_thread && (o->all_cpus || o->cpus.n || o->cgroup_all || o->nr_cgroups))
+		return cli_usage_error(self(), "--per-thread counts threads: it goes with -p, -t or a "
+				       "command, not with -a, -C or -G (perf needs BPF for that)");
+	if (o->per_thread && o->model)
+		return cli_usage_error(self(), "--per-thread and -m exclude each other: a model's "
+				       "metrics are per run");
+	if (o->per_thread && o->repeat > 1)
+		return cli_usage_error(self(), "--per-thread and -r exclude each other: the threads "
+				       "differ from run to run");
 	return 0;
 }
 
@@ -343,41 +377,54 @@ static struct row *make_rows(const struct stat_opts *o, const struct cnt_session
 			if (r) {
 				r->dropped &= e->state == CNT_EV_DROPPED;
 				if (!r->why && e->why)
-					r->why = e->why;
+					r->why = xstrdup(e->why);
 				continue;
 			}
 			r = &rows[n++];
-			r->name = e->ev.uncore ? o->specs[i].text : e->ev.name;
+			r->name = xstrdup(e->ev.uncore ? o->specs[i].text : e->ev.name);
 			r->event = e->ev.uncore ? -1 : (int)j;
 			r->spec_index = (int)i;
 			r->spec = (int)i;
 			r->cgroup = o->specs[i].cgroup;
 			r->dropped = e->state == CNT_EV_DROPPED;
-			r->why = e->why;
+			r->why = e->why ? xstrdup(e->why) : NULL;
 			r->task_clock = is_sw(&e->ev, PERF_COUNT_SW_TASK_CLOCK);
 			r->clock = !e->ev.unit[0] && (r->task_clock || is_sw(&e->ev, PERF_COUNT_SW_CPU_CLOCK));
 			r->scale = e->ev.scale;
-			r->unit = r->clock ? "msec" : e->ev.unit;
+			r->unit = xstrdup(r->clock ? "msec" : e->ev.unit);
 		}
 		if (!any) {       /* a default event this machine cannot even resolve */
 			struct row *r = &rows[n++];
 
-			r->name = o->specs[i].text;
+			r->name = xstrdup(o->specs[i].text);
 			r->event = -1;
 			r->spec_index = (int)i;
 			r->spec = (int)i;
 			r->cgroup = o->specs[i].cgroup;
 			r->dropped = true;
-			r->why = o->specs[i].resolve_msg;
-			r->unit = "";
+			r->why = o->specs[i].resolve_msg ? xstrdup(o->specs[i].resolve_msg) : NULL;
+			r->unit = xstrdup("");
 		}
 	}
 	*n_out = n;
 	return rows;
 }
 
+static void free_rows(struct row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; rows && i < n; i++) {
+		free(rows[i].name);
+		free(rows[i].why);
+		free(rows[i].unit);
+	}
+	free(rows);
+}
+
+/* One row's sum over the run (total) or the interval, on one entity (-1: all of them). */
 static void row_value(const struct cnt_session *s, const struct cnt_snapshot *snap, bool total,
-		      const struct row *r, struct cnt_value *v)
+		      const struct row *r, int entity, struct cnt_value *v)
 {
 	struct cnt_filter f = CNT_FILTER_ANY;
 
@@ -385,20 +432,28 @@ static void row_value(const struct cnt_session *s, const struct cnt_snapshot *sn
 		f.event = r->event;
 	else
 		f.spec_index = r->spec_index;
+	f.entity = entity;
 	cnt_sum(s, snap, total, &f, v);
 }
 
-/* The derived column perf prints after '#': CPUs utilized, or a rate per task-clock second. */
-static bool row_metric(const struct cnt_session *s, const struct cnt_snapshot *snap, bool total,
-		       const struct row *rows, size_t n, const struct row *r, double value,
+/*
+ * The derived column perf prints after '#': CPUs utilized, or a rate per
+ * task-clock second of the same cgroup.  vals[i] is row i's scaled count
+ * (nanoseconds for clocks; NaN when not counted) over the same period and
+ * entity as rows[k], so one function serves a run, an interval, a thread
+ * and the means of -r.
+ */
+static bool row_metric(const struct row *rows, size_t n, size_t k, const double *vals,
 		       double elapsed_ns, double *m, const char **unit)
 {
+	const struct row *r = &rows[k];
+	double value = vals[k];
 	size_t i;
 
-	if (isnan(value))
+	if (isnan(value) || r->dropped)
 		return false;
 	if (r->clock) {
-		if (elapsed_ns <= 0)
+		if (!(elapsed_ns > 0))
 			return false;
 		*m = value / elapsed_ns;
 		*unit = "CPUs utilized";
@@ -407,16 +462,13 @@ static bool row_metric(const struct cnt_session *s, const struct cnt_snapshot *s
 	if (r->unit && r->unit[0])
 		return false;
 	for (i = 0; i < n; i++) {
-		struct cnt_value tc;
-
 		if (!rows[i].task_clock || rows[i].dropped ||
 		    !((!rows[i].cgroup && !r->cgroup) ||
 		      (rows[i].cgroup && r->cgroup && !strcmp(rows[i].cgroup, r->cgroup))))
 			continue;
-		row_value(s, snap, total, &rows[i], &tc);
-		if (!(tc.value > 0))
+		if (!(vals[i] > 0))
 			return false;
-		*m = value / (tc.value / 1e9);
+		*m = value / (vals[i] / 1e9);
 		*unit = "/sec";
 		if (*m >= 1e9) {
 			*m /= 1e9;
@@ -441,83 +493,172 @@ static void time_prefix(struct sbuf *out, uint64_t ns, char sep)
 		sbuf_addch(out, sep);
 }
 
-/* Rows of one snapshot as perf's table or CSV. */
+/* Every row's value on entity (-1: all) into v[] and its scaled count into vals[]. */
+static void row_values(const struct cnt_session *s, const struct cnt_snapshot *snap, bool total,
+		       const struct row *rows, size_t n, int entity, struct cnt_value *v,
+		       double *vals)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct cnt_value z = { 0, 0, 0, NAN, NAN };
+
+		v[i] = z;
+		if (!rows[i].dropped)
+			row_value(s, snap, total, &rows[i], entity, &v[i]);
+		vals[i] = v[i].value;
+	}
+}
+
+/* The --per-thread entities: the session's threads, in its order. */
+static bool per_thread_entity(const struct stat_opts *o, const struct cnt_session *s, size_t e)
+{
+	return o->per_thread && s->entities[e].kind == CNT_ENT_THREAD;
+}
+
+/*
+ * Every row's values: summed over the entities, or with --per-thread one
+ * set per entity (threads only are filled) at [entity * n + row].  Returns
+ * the number of sets; free() *v and *vals.
+ */
+static size_t entity_values(const struct stat_opts *o, const struct cnt_session *s,
+			    const struct cnt_snapshot *snap, bool total, const struct row *rows,
+			    size_t n, struct cnt_value **v, double **vals)
+{
+	size_t n_ent = o->per_thread ? s->n_entities : 1, e;
+
+	*v = xcalloc(n * n_ent + 1, sizeof(**v));
+	*vals = xcalloc(n * n_ent + 1, sizeof(double));
+	for (e = 0; e < n_ent; e++)
+		if (!o->per_thread || per_thread_entity(o, s, e))
+			row_values(s, snap, total, rows, n, o->per_thread ? (int)e : -1,
+				   *v + e * n, *vals + e * n);
+	return n_ent;
+}
+
+static void fill_line(struct stat_line *l, const struct stat_opts *o, const struct row *rows,
+		      size_t n, size_t i, const struct cnt_value *v, const double *vals,
+		      double elapsed)
+{
+	const struct row *r = &rows[i];
+
+	memset(l, 0, sizeof(*l));
+	l->name = r->name;
+	l->cgroup = r->cgroup;
+	l->unit = r->unit;
+	l->not_supported = r->dropped;
+	l->value = NAN;
+	l->pct = NAN;
+	l->decimals = r->clock || (r->unit && r->unit[0]) ? 2 : 0;
+	l->interval = o->interval_ms > 0;
+	if (!r->dropped) {
+		l->value = r->clock ? v->value / 1e6 : v->value;
+		l->pct = v->pct;
+		l->running_ns = v->running;
+		l->has_metric = row_metric(rows, n, i, vals, elapsed, &l->metric, &l->metric_unit);
+	}
+}
+
+/*
+ * Rows of one snapshot as perf's table or CSV; with --per-thread one line
+ * per event and thread, event by event as perf orders them.
+ */
 static void print_rows(struct sbuf *out, const struct stat_opts *o, const struct cnt_session *s,
-		       const struct cnt_snapshot *snap, bool total, const struct row *rows, size_t n)
+		       const struct cnt_snapshot *snap, bool total, const struct row *rows, size_t n,
+		       char *const *comms)
 {
 	double elapsed = (double)(total ? snap->t_ns - snap->start_ns : snap->t_ns - snap->prev_ns);
+	struct cnt_value *v;
+	double *vals;
+	size_t n_ent = entity_values(o, s, snap, total, rows, n, &v, &vals);
 	bool any_cg = false;
-	size_t i;
+	size_t i, e;
 
 	for (i = 0; i < n; i++)
 		any_cg |= rows[i].cgroup != NULL;
 	for (i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
-		struct cnt_value v = { 0, 0, 0, NAN, NAN };
-		struct stat_line l = { 0 };
+		for (e = 0; e < n_ent; e++) {
+			struct stat_line l;
 
-		l.name = r->name;
-		l.cgroup = r->cgroup;
-		l.unit = r->unit;
-		l.not_supported = r->dropped;
-		l.value = NAN;
-		l.pct = NAN;
-		l.decimals = r->clock || (r->unit && r->unit[0]) ? 2 : 0;
-		l.interval = o->interval_ms > 0;
-		l.t_ns = snap->t_ns - snap->start_ns;
-		if (!r->dropped) {
-			row_value(s, snap, total, r, &v);
-			l.value = r->clock ? v.value / 1e6 : v.value;
-			l.pct = v.pct;
-			l.running_ns = v.running;
-			l.has_metric = row_metric(s, snap, total, rows, n, r, v.value, elapsed,
-						  &l.metric, &l.metric_unit);
+			if (o->per_thread && !per_thread_entity(o, s, e))
+				continue;
+			fill_line(&l, o, rows, n, i, &v[e * n + i], vals + e * n, elapsed);
+			l.t_ns = snap->t_ns - snap->start_ns;
+			if (o->per_thread) {
+				l.tid = (int)s->entities[e].tid;
+				l.comm = comms ? comms[e] : NULL;
+			}
+			stat_format_line(out, &l, o->sep, o->big_num, any_cg);
 		}
-		stat_format_line(out, &l, o->sep, o->big_num, any_cg);
 	}
+	free(v);
+	free(vals);
 }
 
-static void json_rows(struct jw *w, const struct cnt_session *s, const struct cnt_snapshot *snap,
-		      bool total, const struct row *rows, size_t n)
+static void json_event(struct jw *w, const struct row *rows, size_t n, size_t i,
+		       const struct cnt_value *v, const double *vals, double elapsed)
+{
+	const struct row *r = &rows[i];
+	const char *munit = NULL;
+	double m = 0;
+
+	jw_kstr(w, "event", r->name);
+	jw_kstr(w, "cgroup", r->cgroup);
+	jw_kstr(w, "state", r->dropped ? "not supported" :
+		isnan(v->value) ? "not counted" : "counted");
+	jw_kdouble(w, "value", r->clock ? v->value / 1e6 : v->value);
+	jw_kstr(w, "unit", r->unit ? r->unit : "");
+	jw_kdouble(w, "count", v->value);
+	jw_kuint(w, "raw", v->raw);
+	jw_kuint(w, "enabled_ns", v->enabled);
+	jw_kuint(w, "running_ns", v->running);
+	jw_kdouble(w, "pct_running", v->pct);
+	if (row_metric(rows, n, i, vals, elapsed, &m, &munit)) {
+		jw_kdouble(w, "metric", m);
+		jw_kstr(w, "metric_unit", munit);
+	} else {
+		jw_key(w, "metric");
+		jw_null(w);
+		jw_kstr(w, "metric_unit", NULL);
+	}
+	if (r->dropped)
+		jw_kstr(w, "why", r->why);
+}
+
+static void json_rows(struct jw *w, const struct stat_opts *o, const struct cnt_session *s,
+		      const struct cnt_snapshot *snap, bool total, const struct row *rows, size_t n,
+		      char *const *comms)
 {
 	double elapsed = (double)(total ? snap->t_ns - snap->start_ns : snap->t_ns - snap->prev_ns);
-	size_t i;
+	struct cnt_value *v;
+	double *vals;
+	size_t n_ent = entity_values(o, s, snap, total, rows, n, &v, &vals);
+	size_t i, e;
 
 	jw_key(w, "events");
 	jw_arr_begin(w);
 	for (i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
-		struct cnt_value v = { 0, 0, 0, NAN, NAN };
-		const char *munit = NULL;
-		double m = 0;
+		for (e = 0; e < n_ent; e++) {
+			if (o->per_thread && !per_thread_entity(o, s, e))
+				continue;
+			jw_obj_begin(w);
+			json_event(w, rows, n, i, &v[e * n + i], vals + e * n, elapsed);
+			if (o->per_thread) {
+				struct sbuf t = SBUF_INIT;
 
-		jw_obj_begin(w);
-		jw_kstr(w, "event", r->name);
-		jw_kstr(w, "cgroup", r->cgroup);
-		if (!r->dropped)
-			row_value(s, snap, total, r, &v);
-		jw_kstr(w, "state", r->dropped ? "not supported" :
-			isnan(v.value) ? "not counted" : "counted");
-		jw_kdouble(w, "value", r->clock ? v.value / 1e6 : v.value);
-		jw_kstr(w, "unit", r->unit ? r->unit : "");
-		jw_kdouble(w, "count", v.value);
-		jw_kuint(w, "raw", v.raw);
-		jw_kuint(w, "enabled_ns", v.enabled);
-		jw_kuint(w, "running_ns", v.running);
-		jw_kdouble(w, "pct_running", v.pct);
-		if (!r->dropped && row_metric(s, snap, total, rows, n, r, v.value, elapsed, &m, &munit)) {
-			jw_kdouble(w, "metric", m);
-			jw_kstr(w, "metric_unit", munit);
-		} else {
-			jw_key(w, "metric");
-			jw_null(w);
-			jw_kstr(w, "metric_unit", NULL);
+				sbuf_addf(&t, "%s-%d", comms && comms[e] ? comms[e] : "",
+					  (int)s->entities[e].tid);
+				jw_kstr(w, "thread", sbuf_str(&t));
+				jw_kint(w, "tid", s->entities[e].tid);
+				jw_kint(w, "pid", s->entities[e].pid);
+				sbuf_release(&t);
+			}
+			jw_obj_end(w);
 		}
-		if (r->dropped)
-			jw_kstr(w, "why", r->why);
-		jw_obj_end(w);
 	}
 	jw_arr_end(w);
+	free(v);
+	free(vals);
 }
 
 static void entity_desc(struct sbuf *out, const struct cnt_entity *e)
@@ -814,7 +955,7 @@ static void json_ended_now(struct jw *w, const struct cnt_session *s, const bool
 
 static void print_interval(struct sbuf *out, const struct stat_opts *o, const struct cnt_session *s,
 			   const struct cnt_snapshot *snap, const struct row *rows, size_t n,
-			   const bool *was_live, bool *header_done)
+			   const bool *was_live, bool *header_done, char *const *comms)
 {
 	size_t i;
 
@@ -824,16 +965,20 @@ static void print_interval(struct sbuf *out, const struct stat_opts *o, const st
 		json_begin(&w, out, "interval");
 		jw_kdouble(&w, "time", (double)(snap->t_ns - snap->start_ns) / 1e9);
 		jw_kdouble(&w, "interval", (double)(snap->t_ns - snap->prev_ns) / 1e9);
-		json_rows(&w, s, snap, false, rows, n);
+		json_rows(&w, o, s, snap, false, rows, n, comms);
 		json_ended_now(&w, s, was_live);
 		jw_obj_end(&w);
 		sbuf_addch(out, '\n');
 		return;
 	}
-	if (!o->sep && !*header_done)
-		sbuf_addstr(out, "#           time             counts unit events\n");
+	if (!o->sep && !*header_done) {
+		if (o->per_thread) /* perf's "#%15s %16s-%-7s" */
+			sbuf_addstr(out, "#           time             comm-pid                  counts unit events\n");
+		else
+			sbuf_addstr(out, "#           time             counts unit events\n");
+	}
 	*header_done = true;
-	print_rows(out, o, s, snap, false, rows, n);
+	print_rows(out, o, s, snap, false, rows, n, comms);
 	for (i = 0; i < s->n_entities; i++) {
 		struct sbuf d = SBUF_INIT;
 
@@ -846,9 +991,14 @@ static void print_interval(struct sbuf *out, const struct stat_opts *o, const st
 	}
 }
 
+static double ru_seconds(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
 static void print_summary(struct sbuf *out, const struct stat_opts *o, const struct cnt_session *s,
 			  const struct cnt_snapshot *snap, const struct row *rows, size_t n,
-			  const struct child *ch, bool child_target)
+			  const struct child *ch, bool child_target, char *const *comms)
 {
 	double elapsed = (double)(snap->t_ns - snap->start_ns) / 1e9;
 	struct sbuf tgt = SBUF_INIT;
@@ -862,10 +1012,10 @@ static void print_summary(struct sbuf *out, const struct stat_opts *o, const str
 		jw_kstr(&w, "target", sbuf_str(&tgt));
 		jw_kdouble(&w, "elapsed", elapsed);
 		if (ch->pid > 0 && ch->done) {
-			jw_kdouble(&w, "user", (double)ch->ru.ru_utime.tv_sec + ch->ru.ru_utime.tv_usec / 1e6);
-			jw_kdouble(&w, "sys", (double)ch->ru.ru_stime.tv_sec + ch->ru.ru_stime.tv_usec / 1e6);
+			jw_kdouble(&w, "user", ru_seconds(&ch->ru.ru_utime));
+			jw_kdouble(&w, "sys", ru_seconds(&ch->ru.ru_stime));
 		}
-		json_rows(&w, s, snap, true, rows, n);
+		json_rows(&w, o, s, snap, true, rows, n, comms);
 		jw_key(&w, "ended");
 		jw_arr_begin(&w);
 		for (i = 0; i < s->n_entities; i++)
@@ -881,15 +1031,14 @@ static void print_summary(struct sbuf *out, const struct stat_opts *o, const str
 		jw_obj_end(&w);
 		sbuf_addch(out, '\n');
 	} else if (o->sep) {
-		print_rows(out, o, s, snap, true, rows, n);
+		print_rows(out, o, s, snap, true, rows, n, comms);
 	} else {
 		sbuf_addf(out, "\n Performance counter stats for %s:\n\n", sbuf_str(&tgt));
-		print_rows(out, o, s, snap, true, rows, n);
+		print_rows(out, o, s, snap, true, rows, n, comms);
 		sbuf_addf(out, "\n %17.9f seconds time elapsed\n", elapsed);
 		if (ch->pid > 0 && ch->done)
 			sbuf_addf(out, "\n %17.9f seconds user\n %17.9f seconds sys\n",
-				  (double)ch->ru.ru_utime.tv_sec + ch->ru.ru_utime.tv_usec / 1e6,
-				  (double)ch->ru.ru_stime.tv_sec + ch->ru.ru_stime.tv_usec / 1e6);
+				  ru_seconds(&ch->ru.ru_utime), ru_seconds(&ch->ru.ru_stime));
 		sbuf_addch(out, '\n');
 		print_notes(out, o, s, rows, n, child_target, snap->t_ns);
 	}
@@ -906,36 +1055,412 @@ static bool all_threads_ended(const struct cnt_session *s)
 	return true;
 }
 
+/* ---- one run, and -r's runs ---- */
+
+/* What every run shares: the options, the events to open, the output. */
+struct stat_ctx {
+	struct stat_opts *o;
+	struct evdesc_list *list;
+	const char **cgroups;
+	int *groups;
+	sigset_t set, oldmask;
+	bool thread_target, child_target;
+	struct row *rows;          /* made from the first run's session */
+	size_t n_rows;
+	struct stat_model *sm;
+	bool have_model, model_only;
+	struct stat_model_out mo;
+	FILE *f;                   /* opened once the first session is open */
+	struct sbuf out;
+	bool header_done;
+};
+
+/* One run: its session, last snapshot and command. */
+struct stat_run {
+	struct cnt_session *s;
+	struct cnt_snapshot snap;
+	struct child ch;
+	bool *was_live;
+	char **comms;              /* --per-thread: per entity, its comm when the run started */
+	bool interrupted;          /* ended by SIGINT, SIGTERM or SIGHUP */
+};
+
+static void stat_run_init(struct stat_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	cnt_snapshot_init(&r->snap);
+	r->ch.pid = -1;
+	r->ch.go_fd = r->ch.err_fd = -1;
+}
+
+static void stat_run_release(struct stat_run *r)
+{
+	size_t i;
+
+	if (r->ch.go_fd >= 0)
+		close(r->ch.go_fd);  /* the child reads EOF and exits without exec */
+	if (r->ch.err_fd >= 0)
+		close(r->ch.err_fd);
+	reap_child(&r->ch, true);
+	for (i = 0; r->comms && r->s && i < r->s->n_entities; i++)
+		free(r->comms[i]);
+	free(r->comms);
+	free(r->was_live);
+	cnt_snapshot_release(&r->snap);
+	cnt_session_free(r->s);
+	stat_run_init(r);
+}
+
+/* The exit code a shell gives a command that ended with status. */
+static int exit_code(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) :
+	       WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+}
+
+/* --per-thread: each thread's comm (/proc/TID/comm) as perf reads it when it starts. */
+static void read_comms(struct stat_run *r)
+{
+	size_t i;
+
+	r->comms = xcalloc(r->s->n_entities + 1, sizeof(char *));
+	for (i = 0; i < r->s->n_entities; i++) {
+		const struct cnt_entity *e = &r->s->entities[i];
+		char path[64], *text = NULL;
+		size_t len;
+
+		if (e->kind != CNT_ENT_THREAD)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)e->pid, (int)e->tid);
+		if (vp_read_file("/", path, &text, NULL, NULL)) {
+			r->comms[i] = xstrdup("?");   /* gone already: perf too has no name then */
+			continue;
+		}
+		len = strcspn(text, "\n");
+		text[len] = 0;
+		r->comms[i] = text;
+	}
+}
+
+/*
+ * Open the counters, run the command (if any) and count until it ends, the
+ * threads end or a signal comes; print intervals as they pass.  r holds
+ * the session and its last snapshot afterwards.  Returns 0 or the exit
+ * code of an error already reported.
+ */
+static int stat_run_once(struct stat_ctx *c, struct stat_run *r)
+{
+	struct stat_opts *o = c->o;
+	struct cnt_request req = { 0 };
+	struct vp_err err = { 0, "" };
+	uint64_t next_ns, poll_ns;
+	bool done = false;
+	size_t i;
+	int rc = 0;
+
+	if (o->cmd && (rc = start_child(&r->ch, o->cmd, &c->oldmask)))
+		return rc;
+	req.events = c->list->v;
+	req.n_events = c->list->n;
+	req.cgroups = c->cgroups;
+	req.groups = c->groups;
+	req.target.system_wide = o->all_cpus;
+	cpulist_copy(&req.target.cpus, &o->cpus);
+	req.target.pids = c->child_target ? &r->ch.pid : o->pids;
+	req.target.n_pids = c->child_target ? 1 : o->n_pids;
+	req.target.tids = o->tids;
+	req.target.n_tids = o->n_tids;
+	req.target.inherit = true;
+	req.target.enable_on_exec = c->child_target;
+	req.root = "/";
+	rc = cnt_session_new(&r->s, &req, &err);
+	cpulist_release(&req.target.cpus);
+	if (rc)
+		return cli_error(&err);
+	if (!c->rows) {
+		c->rows = make_rows(o, r->s, &c->n_rows);
+		if (c->have_model)
+			stat_model_opened(c->sm, r->s);
+	}
+	r->was_live = xcalloc(r->s->n_entities + 1, sizeof(bool));
+	if (!c->f) {
+		if (o->output) {
+			c->f = cli_open_output(o->output, &err);
+			if (!c->f)
+				return cli_error(&err);
+		} else {
+			c->f = stderr;  /* perf stat writes its counts to stderr; -o - for stdout */
+		}
+	}
+	if (!c->child_target && cnt_session_enable(r->s, &err))
+		return cli_error(&err);
+	if (o->cmd) {
+		int e;
+
+		/*
+		 * The run starts when the child is let go, as perf stat's clock
+		 * does: the exec's EOF on err_fd may come after a short command
+		 * has already ended (elapsed would then be shorter than its
+		 * task-clock).
+		 */
+		if (c->child_target)
+			cnt_session_mark_start(r->s);
+		e = release_child(&r->ch);
+		if (e) {
+			reap_child(&r->ch, true);
+			rc = cli_errorf("cannot run '%s': %s", o->cmd[0], strerror(e));
+			return rc ? 127 : 0;
+		}
+	}
+	if (o->per_thread)
+		read_comms(r);  /* after the exec: a command's thread has its own name now */
+	if (c->have_model)
+		stat_model_start(c->sm);
+
+	/*
+	 * The loop: wait for the interval, a signal or the child.  Signals are
+	 * blocked and taken with sigtimedwait(), so no handler and no global
+	 * flag is needed.  Without -I, reads only notice exited threads (-p/-t
+	 * runs end when all have): often for a few threads, once a second for
+	 * many, where each read costs a syscall per thread.
+	 */
+	if (o->interval_ms)
+		poll_ns = (uint64_t)o->interval_ms * 1000000ull;
+	else if (c->thread_target)
+		poll_ns = r->s->n_entities < 100 ? 100000000ull : 1000000000ull;
+	else
+		poll_ns = 3600000000000ull;
+	next_ns = r->s->start_ns + poll_ns;
+	while (!done) {
+		uint64_t now = vp_now_ns();
+		struct timespec ts;
+		siginfo_t si;
+		int sig;
+
+		if (now < next_ns) {
+			ts.tv_sec = (time_t)((next_ns - now) / 1000000000ull);
+			ts.tv_nsec = (long)((next_ns - now) % 1000000000ull);
+			sig = sigtimedwait(&c->set, &si, &ts);
+		} else {
+			sig = -1;
+			errno = EAGAIN;
+		}
+		if (sig == SIGCHLD) {
+			reap_child(&r->ch, false);
+			done = r->ch.done;
+			if (!done)
+				continue;
+		} else if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+			r->interrupted = true;
+			if (r->ch.pid > 0 && !r->ch.done) {
+				kill(r->ch.pid, sig);  /* end the command; its end ends the run */
+				continue;
+			}
+			done = true;
+		} else if (sig < 0 && errno == EINTR) {
+			continue;
+		} else if (sig < 0) {
+			next_ns += poll_ns;
+		}
+		if (done && c->child_target)
+			cnt_session_disable(r->s);
+		for (i = 0; i < r->s->n_entities; i++)
+			r->was_live[i] = r->s->entities[i].state == CNT_ENT_LIVE;
+		cnt_session_read(r->s, &r->snap, &err);
+		if (o->interval_ms) {
+			/* the last, partial interval is printed as perf does */
+			if (c->model_only)
+				stat_model_print(c->sm, r->s, &r->snap, false, &c->mo, &c->out);
+			else
+				print_interval(&c->out, o, r->s, &r->snap, c->rows, c->n_rows, r->was_live,
+					       &c->header_done, r->comms);
+			if (flush_out(c->f, &c->out))
+				return cli_errorf("write failure: %s", strerror(errno));
+		}
+		if (c->thread_target && !o->cmd && all_threads_ended(r->s))
+			done = true;
+	}
+	return 0;
+}
+
+/* -r N: each row's count over every run, and the runs' times and exit codes. */
+struct repeat {
+	int asked;                 /* N */
+	int done;                  /* runs counted */
+	size_t n_rows;
+	struct runstat *rs;        /* per row: its scaled counts (runs that counted it) */
+	double *runs;              /* [row * asked + run]: scaled count, NaN not counted */
+	struct cnt_value *sum;     /* per row: raw, enabled, running summed over the runs */
+	struct runstat elapsed;    /* seconds */
+	double *elapsed_runs;
+	int *status;               /* per run: the command's exit code */
+};
+
+static void repeat_init(struct repeat *rp, int asked, size_t n_rows)
+{
+	memset(rp, 0, sizeof(*rp));
+	rp->asked = asked;
+	rp->n_rows = n_rows;
+	rp->rs = xcalloc(n_rows + 1, sizeof(*rp->rs));
+	rp->runs = xcalloc(n_rows * (size_t)asked + 1, sizeof(double));
+	rp->sum = xcalloc(n_rows + 1, sizeof(*rp->sum));
+	rp->elapsed_runs = xcalloc((size_t)asked + 1, sizeof(double));
+	rp->status = xcalloc((size_t)asked + 1, sizeof(int));
+}
+
+static void repeat_release(struct repeat *rp)
+{
+	free(rp->rs);
+	free(rp->runs);
+	free(rp->sum);
+	free(rp->elapsed_runs);
+	free(rp->status);
+	memset(rp, 0, sizeof(*rp));
+}
+
+static void repeat_add(struct repeat *rp, const struct row *rows, const struct stat_run *r)
+{
+	int k = rp->done++;
+	size_t i;
+
+	for (i = 0; i < rp->n_rows; i++) {
+		struct cnt_value v = { 0, 0, 0, NAN, NAN };
+
+		if (!rows[i].dropped)
+			row_value(r->s, &r->snap, true, &rows[i], -1, &v);
+		rp->runs[i * (size_t)rp->asked + (size_t)k] = v.value;
+		if (!isnan(v.value))
+			runstat_add(&rp->rs[i], v.value);
+		rp->sum[i].raw += v.raw;
+		rp->sum[i].enabled += v.enabled;
+		rp->sum[i].running += v.running;
+	}
+	rp->elapsed_runs[k] = (double)(r->snap.t_ns - r->snap.start_ns) / 1e9;
+	runstat_add(&rp->elapsed, rp->elapsed_runs[k]);
+	rp->status[k] = r->ch.done ? exit_code(r->ch.status) : 0;
+}
+
+/* The summary of -r: means with perf's "( +- x% )", the elapsed time's mean and spread. */
+static void repeat_print(struct sbuf *out, const struct stat_opts *o, const struct repeat *rp,
+			 const struct row *rows, const struct stat_run *last, bool child_target)
+{
+	size_t n = rp->n_rows, i;
+	double *vals = xcalloc(n + 1, sizeof(double));
+	double el = runstat_mean(&rp->elapsed), el_sd = runstat_stddev_mean(&rp->elapsed);
+	struct sbuf tgt = SBUF_INIT;
+	bool any_cg = false;
+	int k;
+
+	for (i = 0; i < n; i++) {
+		vals[i] = runstat_mean(&rp->rs[i]);
+		any_cg |= rows[i].cgroup != NULL;
+	}
+	target_desc(&tgt, o);
+	if (o->json) {
+		struct jw w;
+
+		json_begin(&w, out, "summary");
+		jw_kstr(&w, "target", sbuf_str(&tgt));
+		jw_kint(&w, "runs", rp->done);
+		jw_kdouble(&w, "elapsed", el);
+		jw_kdouble(&w, "elapsed_stddev", el_sd);
+		jw_key(&w, "elapsed_runs");
+		jw_arr_begin(&w);
+		for (k = 0; k < rp->done; k++)
+			jw_double(&w, rp->elapsed_runs[k]);
+		jw_arr_end(&w);
+		jw_key(&w, "exit_status");
+		jw_arr_begin(&w);
+		for (k = 0; k < rp->done; k++)
+			jw_int(&w, rp->status[k]);
+		jw_arr_end(&w);
+		jw_key(&w, "events");
+		jw_arr_begin(&w);
+		for (i = 0; i < n; i++) {
+			struct cnt_value v = rp->sum[i];
+			double unit = rows[i].clock ? 1e6 : 1;
+			double sd = runstat_stddev_mean(&rp->rs[i]);
+
+			v.value = vals[i];
+			v.pct = v.enabled ? 100.0 * (double)v.running / (double)v.enabled : NAN;
+			jw_obj_begin(&w);
+			json_event(&w, rows, n, i, &v, vals, el * 1e9);
+			jw_kdouble(&w, "stddev", isnan(vals[i]) ? NAN : sd / unit);
+			jw_kdouble(&w, "noise_pct", isnan(vals[i]) ? NAN : runstat_rel_pct(sd, vals[i]));
+			jw_key(&w, "runs");
+			jw_arr_begin(&w);
+			for (k = 0; k < rp->done; k++)
+				jw_double(&w, rp->runs[i * (size_t)rp->asked + (size_t)k] / unit);
+			jw_arr_end(&w);
+			jw_obj_end(&w);
+		}
+		jw_arr_end(&w);
+		jw_obj_end(&w);
+		sbuf_addch(out, '\n');
+		goto out;
+	}
+	if (!o->sep)
+		sbuf_addf(out, "\n Performance counter stats for %s (%d runs):\n\n", sbuf_str(&tgt),
+			  rp->done);
+	for (i = 0; i < n; i++) {
+		struct cnt_value v = rp->sum[i];
+		struct stat_line l;
+
+		v.value = vals[i];
+		v.pct = v.enabled ? 100.0 * (double)v.running / (double)v.enabled : NAN;
+		v.running = rp->done ? v.running / (uint64_t)rp->done : 0;
+		fill_line(&l, o, rows, n, i, &v, vals, el * 1e9);
+		l.noise = true;
+		l.noise_pct = runstat_rel_pct(runstat_stddev_mean(&rp->rs[i]), vals[i]);
+		stat_format_line(out, &l, o->sep, o->big_num, any_cg);
+	}
+	if (o->sep)
+		goto out;
+	{
+		int prec = runstat_precision(el_sd);
+		double pct = runstat_rel_pct(el_sd, el);
+
+		sbuf_addf(out, "\n %17.*f +- %.*f seconds time elapsed", prec, el, prec, el_sd);
+		if (pct != 0)
+			sbuf_addf(out, "  ( +-%6.2f%% )", pct);
+		sbuf_addstr(out, "\n\n");
+	}
+	print_notes(out, o, last->s, rows, n, child_target, last->snap.t_ns);
+	for (k = 0; k < rp->done; k++)
+		if (rp->status[k])
+			sbuf_addf(out, " Note: run %d of %d: the command exited with %d (counted; "
+				  "the runs went on, as perf's do)\n", k + 1, rp->asked, rp->status[k]);
+	if (rp->done < rp->asked)
+		sbuf_addf(out, " Note: interrupted: %d of %d runs\n", rp->done, rp->asked);
+out:
+	sbuf_release(&tgt);
+	free(vals);
+}
+
 static int run_stat(int argc, char **argv)
 {
 	struct stat_opts o = { 0 };
 	struct pmu_db *db = NULL;
 	struct evdesc_list list;
-	const char **cgroups = NULL;
-	int *groups = NULL;
-	struct cnt_request req = { 0 };
-	struct cnt_session *s = NULL;
-	struct cnt_snapshot snap;
-	struct child ch = { .pid = -1, .go_fd = -1, .err_fd = -1 };
+	struct stat_ctx c;
+	struct stat_run run;
+	struct repeat rp;
 	struct vp_err err = { 0, "" };
-	struct row *rows = NULL;
-	size_t n_rows = 0, i;
-	sigset_t set, oldmask;
-	struct sbuf out = SBUF_INIT;
-	FILE *f = NULL;
-	bool header_done = false, done = false, masked = false;
-	bool thread_target, child_target;
-	uint64_t next_ns = 0, poll_ns;
-	bool *was_live = NULL;
+	bool masked = false;
 	struct stat_model sm;
-	bool have_model = false, model_only;
 	struct sbuf tgt = SBUF_INIT;
-	struct stat_model_out mo = { 0 };
-	int rc = 0;
+	size_t i;
+	int k, rc = 0;
 
 	memset(&sm, 0, sizeof(sm));
+	memset(&c, 0, sizeof(c));
+	memset(&rp, 0, sizeof(rp));
+	stat_run_init(&run);
 	evdesc_list_init(&list);
-	cnt_snapshot_init(&snap);
+	c.o = &o;
+	c.list = &list;
+	c.sm = &sm;
+	c.out = (struct sbuf)SBUF_INIT;
 	rc = parse_args(&o, argc, argv);
 	if (rc)
 		goto out;
@@ -949,17 +1474,20 @@ static int run_stat(int argc, char **argv)
 		rc = cli_error(&err);
 		goto out;
 	}
-	/* no -e: perf's defaults, and the model chosen for this machine (no -m: shown after them) */
+	/*
+	 * no -e: perf's defaults, and the model chosen for this machine (no -m:
+	 * shown after them; not with -r, whose summary is of means)
+	 */
 	if (!o.n_specs && !o.model) {
 		for (i = 0; i < VP_ARRAY_SIZE(default_events); i++)
 			add_spec(&o, default_events[i], -1, true);
-		if ((rc = add_model(&o, &sm, db, &have_model)))
+		if (o.repeat == 1 && !o.per_thread && (rc = add_model(&o, &sm, db, &c.have_model)))
 			goto out;
-	} else if (o.model && (rc = add_model(&o, &sm, db, &have_model))) {
+	} else if (o.model && (rc = add_model(&o, &sm, db, &c.have_model))) {
 		goto out;
 	}
-	model_only = have_model && o.model && !o.raw;
-	rc = resolve_all(&o, db, &list, &cgroups, &groups);
+	c.model_only = c.have_model && o.model && !o.raw;
+	rc = resolve_all(&o, db, &list, &c.cgroups, &c.groups);
 	if (rc)
 		goto out;
 	if (!list.n) {
@@ -967,193 +1495,75 @@ static int run_stat(int argc, char **argv)
 		goto out;
 	}
 
-	thread_target = o.n_pids || o.n_tids;
-	child_target = o.cmd && !thread_target && !o.all_cpus && !o.cpus.n;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGHUP);
+	c.thread_target = o.n_pids || o.n_tids;
+	c.child_target = o.cmd && !c.thread_target && !o.all_cpus && !o.cpus.n;
+	sigemptyset(&c.set);
+	sigaddset(&c.set, SIGINT);
+	sigaddset(&c.set, SIGTERM);
+	sigaddset(&c.set, SIGCHLD);
+	sigaddset(&c.set, SIGHUP);
 	/* a shell starts background jobs with SIGINT ignored; perf still ends on it */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
-	sigprocmask(SIG_BLOCK, &set, &oldmask);
+	sigprocmask(SIG_BLOCK, &c.set, &c.oldmask);
 	masked = true;
-	if (o.cmd) {
-		rc = start_child(&ch, o.cmd, &oldmask);
-		if (rc)
-			goto out;
-	}
-
-	req.events = list.v;
-	req.n_events = list.n;
-	req.cgroups = cgroups;
-	req.groups = groups;
-	req.target.system_wide = o.all_cpus;
-	cpulist_copy(&req.target.cpus, &o.cpus);
-	req.target.pids = child_target ? &ch.pid : o.pids;
-	req.target.n_pids = child_target ? 1 : o.n_pids;
-	req.target.tids = o.tids;
-	req.target.n_tids = o.n_tids;
-	req.target.inherit = true;
-	req.target.enable_on_exec = child_target;
-	req.root = "/";
-	rc = cnt_session_new(&s, &req, &err);
-	cpulist_release(&req.target.cpus);
-	if (rc) {
-		rc = cli_error(&err);
-		goto out;
-	}
-	rows = make_rows(&o, s, &n_rows);
-	if (have_model)
-		stat_model_opened(&sm, s);
-	was_live = xcalloc(s->n_entities + 1, sizeof(bool));
-
-	if (o.output) {
-		f = cli_open_output(o.output, &err);
-		if (!f) {
-			rc = cli_error(&err);
-			goto out;
-		}
-	} else {
-		f = stderr;  /* perf stat writes its counts to stderr; -o - for stdout */
-	}
-
-	if (!child_target && (rc = cnt_session_enable(s, &err))) {
-		rc = cli_error(&err);
-		goto out;
-	}
-	if (o.cmd) {
-		int e;
-
-		/*
-		 * The run starts when the child is let go, as perf stat's clock
-		 * does: the exec's EOF on err_fd may come after a short command
-		 * has already ended (elapsed would then be shorter than its
-		 * task-clock).
-		 */
-		if (child_target)
-			cnt_session_mark_start(s);
-		e = release_child(&ch);
-		if (e) {
-			reap_child(&ch, true);
-			rc = cli_errorf("cannot run '%s': %s", o.cmd[0], strerror(e));
-			if (rc)
-				rc = 127;
-			goto out;
-		}
-	}
-	if (have_model)
-		stat_model_start(&sm);
 	target_desc(&tgt, &o);
-	mo.sep = o.sep;
-	mo.json = o.json;
-	mo.target = sbuf_str(&tgt);
+	c.mo.sep = o.sep;
+	c.mo.json = o.json;
+	c.mo.target = sbuf_str(&tgt);
 
-	/*
-	 * The loop: wait for the interval, a signal or the child.  Signals are
-	 * blocked and taken with sigtimedwait(), so no handler and no global
-	 * flag is needed.  (The models' `-m MODEL` will evaluate its metrics on
-	 * each snapshot here, between cnt_session_read() and the printing.)
-	 */
-	/*
-	 * Without -I, reads only notice exited threads (-p/-t runs end when all
-	 * have): often for a few threads, once a second for many, where each
-	 * read costs a syscall per thread.
-	 */
-	if (o.interval_ms)
-		poll_ns = (uint64_t)o.interval_ms * 1000000ull;
-	else if (thread_target)
-		poll_ns = s->n_entities < 100 ? 100000000ull : 1000000000ull;
-	else
-		poll_ns = 3600000000000ull;
-	next_ns = s->start_ns + poll_ns;
-	while (!done) {
-		uint64_t now = vp_now_ns();
-		struct timespec ts;
-		siginfo_t si;
-		int sig;
-
-		if (now < next_ns) {
-			ts.tv_sec = (time_t)((next_ns - now) / 1000000000ull);
-			ts.tv_nsec = (long)((next_ns - now) % 1000000000ull);
-			sig = sigtimedwait(&set, &si, &ts);
-		} else {
-			sig = -1;
-			errno = EAGAIN;
-		}
-		if (sig == SIGCHLD) {
-			reap_child(&ch, false);
-			done = ch.done;
-			if (!done)
-				continue;
-		} else if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
-			if (ch.pid > 0 && !ch.done) {
-				kill(ch.pid, sig);  /* end the command; its end ends the run */
-				continue;
-			}
-			done = true;
-		} else if (sig < 0 && errno == EINTR) {
-			continue;
-		} else if (sig < 0) {
-			next_ns += poll_ns;
-		}
-		if (done && child_target)
-			cnt_session_disable(s);
-		for (i = 0; i < s->n_entities; i++)
-			was_live[i] = s->entities[i].state == CNT_ENT_LIVE;
-		cnt_session_read(s, &snap, &err);
-		if (o.interval_ms) {
-			/* the last, partial interval is printed as perf does */
-			if (model_only)
-				stat_model_print(&sm, s, &snap, false, &mo, &out);
-			else
-				print_interval(&out, &o, s, &snap, rows, n_rows, was_live, &header_done);
-			if (flush_out(f, &out)) {
-				rc = cli_errorf("write failure: %s", strerror(errno));
+	if (o.repeat > 1) {
+		for (k = 0; k < o.repeat; k++) {
+			stat_run_release(&run);  /* the last run stays for the notes */
+			if ((rc = stat_run_once(&c, &run)))
 				goto out;
-			}
+			if (!rp.asked)
+				repeat_init(&rp, (int)o.repeat, c.n_rows);
+			repeat_add(&rp, c.rows, &run);
+			if (run.interrupted)
+				break;
 		}
-		if (thread_target && !o.cmd && all_threads_ended(s))
-			done = true;
+		repeat_print(&c.out, &o, &rp, c.rows, &run, c.child_target);
+		if (flush_out(c.f, &c.out))
+			rc = cli_errorf("write failure: %s", strerror(errno));
+		if (!rc && rp.done)
+			rc = rp.status[rp.done - 1];  /* perf stat -r exits as the last run did */
+		goto out;
 	}
-	if (model_only)
-		stat_model_print(&sm, s, &snap, true, &mo, &out);
+
+	if ((rc = stat_run_once(&c, &run)))
+		goto out;
+	if (c.model_only)
+		stat_model_print(&sm, run.s, &run.snap, true, &c.mo, &c.out);
 	else if (!o.interval_ms || o.json)
-		print_summary(&out, &o, s, &snap, rows, n_rows, &ch, child_target);
+		print_summary(&c.out, &o, run.s, &run.snap, c.rows, c.n_rows, &run.ch, c.child_target,
+			      run.comms);
 	else if (!o.sep)
-		print_notes(&out, &o, s, rows, n_rows, child_target, snap.t_ns);
-	if (have_model && !o.model && !o.json && !o.sep && !o.interval_ms)
-		stat_model_print(&sm, s, &snap, true, &mo, &out); /* the automatic model, after the counts */
-	if (flush_out(f, &out))
+		print_notes(&c.out, &o, run.s, c.rows, c.n_rows, c.child_target, run.snap.t_ns);
+	if (c.have_model && !o.model && !o.json && !o.sep && !o.interval_ms)
+		stat_model_print(&sm, run.s, &run.snap, true, &c.mo, &c.out); /* the automatic model, after the counts */
+	if (flush_out(c.f, &c.out))
 		rc = cli_errorf("write failure: %s", strerror(errno));
-	if (!rc && ch.pid > 0 && ch.done)
-		rc = WIFEXITED(ch.status) ? WEXITSTATUS(ch.status) :
-		     WIFSIGNALED(ch.status) ? 128 + WTERMSIG(ch.status) : 1;
+	if (!rc && run.ch.pid > 0 && run.ch.done)
+		rc = exit_code(run.ch.status);
 out:
-	if (ch.go_fd >= 0)
-		close(ch.go_fd);     /* the child reads EOF and exits without exec */
-	if (ch.err_fd >= 0)
-		close(ch.err_fd);
-	reap_child(&ch, true);
-	if (f && f != stderr) {
-		int crc = cli_close_output(f, o.output);
+	stat_run_release(&run);
+	if (c.f && c.f != stderr) {
+		int crc = cli_close_output(c.f, o.output);
 
 		rc = rc ? rc : crc;
 	}
 	if (masked)
-		sigprocmask(SIG_SETMASK, &oldmask, NULL);
-	free(was_live);
-	free(rows);
-	if (have_model || o.model || sm.m)
+		sigprocmask(SIG_SETMASK, &c.oldmask, NULL);
+	repeat_release(&rp);
+	free_rows(c.rows, c.n_rows);
+	if (c.have_model || o.model || sm.m)
 		stat_model_close(&sm);
 	sbuf_release(&tgt);
-	sbuf_release(&out);
-	cnt_snapshot_release(&snap);
-	cnt_session_free(s);
-	free(cgroups);
-	free(groups);
+	sbuf_release(&c.out);
+	free(c.cgroups);
+	free(c.groups);
 	evdesc_list_release(&list);
 	pmu_db_free(db);
 	free_opts(&o);
@@ -1164,8 +1574,8 @@ const struct cmd cmd_stat = {
 	.name = "stat",
 	.fn = run_stat,
 	.summary = "count events system-wide, per CPU, process, thread, cgroup or command",
-	.synopsis = "stat [-e EVENTS]... [-m MODEL [--raw]] [-a] [-C CPUS] [-G CGROUPS] [-I MS] [-x SEP | --json] [-o FILE] [--] COMMAND [ARGS]\n"
-		    "stat [-e EVENTS]... (-a | -C CPUS | -p PIDS | -t TIDS | -G CGROUPS) [-I MS] [-x SEP | --json] [-o FILE]",
+	.synopsis = "stat [-e EVENTS]... [-m MODEL [--raw]] [-a] [-C CPUS] [-G CGROUPS] [-I MS | -r N] [--per-thread] [-x SEP | --json] [-o FILE] [--] COMMAND [ARGS]\n"
+		    "stat [-e EVENTS]... (-a | -C CPUS | -p PIDS | -t TIDS | -G CGROUPS) [-I MS] [--per-thread] [-x SEP | --json] [-o FILE]",
 	.description =
 		"Counts events the way 'perf stat' does and prints them the same way: counts with\n"
 		"thousands separators, the unit, a derived column after '#' (CPUs utilized, rate\n"
@@ -1198,6 +1608,19 @@ const struct cmd cmd_stat = {
 		"With --json every interval is one JSON line and the run ends with a summary line;\n"
 		"the schema is in docs/stat-json.md.\n"
 		"\n"
+		"-r N runs the command N times and prints, as perf does, the mean of each count\n"
+		"with its spread '( +-  1.23% )' (the standard deviation of the mean, relative to\n"
+		"the mean) and the elapsed time as '0.1234 +- 0.0012 seconds time elapsed'; -x adds\n"
+		"the spread as a field after the event, --json the runs' values, mean, stddev and\n"
+		"exit codes.  A run whose command exits non-zero is counted and the runs go on, as\n"
+		"with perf; vmmprof then exits as the last run did, and the table notes each such\n"
+		"run.  A command that cannot be started stops the runs (exit 127).  Ctrl-C ends the\n"
+		"runs after the one it interrupts.\n"
+		"\n"
+		"--per-thread prints one row per thread and event, named comm-tid as perf names\n"
+		"them ('sleep-1234'): the threads of -p processes and -t when counting starts, or\n"
+		"the command's process (its later threads and children count in that row).\n"
+		"\n"
 		"-m MODEL counts what a profile model (docs/models.md, 'vmmprof model list') needs\n"
 		"and prints its metrics and the five factor scores (locality, llc, sharing, imc,\n"
 		"queue) with severity, cost and quality, per interval with -I, instead of the raw\n"
@@ -1219,13 +1642,16 @@ const struct cmd cmd_stat = {
 		"-m, --model MODEL\ta model name or file: print its metrics and factor scores\n"
 		"--raw\twith -m: print the counts of the model's events instead\n"
 		"--model-path DIR\tlook for models in DIR first (repeatable)\n"
-		"--calibration FILE\tcalibration for cal.* values (default ~/.config/vmmprof/calibration.json)",
+		"--calibration FILE\tcalibration for cal.* values (default ~/.config/vmmprof/calibration.json)\n"
+		"-r, --repeat N\trun the command N times: means and their spread (see above)\n"
+		"--per-thread\tone row per thread (with -p, -t or a command)",
 	.examples =
 		"vmmprof stat -- make -j2\tperf's default counts for a build\n"
 		"vmmprof stat -a -I 1000\tthe whole machine, every second (Ctrl-C ends it)\n"
 		"vmmprof stat -e task-clock,sched:sched_switch -p 1234\ta process until it exits\n"
 		"vmmprof stat -a -e task-clock -G machine/qemu-1-vm1.libvirt-qemu/vcpu0 sleep 5\tone vCPU of a libvirt VM\n"
-		"vmmprof stat -x, -e page-faults -- ./app\tCSV for a script\n"
+		"vmmprof stat -x, -e page-faults -- ./app\tCSV for a script\n"		"vmmprof stat -r 5 -- ./bench\tfive runs: means and their spread\n"
+		"vmmprof stat --per-thread -e task-clock -p 1234\teach thread of a process\n"
 		"vmmprof stat -m skx -a -I 1000\tthe five factors of a Skylake-SP host, every second",
 	.flags = CMD_STOP_AT_POSITIONAL,
 };

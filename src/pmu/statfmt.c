@@ -45,6 +45,8 @@ void stat_format_line(struct sbuf *out, const struct stat_line *l, char sep, boo
 
 	if (l->interval)
 		time_prefix(out, l->t_ns, sep);
+	if (l->tid > 0 && sep)
+		sbuf_addf(out, "%s-%d%c", l->comm ? l->comm : "", l->tid, sep);
 	if (l->not_supported)
 		sbuf_addstr(&num, "<not supported>");
 	else if (isnan(l->value))
@@ -55,6 +57,8 @@ void stat_format_line(struct sbuf *out, const struct stat_line *l, char sep, boo
 		sbuf_addf(out, "%s%c%s%c%s", sbuf_str(&num), sep, unit, sep, l->name);
 		if (with_cgroup)
 			sbuf_addf(out, "%c%s", sep, l->cgroup ? l->cgroup : "");
+		if (l->noise)
+			sbuf_addf(out, "%c%.2f%%", sep, l->noise_pct);
 		sbuf_addf(out, "%c%llu%c", sep, (unsigned long long)l->running_ns, sep);
 		if (l->not_supported || isnan(l->pct))
 			sbuf_addstr(out, "100.00");
@@ -73,9 +77,15 @@ void stat_format_line(struct sbuf *out, const struct stat_line *l, char sep, boo
 			sbuf_addf(&name, "  %s", l->cgroup);
 		if (l->interval)
 			sbuf_addch(out, ' ');
+		if (l->tid > 0)
+			sbuf_addf(out, "%16s-%-7d ", l->comm ? l->comm : "", l->tid);
 		sbuf_addf(out, "%18s %-4s %-32s", sbuf_str(&num), unit, sbuf_str(&name));
 		if (l->has_metric)
 			sbuf_addf(out, " # %8.3f %-14s", l->metric, l->metric_unit);
+		else if (l->noise)
+			sbuf_addf(out, "%26s", "");  /* the metric's width: the spreads line up */
+		if (l->noise && l->noise_pct != 0 && !l->not_supported && !isnan(l->value))
+			sbuf_addf(out, "  ( +-%6.2f%% )", l->noise_pct);
 		if (!l->not_supported && !isnan(l->pct) && l->pct < 100.0 - 1e-9)
 			sbuf_addf(out, "  (%.2f%%)", l->pct);
 		while (out->len > start && out->buf[out->len - 1] == ' ')

@@ -22,6 +22,10 @@ struct stat_line {
 	const char *metric_unit;   /* "CPUs utilized", "K/sec" ... */
 	bool interval;             /* prefix with the time since the start */
 	uint64_t t_ns;             /* that time */
+	bool noise;                /* -r: the runs' spread follows (CSV: always a field) */
+	double noise_pct;          /* 100 * stddev of the mean / mean; the table omits 0 as perf does */
+	const char *comm;          /* --per-thread: the thread's command name, NULL none */
+	int tid;                   /* --per-thread: its id */
 };
 
 /* v with decimals and, when big, thousands separators ("2,003.45"). */
@@ -33,6 +37,11 @@ void stat_fmt_num(struct sbuf *out, double v, int decimals, bool big);
  * when sep is 0, else perf's -x CSV
  * ("value,unit,event[,cgroup],run-ns,pct,metric,metric-unit"; the cgroup
  * field only when with_cgroup, as perf adds it when cgroups are in use).
+ * With noise (perf stat -r) the table adds "  ( +-  1.23% )" after the
+ * metric and before the running share, and the CSV a "1.23%" field after
+ * the event (and cgroup), as tools/perf/util/stat-display.c does.  With a
+ * thread (--per-thread) the row starts with perf's "%16s-%-7d " comm-tid
+ * column, in CSV "comm-tid,".
  */
 void stat_format_line(struct sbuf *out, const struct stat_line *l, char sep, bool big_num,
 		      bool with_cgroup);

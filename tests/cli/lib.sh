@@ -68,6 +68,27 @@ json_get() {
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
+# report KEY FILE: the value of KEY= in a tests/helpers/workload --report file
+report() { sed -n "s/^$1=//p" "$2"; }
+
+# wait_report FILE KEY: until the workload wrote KEY (it writes its pid first, results last)
+wait_report() {
+	i=0
+	while ! grep -q "^$2=" "$1" 2>/dev/null; do
+		i=$((i + 1)); [ $i -gt 300 ] && { echo "no $2 in $1"; return 1; }
+		sleep 0.05
+	done
+}
+
+# wait_lines FILE: until FILE has a line (a counter printed its first interval: it is open)
+wait_lines() {
+	i=0
+	while [ ! -s "$1" ]; do
+		i=$((i + 1)); [ $i -gt 600 ] && { echo "nothing in $1"; return 1; }
+		sleep 0.05
+	done
+}
+
 # thread_named PID COMM: the id of PID's thread named COMM ("CPU 0/TCG"); fails when none.
 thread_named() {
 	for t in /proc/$1/task/*; do

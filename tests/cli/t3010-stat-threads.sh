@@ -7,23 +7,6 @@ W="$VP_HELPERS/workload"
 EV=task-clock,page-faults,context-switches,sched:sched_switch
 
 csv_value() { awk -F, -v e="$1" '$3 == e { print $1; exit }' "$2"; }
-report() { sed -n "s/^$1=//p" "$2"; }
-# wait_report FILE KEY: until the workload wrote KEY (it writes its pid first, results last)
-wait_report() {
-	i=0
-	while ! grep -q "^$2=" "$1" 2>/dev/null; do
-		i=$((i + 1)); [ $i -gt 300 ] && { echo "no $2 in $1"; return 1; }
-		sleep 0.05
-	done
-}
-# wait_lines FILE: until FILE has a line (a counter printed its first interval: it is open)
-wait_lines() {
-	i=0
-	while [ ! -s "$1" ]; do
-		i=$((i + 1)); [ $i -gt 600 ] && { echo "nothing in $1"; return 1; }
-		sleep 0.05
-	done
-}
 # isum EVENT FILE: sum of the interval values of EVENT in -I -x, output (perf and vmmprof)
 isum() { awk -F, -v e="$1" '$4 == e && $2 !~ /^</ { s += $2 } END { printf "%.6f\n", s }' "$2"; }
 # near A B REL ABS: |A - B| <= REL * B + ABS (floats)

@@ -5,29 +5,14 @@
 
 W="$VP_HELPERS/workload"
 csv_value() { awk -F, -v e="$1" '$3 == e { print $1; exit }' "$2"; }
-report() { sed -n "s/^$1=//p" "$2"; }
 near() {
 	awk -v a="$1" -v b="$2" -v r="$3" -v t="$4" 'BEGIN {
 		d = a - b; if (d < 0) d = -d
 		if (d <= r * b + t) exit 0
 		printf "%s vs %s: differ by %s, more than %s * %s + %s\n", a, b, d, r, b, t; exit 1 }'
 }
-wait_lines() {
-	i=0
-	while [ ! -s "$1" ]; do
-		i=$((i + 1)); [ $i -gt 600 ] && { echo "nothing in $1"; return 1; }
-		sleep 0.05
-	done
-}
 # isum EVENT FILE: sum of the interval values of EVENT in -I -x, output (perf and vmmprof)
 isum() { awk -F, -v e="$1" '$4 == e && $2 !~ /^</ { s += $2 } END { printf "%.6f\n", s }' "$2"; }
-wait_report() {
-	i=0
-	while ! grep -q "^$2=" "$1" 2>/dev/null; do
-		i=$((i + 1)); [ $i -gt 300 ] && { echo "no $2 in $1"; return 1; }
-		sleep 0.05
-	done
-}
 
 # the cgroup v2 mount (/sys/fs/cgroup, or /sys/fs/cgroup/unified on hybrid hosts)
 MNT=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)

@@ -143,3 +143,92 @@ TEST(statfmt_csv_rows)
 	CHECK_STR(sbuf_str(&sb), "     0.200377056;7;;page-faults;vm1;9;100.00;;\n");
 	sbuf_release(&sb);
 }
+
+/*
+ * perf stat -r: tools/perf/util/stat-display.c prints the spread after the
+ * metric as "  ( +-%6.2f%% )" (nothing when it is 0) and in CSV as a
+ * "%.2f%%" field between the event (cgroup) and run-ns.
+ */
+TEST(statfmt_repeat_noise)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct stat_line l;
+
+	l = line("task-clock", "msec", 200.123, 2, 100.0);
+	l.has_metric = true;
+	l.metric = 0.998;
+	l.metric_unit = "CPUs utilized";
+	l.noise = true;
+	l.noise_pct = 28.867;
+	stat_format_line(&sb, &l, 0, true, false);
+	CHECK_STR(sbuf_str(&sb), "            200.12 msec task-clock                       #    0.998 CPUs utilized   ( +- 28.87% )\n");
+
+	/* no metric: blank metric column, so the spreads line up */
+	sbuf_reset(&sb);
+	l = line("cycles", "", 800, 0, 100.0);
+	l.noise = true;
+	l.noise_pct = 1.5;
+	stat_format_line(&sb, &l, 0, true, false);
+	CHECK_STR(sbuf_str(&sb), "               800      cycles                                                      ( +-  1.50% )\n");
+
+	/* no spread: perf prints nothing */
+	sbuf_reset(&sb);
+	l = line("cycles", "", 800, 0, 100.0);
+	l.noise = true;
+	l.noise_pct = 0;
+	stat_format_line(&sb, &l, 0, true, false);
+	CHECK_STR(sbuf_str(&sb), "               800      cycles\n");
+
+	/* multiplexed: the spread, then the running share */
+	sbuf_reset(&sb);
+	l = line("cycles", "", 800, 0, 62.5);
+	l.noise = true;
+	l.noise_pct = 100;
+	stat_format_line(&sb, &l, 0, true, false);
+	CHECK_STR(sbuf_str(&sb), "               800      cycles                                                      ( +-100.00% )  (62.50%)\n");
+
+	/* CSV: value,unit,event,noise%,run-ns,pct,metric,metric-unit */
+	sbuf_reset(&sb);
+	l = line("task-clock", "msec", 1.2662, 2, 100.0);
+	l.running_ns = 1266214;
+	l.has_metric = true;
+	l.metric = 0.01234;
+	l.metric_unit = "CPUs utilized";
+	l.noise = true;
+	l.noise_pct = 2.5;
+	stat_format_line(&sb, &l, ',', true, false);
+	CHECK_STR(sbuf_str(&sb), "1.27,msec,task-clock,2.50%,1266214,100.00,0.012,CPUs utilized\n");
+
+	/* CSV: the field is there even when the spread is 0 */
+	sbuf_reset(&sb);
+	l = line("cycles", "", 5, 0, 100.0);
+	l.noise = true;
+	stat_format_line(&sb, &l, ';', true, false);
+	CHECK_STR(sbuf_str(&sb), "5;;cycles;0.00%;0;100.00;;\n");
+	sbuf_release(&sb);
+}
+
+/* perf stat --per-thread: "%16s-%-7d " (25 columns) before the "%18s" count; CSV "comm-tid," first */
+TEST(statfmt_per_thread)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct stat_line l;
+
+	l = line("context-switches", "", 3, 0, 100.0);
+	l.comm = "sleep";
+	l.tid = 1234;
+	stat_format_line(&sb, &l, 0, true, false);
+	CHECK_STR(sbuf_str(&sb), "           sleep-1234" "   " " " "                 3" "      context-switches\n");
+
+	sbuf_reset(&sb);
+	stat_format_line(&sb, &l, ',', true, false);
+	CHECK_STR(sbuf_str(&sb), "sleep-1234,3,,context-switches,0,100.00,,\n");
+
+	/* interval mode: the time, then the thread */
+	sbuf_reset(&sb);
+	l.interval = true;
+	l.t_ns = 1000000000ull;
+	stat_format_line(&sb, &l, ',', true, false);
+	CHECK_STR(sbuf_str(&sb), "     1.000000000,sleep-1234,3,,context-switches,0,100.00,,\n");
+	sbuf_release(&sb);
+}
