@@ -49,12 +49,14 @@ test_expect_success 'every command: usage lines fit 80 columns, continuations ha
 '
 
 test_expect_success 'stat: the long synopsis is wrapped between bracketed words' '
+	# "[--] COMMAND" would end at column 85: COMMAND goes to the next line
 	vmmprof stat --help | usage_block >got &&
 	cat >want <<-\EOT &&
 	  vmmprof stat [-e EVENTS]... [-m MODEL [--raw]] [-a] [-C CPUS] [-G CGROUPS]
-	               [-I MS] [-x SEP | --json] [-o FILE] [--] COMMAND [ARGS]
+	               [-I MS | -r N] [--per-thread] [-x SEP | --json] [-o FILE] [--]
+	               COMMAND [ARGS]
 	  vmmprof stat [-e EVENTS]... (-a | -C CPUS | -p PIDS | -t TIDS | -G CGROUPS)
-	               [-I MS] [-x SEP | --json] [-o FILE]
+	               [-I MS] [--per-thread] [-x SEP | --json] [-o FILE]
 	EOT
 	diff -u want got
 '
