@@ -104,8 +104,8 @@ size_t stat_model_specs(const struct stat_model *sm, const char ***specs)
 
 	*specs = xcalloc(m->n_inputs + 1, sizeof(char *));
 	for (i = 0; i < m->n_inputs; i++)
-		if (m->inputs[i].kind == INPUT_EVENT && sm->run.av.input_ok[i])
-			(*specs)[n++] = m->inputs[i].spec;
+		if (model_run_event_spec(&sm->run, i) && sm->run.av.input_ok[i])
+			(*specs)[n++] = model_run_event_spec(&sm->run, i);
 	return n;
 }
 

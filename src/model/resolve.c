@@ -176,9 +176,26 @@ int model_resolve_event(struct model_machine *mm, const char *spec, int index,
 static int check_source(struct model_machine *mm, const char *name, char **reason)
 {
 	struct vp_err err = { 0, "" };
+	const char *ev = swsource_event_for(name, mm->scope);
 	double v;
-	int ret = swsource_read_scoped(mm->root, name, mm->scope, &v, &err);
+	int ret;
 
+	if (ev) {  /* counted by a perf event here: present when the event is */
+		struct evdesc_list out;
+		char *why = NULL;
+
+		evdesc_list_init(&out);
+		ret = model_resolve_event(mm, ev, 0, &out, &why);
+		evdesc_list_release(&out);
+		if (ret) {
+			*reason = xasprintf("counted by the event '%s' for a command: %s", ev,
+					    why ? why : "absent");
+			ret = VP_EUNSUPP;
+		}
+		free(why);
+		return ret;
+	}
+	ret = swsource_read_scoped(mm->root, name, mm->scope, &v, &err);
 	if (!ret)
 		return 0;
 	*reason = xstrdup(err.msg);

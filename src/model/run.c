@@ -8,6 +8,15 @@
 #include "model/swsource.h"
 #include "util/alloc.h"
 
+const char *model_run_event_spec(const struct model_run *r, size_t i)
+{
+	const struct model_input *in = &r->m->inputs[i];
+
+	if (in->kind == INPUT_EVENT)
+		return in->spec;
+	return swsource_event_for(in->spec, r->mm.scope);
+}
+
 int model_run_init(struct model_run *r, const struct model *m, const struct model_machine *mm,
 		   struct diags *d, struct vp_err *err)
 {
@@ -30,8 +39,10 @@ int model_run_init(struct model_run *r, const struct model *m, const struct mode
 		const struct model_input *in = &m->inputs[i];
 		char *reason = NULL;
 
+		const char *spec = model_run_event_spec(r, i);
+
 		r->src_prev[i] = r->src_start[i] = NAN;
-		r->spec_of[i] = in->kind == INPUT_EVENT ? (int)i : -1;
+		r->spec_of[i] = spec ? (int)i : -1;
 		if (!r->av.input_ok[i]) {
 			if (!in->optional && !ret)
 				ret = vp_err_set(err, VP_EUNSUPP, "model '%s' cannot run here: %s '%s' "
@@ -40,9 +51,9 @@ int model_run_init(struct model_run *r, const struct model *m, const struct mode
 						 r->av.input_reason[i] ? r->av.input_reason[i] : "absent");
 			continue;
 		}
-		if (in->kind != INPUT_EVENT)
+		if (!spec)
 			continue;
-		if (model_resolve_event(&r->mm, in->spec, (int)i, &r->events, &reason)) {
+		if (model_resolve_event(&r->mm, spec, (int)i, &r->events, &reason)) {
 			/* it resolved a moment ago: only a changing machine gets here */
 			r->av.input_ok[i] = false;
 			free(r->av.input_reason[i]);
@@ -81,7 +92,7 @@ void model_run_bind(struct model_run *r, const int *map)
 	size_t i, k, n = 0;
 
 	for (i = 0; i < r->m->n_inputs; i++) {
-		if (r->m->inputs[i].kind != INPUT_EVENT || !r->av.input_ok[i]) {
+		if (!model_run_event_spec(r, i) || !r->av.input_ok[i]) {
 			r->spec_of[i] = -1;
 			continue;
 		}
@@ -101,7 +112,7 @@ int model_run_renumber(struct model_run *r, int first)
 	int *map = xcalloc(r->m->n_inputs + 1, sizeof(int));
 
 	for (i = 0; i < r->m->n_inputs; i++)
-		if (r->m->inputs[i].kind == INPUT_EVENT && r->av.input_ok[i]) {
+		if (model_run_event_spec(r, i) && r->av.input_ok[i]) {
 			map[n] = first + (int)n;
 			n++;
 		}
@@ -127,7 +138,7 @@ void model_run_start(struct model_run *r)
 	size_t i;
 
 	for (i = 0; i < r->m->n_inputs; i++)
-		if (r->m->inputs[i].kind == INPUT_SOURCE && r->av.input_ok[i])
+		if (!model_run_event_spec(r, i) && r->av.input_ok[i])
 			r->src_prev[i] = r->src_start[i] = read_source(r, i);
 }
 
@@ -142,7 +153,7 @@ void model_run_inputs(struct model_run *r, const struct cnt_session *s,
 		inputs[i] = NAN;
 		if (!r->av.input_ok[i])
 			continue;
-		if (in->kind == INPUT_EVENT) {
+		if (model_run_event_spec(r, i)) {  /* an event, or a source counted by one */
 			struct cnt_value v;
 			struct cnt_filter f = CNT_FILTER_ANY;
 

@@ -40,6 +40,14 @@ int model_run_init(struct model_run *r, const struct model *m, const struct mode
 void model_run_release(struct model_run *r);
 
 /*
+ * The perf event spec input i is counted with: an event input's own spec,
+ * the event that counts a source for the run's scope (sched.run_ns of a
+ * command is "task-clock", swsource_event_for()), or NULL for a source
+ * that is read.  Such sources are opened, numbered and bound like events.
+ */
+const char *model_run_event_spec(const struct model_run *r, size_t i);
+
+/*
  * Number the available events first, first+1, ... (in input order) as the
  * spec indices their series will carry, for a caller that opens them
  * among specs of its own; updates events' spec_index.  Returns how many.

@@ -221,6 +221,11 @@ static int read_sched_tasks(const char *root, const char *name, const struct sws
 	"counted per task by stat -m -p/-t (se.nr_migrations of /proc/TID/sched), not for the whole " \
 	"machine: count the cpu-migrations event there"
 
+#define SCHED_WAIT_CMD_WHY                                                                         \
+	"not for a command stat starts: the kernel keeps a task's wait time (schedstat) only while " \
+	"the task lives and no perf event counts it, so the waits of threads and children that end " \
+	"are lost; per task with stat -m -p/-t on running tasks, machine-wide with -a"
+
 /*
  * read is NULL until the module that produces a source lands and a
  * provider is added here (one function each): the model language can name
@@ -256,9 +261,18 @@ static const struct swsource_def table[] = {
 	 * /proc/TID/schedstat and /proc/TID/sched; diagnose, top, record and
 	 * the daemon compute run/wait per vCPU themselves (src/collect)
 	 */
-	{ "sched.run_ns", "ns", "time on a CPU (schedstat field 1)", true, read_schedstat_machine, NULL, read_sched_tasks },
-	{ "sched.wait_ns", "ns", "time runnable but waiting for a CPU (schedstat field 2)", true, read_schedstat_machine, NULL, read_sched_tasks },
-	{ "sched.migrations", "events", "moves to another CPU", true, NULL, SCHED_MIGR_HOW, read_sched_tasks },
+	/*
+	 * For a command: task-clock is the task's sum_exec_runtime, the clock
+	 * schedstat's run time reads; cpu-migrations counts where
+	 * se.nr_migrations is incremented (set_task_cpu(), charged at the
+	 * next switch-in on the new CPU).  No event counts wait time.
+	 */
+	{ "sched.run_ns", "ns", "time on a CPU (schedstat field 1)", true, read_schedstat_machine, NULL, read_sched_tasks,
+	  "task-clock", NULL },
+	{ "sched.wait_ns", "ns", "time runnable but waiting for a CPU (schedstat field 2)", true, read_schedstat_machine, NULL, read_sched_tasks,
+	  NULL, SCHED_WAIT_CMD_WHY },
+	{ "sched.migrations", "events", "moves to another CPU", true, NULL, SCHED_MIGR_HOW, read_sched_tasks,
+	  "cpu-migrations", NULL },
 	{ "sched.node_migrations", "events", "moves to a CPU of another NUMA node", true, NULL,
 	  "not computed yet: moves between nodes need the sched:sched_migrate_task tracepoint per thread" },
 	{ NULL, NULL, NULL, false, NULL },
@@ -290,10 +304,14 @@ static int check_scoped(const char *name, const struct swsource_scope *sc, struc
 
 	if (!d)
 		return vp_err_set(err, VP_ENOTFOUND, "unknown source '%s'", name);
-	if (per_task(d, sc) && sc->kind == SWS_COMMAND)
+	if (per_task(d, sc) && sc->kind == SWS_COMMAND && d->cmd_why)
+		return vp_err_set(err, VP_EUNSUPP, "%s", d->cmd_why);
+	if (per_task(d, sc) && sc->kind == SWS_COMMAND && !d->cmd_event)
 		return vp_err_set(err, VP_EUNSUPP, "not for a command stat starts (its threads and "
 				  "children end before the last reading): per task with stat -m -p/-t on "
 				  "running tasks%s", d->read ? ", machine-wide with -a" : "");
+	if (per_task(d, sc) && sc->kind == SWS_COMMAND)
+		return 0;  /* counted by d->cmd_event: swsource_event_for() */
 	if (per_task(d, sc) && sc->kind == SWS_PART)
 		return vp_err_set(err, VP_EUNSUPP, "not for a part of the machine (-C, -G): per task "
 				  "with stat -m -p/-t%s", d->read ? ", machine-wide with -a" : "");
@@ -304,6 +322,13 @@ static int check_scoped(const char *name, const struct swsource_scope *sc, struc
 				  name);
 	}
 	return 0;
+}
+
+const char *swsource_event_for(const char *name, const struct swsource_scope *sc)
+{
+	const struct swsource_def *d = swsource_find(name);
+
+	return d && per_task(d, sc) && sc->kind == SWS_COMMAND ? d->cmd_event : NULL;
 }
 
 int swsource_check(const char *name, struct vp_err *err)
@@ -320,6 +345,9 @@ int swsource_read_scoped(const char *root, const char *name, const struct swsour
 	*val = NAN;
 	if (ret)
 		return ret;
+	if (swsource_event_for(name, sc))
+		return vp_err_set(err, VP_EUNSUPP, "'%s' of a command is counted by the event '%s', "
+				  "not read", name, d->cmd_event);
 	if (per_task(d, sc))
 		return d->read_tasks(root, name, sc, val, err);
 	return d->read(root, name, val, err);

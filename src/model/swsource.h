@@ -25,8 +25,11 @@
  * SWS_TASKS are running processes (every thread) and single threads, as
  * `stat -p/-t` counts them: per-task sources (schedstat) sum over them;
  * with none listed yet, a read only checks that the kernel has the file.
- * SWS_COMMAND is a command that stat starts: per-task sources are absent
- * (its threads and children come and go; their times leave with them).
+ * SWS_COMMAND is a command that stat starts: its threads and children
+ * come and go and their schedstat leaves with them, so per-task sources
+ * are counted instead by the perf software event that counts the same
+ * thing (cmd_event below, opened with inherit on the command: an ended
+ * thread's or child's count is added to its parent's), or are absent.
  * SWS_PART is a part of the machine (stat -C CPUS, -G CGROUPS): per-task
  * sources are absent, machine-wide sums would not be that part's.
  * Machine-wide sources (numastat, vmstat) read the machine in every case.
@@ -64,6 +67,14 @@ struct swsource_def {
 	 */
 	int (*read_tasks)(const char *root, const char *name, const struct swsource_scope *sc,
 			  double *val, struct vp_err *err);
+	/*
+	 * For an SWS_COMMAND scope: the perf event spec that counts the same
+	 * ("task-clock" for run time), which the caller opens on the command
+	 * instead of reading the source; NULL when no event does.
+	 */
+	const char *cmd_event;
+	/* For an SWS_COMMAND scope without cmd_event: why the value is absent, NULL default. */
+	const char *cmd_why;
 };
 
 /* The entry for name, or NULL. */
@@ -75,6 +86,11 @@ const struct swsource_def *swsource_table(void);
  * VP_ENOTFOUND (unknown source) with the message in err.
  */
 int swsource_check(const char *name, struct vp_err *err);
+/*
+ * The perf event spec to open instead of reading name for scope sc (an
+ * SWS_COMMAND scope and a source with a cmd_event), or NULL: read it.
+ */
+const char *swsource_event_for(const char *name, const struct swsource_scope *sc);
 /* Read the machine-wide value of a source (see read above). */
 int swsource_read(const char *root, const char *name, double *val, struct vp_err *err);
 /* Read a source for a scope (NULL: the machine, as swsource_read()). */

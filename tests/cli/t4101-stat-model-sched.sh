@@ -1,8 +1,8 @@
 #!/bin/sh
 # t4101-stat-model-sched.sh - the sched.* and placement.* software sources in
 # `stat -m`: per task for -p (from /proc/TID/schedstat and /proc/TID/sched),
-# absent with a reason that says where they are for a command, a part of the
-# machine, and (placement) everywhere stat -m runs.
+# absent with a reason that says where they are for a part of the machine,
+# wait time for a command, and (placement) everywhere stat -m runs.
 . "$(dirname "$0")/lib.sh"
 
 HOME=$TRASH/home
@@ -70,7 +70,7 @@ else
 	test_skip 'stat -m -p: run time and migrations' 'no /proc/self/schedstat or /proc/self/sched here'
 fi
 
-test_expect_success 'stat -m software -- COMMAND: sched sources are absent and say where they are' '
+test_expect_success 'stat -m software -- COMMAND: wait time is absent and says where it is (t3070: run time and migrations)' '
 	vmmprof stat -m software --json -o j -- true &&
 	metric wait_frac j >w &&
 	grep_q "^null|source .wait_ns. unavailable: not for a command stat starts" w &&

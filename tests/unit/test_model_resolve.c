@@ -175,6 +175,23 @@ TEST(swsource_sched_scopes)
 	CHECK_CONTAINS(err.msg, "machine-wide with -a");
 	CHECK_INT(swsource_read_scoped(root, "sched.migrations", &part, &v, &err), VP_EUNSUPP);
 	CHECK_CONTAINS(err.msg, "not for a part of the machine (-C, -G): per task with stat -m -p/-t");
+	/*
+	 * a command: run time and migrations are counted by the perf events that
+	 * count the same per task with inherit; read, they say so; wait time has
+	 * no event; no other scope opens events for them
+	 */
+	CHECK_STR(swsource_event_for("sched.run_ns", &cmd), "task-clock");
+	CHECK_STR(swsource_event_for("sched.migrations", &cmd), "cpu-migrations");
+	CHECK(swsource_event_for("sched.wait_ns", &cmd) == NULL);
+	CHECK(swsource_event_for("sched.run_ns", &tasks) == NULL);
+	CHECK(swsource_event_for("sched.run_ns", &part) == NULL);
+	CHECK(swsource_event_for("sched.run_ns", NULL) == NULL);
+	CHECK(swsource_event_for("numastat.numa_hit", &cmd) == NULL);
+	CHECK_INT(swsource_read_scoped(root, "sched.run_ns", &cmd, &v, &err), VP_EUNSUPP);
+	CHECK_CONTAINS(err.msg, "counted by the event 'task-clock'");
+	CHECK_NAN(v);
+	CHECK_INT(swsource_read_scoped(root, "sched.wait_ns", &cmd, &v, &err), VP_EUNSUPP);
+	CHECK_CONTAINS(err.msg, "no perf event counts it");
 	/* machine-wide sources read the machine in every scope */
 	CHECK_INT(swsource_read_scoped(root, "sched.node_migrations", &tasks, &v, &err), VP_EUNSUPP);
 	CHECK_CONTAINS(err.msg, "sched:sched_migrate_task");

@@ -158,3 +158,85 @@ TEST(model_run_required_absent)
 	free(dir);
 	free(root);
 }
+
+/*
+ * The software model for a command (SWS_COMMAND): sched.run_ns is opened
+ * as a task-clock event, bound and summed like the model's own task-clock,
+ * so the two agree; sched.wait_ns, which no event counts, is absent with
+ * that reason.  Counted on this thread while it spins for 0.2 s.
+ */
+TEST(model_run_command_sched_as_events)
+{
+	struct model *m = NULL;
+	struct diags d;
+	struct vp_err err = { 0, "" };
+	struct pmu_db *db = NULL;
+	struct model_machine mm;
+	struct swsource_scope sc = { SWS_COMMAND, NULL, 0, NULL, 0 };
+	struct model_run r;
+	struct cnt_request req;
+	struct cnt_session *s = NULL;
+	struct cnt_snapshot snap;
+	double *in = NULL, tclk, run;
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	char *path = xstrdup(test_data("../../models/software.model"));
+	uint64_t t0;
+	volatile unsigned long x = 0;
+	int i, k_run, k_wait;
+
+	diags_init(&d);
+	cnt_snapshot_init(&snap);
+	memset(&r, 0, sizeof(r));
+	if (model_load(&m, path, NULL, 0, &d, &err) || pmu_db_new(&db, "/", &err)) {
+		test_fail(__FILE__, __LINE__, "%s", err.msg);
+		goto out;
+	}
+	memset(&mm, 0, sizeof(mm));
+	mm.db = db;
+	mm.root = "/";
+	mm.scope = &sc;
+	CHECK_INT(model_run_init(&r, m, &mm, NULL, &err), 0);
+	k_run = model_find_input(m, "run_ns");
+	k_wait = model_find_input(m, "wait_ns");
+	CHECK_STR(model_run_event_spec(&r, (size_t)k_run), "task-clock");
+	CHECK(model_run_event_spec(&r, (size_t)k_wait) == NULL);
+	CHECK(!r.av.input_ok[k_wait]);
+	CHECK_CONTAINS(r.av.input_reason[k_wait], "no perf event counts it");
+	/* task-clock, context-switches, cpu-migrations, and task-clock for run_ns */
+	CHECK_INT(r.events.n, 4);
+	CHECK_INT(model_run_renumber(&r, 0), 4);
+	CHECK(r.spec_of[k_run] >= 0);
+	memset(&req, 0, sizeof(req));
+	req.events = r.events.v;
+	req.n_events = r.events.n;
+	req.target.tids = &tid;
+	req.target.n_tids = 1;
+	req.root = "/";
+	if (cnt_session_new(&s, &req, &err)) {
+		test_skip("cannot count this thread: %s", err.msg);
+		goto out;
+	}
+	model_run_start(&r);
+	CHECK_INT(cnt_session_enable(s, &err), 0);
+	t0 = vp_now_ns();
+	while (vp_now_ns() - t0 < 200000000ULL)
+		for (i = 0; i < 1000; i++)
+			x += (unsigned long)i;
+	CHECK_INT(cnt_session_read(s, &snap, &err), 0);
+	in = xcalloc(m->n_inputs, sizeof(double));
+	model_run_inputs(&r, s, &snap, true, -1, in);
+	tclk = in[model_find_input(m, "tclk")];
+	run = in[k_run];
+	/* two task-clock counters on one thread, enabled together: within 1 % */
+	CHECK_AT(__LINE__, tclk > 0 && fabs(run - tclk) <= 0.01 * tclk, "run_ns %g, task-clock %g", run, tclk);
+	CHECK_NAN(in[k_wait]);
+out:
+	free(in);
+	cnt_snapshot_release(&snap);
+	cnt_session_free(s);
+	model_run_release(&r);
+	pmu_db_free(db);
+	model_free(m);
+	diags_release(&d);
+	free(path);
+}
