@@ -1205,6 +1205,8 @@ static int stat_run_once(struct stat_ctx *c, struct stat_run *r)
 		 */
 		if (c->child_target)
 			cnt_session_mark_start(r->s);
+		if (c->have_model && c->child_target)
+			stat_model_watch_command(c->sm, r->ch.pid);
 		e = release_child(&r->ch);
 		if (e) {
 			reap_child(&r->ch, true);
@@ -1230,6 +1232,10 @@ static int stat_run_once(struct stat_ctx *c, struct stat_run *r)
 		poll_ns = r->s->n_entities < 100 ? 100000000ull : 1000000000ull;
 	else
 		poll_ns = 3600000000000ull;
+	/* a model's context-switch tracer is drained at least this often (with -I: each interval) */
+	if (c->have_model && !o->interval_ms && stat_model_poll_ns(c->sm) &&
+	    poll_ns > stat_model_poll_ns(c->sm))
+		poll_ns = stat_model_poll_ns(c->sm);
 	next_ns = r->s->start_ns + poll_ns;
 	while (!done) {
 		uint64_t now = vp_now_ns();
@@ -1262,6 +1268,8 @@ static int stat_run_once(struct stat_ctx *c, struct stat_run *r)
 		} else if (sig < 0) {
 			next_ns += poll_ns;
 		}
+		if (c->have_model)
+			stat_model_poll(c->sm);
 		if (done && c->child_target)
 			cnt_session_disable(r->s);
 		for (i = 0; i < r->s->n_entities; i++)
@@ -1626,7 +1634,9 @@ const struct cmd cmd_stat = {
 		"queue) with severity, cost and quality, per interval with -I, instead of the raw\n"
 		"counts (--raw prints those).  Without -e and -m the model chosen for this machine\n"
 		"is counted too and its metrics follow perf's default counts.  A value that cannot\n"
-		"be measured here is n/a with the reason.",
+		"be measured here is n/a with the reason.  For a command, the model's scheduler\n"
+		"sources come from the task-clock and cpu-migrations events and, for moves\n"
+		"between nodes, from the kernel's context-switch records (docs/stat.md).",
 	.options =
 		"-e, --event EVENTS\tevents to count, comma-separated; repeatable\n"
 		"-a, --all-cpus\tcount on every online CPU\n"

@@ -8,9 +8,12 @@
 
 #include "analysis/diag_render.h"
 #include "cli/calib_file.h"
+#include "source/schedtrace.h"
+#include "source/task.h"
 #include "util/alloc.h"
 #include "util/json.h"
 #include "util/table.h"
+#include "util/timeutil.h"
 
 static int load_calibration(struct stat_model *sm, const char *path, struct vp_err *err)
 {
@@ -22,6 +25,93 @@ static int load_calibration(struct stat_model *sm, const char *path, struct vp_e
 	snprintf(sm->cal_note, sizeof(sm->cal_note), "%s", sm->cal_ok ? "" : sbuf_str(&note));
 	sbuf_release(&note);
 	return rc;
+}
+
+#define NODE_MIGR "sched.node_migrations"
+
+/* Does the model read sched.node_migrations, for tasks or a command (what the tracer counts)? */
+static bool wants_trace(const struct stat_model *sm)
+{
+	size_t i;
+
+	if (sm->scope.kind != SWS_TASKS && sm->scope.kind != SWS_COMMAND)
+		return false;
+	for (i = 0; i < sm->m->n_inputs; i++)
+		if (sm->m->inputs[i].kind == INPUT_SOURCE && !strcmp(sm->m->inputs[i].spec, NODE_MIGR))
+			return true;
+	return false;
+}
+
+/* Record every context switch of the online CPUs, with the CPUs' nodes (-p/-t, a command). */
+static void open_trace(struct stat_model *sm)
+{
+	const struct topology *t = &sm->plat.topo;
+	struct vp_err e = { 0, "" };
+
+	if (!sm->plat_ok || !t->known) {
+		snprintf(sm->trace_why, sizeof(sm->trace_why), "moves between nodes need the "
+			 "machine's topology: %s", sm->plat_ok ? t->reason : "no platform probe");
+		return;
+	}
+	if (schedtrace_open(&sm->trace, "/", t->online.ids, t->online.n, &e)) {
+		snprintf(sm->trace_why, sizeof(sm->trace_why), "moves between nodes are counted "
+			 "from context-switch records: %s", e.msg);
+		return;
+	}
+	schedtrace_set_nodes(sm->trace, t->cpu_node, (size_t)t->max_cpu); /* max_cpu: the arrays' size */
+}
+
+/*
+ * model_machine.live: sched.node_migrations from the tracer, polled now;
+ * records the kernel dropped would undercount the moves: absent then.
+ */
+static int live_source(void *ctx, const char *name, double *val, struct vp_err *err)
+{
+	struct stat_model *sm = ctx;
+	uint64_t lost;
+
+	if (strcmp(name, NODE_MIGR) || !wants_trace(sm))
+		return VP_ENOTFOUND;
+	if (!sm->trace)
+		return vp_err_set(err, VP_EUNSUPP, "%s", sm->trace_why);
+	schedtrace_poll(sm->trace, vp_now_ns(), NULL);
+	lost = schedtrace_lost(sm->trace);
+	if (lost)
+		return vp_err_set(err, VP_EUNSUPP, "the kernel dropped %llu context-switch records "
+				  "(full ring buffer): moves between nodes would be undercounted",
+				  (unsigned long long)lost);
+	*val = (double)schedtrace_node_moves_total(sm->trace);
+	return 0;
+}
+
+/* Watch tid of process pid (tid <= 0: the process's main thread) from where it last ran. */
+static void watch_task(struct stat_model *sm, int pid, int tid, uint64_t now)
+{
+	struct task_stat ts;
+	int id = tid > 0 ? tid : pid;
+
+	schedtrace_watch(sm->trace, id, now, -1);
+	if (!task_stat_read("/", pid, tid, &ts, NULL))
+		schedtrace_last_cpu(sm->trace, id, ts.processor);
+}
+
+void stat_model_watch_command(struct stat_model *sm, pid_t pid)
+{
+	if (!sm->trace)
+		return;
+	schedtrace_watch_process(sm->trace, (int)pid);
+	watch_task(sm, (int)pid, 0, vp_now_ns());
+}
+
+uint64_t stat_model_poll_ns(const struct stat_model *sm)
+{
+	return sm->trace ? 100000000ull : 0;
+}
+
+void stat_model_poll(struct stat_model *sm)
+{
+	if (sm->trace)
+		schedtrace_poll(sm->trace, vp_now_ns(), NULL);
 }
 
 int stat_model_open(struct stat_model *sm, const char *name, char *const *paths, size_t n_paths,
@@ -67,6 +157,15 @@ int stat_model_open(struct stat_model *sm, const char *name, char *const *paths,
 		sm->scope = *scope;
 		mm.scope = &sm->scope;
 	}
+	/* the model shown after perf's defaults records nothing more than those counters */
+	if (wants_trace(sm) && name)
+		open_trace(sm);
+	else if (wants_trace(sm))
+		snprintf(sm->trace_why, sizeof(sm->trace_why), "moves between nodes are counted from "
+			 "context-switch records, which the automatic model does not make: name the "
+			 "model with -m");
+	mm.live = live_source;
+	mm.live_ctx = sm;
 	if (sm->plat_ok && sm->plat.cpu.pfm_pmu[0])
 		snprintf(mm.pfm_table, sizeof(mm.pfm_table), "%s", sm->plat.cpu.pfm_pmu);
 	sm->run_ok = true; /* released by stat_model_close() even when init fails */
@@ -84,6 +183,7 @@ out:
 
 void stat_model_close(struct stat_model *sm)
 {
+	schedtrace_free(sm->trace);
 	if (sm->run_ok)
 		model_run_release(&sm->run);
 	model_free(sm->m);
@@ -136,6 +236,22 @@ void stat_model_opened(struct stat_model *sm, const struct cnt_session *s)
 
 void stat_model_start(struct stat_model *sm)
 {
+	uint64_t now = vp_now_ns();
+	size_t i, k;
+
+	/* -p/-t: the tasks' threads now, and the threads their processes start later */
+	for (i = 0; sm->trace && sm->scope.kind == SWS_TASKS && i < sm->scope.n_pids; i++) {
+		int *tids = NULL;
+		size_t n = 0;
+
+		schedtrace_watch_process(sm->trace, (int)sm->scope.pids[i]);
+		if (!task_list("/", (int)sm->scope.pids[i], &tids, &n, NULL))
+			for (k = 0; k < n; k++)
+				watch_task(sm, (int)sm->scope.pids[i], tids[k], now);
+		free(tids);
+	}
+	for (i = 0; sm->trace && sm->scope.kind == SWS_TASKS && i < sm->scope.n_tids; i++)
+		watch_task(sm, (int)sm->scope.tids[i], 0, now);
 	model_run_start(&sm->run);
 }
 

@@ -36,6 +36,14 @@ struct stat_model {
 	double *met;                /* m->n_metrics */
 	struct factor_value fv[FACTOR_N];
 	struct expr_env env;
+	/*
+	 * sched.node_migrations of -p/-t tasks or a command: every context
+	 * switch recorded (src/source/schedtrace.h), the watched threads'
+	 * moves between nodes counted; NULL when the model does not use it or
+	 * it could not be opened (trace_why says why)
+	 */
+	struct schedtrace *trace;
+	char trace_why[VP_ERR_MSG_MAX];
 };
 
 /*
@@ -58,8 +66,19 @@ size_t stat_model_specs(const struct stat_model *sm, const char ***specs);
 void stat_model_bind(struct stat_model *sm, const int *map);
 /* The session is open: events it had to drop are absent for the model, with the reason. */
 void stat_model_opened(struct stat_model *sm, const struct cnt_session *s);
+/*
+ * The command stat starts (pid, before it execs): its threads are watched
+ * for sched.node_migrations.  No-op without a tracer.
+ */
+void stat_model_watch_command(struct stat_model *sm, pid_t pid);
 /* Counting starts now (software sources take their first reading). */
 void stat_model_start(struct stat_model *sm);
+/*
+ * How often the stat loop must call stat_model_poll() (ns; 0: never): the
+ * tracer's rings hold a few seconds of switches of a busy machine.
+ */
+uint64_t stat_model_poll_ns(const struct stat_model *sm);
+void stat_model_poll(struct stat_model *sm);
 
 /* Output of one interval (total false) or of the whole run (total true). */
 struct stat_model_out {

@@ -180,6 +180,16 @@ static int check_source(struct model_machine *mm, const char *name, char **reaso
 	double v;
 	int ret;
 
+	if (mm->live) {
+		ret = mm->live(mm->live_ctx, name, &v, &err);
+		if (!ret)
+			return 0;
+		if (ret != VP_ENOTFOUND) {
+			*reason = xstrdup(err.msg);
+			return VP_EUNSUPP;
+		}
+		vp_err_clear(&err);
+	}
 	if (ev) {  /* counted by a perf event here: present when the event is */
 		struct evdesc_list out;
 		char *why = NULL;

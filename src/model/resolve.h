@@ -29,6 +29,16 @@ struct model_machine {
 	char pfm_table[64];     /* "" when none */
 	const struct platform *plat; /* probed through root; NULL: core PMU not checked */
 	const struct swsource_scope *scope; /* whose sources are read; NULL: the machine's */
+	/*
+	 * A source the caller provides from something it runs (stat -m's
+	 * context-switch tracer for sched.node_migrations), asked before the
+	 * swsource table: 0 with *val (a cumulative value as read now),
+	 * VP_ENOTFOUND when it does not provide name, another negative code
+	 * when it would but cannot (err says why: the source is absent).
+	 * NULL: none.
+	 */
+	int (*live)(void *ctx, const char *name, double *val, struct vp_err *err);
+	void *live_ctx;
 };
 
 /*

@@ -82,6 +82,14 @@ static double read_source(struct model_run *r, size_t i)
 {
 	double v;
 
+	if (r->mm.live) {
+		int ret = r->mm.live(r->mm.live_ctx, r->m->inputs[i].spec, &v, NULL);
+
+		if (!ret)
+			return v;
+		if (ret != VP_ENOTFOUND)
+			return NAN;
+	}
 	if (swsource_read_scoped(r->mm.root, r->m->inputs[i].spec, r->mm.scope, &v, NULL))
 		return NAN;
 	return v;

@@ -274,7 +274,9 @@ static const struct swsource_def table[] = {
 	{ "sched.migrations", "events", "moves to another CPU", true, NULL, SCHED_MIGR_HOW, read_sched_tasks,
 	  "cpu-migrations", NULL },
 	{ "sched.node_migrations", "events", "moves to a CPU of another NUMA node", true, NULL,
-	  "not computed yet: moves between nodes need the sched:sched_migrate_task tracepoint per thread" },
+	  "counted per task by stat -m -p/-t and for a command stat -m starts, from the kernel's "
+	  "context-switch records (a thread that comes onto a CPU of another node than where it "
+	  "last ran moved), not for the whole machine or a part of it" },
 	{ NULL, NULL, NULL, false, NULL },
 };
 

@@ -24,6 +24,15 @@ struct st_thread {
 	bool switched_in;           /* a switch-in was seen (else it ran since watch_ns) */
 	uint64_t *in_since;         /* per CPU: switched in at, 0 = not on it */
 	uint64_t *run;              /* per CPU: ns ran */
+	int last_cpu;               /* where it last ran, in time order; -1 unknown */
+	uint64_t node_moves;        /* switch-ins on another node than last_cpu's */
+};
+
+/* A watched thread's switch-in, kept until its turn in time order comes. */
+struct st_in {
+	uint64_t t_ns;
+	int tid;
+	int cpu;
 };
 
 struct st_ring {
@@ -44,6 +53,11 @@ struct schedtrace {
 	unsigned char *scratch;     /* a record that wraps the ring end */
 	size_t scratch_cap;
 	size_t page;
+	int *node_of;               /* per CPU: its NUMA node, -1 unknown; NULL: no node moves */
+	int *pids;                  /* processes whose every thread is watched when first seen */
+	size_t n_pids;
+	struct st_in *ins;          /* switch-ins not yet taken in time order */
+	size_t n_ins, cap_ins;
 };
 
 static struct schedtrace *st_new(int max_cpu)
@@ -113,6 +127,7 @@ void schedtrace_watch(struct schedtrace *st, int tid, uint64_t now_ns, int runni
 	t->tid = tid;
 	t->watchers = 1;
 	t->watch_ns = now_ns;
+	t->last_cpu = running_cpu >= 0 && running_cpu <= st->max_cpu ? running_cpu : -1;
 	t->in_since = xcalloc((size_t)st->max_cpu + 1, sizeof(uint64_t));
 	t->run = xcalloc((size_t)st->max_cpu + 1, sizeof(uint64_t));
 	if (running_cpu >= 0 && running_cpu <= st->max_cpu) {
@@ -163,6 +178,102 @@ static void switch_in(struct schedtrace *st, int cpu, uint64_t t_ns, int tid)
 		return;
 	t->in_since[cpu] = t_ns ? t_ns : 1;
 	t->switched_in = true;
+	if (st->node_of) {
+		/*
+		 * rings are read one CPU after the other: the moves between
+		 * CPUs are counted at the poll, in time order
+		 */
+		VP_GROW(st->ins, st->cap_ins, st->n_ins + 1);
+		st->ins[st->n_ins].t_ns = t_ns;
+		st->ins[st->n_ins].tid = tid;
+		st->ins[st->n_ins].cpu = cpu;
+		st->n_ins++;
+	}
+}
+
+static int in_cmp(const void *a, const void *b)
+{
+	const struct st_in *x = a, *y = b;
+
+	return x->t_ns < y->t_ns ? -1 : x->t_ns > y->t_ns;
+}
+
+/*
+ * Take the switch-ins up to until_ns in time order: a thread that comes
+ * onto a CPU of another node than where it last ran moved between nodes.
+ * Later ones wait: another CPU's ring may still hold earlier records.
+ */
+static void count_node_moves(struct schedtrace *st, uint64_t until_ns)
+{
+	size_t i, k = 0;
+
+	if (!st->n_ins)
+		return;  /* ins may be NULL: qsort() must not see it */
+	qsort(st->ins, st->n_ins, sizeof(*st->ins), in_cmp);
+	for (i = 0; i < st->n_ins && st->ins[i].t_ns <= until_ns; i++) {
+		struct st_thread *t = find(st, st->ins[i].tid);
+		int cpu = st->ins[i].cpu;
+
+		if (!t)
+			continue;
+		if (t->last_cpu >= 0 && st->node_of[t->last_cpu] >= 0 && st->node_of[cpu] >= 0 &&
+		    st->node_of[t->last_cpu] != st->node_of[cpu])
+			t->node_moves++;
+		t->last_cpu = cpu;
+	}
+	for (; i < st->n_ins; i++)
+		st->ins[k++] = st->ins[i];
+	st->n_ins = k;
+}
+
+void schedtrace_set_nodes(struct schedtrace *st, const int *node_of_cpu, size_t n)
+{
+	int c;
+
+	free(st->node_of);
+	st->node_of = xcalloc((size_t)st->max_cpu + 1, sizeof(int));
+	for (c = 0; c <= st->max_cpu; c++)
+		st->node_of[c] = (size_t)c < n ? node_of_cpu[c] : -1;
+}
+
+void schedtrace_watch_process(struct schedtrace *st, int pid)
+{
+	size_t k;
+
+	for (k = 0; k < st->n_pids; k++)
+		if (st->pids[k] == pid)
+			return;
+	st->pids = xrealloc(st->pids, (st->n_pids + 1) * sizeof(int));
+	st->pids[st->n_pids++] = pid;
+}
+
+uint64_t schedtrace_node_moves_total(const struct schedtrace *st)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < st->cap; i++)
+		if (st->th[i].tid)
+			sum += st->th[i].node_moves;
+	return sum;
+}
+
+void schedtrace_last_cpu(struct schedtrace *st, int tid, int cpu)
+{
+	struct st_thread *t = find(st, tid);
+
+	if (t && t->last_cpu < 0 && cpu >= 0 && cpu <= st->max_cpu)
+		t->last_cpu = cpu;
+}
+
+bool schedtrace_node_moves(const struct schedtrace *st, int tid, uint64_t *moves)
+{
+	const struct st_thread *t = find(st, tid);
+
+	if (!t || !st->node_of)
+		return false;
+	*moves = t->node_moves;
+	return true;
 }
 
 void schedtrace_switch(struct schedtrace *st, int cpu, uint64_t t_ns, int prev_tid, int next_tid)
@@ -200,6 +311,15 @@ void schedtrace_feed_record(struct schedtrace *st, const void *rec, size_t len)
 		memcpy(&cpu, id + 16, 4);
 		if (cpu > (uint32_t)st->max_cpu || (int32_t)tid <= 0)
 			return;
+		if (st->n_pids && !find(st, (int)tid)) {
+			uint32_t pid;
+			size_t k;
+
+			memcpy(&pid, id, 4);
+			for (k = 0; k < st->n_pids; k++)
+				if ((uint32_t)st->pids[k] == pid)
+					schedtrace_watch(st, (int)tid, t, -1);
+		}
 		if (h.misc & PERF_RECORD_MISC_SWITCH_OUT)
 			switch_out(st, (int)cpu, t, (int)tid);
 		else
@@ -299,6 +419,9 @@ void schedtrace_free(struct schedtrace *st)
 	free(st->th);
 	free(st->rings);
 	free(st->scratch);
+	free(st->node_of);
+	free(st->ins);
+	free(st->pids);
 	free(st);
 }
 
@@ -347,6 +470,8 @@ int schedtrace_poll(struct schedtrace *st, uint64_t now_ns, struct vp_err *err)
 	(void)err;
 	for (i = 0; i < st->n_rings; i++)
 		drain(st, &st->rings[i]);
+	if (st->node_of)
+		count_node_moves(st, now_ns);
 	for (i = 0; i < st->cap; i++) {
 		struct st_thread *t = &st->th[i];
 

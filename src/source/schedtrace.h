@@ -72,6 +72,28 @@ int schedtrace_poll(struct schedtrace *st, uint64_t now_ns, struct vp_err *err);
  */
 bool schedtrace_run_ns(const struct schedtrace *st, int tid, const uint64_t **per_cpu, size_t *n);
 
+/*
+ * Count moves between NUMA nodes too: node_of_cpu[c] is CPU c's node (-1
+ * unknown), n entries (copied).  A watched thread moved when it comes onto
+ * a CPU of another node than the one it last ran on; switch-ins are taken
+ * in time order at each schedtrace_poll() up to its now_ns (the rings are
+ * read one CPU after another).  Its first CPU is the one it runs on when
+ * watched, or schedtrace_last_cpu(), or else its first switch-in (not a
+ * move).
+ */
+void schedtrace_set_nodes(struct schedtrace *st, const int *node_of_cpu, size_t n);
+/*
+ * Watch every thread of process pid from its first record on (threads it
+ * starts later included; its child processes are other processes).
+ */
+void schedtrace_watch_process(struct schedtrace *st, int pid);
+/* Moves between nodes summed over every watched thread. */
+uint64_t schedtrace_node_moves_total(const struct schedtrace *st);
+/* Where a watched thread last ran before it was watched (/proc/TID/stat "processor"). */
+void schedtrace_last_cpu(struct schedtrace *st, int tid, int cpu);
+/* Moves between nodes of tid since watched; false when not watched or no node map. */
+bool schedtrace_node_moves(const struct schedtrace *st, int tid, uint64_t *moves);
+
 /* Records the kernel dropped (ring buffer full) since open: non-zero = inexact. */
 uint64_t schedtrace_lost(const struct schedtrace *st);
 

@@ -3,7 +3,8 @@
 # of a command come from the perf events that count the same thing with
 # inherit (sched.run_ns: task-clock, sched.migrations: cpu-migrations), so
 # threads and children that end keep their share; wait time has no such
-# event and is n/a with that reason
+# event and is n/a with that reason; moves between nodes come from the
+# kernel's context-switch records (src/source/schedtrace.c)
 . "$(dirname "$0")/lib.sh"
 
 W="$VP_HELPERS/workload"
@@ -17,7 +18,9 @@ event tclk = task-clock
 source run  = sched.run_ns
 source wait = sched.wait_ns optional
 source migr = sched.migrations optional
+source nmig = sched.node_migrations optional
 metric run_total [ns] = run
+metric nmig_total = nmig
 metric wait_total [ns] = wait
 metric migr_total = migr
 factor locality unavailable "not this test"
@@ -91,5 +94,19 @@ test_expect_success '-p keeps reading the sources per task: no events opened for
 	kill $sp; cat c; test $rc = 0 &&
 	! grep -q "cpu-migrations" c
 '
+
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+if [ "$nodes" -le 1 ]; then
+	test_expect_success 'sched.node_migrations of a command and of -p: 0 on one node, counted, not n/a' '
+		vmmprof stat -m ./sched.model --json -o j -- "$W" --cpu-ms 100 --thread-ms 100 &&
+		a=$(metric nmig_total j) && echo "command: $a" || exit 1
+		sleep 1 &
+		vmmprof stat -m ./sched.model --json -o j2 -p $! &&
+		b=$(metric nmig_total j2) && echo "-p: $b" &&
+		test "$a" = 0 && test "$b" = 0
+	'
+else
+	test_skip 'sched.node_migrations: 0 on one node' "$nodes nodes here: moves are possible (the unit test schedtrace_live_node_moves counts them)"
+fi
 
 test_done

@@ -77,10 +77,11 @@ test_expect_success 'stat -m software -- COMMAND: wait time is absent and says w
 	grep_q "per task with stat -m -p/-t on running tasks" w
 '
 
-test_expect_success 'placement and node migrations: absent in stat -m, with where they are computed' '
-	vmmprof stat -m software --json -o j -- true &&
+test_expect_success 'placement, and node migrations machine-wide: absent in stat -m, with where they are computed' '
+	vmmprof stat -m software -a --json -o j -- true &&
 	metric node_migr_rate j >n &&
-	grep_q "sched:sched_migrate_task" n &&
+	grep_q "counted per task by stat -m -p/-t and for a command" n &&
+	grep_q "not for the whole machine" n &&
 	vmmprof model show software >show &&
 	grep "^  place_rem " show >p &&
 	grep_q "computed per VM and vCPU by diagnose, top, record and the daemon" p &&

@@ -240,3 +240,66 @@ out:
 	diags_release(&d);
 	free(path);
 }
+
+/* A caller's live source (stat -m's tracer) for sched.node_migrations: 10, 17, ... */
+static int live_counter(void *ctx, const char *name, double *val, struct vp_err *err)
+{
+	int *calls = ctx;
+
+	if (strcmp(name, "sched.node_migrations"))
+		return VP_ENOTFOUND;
+	if (*calls < 0)
+		return vp_err_set(err, VP_EUNSUPP, "no recorder here");
+	*val = 10 + 7 * (*calls)++;
+	return 0;
+}
+
+/*
+ * model_machine.live is asked before the source table: a source it
+ * provides is present and seen as its increase; one it cannot give is
+ * absent with its reason (others fall through to the table: stat -m
+ * always sets it, and t4010's numastat metrics still read).
+ */
+TEST(model_run_live_source)
+{
+	static const char text[] =
+		"model live\n"
+		"source nm = sched.node_migrations optional\n"
+		"metric moves = nm\n"
+		"factor locality unavailable \"t\"\nfactor llc unavailable \"t\"\n"
+		"factor sharing unavailable \"t\"\nfactor imc unavailable \"t\"\n"
+		"factor queue unavailable \"t\"\n";
+	struct model *m = NULL;
+	struct diags d;
+	struct vp_err err = { 0, "" };
+	struct model_machine mm;
+	struct model_run r;
+	char *root = xstrdup(test_data("root/skx-2s"));
+	double in[2];
+	int calls = 0, k;
+
+	diags_init(&d);
+	CHECK_INT(model_load_text(&m, text, "/nonexistent/live.model", NULL, 0, &d, &err), 0);
+	if (!m)
+		goto out;
+	k = model_find_input(m, "nm");
+	memset(&mm, 0, sizeof(mm));
+	mm.root = root;
+	mm.live = live_counter;
+	mm.live_ctx = &calls;
+	CHECK_INT(model_run_init(&r, m, &mm, NULL, &err), 0);
+	CHECK(r.av.input_ok[k]);
+	model_run_start(&r);
+	model_run_inputs(&r, NULL, NULL, false, -1, in);
+	CHECK_NEAR(in[k], 7, 0);                    /* read 10 at the start, then 17 */
+	model_run_release(&r);
+	calls = -1;
+	CHECK_INT(model_run_init(&r, m, &mm, NULL, &err), 0);
+	CHECK(!r.av.input_ok[k]);
+	CHECK_CONTAINS(r.av.input_reason[k], "no recorder here");
+	model_run_release(&r);
+out:
+	model_free(m);
+	diags_release(&d);
+	free(root);
+}

@@ -20,23 +20,12 @@
  * sample_id_all and sample_type TID|TIME|CPU: header; next_prev pid, tid;
  * then pid, tid (the task the record is about), time, cpu, res.
  */
+static void one_pid(struct schedtrace *st, int cpu, uint64_t t, int32_t pid, int32_t tid,
+		    int32_t other, bool out);
+
 static void one(struct schedtrace *st, int cpu, uint64_t t, int32_t self, int32_t other, bool out)
 {
-	unsigned char r[48];
-	struct perf_event_header h = { PERF_RECORD_SWITCH_CPU_WIDE,
-				       out ? PERF_RECORD_MISC_SWITCH_OUT : 0, 40 };
-	uint32_t c = (uint32_t)cpu, zero = 0;
-
-	memset(r, 0xee, sizeof(r));
-	memcpy(r, &h, 8);
-	memcpy(r + 8, &other, 4);
-	memcpy(r + 12, &other, 4);
-	memcpy(r + 16, &self, 4);
-	memcpy(r + 20, &self, 4);
-	memcpy(r + 24, &t, 8);
-	memcpy(r + 32, &c, 4);
-	memcpy(r + 36, &zero, 4);
-	schedtrace_feed_record(st, r, 40);
+	one_pid(st, cpu, t, self, self, other, out);
 }
 
 static void rec(struct schedtrace *st, int cpu, uint64_t t, int32_t prev, int32_t next)
@@ -201,6 +190,38 @@ static void *burner(void *arg)
 }
 
 /*
+ * A tracer on the first two CPUs of this process's affinity (cpus), or NULL
+ * with why the test cannot run here (one CPU, no permission to record) or,
+ * with *broken, why opening failed otherwise.
+ */
+static struct schedtrace *open_two_cpus(int cpus[2], char *why, size_t len, bool *broken)
+{
+	struct schedtrace *st = NULL;
+	struct vp_err err = { 0, "" };
+	cpu_set_t mine;
+	int n = 0, ret;
+
+	if (sched_getaffinity(0, sizeof(mine), &mine)) {
+		snprintf(why, len, "cannot read this process's CPU affinity");
+		return NULL;
+	}
+	for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
+		if (CPU_ISSET(c, &mine))
+			cpus[n++] = c;
+	if (n < 2) {
+		snprintf(why, len, "needs two CPUs in this process's affinity");
+		return NULL;
+	}
+	ret = schedtrace_open(&st, "/", cpus, 2, &err);
+	if (ret)
+		snprintf(why, len, "cannot record context switches here: %s", err.msg);
+	/* no permission, no such event here: skipped; anything else is a failure */
+	*broken = ret && !(ret == -EACCES || ret == -EPERM || ret == VP_EUNSUPP || ret == -ENOENT ||
+			   ret == -EOPNOTSUPP);
+	return st;
+}
+
+/*
  * Live: a thread burns 150 ms of CPU pinned to one CPU, then 150 ms pinned
  * to another.  The tracer must charge each CPU the time the thread measured
  * there (CLOCK_THREAD_CPUTIME_ID), which the sampling fallback cannot do.
@@ -209,27 +230,19 @@ TEST(schedtrace_live_two_cpus)
 {
 	struct schedtrace *st = NULL;
 	struct phases ph = { { 0, 1 }, { 0, 0 }, 0, 0, 0 };
-	cpu_set_t mine;
-	int cpus[2], n = 0, ret;
+	int cpus[2];
+	char why[VP_ERR_MSG_MAX];
+	bool broken;
 	struct vp_err err;
 	pthread_t th;
 	const uint64_t *run;
 	size_t nr;
 
-	if (sched_getaffinity(0, sizeof(mine), &mine))
-		SKIP("cannot read this process's CPU affinity");
-	for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
-		if (CPU_ISSET(c, &mine))
-			cpus[n++] = c;
-	if (n < 2)
-		SKIP("needs two CPUs in this process's affinity");
-	ret = schedtrace_open(&st, "/", cpus, 2, &err);
-	if (ret == -EACCES || ret == -EPERM || ret == VP_EUNSUPP || ret == -ENOENT ||
-	    ret == -EOPNOTSUPP)
-		SKIP("cannot record context switches here: %s", err.msg);
-	CHECK_INT(ret, 0);
-	if (ret)
-		return;
+	if (!(st = open_two_cpus(cpus, why, sizeof(why), &broken))) {
+		if (broken)
+			test_fail(__FILE__, __LINE__, "%s", why);
+		SKIP("%s", why);
+	}
 	ph.cpu[0] = cpus[0];
 	ph.cpu[1] = cpus[1];
 	pthread_create(&th, NULL, burner, &ph);
@@ -254,5 +267,202 @@ TEST(schedtrace_live_two_cpus)
 	/* each phase within 10 % + 10 ms (the waiting before go and the exit add a little) */
 	CHECK_NEAR((double)run[cpus[0]], ph.ns[0], 0.10 * ph.ns[0] + 10e6);
 	CHECK_NEAR((double)run[cpus[1]], ph.ns[1], 0.10 * ph.ns[1] + 10e6);
+	schedtrace_free(st);
+}
+
+/* One record about thread tid of process pid; other is the task on the other side of the switch. */
+static void one_pid(struct schedtrace *st, int cpu, uint64_t t, int32_t pid, int32_t tid,
+		    int32_t other, bool out)
+{
+	unsigned char r[48];
+	struct perf_event_header h = { PERF_RECORD_SWITCH_CPU_WIDE,
+				       out ? PERF_RECORD_MISC_SWITCH_OUT : 0, 40 };
+	uint32_t c = (uint32_t)cpu, zero = 0;
+
+	memset(r, 0xee, sizeof(r));
+	memcpy(r, &h, 8);
+	memcpy(r + 8, &other, 4);
+	memcpy(r + 12, &other, 4);
+	memcpy(r + 16, &pid, 4);
+	memcpy(r + 20, &tid, 4);
+	memcpy(r + 24, &t, 8);
+	memcpy(r + 32, &c, 4);
+	memcpy(r + 36, &zero, 4);
+	schedtrace_feed_record(st, r, 40);
+}
+
+/*
+ * Moves between nodes, CPUs 0-1 on node 0 and 2-3 on node 1.  Thread 10,
+ * running on CPU 0 when watched, comes onto CPUs 1, 2, 3, 0, 2 at times
+ * 100..500: node 0, 1, 1, 0, 1, so 3 moves (0->1 at 200, 1->0 at 400,
+ * 0->1 at 500).  The records arrive CPU by CPU, as the rings are read, not
+ * in time order.  Thread 20 is not watched.
+ */
+TEST(schedtrace_node_moves)
+{
+	static const int nodes[] = { 0, 0, 1, 1 };
+	struct schedtrace *st = schedtrace_new_offline(3);
+	uint64_t moves = 99;
+
+	CHECK(!schedtrace_node_moves(st, 10, &moves));     /* no node map yet */
+	schedtrace_set_nodes(st, nodes, 4);
+	schedtrace_watch(st, 10, 1, 0);
+	/* CPU 0's ring, then 1, 2, 3 */
+	one(st, 0, 400, 10, 0, false);
+	one(st, 1, 100, 10, 0, false);
+	one(st, 1, 150, 10, 0, true);
+	one(st, 2, 200, 10, 0, false);
+	one(st, 2, 500, 10, 0, false);
+	one(st, 3, 300, 10, 0, false);
+	one(st, 3, 250, 20, 0, false);
+	CHECK_INT(schedtrace_poll(st, 1000, NULL), 0);
+	CHECK(schedtrace_node_moves(st, 10, &moves));
+	CHECK_U64(moves, 3);
+	CHECK(!schedtrace_node_moves(st, 20, &moves));
+	/* a switch-in after the poll's time waits for the next poll (another ring may be behind) */
+	one(st, 0, 2000, 10, 0, false);
+	CHECK_INT(schedtrace_poll(st, 1500, NULL), 0);
+	CHECK(schedtrace_node_moves(st, 10, &moves));
+	CHECK_U64(moves, 3);
+	one(st, 3, 1800, 10, 0, false);   /* earlier than the waiting one: node 1, then node 0 */
+	CHECK_INT(schedtrace_poll(st, 2500, NULL), 0);
+	CHECK(schedtrace_node_moves(st, 10, &moves));
+	CHECK_U64(moves, 3 + 0 + 1);      /* 2 (node 1) -> 3 (node 1): none; 3 -> 0: one */
+	CHECK_U64(schedtrace_node_moves_total(st), 4);
+	schedtrace_free(st);
+}
+
+/*
+ * A thread watched asleep starts where /proc said it last ran
+ * (schedtrace_last_cpu); one with no known CPU starts at its first
+ * switch-in, which is no move; CPUs of unknown node count no move.
+ */
+TEST(schedtrace_node_moves_start)
+{
+	static const int nodes[] = { 0, 1, -1 };
+	struct schedtrace *st = schedtrace_new_offline(2);
+	uint64_t a = 0, b = 0;
+
+	schedtrace_set_nodes(st, nodes, 3);
+	schedtrace_watch(st, 7, 1, -1);
+	schedtrace_last_cpu(st, 7, 0);
+	schedtrace_watch(st, 8, 1, -1);
+	one(st, 1, 10, 7, 0, false);     /* 0 -> 1: a move */
+	one(st, 1, 20, 8, 0, false);     /* first seen: no move */
+	one(st, 2, 30, 8, 0, false);     /* node unknown: no move */
+	one(st, 0, 40, 8, 0, false);     /* 2 (unknown) -> 0: no move */
+	CHECK_INT(schedtrace_poll(st, 100, NULL), 0);
+	CHECK(schedtrace_node_moves(st, 7, &a) && schedtrace_node_moves(st, 8, &b));
+	CHECK_U64(a, 1);
+	CHECK_U64(b, 0);
+	schedtrace_free(st);
+}
+
+/* schedtrace_watch_process: every thread of the process from its first record, others not. */
+TEST(schedtrace_watch_process)
+{
+	static const int nodes[] = { 0, 1 };
+	struct schedtrace *st = schedtrace_new_offline(1);
+	uint64_t m = 0;
+
+	schedtrace_set_nodes(st, nodes, 2);
+	schedtrace_watch_process(st, 500);
+	one_pid(st, 0, 10, 500, 501, 0, false);  /* a thread of 500: watched from here */
+	one_pid(st, 0, 15, 500, 501, 0, true);
+	one_pid(st, 1, 20, 500, 501, 0, false);  /* node 0 -> 1 */
+	one_pid(st, 1, 30, 600, 601, 0, false);  /* another process */
+	CHECK_INT(schedtrace_poll(st, 100, NULL), 0);
+	CHECK(schedtrace_node_moves(st, 501, &m));
+	CHECK_U64(m, 1);
+	CHECK(!schedtrace_node_moves(st, 601, &m));
+	schedtrace_free(st);
+}
+
+struct hopper {
+	int cpu[2];
+	int tid;
+	int ready, go, done;
+};
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Pinned to cpu[0]; on go, pinned to cpu[1], cpu[0], ... six times, sleeping 2 ms after each. */
+static void *hopper_main(void *arg)
+{
+	struct hopper *h = arg;
+	int k;
+
+	pin(h->cpu[0]);
+	usleep(5000);
+	h->tid = (int)syscall(SYS_gettid);
+	__atomic_store_n(&h->ready, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&h->go, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	for (k = 1; k <= 6; k++) {
+		pin(h->cpu[k % 2]);
+		usleep(2000);
+	}
+	__atomic_store_n(&h->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * Live: with two CPUs given two nodes, a thread of a watched process
+ * (schedtrace_watch_process: it is watched from its first record) that is
+ * pinned to the other CPU six times moved between nodes six times, as the
+ * kernel's records, read ring by ring and put in time order, tell.
+ */
+TEST(schedtrace_live_node_moves)
+{
+	struct schedtrace *st = NULL;
+	struct hopper h = { { 0, 1 }, 0, 0, 0, 0 };
+	int cpus[2], nodes[CPU_SETSIZE];
+	char why[VP_ERR_MSG_MAX];
+	bool broken;
+	struct vp_err err;
+	pthread_t th;
+	uint64_t before = 0, after = 0;
+
+	if (!(st = open_two_cpus(cpus, why, sizeof(why), &broken))) {
+		if (broken)
+			test_fail(__FILE__, __LINE__, "%s", why);
+		SKIP("%s", why);
+	}
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		nodes[c] = -1;
+	nodes[cpus[0]] = 0;
+	nodes[cpus[1]] = 1;
+	schedtrace_set_nodes(st, nodes, CPU_SETSIZE);
+	schedtrace_watch_process(st, (int)getpid());
+	h.cpu[0] = cpus[0];
+	h.cpu[1] = cpus[1];
+	pthread_create(&th, NULL, hopper_main, &h);
+	while (!__atomic_load_n(&h.ready, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	usleep(2000);
+	CHECK_INT(schedtrace_poll(st, vp_now_ns(), &err), 0);
+	CHECK(schedtrace_node_moves(st, h.tid, &before));
+	__atomic_store_n(&h.go, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&h.done, __ATOMIC_ACQUIRE)) {
+		usleep(10000);
+		CHECK_INT(schedtrace_poll(st, vp_now_ns(), &err), 0);
+	}
+	pthread_join(th, NULL);
+	CHECK_INT(schedtrace_poll(st, vp_now_ns(), &err), 0);
+	if (schedtrace_lost(st)) {
+		unsigned long long lost = (unsigned long long)schedtrace_lost(st);
+
+		schedtrace_free(st);
+		SKIP("%llu context-switch records lost (machine too busy): the count is not checkable", lost);
+	}
+	CHECK(schedtrace_node_moves(st, h.tid, &after));
+	CHECK_U64(after - before, 6);
 	schedtrace_free(st);
 }
