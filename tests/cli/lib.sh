@@ -75,7 +75,7 @@ report() { sed -n "s/^$1=//p" "$2"; }
 wait_report() {
 	i=0
 	while ! grep -q "^$2=" "$1" 2>/dev/null; do
-		i=$((i + 1)); [ $i -gt 300 ] && { echo "no $2 in $1"; return 1; }
+		i=$((i + 1)); [ $i -gt 1200 ] && { echo "no $2 in $1"; return 1; }
 		sleep 0.05
 	done
 }

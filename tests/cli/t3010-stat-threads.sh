@@ -7,6 +7,26 @@ W="$VP_HELPERS/workload"
 EV=task-clock,page-faults,context-switches,sched:sched_switch
 
 csv_value() { awk -F, -v e="$1" '$3 == e { print $1; exit }' "$2"; }
+# wait_counting FILE EVENT: until a counter printed a row of EVENT (perf -o writes its
+# "# started on" header before its counters are open: a line is not enough there)
+wait_counting() {
+	i=0
+	while ! grep -q ",$2," "$1" 2>/dev/null; do
+		i=$((i + 1)); [ $i -gt 600 ] && { echo "no $2 row in $1"; return 1; }
+		sleep 0.05
+	done
+}
+# end_counting PID...: Ctrl-C the counters once the workload reported (its work is done, it
+# holds): they then count what the workload measured, t0 to t1, and not the process exit
+# after it, whose CPU time has no bound (a sanitizer runtime's leak check runs there, and
+# takes longer the busier the machine).  perf stat exits 130 on SIGINT.
+end_counting() {
+	kill -INT "$@" &&
+	for p in "$@"; do
+		wait "$p"; rc=$?
+		[ $rc = 0 ] || [ $rc = 130 ] || { echo "counter $p exited $rc"; return 1; }
+	done
+}
 # isum EVENT FILE: sum of the interval values of EVENT in -I -x, output (perf and vmmprof)
 isum() { awk -F, -v e="$1" '$4 == e && $2 !~ /^</ { s += $2 } END { printf "%.6f\n", s }' "$2"; }
 # near A B REL ABS: |A - B| <= REL * B + ABS (floats)
@@ -38,14 +58,15 @@ test_expect_success 'context-switches and sched:sched_switch agree (per task: th
 
 if command -v perf >/dev/null; then
 	test_expect_success '-p: every thread, new threads included; same counts as perf stat -p in the same run' '
-		rm -f r go v p; "$W" --wait-file go --cpu-ms 200 --thread-ms 100 --pages 2000 --switches 30 --hold-ms 100 --report r &
+		rm -f r go v p; "$W" --wait-file go --cpu-ms 200 --thread-ms 100 --pages 2000 --switches 30 --hold-ms 60000 --report r &
 		wpid=$! &&
 		wait_report r pid && pid=$(report pid r) &&
-		# both count in intervals: their first line says the counters are open
+		# both count in intervals: their first row says the counters are open
 		{ "$VMMPROF" stat -x, -I 100 -p $pid -e $EV 2>v & vp=$!; } &&
 		{ perf stat -x, -I 100 -p $pid -e $EV -o p & pp=$!; } &&
-		wait_lines v && wait_lines p && touch go &&
-		wait $vp && wait $pp && wait $wpid &&
+		wait_counting v task-clock && wait_counting p task-clock && touch go &&
+		wait_report r work_cpu_ns && end_counting $vp $pp &&
+		{ kill $wpid; wait $wpid; true; } &&
 		work=$(report work_cpu_ns r) &&
 		tc=$(isum task-clock v) && ptc=$(isum task-clock p) &&
 		near "$tc" "$(awk -v w=$work "BEGIN { print w / 1e6 }")" 0.05 20 &&
@@ -60,12 +81,13 @@ else
 fi
 
 test_expect_success '-p: a thread created after the counters attached is counted (inherit)' '
-	rm -f r go j; "$W" --wait-file go --cpu-ms 100 --late-thread-ms 200 --report r &
+	rm -f r go j; "$W" --wait-file go --cpu-ms 100 --late-thread-ms 200 --hold-ms 60000 --report r &
 	wpid=$! &&
 	wait_report r pid && pid=$(report pid r) &&
 	{ "$VMMPROF" stat --json -o j -I 100 -p $pid -e task-clock & vp=$!; } &&
 	wait_lines j && touch go &&
-	wait $vp && wait $wpid &&
+	wait_report r work_cpu_ns && end_counting $vp &&
+	{ kill $wpid; wait $wpid; true; } &&
 	test "$(report late_cpu_ns r | cut -d. -f1)" -gt 150000000 &&
 	python3 - j "$(report work_cpu_ns r)" "$(report late_tid r)" <<-PY
 	import json, sys
