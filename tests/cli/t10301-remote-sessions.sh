@@ -24,7 +24,8 @@ WL=$!
 test_expect_success 'set-up: users and a daemon on the live machine' '
 	vmmprof user add alice --role operator --users users >alice.tok &&
 	vmmprof user add vera --role viewer --users users >vera.tok &&
-	mkdir -p recs && start_daemon live --users users --recordings-dir "$TRASH/recs"
+	mkdir -p recs && start_daemon live --users users --recordings-dir "$TRASH/recs" \
+		--audit-log "$TRASH/audit.log"
 '
 U=$(cat "$TRASH/live.url" 2>/dev/null)
 T=$TRASH/alice.tok
@@ -38,6 +39,23 @@ if curl -s -m 1 -X POST -H "Authorization: Bearer $(cat vera.tok)" "$U/api/v1/se
 	test_done
 	exit
 fi
+
+# ctrlc_diag: why a Ctrl-C test failed: what the client printed, whether it still runs and
+# catches SIGINT (then it is killed), the sessions, the daemon's log and its audit log
+ctrlc_diag() {
+	p=$(cat pid 2>/dev/null)
+	echo "client ${p:-(no pid)}: exit status '$(cat rc 2>/dev/null)', $(wc -l <out) line(s) on stdout, stderr:"
+	sed "s/^/|  /" err
+	if [ -n "$p" ] && [ -d "/proc/$p" ]; then
+		cgt=$(sed -n "s/^SigCgt:[[:space:]]*//p" "/proc/$p/status")
+		echo "the client still runs ($(sed -n "s/^State:[[:space:]]*//p" "/proc/$p/status"), in $(cat "/proc/$p/wchan")); SIGINT caught: $([ $((0x$cgt & 2)) != 0 ] && echo yes || echo no)"
+		kill -KILL "$p"
+	fi
+	echo "sessions: $(curl -s -m 5 -H "Authorization: Bearer $(cat "$T")" "$U/api/v1/sessions")"
+	echo "daemon log (tail):"; tail -n 4 "$TRASH/live.err" | sed "s/^/|  /"
+	echo "audit log (tail):"; tail -n 4 "$TRASH/audit.log" | sed "s/^/|  /"
+	return 1
+}
 
 # the sessions alice has that are not stopped
 running() {
@@ -99,15 +117,24 @@ test_expect_success 'record -o FILE --duration 1: the recording downloaded, an S
 '
 
 test_expect_success 'Ctrl-C during a remote stat stops the session on the daemon' '
+	# fresh files: the "out" of an earlier test looked like a first frame, and
+	# the SIGINT then came before the client had its handler; a background job
+	# of a non-interactive shell starts with SIGINT ignored, so it was lost
+	rm -f out err pid rc &&
 	("$VMMPROF" --remote "$U" --token-file "$T" stat -m software -p $WL -I 200 --json >out 2>err &
 	 echo $! >pid; wait $!; echo $? >rc) &
-	# generous waits: under a loaded CI the first frame and the DELETE that
-	# stops the session can each take seconds; the test is that it ends at all
-	i=0; while [ $i -lt 200 ] && [ $(wc -l <out 2>/dev/null || echo 0) -lt 1 ]; do sleep 0.1; i=$((i + 1)); done &&
+	# a frame of this run: the client catches SIGINT from before it asked for
+	# the session.  Generous waits: under a loaded CI the first frame and the
+	# DELETE that stops the session can each take seconds
+	i=0 && while [ $i -lt 300 ] && ! { [ -s out ] && [ -s pid ]; }; do sleep 0.1; i=$((i + 1)); done &&
+	{ [ -s out ] || { echo "no frame in 30 s"; ctrlc_diag; }; } &&
+	head -n 1 out >f1 && sid=$(json_get f1 "j[\"session\"]") &&
 	kill -INT "$(cat pid)" &&
-	i=0; while [ $i -lt 300 ] && [ ! -s rc ]; do sleep 0.1; i=$((i + 1)); done &&
-	test "$(cat rc)" = 0 &&
-	test "$(running)" = 0
+	i=0 && while [ $i -lt 300 ] && [ ! -s rc ]; do sleep 0.1; i=$((i + 1)); done &&
+	{ [ -s rc ] || { echo "the client had not exited 30 s after SIGINT"; ctrlc_diag; }; } &&
+	{ [ "$(cat rc)" = 0 ] || { echo "the client exited $(cat rc) after SIGINT"; ctrlc_diag; }; } &&
+	{ [ "$(running)" = 0 ] || { echo "a session still runs after the client ended"; ctrlc_diag; }; } &&
+	grep_q "user=alice action=session.stop session=$sid result=\"200 " audit.log
 '
 
 # started inside a test (a subshell), so stop_all_daemons does not know it: stop it by name
