@@ -6,12 +6,15 @@
 #include <string.h>
 #include <time.h>
 
-/* The one piece of state a signal handler may touch. */
+/* The state a signal handler may touch: the last signal and how many came. */
 static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t n_signals;
 
 static void on_signal(int sig)
 {
 	got_signal = sig;
+	if (n_signals < 1000)
+		n_signals++;
 }
 
 void cli_catch_interrupts(void)
@@ -28,6 +31,11 @@ void cli_catch_interrupts(void)
 int cli_interrupted(void)
 {
 	return (int)got_signal;
+}
+
+int cli_interrupt_count(void)
+{
+	return (int)n_signals;
 }
 
 bool cli_sleep_ns(uint64_t ns)

@@ -37,7 +37,9 @@ struct rconn {
 	char *base;                     /* the URL without a trailing '/' */
 	char *token;                    /* NULL: none given */
 	CURL *h;
-	struct curl_slist *hdrs;
+	struct curl_slist *hdrs;        /* requests: the token, Accept: application/json */
+	struct curl_slist *shdrs;       /* streams: the token, Accept: text/event-stream */
+	int abort_after;                /* the transfer ends once more signals than this came */
 	char errbuf[CURL_ERROR_SIZE];
 };
 
@@ -89,9 +91,11 @@ static int rc_open(struct rconn *c, const struct remote_conf *conf, struct vp_er
 	if (c->token) {
 		sbuf_addf(&sb, "Authorization: Bearer %s", c->token);
 		c->hdrs = curl_slist_append(c->hdrs, sbuf_str(&sb));
+		c->shdrs = curl_slist_append(c->shdrs, sbuf_str(&sb));
 		sbuf_release(&sb);
 	}
 	c->hdrs = curl_slist_append(c->hdrs, "Accept: application/json");
+	c->shdrs = curl_slist_append(c->shdrs, "Accept: text/event-stream");
 	return 0;
 }
 
@@ -100,6 +104,7 @@ static void rc_close(struct rconn *c)
 	if (c->h)
 		curl_easy_cleanup(c->h);
 	curl_slist_free_all(c->hdrs);
+	curl_slist_free_all(c->shdrs);
 	if (c->token)
 		memset(c->token, 0, strlen(c->token));
 	free(c->token);
@@ -107,19 +112,25 @@ static void rc_close(struct rconn *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* Ctrl-C ends a wait or a stream: curl asks here. */
+/* Ctrl-C ends a transfer: curl asks here, at least once a second. */
 static int xfer_cb(void *p, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
 {
-	(void)p;
+	const struct rconn *c = p;
+
 	(void)dt;
 	(void)dn;
 	(void)ut;
 	(void)un;
-	return cli_interrupted() ? 1 : 0;
+	return cli_interrupt_count() > c->abort_after ? 1 : 0;
 }
 
-/* abortable: Ctrl-C ends the transfer (streams); other requests (stopping a
- * session after Ctrl-C) always run to their end. */
+/*
+ * abortable: Ctrl-C ends the transfer (streams).  Other requests outlive
+ * the first Ctrl-C of the run and any that came before they started (the
+ * POST that starts a session, the DELETE that stops it after Ctrl-C), so
+ * that a session is not left behind; any later Ctrl-C ends them too: a
+ * daemon that does not answer cannot keep the client.
+ */
 static void rc_setup(struct rconn *c, const char *method, const char *path, const char *body,
 		     bool abortable, struct sbuf *url)
 {
@@ -132,10 +143,10 @@ static void rc_setup(struct rconn *c, const char *method, const char *path, cons
 	curl_easy_setopt(c->h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c->h, CURLOPT_CONNECTTIMEOUT, 10L);
 	curl_easy_setopt(c->h, CURLOPT_USERAGENT, "vmmprof-remote");
-	if (abortable) {
-		curl_easy_setopt(c->h, CURLOPT_NOPROGRESS, 0L);
-		curl_easy_setopt(c->h, CURLOPT_XFERINFOFUNCTION, xfer_cb);
-	}
+	c->abort_after = abortable ? 0 : cli_interrupt_count() > 1 ? cli_interrupt_count() : 1;
+	curl_easy_setopt(c->h, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(c->h, CURLOPT_XFERINFOFUNCTION, xfer_cb);
+	curl_easy_setopt(c->h, CURLOPT_XFERINFODATA, c);
 	if (c->conf->cacert)
 		curl_easy_setopt(c->h, CURLOPT_CAINFO, c->conf->cacert);
 	curl_easy_setopt(c->h, CURLOPT_CUSTOMREQUEST, method);
@@ -367,8 +378,7 @@ static size_t sse_cb(char *p, size_t size, size_t n, void *ud)
 static void stream_setup(struct rconn *c, const char *path, struct sse *s, struct sbuf *url)
 {
 	rc_setup(c, "GET", path, NULL, true, url);
-	c->hdrs = curl_slist_append(c->hdrs, "Accept: text/event-stream");
-	curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, c->hdrs);
+	curl_easy_setopt(c->h, CURLOPT_HTTPHEADER, c->shdrs);
 	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, sse_cb);
 	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, s);
 	/* keepalive comments come every few seconds: silence this long means it is gone */
@@ -592,7 +602,10 @@ static int session_stop(struct rconn *c, const char *id)
 
 	sbuf_addf(&path, "/api/v1/sessions/%s", id);
 	ret = rc_request(c, "DELETE", sbuf_str(&path), NULL, &resp, &err);
-	if (ret)
+	if (ret == -EINTR)
+		cli_warn("cannot stop session '%s': interrupted (it runs on '%s' until stopped)", id,
+			 c->base);
+	else if (ret)
 		cli_warn("cannot stop session '%s': %s", id, err.msg);
 	sbuf_release(&path);
 	sbuf_release(&resp);

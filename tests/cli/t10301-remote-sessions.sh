@@ -121,8 +121,8 @@ test_expect_success 'Ctrl-C during a remote stat stops the session on the daemon
 	# the SIGINT then came before the client had its handler; a background job
 	# of a non-interactive shell starts with SIGINT ignored, so it was lost
 	rm -f out err pid rc &&
-	("$VMMPROF" --remote "$U" --token-file "$T" stat -m software -p $WL -I 200 --json >out 2>err &
-	 echo $! >pid; wait $!; echo $? >rc) &
+	{ ("$VMMPROF" --remote "$U" --token-file "$T" stat -m software -p $WL -I 200 --json >out 2>err &
+	   echo $! >pid; wait $!; echo $? >rc) & } &&
 	# a frame of this run: the client catches SIGINT from before it asked for
 	# the session.  Generous waits: under a loaded CI the first frame and the
 	# DELETE that stops the session can each take seconds
