@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/vms_view.h"
 #include "util/alloc.h"
 #include "util/json.h"
 #include "util/table.h"
@@ -62,6 +63,29 @@ const char *factor_unavailable(const struct model *m, const struct model_avail *
 	if (!av->factor_ok[f])
 		return av->factor_reason[f] ? av->factor_reason[f] : "its inputs are missing here";
 	return NULL;
+}
+
+/* Each VM's memory per node, which the placement estimate of locality weighs. */
+static void mem_text(const struct diag_input *in, struct sbuf *out)
+{
+	static const char *const cols[] = { "vm", "memory per node" };
+	struct table t;
+	size_t i;
+
+	sbuf_addstr(out, "\nMemory per node (what the placement estimate of locality weighs)\n");
+	table_init(&t, VP_ARRAY_SIZE(cols), cols);
+	for (i = 0; i < in->n_vms; i++) {
+		struct sbuf sb = SBUF_INIT;
+
+		vms_mem_node_text(in->vms[i].mem_node, in->vms[i].n_mem_nodes, in->vms[i].mem_reason,
+				  &sb);
+		table_row(&t);
+		table_cell(&t, "%s", in->vms[i].name);
+		table_cell(&t, "%s", sbuf_str(&sb));
+		sbuf_release(&sb);
+	}
+	table_render(&t, out, 2, true);
+	table_release(&t);
 }
 
 void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out)
@@ -151,6 +175,7 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 		}
 		table_render(&t, out, 2, true);
 		table_release(&t);
+		mem_text(in, out);
 	} else {
 		sbuf_addstr(out, "\nNo VM found to diagnose (name processes with -p PID)\n");
 	}
@@ -336,6 +361,9 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 		}
 		row->kind = in->vms[i].adapter == HVA_NATIVE ? ENT_PROCESS : ENT_VM;
 		r->vm[i].memory_bound = mb && mb->type == JV_BOOL && mb->b;
+		in->vms[i].mem_node = vms_mem_node_from_json(jv_get(o, "mem_node_bytes"),
+							     &in->vms[i].n_mem_nodes);
+		in->vms[i].mem_reason = jv_str(o, "mem_reason");
 		for (f = 0; f < FACTOR_N; f++) {
 			const struct jv *e = jv_get(fs, factor_name((enum factor_id)f));
 			int q = jv_enum(jv_str(e, "quality"), Q_UNAVAILABLE + 1, n_quality);
@@ -428,6 +456,10 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 
 void dview_json_release(struct dview_json *dj)
 {
+	size_t i;
+
+	for (i = 0; i < dj->in.n_vms; i++)
+		free((uint64_t *)dj->in.vms[i].mem_node);
 	free(dj->in.vms);
 	free(dj->in.vcpus);
 	free(dj->in.nodes);

@@ -1,5 +1,6 @@
 /* diagnose.c - the bottleneck evaluation method and placement advice (docs/method.md) */
 #include "analysis/diagnose.h"
+#include "analysis/vms_view.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -963,6 +964,8 @@ void diag_result_write(const struct diag_input *in, const struct diag_result *r,
 		jw_kdouble(&w, "cycles", r->vm[i].cycles);
 		jw_kbool(&w, "cycles_estimated", r->vm[i].cycles_proxy);
 		jw_kbool(&w, "memory_bound", r->vm[i].memory_bound);
+		vms_json_mem_node(&w, in->vms[i].mem_node, in->vms[i].n_mem_nodes);
+		jw_kstr(&w, "mem_reason", in->vms[i].mem_reason);
 		jw_key(&w, "factors");
 		jw_obj_begin(&w);
 		for (f = 0; f < FACTOR_N; f++) {

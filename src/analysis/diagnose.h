@@ -53,6 +53,10 @@ struct diag_vm {
 	bool scored;                 /* score/sev below hold the model evaluated for the VM */
 	double score[FACTOR_N];      /* NaN when the model has none */
 	enum severity sev[FACTOR_N];
+	/* shown with the diagnosis; mem_frac is what the rules weigh */
+	const uint64_t *mem_node;    /* the bytes behind it, per node id (the frame's; not owned) */
+	int n_mem_nodes;             /* 0: unknown */
+	const char *mem_reason;      /* where they come from, or why unknown; NULL not known */
 };
 
 struct diag_node {

@@ -72,6 +72,62 @@ static void mib(struct sbuf *sb, uint64_t bytes)
 	sbuf_addf(sb, "%.1f MiB", (double)bytes / (1024.0 * 1024.0));
 }
 
+void vms_mem_node_text(const uint64_t *mem_node, int n_nodes, const char *reason,
+		       struct sbuf *out)
+{
+	int n;
+
+	if (!n_nodes || !mem_node) {
+		sbuf_addf(out, "n/a (%s)", reason && reason[0] ? reason : "unknown");
+		return;
+	}
+	for (n = 0; n < n_nodes; n++) {
+		sbuf_addf(out, "%snode %d ", n ? ", " : "", n);
+		mib(out, mem_node[n]);
+	}
+	if (reason && reason[0])
+		sbuf_addf(out, " (%s)", reason);
+}
+
+void vms_json_mem_node(struct jw *w, const uint64_t *mem_node, int n_nodes)
+{
+	int n;
+
+	jw_key(w, "mem_node_bytes");
+	if (!n_nodes || !mem_node) {
+		jw_null(w);
+		return;
+	}
+	jw_obj_begin(w);
+	for (n = 0; n < n_nodes; n++) {
+		char k[16];
+
+		snprintf(k, sizeof(k), "%d", n);
+		jw_kuint(w, k, mem_node[n]);
+	}
+	jw_obj_end(w);
+}
+
+uint64_t *vms_mem_node_from_json(const struct jv *mem, int *n_nodes)
+{
+	uint64_t *v;
+	size_t i;
+
+	*n_nodes = 0;
+	/* {"0": bytes, "1": bytes, ...}: keys are node ids 0..n-1 */
+	if (!mem || mem->type != JV_OBJ || !mem->n)
+		return NULL;
+	v = xcalloc(mem->n, sizeof(*v));
+	*n_nodes = (int)mem->n;
+	for (i = 0; i < mem->n; i++) {
+		long n = strtol(mem->keys[i], NULL, 10);
+
+		if (n >= 0 && (size_t)n < mem->n && mem->items[i].type == JV_NUM)
+			v[n] = (uint64_t)mem->items[i].num;
+	}
+	return v;
+}
+
 static void affinity_str(struct sbuf *sb, const struct cpulist *cl, bool all)
 {
 	if (all)
@@ -98,7 +154,6 @@ static void text_vm(const struct hv_vm_list *l, size_t k, vms_remote_fn remote, 
 	const struct hv_vm *vm = &l->vms[k];
 	struct table t;
 	struct qval q;
-	int n;
 	size_t i;
 
 	sbuf_addf(out, "%s%s\n", vm->name, vm->dom0 ? " (dom0)" : "");
@@ -118,15 +173,10 @@ static void text_vm(const struct hv_vm_list *l, size_t k, vms_remote_fn remote, 
 		mib(out, vm->mem_size);
 	else
 		sbuf_addstr(out, "n/a");
-	if (vm->n_mem_nodes) {
-		for (n = 0; n < vm->n_mem_nodes; n++) {
-			sbuf_addf(out, "%s node %d ", n ? "," : "; per node:", n);
-			mib(out, vm->mem_node[n]);
-		}
-		sbuf_addf(out, " (%s)\n", vm->mem_reason);
-	} else {
-		sbuf_addf(out, "; per node n/a (%s)\n", vm->mem_reason[0] ? vm->mem_reason : "unknown");
-	}
+	sbuf_addstr(out, "; per node");
+	sbuf_addstr(out, vm->n_mem_nodes ? ": " : " ");
+	vms_mem_node_text(vm->mem_node, vm->n_mem_nodes, vm->mem_reason, out);
+	sbuf_addch(out, '\n');
 	if (vm->node_affinity.n) {
 		sbuf_addstr(out, "  node affinity ");
 		cpulist_format(&vm->node_affinity, out);
@@ -232,7 +282,7 @@ static void json_list(struct jw *w, const char *key, const struct cpulist *cl, b
 
 static void json_vm(const struct vms_view *v, const struct hv_vm *vm, struct jw *w)
 {
-	int e = vms_vm_entity(v, vm), n;
+	int e = vms_vm_entity(v, vm);
 	size_t i;
 
 	jw_obj_begin(w);
@@ -260,19 +310,7 @@ static void json_vm(const struct vms_view *v, const struct hv_vm *vm, struct jw 
 		jw_uint(w, vm->mem_size);
 	else
 		jw_null(w);
-	jw_key(w, "mem_node_bytes");
-	if (vm->n_mem_nodes) {
-		jw_obj_begin(w);
-		for (n = 0; n < vm->n_mem_nodes; n++) {
-			char k[16];
-
-			snprintf(k, sizeof(k), "%d", n);
-			jw_kuint(w, k, vm->mem_node[n]);
-		}
-		jw_obj_end(w);
-	} else {
-		jw_null(w);
-	}
+	vms_json_mem_node(w, vm->mem_node, vm->n_mem_nodes);
 	jw_kstr(w, "mem_reason", vm->mem_reason);
 	json_list(w, "node_affinity", &vm->node_affinity, false);
 	if (e >= 0)
@@ -407,17 +445,7 @@ static void rd_vm(const struct jv *o, struct hv_vm_list *l)
 	vm->cgroup_dir = rd_dup(o, "cgroup_dir");
 	size = jv_num(o, "mem_size_bytes");
 	vm->mem_size = isnan(size) || size < 0 ? 0 : (uint64_t)size;
-	/* {"0": bytes, "1": bytes, ...}: keys are node ids 0..n-1 */
-	if (mem && mem->type == JV_OBJ && mem->n) {
-		vm->mem_node = xcalloc(mem->n, sizeof(*vm->mem_node));
-		vm->n_mem_nodes = (int)mem->n;
-		for (i = 0; i < mem->n; i++) {
-			long n = strtol(mem->keys[i], NULL, 10);
-
-			if (n >= 0 && (size_t)n < mem->n && mem->items[i].type == JV_NUM)
-				vm->mem_node[n] = (uint64_t)mem->items[i].num;
-		}
-	}
+	vm->mem_node = vms_mem_node_from_json(mem, &vm->n_mem_nodes);
 	snprintf(vm->mem_reason, sizeof(vm->mem_reason), "%s",
 		 jv_str(o, "mem_reason") ? jv_str(o, "mem_reason") : "");
 	rd_list(o, "node_affinity", &vm->node_affinity, &all);

@@ -68,6 +68,17 @@ int vms_from_json(const struct jv *doc, struct hv_vm_list *l, struct vp_err *err
  * "why" strings are used in place, so it outlives the rendering). */
 bool vms_json_remote(const void *ctx, size_t vm, long vcpu, struct qval *out);
 
+/*
+ * Memory per node as `list vms` and `diagnose` print it: "node 0 64.0 MiB,
+ * node 1 64.0 MiB (reason)", or "n/a (reason)" when n_nodes is 0.
+ */
+void vms_mem_node_text(const uint64_t *mem_node, int n_nodes, const char *reason,
+		       struct sbuf *out);
+/* "mem_node_bytes": {"0": bytes, ...} (null when n_nodes is 0), as in `list vms --json`. */
+void vms_json_mem_node(struct jw *w, const uint64_t *mem_node, int n_nodes);
+/* Such an object read back: a heap array (free()) of *n_nodes, NULL when absent or null. */
+uint64_t *vms_mem_node_from_json(const struct jv *mem, int *n_nodes);
+
 /* A quality-labelled value as JSON {"value", "quality", "why"}. */
 void vms_json_qval(struct jw *w, const char *key, struct qval q);
 

@@ -55,6 +55,7 @@ static int run_serve(int argc, char **argv)
 		{ "calibration", required_argument, NULL, 'L' },
 		{ "model-path", required_argument, NULL, 'M' },
 		{ "metrics-auth", required_argument, NULL, 'm' },
+		{ "xen-numa-dump", optional_argument, NULL, 'X' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *config = NULL;
@@ -85,7 +86,7 @@ static int run_serve(int argc, char **argv)
 		for (o = opts; o->name && o->val != c; o++)
 			;
 		keys[n] = o->name;
-		vals[n++] = c == 'P' ? "true" : optarg;
+		vals[n++] = c == 'P' ? "true" : c == 'X' && !optarg ? "on" : optarg;
 	}
 	if (optind < argc) {
 		rc = cli_usage_error(&cmd_serve, "unexpected argument '%s'", argv[optind]);
@@ -169,7 +170,10 @@ const struct cmd cmd_serve = {
 		   "--user NAME\twhen started as root, run as NAME keeping CAP_PERFMON\n"
 		   "--calibration FILE\tcalibration file for the models' cal.* values\n"
 		   "--model-path DIR\tlook for models in DIR first (':'-separated)\n"
-		   "--metrics-auth none|token\twhether GET /metrics needs a token (default token)",
+		   "--metrics-auth none|token\twhether GET /metrics needs a token (default token)\n"
+		   "--xen-numa-dump[=SECS]\tXen: the collector asks Xen for every domain's memory\n"
+		   "\tper node (its 'u' debug key) at most every SECS (default 60); off by\n"
+		   "\tdefault: it writes to Xen's console ring (docs/xen.md)",
 	.examples = "vmmprof user add alice --role admin --users users\tcreate the first user\n"
 		    "vmmprof serve --users users\tserve on 127.0.0.1:7767\n"
 		    "curl -H \"Authorization: Bearer $TOKEN\" localhost:7767/api/v1/info\task it\n"

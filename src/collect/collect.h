@@ -61,6 +61,8 @@ struct collect_row {
 	int cpu, node;                  /* vCPU rows: placement at the sample, -1 unknown */
 	uint64_t *mem_node;             /* VM rows: resident bytes per node id, heap; NULL unknown */
 	int n_mem_nodes;
+	char *mem_reason;               /* VM rows: where mem_node comes from, or why it is
+					   unknown (hv_vm.mem_reason), heap; NULL not known */
 	double *inputs;                 /* model inputs (events summed, sources), n_inputs */
 	double *metrics;                /* model metrics, n_metrics */
 	struct factor_value fv[FACTOR_N];

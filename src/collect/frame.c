@@ -54,6 +54,7 @@ static void rows_release(struct collect_row *rows, size_t n)
 		free(rows[i].name);
 		free(rows[i].key);
 		free(rows[i].mem_node);
+		free(rows[i].mem_reason);
 	}
 	free(rows);
 }
@@ -225,6 +226,9 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 				d->score[fi] = r->fv[fi].score;
 				d->sev[fi] = r->fv[fi].sev;
 			}
+			d->mem_node = r->mem_node;
+			d->n_mem_nodes = r->mem_node ? r->n_mem_nodes : 0;
+			d->mem_reason = r->mem_reason;
 			for (n = 0; n < r->n_mem_nodes; n++)
 				tot += r->mem_node[n];
 			if (tot) {

@@ -819,6 +819,8 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 			vr->mem_node = xcalloc((size_t)vm->n_mem_nodes, sizeof(uint64_t));
 			memcpy(vr->mem_node, vm->mem_node, (size_t)vm->n_mem_nodes * sizeof(uint64_t));
 		}
+		if (vm->mem_reason[0])
+			vr->mem_reason = xstrdup(vm->mem_reason);
 		vr->inputs = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
 		for (k = 0; k < m->n_inputs; k++)
 			vr->inputs[k] = NAN;

@@ -58,7 +58,7 @@ enum MHD_Result vpd_api_vms(struct vpd_req *r)
 	struct vp_err err = { 0, "" };
 	struct sbuf sb = SBUF_INIT;
 
-	if (vms_scan(&v, r->d->conf.root, &err)) {
+	if (vpd_vms_scan(r->d, &v, &err)) {
 		vms_release(&v);
 		return vpd_reply_err(r, &err);
 	}

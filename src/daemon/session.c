@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analysis/diag_render.h"
+#include "analysis/vms_view.h"
 #include "cli/pipeline.h"
 #include "collect/frame_json.h"
 #include "collect/hub.h"
@@ -67,6 +68,10 @@ struct vpd_sessions {
 	bool have_pl;
 	struct hub *hub;
 	char hub_error[VP_ERR_MSG_MAX];
+	/* xen_numa_dump: one rate limit for every scan that reads Xen's dump (the
+	 * hub's, /api/v1/vms, top streams), taken under the lock; NULL off */
+	struct hv_xen_numa xen_numa_state;
+	struct hv_xen_numa *xen_numa;
 	struct session **v;
 	size_t n, cap;
 	unsigned next_id;
@@ -338,7 +343,14 @@ int vpd_sessions_start(struct vpd *d)
 	ho.root = d->conf.root;
 	ho.plat = &ss->pl.plat;
 	ho.cal = ss->pl.have_cal ? &ss->pl.cal : NULL;
-	ho.xen_numa = NULL; /* Xen page dumps are a CLI opt-in (--xen-numa-dump) */
+	/* Xen page dumps are opt-in (xen_numa_dump, as the CLI's --xen-numa-dump) */
+	if (d->conf.xen_numa_dump) {
+		ss->xen_numa_state.every_ns = (uint64_t)(d->conf.xen_numa_every_s * 1e9);
+		ss->xen_numa = &ss->xen_numa_state;
+		fprintf(stderr, "vmmprofd: Xen's memory per node: 'xl debug-keys u' at most every "
+				"%g s\n", d->conf.xen_numa_every_s);
+	}
+	ho.xen_numa = ss->xen_numa;
 	if (hub_new(&ss->hub, &ho, &err)) {
 		snprintf(ss->hub_error, sizeof(ss->hub_error), "no collector here: %s", err.msg);
 		fprintf(stderr, "vmmprofd: warning: %s (sessions are refused)\n", ss->hub_error);
@@ -1012,6 +1024,7 @@ static void top_events(struct stream *st)
 {
 	struct vpd_sessions *ss = st->d->sessions;
 	struct vp_err err = { 0, "" };
+	int ret;
 
 	pthread_mutex_lock(&ss->lock);
 	while (!ss->stop && !st->d->stopping && vp_now_ns() < st->top_next)
@@ -1023,8 +1036,14 @@ static void top_events(struct stream *st)
 		st->ended = true;
 		return;
 	}
-	pthread_mutex_unlock(&ss->lock);
-	if (top_sample(&st->top, &err)) {
+	/* the Xen dump's rate limit is shared with the collector: sample under the lock */
+	st->top.xen_numa = ss->xen_numa;
+	if (!ss->xen_numa)
+		pthread_mutex_unlock(&ss->lock);
+	ret = top_sample(&st->top, &err);
+	if (ss->xen_numa)
+		pthread_mutex_unlock(&ss->lock);
+	if (ret) {
 		struct jw w;
 
 		sbuf_addstr(&st->out, "event: error\ndata: ");
@@ -1168,6 +1187,19 @@ enum MHD_Result vpd_top_stream(struct vpd_req *r)
 	ss->clients++;
 	pthread_mutex_unlock(&ss->lock);
 	return start_stream(r, st);
+}
+
+int vpd_vms_scan(struct vpd *d, struct vms_view *v, struct vp_err *err)
+{
+	struct vpd_sessions *ss = d->sessions;
+	int ret;
+
+	if (!ss || !ss->xen_numa)
+		return vms_scan(v, d->conf.root, err);
+	pthread_mutex_lock(&ss->lock);
+	ret = vms_scan_xen(v, d->conf.root, ss->xen_numa, err);
+	pthread_mutex_unlock(&ss->lock);
+	return ret;
 }
 
 /* ---- Prometheus ---- */

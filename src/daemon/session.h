@@ -26,6 +26,12 @@ enum MHD_Result vpd_session_stream(struct vpd_req *r, const char *id);
 enum MHD_Result vpd_session_history(struct vpd_req *r, const char *id);
 enum MHD_Result vpd_session_diagnosis(struct vpd_req *r, const char *id);
 enum MHD_Result vpd_top_stream(struct vpd_req *r);
+/*
+ * The VM list of GET /api/v1/vms (vms_scan()), with Xen's page dump when
+ * xen_numa_dump is set (under the sessions' lock: one rate limit).
+ */
+struct vms_view;
+int vpd_vms_scan(struct vpd *d, struct vms_view *v, struct vp_err *err);
 /* GET /metrics: Prometheus text format (src/collect/prom.c). */
 enum MHD_Result vpd_metrics(struct vpd_req *r);
 

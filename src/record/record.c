@@ -1166,6 +1166,7 @@ static void total_rows_add(struct rec_total *t, struct total_rows *tr, struct co
 			dst->metrics = NULL;
 			dst->mem_node = NULL;
 			dst->n_mem_nodes = 0;
+			dst->mem_reason = NULL;
 			dst->inputs = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
 			for (k = 0; k < m->n_inputs; k++)
 				dst->inputs[k] = NAN;
@@ -1186,6 +1187,10 @@ static void total_rows_add(struct rec_total *t, struct total_rows *tr, struct co
 			dst->n_mem_nodes = src->n_mem_nodes;
 			dst->mem_node = xcalloc((size_t)src->n_mem_nodes, sizeof(uint64_t));
 			memcpy(dst->mem_node, src->mem_node, (size_t)src->n_mem_nodes * sizeof(uint64_t));
+		}
+		if (src->mem_reason) {
+			free(dst->mem_reason);
+			dst->mem_reason = xstrdup(src->mem_reason);
 		}
 		if (isfinite(src->remote.v)) {
 			size_t *c = &tr->cnt[j * w + m->n_inputs];

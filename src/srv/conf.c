@@ -62,6 +62,10 @@ void srv_conf_format(const struct srv_conf *c, struct sbuf *out)
 			sbuf_addf(out, "%s = \"%s\"\n", strs[i].key, *str_field(c, i));
 	sbuf_addf(out, "allow_plain_http = %s\n", c->allow_plain_http ? "true" : "false");
 	sbuf_addf(out, "metrics_auth = %s\n", c->metrics_auth_none ? "none" : "token");
+	if (c->xen_numa_dump)
+		sbuf_addf(out, "xen_numa_dump = %.17g\n", c->xen_numa_every_s);
+	else
+		sbuf_addstr(out, "xen_numa_dump = off\n");
 }
 
 static int parse_bool(const char *v, bool *out, struct vp_err *err)
@@ -72,6 +76,30 @@ static int parse_bool(const char *v, bool *out, struct vp_err *err)
 		*out = false;
 	else
 		return vp_err_set(err, VP_EINVAL, "expected true or false, not '%s'", v);
+	return 0;
+}
+
+/*
+ * xen_numa_dump: seconds between dumps (as --xen-numa-dump=SECS), or a
+ * boolean: on is the command line's default of 60 s, off turns it off.
+ */
+static int parse_xen_numa(struct srv_conf *c, const char *v, struct vp_err *err)
+{
+	bool on;
+	char *end;
+	double s;
+
+	if (!parse_bool(v, &on, NULL) && strcmp(v, "0") && strcmp(v, "1")) {
+		c->xen_numa_dump = on;
+		c->xen_numa_every_s = 60;
+		return 0;
+	}
+	s = strtod(v, &end);
+	if (!*v || *end || !(s >= 0) || s > 86400)
+		return vp_err_set(err, VP_EINVAL, "xen_numa_dump is seconds from 0 to 86400, "
+				  "on or off, not '%s'", v);
+	c->xen_numa_dump = true;
+	c->xen_numa_every_s = s;
 	return 0;
 }
 
@@ -104,6 +132,8 @@ int srv_conf_set(struct srv_conf *c, const char *key, const char *value, struct 
 	}
 	if (!strcmp(k, "allow_plain_http"))
 		return parse_bool(value, &c->allow_plain_http, err);
+	if (!strcmp(k, "xen_numa_dump"))
+		return parse_xen_numa(c, value, err);
 	if (!strcmp(k, "metrics_auth")) {
 		if (!strcmp(value, "none"))
 			c->metrics_auth_none = true;

@@ -27,6 +27,8 @@ struct srv_conf {
 	char *calibration;     /* calibration file for the models' cal.* */
 	char *model_path;      /* extra model directories, ':'-separated */
 	bool metrics_auth_none;/* GET /metrics without a token */
+	bool xen_numa_dump;    /* Xen: the collector asks for Xen's 'u' page dump (opt-in) */
+	double xen_numa_every_s; /* at most this often (seconds, >= 0) when xen_numa_dump */
 };
 
 void srv_conf_init(struct srv_conf *c);

@@ -19,6 +19,8 @@ TEST(diag_render_json_round_trip)
 	struct diag_node nodes[2] = { { 0, "0-3", 4, NAN, NAN, NAN, Q_UNAVAILABLE },
 				      { 2, "4-7", 4, 30.0, 40.0, NAN, Q_APPORTIONED } };
 	double mem_web[2] = { 0.1, 0.9 }, mem_db[2] = { 1.0, 0.0 };
+	/* the bytes behind mem_web, by node id (1 MiB on node 0, 9 MiB on node 2) */
+	uint64_t bytes_web[3] = { 1u << 20, 0, 9u << 20 };
 	struct diag_vm vms[2];
 	struct diag_vcpu vcpus[3];
 	struct diag_input in = { 0 };
@@ -41,6 +43,10 @@ TEST(diag_render_json_round_trip)
 	memset(rows, 0, sizeof(rows));
 	vms[0] = (struct diag_vm){ "web", HVA_KVM, true, 100, -1, mem_web, true, { 0 }, { 0 } };
 	vms[1] = (struct diag_vm){ "db", HVA_NATIVE, false, 200, -1, mem_db, true, { 0 }, { 0 } };
+	vms[0].mem_node = bytes_web;
+	vms[0].n_mem_nodes = 3;
+	vms[0].mem_reason = "numa_maps \"anon\"";
+	vms[1].mem_reason = "no numa_maps";
 	for (i = 0; i < 3; i++) {
 		vcpus[i].cycles = 1e9;
 		vcpus[i].mem_stall_cycles = NAN;
@@ -115,6 +121,10 @@ TEST(diag_render_json_round_trip)
 	CHECK(strstr(sbuf_str(&t1), "node 2 (CPUs 4-7)") != NULL);
 	CHECK(strstr(sbuf_str(&t1), "llc       no \"LLC\" here\\") != NULL);
 	CHECK(strstr(sbuf_str(&t1), "queue     no uncore PMU") != NULL);
+	CHECK(strstr(sbuf_str(&t1), "  web  node 0 1.0 MiB, node 1 0.0 MiB, node 2 9.0 MiB "
+				    "(numa_maps \"anon\")\n") != NULL);
+	CHECK(strstr(sbuf_str(&t1), "  db   n/a (no numa_maps)\n") != NULL);
+	CHECK(strstr(sbuf_str(&json), "\"mem_node_bytes\": {\n          \"0\": 1048576,") != NULL);
 
 	dview_json_release(&dj);
 	jv_release(&doc);

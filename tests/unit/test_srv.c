@@ -174,7 +174,50 @@ static const struct {
 	{ __LINE__, "users =\n", VP_EPARSE, "c:1:8: 'users' needs a value" },
 	{ __LINE__, "= x\n", VP_EPARSE, "c:1:1: expected a setting name" },
 	{ __LINE__, "metrics_auth = open\n", VP_EPARSE, "c:1:16: metrics_auth is 'token' or 'none'" },
+	{ __LINE__, "xen_numa_dump = 30\nxen-numa-dump = off\n", 0, NULL },
+	{ __LINE__, "xen_numa_dump = soon\n", VP_EPARSE,
+	  "c:1:17: xen_numa_dump is seconds from 0 to 86400, on or off, not 'soon'" },
+	{ __LINE__, "xen_numa_dump = -1\n", VP_EPARSE, "c:1:17: xen_numa_dump is seconds" },
+	{ __LINE__, "xen_numa_dump = 86401\n", VP_EPARSE, "c:1:17: xen_numa_dump is seconds" },
+	{ __LINE__, "xen_numa_dump = nan\n", VP_EPARSE, "c:1:17: xen_numa_dump is seconds" },
+	{ __LINE__, "xen_numa_dump =\n", VP_EPARSE, "c:1:16: xen_numa_dump is seconds" },
 };
+
+/* xen_numa_dump: seconds as --xen-numa-dump=SECS (0 and 1 are seconds, not
+ * booleans), on = the command line's default of 60 s, off */
+static const struct {
+	int line;
+	const char *text;
+	bool on;
+	double every_s;
+} xen_rows[] = {
+	{ __LINE__, "", false, 0 },
+	{ __LINE__, "xen_numa_dump = 0\n", true, 0 },
+	{ __LINE__, "xen_numa_dump = 1\n", true, 1 },
+	{ __LINE__, "xen_numa_dump = 2.5\n", true, 2.5 },
+	{ __LINE__, "xen-numa-dump = on\n", true, 60 },
+	{ __LINE__, "xen_numa_dump = \"yes\"\n", true, 60 },
+	{ __LINE__, "xen_numa_dump = 5\nxen_numa_dump = off\n", false, 60 },
+};
+
+TEST(conf_xen_numa_dump)
+{
+	size_t i;
+
+	for (i = 0; i < VP_ARRAY_SIZE(xen_rows); i++) {
+		struct srv_conf c;
+		struct vp_err err = { 0, "" };
+
+		srv_conf_init(&c);
+		CHECK_INT_AT(xen_rows[i].line, srv_conf_parse(&c, xen_rows[i].text,
+							      strlen(xen_rows[i].text), "c", &err), 0);
+		CHECK_AT(xen_rows[i].line, c.xen_numa_dump == xen_rows[i].on, "on %d", c.xen_numa_dump);
+		if (c.xen_numa_dump)
+			CHECK_AT(xen_rows[i].line, c.xen_numa_every_s == xen_rows[i].every_s,
+				 "every %g s, expected %g", c.xen_numa_every_s, xen_rows[i].every_s);
+		srv_conf_release(&c);
+	}
+}
 
 TEST(conf_parse_table)
 {
@@ -220,7 +263,7 @@ TEST(conf_format_roundtrip)
 	struct sbuf sb = SBUF_INIT, again = SBUF_INIT;
 	struct vp_err err = { 0, "" };
 	const char *t = "listen = [::1]:7768\nweb-dir = \"/srv/web ui\"\nallow-plain-http = on\n"
-			"root = \"\"quoted\" \"\n";
+			"root = \"\"quoted\" \"\nxen-numa-dump = 0.25\n";
 
 	srv_conf_init(&c);
 	srv_conf_init(&back);
@@ -228,7 +271,8 @@ TEST(conf_format_roundtrip)
 	srv_conf_format(&c, &sb);
 	/* written by hand: the string settings in table order, quoted, then the booleans */
 	CHECK_STR(sbuf_str(&sb), "listen = \"[::1]:7768\"\nweb_dir = \"/srv/web ui\"\n"
-				 "root = \"\"quoted\" \"\nallow_plain_http = true\nmetrics_auth = token\n");
+				 "root = \"\"quoted\" \"\nallow_plain_http = true\nmetrics_auth = token\n"
+				 "xen_numa_dump = 0.25\n");
 	CHECK_INT(srv_conf_parse(&back, sb.buf, sb.len, "back", &err), 0);
 	CHECK_STR(back.root, "\"quoted\" ");
 	srv_conf_format(&back, &again);
