@@ -109,6 +109,13 @@ test_expect_success 'a domain the dump lacks: no memory per node, the reason say
 	vm_get j "numa vm" "[\"mem_reason\"]" | grep -q "vNUMA"
 '
 
+test_expect_success 'a real Xen 4.17 ring (xen-captured): vptest 16384 pages per node, its estimate 0.5' '
+	vmmprof diagnose -d 0.3 --root "$VP_DATA/xen-captured" --xen-numa-dump --json >j 2>err &&
+	test "$(vm_get j vptest "[\"mem_node_bytes\"]")" = \
+		"{'\''0'\'': $((16384 * P)), '\''1'\'': $((16384 * P))}" &&
+	test "$(vm_get j vptest "[\"factors\"][\"locality\"][\"score\"]")" = 0.5
+'
+
 test_expect_success 'record --xen-numa-dump then diagnose FILE: the recorded memory per node' '
 	vmmprof record -o r.vmmdb -d 0.6 -I 300 -q --root "$R" --xen-numa-dump 2>err &&
 	vmmprof diagnose r.vmmdb --json >j 2>err &&

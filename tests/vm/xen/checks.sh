@@ -117,6 +117,19 @@ else
 	done
 fi
 
+stamp diagnose start
+# --- vmmprof diagnose --xen-numa-dump: the domU's memory per node as Xen's dump
+# says (the newest in the ring after it ran: the one it asked for), weighed
+# by the locality estimate
+if has_opt diagnose xen-numa-dump; then
+	"$VM" diagnose -d 2 --xen-numa-dump --json >"$T/diag-numa.json" 2>"$T/diag-numa.err"
+	echo "$?" >"$T/diag-numa.rc"
+	xl dmesg >"$T/dmesg-diag-after" 2>&1
+	cmp diagnose "$T"
+else
+	echo "VMTEST skip diagnose-memory-per-node waiting for vmmprof diagnose --xen-numa-dump"
+fi
+
 stamp top start
 # --- vmmprof top --batch: dom0's software sources; what it cannot measure says why
 if has_cmd top; then

@@ -4,7 +4,7 @@ against what xl itself reports.  Each check prints one line
 "VMTEST ok|fail|skip NAME [detail]".  python3 is in dom0 because xen-utils
 depends on it.
 
-    compare.py info|list|top|destroy DIR
+    compare.py info|list|diagnose|top|destroy DIR
 
 DIR holds the outputs checks.sh collected (xl-*, info.json, list.json, ...).
 Expected values come from xl's own outputs and from the domU's configuration
@@ -330,18 +330,27 @@ def check_list(d):
     check_numa_dump(d, xl)
 
 
+def load_run(d, name, base, what):
+    """The JSON a vmmprof run left in BASE.json (exit status in BASE.rc,
+    standard error in BASE.err); None after saying skip (it did not run)
+    or fail (it failed) for check NAME."""
+    if not read(d, base + ".rc"):
+        say("skip", name, "waiting for 'vmmprof %s'" % what)
+        return None
+    doc, err = load_json(d, base + ".json")
+    rc = read(d, base + ".rc").strip()
+    if rc != "0" or doc is None:
+        say("fail", name, "%s exited %s: %s %s" % (what, rc, err or "", read(d, base + ".err")[:200]))
+        return None
+    return doc
+
+
 def check_numa_dump(d, xl):
     """list vms --xen-numa-dump against the dump it made Xen print, read
     back here with 'xl dmesg' right after; the total against 'xl list'."""
     name = "list-vms-memory-per-node"
-    if not read(d, "list-numa.rc"):
-        say("skip", name, "waiting for 'vmmprof list vms --xen-numa-dump'")
-        return
-    doc, err = load_json(d, "list-numa.json")
-    rc = read(d, "list-numa.rc").strip()
-    if rc != "0" or doc is None:
-        say("fail", name, "list vms --xen-numa-dump --json exited %s: %s %s" % (
-            rc, err or "", read(d, "list-numa.err")[:200]))
+    doc = load_run(d, name, "list-numa", "list vms --xen-numa-dump --json")
+    if doc is None:
         return
     before, after = read(d, "dmesg-numa-before"), read(d, "dmesg-numa-after")
     pages = xl_numa_pages(after)
@@ -367,6 +376,40 @@ def check_numa_dump(d, xl):
         bad.append("%s total %r bytes, xl list says %d MiB" % (DOMU, total, xl["mem"]))
     say("fail" if bad else "ok", name, "; ".join(bad) or "%s: %s bytes per node, total %d MiB = xl list" % (
         DOMU, {n: p * 4096 for n, p in sorted(pages.get(xl["domid"], {}).items())}, xl["mem"]))
+
+
+def check_diagnose(d):
+    """diagnose --xen-numa-dump: the domU's memory per node is Xen's dump
+    (read back here after it ran), and its placement estimate of locality
+    weighs it: whatever share of run time each node had, the VM's remote
+    share lies between the smallest and the largest share of its pages not
+    on one node."""
+    name = "diagnose-memory-per-node"
+    doc = load_run(d, name, "diag-numa", "diagnose --xen-numa-dump --json")
+    if doc is None:
+        return
+    xl = xl_list(read(d, "xl-list")).get(DOMU)
+    vms = [v for v in doc.get("diagnosis", {}).get("vms", []) if v.get("vm") == DOMU]
+    if xl is None or not vms:
+        say("fail", name, "xl list has %s: %r; diagnose lists it: %r" % (DOMU, xl, bool(vms)))
+        return
+    vm, bad = vms[0], []
+    pages = xl_numa_pages(read(d, "dmesg-diag-after")).get(xl["domid"], {})
+    want = {n: p * 4096 for n, p in pages.items()}
+    mn = vm.get("mem_node_bytes")
+    got = {int(k): v for k, v in mn.items()} if isinstance(mn, dict) else mn
+    if not want:
+        bad.append("no dump of domain %d in 'xl dmesg' after diagnose ran" % xl["domid"])
+    elif got != want:
+        bad.append("mem_node_bytes %r, Xen's dump says %r (reason %r)" % (got, want, vm.get("mem_reason")))
+    total = sum(pages.values())
+    score = vm.get("factors", {}).get("locality", {}).get("score")
+    if total:
+        shares = [1 - p / total for p in pages.values()]
+        if score is None or not min(shares) - 1e-9 <= score <= max(shares) + 1e-9:
+            bad.append("locality score %r, not within the pages not on one node: %r" % (score, shares))
+    say("fail" if bad else "ok", name, "; ".join(bad) or "%s: %r bytes per node as Xen's dump; locality %r" % (
+        DOMU, want, score))
 
 
 def load_jsonl(d, name):
@@ -526,5 +569,6 @@ def selftest(root):
 if __name__ == "__main__":
     if sys.argv[1] == "selftest":
         sys.exit(0 if selftest(sys.argv[2]) else 1)
-    check = {"info": check_info, "list": check_list, "top": check_top, "destroy": check_destroy}
+    check = {"info": check_info, "list": check_list, "diagnose": check_diagnose, "top": check_top,
+             "destroy": check_destroy}
     check[sys.argv[1]](sys.argv[2])
