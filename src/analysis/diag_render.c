@@ -11,13 +11,20 @@
 #include "util/json.h"
 #include "util/table.h"
 
-static const char *fmt_pct(char *buf, size_t size, double v)
+
+/* v in fmt, "n/a" when NaN. */
+static const char *fmt_num(char *buf, size_t size, const char *fmt, double v)
 {
 	if (isfinite(v))
-		snprintf(buf, size, "%.1f%%", v);
+		snprintf(buf, size, fmt, v);
 	else
 		snprintf(buf, size, "n/a");
 	return buf;
+}
+
+static const char *fmt_pct(char *buf, size_t size, double v)
+{
+	return fmt_num(buf, size, "%.1f%%", v);
 }
 
 static char qual_letter(enum factor_quality q)
@@ -63,6 +70,21 @@ const char *factor_unavailable(const struct model *m, const struct model_avail *
 	if (!av->factor_ok[f])
 		return av->factor_reason[f] ? av->factor_reason[f] : "its inputs are missing here";
 	return NULL;
+}
+
+/* --resctrl: the VMs' groups on the node's L3 domain. */
+static void rdt_text(const struct diag_node *n, struct sbuf *out)
+{
+	char a[32], b[32], c[32];
+
+	fmt_num(a, sizeof(a), "%.1f MiB", n->rdt_llc_bytes / 1048576.0);
+	fmt_num(b, sizeof(b), "%.3g GB/s", n->rdt_mbm_gbs);
+	fmt_num(c, sizeof(c), "%.3g GB/s", n->rdt_mbm_local_gbs);
+	sbuf_addf(out, "    resctrl, the VMs' groups on its L3: LLC occupancy %s, memory traffic %s "
+		       "(local %s)", a, b, c);
+	if (n->rdt_why && n->rdt_why[0])
+		sbuf_addf(out, "; n/a: %s", n->rdt_why);
+	sbuf_addch(out, '\n');
 }
 
 /* Each VM's memory per node, which the placement estimate of locality weighs. */
@@ -197,9 +219,12 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 	}
 
 	sbuf_addstr(out, "\nNodes\n");
-	for (i = 0; i < in->n_nodes; i++)
+	for (i = 0; i < in->n_nodes; i++) {
 		sbuf_addf(out, "  node %d (CPUs %s): %s\n", in->nodes[i].id, in->nodes[i].cpus,
 			  r->node_notes[i]);
+		if (in->nodes[i].rdt)
+			rdt_text(&in->nodes[i], out);
+	}
 	if (isfinite(r->imbalance))
 		sbuf_addf(out, "  imbalance (sigma/mu of node bandwidth): %.0f%%\n", 100 * r->imbalance);
 
@@ -384,6 +409,15 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 		in->nodes[i].id = (int)jv_num(o, "node");
 		in->nodes[i].cpus = jv_str(o, "cpus") ? jv_str(o, "cpus") : "?";
 		r->node_notes[i] = (char *)(jv_str(o, "note") ? jv_str(o, "note") : "");
+		if (jv_get(o, "resctrl") && jv_get(o, "resctrl")->type == JV_OBJ) {
+			const struct jv *x = jv_get(o, "resctrl");
+
+			in->nodes[i].rdt = true;
+			in->nodes[i].rdt_llc_bytes = jv_num(x, "llc_occupancy_bytes");
+			in->nodes[i].rdt_mbm_gbs = jv_num(x, "mbm_total_gbs");
+			in->nodes[i].rdt_mbm_local_gbs = jv_num(x, "mbm_local_gbs");
+			in->nodes[i].rdt_why = jv_str(x, "why");
+		}
 	}
 	r->imbalance = jv_num(d, "imbalance");
 

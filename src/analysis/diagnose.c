@@ -993,6 +993,18 @@ void diag_result_write(const struct diag_input *in, const struct diag_result *r,
 		jw_kdouble(&w, "queue_full_frac", in->nodes[i].queue_full_frac);
 		jw_kstr(&w, "quality", factor_quality_name(in->nodes[i].bw_quality));
 		jw_kstr(&w, "note", r->node_notes[i]);
+		jw_key(&w, "resctrl");
+		if (in->nodes[i].rdt) {
+			jw_obj_begin(&w);
+			jw_kdouble(&w, "llc_occupancy_bytes", in->nodes[i].rdt_llc_bytes);
+			jw_kdouble(&w, "mbm_total_gbs", in->nodes[i].rdt_mbm_gbs);
+			jw_kdouble(&w, "mbm_local_gbs", in->nodes[i].rdt_mbm_local_gbs);
+			jw_kstr(&w, "why", in->nodes[i].rdt_why && in->nodes[i].rdt_why[0] ?
+					   in->nodes[i].rdt_why : NULL);
+			jw_obj_end(&w);
+		} else {
+			jw_null(&w);
+		}
 		jw_obj_end(&w);
 	}
 	jw_arr_end(&w);

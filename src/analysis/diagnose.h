@@ -67,6 +67,12 @@ struct diag_node {
 	double peak_gbs;             /* calibrated peak; NaN unknown */
 	double queue_full_frac;      /* share of uncore cycles with full request queues; NaN */
 	enum factor_quality bw_quality;
+	/* --resctrl: the VMs' monitoring groups on the node's L3 domain (shown, not weighed) */
+	bool rdt;                    /* resctrl was asked for */
+	double rdt_llc_bytes;        /* LLC occupancy at the end; NaN unknown */
+	double rdt_mbm_gbs;          /* memory traffic through the node's L3, GB/s; NaN unknown */
+	double rdt_mbm_local_gbs;    /* of it, to the local node */
+	const char *rdt_why;         /* why they are NaN; NULL or "" when known */
 };
 
 /* The method's thresholds (docs/method.md says where each comes from). */

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/interrupt.h"
 #include "cli/pipeline.h"
 #include "tui/toprender.h"
 #include "util/alloc.h"
@@ -29,14 +30,14 @@ static int parse_sort(const char *s, enum top_sort *k)
 	return -1;
 }
 
-static void sleep_s(double secs)
+/* The screen's samples: this machine's, until SIGTERM or SIGINT (caught with --resctrl). */
+static int sample_here(void *ctx, struct top_state *s, bool block, struct vp_err *err)
 {
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)secs;
-	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	(void)ctx;
+	(void)block;
+	if (cli_interrupted())
+		return vp_err_set(err, -EINTR, "interrupted");
+	return top_sample(s, err);
 }
 
 static int run_batch(struct top_state *s, long iterations, double delay, bool json,
@@ -49,8 +50,9 @@ static int run_batch(struct top_state *s, long iterations, double delay, bool js
 	int rc = 0;
 
 	for (i = 0; iterations <= 0 || i < iterations; i++) {
-		if (i)
-			sleep_s(delay);
+		/* with --resctrl SIGINT and SIGTERM are caught: stop, and the groups go */
+		if (i && cli_sleep_ns((uint64_t)(delay * 1e9)))
+			break;
 		if (top_sample(s, &err)) {
 			rc = cli_error(&err);
 			break;
@@ -121,6 +123,7 @@ static int run_top(int argc, char **argv)
 		{ "calibration", required_argument, NULL, PO_CAL },
 		{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
 		{ "vm", required_argument, NULL, PO_VM },
+		{ "resctrl", no_argument, NULL, PO_RESCTRL },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pipe_opts po = { .root = "/" };
@@ -133,6 +136,7 @@ static int run_top(int argc, char **argv)
 	const char *root = "/";
 	enum top_sort sort = TOP_SORT_NAME;
 	bool batch = false, json = false, no_counters = false, have_p = false, inited = false;
+	bool resctrl = false;
 	long iterations = 0;
 	double delay = 2.0;
 	char *end;
@@ -148,6 +152,7 @@ static int run_top(int argc, char **argv)
 		case 'j': json = true; break;
 		case 'r': root = optarg; break;
 		case OPT_NO_COUNTERS: no_counters = true; break;
+		case PO_RESCTRL: resctrl = true; break;
 		case 'n':
 			iterations = strtol(optarg, &end, 10);
 			if (*end || iterations <= 0) {
@@ -197,6 +202,11 @@ static int run_top(int argc, char **argv)
 		goto out;
 	}
 	inited = true;
+	if (resctrl) {
+		/* groups are made: every way out must remove them */
+		cli_catch_interrupts();
+		top_resctrl_start(&s, (int)getpid());
+	}
 	s.vm_names = po.vms;
 	s.n_vm_names = po.n_vms;
 	if ((rc = start_counters(&s, &p, &have_p, &po, no_counters, batch)))
@@ -205,8 +215,8 @@ static int run_top(int argc, char **argv)
 		s.xen_numa = &xen_numa;
 	if (batch)
 		rc = run_batch(&s, iterations, delay, json, sort);
-	else if (tui_run(&s, delay, sort, &err))
-		rc = cli_error(&err);
+	else if (tui_run_source(&s, delay, sort, sample_here, NULL, &err))
+		rc = cli_interrupted() ? 0 : cli_error(&err);
 out:
 	/* the collector reads the model: close it before the model goes */
 	if (inited)
@@ -221,8 +231,8 @@ const struct cmd cmd_top = {
 	.name = "top",
 	.fn = run_top,
 	.summary = "live view of nodes, VMs and vCPUs: placement, memory spread, the five factors",
-	.synopsis = "top [-d SECS] [--sort KEY] [--vm NAME]... [-m MODEL] [--no-counters] [--xen-numa-dump[=SECS]] [--root DIR]\n"
-		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [--vm NAME]... [-m MODEL] [--no-counters] [--xen-numa-dump[=SECS]] [--root DIR]",
+	.synopsis = "top [-d SECS] [--sort KEY] [--vm NAME]... [-m MODEL] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--root DIR]\n"
+		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [--vm NAME]... [-m MODEL] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--root DIR]",
 	.description =
 		"A live view in the manner of numatop and htop.  The nodes view shows memory per\n"
 		"node, the pages allocated locally and remotely per second (numastat) and CPU load.\n"
@@ -267,6 +277,9 @@ const struct cmd cmd_top = {
 		   "--calibration FILE\tlatencies and bandwidth of this machine (default\n"
 		   "\t~/.config/vmmprof/calibration.json)\n"
 		   "--no-counters\topen no counter: software sources and the placement estimate only\n"
+		   "--resctrl\teach VM's LLC occupancy and memory traffic (Intel RDT, AMD PQoS), and\n"
+		   "\tper node the VMs' values on its L3 domain: makes one resctrl monitoring\n"
+		   "\tgroup per VM, moves its threads in, removes it on exit (needs root)\n"
 		   XEN_NUMA_HELP
 		   "--root DIR\tread /proc and /sys under DIR (fixture trees; counters are off)",
 	.examples = "vmmprof top\tthe live view\n"

@@ -581,6 +581,10 @@ static int session_start(struct rconn *c, const struct target_opts *t, char **id
 		ret = vp_err_set(err, VP_EFORMAT, "the daemon's new session has no \"id\"");
 	} else {
 		*id = xstrdup(x->str);
+		/* the daemon could not make (all) the groups: say it here too */
+		x = jv_get(&v, "resctrl_why");
+		if (x && x->type == JV_STR)
+			fprintf(stderr, "vmmprof: warning: resctrl: %s\n", x->str);
 		if (recording) {
 			x = jv_get(&v, "recording");
 			*recording = x && x->type == JV_STR ? xstrdup(x->str) : NULL;

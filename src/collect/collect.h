@@ -104,6 +104,12 @@ struct collect_frame {
 	bool *node_input;               /* per model input: counted per node, heap */
 	bool *metric_node;              /* per model metric: reads such an input, heap */
 	bool factor_node[FACTOR_N];     /* the factor's score or cost reads one */
+	/* --resctrl: per node (topology order) the VMs' groups summed over the node's L3
+	 * domain, 3 per node: LLC bytes (now), mbm_total and mbm_local bytes over the
+	 * frame; NaN where none of the node's L3 was read.  NULL when resctrl is off. */
+	double *rdt_node;
+	int n_rdt_nodes;
+	char rdt_why[640];              /* why the node values are NaN ("" when they are not) */
 	struct collect_scaling *scaling; /* one per event input that is counted, heap */
 	size_t n_scaling;
 	char notes[2048];               /* what was not counted and why */

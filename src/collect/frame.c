@@ -121,6 +121,7 @@ void collect_frame_release(struct collect_frame *f)
 	rows_release(f->nodes, f->n_nodes);
 	free(f->node_input);
 	free(f->metric_node);
+	free(f->rdt_node);
 	for (i = 0; i < f->n_scaling; i++)
 		free(f->scaling[i].event);
 	free(f->scaling);
@@ -182,6 +183,20 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 		n->peak_gbs = cal ? cal->val[CAL_PEAK_BW_GBS] : NAN;
 		n->queue_full_frac = NAN;
 		n->bw_quality = Q_UNAVAILABLE;
+		n->rdt_llc_bytes = n->rdt_mbm_gbs = n->rdt_mbm_local_gbs = NAN;
+		if (f->rdt_node && (int)i < f->n_rdt_nodes) {
+			n->rdt = true;
+			n->rdt_llc_bytes = f->rdt_node[3 * i];
+			n->rdt_mbm_gbs = f->duration > 0 ? f->rdt_node[3 * i + 1] / f->duration / 1e9 : NAN;
+			n->rdt_mbm_local_gbs = f->duration > 0 ?
+					       f->rdt_node[3 * i + 2] / f->duration / 1e9 : NAN;
+			n->rdt_why = f->rdt_why[0] ? f->rdt_why :
+				     isnan(n->rdt_llc_bytes) && isnan(n->rdt_mbm_gbs) ?
+				     "no L3 monitoring domain of this node alone (its L3 spans nodes, or "
+				     "the cache id is unknown): the VMs' values hold it" :
+				     isnan(n->rdt_mbm_gbs) ? "no valid MBM count on its L3 domain (it "
+				     "read 'Unavailable', or the counter was reset)" : NULL;
+		}
 		/* the node rows: the model's mem_bw and queue_full_frac on the node's counts */
 		for (j = 0; j < f->n_nodes; j++) {
 			const struct collect_row *r = &f->nodes[j];

@@ -728,6 +728,14 @@ void hub_diag_input(const struct hub *h, int id, const struct collect_frame *f,
 		memset(in, 0, sizeof(*in));
 }
 
+void hub_view_resctrl_why(const struct hub *h, int id, struct sbuf *out)
+{
+	const struct hub_view *v = view_of(h, id);
+
+	if (v)
+		cview_resctrl_why(v->cv, out);
+}
+
 const struct model_avail *hub_view_avail(const struct hub *h, int id)
 {
 	const struct hub_view *v = view_of(h, id);

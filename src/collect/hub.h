@@ -77,6 +77,8 @@ int hub_total(struct hub *h, int id, struct collect_frame *f, struct vp_err *err
 /* The diagnosis input for a view's frame: collect_diag_release(). */
 void hub_diag_input(const struct hub *h, int id, const struct collect_frame *f,
 		    struct diag_input *in);
+/* Why the view's resctrl groups do not measure (cview_resctrl_why()), appended to out. */
+void hub_view_resctrl_why(const struct hub *h, int id, struct sbuf *out);
 /* Which of the view's inputs and factors exist here; NULL for an unknown id. */
 const struct model_avail *hub_view_avail(const struct hub *h, int id);
 /* Why the view's input is NaN ("not counted: ..."), NULL when it is counted. */

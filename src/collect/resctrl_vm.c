@@ -26,7 +26,9 @@ struct rgroup {
 	int refs;                   /* meters that hold it */
 	bool made;                  /* the directory exists and is ours */
 	bool fresh;                 /* made by this set: its counters started at 0 */
-	char why[256];              /* why it is not made */
+	char why[512];              /* why it is not made (a path and the permission it needs) */
+	char feed_why[512];         /* why the VM's threads could not be moved in: its counts
+				       are then not the VM's (values NaN) */
 	int *moved;                 /* thread ids written to its tasks */
 	size_t n_moved, cap_moved;
 };
@@ -328,7 +330,9 @@ void resctrl_mkdir_explain(int errnum, long num_rmids, const char *path, char *b
 		break;
 	case EACCES:
 	case EPERM:
-		notef(buf, size, "cannot create '%s': making resctrl groups needs root", path);
+		notef(buf, size, "cannot create '%s': %s: making a resctrl group needs write access "
+		      "to its parent directory, which is root's (mode 0755): run as root "
+		      "(CAP_PERFMON and CAP_SYS_PTRACE do not give it)", path, strerror(errnum));
 		break;
 	case EEXIST:
 		notef(buf, size, "'%s' exists and is no monitoring group", path);
@@ -352,6 +356,23 @@ static struct rgroup *group_find(struct resctrl_vms *s, const char *key)
 		if (!strcmp(s->g[i].key, key))
 			return &s->g[i];
 	return NULL;
+}
+
+const char *resctrl_vms_group_why(const struct resctrl_vms *s, const struct hv_vm *vm)
+{
+	char *key;
+	const struct rgroup *g;
+
+	if (s->unavail[0])
+		return s->unavail;
+	key = attrib_vm_key(vm);
+	g = group_find((struct resctrl_vms *)s, key);
+	free(key);
+	if (!g)
+		return NULL;
+	if (!g->made)
+		return g->why[0] ? g->why : NULL;
+	return g->feed_why[0] ? g->feed_why : NULL;
 }
 
 static void parse_ints(const char *text, int **v, size_t *n, size_t *cap)
@@ -517,8 +538,14 @@ static void group_feed(struct resctrl_vms *s, struct rgroup *g, const struct hv_
 		struct vp_err e = { 0, "" };
 
 		/* a refused id is not retried each sample; the first refusal is reported once */
-		if (resctrl_tasks_add(s->root, g->dir, todo, n_todo, NULL, &e))
-			notef(s->notes, sizeof(s->notes), "VM process %d: %s", vm->pid, e.msg);
+		if (resctrl_tasks_add(s->root, g->dir, todo, n_todo, NULL, &e)) {
+			if (e.code == -EACCES || e.code == -EPERM)
+				snprintf(g->feed_why, sizeof(g->feed_why), "%s: the kernel lets only "
+					 "root (euid 0) or the threads' owner move a thread into a "
+					 "resctrl group", e.msg);
+			else
+				notef(s->notes, sizeof(s->notes), "VM process %d: %s", vm->pid, e.msg);
+		}
 		for (i = 0; i < n_todo; i++) {
 			VP_GROW(g->moved, g->cap_moved, g->n_moved + 1);
 			g->moved[g->n_moved++] = todo[i];
@@ -824,6 +851,22 @@ static void fill_zero_domains(struct resctrl_group *base, const struct resctrl_g
 		}
 }
 
+static double add_nan(double sum, double v)
+{
+	return isnan(v) ? sum : isnan(sum) ? v : sum + v;
+}
+
+void resctrl_values_add_nodes(const struct resctrl_values *v, double *acc, int n_nodes)
+{
+	int k;
+
+	for (k = 0; k < v->n_nodes && k < n_nodes; k++) {
+		acc[3 * k] = add_nan(acc[3 * k], v->node_llc[k]);
+		acc[3 * k + 1] = add_nan(acc[3 * k + 1], v->node_total[k]);
+		acc[3 * k + 2] = add_nan(acc[3 * k + 2], v->node_local[k]);
+	}
+}
+
 int resctrl_meter_read(struct resctrl_meter *m, const struct hv_vm *vm, bool total,
 		       struct resctrl_values *out)
 {
@@ -845,6 +888,11 @@ int resctrl_meter_read(struct resctrl_meter *m, const struct hv_vm *vm, bool tot
 	}
 	if (!g->made || !v->have_base) {
 		snprintf(out->why, sizeof(out->why), "%s", g->why[0] ? g->why : "no group");
+		return VP_EUNSUPP;
+	}
+	if (g->feed_why[0]) {
+		/* the group counts none of the VM's threads: its zeros are not the VM's */
+		snprintf(out->why, sizeof(out->why), "%s", g->feed_why);
 		return VP_EUNSUPP;
 	}
 	if ((ret = resctrl_dir_read(m->s->root, g->dir, &now, &e))) {

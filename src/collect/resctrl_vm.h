@@ -41,6 +41,12 @@ void resctrl_vms_free(struct resctrl_vms *s);
 const char *resctrl_vms_unavailable(const struct resctrl_vms *s);
 /* Why event ev cannot be read here (not in info/L3_MON/mon_features), NULL when it can. */
 const char *resctrl_vms_event_missing(const struct resctrl_vms *s, enum resctrl_ev ev);
+/*
+ * Why vm's group is not measuring it (not made: no RMID, no permission; its
+ * threads could not be moved in), or why resctrl cannot be used here; NULL
+ * when it measures, or when vm has no group.
+ */
+const char *resctrl_vms_group_why(const struct resctrl_vms *s, const struct hv_vm *vm);
 /* What was cleaned up when the set was made ("" when nothing). */
 const char *resctrl_vms_notes(const struct resctrl_vms *s);
 /* The node of L3 domain dom (mon_L3_XX = the L3 cache id), -1 unknown or spanning nodes. */
@@ -66,9 +72,15 @@ struct resctrl_values {
 	double *node_local;
 	int n_nodes;
 	int n_unavailable;          /* domains that read "Unavailable" (left out of the sums) */
-	char why[256];              /* when the group could not be made or read */
+	char why[512];              /* when the group could not be made or read */
 };
 void resctrl_values_release(struct resctrl_values *v);
+/*
+ * Add v's per-node values to acc (3 per node index: LLC bytes, mbm_total,
+ * mbm_local; NaN: none yet), for n_nodes nodes: a node's figure over
+ * several VMs' groups.  NaN values are skipped.
+ */
+void resctrl_values_add_nodes(const struct resctrl_values *v, double *acc, int n_nodes);
 
 /*
  * Interval values from three reads of one group: base (the previous

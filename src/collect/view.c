@@ -374,6 +374,9 @@ int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *d
 	for (i = 0; c->rdt && !c->meter && i < m->n_inputs; i++)
 		if (is_rdt(c->es[i]) && c->av.input_ok[i])
 			c->meter = resctrl_meter_new(c->rdt);
+	/* asked for: the groups give the node figures even when the model reads none of them */
+	if (c->rdt && !c->meter && !resctrl_vms_unavailable(c->rdt))
+		c->meter = resctrl_meter_new(c->rdt);
 	if (c->rdt && resctrl_vms_notes(c->rdt)[0])
 		note(c, "%s", resctrl_vms_notes(c->rdt));
 	if (wants_trace(c))
@@ -756,6 +759,7 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 {
 	const struct model *m = c->o.model;
 	char rdt_notes[1024] = "";
+	bool any_rdt = false;
 	uint64_t now;
 	double *mw, *share = NULL, *home = NULL;
 	size_t i, j, k, v = 0;
@@ -775,6 +779,18 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	f->cpu_mhz = c->mhz;
 	mw = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
 	machine_sources(c, total, mw);
+	if (c->rdt) {
+		f->n_rdt_nodes = c->o.plat->topo.n_nodes;
+		f->rdt_node = xcalloc(3 * (size_t)f->n_rdt_nodes + 1, sizeof(double));
+		for (k = 0; k < 3 * (size_t)f->n_rdt_nodes; k++)
+			f->rdt_node[k] = NAN;
+		if (!c->meter || resctrl_vms_unavailable(c->rdt))
+			snprintf(f->rdt_why, sizeof(f->rdt_why), "%s",
+				 resctrl_vms_unavailable(c->rdt) ? resctrl_vms_unavailable(c->rdt) :
+				 "resctrl is not in use");
+		else if (!c->vms.n)
+			snprintf(f->rdt_why, sizeof(f->rdt_why), "no VM is monitored");
+	}
 
 	for (i = 0; i < c->vms.n; i++) {
 		const struct hv_vm *vm = &c->vms.vms[i];
@@ -795,6 +811,14 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 			rdt[0] = rv.llc_occupancy;
 			rdt[1] = rv.mbm_total;
 			rdt[2] = rv.mbm_local;
+			if (f->rdt_node) {
+				resctrl_values_add_nodes(&rv, f->rdt_node, f->n_rdt_nodes);
+				if (!isnan(rv.llc_occupancy) || !isnan(rv.mbm_total))
+					any_rdt = true;
+				else if (!f->rdt_why[0])
+					snprintf(f->rdt_why, sizeof(f->rdt_why), "VM '%s': %s",
+						 vm->name ? vm->name : "?", rv.why[0] ? rv.why : "no values yet");
+			}
 			resctrl_values_release(&rv);
 		}
 
@@ -892,6 +916,8 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	free(mw);
 	free(share);
 	free(home);
+	if (any_rdt)
+		f->rdt_why[0] = '\0'; /* the nodes whose values are NaN say why themselves */
 	node_rows(c, ncounts, nsplit, f);
 	if (counts_nodes(c)) {
 		bool *counted = xcalloc(m->n_inputs + 1, sizeof(bool));
@@ -907,6 +933,25 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	if (!total)
 		c->prev_ns = now;
 	return 0;
+}
+
+void cview_resctrl_why(const struct cview *c, struct sbuf *out)
+{
+	size_t i;
+
+	if (!c->rdt)
+		return;
+	if (resctrl_vms_unavailable(c->rdt)) {
+		sbuf_addstr(out, resctrl_vms_unavailable(c->rdt));
+		return;
+	}
+	for (i = 0; i < c->vms.n; i++) {
+		const char *why = resctrl_vms_group_why(c->rdt, &c->vms.vms[i]);
+
+		if (why)
+			sbuf_addf(out, "%sVM '%s': %s", out->len ? "; " : "",
+				  c->vms.vms[i].name ? c->vms.vms[i].name : "?", why);
+	}
 }
 
 void cview_diag_input(const struct cview *c, const struct collect_frame *f, struct diag_input *in)

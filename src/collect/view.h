@@ -77,5 +77,11 @@ void cview_start(struct cview *v);
 int cview_frame(struct cview *v, bool total, const double *counts, const double *ncounts,
 		const bool *nsplit, struct collect_frame *f, struct vp_err *err);
 void cview_diag_input(const struct cview *v, const struct collect_frame *f, struct diag_input *in);
+/*
+ * With resctrl: why groups are not measuring ("VM 'web': cannot create ...",
+ * "; "-separated, or why resctrl cannot be used here), appended to out;
+ * nothing when every VM's group measures or resctrl is off.
+ */
+void cview_resctrl_why(const struct cview *v, struct sbuf *out);
 
 #endif

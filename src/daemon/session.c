@@ -43,6 +43,7 @@ struct session {
 	size_t n_pids;
 	int interval_ms;
 	bool resctrl;                   /* one resctrl monitoring group per VM */
+	char *resctrl_why;              /* why groups do not measure, when it started; NULL: they do */
 	double started;                 /* Unix time */
 	bool running;                   /* its hub view exists */
 	char *ended_why;                /* stopped on its own: why */
@@ -102,6 +103,7 @@ static void session_unref(struct session *s)
 	free(s->pids);
 	free(s->rec_name);
 	free(s->ended_why);
+	free(s->resctrl_why);
 	model_free(s->model);
 	free(s);
 }
@@ -165,6 +167,7 @@ static void session_json(struct jw *w, const struct vpd_sessions *ss, const stru
 	jw_arr_end(w);
 	jw_kint(w, "interval_ms", s->interval_ms);
 	jw_kbool(w, "resctrl", s->resctrl);
+	jw_kstr(w, "resctrl_why", s->resctrl_why);
 	jw_kdouble(w, "started", s->started);
 	jw_kstr(w, "state", s->running ? "running" : s->listed ? "ended" : "stopped");
 	jw_kstr(w, "ended_because", s->ended_why);
@@ -761,6 +764,21 @@ enum MHD_Result vpd_session_create(struct vpd_req *r)
 	}
 	s->running = true;
 	s->targets = hub_view_n_targets(ss->hub, s->view);
+	if (s->resctrl) {
+		/* groups are made when the view is added: a refusal is said now, not only in
+		 * the frames' notes (a daemon running as a user other than root cannot) */
+		struct sbuf why = SBUF_INIT;
+
+		hub_view_resctrl_why(ss->hub, s->view, &why);
+		if (why.len && geteuid())
+			sbuf_addf(&why, " (vmmprofd runs as uid %d, not root)", (int)geteuid());
+		if (why.len) {
+			s->resctrl_why = sbuf_detach(&why);
+			fprintf(stderr, "vmmprofd: warning: session %s: resctrl: %s\n", s->id,
+				s->resctrl_why);
+		}
+		sbuf_release(&why);
+	}
 	if (c.record && open_recording(d, s, &err)) {
 		hub_view_remove(ss->hub, s->view);
 		s->running = false;
@@ -772,9 +790,10 @@ enum MHD_Result vpd_session_create(struct vpd_req *r)
 	VP_GROW(ss->v, ss->cap, ss->n + 1);
 	ss->v[ss->n++] = s;
 	pthread_cond_broadcast(&ss->wake);
-	vpd_audit(d, r->user.name, "session.start", s->id, "201 model %s, %zu target%s, %d ms%s%s",
+	vpd_audit(d, r->user.name, "session.start", s->id, "201 model %s, %zu target%s, %d ms%s%s%s",
 		  s->model->name, s->targets, s->targets == 1 ? "" : "s", s->interval_ms,
-		  s->rec_name ? ", recording " : "", s->rec_name ? s->rec_name : "");
+		  s->rec_name ? ", recording " : "", s->rec_name ? s->rec_name : "",
+		  s->resctrl_why ? ", resctrl not measuring" : "");
 	ret = reply_session(r, MHD_HTTP_CREATED, s);
 	s = NULL;
 out_unlock:

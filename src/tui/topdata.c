@@ -2,6 +2,7 @@
 #include "tui/topdata.h"
 #include "tui/topcount.h"
 
+#include "collect/resctrl_vm.h"
 #include "source/schedtrace.h"
 #include "source/resctrl.h"
 #include "util/alloc.h"
@@ -75,10 +76,21 @@ static void free_rows(struct top_state *s)
 	s->n_nodes = s->n_vms = s->n_vcpus = s->n_ended = 0;
 }
 
+void top_resctrl_start(struct top_state *s, int owner)
+{
+	s->rdt_on = true;
+	s->rdt = resctrl_vms_new(s->root, &s->plat, owner);
+	if (!resctrl_vms_unavailable(s->rdt))
+		s->rdt_meter = resctrl_meter_new(s->rdt);
+}
+
 void top_release(struct top_state *s)
 {
 	free_rows(s);
 	top_count_release(s);
+	/* the meter lets go of the VMs, then the set removes every group left */
+	resctrl_meter_free(s->rdt_meter);
+	resctrl_vms_free(s->rdt);
 	free(s->ns_prev);
 	cpustat_release(&s->cs_prev);
 	attrib_release(&s->attrib);
@@ -161,7 +173,106 @@ static void factors(struct top_state *s, struct top_cell *f, struct qval localit
 		f[COV_LOCALITY].src = TOP_SRC_PLACEMENT;
 }
 
-static void add_vm_row(struct top_state *s, const struct hv_vm *vm, int e)
+#define RDT_NO_MBM "no valid MBM count on its L3 domain in the interval (it read 'Unavailable', " \
+		   "or the counter was reset)"
+
+/* The VMs' resctrl values summed per node (by topology index) over one sample. */
+struct rdt_acc {
+	double *v;                      /* 3 per node: llc bytes, mbm bytes, mbm_local bytes; NaN none */
+	int n_nodes;
+	bool any_vm;                    /* some VM had a value (summed over its domains) */
+	char why[800];                  /* the first VM's reason, when none had values */
+};
+
+static void rdt_none(struct top_rdt *r, const char *why)
+{
+	r->llc_bytes = r->mbm_bps = r->mbm_local_bps = NAN;
+	snprintf(r->why, sizeof(r->why), "%s", why);
+}
+
+/* Bytes over the interval as bytes/s; NaN on the first sample. */
+static double per_s(const struct top_state *s, double bytes)
+{
+	return s->interval_s > 0 ? bytes / s->interval_s : NAN;
+}
+
+/* A VM's group: its values since the previous sample, and its share of the node sums. */
+static void rdt_vm(struct top_state *s, const struct hv_vm *vm, struct top_vm *r, struct rdt_acc *acc)
+{
+	struct resctrl_values rv;
+
+	if (!s->rdt_meter) {
+		rdt_none(&r->rdt, resctrl_vms_unavailable(s->rdt));
+		return;
+	}
+	resctrl_meter_read(s->rdt_meter, vm, false, &rv);
+	r->rdt.llc_bytes = rv.llc_occupancy;
+	r->rdt.mbm_bps = per_s(s, rv.mbm_total);
+	r->rdt.mbm_local_bps = per_s(s, rv.mbm_local);
+	if (rv.why[0])
+		snprintf(r->rdt.why, sizeof(r->rdt.why), "%s", rv.why);
+	else if (!(s->interval_s > 0))
+		snprintf(r->rdt.why, sizeof(r->rdt.why), "memory traffic is a rate: it needs two samples");
+	else if (isnan(r->rdt.mbm_bps) && resctrl_vms_event_missing(s->rdt, RCE_MBM_TOTAL))
+		snprintf(r->rdt.why, sizeof(r->rdt.why), "%s",
+			 resctrl_vms_event_missing(s->rdt, RCE_MBM_TOTAL));
+	else if (isnan(r->rdt.llc_bytes) && resctrl_vms_event_missing(s->rdt, RCE_LLC_OCCUPANCY))
+		snprintf(r->rdt.why, sizeof(r->rdt.why), "%s",
+			 resctrl_vms_event_missing(s->rdt, RCE_LLC_OCCUPANCY));
+	if (!isnan(rv.llc_occupancy) || !isnan(rv.mbm_total))
+		acc->any_vm = true;
+	else if (!acc->why[0])
+		snprintf(acc->why, sizeof(acc->why), "VM '%s': %s", r->name,
+			 r->rdt.why[0] ? r->rdt.why : "no values yet");
+	resctrl_values_add_nodes(&rv, acc->v, acc->n_nodes);
+	/* without a model that counts LLC, the LLC column is the group's occupancy (ours
+	 * rather than a group named after the VM: that one may not hold its threads) */
+	if ((r->factor[COV_LLC].src == TOP_SRC_NONE || r->factor[COV_LLC].src == TOP_SRC_RESCTRL) &&
+	    !isnan(rv.llc_occupancy)) {
+		r->factor[COV_LLC].q.v = rv.llc_occupancy;
+		r->factor[COV_LLC].q.q = VQ_MEASURED;
+		r->factor[COV_LLC].q.why = "resctrl llc_occupancy (bytes) of the VM's monitoring group";
+		r->factor[COV_LLC].src = TOP_SRC_RESCTRL;
+	}
+	resctrl_values_release(&rv);
+}
+
+/* The node rows' sums of the VMs' groups on their L3 domain. */
+static void rdt_nodes(struct top_state *s, const struct rdt_acc *acc)
+{
+	size_t i;
+
+	for (i = 0; i < s->n_nodes; i++) {
+		struct top_rdt *r = &s->nodes[i].rdt;
+		int k = topology_node_index(&s->plat.topo, s->nodes[i].node);
+
+		if (!s->rdt_meter) {
+			rdt_none(r, resctrl_vms_unavailable(s->rdt));
+			continue;
+		}
+		if (k < 0 || k >= acc->n_nodes) {
+			rdt_none(r, "node not in the topology");
+			continue;
+		}
+		r->llc_bytes = acc->v[3 * k];
+		r->mbm_bps = per_s(s, acc->v[3 * k + 1]);
+		r->mbm_local_bps = per_s(s, acc->v[3 * k + 2]);
+		r->why[0] = '\0';
+		if (!s->n_vms)
+			snprintf(r->why, sizeof(r->why), "no VM is monitored");
+		else if (!acc->any_vm)
+			snprintf(r->why, sizeof(r->why), "%s", acc->why);
+		else if (isnan(r->llc_bytes) && isnan(acc->v[3 * k + 1]))
+			snprintf(r->why, sizeof(r->why), "no L3 monitoring domain of this node alone "
+				 "(its L3 spans nodes, or the cache id is unknown): the VMs' values hold it");
+		else if (!(s->interval_s > 0))
+			snprintf(r->why, sizeof(r->why), "memory traffic is a rate: it needs two samples");
+		else if (isnan(r->mbm_bps))
+			snprintf(r->why, sizeof(r->why), "%s", RDT_NO_MBM);
+	}
+}
+
+static void add_vm_row(struct top_state *s, const struct hv_vm *vm, int e, struct rdt_acc *acc)
 {
 	struct top_vm *r;
 	const struct entity *ent = &s->attrib.ents[e];
@@ -209,6 +320,8 @@ static void add_vm_row(struct top_state *s, const struct hv_vm *vm, int e)
 		}
 		resctrl_group_release(&g);
 	}
+	if (s->rdt_on)
+		rdt_vm(s, vm, r, acc);
 }
 
 static void add_vcpu_rows(struct top_state *s, const struct hv_vm *vm, size_t vm_row)
@@ -279,6 +392,7 @@ int top_sample(struct top_state *s, struct vp_err *err)
 {
 	struct hv_vm_list l = { 0 };
 	struct hv_ctx ctx = { s->root, &s->plat, NULL, s->xen_numa };
+	struct rdt_acc acc = { NULL, 0, false, "" };
 	struct node_stat *ns = NULL;
 	struct cpustat cs = { 0 };
 	size_t n_ns = 0, i;
@@ -289,6 +403,12 @@ int top_sample(struct top_state *s, struct vp_err *err)
 	if (ret)
 		goto out;
 	keep_named(s, &l);
+	if (s->rdt_meter)
+		resctrl_meter_update(s->rdt_meter, l.vms, l.n);
+	acc.n_nodes = s->plat.topo.n_nodes;
+	acc.v = xcalloc(3 * (size_t)acc.n_nodes + 1, sizeof(double));
+	for (i = 0; i < 3 * (size_t)acc.n_nodes; i++)
+		acc.v[i] = NAN;
 	now = vp_now_ns();
 	free_rows(s);
 	s->interval_s = s->samples ? (double)(now - s->prev_ns) / 1e9 : NAN;
@@ -315,9 +435,11 @@ int top_sample(struct top_state *s, struct vp_err *err)
 		free(k);
 		if (e < 0)
 			continue;
-		add_vm_row(s, &l.vms[i], e);
+		add_vm_row(s, &l.vms[i], e, &acc);
 		add_vcpu_rows(s, &l.vms[i], s->n_vms - 1);
 	}
+	if (s->rdt_on)
+		rdt_nodes(s, &acc);
 	for (i = 0; i < s->attrib.n; i++) {
 		const struct entity *e = &s->attrib.ents[i];
 		struct top_ended *r;
@@ -344,6 +466,7 @@ int top_sample(struct top_state *s, struct vp_err *err)
 	s->prev_ns = now;
 	s->samples++;
 out:
+	free(acc.v);
 	free(ns);
 	cpustat_release(&cs);
 	hv_vm_list_release(&l);

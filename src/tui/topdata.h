@@ -17,6 +17,8 @@
 
 struct collect_frame;
 struct collector;
+struct resctrl_vms;
+struct resctrl_meter;
 
 /*
  * The same rows feed the ncurses screen, --batch text and --json lines, so
@@ -52,6 +54,18 @@ enum top_fstate {
 
 const char *top_fstate_name(enum top_fstate st); /* "counted", "estimated", "unavailable" */
 
+/*
+ * resctrl figures (top --resctrl): of a VM's monitoring group, or on a node
+ * row the sum over the VMs' groups of the node's L3 domain (mon_L3_XX where
+ * that cache belongs to the node alone).  NaN unknown, and why says why.
+ */
+struct top_rdt {
+	double llc_bytes;               /* LLC occupancy now (llc_occupancy) */
+	double mbm_bps;                 /* memory traffic, bytes/s over the interval (mbm_total_bytes) */
+	double mbm_local_bps;           /* of it, to the local node (mbm_local_bytes) */
+	char why[640];                  /* why a value is n/a; "" when none is */
+};
+
 struct top_node {
 	int node;
 	double mem_total, mem_used;     /* bytes (node meminfo); NaN unknown */
@@ -59,6 +73,7 @@ struct top_node {
 	double miss_rate;               /* numa_miss pages/s */
 	double cpu_load;                /* mean busy fraction of the node's CPUs (/proc/stat) */
 	int n_vcpus;                    /* vCPUs on the node now */
+	struct top_rdt rdt;             /* when top->rdt_on */
 };
 
 struct top_vcpu {
@@ -81,6 +96,7 @@ struct top_vm {
 	double mem_node[8];             /* first 8 nodes, NaN unknown */
 	int home;                       /* node with most memory, -1 unknown */
 	struct top_cell factor[TOP_NFACTORS];
+	struct top_rdt rdt;             /* when top->rdt_on */
 };
 
 struct top_ended {                  /* an entity whose series ended in this interval */
@@ -148,6 +164,11 @@ struct top_state {
 
 	/* counting (topcount.c): a collector view over the VMs shown, when a model is given */
 	struct top_counting cnt;
+
+	/* top --resctrl (top_resctrl_start()): a monitoring group per VM, read each sample */
+	bool rdt_on;
+	struct resctrl_vms *rdt;
+	struct resctrl_meter *rdt_meter;
 };
 
 /*
@@ -166,6 +187,14 @@ int top_init(struct top_state *s, const char *root, struct vp_err *err);
  */
 int top_count_start(struct top_state *s, const struct model *m, const struct calib *cal,
 		    const char *why, struct vp_err *err);
+/*
+ * --resctrl: make one resctrl monitoring group per VM shown (named with
+ * owner, the caller's pid: src/collect/resctrl_vm.h), move its threads in,
+ * and fill each VM's and node's struct top_rdt from then on; the groups are
+ * removed by top_release() (and when their VM ends).  When resctrl cannot be
+ * used here, every row says why.
+ */
+void top_resctrl_start(struct top_state *s, int owner);
 /* Counting off, with the reason shown (e.g. "--no-counters was given"). */
 void top_count_off(struct top_state *s, const char *why);
 /*

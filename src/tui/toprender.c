@@ -10,12 +10,44 @@
 #include "util/json.h"
 #include "util/table.h"
 
+/* The --resctrl cells: LLC occupancy in MiB, memory traffic in MB/s (10^6 bytes). */
+static void rdt_cells(struct table *t, const struct top_rdt *r)
+{
+	char b[32];
+
+	top_fmt(b, sizeof(b), "%.1f", r->llc_bytes / 1048576.0);
+	table_cell(t, "%s", b);
+	top_fmt(b, sizeof(b), "%.1f", r->mbm_bps / 1e6);
+	table_cell(t, "%s", b);
+	top_fmt(b, sizeof(b), "%.1f", r->mbm_local_bps / 1e6);
+	table_cell(t, "%s", b);
+}
+
+static void rdt_legend(const struct top_state *s, struct sbuf *out)
+{
+	size_t i;
+
+	sbuf_addstr(out, "resctrl: llc_MiB (occupancy), mbm_MB/s and mbm_local_MB/s (memory traffic, "
+			 "of it local) of each VM's monitoring group; a node row sums the VMs' groups "
+			 "on the node's L3 domain\n");
+	for (i = 0; i < s->n_nodes; i++)
+		if (s->nodes[i].rdt.why[0])
+			sbuf_addf(out, "resctrl n/a: node %d: %s\n", s->nodes[i].node, s->nodes[i].rdt.why);
+	for (i = 0; i < s->n_vms; i++)
+		if (s->vms[i].rdt.why[0])
+			sbuf_addf(out, "resctrl n/a: VM '%s': %s\n", s->vms[i].name, s->vms[i].rdt.why);
+}
+
 void top_render_text(const struct top_state *s, struct sbuf *out)
 {
+	/* the last three columns only with --resctrl */
 	static const char *const nt[] = { ">node", ">mem_used", ">mem_total", ">local/s", ">remote/s",
-					  ">miss/s", ">load", ">vcpus" };
+					  ">miss/s", ">load", ">vcpus", ">llc_MiB", ">mbm_MB/s",
+					  ">mbm_local_MB/s" };
 	static const char *const vt[] = { "vm", "hv", ">id", ">vcpus", ">cpu%", ">mem_MiB", ">home",
-					  ">LOCAL", ">LLC", ">SHARE", ">IMC", ">QUEUE" };
+					  ">LOCAL", ">LLC", ">SHARE", ">IMC", ">QUEUE", ">llc_MiB",
+					  ">mbm_MB/s", ">mbm_local_MB/s" };
+	size_t n_rdt = s->rdt_on ? 0 : 3;
 	static const char *const ct[] = { "vm", ">vcpu", ">tid", ">cpu", ">node", "affinity", ">cpu%",
 					  ">LOCAL", ">LLC", ">SHARE", ">IMC", ">QUEUE" };
 	struct table t;
@@ -26,7 +58,7 @@ void top_render_text(const struct top_state *s, struct sbuf *out)
 	sbuf_addf(out, "vmmprof top: sample %lu, interval ", s->samples);
 	top_fmt(b, sizeof(b), "%.2f s", s->interval_s);
 	sbuf_addf(out, "%s\n\nNODES\n", b);
-	table_init(&t, VP_ARRAY_SIZE(nt), nt);
+	table_init(&t, VP_ARRAY_SIZE(nt) - n_rdt, nt);
 	for (i = 0; i < s->n_nodes; i++) {
 		const struct top_node *n = &s->nodes[i];
 
@@ -45,12 +77,14 @@ void top_render_text(const struct top_state *s, struct sbuf *out)
 		top_fmt(b, sizeof(b), "%.0f%%", 100.0 * n->cpu_load);
 		table_cell(&t, "%s", b);
 		table_cell(&t, "%d", n->n_vcpus);
+		if (s->rdt_on)
+			rdt_cells(&t, &n->rdt);
 	}
 	table_render(&t, out, 0, true);
 	table_release(&t);
 
 	sbuf_addstr(out, "\nVMS\n");
-	table_init(&t, VP_ARRAY_SIZE(vt), vt);
+	table_init(&t, VP_ARRAY_SIZE(vt) - n_rdt, vt);
 	for (i = 0; i < s->n_vms; i++) {
 		const struct top_vm *v = &s->vms[i];
 
@@ -68,6 +102,8 @@ void top_render_text(const struct top_state *s, struct sbuf *out)
 			top_fmt_factor(b, sizeof(b), f, &v->factor[f], true);
 			table_cell(&t, "%s", b);
 		}
+		if (s->rdt_on)
+			rdt_cells(&t, &v->rdt);
 	}
 	if (s->n_vms)
 		table_render(&t, out, 0, true);
@@ -122,12 +158,36 @@ void top_render_text(const struct top_state *s, struct sbuf *out)
 		sbuf_addstr(out, "counted cells: score, quality (none measured, a apportioned, "
 				 "p proxy), /cost as % of cycles when the model gives one, "
 				 "! warning, !! critical\n");
+	if (s->rdt_on)
+		rdt_legend(s, out);
 	if (s->notes[0])
 		sbuf_addf(out, "note: %s\n", s->notes);
 	sbuf_addch(out, '\n');
 }
 
 static const char *const src_names[] = { "none", "model", "placement", "resctrl" };
+
+static void json_rdt(struct jw *w, const struct top_rdt *r)
+{
+	jw_key(w, "resctrl");
+	jw_obj_begin(w);
+	jw_kdouble(w, "llc_occupancy_bytes", r->llc_bytes);
+	jw_kdouble(w, "mbm_total_bytes_per_s", r->mbm_bps);
+	jw_kdouble(w, "mbm_local_bytes_per_s", r->mbm_local_bps);
+	jw_kstr(w, "why", r->why[0] ? r->why : NULL);
+	jw_obj_end(w);
+}
+
+static void rdt_from_json(const struct jv *o, struct top_rdt *r)
+{
+	const struct jv *x = jv_get(o, "resctrl");
+	const char *why = jv_str(x, "why");
+
+	r->llc_bytes = jv_num(x, "llc_occupancy_bytes");
+	r->mbm_bps = jv_num(x, "mbm_total_bytes_per_s");
+	r->mbm_local_bps = jv_num(x, "mbm_local_bytes_per_s");
+	snprintf(r->why, sizeof(r->why), "%s", why ? why : "");
+}
 
 static void json_factors(struct jw *w, const struct top_cell *c)
 {
@@ -195,6 +255,8 @@ void top_render_json(const struct top_state *s, uint64_t start_ns, struct sbuf *
 		jw_kdouble(&w, "miss_pages_per_s", nd->miss_rate);
 		jw_kdouble(&w, "cpu_load", nd->cpu_load);
 		jw_kint(&w, "vcpus", nd->n_vcpus);
+		if (s->rdt_on)
+			json_rdt(&w, &nd->rdt);
 		jw_obj_end(&w);
 	}
 	jw_arr_end(&w);
@@ -217,6 +279,8 @@ void top_render_json(const struct top_state *s, uint64_t start_ns, struct sbuf *
 		jw_arr_end(&w);
 		jw_kint(&w, "home_node", v->home);
 		json_factors(&w, v->factor);
+		if (s->rdt_on)
+			json_rdt(&w, &v->rdt);
 		jw_obj_end(&w);
 	}
 	jw_arr_end(&w);
@@ -254,6 +318,7 @@ void top_render_json(const struct top_state *s, uint64_t start_ns, struct sbuf *
 		jw_kstr(&w, cov_factor_name(n), s->factor_why[n]);
 	jw_obj_end(&w);
 	json_counters(&w, &s->cnt);
+	jw_kbool(&w, "resctrl", s->rdt_on);
 	jw_kstr(&w, "notes", s->notes);
 	jw_obj_end(&w);
 	sbuf_addch(out, '\n');
@@ -380,6 +445,8 @@ int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
 	s->t_ns = isfinite(jv_num(v, "t_s")) ? (uint64_t)(jv_num(v, "t_s") * 1e9) : 0;
 	jcopy(s->notes, sizeof(s->notes), v, "notes");
 	counters_from_json(&s->cnt, jv_get(v, "counters"));
+	s->rdt_on = jv_get(v, "resctrl") && jv_get(v, "resctrl")->type == JV_BOOL &&
+		    jv_get(v, "resctrl")->b;
 	for (f = 0; f < TOP_NFACTORS; f++)
 		jcopy(s->factor_why[f], sizeof(s->factor_why[f]), why, cov_factor_name(f));
 
@@ -397,6 +464,7 @@ int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
 		r->miss_rate = jv_num(o, "miss_pages_per_s");
 		r->cpu_load = jv_num(o, "cpu_load");
 		r->n_vcpus = jint(o, "vcpus", 0);
+		rdt_from_json(o, &r->rdt);
 	}
 	s->n_vms = vms->n;
 	s->vms = xcalloc(vms->n ? vms->n : 1, sizeof(*s->vms));
@@ -417,6 +485,7 @@ int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
 					 mn->items[n].num : NAN;
 		r->home = jint(o, "home_node", -1);
 		factors_from_json(o, r->factor);
+		rdt_from_json(o, &r->rdt);
 	}
 	s->n_vcpus = vcpus->n;
 	s->vcpus = xcalloc(vcpus->n ? vcpus->n : 1, sizeof(*s->vcpus));

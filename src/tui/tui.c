@@ -95,13 +95,25 @@ static void factor_cells(struct ui *u, const struct top_cell *q)
 	}
 }
 
+/* --resctrl: LLC occupancy (MiB) and memory traffic (MB/s) after a row's other cells. */
+static void rdt_cells(const struct top_rdt *r)
+{
+	char a[24], b[24];
+
+	top_fmt(a, sizeof(a), "%.1f", r->llc_bytes / 1048576.0);
+	top_fmt(b, sizeof(b), "%.1f", r->mbm_bps / 1e6);
+	printw(" %8s %9s", a, b);
+}
+
 static void draw_nodes(const struct top_state *s)
 {
 	char a[24], b[24], c[24], d[24], e[24], f[24];
 	size_t i;
 	int row = 3;
 
-	col_head(2, " NODE  MEM_USED MEM_TOTAL   LOCAL/s  REMOTE/s    MISS/s   LOAD  VCPUS");
+	col_head(2, s->rdt_on ? " NODE  MEM_USED MEM_TOTAL   LOCAL/s  REMOTE/s    MISS/s   LOAD  VCPUS"
+				"  LLC_MiB  MBM_MB/s" :
+				" NODE  MEM_USED MEM_TOTAL   LOCAL/s  REMOTE/s    MISS/s   LOAD  VCPUS");
 	for (i = 0; i < s->n_nodes && row < LINES - 2; i++, row++) {
 		const struct top_node *n = &s->nodes[i];
 
@@ -113,6 +125,8 @@ static void draw_nodes(const struct top_state *s)
 		top_fmt(f, sizeof(f), "%.0f%%", 100.0 * n->cpu_load);
 		mvprintw(row, 0, " %4d %9s %9s %9s %9s %9s %6s %6d", n->node, a, b, c, d, e, f,
 			 n->n_vcpus);
+		if (s->rdt_on)
+			rdt_cells(&n->rdt);
 	}
 	mvprintw(row + 1, 0, "local/remote: pages allocated per second on this node for local / "
 			     "other nodes' tasks (numastat)");
@@ -124,7 +138,9 @@ static void draw_vms(struct ui *u, const struct top_state *s)
 	size_t i;
 	int row = 3;
 
-	col_head(2, " VM                   HV       ID VCPU   CPU%   MEM_MiB HOME      LOCAL        LLC      SHARE        IMC      QUEUE");
+	col_head(2, s->rdt_on ?
+		 " VM                   HV       ID VCPU   CPU%   MEM_MiB HOME      LOCAL        LLC      SHARE        IMC      QUEUE  LLC_MiB  MBM_MB/s" :
+		 " VM                   HV       ID VCPU   CPU%   MEM_MiB HOME      LOCAL        LLC      SHARE        IMC      QUEUE");
 	if (u->sel >= (int)s->n_vms)
 		u->sel = s->n_vms ? (int)s->n_vms - 1 : 0;
 	for (i = 0; i < s->n_vms && row < LINES - 2; i++, row++) {
@@ -137,6 +153,8 @@ static void draw_vms(struct ui *u, const struct top_state *s)
 		mvprintw(row, 0, " %-20.20s %-6s %4d %4zu %6s %9s %4d", v->name, v->hypervisor, v->id,
 			 v->n_vcpus, a, b, v->home);
 		factor_cells(u, v->factor);
+		if (s->rdt_on)
+			rdt_cells(&v->rdt);
 		if ((int)i == u->sel)
 			attroff(A_REVERSE);
 	}
@@ -190,6 +208,13 @@ static void draw_help(const struct top_state *s)
 			 s->cnt.state[f] == TOP_F_COUNTED ? "counted:" :
 			 s->cnt.state[f] == TOP_F_ESTIMATED ? "estimate:" : "n/a:",
 			 COLS > 20 ? COLS - 20 : 1, s->factor_why[f]);
+	if (s->rdt_on && row < LINES - 1)
+		mvprintw(row++, 2, "LLC_MiB MBM_MB/s: resctrl occupancy and memory traffic of each VM's "
+				   "group; a node: the VMs' groups on its L3");
+	for (size_t i = 0; s->rdt_on && i < s->n_vms && row < LINES - 1; i++)
+		if (s->vms[i].rdt.why[0])
+			mvprintw(row++, 2, "resctrl n/a: %s: %.*s", s->vms[i].name,
+				 COLS > 40 ? COLS - 40 : 1, s->vms[i].rdt.why);
 	if (s->notes[0] && row < LINES - 1)
 		mvprintw(row + 1, 0, "note: %.*s", COLS > 8 ? COLS - 8 : 1, s->notes);
 }

@@ -5,40 +5,7 @@
 model=$VP_DATA/models/good/resctrl.model
 G=sys/fs/resctrl/mon_groups
 
-# host-libvirt-v2 with the resctrl overlay (tests/data/resctrl/README.md) in $1
-make_root() {
-	mkdir -p "$1" &&
-	cp -a "$VP_DATA/root/host-libvirt-v2/." "$1/" &&
-	cp -a "$VP_DATA/resctrl/." "$1/"
-}
-
-# wait_for PATH: until it exists (5 s at most)
-wait_for() {
-	i=0
-	while [ ! -e "$1" ] && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ -e "$1" ]
-}
-
-# wait_gone PATH: until it is gone (5 s at most)
-wait_gone() {
-	i=0
-	while [ -e "$1" ] && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ ! -e "$1" ]
-}
-
-# mon GROUPDIR DOMAIN OCC TOTAL LOCAL: the kernel's mon_data files of a group
-mon() {
-	mkdir -p "$1/mon_data/mon_L3_$2" &&
-	printf '%s\n' "$3" >"$1/mon_data/mon_L3_$2/llc_occupancy" &&
-	printf '%s\n' "$4" >"$1/mon_data/mon_L3_$2/mbm_total_bytes" &&
-	printf '%s\n' "$5" >"$1/mon_data/mon_L3_$2/mbm_local_bytes"
-}
+. "$(dirname "$0")/resctrl-lib.sh"
 
 test_expect_success 'without --resctrl: the reason says how to turn it on, nothing is made' '
 	make_root r0 &&
@@ -89,6 +56,13 @@ test_expect_success '--resctrl: values per VM from hand-computed reads' '
 	test "$(json_get d-main.json "[v for v in j[\"diagnosis\"][\"vms\"] if v[\"vm\"] == \"db-2\"][0][\"factors\"][\"llc\"][\"score\"]")" = None &&
 	json_get d-main.json "j[\"notes\"]" | grep -q "resctrl: VM .db-2.: cannot read its resctrl group" &&
 	json_get d-main.json "j[\"notes\"]" | grep -q "removed resctrl group .vmmprof-kvm-1000-4000000."
+'
+
+test_expect_success '--resctrl: the node view per L3 domain: node 1 holds 1 MiB, its MBM read Unavailable' '
+	test "$(json_get d-main.json "[n for n in j[\"diagnosis\"][\"nodes\"] if n[\"node\"] == 1][0][\"resctrl\"][\"llc_occupancy_bytes\"]")" = 1048576 &&
+	test "$(json_get d-main.json "[n for n in j[\"diagnosis\"][\"nodes\"] if n[\"node\"] == 1][0][\"resctrl\"][\"mbm_total_gbs\"]")" = None &&
+	json_get d-main.json "[n for n in j[\"diagnosis\"][\"nodes\"] if n[\"node\"] == 1][0][\"resctrl\"][\"why\"]" | grep -q "Unavailable" &&
+	test "$(json_get d-main.json "[n for n in j[\"diagnosis\"][\"nodes\"] if n[\"node\"] == 0][0][\"resctrl\"][\"llc_occupancy_bytes\"]")" = 3145728
 '
 
 test_expect_success '--resctrl: every group made is removed at the end' '

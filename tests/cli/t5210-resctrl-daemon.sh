@@ -2,6 +2,7 @@
 # t5210-resctrl-daemon.sh - daemon sessions with "resctrl": true on a fixture tree: groups shared by sessions, removed when the last one stops and on SIGTERM
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/resctrl-lib.sh"
 skip_without_daemon
 
 HOME=$TRASH/home
@@ -9,23 +10,9 @@ export HOME
 unset XDG_CONFIG_HOME
 cd "$TRASH" || exit 1
 G=r/sys/fs/resctrl/mon_groups
-mkdir -p r models &&
-cp -a "$VP_DATA/root/host-libvirt-v2/." r/ &&
-cp -a "$VP_DATA/resctrl/." r/ &&
+mkdir -p models && make_root r &&
 cp "$VP_DATA/models/good/resctrl.model" models/ || exit 1
 vmmprof user add adm --role admin --users users >adm.tok 2>/dev/null
-
-# wait_for PATH / wait_gone PATH: 5 s at most
-wait_for() {
-	i=0
-	while [ ! -e "$1" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-	[ -e "$1" ]
-}
-wait_gone() {
-	i=0
-	while [ -e "$1" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-	[ ! -e "$1" ]
-}
 
 start_daemon d --users users --root "$TRASH/r" --model-path models --audit-log audit
 

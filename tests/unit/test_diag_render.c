@@ -43,6 +43,13 @@ TEST(diag_render_json_round_trip)
 	memset(rows, 0, sizeof(rows));
 	vms[0] = (struct diag_vm){ "web", HVA_KVM, true, 100, -1, mem_web, true, { 0 }, { 0 } };
 	vms[1] = (struct diag_vm){ "db", HVA_NATIVE, false, 200, -1, mem_db, true, { 0 }, { 0 } };
+	/* --resctrl on node 2: 3 MiB held, 0.5 GB/s (0.25 local); node 0 without values */
+	nodes[1].rdt = nodes[0].rdt = true;
+	nodes[1].rdt_llc_bytes = 3 << 20;
+	nodes[1].rdt_mbm_gbs = 0.5;
+	nodes[1].rdt_mbm_local_gbs = 0.25;
+	nodes[0].rdt_llc_bytes = nodes[0].rdt_mbm_gbs = nodes[0].rdt_mbm_local_gbs = NAN;
+	nodes[0].rdt_why = "no L3 of its own";
 	vms[0].mem_node = bytes_web;
 	vms[0].n_mem_nodes = 3;
 	vms[0].mem_reason = "numa_maps \"anon\"";
@@ -124,6 +131,10 @@ TEST(diag_render_json_round_trip)
 	CHECK(strstr(sbuf_str(&t1), "  web  node 0 1.0 MiB, node 1 0.0 MiB, node 2 9.0 MiB "
 				    "(numa_maps \"anon\")\n") != NULL);
 	CHECK(strstr(sbuf_str(&t1), "  db   n/a (no numa_maps)\n") != NULL);
+	CHECK(strstr(sbuf_str(&t1), "    resctrl, the VMs' groups on its L3: LLC occupancy 3.0 MiB, "
+				    "memory traffic 0.5 GB/s (local 0.25 GB/s)\n") != NULL);
+	CHECK(strstr(sbuf_str(&t1), "    resctrl, the VMs' groups on its L3: LLC occupancy n/a, "
+				    "memory traffic n/a (local n/a); n/a: no L3 of its own\n") != NULL);
 	CHECK(strstr(sbuf_str(&json), "\"mem_node_bytes\": {\n          \"0\": 1048576,") != NULL);
 
 	dview_json_release(&dj);

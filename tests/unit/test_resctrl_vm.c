@@ -172,7 +172,10 @@ TEST(resctrl_vm_mkdir_explain)
 		{ __LINE__, ENOSPC, 4, "no free RMID" },
 		{ __LINE__, ENOSPC, 4, "(num_rmids 4)" },
 		{ __LINE__, EBUSY, 4, "max_threshold_occupancy" },
-		{ __LINE__, EACCES, -1, "needs root" },
+		{ __LINE__, EACCES, -1, "cannot create '/x/mon_groups/g': Permission denied: making a "
+					"resctrl group needs write access to its parent directory, "
+					"which is root's (mode 0755): run as root" },
+		{ __LINE__, EPERM, -1, "cannot create '/x/mon_groups/g': Operation not permitted: " },
 		{ __LINE__, EEXIST, -1, "exists and is no monitoring group" },
 		{ __LINE__, ENOTDIR, -1, "no mon_groups directory" },
 		{ __LINE__, EIO, -1, "Input/output error" },
