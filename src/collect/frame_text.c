@@ -113,11 +113,20 @@ static int int_or(const struct jv *o, const char *key, int dflt)
 	return isfinite(v) ? (int)v : dflt;
 }
 
-/* A row's factor values; unavailable[k] is cleared when factor k has a quality (may be NULL). */
-static void factors_from_json(const struct jv *fs, struct collect_row *r, bool *unavailable)
+/*
+ * A row's cycles and factor values (no placement estimate, no memory-stall
+ * metric in the frame JSON); unavailable[k] is cleared when factor k has a
+ * quality (may be NULL).
+ */
+static void values_from_json(const struct jv *o, struct collect_row *r, bool *unavailable)
 {
+	const struct jv *fs = jv_get(o, "factors");
 	int k;
 
+	r->cycles = jv_num(o, "cycles");
+	r->mem_stall = NAN;
+	r->remote.v = NAN;
+	r->remote.q = VQ_UNAVAILABLE;
 	for (k = 0; k < FACTOR_N; k++) {
 		const struct jv *e = jv_get(fs, factor_name((enum factor_id)k));
 		const char *q = jv_str(e, "quality");
@@ -148,7 +157,7 @@ int frame_from_json(const struct jv *v, struct collect_frame *f, bool unavailabl
 	snprintf(f->notes, sizeof(f->notes), "%s", jv_str(v, "notes") ? jv_str(v, "notes") : "");
 	f->rows = xcalloc(rows->n ? rows->n : 1, sizeof(*f->rows));
 	for (i = 0; i < rows->n; i++) {
-		const struct jv *o = &rows->items[i], *fs = jv_get(o, "factors");
+		const struct jv *o = &rows->items[i];
 		struct collect_row *r = &f->rows[f->n_rows];
 		double vr = jv_num(o, "vm_row");
 
@@ -167,11 +176,7 @@ int frame_from_json(const struct jv *v, struct collect_frame *f, bool unavailabl
 		r->tid = int_or(o, "tid", -1);
 		r->cpu = int_or(o, "cpu", -1);
 		r->node = int_or(o, "node", -1);
-		r->cycles = jv_num(o, "cycles");
-		r->mem_stall = NAN;
-		r->remote.v = NAN;
-		r->remote.q = VQ_UNAVAILABLE;
-		factors_from_json(fs, r, unavailable);
+		values_from_json(o, r, unavailable);
 	}
 	if (nodes) {
 		f->nodes = xcalloc(nodes->n ? nodes->n : 1, sizeof(*f->nodes));
@@ -192,11 +197,7 @@ int frame_from_json(const struct jv *v, struct collect_frame *f, bool unavailabl
 			r->pid = r->domid = r->index = r->tid = r->cpu = -1;
 			r->node = int_or(o, "node", -1);
 			r->apportioned = q && !strcmp(q, "apportioned");
-			r->cycles = jv_num(o, "cycles");
-			r->mem_stall = NAN;
-			r->remote.v = NAN;
-			r->remote.q = VQ_UNAVAILABLE;
-			factors_from_json(jv_get(o, "factors"), r, NULL);
+			values_from_json(o, r, NULL);
 		}
 	}
 	return 0;
