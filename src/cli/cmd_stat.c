@@ -1434,12 +1434,17 @@ static void repeat_print(struct sbuf *out, const struct stat_opts *o, const stru
 		sbuf_addstr(out, "\n\n");
 	}
 	print_notes(out, o, last->s, rows, n, child_target, last->snap.t_ns);
-	for (k = 0; k < rp->done; k++)
-		if (rp->status[k])
+	for (k = 0; k < rp->done; k++) {
+		bool last_cut = rp->done < rp->asked && k == rp->done - 1;
+
+		if (rp->status[k] && !last_cut)
 			sbuf_addf(out, " Note: run %d of %d: the command exited with %d (counted; "
 				  "the runs went on, as perf's do)\n", k + 1, rp->asked, rp->status[k]);
+	}
 	if (rp->done < rp->asked)
-		sbuf_addf(out, " Note: interrupted: %d of %d runs\n", rp->done, rp->asked);
+		sbuf_addf(out, " Note: interrupted during run %d of %d (its command exited with %d): "
+			  "the counts are of %d runs, that one included\n", rp->done, rp->asked,
+			  rp->status[rp->done - 1], rp->done);
 out:
 	sbuf_release(&tgt);
 	free(vals);

@@ -124,6 +124,24 @@ test_expect_success 'a command that cannot run stops the runs: exit 127' '
 	grep_q "cannot run" e
 '
 
+test_expect_success 'Ctrl-C ends the runs after the one it interrupts, and exits as that run did' '
+	{ "$VMMPROF" stat -r 5 --json -o j -e task-clock -- sleep 1 & vp=$!; } &&
+	sleep 1.5 && kill -INT $vp; wait $vp; rc=$?
+	test $rc = 130 &&
+	python3 - j <<-PY
+	import json, sys
+	s = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+	# SIGINT reached the second run (or, on a slow machine, the first)
+	assert 1 <= s["runs"] < 5, s["runs"]
+	assert s["exit_status"][-1] == 130 and all(x == 0 for x in s["exit_status"][:-1]), s["exit_status"]
+	assert len(s["events"][0]["runs"]) == s["runs"], s
+	PY
+	{ "$VMMPROF" stat -r 5 -e task-clock -o t -- sleep 1 & vp=$!; } &&
+	sleep 1.5 && kill -INT $vp; wait $vp
+	grep_q "^ Note: interrupted during run [12] of 5 (its command exited with 130)" t &&
+	! grep -q "the runs went on" t
+'
+
 test_expect_success 'help and man page describe -r' '
 	vmmprof help stat >h &&
 	grep_q "^  -r, --repeat N  *run the command N times" h &&
