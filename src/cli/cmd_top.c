@@ -279,7 +279,8 @@ const struct cmd cmd_top = {
 		   "--no-counters\topen no counter: software sources and the placement estimate only\n"
 		   "--resctrl\teach VM's LLC occupancy and memory traffic (Intel RDT, AMD PQoS), and\n"
 		   "\tper node the VMs' values on its L3 domain: makes one resctrl monitoring\n"
-		   "\tgroup per VM, moves its threads in, removes it on exit (needs root)\n"
+		   "\tgroup per VM, moves its threads in, removes it on exit (needs root); with\n"
+		   "\t--remote the daemon's groups, shared with its sessions (operator role)\n"
 		   XEN_NUMA_HELP
 		   "--root DIR\tread /proc and /sys under DIR (fixture trees; counters are off)",
 	.examples = "vmmprof top\tthe live view\n"

@@ -1362,6 +1362,7 @@ static int run_top(struct rconn *c, int argc, char **argv)
 		{ "json", no_argument, NULL, RO_JSON },
 		{ "sort", required_argument, NULL, 's' },
 		{ "root", required_argument, NULL, RO_ROOT },
+		{ "resctrl", no_argument, NULL, RO_RESCTRL },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const enum top_sort keys[] = { TOP_SORT_NAME, TOP_SORT_CPU, TOP_SORT_REMOTE, TOP_SORT_MEM };
@@ -1369,7 +1370,7 @@ static int run_top(struct rconn *c, int argc, char **argv)
 	struct sbuf path = SBUF_INIT;
 	struct vp_err err;
 	double delay = 2.0;
-	bool batch = false;
+	bool batch = false, resctrl = false;
 	char *end;
 	size_t k;
 	int opt, rc = 0;
@@ -1381,6 +1382,7 @@ static int run_top(struct rconn *c, int argc, char **argv)
 		case 'b': batch = true; break;
 		case RO_JSON: t.json = true; break;
 		case RO_ROOT: return local_only(&cmd_top, "--root");
+		case RO_RESCTRL: resctrl = true; break;
 		case 'n':
 			t.left = strtol(optarg, &end, 10);
 			if (*end || t.left <= 0)
@@ -1410,7 +1412,9 @@ static int run_top(struct rconn *c, int argc, char **argv)
 	if (!batch && !isatty(1))
 		return cli_errorf("standard output is not a terminal: use 'vmmprof top --batch'");
 	top_init_remote(&t.s);
-	sbuf_addf(&path, "/api/v1/top/stream?interval_ms=%ld", (long)(delay * 1000 + 0.5));
+	/* with resctrl the daemon's collector groups (shared with its sessions) are read */
+	sbuf_addf(&path, "/api/v1/top/stream?interval_ms=%ld%s", (long)(delay * 1000 + 0.5),
+		  resctrl ? "&resctrl=1" : "");
 	if (batch) {
 		cli_catch_interrupts();
 		if (rc_stream(c, sbuf_str(&path), top_event, &t, &err))

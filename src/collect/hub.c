@@ -495,9 +495,7 @@ int hub_view_add(struct hub *h, const struct hub_view_opts *o, int *id, struct v
 	co.strict = o->strict;
 	co.xen_numa = h->o.xen_numa;
 	co.resctrl = o->resctrl;
-	if (o->resctrl && !h->rdt)
-		h->rdt = resctrl_vms_new(h->root, h->o.plat, (int)getpid());
-	ret = cview_new(&cv, &co, h->db, o->resctrl ? h->rdt : NULL, &h->ts, err);
+	ret = cview_new(&cv, &co, h->db, o->resctrl ? hub_resctrl(h) : NULL, &h->ts, err);
 	if (ret)
 		return ret;
 	VP_GROW(h->v, h->cap_v, h->n_v + 1);
@@ -726,6 +724,13 @@ void hub_diag_input(const struct hub *h, int id, const struct collect_frame *f,
 		cview_diag_input(v->cv, f, in);
 	else
 		memset(in, 0, sizeof(*in));
+}
+
+struct resctrl_vms *hub_resctrl(struct hub *h)
+{
+	if (!h->rdt)
+		h->rdt = resctrl_vms_new(h->root, h->o.plat, (int)getpid());
+	return h->rdt;
 }
 
 void hub_view_resctrl_why(const struct hub *h, int id, struct sbuf *out)

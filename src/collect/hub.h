@@ -49,6 +49,7 @@ struct hub_view_opts {
 };
 
 struct hub;
+struct resctrl_vms;
 
 /* Returns 0 and *out (hub_free()), or a negative code (no PMU database). */
 int hub_new(struct hub **out, const struct hub_opts *o, struct vp_err *err);
@@ -77,6 +78,14 @@ int hub_total(struct hub *h, int id, struct collect_frame *f, struct vp_err *err
 /* The diagnosis input for a view's frame: collect_diag_release(). */
 void hub_diag_input(const struct hub *h, int id, const struct collect_frame *f,
 		    struct diag_input *in);
+/*
+ * The hub's resctrl groups (src/collect/resctrl_vm.h: one set per process),
+ * made on the first call; a view with resctrl uses them, and so may another
+ * consumer of the same VMs with its own resctrl_meter (the daemon's top
+ * streams), under the same lock as every hub call.  The hub owns the set:
+ * hub_free() removes its groups, so every meter on it goes first.
+ */
+struct resctrl_vms *hub_resctrl(struct hub *h);
 /* Why the view's resctrl groups do not measure (cview_resctrl_why()), appended to out. */
 void hub_view_resctrl_why(const struct hub *h, int id, struct sbuf *out);
 /* Which of the view's inputs and factors exist here; NULL for an unknown id. */

@@ -981,6 +981,7 @@ struct stream {
 	/* top */
 	struct top_state top;
 	bool have_top;
+	bool top_rdt;                   /* resctrl=1: meters on the hub's groups, used under the lock */
 	uint64_t top_start, top_next, top_iv;
 };
 
@@ -1055,12 +1056,13 @@ static void top_events(struct stream *st)
 		st->ended = true;
 		return;
 	}
-	/* the Xen dump's rate limit is shared with the collector: sample under the lock */
+	/* the Xen dump's rate limit and the resctrl groups are shared with the collector:
+	 * sample under the lock */
 	st->top.xen_numa = ss->xen_numa;
-	if (!ss->xen_numa)
+	if (!ss->xen_numa && !st->top_rdt)
 		pthread_mutex_unlock(&ss->lock);
 	ret = top_sample(&st->top, &err);
-	if (ss->xen_numa)
+	if (ss->xen_numa || st->top_rdt)
 		pthread_mutex_unlock(&ss->lock);
 	if (ret) {
 		struct jw w;
@@ -1124,8 +1126,11 @@ static void stream_free(void *cls)
 	ss->clients--;
 	if (st->s)
 		session_unref(st->s);
+	/* its resctrl meter lets go of groups the collector's views may hold */
+	if (st->have_top && st->top_rdt)
+		top_release(&st->top);
 	pthread_mutex_unlock(&ss->lock);
-	if (st->have_top)
+	if (st->have_top && !st->top_rdt)
 		top_release(&st->top);
 	sbuf_release(&st->out);
 	free(st);
@@ -1175,7 +1180,9 @@ enum MHD_Result vpd_top_stream(struct vpd_req *r)
 {
 	struct vpd_sessions *ss = r->d->sessions;
 	const char *iv = MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, "interval_ms");
+	const char *rdt = MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, "resctrl");
 	long ms = INTERVAL_DEFAULT_MS;
+	bool resctrl = false;
 	struct stream *st;
 	struct vp_err err = { 0, "" };
 
@@ -1191,6 +1198,17 @@ enum MHD_Result vpd_top_stream(struct vpd_req *r)
 		return vpd_reply_error(r, MHD_HTTP_TOO_MANY_REQUESTS, "interval %ld ms is below user "
 				       "'%s''s floor of %d ms", ms, r->user.name,
 				       r->user.lim.min_interval_ms);
+	if (rdt) {
+		if (!strcmp(rdt, "1") || !strcmp(rdt, "true"))
+			resctrl = true;
+		else if (strcmp(rdt, "0") && strcmp(rdt, "false"))
+			return vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "'resctrl' must be 1, true, 0 "
+					       "or false, not '%s'", rdt);
+	}
+	/* groups change the host's resctrl tree and cost RMIDs: as for a session */
+	if (resctrl && r->user.role < ROLE_OPERATOR)
+		return vpd_reply_error(r, MHD_HTTP_FORBIDDEN, "role '%s' may not make resctrl groups "
+				       "(resctrl=1 needs operator or admin)", user_role_name(r->user.role));
 	st = xcalloc(1, sizeof(*st));
 	st->d = r->d;
 	sbuf_init(&st->out);
@@ -1203,6 +1221,21 @@ enum MHD_Result vpd_top_stream(struct vpd_req *r)
 	st->top_next = vp_now_ns();
 	sbuf_addstr(&st->out, "retry: 2000\n: top\n\n");
 	pthread_mutex_lock(&ss->lock);
+	if (resctrl && (!ss->hub || ss->stop)) {
+		pthread_mutex_unlock(&ss->lock);
+		top_release(&st->top);
+		sbuf_release(&st->out);
+		free(st);
+		return vpd_reply_error(r, MHD_HTTP_SERVICE_UNAVAILABLE, "resctrl: %s",
+				       ss->hub ? "the daemon is stopping" : ss->hub_error);
+	}
+	if (resctrl) {
+		/* the collector's groups (one set per process): a VM's group is shared with
+		 * the sessions, and made here if none has it yet */
+		top_resctrl_share(&st->top, hub_resctrl(ss->hub));
+		st->top_rdt = true;
+		vpd_audit(r->d, r->user.name, "top.resctrl", NULL, "200 interval %ld ms", ms);
+	}
 	ss->clients++;
 	pthread_mutex_unlock(&ss->lock);
 	return start_stream(r, st);

@@ -78,8 +78,14 @@ static void free_rows(struct top_state *s)
 
 void top_resctrl_start(struct top_state *s, int owner)
 {
+	top_resctrl_share(s, resctrl_vms_new(s->root, &s->plat, owner));
+	s->rdt_own = true;
+}
+
+void top_resctrl_share(struct top_state *s, struct resctrl_vms *set)
+{
 	s->rdt_on = true;
-	s->rdt = resctrl_vms_new(s->root, &s->plat, owner);
+	s->rdt = set;
 	if (!resctrl_vms_unavailable(s->rdt))
 		s->rdt_meter = resctrl_meter_new(s->rdt);
 }
@@ -90,7 +96,8 @@ void top_release(struct top_state *s)
 	top_count_release(s);
 	/* the meter lets go of the VMs, then the set removes every group left */
 	resctrl_meter_free(s->rdt_meter);
-	resctrl_vms_free(s->rdt);
+	if (s->rdt_own)
+		resctrl_vms_free(s->rdt);
 	free(s->ns_prev);
 	cpustat_release(&s->cs_prev);
 	attrib_release(&s->attrib);

@@ -167,6 +167,7 @@ struct top_state {
 
 	/* top --resctrl (top_resctrl_start()): a monitoring group per VM, read each sample */
 	bool rdt_on;
+	bool rdt_own;                   /* rdt is top's own (top_resctrl_start()), not shared */
 	struct resctrl_vms *rdt;
 	struct resctrl_meter *rdt_meter;
 };
@@ -195,6 +196,14 @@ int top_count_start(struct top_state *s, const struct model *m, const struct cal
  * used here, every row says why.
  */
 void top_resctrl_start(struct top_state *s, int owner);
+/*
+ * The same on a set made elsewhere (a daemon's hub: hub_resctrl()), which
+ * stays the caller's: top_release() only lets go of the VMs (their groups
+ * go when no other meter holds them).  One set per process, so a daemon's
+ * sessions and top streams share each VM's group.  The caller serializes
+ * top_sample() and top_release() with the set's other users.
+ */
+void top_resctrl_share(struct top_state *s, struct resctrl_vms *set);
 /* Counting off, with the reason shown (e.g. "--no-counters was given"). */
 void top_count_off(struct top_state *s, const char *why);
 /*
