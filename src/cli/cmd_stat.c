@@ -266,10 +266,12 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 				return ret;
 			break;
 		case 'I':
+			/* at most 31 days: a larger one would overflow the nanoseconds it becomes */
 			o->interval_ms = strtol(optarg, &end, 10);
-			if (*end || end == optarg || o->interval_ms < 10)
-				return cli_usage_error(self(), "-I '%s': the interval must be at least "
-						       "10 ms", optarg);
+			if (*end || end == optarg || o->interval_ms < 10 ||
+			    o->interval_ms > 31L * 86400 * 1000)
+				return cli_usage_error(self(), "-I '%s': the interval must be 10 ms to 31 "
+						       "days (%ld ms)", optarg, 31L * 86400 * 1000);
 			break;
 		case 'x':
 			if (strlen(optarg) != 1)

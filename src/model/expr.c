@@ -9,6 +9,12 @@
 #include "util/json.h"
 
 #define EXPR_MAX_DEPTH 200 /* nesting limit: keeps hostile input off the C stack */
+/*
+ * A chain of binary operators (a + b + c ...) is a left-deep tree that
+ * every walker (resolve, fold, eval, free) recurses down: its height is
+ * bounded too, or a long enough line overflows the stack.
+ */
+#define EXPR_MAX_CHAIN 1000
 
 static const char *const const_names[EC_N] = {
 	"num_cpus", "num_nodes", "num_packages", "smt_on", "row_nodes",
@@ -37,7 +43,19 @@ static struct expr *node(enum expr_kind k, struct src_loc loc)
 
 	e->k = k;
 	e->loc = loc;
+	e->height = 1;
 	return e;
+}
+
+static int height_of(const struct expr *a, const struct expr *b, const struct expr *c)
+{
+	int h = a ? a->height : 0;
+
+	if (b && b->height > h)
+		h = b->height;
+	if (c && c->height > h)
+		h = c->height;
+	return h + 1;
 }
 
 static struct expr *binary(enum expr_kind k, struct src_loc loc, struct expr *a, struct expr *b)
@@ -46,6 +64,7 @@ static struct expr *binary(enum expr_kind k, struct src_loc loc, struct expr *a,
 
 	e->a = a;
 	e->b = b;
+	e->height = height_of(a, b, NULL);
 	return e;
 }
 
@@ -86,6 +105,19 @@ static void perror_tok(struct parser *ps, const char *what)
 	else
 		lex_error(lx, lex_loc(lx), "expected %s, found %s", what,
 			  tok_describe(&lx->cur, buf, sizeof(buf)));
+}
+
+/* a, just built at loc by an operator loop: NULL (reported) when it is too tall */
+static struct expr *check_height(struct parser *ps, struct src_loc loc, struct expr *a)
+{
+	if (a->height - 1 <= EXPR_MAX_CHAIN) /* the operators above a leaf */
+		return a;
+	if (!ps->failed)
+		lex_error(ps->lx, loc, "expression too long (more than %d operators in a chain)",
+			  EXPR_MAX_CHAIN);
+	ps->failed = true;
+	expr_free(a);
+	return NULL;
 }
 
 static bool is_word(const struct token *t, const char *w)
@@ -333,7 +365,7 @@ static struct expr *parse_mul(struct parser *ps)
 			expr_free(a);
 			return NULL;
 		}
-		a = binary(k, loc, a, b);
+		a = check_height(ps, loc, binary(k, loc, a, b));
 	}
 	return a;
 }
@@ -353,7 +385,7 @@ static struct expr *parse_add(struct parser *ps)
 			expr_free(a);
 			return NULL;
 		}
-		a = binary(k, loc, a, b);
+		a = check_height(ps, loc, binary(k, loc, a, b));
 	}
 	return a;
 }
@@ -386,7 +418,7 @@ static struct expr *parse_cmp(struct parser *ps)
 			expr_free(a);
 			return NULL;
 		}
-		a = binary((enum expr_kind)k, loc, a, b);
+		a = check_height(ps, loc, binary((enum expr_kind)k, loc, a, b));
 	}
 	return a;
 }
@@ -435,6 +467,7 @@ static struct expr *parse_if(struct parser *ps)
 	e->a = a;
 	e->b = cond;
 	e->c = other;
+	e->height = height_of(a, cond, other);
 	a = e;
 out:
 	ps->depth--;

@@ -55,6 +55,7 @@ struct expr {
 	char *name;          /* EX_NAME, EX_INPUT, EX_METRIC, EX_HAS: the name as written */
 	struct src_loc loc;  /* where it starts (operators: the operator) */
 	struct expr *a, *b, *c; /* operands; EX_IF: a if b else c */
+	int height;          /* levels of the tree below and with this node (a leaf: 1) */
 };
 
 /* The values a formula reads when it is evaluated. */

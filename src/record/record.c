@@ -100,6 +100,24 @@ static const char *const schema_sql =
 	"CREATE TABLE vals (seq INTEGER NOT NULL, pos INTEGER NOT NULL, input INTEGER NOT NULL,"
 	"  value REAL, PRIMARY KEY (seq, pos, input)) WITHOUT ROWID;";
 
+/*
+ * Open the file PATH names.  SQLite gives some names other meanings (""
+ * and ":memory:" are databases in memory, "file:..." a URI that can say
+ * mode=memory): a relative name is given as "./NAME", which it takes for
+ * the file, so a recording never goes anywhere but where it was asked to.
+ */
+static int open_file(const char *path, sqlite3 **db, int flags)
+{
+	char *p = xmalloc(strlen(path) + 3);
+	int ret;
+
+	strcpy(p, path[0] == '/' ? "" : "./");
+	strcat(p, path);
+	ret = sqlite3_open_v2(p, db, flags, NULL);
+	free(p);
+	return ret;
+}
+
 struct rec_writer {
 	sqlite3 *db;
 	char *path;
@@ -257,6 +275,8 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 	struct stat st;
 	int ret;
 
+	if (!*path)
+		return vp_err_set(err, VP_EINVAL, "the recording's file name is empty");
 	if (!stat(path, &st))
 		return vp_err_set(err, -EEXIST, "'%s' exists: not overwriting a recording", path);
 	w = xcalloc(1, sizeof(*w));
@@ -270,7 +290,7 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 			sbuf_addf(&sb, "%s%s", i ? "," : "", h->model->inputs[i].name);
 		w->names = sbuf_detach(&sb);
 	}
-	if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)) {
+	if (open_file(path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) {
 		ret = db_error(err, w->db, path, "cannot create");
 		goto fail;
 	}
@@ -884,8 +904,13 @@ int rec_open(const char *path, struct recording *r, struct vp_err *err)
 	r->path = xstrdup(path);
 	if (stat(path, &sb))
 		return vp_err_errno(err, errno, "cannot open recording '%s'", path);
+	if (S_ISDIR(sb.st_mode))
+		return vp_err_set(err, -EISDIR, "cannot open recording '%s': it is a directory", path);
+	/* SQLite says "unable to open database file" for a file we may not read: say why */
+	if (access(path, R_OK))
+		return vp_err_errno(err, errno, "cannot open recording '%s'", path);
 	c = r->cur = xcalloc(1, sizeof(*c));
-	if (sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+	if (open_file(path, &c->db, SQLITE_OPEN_READONLY) != SQLITE_OK)
 		return bad(err, path, c->db, "cannot open");
 	/*
 	 * A truncated file (a copy cut short, a full disk) has fewer pages than
