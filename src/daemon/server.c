@@ -434,6 +434,32 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 }
 
 /* Percent-decoding that keeps %00 out of C strings: it becomes 0x01, which no name accepts. */
+/*
+ * libmicrohttpd's messages, with the daemon's prefix.  A client that goes
+ * away (Ctrl-C on a stream, a closed browser tab) makes the library report
+ * the send that failed; that is how streams end, not an error of the daemon,
+ * so it is not logged.
+ */
+static void http_log(void *cls, const char *fmt, va_list ap)
+{
+	static const char *const gone[] = {
+		"Failed to send the ",                  /* headers, body, chunk or footers */
+		"The connection was forcibly closed by remote peer",
+	};
+	char msg[512];
+	size_t i, n;
+
+	(void)cls;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	for (i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
+		if (!strncmp(msg, gone[i], strlen(gone[i])))
+			return;
+	n = strlen(msg);
+	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+		msg[--n] = '\0';
+	fprintf(stderr, "vmmprofd: http: %s\n", msg);
+}
+
 static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 {
 	char *w = s, *p = s;
@@ -614,6 +640,7 @@ int vpd_run(struct srv_conf *conf)
 					 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)300,
 					 MHD_OPTION_NOTIFY_COMPLETED, on_completed, &d,
 					 MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
+					 MHD_OPTION_EXTERNAL_LOGGER, http_log, NULL,
 					 MHD_OPTION_HTTPS_MEM_CERT, cert,
 					 MHD_OPTION_HTTPS_MEM_KEY, key,
 					 MHD_OPTION_END);
@@ -624,6 +651,7 @@ int vpd_run(struct srv_conf *conf)
 					 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)300,
 					 MHD_OPTION_NOTIFY_COMPLETED, on_completed, &d,
 					 MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
+					 MHD_OPTION_EXTERNAL_LOGGER, http_log, NULL,
 					 MHD_OPTION_END);
 	if (!d.mhd) {
 		fprintf(stderr, "vmmprofd: error: cannot listen on '%s'%s\n", d.conf.listen,
