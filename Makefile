@@ -152,6 +152,10 @@ install: $(BUILD)/vmmprof
 	for c in $$($(BUILD)/vmmprof help | awk '/^  [a-z]/ {print $$1}'); do \
 		$(BUILD)/vmmprof help --man $$c > $(DESTDIR)$(PREFIX)/share/man/man1/vmmprof-$$c.1; done
 	ln -sf vmmprof-serve.1 $(DESTDIR)$(PREFIX)/share/man/man1/vmmprofd.1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	$(BUILD)/vmmprof help --completion bash \
+		> $(DESTDIR)$(PREFIX)/share/bash-completion/completions/vmmprof
+	ln -sf vmmprof $(DESTDIR)$(PREFIX)/share/bash-completion/completions/vmmprofd
 
 clean:
 	rm -rf build build-san build-fuzz build-arm64

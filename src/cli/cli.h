@@ -24,6 +24,8 @@ struct cmd {
 	const char *description; /* paragraphs separated by blank lines */
 	const char *options;     /* lines "FLAGS\tTEXT" */
 	const char *examples;    /* lines "COMMAND\tWHAT IT DOES" */
+	const char *args;        /* shell completion of the arguments: "FIRST|LATER", each
+				  * words, or @files @dirs @models @commands @programs (NULL: none) */
 	unsigned flags;
 };
 
@@ -33,6 +35,8 @@ const struct cmd *cli_find_cmd(const char *name);
 
 void cli_render_help(const struct cmd *c, struct sbuf *out);
 void cli_render_man(const struct cmd *c, struct sbuf *out);
+/* The bash completion script of every command (src/cli/completion.c). */
+void cli_render_completion(struct sbuf *out);
 
 /* Print "error: MSG" and the command's usage lines to stderr; returns 2. */
 int cli_usage_error(const struct cmd *c, const char *fmt, ...)

@@ -206,6 +206,7 @@ out:
 
 const struct cmd cmd_bench = {
 	.name = "bench",
+	.args = "latency bandwidth llc sharing imc queue all|",
 	.fn = run_bench,
 	.summary = "provoke each NUMA factor and measure what it costs",
 	.synopsis = "bench [--json] [--time S] [--quick] [--matrix] SCENARIO\nbench [OPTIONS] all",
@@ -239,7 +240,7 @@ const struct cmd cmd_bench = {
 		   "--quick\tfewer points and smaller sweeps\n"
 		   "-m, --matrix\tlatency: also the CPU-node x memory-node matrix\n"
 		   "--no-huge\tdo not advise transparent huge pages for the buffers\n"
-		   "--isa NAME\tbandwidth kernels: scalar, sse2, avx2 or avx512\n"
+		   "--isa scalar|sse2|avx2|avx512\tbandwidth kernels (default: the best this CPU has)\n"
 		   "--seed N\tseed of the random chains\n"
 		   "--size SIZE\tthe working set that stands for DRAM (default 4x the LLC,\n"
 		   "\tat least 64M); smaller for small or emulated guests\n"

@@ -143,7 +143,7 @@ const struct cmd cmd_calibrate = {
 		   "-t, --time S\ttotal seconds (default 30, 6 with --quick)\n"
 		   "--quick\tfewer points and smaller working sets\n"
 		   "--no-huge\tdo not advise transparent huge pages\n"
-		   "--isa NAME\tbandwidth kernels: scalar, sse2, avx2 or avx512\n"
+		   "--isa scalar|sse2|avx2|avx512\tbandwidth kernels (default: the best this CPU has)\n"
 		   "--seed N\tseed of the random chains\n"
 		   "--size SIZE\tthe working set that stands for DRAM (default 4x the LLC,\n"
 		   "\tat least 64M); smaller for small or emulated guests\n"

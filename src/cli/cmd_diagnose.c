@@ -249,6 +249,7 @@ out:
 
 const struct cmd cmd_diagnose = {
 	.name = "diagnose",
+	.args = "@files|",
 	.fn = run_diagnose,
 	.summary = "find each VM's NUMA bottlenecks, their cost, and what to change",
 	.synopsis = "diagnose [--duration SECS] [--vm NAME]... [-m MODEL] [--json]\n"

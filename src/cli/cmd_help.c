@@ -10,6 +10,14 @@ static int run_help(int argc, char **argv)
 	bool man = false;
 	int i = 1, rc;
 
+	if (i < argc && !strcmp(argv[i], "--completion")) {
+		if (i + 1 >= argc || strcmp(argv[i + 1], "bash") || i + 2 < argc)
+			return cli_usage_error(&cmd_help, "--completion takes one shell: bash");
+		cli_render_completion(&sb);
+		rc = cli_write(&sb);
+		sbuf_release(&sb);
+		return rc;
+	}
 	if (i < argc && !strcmp(argv[i], "--man")) {
 		man = true;
 		i++;
@@ -41,12 +49,20 @@ static int run_help(int argc, char **argv)
 
 const struct cmd cmd_help = {
 	.name = "help",
+	.args = "@commands|",
 	.fn = run_help,
 	.summary = "show the help page of a command",
-	.synopsis = "help [COMMAND]\nhelp --man COMMAND",
+	.synopsis = "help [COMMAND]\nhelp --man COMMAND\nhelp --completion bash",
 	.description = "Without a COMMAND, lists every command.  With one, prints the same page\n"
-		       "as 'vmmprof COMMAND --help'.  With --man, prints the page as a man page.",
-	.options = "--man\tprint the page in man(7) format",
+		       "as 'vmmprof COMMAND --help'.  With --man, prints the page as a man page.\n"
+		       "\n"
+		       "With --completion bash, prints a bash completion script made from every\n"
+		       "command's options: flags, their values (event names, models, VMs, files,\n"
+		       "the words a flag accepts) and the commands' arguments.",
+	.options = "--man\tprint the page in man(7) format\n"
+		   "--completion bash\tprint the bash completion script of every command (installed by\n"
+		   "\tmake install; or: source <(vmmprof help --completion bash))",
 	.examples = "vmmprof help stat\tthe options of 'vmmprof stat'\n"
-		    "vmmprof help --man info | man -l -\tread the info page in man",
+		    "vmmprof help --man info | man -l -\tread the info page in man\n"
+		    "source <(vmmprof help --completion bash)\tcomplete vmmprof's commands in this shell",
 };

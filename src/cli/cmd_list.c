@@ -34,6 +34,13 @@ bool list_match(const struct list_opts *o, const char *s)
 	return strcasestr(s, o->pattern) != NULL;
 }
 
+void list_raw_word(struct sbuf *out, const char *name, size_t len)
+{
+	if (out->len && out->buf[out->len - 1] != '\n')
+		sbuf_addch(out, ' ');
+	sbuf_add(out, name, len);
+}
+
 /* ---- events ---- */
 
 struct ev_row {
@@ -233,7 +240,22 @@ int list_events(const struct list_opts *o, struct sbuf *out)
 	if (live && !pmu_db_libpfm_error(db)[0])
 		libpfm_foreach_event(pfm_row, &r);
 	collect_tracepoints(&r, db);
-	if (o->json) {
+	if (o->raw) {
+		size_t start = out->len;
+
+		/* "cycles OR cpu-cycles" is two names a shell can complete */
+		for (i = 0; i < r.n; i++) {
+			const char *n = r.v[i].name, *or;
+
+			while ((or = strstr(n, " OR "))) {
+				list_raw_word(out, n, (size_t)(or - n));
+				n = or + 4;
+			}
+			list_raw_word(out, n, strlen(n));
+		}
+		if (out->len > start)
+			sbuf_addch(out, '\n');
+	} else if (o->json) {
 		struct jw w;
 
 		jw_init(&w, out, true);
@@ -314,6 +336,7 @@ int list_events(const struct list_opts *o, struct sbuf *out)
 int list_pmus(const struct list_opts *o, struct sbuf *out)
 {
 	static const char *const titles[] = { "name", ">type", "cpumask", ">formats", ">events", "note" };
+	struct sbuf raw = SBUF_INIT;
 	struct pmu_db *db = NULL;
 	struct vp_err err = { 0, "" };
 	struct table t;
@@ -333,6 +356,10 @@ int list_pmus(const struct list_opts *o, struct sbuf *out)
 
 		if (!list_match(o, p->name))
 			continue;
+		if (o->raw) {
+			list_raw_word(&raw, p->name, strlen(p->name));
+			continue;
+		}
 		cpulist_format(&p->cpus, &cpus);
 		if (o->json) {
 			char fmt[128];
@@ -368,7 +395,11 @@ int list_pmus(const struct list_opts *o, struct sbuf *out)
 	jw_arr_end(&w);
 	jw_kstr(&w, "note", pmu_db_sysfs_error(db));
 	jw_obj_end(&w);
-	if (o->json) {
+	if (o->raw) {
+		sbuf_reset(out);
+		if (raw.len)
+			sbuf_addf(out, "%s\n", sbuf_str(&raw));
+	} else if (o->json) {
 		sbuf_addch(out, '\n');
 	} else {
 		sbuf_reset(out);
@@ -378,6 +409,7 @@ int list_pmus(const struct list_opts *o, struct sbuf *out)
 			table_render(&t, out, 0, true);
 	}
 	table_release(&t);
+	sbuf_release(&raw);
 	pmu_db_free(db);
 	return 0;
 }
@@ -515,6 +547,7 @@ static int run_list(int argc, char **argv)
 		{ "root", required_argument, NULL, 'r' },
 		{ "encode", no_argument, NULL, 'e' },
 		{ "xen-numa-dump", no_argument, NULL, 'X' },
+		{ "raw-dump", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct list_opts o = { "/", NULL, false };
@@ -530,12 +563,17 @@ static int run_list(int argc, char **argv)
 		case 'r': o.root = optarg; break;
 		case 'e': encode = true; break;
 		case 'X': o.xen_numa_dump = true; break;
+		case 'R': o.raw = true; break;
 		default:
 			return cli_usage_error(&cmd_list, "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (vp_exists(o.root, "/"))
 		return cli_errorf("cannot use root '%s': no such directory", o.root);
+	if (encode && o.raw)
+		return cli_usage_error(&cmd_list, "--raw-dump lists names: not with --encode");
+	if (o.json && o.raw)
+		return cli_usage_error(&cmd_list, "--raw-dump and --json are two different outputs: choose one");
 	if (encode) {
 		if (optind >= argc)
 			return cli_usage_error(&cmd_list, "--encode needs at least one SPEC");
@@ -568,9 +606,10 @@ static int run_list(int argc, char **argv)
 
 const struct cmd cmd_list = {
 	.name = "list",
+	.args = "events pmus vms|",
 	.fn = run_list,
 	.summary = "list the events, PMUs and other things that can be measured here",
-	.synopsis = "list [events|pmus] [PATTERN] [--json] [--root DIR]\n"
+	.synopsis = "list [events|pmus|vms] [PATTERN] [--json|--raw-dump] [--root DIR]\n"
 		    "list --encode SPEC... [--json] [--root DIR]",
 	.description =
 		"Without a KIND, or with 'events', lists every event name that 'vmmprof stat -e'\n"
@@ -590,6 +629,8 @@ const struct cmd cmd_list = {
 	.options = "--json\tprint JSON instead of text\n"
 		   "--root DIR\tread sysfs and tracefs under DIR (a fixture tree) instead of /\n"
 		   "--encode\ttreat the arguments as event specs and print their encoding\n"
+		   "--raw-dump\tthe names only, space-separated on one line, as perf list --raw-dump\n"
+		   "\tprints them (for shell completion and scripts)\n"
 		   "--xen-numa-dump\tlist vms on Xen: each domain's memory per node from Xen's 'u'\n"
 		   "\tdebug key ('xl debug-keys u', read back from 'xl dmesg'); it writes to Xen's\n"
 		   "\tconsole ring, so it is off unless asked for",

@@ -1,5 +1,6 @@
 /* cmd_model.c - `vmmprof model list|show|check`: the profile models and what they need */
 #include "cli/commands.h"
+#include "cli/list.h"
 #include "cli/model_path.h"
 
 #include <errno.h>
@@ -22,6 +23,7 @@ struct model_opts {
 	const char *root;
 	bool root_given;
 	bool json;
+	bool raw;            /* list --raw-dump */
 	bool parse_only;
 	bool verbose;
 	char **paths;        /* --model-path arguments */
@@ -35,6 +37,7 @@ static int parse_opts(int argc, char **argv, struct model_opts *o)
 		{ "root", required_argument, NULL, 'R' },
 		{ "model-path", required_argument, NULL, 'M' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "raw-dump", no_argument, NULL, 'D' },
 		{ "parse-only", no_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
@@ -57,6 +60,9 @@ static int parse_opts(int argc, char **argv, struct model_opts *o)
 			break;
 		case 'j':
 			o->json = true;
+			break;
+		case 'D':
+			o->raw = true;
 			break;
 		case 'P':
 			o->parse_only = true;
@@ -132,7 +138,21 @@ static int model_list(struct model_opts *o, int argc, char **argv)
 
 	if (optind < argc)
 		return cli_usage_error(&cmd_model, "unexpected argument '%s'", argv[optind]);
+	if (o->raw && o->json)
+		return cli_usage_error(&cmd_model, "--raw-dump and --json are two different outputs: choose one");
 	r = open_registry(o, &dirs);
+	if (o->raw) {   /* the names 'model show' and '-m' take: the first of each name */
+		size_t i;
+
+		for (i = 0; i < r->n; i++)
+			if (!r->v[i].shadowed)
+				list_raw_word(&sb, r->v[i].name, strlen(r->v[i].name));
+		if (sb.len)
+			sbuf_addch(&sb, '\n');
+		rc = cli_write(&sb);
+		sbuf_release(&sb);
+		goto out_registry;
+	}
 	memset(&mc, 0, sizeof(mc));
 	mc.plat_ok = platform_probe(&mc.plat, o->root, &err) == 0;
 	chosen = mc.plat_ok ? model_registry_choose(r, &mc.plat, why, sizeof(why), &err) : NULL;
@@ -160,6 +180,7 @@ static int model_list(struct model_opts *o, int argc, char **argv)
 out:
 	if (mc.plat_ok)
 		platform_release(&mc.plat);
+out_registry:
 	model_registry_release(r);
 	free(r);
 	model_dirs_release(&dirs);
@@ -326,9 +347,10 @@ static int run_model(int argc, char **argv)
 
 const struct cmd cmd_model = {
 	.name = "model",
+	.args = "list show check|@models @files",
 	.fn = run_model,
 	.summary = "list, show and check the profile models that turn events into the five factors",
-	.synopsis = "model list [--json] [--root DIR] [--model-path DIR]...\n"
+	.synopsis = "model list [--json|--raw-dump] [--root DIR] [--model-path DIR]...\n"
 		    "model show [--json] [--root DIR] [--model-path DIR]... NAME|FILE\n"
 		    "model check [-v] [--root DIR] [--parse-only] [--model-path DIR]... NAME|FILE...",
 	.description =
@@ -357,6 +379,7 @@ const struct cmd cmd_model = {
 	.options = "--root DIR\tresolve against the /sys and /proc tree under DIR (a fixture) instead of /\n"
 		   "--model-path DIR\tlook for models in DIR first (repeatable; DIR:DIR also works)\n"
 		   "--json\tlist and show: print JSON\n"
+		   "--raw-dump\tlist: the names only, space-separated on one line (for shell completion)\n"
 		   "--parse-only\tcheck: parse and check names only, resolve no event\n"
 		   "-v, --verbose\tcheck: also warn about each optional event or source absent here",
 	.examples = "vmmprof model list\tthe models, and the one chosen for this machine\n"

@@ -457,6 +457,7 @@ out:
 
 const struct cmd cmd_report = {
 	.name = "report",
+	.args = "@files|",
 	.fn = run_report,
 	.summary = "read a recording back: timeline, diagnosis, CSV, JSON or an HTML page",
 	.synopsis = "report RECORDING\n"

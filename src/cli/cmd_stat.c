@@ -1587,6 +1587,7 @@ out:
 
 const struct cmd cmd_stat = {
 	.name = "stat",
+	.args = "@programs|@files",
 	.fn = run_stat,
 	.summary = "count events system-wide, per CPU, process, thread, cgroup or command",
 	.synopsis = "stat [-e EVENTS]... [-m MODEL [--raw]] [-a] [-C CPUS] [-G CGROUPS] [-I MS | -r N] [--per-thread] [-x SEP | --json] [-o FILE] [--] COMMAND [ARGS]\n"

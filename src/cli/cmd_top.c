@@ -270,7 +270,7 @@ const struct cmd cmd_top = {
 		   "-n, --iterations N\tstop after N samples (batch; default: until interrupted)\n"
 		   "-d, --delay SECS\tinterval between samples (default 2)\n"
 		   "--json\tJSON lines (implies --batch)\n"
-		   "-s, --sort KEY\tname, cpu, remote or memory\n"
+		   "-s, --sort name|cpu|remote|memory\tthe order of the VM rows\n"
 		   "--vm NAME\tonly this VM (repeatable; default: every VM)\n"
 		   "-m, --model NAME|FILE\tcount with this model instead of the one chosen for the CPU\n"
 		   "--model-path DIR\talso look for models in DIR (repeatable)\n"

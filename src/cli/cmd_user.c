@@ -195,6 +195,7 @@ out:
 
 const struct cmd cmd_user = {
 	.name = "user",
+	.args = "add remove list|",
 	.fn = run_user,
 	.summary = "manage the daemon's users: add, remove, list",
 	.synopsis = "user add NAME --role admin|operator|viewer [--users FILE]\n"
@@ -216,7 +217,7 @@ const struct cmd cmd_user = {
 		"a request over a limit gets 429.  The file is written atomically with mode\n"
 		"0600; a running daemon rereads it when it changes.",
 	.options = "--users FILE\tthe users file (default /etc/vmmprof/users)\n"
-		   "--role ROLE\tadd: admin, operator or viewer\n"
+		   "--role admin|operator|viewer\tadd: what the user may do (docs/api.md)\n"
 		   "--token-out FILE\tadd: write the token to FILE (created, mode 0600) instead of printing it\n"
 		   "--max-sessions N\tadd: sessions the user may run at once (0 = no limit; default 4)\n"
 		   "--max-events N\tadd: distinct events over the user's sessions (0 = no limit)\n"

@@ -10,6 +10,7 @@ struct list_opts {
 	const char *root;     /* --root DIR, "/" by default */
 	const char *pattern;  /* NULL: everything; else a glob, or a substring when it has no glob characters */
 	bool json;
+	bool raw;             /* --raw-dump: the names only, space-separated on one line (perf's) */
 	bool xen_numa_dump;   /* list vms --xen-numa-dump: Xen's pages per node (opt-in) */
 };
 
@@ -25,6 +26,8 @@ struct list_kind {
 
 /* Whether s matches o->pattern (case-insensitive; always true without one). */
 bool list_match(const struct list_opts *o, const char *s);
+/* Append one name of a --raw-dump line: a space before all but the first. */
+void list_raw_word(struct sbuf *out, const char *name, size_t len);
 
 int list_events(const struct list_opts *o, struct sbuf *out);
 int list_pmus(const struct list_opts *o, struct sbuf *out);
