@@ -101,18 +101,21 @@ echo
 echo "DRAM latency, five runs (vmmprof bench latency --matrix, the (0,0) cell),"
 echo "each followed by bench/ref-chase.c (a plain mean-of-one-chase, 128 MiB, the same CPU):"
 cc -O2 -o "$tmp/ref-chase" bench/ref-chase.c
-lat=""; ref=""
+lat=""; ref=""; quiet=""
 for i in 1 2 3 4 5; do
 	"$VMMPROF" bench latency --matrix --json -q --time "$SECS" >"$tmp/lat.json"
 	v=$(python3 -c "import json; print(round(json.load(open('$tmp/lat.json'))['scenarios']['latency']['matrix_ns'][0][0], 2))")
+	q=$(python3 -c "import json; print(round(json.load(open('$tmp/lat.json'))['scenarios']['latency']['sample_spread_pct'], 1))")
 	r=$("$tmp/ref-chase" 128 "$(python3 -c "print($SECS * 0.4)")" "$i")
-	lat="$lat $v"; ref="$ref $r"
-	echo "  run $i: $v ns   reference $r ns"
+	lat="$lat $v"; ref="$ref $r"; quiet="$quiet $q"
+	echo "  run $i: $v ns (its samples' median $q % above)   reference $r ns"
 done
 spread() { python3 -c "import sys, statistics as s; v = [float(x) for x in sys.argv[1:]]; print('%.1f' % ((max(v) - min(v)) / s.median(v) * 100))" "$@"; }
 spread=$(spread $lat); rspread=$(spread $ref)
 echo "  spread (max - min) / median: $spread %  (target < 3 %); the reference's: $rspread %"
 echo "  (the reference has no method to blame: its spread is the machine's own variation)"
+echo "  within each run the samples sat$quiet % above the figure: over 3 % the run itself"
+echo "  says the machine was not quiet (bench latency's sample_spread_pct, docs/bench.md)"
 echo
 echo "markdown:"
 echo "| operation | threads | vmmprof GB/s | peer GB/s | ratio | peer |"

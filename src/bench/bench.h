@@ -157,7 +157,8 @@ int bench_bind_self(int cpu, struct vp_err *err);
 
 struct lat_point {
 	double bytes;              /* working set */
-	double ns;                 /* per dependent load, median of samples */
+	double ns;                 /* per dependent load, the best of its samples */
+	double median_ns;          /* the median of the same samples */
 };
 
 struct lat_result {
@@ -172,7 +173,16 @@ struct lat_result {
 	int n_nodes;
 	int nodes[64];
 	double matrix_ns[64 * 64];
+	double matrix_median_ns[64 * 64]; /* the median of each cell's samples */
 	char matrix_note[BENCH_TEXT];  /* why only one pair, or "" */
+	/*
+	 * How far the samples of the DRAM figures (sweep points beyond twice the
+	 * LLC, matrix cells) sit above their best: the median over those figures
+	 * of (median / best - 1) x 100.  A quiet machine keeps it to a few per cent;
+	 * more says other work moved the figures in this run, and a next run
+	 * will differ by about as much.  NaN without a DRAM figure.
+	 */
+	double sample_spread_pct;
 	char bound[BENCH_TEXT * 4];
 };
 int bench_latency(const struct bench_topo *t, const struct bench_opts *o,

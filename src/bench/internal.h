@@ -29,6 +29,9 @@ bool bench_stopped(const struct bench_opts *o);
  */
 double bench_chase_ns(void **starts, int k, size_t nlines, double budget_s, bool best,
 		      const struct bench_opts *o);
+/* The same, and the median of its samples in *median (how far the best stands out). */
+double bench_chase_sampled(void **starts, int k, size_t nlines, double budget_s, bool best,
+			   const struct bench_opts *o, double *median);
 /*
  * 64 points spread evenly along the single cycle at buf (one lap): k chains
  * far apart start at marks[i * 64 / k].

@@ -55,15 +55,16 @@ static void name_levels(const struct bench_topo *t, struct lat_result *r)
 
 /* One chase over bytes of buf from the calling thread; NaN when stopped. */
 static double chase_size(struct bench_buf *b, size_t bytes, double budget,
-			 const struct bench_opts *o, uint64_t seed)
+			 const struct bench_opts *o, uint64_t seed, double *median)
 {
 	size_t nlines = bytes / LINE;
 	void *start = b->p;
 
+	*median = NAN;
 	if (nlines < 2 || bench_stopped(o))
 		return NAN;
 	chase_build(b->p, nlines, LINE, seed);
-	return bench_chase_ns(&start, 1, nlines, budget, true, o);
+	return bench_chase_sampled(&start, 1, nlines, budget, true, o, median);
 }
 
 int bench_latency(const struct bench_topo *t, const struct bench_opts *o,
@@ -74,11 +75,13 @@ int bench_latency(const struct bench_topo *t, const struct bench_opts *o,
 	size_t max = bench_dram_bytes(t, o);
 	double x[BENCH_MAX_POINTS], y[BENCH_MAX_POINTS], step = o->quick ? 2.0 : sqrt(2.0);
 	double dram[BENCH_MAX_POINTS], size, budget, sweep_share = o->matrix ? 0.6 : 1.0;
-	int cpu = t->cpus[0], node = t->cpu_node[0], i, j, ret, nd = 0;
+	double spread[BENCH_MAX_POINTS + 64 * 64];
+	int cpu = t->cpus[0], node = t->cpu_node[0], i, j, ret, nd = 0, ns = 0;
 	char desc[BENCH_TEXT];
 
 	memset(r, 0, sizeof(*r));
 	r->dram_ns = NAN;
+	r->sample_spread_pct = NAN;
 	bench_affinity_save(&aff);
 	if ((ret = bench_bind_self(cpu, err)))
 		goto out;
@@ -96,11 +99,13 @@ int bench_latency(const struct bench_topo *t, const struct bench_opts *o,
 		bench_progress(o, "latency", (double)i / r->n_points * sweep_share,
 			       "working set %zu KiB", bytes >> 10);
 		r->pt[i].bytes = (double)bytes;
-		r->pt[i].ns = chase_size(&b, bytes, budget, o, o->seed + (uint64_t)i);
+		r->pt[i].ns = chase_size(&b, bytes, budget, o, o->seed + (uint64_t)i, &r->pt[i].median_ns);
 		x[i] = r->pt[i].bytes;
 		y[i] = r->pt[i].ns;
-		if (t->llc_bytes && r->pt[i].bytes >= 2.0 * (double)t->llc_bytes && !isnan(y[i]))
+		if (t->llc_bytes && r->pt[i].bytes >= 2.0 * (double)t->llc_bytes && !isnan(y[i])) {
+			spread[ns++] = (r->pt[i].median_ns / y[i] - 1) * 100;
 			dram[nd++] = y[i];
+		}
 	}
 	if (nd)
 		r->dram_ns = bench_median(dram, nd);
@@ -126,7 +131,7 @@ int bench_latency(const struct bench_topo *t, const struct bench_opts *o,
 	r->n_nodes = t->n_nodes < 64 ? t->n_nodes : 64;
 	memcpy(r->nodes, t->nodes, sizeof(int) * (size_t)r->n_nodes);
 	for (i = 0; i < r->n_nodes * r->n_nodes; i++)
-		r->matrix_ns[i] = NAN;
+		r->matrix_ns[i] = r->matrix_median_ns[i] = NAN;
 	if (!o->matrix)
 		goto out;
 	if (t->n_nodes == 1)
@@ -152,8 +157,12 @@ int bench_latency(const struct bench_topo *t, const struct bench_opts *o,
 				       "matrix CPU node %d, memory node %d", r->nodes[i], r->nodes[j]);
 			if ((ret = bench_buf_alloc(&b, max, r->nodes[j], o->huge, err)))
 				goto out;
-			r->matrix_ns[i * r->n_nodes + j] = chase_size(&b, max, budget, o,
-								      o->seed + 1000u + (uint64_t)j);
+			r->matrix_ns[i * r->n_nodes + j] =
+				chase_size(&b, max, budget, o, o->seed + 1000u + (uint64_t)j,
+					   &r->matrix_median_ns[i * r->n_nodes + j]);
+			if (!isnan(r->matrix_ns[i * r->n_nodes + j]))
+				spread[ns++] = (r->matrix_median_ns[i * r->n_nodes + j] /
+						r->matrix_ns[i * r->n_nodes + j] - 1) * 100;
 			bench_buf_describe(&b, desc, sizeof(desc));
 			bench_addf(r->bound, sizeof(r->bound),
 				   "\nmatrix (%d,%d): chaser on CPU %d; memory %s", r->nodes[i],
@@ -162,6 +171,8 @@ int bench_latency(const struct bench_topo *t, const struct bench_opts *o,
 		}
 	}
 out:
+	if (ns)
+		r->sample_spread_pct = bench_median(spread, ns);
 	bench_buf_free(&b);
 	bench_affinity_restore(&aff);
 	bench_progress(o, "latency", 1, "done");

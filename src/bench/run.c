@@ -104,6 +104,12 @@ VP_UNINSTRUMENTED static void *walk_k(void **p, int k, uint64_t steps)
 double bench_chase_ns(void **starts, int k, size_t nlines, double budget_s, bool best,
 		      const struct bench_opts *o)
 {
+	return bench_chase_sampled(starts, k, nlines, budget_s, best, o, NULL);
+}
+
+double bench_chase_sampled(void **starts, int k, size_t nlines, double budget_s, bool best,
+			   const struct bench_opts *o, double *median)
+{
 	void *p[64];
 	/* best: many short samples, so a preemption spoils few of them */
 	int nsamp = best ? 12 : 5, i, n = 0;
@@ -141,6 +147,8 @@ double bench_chase_ns(void **starts, int k, size_t nlines, double budget_s, bool
 		samples[n++] = (double)dt / (double)steps;
 	}
 	(void)sink;
+	if (median)
+		*median = bench_median(samples, n);
 	if (best) {
 		res = samples[0];
 		for (i = 1; i < n; i++)

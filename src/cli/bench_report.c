@@ -159,6 +159,9 @@ static void json_note(struct jw *w, const char *key, const char *note)
 
 /* --- latency --- */
 
+/* Samples within this many per cent of their best: a machine quiet enough to repeat a figure. */
+#define LAT_QUIET_PCT 3
+
 void report_latency(const struct lat_result *r, struct sbuf *out)
 {
 	static const char *const th[] = { ">working set", ">ns per load", "level" };
@@ -193,6 +196,14 @@ void report_latency(const struct lat_result *r, struct sbuf *out)
 			    r->matrix_ns, 1);
 		add_lines(out, "note:", r->matrix_note);
 	}
+	if (!isnan(r->sample_spread_pct)) {
+		sbuf_addf(out, "\n  samples: each figure is the best of its samples; the DRAM figures' "
+			  "samples sit a median %.1f %% above it\n", r->sample_spread_pct);
+		if (r->sample_spread_pct > LAT_QUIET_PCT)
+			sbuf_addf(out, "  note: over %.0f %%: other work moved the samples in this run "
+				  "(other tenants, a time-shared vCPU); another run will likely differ "
+				  "by as much\n", (double)LAT_QUIET_PCT);
+	}
 	sbuf_addstr(out, "\n");
 	add_lines(out, "bound:", r->bound);
 }
@@ -208,6 +219,7 @@ void report_latency_json(const struct lat_result *r, struct jw *w)
 		jw_obj_begin(w);
 		jw_kdouble(w, "bytes", r->pt[i].bytes);
 		jw_kdouble(w, "ns", r->pt[i].ns);
+		jw_kdouble(w, "median_ns", r->pt[i].median_ns);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
@@ -226,7 +238,10 @@ void report_latency_json(const struct lat_result *r, struct jw *w)
 	json_note(w, "dram_note", r->dram_reason);
 	json_ints(w, "nodes", r->n_nodes, r->nodes);
 	jw_kmatrix(w, "matrix_ns", r->matrix_ns, r->n_nodes, r->n_nodes);
+	jw_kmatrix(w, "matrix_median_ns", r->matrix_median_ns, r->n_nodes, r->n_nodes);
 	json_note(w, "matrix_note", r->matrix_note);
+	jw_kdouble(w, "sample_spread_pct", r->sample_spread_pct);
+	jw_kbool(w, "quiet", !isnan(r->sample_spread_pct) && r->sample_spread_pct <= LAT_QUIET_PCT);
 	jw_kstr(w, "bound", r->bound);
 	jw_obj_end(w);
 }
