@@ -27,7 +27,12 @@ comp() {
 	read -ra COMP_WORDS <<<"$line"
 	case $line in *" ") COMP_WORDS+=("") ;; esac
 	cur=${COMP_WORDS[${#COMP_WORDS[@]}-1]}
-	case $cur in *[:=]*) COMP_WORDS[${#COMP_WORDS[@]}-1]=${cur##*[:=]} ;; esac
+	# bash splits the word at COMP_WORDBREAKS: right after a break its word is
+	# the break character itself, else the part after the last one
+	case $cur in
+	*[:=]) COMP_WORDS[${#COMP_WORDS[@]}-1]=${cur#"${cur%?}"} ;;
+	*[:=]*) COMP_WORDS[${#COMP_WORDS[@]}-1]=${cur##*[:=]} ;;
+	esac
 	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
 	COMPREPLY=()
 	_vmmprof
@@ -91,7 +96,9 @@ if vmmprof list events "sched:sched_switch" 2>/dev/null | grep -q "sched:sched_s
 	test_expect_success 'a tracepoint: bash replaces only the part after the colon' '
 		comp "vmmprof stat -e sched:sched_swi" >got && want sched_switch && diff -u want got &&
 		comp "vmmprof stat -e task-clock,sched:sched_swi" >got && want sched_switch &&
-		diff -u want got
+		diff -u want got &&
+		comp "vmmprof stat -e sched:" >got &&
+		grep -qx sched_switch got && ! grep -q : got
 	'
 else
 	test_skip 'a tracepoint: bash replaces only the part after the colon' \
@@ -109,6 +116,7 @@ test_expect_success 'the words a flag or an argument takes' '
 	comp "vmmprof bench " >got &&
 	want latency bandwidth llc sharing imc queue all && diff -u want got &&
 	comp "vmmprof top --sort " >got && want name cpu remote memory && diff -u want got &&
+	comp "vmmprof top --sort=" >got && diff -u want got &&
 	comp "vmmprof user add bob --role " >got && want admin operator viewer && diff -u want got &&
 	comp "vmmprof list " >got && want events pmus vms && diff -u want got &&
 	comp "vmmprof bench --isa s" >got && want scalar sse2 && diff -u want got &&
