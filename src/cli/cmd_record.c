@@ -41,7 +41,7 @@ static int run_record(int argc, char **argv)
 	struct sbuf cmdline = SBUF_INIT;
 	const char *out = NULL;
 	double duration = INFINITY, interval = 1.0;
-	bool opened = false, quiet = false;
+	bool opened = false, quiet = false, had_rows = false, gone = false;
 	const char **reasons = NULL;
 	struct vp_err err;
 	int opt, rc = 0, r, i;
@@ -136,7 +136,17 @@ static int run_record(int argc, char **argv)
 			rc = cli_error(&err);
 			break;
 		}
+		/* every process or VM named is gone: nothing more will be counted (the
+		 * targets are fixed at the start), so say so and stop, as stat -p does */
+		gone = (o.n_pids || o.n_vms) && had_rows && !fr.n_rows;
+		had_rows = had_rows || fr.n_rows;
 		collect_frame_release(&fr);
+		if (gone) {
+			fprintf(stderr, "vmmprof record: every %s recorded has %s: stopping after "
+					"%lu intervals\n", o.n_pids ? "process" : "VM",
+				o.n_pids ? "exited" : "ended", rec_frames(w));
+			break;
+		}
 		if (!quiet && isatty(2))
 			fprintf(stderr, "\r  %lu intervals, %.0f s", rec_frames(w),
 				(double)(vp_now_ns() - t0) / 1e9);
@@ -174,7 +184,10 @@ const struct cmd cmd_record = {
 		"back through the same analysis as live mode.\n"
 		"\n"
 		"Each interval is committed on its own: Ctrl-C, SIGTERM, a VM that exits, or\n"
-		"a crash leave a valid file holding every interval collected before.",
+		"a crash leave a valid file holding every interval collected before.  With -p\n"
+		"or --vm, the recording stops (exit 0) once every process or VM named has\n"
+		"exited, and says so.  A process named with -p that does not exist is an\n"
+		"error.",
 	.options =
 		"-o, --output FILE\tthe recording to create (it must not exist)\n"
 		"-d, --duration SECS\tstop after this long (default: until Ctrl-C)\n"

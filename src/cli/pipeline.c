@@ -176,6 +176,9 @@ int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect)
 			.pids = o->pids, .n_pids = o->n_pids,
 			.vm_names = o->vms, .n_vm_names = o->n_vms,
 			.resctrl = o->resctrl,
+			/* a process named with -p that is not there is an error, as in stat
+			 * (a VM named with --vm is reported as not found, exit 0) */
+			.strict = o->n_pids > 0,
 		};
 
 		if (o->xen_numa) {

@@ -755,6 +755,7 @@ enum MHD_Result vpd_session_create(struct vpd_req *r)
 	vo.n_vm_names = s->n_vms;
 	vo.pids = s->pids;
 	vo.n_pids = s->n_pids;
+	vo.strict = s->n_pids > 0; /* a pid that is not there: 400, not a session that ends at once */
 	vo.resctrl = s->resctrl;
 	if (hub_view_add(ss->hub, &vo, &s->view, &err)) {
 		vpd_audit(d, r->user.name, "session.start", NULL, "%u %s",
