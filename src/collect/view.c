@@ -48,6 +48,7 @@ struct cview {
 	double *sw_start, *sw_prev; /* machine-wide cumulative sources */
 	struct evdesc_list evl;     /* the events the hub opens, spec_index = input */
 	struct hv_vm_list vms;      /* the last scan */
+	struct hv_vm_list gone;     /* scanned once, gone since: their rows stay in total frames */
 	struct attrib attrib;
 	struct schedtrace *trace;   /* exact residency for the placement sources, NULL: sampled;
 				       a reference of the hub's shared recorder */
@@ -164,10 +165,26 @@ static bool wanted_vm(const struct collect_opts *o, const struct hv_vm *vm)
 	return false;
 }
 
+static bool same_vm(const struct hv_vm *a, const struct hv_vm *b)
+{
+	return a->adapter == b->adapter && a->pid == b->pid && a->domid == b->domid &&
+	       !strcmp(a->name ? a->name : "", b->name ? b->name : "");
+}
+
+static const struct hv_vm *find_vm(const struct hv_vm_list *l, const struct hv_vm *vm)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (same_vm(&l->vms[i], vm))
+			return &l->vms[i];
+	return NULL;
+}
+
 static int scan(struct cview *c, struct vp_err *err)
 {
 	struct hv_ctx ctx = { c->root, c->o.plat, NULL, c->o.xen_numa };
-	struct hv_vm_list all;
+	struct hv_vm_list all, prev;
 	size_t i;
 	int ret;
 
@@ -181,7 +198,7 @@ static int scan(struct cview *c, struct vp_err *err)
 		return ret;
 	}
 	/* keep only the wanted VMs, and never Xen's dom0 */
-	hv_vm_list_release(&c->vms);
+	prev = c->vms;
 	memset(&c->vms, 0, sizeof(c->vms));
 	memcpy(c->vms.notes, all.notes, sizeof(all.notes));
 	for (i = 0; i < all.n; i++) {
@@ -191,6 +208,20 @@ static int scan(struct cview *c, struct vp_err *err)
 		c->vms.vms[c->vms.n++] = all.vms[i];
 		memset(&all.vms[i], 0, sizeof(all.vms[i]));
 	}
+	/*
+	 * A VM or process that has exited since the last scan: its counters
+	 * keep their final counts, so a total frame (diagnose over the whole
+	 * run) still gives it its rows, as it was last seen; a sample frame
+	 * ends its series.
+	 */
+	for (i = 0; i < prev.n; i++) {
+		if (find_vm(&c->vms, &prev.vms[i]) || find_vm(&c->gone, &prev.vms[i]))
+			continue;
+		VP_GROW(c->gone.vms, c->gone.cap, c->gone.n + 1);
+		c->gone.vms[c->gone.n++] = prev.vms[i];
+		memset(&prev.vms[i], 0, sizeof(prev.vms[i]));
+	}
+	hv_vm_list_release(&prev);
 	hv_vm_list_release(&all);
 	attrib_update(&c->attrib, &c->vms, vp_now_ns());
 	if (c->meter)
@@ -418,6 +449,7 @@ void cview_free(struct cview *c)
 		model_avail_release(c->o.model, &c->av);
 	evdesc_list_release(&c->evl);
 	hv_vm_list_release(&c->vms);
+	hv_vm_list_release(&c->gone);
 	attrib_release(&c->attrib);
 	schedtrace_free(c->trace);
 	resctrl_meter_free(c->meter); /* the groups go when no other view holds them */
@@ -758,11 +790,11 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 		const bool *nsplit, struct collect_frame *f, struct vp_err *err)
 {
 	const struct model *m = c->o.model;
-	char rdt_notes[1024] = "";
+	char rdt_notes[1024] = "", gone_notes[512] = "";
 	bool any_rdt = false;
 	uint64_t now;
 	double *mw, *share = NULL, *home = NULL;
-	size_t i, j, k, v = 0;
+	size_t i, j, k, v = 0, n_live;
 	int ret;
 
 	memset(f, 0, sizeof(*f));
@@ -772,6 +804,20 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	ret = scan(c, err);
 	if (ret)
 		return ret;
+	/* the whole run: what has exited is in it too (borrowed from c->gone until the end) */
+	n_live = c->vms.n;
+	for (i = 0; total && i < c->gone.n; i++) {
+		const struct hv_vm *g = &c->gone.vms[i];
+		size_t len = strlen(gone_notes);
+
+		if (find_vm(&c->vms, g))
+			continue;
+		VP_GROW(c->vms.vms, c->vms.cap, c->vms.n + 1);
+		c->vms.vms[c->vms.n++] = *g;
+		snprintf(gone_notes + len, sizeof(gone_notes) - len, "%s%s '%s' (pid %d)",
+			 len ? ", " : "", g->adapter == HVA_NATIVE ? "process" : "VM",
+			 g->name ? g->name : "?", g->pid);
+	}
 	if (ncounts)
 		share = vcpu_shares(c, total, counts, &home);
 	f->t_ns = now;
@@ -930,6 +976,13 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	snprintf(f->notes, sizeof(f->notes), "%s%s%s%s%s", c->notes,
 		 c->notes[0] && c->vms.notes[0] ? "; " : "", c->vms.notes,
 		 (c->notes[0] || c->vms.notes[0]) && rdt_notes[0] ? "; " : "", rdt_notes);
+	if (gone_notes[0]) {
+		size_t len = strlen(f->notes);
+
+		snprintf(f->notes + len, sizeof(f->notes) - len, "%sexited during the run, counted "
+			 "until then: %s", len ? "; " : "", gone_notes);
+	}
+	c->vms.n = n_live; /* the borrowed ones stay c->gone's */
 	if (!total)
 		c->prev_ns = now;
 	return 0;

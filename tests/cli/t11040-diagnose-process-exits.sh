@@ -1,0 +1,41 @@
+#!/bin/sh
+# t11040-diagnose-process-exits.sh - diagnose -p over a process that exits
+# mid-run keeps what was counted before the exit, and says it exited
+. "$(dirname "$0")/lib.sh"
+
+HOME=$TRASH/home
+export HOME
+unset XDG_CONFIG_HOME
+W=${VP_HELPERS:+$VP_HELPERS/workload}
+
+if [ -z "$W" ] || [ ! -x "$W" ]; then
+	test_skip 'diagnose -p of a process that exits mid-run' 'tests/helpers/workload is not built (VP_HELPERS)'
+else
+test_expect_success 'diagnose -p: a process burning 400 ms then exiting at ~1 s of 3 is diagnosed, not lost' '
+	"$W" --delay 500 --cpu-ms 400 --report w.rep &
+	wp=$! &&
+	wait_report w.rep pid &&
+	vmmprof diagnose --json -p $wp -d 3 >d.json 2>err &&
+	wait $wp &&
+	test "$(json_get d.json "len(j[\"diagnosis\"][\"vms\"])")" = 1 &&
+	test "$(json_get d.json "j[\"diagnosis\"][\"vms\"][0][\"vm\"]")" = workload &&
+	json_get d.json "j[\"notes\"]" >notes &&
+	grep_q "exited during the run, counted until then: process .workload. (pid $wp)" notes &&
+	# no PMU here: cycles are task-clock (ns) x MHz / 1000, over the 400 ms burnt after attaching
+	mhz=$(awk -F: "/^cpu MHz/ {print \$2; exit}" /proc/cpuinfo) &&
+	work=$(report work_cpu_ns w.rep) && proc=$(report proc_cpu_ns w.rep) &&
+	cyc=$(json_get d.json "j[\"diagnosis\"][\"vms\"][0][\"cycles\"]") &&
+	python3 -c "import sys; c, w, p, m = map(float, sys.argv[1:]);
+assert 0.8 * w * m / 1e3 <= c <= 1.25 * p * m / 1e3, (c, w, p, m)" "$cyc" "$work" "$proc" "$mhz"
+'
+fi
+
+test_expect_success 'the text report names the process, not "No VM found"' '
+	sh -c "sleep 0.5" &
+	sp=$! &&
+	vmmprof diagnose -p $sp -d 1.5 >d.txt 2>err &&
+	! grep -q "No VM found" d.txt &&
+	grep_q "exited during the run" d.txt
+'
+
+test_done
