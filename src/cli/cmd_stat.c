@@ -64,6 +64,19 @@ struct stat_opts {
 	const char *calibration;   /* --calibration FILE */
 	long repeat;               /* -r N: run the command N times (1: once) */
 	bool per_thread;           /* --per-thread: one row per thread and event */
+	int aggr;                  /* AGGR_*: -A, --per-core, --per-socket, --per-node */
+};
+
+/* How -a/-C counts are summed: over every CPU (perf's default), or per group of CPUs. */
+enum { AGGR_GLOBAL, AGGR_NONE, AGGR_CORE, AGGR_SOCKET, AGGR_NODE };
+static const char *const aggr_flag[] = { "", "-A", "--per-core", "--per-socket", "--per-node" };
+
+/* One group of CPUs that a line sums, as perf labels it ("N0", "S0-D0-C1", "CPU3"). */
+struct aggr_group {
+	char id[40];
+	int width;                 /* the id's column in the table */
+	int cpus;                  /* CPUs summed; -1 with -A (perf prints no count) */
+	struct cnt_filter f;
 };
 
 /* One output row: a non-uncore event, or every instance of an uncore spec. */
@@ -205,7 +218,8 @@ static int parse_ids(const char *arg, pid_t **v, size_t *n, size_t *cap, const c
 	return 0;
 }
 
-enum { OPT_JSON = 1000, OPT_NO_BIG_NUM, OPT_RAW, OPT_MODEL_PATH, OPT_CALIB, OPT_PER_THREAD };
+enum { OPT_JSON = 1000, OPT_NO_BIG_NUM, OPT_RAW, OPT_MODEL_PATH, OPT_CALIB, OPT_PER_THREAD,
+       OPT_PER_CORE, OPT_PER_SOCKET, OPT_PER_NODE };
 
 static int parse_args(struct stat_opts *o, int argc, char **argv)
 {
@@ -227,6 +241,10 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 		{ "calibration", required_argument, NULL, OPT_CALIB },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "per-core", no_argument, NULL, OPT_PER_CORE },
+		{ "per-socket", no_argument, NULL, OPT_PER_SOCKET },
+		{ "per-node", no_argument, NULL, OPT_PER_NODE },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vp_err err = { 0, "" };
@@ -235,7 +253,7 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 	o->big_num = true;
 	o->repeat = 1;
 	cpulist_init(&o->cpus);
-	while ((c = getopt_long(argc, argv, "+e:aC:p:t:G:I:x:o:m:r:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:aAC:p:t:G:I:x:o:m:r:", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -311,6 +329,19 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 		case OPT_PER_THREAD:
 			o->per_thread = true;
 			break;
+		case 'A':
+		case OPT_PER_CORE:
+		case OPT_PER_SOCKET:
+		case OPT_PER_NODE: {
+			int a = c == 'A' ? AGGR_NONE : c == OPT_PER_CORE ? AGGR_CORE :
+				c == OPT_PER_SOCKET ? AGGR_SOCKET : AGGR_NODE;
+
+			if (o->aggr && o->aggr != a)
+				return cli_usage_error(self(), "%s and %s exclude each other: one way to "
+						       "sum the CPUs", aggr_flag[o->aggr], aggr_flag[a]);
+			o->aggr = a;
+			break;
+		}
 		default:
 			return cli_usage_error(self(), "unknown option '%s'", argv[optind - 1]);
 		}
@@ -345,6 +376,13 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 	if (o->per_thread && o->repeat > 1)
 		return cli_usage_error(self(), "--per-thread and -r exclude each other: the threads "
 				       "differ from run to run");
+	if (o->aggr && !o->all_cpus && !o->cpus.n)
+		return cli_usage_error(self(), "%s sums the counts of CPUs: it needs -a or -C (as "
+				       "perf's)", aggr_flag[o->aggr]);
+	if (o->aggr && (o->cgroup_all || o->nr_cgroups || o->model || o->repeat > 1))
+		return cli_usage_error(self(), "%s is not available with %s", aggr_flag[o->aggr],
+				       o->model ? "-m (a model's metrics are of the whole machine)" :
+				       o->repeat > 1 ? "-r" : "-G");
 	return 0;
 }
 
@@ -424,17 +462,16 @@ static void free_rows(struct row *rows, size_t n)
 	free(rows);
 }
 
-/* One row's sum over the run (total) or the interval, on one entity (-1: all of them). */
+/* One row's sum over the run (total) or the interval, on the entities that where picks. */
 static void row_value(const struct cnt_session *s, const struct cnt_snapshot *snap, bool total,
-		      const struct row *r, int entity, struct cnt_value *v)
+		      const struct row *r, const struct cnt_filter *where, struct cnt_value *v)
 {
-	struct cnt_filter f = CNT_FILTER_ANY;
+	struct cnt_filter f = *where;
 
 	if (r->event >= 0)
 		f.event = r->event;
 	else
 		f.spec_index = r->spec_index;
-	f.entity = entity;
 	cnt_sum(s, snap, total, &f, v);
 }
 
@@ -495,10 +532,10 @@ static void time_prefix(struct sbuf *out, uint64_t ns, char sep)
 		sbuf_addch(out, sep);
 }
 
-/* Every row's value on entity (-1: all) into v[] and its scaled count into vals[]. */
+/* Every row's value on the entities where picks into v[] and its scaled count into vals[]. */
 static void row_values(const struct cnt_session *s, const struct cnt_snapshot *snap, bool total,
-		       const struct row *rows, size_t n, int entity, struct cnt_value *v,
-		       double *vals)
+		       const struct row *rows, size_t n, const struct cnt_filter *where,
+		       struct cnt_value *v, double *vals)
 {
 	size_t i;
 
@@ -507,7 +544,7 @@ static void row_values(const struct cnt_session *s, const struct cnt_snapshot *s
 
 		v[i] = z;
 		if (!rows[i].dropped)
-			row_value(s, snap, total, &rows[i], entity, &v[i]);
+			row_value(s, snap, total, &rows[i], where, &v[i]);
 		vals[i] = v[i].value;
 	}
 }
@@ -518,23 +555,132 @@ static bool per_thread_entity(const struct stat_opts *o, const struct cnt_sessio
 	return o->per_thread && s->entities[e].kind == CNT_ENT_THREAD;
 }
 
+static int cmp_int(int a, int b)
+{
+	return (a > b) - (a < b);
+}
+
+struct aggr_sort {
+	const struct cnt_session *s;
+	int mode;
+};
+
+/* perf's order of its aggregates: by node, socket, then die and core, then CPU. */
+static int cmp_cpu_entity(const void *pa, const void *pb, void *ctx)
+{
+	const struct aggr_sort *as = ctx;
+	const struct cnt_entity *a = &as->s->entities[*(const size_t *)pa];
+	const struct cnt_entity *b = &as->s->entities[*(const size_t *)pb];
+	int mode = as->mode, c = 0;
+
+	if (mode == AGGR_NODE)
+		c = cmp_int(a->node, b->node);
+	if (!c && (mode == AGGR_SOCKET || mode == AGGR_CORE))
+		c = cmp_int(a->package, b->package);
+	if (!c && mode == AGGR_CORE)
+		c = cmp_int(a->die, b->die) ? cmp_int(a->die, b->die) : cmp_int(a->core, b->core);
+	return c ? c : cmp_int(a->cpu, b->cpu);
+}
+
 /*
- * Every row's values: summed over the entities, or with --per-thread one
- * set per entity (threads only are filled) at [entity * n + row].  Returns
- * the number of sets; free() *v and *vals.
+ * The groups of CPUs that -A, --per-core, --per-socket and --per-node print a
+ * line for, in perf's order and with its labels; *out is freed by the caller.
+ * A CPU whose node or core sysfs does not tell is a group of its own ("N?"),
+ * never merged into another.
+ */
+static size_t aggr_groups(const struct stat_opts *o, const struct cnt_session *s,
+			  struct aggr_group **out)
+{
+	size_t *cpus = xcalloc(s->n_entities + 1, sizeof(*cpus));
+	struct aggr_group *g = xcalloc(s->n_entities + 1, sizeof(*g));
+	size_t n_cpus = 0, n = 0, i;
+	int mode = o->aggr;
+	struct aggr_sort as = { s, mode };
+
+	for (i = 0; i < s->n_entities; i++)
+		if (s->entities[i].kind == CNT_ENT_CPU && s->entities[i].state != CNT_ENT_OFFLINE)
+			cpus[n_cpus++] = i;
+	qsort_r(cpus, n_cpus, sizeof(*cpus), cmp_cpu_entity, &as);
+	for (i = 0; i < n_cpus; i++) {
+		const struct cnt_entity *e = &s->entities[cpus[i]];
+		struct cnt_filter f = CNT_FILTER_ANY;
+		char id[40];
+		int width;
+
+		switch (mode) {
+		case AGGR_NODE:
+			f.node = e->node;
+			snprintf(id, sizeof(id), e->node >= 0 ? "N%d" : "N?", e->node);
+			width = 6;
+			break;
+		case AGGR_SOCKET:
+			f.package = e->package;
+			snprintf(id, sizeof(id), e->package >= 0 ? "S%d" : "S?", e->package);
+			width = 6;
+			break;
+		case AGGR_CORE:
+			f.package = e->package;
+			f.die = e->die;
+			f.core = e->core;
+			snprintf(id, sizeof(id), "S%d-D%d-C%d", e->package, e->die < 0 ? 0 : e->die,
+				 e->core);
+			width = (int)(strchr(id, 'C') - id) + 1 + 8;
+			break;
+		default:
+			snprintf(id, sizeof(id), "CPU%d", e->cpu);
+			width = 10;
+			break;
+		}
+		/* an unknown key is not a group: that CPU alone */
+		if (mode == AGGR_NONE || (mode == AGGR_NODE && e->node < 0) ||
+		    (mode != AGGR_NODE && (e->package < 0 || (mode == AGGR_CORE && e->core < 0)))) {
+			f = (struct cnt_filter)CNT_FILTER_ANY;
+			f.entity = (int)cpus[i];
+		} else if (n && !strcmp(g[n - 1].id, id)) {
+			g[n - 1].cpus++;
+			continue;
+		}
+		snprintf(g[n].id, sizeof(g[n].id), "%s", id);
+		g[n].width = width;
+		g[n].cpus = mode == AGGR_NONE ? -1 : 1;
+		g[n].f = f;
+		n++;
+	}
+	free(cpus);
+	*out = g;
+	return n;
+}
+
+/*
+ * Every row's values: summed over the entities, with --per-thread one set
+ * per entity (threads only are filled), or one set per group of CPUs
+ * (-A, --per-core/socket/node), at [set * n + row].  Returns the number of
+ * sets; free() *v and *vals (and *groups, NULL unless aggregated).
  */
 static size_t entity_values(const struct stat_opts *o, const struct cnt_session *s,
 			    const struct cnt_snapshot *snap, bool total, const struct row *rows,
-			    size_t n, struct cnt_value **v, double **vals)
+			    size_t n, struct cnt_value **v, double **vals,
+			    struct aggr_group **groups)
 {
 	size_t n_ent = o->per_thread ? s->n_entities : 1, e;
+	struct cnt_filter all = CNT_FILTER_ANY;
 
+	*groups = NULL;
+	if (o->aggr)
+		n_ent = aggr_groups(o, s, groups);
 	*v = xcalloc(n * n_ent + 1, sizeof(**v));
 	*vals = xcalloc(n * n_ent + 1, sizeof(double));
-	for (e = 0; e < n_ent; e++)
-		if (!o->per_thread || per_thread_entity(o, s, e))
-			row_values(s, snap, total, rows, n, o->per_thread ? (int)e : -1,
+	for (e = 0; e < n_ent; e++) {
+		struct cnt_filter one = CNT_FILTER_ANY;
+
+		one.entity = (int)e;
+		if (o->aggr)
+			row_values(s, snap, total, rows, n, &(*groups)[e].f, *v + e * n,
+				   *vals + e * n);
+		else if (!o->per_thread || per_thread_entity(o, s, e))
+			row_values(s, snap, total, rows, n, o->per_thread ? &one : &all,
 				   *v + e * n, *vals + e * n);
+	}
 	return n_ent;
 }
 
@@ -572,14 +718,20 @@ static void print_rows(struct sbuf *out, const struct stat_opts *o, const struct
 	double elapsed = (double)(total ? snap->t_ns - snap->start_ns : snap->t_ns - snap->prev_ns);
 	struct cnt_value *v;
 	double *vals;
-	size_t n_ent = entity_values(o, s, snap, total, rows, n, &v, &vals);
+	struct aggr_group *g;
+	size_t n_ent = entity_values(o, s, snap, total, rows, n, &v, &vals, &g);
 	bool any_cg = false;
-	size_t i, e;
+	size_t i, e, k;
 
 	for (i = 0; i < n; i++)
 		any_cg |= rows[i].cgroup != NULL;
-	for (i = 0; i < n; i++) {
-		for (e = 0; e < n_ent; e++) {
+	/* event by event; perf's --per-core/socket/node print aggregate by aggregate */
+	for (k = 0; k < n * n_ent; k++) {
+		bool by_aggr = o->aggr && o->aggr != AGGR_NONE;
+
+		i = by_aggr ? k % n : k / n_ent;
+		e = by_aggr ? k / n : k % n_ent;
+		{
 			struct stat_line l;
 
 			if (o->per_thread && !per_thread_entity(o, s, e))
@@ -590,11 +742,17 @@ static void print_rows(struct sbuf *out, const struct stat_opts *o, const struct
 				l.tid = (int)s->entities[e].tid;
 				l.comm = comms ? comms[e] : NULL;
 			}
+			if (g) {
+				l.aggr_id = g[e].id;
+				l.aggr_width = g[e].width;
+				l.aggr_cpus = g[e].cpus;
+			}
 			stat_format_line(out, &l, o->sep, o->big_num, any_cg);
 		}
 	}
 	free(v);
 	free(vals);
+	free(g);
 }
 
 static void json_event(struct jw *w, const struct row *rows, size_t n, size_t i,
@@ -634,7 +792,8 @@ static void json_rows(struct jw *w, const struct stat_opts *o, const struct cnt_
 	double elapsed = (double)(total ? snap->t_ns - snap->start_ns : snap->t_ns - snap->prev_ns);
 	struct cnt_value *v;
 	double *vals;
-	size_t n_ent = entity_values(o, s, snap, total, rows, n, &v, &vals);
+	struct aggr_group *g;
+	size_t n_ent = entity_values(o, s, snap, total, rows, n, &v, &vals, &g);
 	size_t i, e;
 
 	jw_key(w, "events");
@@ -655,12 +814,20 @@ static void json_rows(struct jw *w, const struct stat_opts *o, const struct cnt_
 				jw_kint(w, "pid", s->entities[e].pid);
 				sbuf_release(&t);
 			}
+			if (g) {   /* perf's -j: "node", "socket", "core" or "cpu" */
+				static const char *const key[] = { "", "cpu", "core", "socket", "node" };
+
+				jw_kstr(w, key[o->aggr], g[e].id);
+				if (g[e].cpus >= 0)
+					jw_kint(w, "cpus", g[e].cpus);
+			}
 			jw_obj_end(w);
 		}
 	}
 	jw_arr_end(w);
 	free(v);
 	free(vals);
+	free(g);
 }
 
 static void entity_desc(struct sbuf *out, const struct cnt_entity *e)
@@ -976,6 +1143,14 @@ static void print_interval(struct sbuf *out, const struct stat_opts *o, const st
 	if (!o->sep && !*header_done) {
 		if (o->per_thread) /* perf's "#%15s %16s-%-7s" */
 			sbuf_addstr(out, "#           time             comm-pid                  counts unit events\n");
+		else if (o->aggr == AGGR_NODE)
+			sbuf_addstr(out, "#           time node   cpus             counts unit events\n");
+		else if (o->aggr == AGGR_SOCKET)
+			sbuf_addstr(out, "#           time socket cpus             counts unit events\n");
+		else if (o->aggr == AGGR_CORE)
+			sbuf_addstr(out, "#           time core         cpus             counts unit events\n");
+		else if (o->aggr == AGGR_NONE)
+			sbuf_addstr(out, "#           time CPU                    counts unit events\n");
 		else
 			sbuf_addstr(out, "#           time             counts unit events\n");
 	}
@@ -1330,6 +1505,7 @@ static void repeat_release(struct repeat *rp)
 
 static void repeat_add(struct repeat *rp, const struct row *rows, const struct stat_run *r)
 {
+	struct cnt_filter all = CNT_FILTER_ANY;
 	int k = rp->done++;
 	size_t i;
 
@@ -1337,7 +1513,7 @@ static void repeat_add(struct repeat *rp, const struct row *rows, const struct s
 		struct cnt_value v = { 0, 0, 0, NAN, NAN };
 
 		if (!rows[i].dropped)
-			row_value(r->s, &r->snap, true, &rows[i], -1, &v);
+			row_value(r->s, &r->snap, true, &rows[i], &all, &v);
 		rp->runs[i * (size_t)rp->asked + (size_t)k] = v.value;
 		if (!isnan(v.value))
 			runstat_add(&rp->rs[i], v.value);
@@ -1591,7 +1767,8 @@ const struct cmd cmd_stat = {
 	.fn = run_stat,
 	.summary = "count events system-wide, per CPU, process, thread, cgroup or command",
 	.synopsis = "stat [-e EVENTS]... [-m MODEL [--raw]] [-a] [-C CPUS] [-G CGROUPS] [-I MS | -r N] [--per-thread] [-x SEP | --json] [-o FILE] [--] COMMAND [ARGS]\n"
-		    "stat [-e EVENTS]... (-a | -C CPUS | -p PIDS | -t TIDS | -G CGROUPS) [-I MS] [--per-thread] [-x SEP | --json] [-o FILE]",
+		    "stat [-e EVENTS]... (-a | -C CPUS | -p PIDS | -t TIDS | -G CGROUPS) [-I MS] [--per-thread] [-x SEP | --json] [-o FILE]\n"
+		    "stat [-e EVENTS]... (-a | -C CPUS) (-A | --per-core | --per-socket | --per-node) [-I MS] [-x SEP | --json] [-o FILE] [COMMAND [ARGS]]",
 	.description =
 		"Counts events the way 'perf stat' does and prints them the same way: counts with\n"
 		"thousands separators, the unit, a derived column after '#' (CPUs utilized, rate\n"
@@ -1662,7 +1839,11 @@ const struct cmd cmd_stat = {
 		"--model-path DIR\tlook for models in DIR first (repeatable)\n"
 		"--calibration FILE\tcalibration for cal.* values (default ~/.config/vmmprof/calibration.json)\n"
 		"-r, --repeat N\trun the command N times: means and their spread (see above)\n"
-		"--per-thread\tone row per thread (with -p, -t or a command)",
+		"--per-thread\tone row per thread (with -p, -t or a command)\n"
+		"-A, --no-aggr\twith -a or -C: one row per CPU (CPU3)\n"
+		"--per-core\twith -a or -C: one row per physical core, its CPUs summed (S0-D0-C1)\n"
+		"--per-socket\twith -a or -C: one row per package (S0)\n"
+		"--per-node\twith -a or -C: one row per NUMA node (N1), the CPUs of the node summed",
 	.examples =
 		"vmmprof stat -- make -j2\tperf's default counts for a build\n"
 		"vmmprof stat -a -I 1000\tthe whole machine, every second (Ctrl-C ends it)\n"

@@ -121,13 +121,38 @@ static int read_cpus(const char *root, struct cpulist *online, struct cpulist *p
 	return 0;
 }
 
-static int cpu_package(const char *root, int cpu)
+/* cpuN/topology/NAME (physical_package_id, die_id, core_id); -1 unknown. */
+static int cpu_topology(const char *root, int cpu, const char *name)
 {
 	char path[128];
-	int pkg;
+	int v;
 
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
-	return vp_read_int(root, path, &pkg, NULL) ? -1 : pkg;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, name);
+	return vp_read_int(root, path, &v, NULL) ? -1 : v;
+}
+
+/* The node of a CPU: its cpuN/nodeM link; -1 when it has none. */
+static int cpu_node(const char *root, int cpu)
+{
+	char path[64], **names = NULL;
+	size_t n = 0, i;
+	int node = -1;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
+	if (vp_list_dir(root, path, &names, &n, NULL))
+		return -1;
+	for (i = 0; i < n && node < 0; i++) {
+		char *end;
+		long v;
+
+		if (strncmp(names[i], "node", 4) || !names[i][4])
+			continue;
+		v = strtol(names[i] + 4, &end, 10);
+		if (!*end && v >= 0 && v < 1 << 16)
+			node = (int)v;
+	}
+	vp_free_names(names, n);
+	return node;
 }
 
 /* Thread ids of process pid from /proc/PID/task, ascending. */
@@ -295,7 +320,10 @@ static int cpu_entity(struct cnt_session *s, size_t *cap, int cpu, const struct 
 	e.kind = CNT_ENT_CPU;
 	e.state = cpulist_has(online, cpu) ? CNT_ENT_LIVE : CNT_ENT_OFFLINE;
 	e.cpu = cpu;
-	e.package = cpu_package(s->root, cpu);
+	e.package = cpu_topology(s->root, cpu, "physical_package_id");
+	e.die = cpu_topology(s->root, cpu, "die_id");
+	e.core = cpu_topology(s->root, cpu, "core_id");
+	e.node = cpu_node(s->root, cpu);
 	e.tid = e.pid = -1;
 	return add_entity(s, cap, &e);
 }
@@ -625,7 +653,7 @@ int cnt_session_new(struct cnt_session **out, const struct cnt_request *req, str
 		if (dup)
 			continue;
 		e.kind = CNT_ENT_THREAD;
-		e.cpu = e.package = -1;
+		e.cpu = e.package = e.die = e.core = e.node = -1;
 		e.tid = threads[i];
 		e.pid = owners[i];
 		add_entity(s, &cap_ent, &e);
@@ -663,7 +691,7 @@ int cnt_session_new(struct cnt_session **out, const struct cnt_request *req, str
 			goto out;
 		}
 		e.kind = CNT_ENT_CGROUP;
-		e.cpu = e.package = -1;
+		e.cpu = e.package = e.die = e.core = e.node = -1;
 		e.tid = e.pid = -1;
 		e.cgroup = xstrdup(name);
 		e.cgroup_path = path;
@@ -1059,7 +1087,10 @@ int cnt_sum(const struct cnt_session *s, const struct cnt_snapshot *snap, bool u
 		if ((f->event >= 0 && c->event != f->event) ||
 		    (f->spec_index >= 0 && e->ev.spec_index != f->spec_index) ||
 		    (f->entity >= 0 && c->entity != f->entity) ||
-		    (f->package >= 0 && s->entities[c->entity].package != f->package))
+		    (f->package >= 0 && s->entities[c->entity].package != f->package) ||
+		    (f->die >= 0 && s->entities[c->entity].die != f->die) ||
+		    (f->core >= 0 && s->entities[c->entity].core != f->core) ||
+		    (f->node >= 0 && s->entities[c->entity].node != f->node))
 			continue;
 		if (!use_total && snap->state[i] == CNT_SERIES_ENDED)
 			continue;

@@ -102,6 +102,8 @@ struct cnt_entity {
 	enum cnt_ent_state state;
 	int cpu;                   /* CNT_ENT_CPU: the CPU; -1 otherwise */
 	int package;               /* CNT_ENT_CPU: physical package id, -1 unknown */
+	int die, core;             /* CNT_ENT_CPU: die_id and core_id in sysfs, -1 unknown */
+	int node;                  /* CNT_ENT_CPU: its NUMA node (cpuN/nodeM), -1 unknown */
 	pid_t tid;                 /* CNT_ENT_THREAD: the thread */
 	pid_t pid;                 /* CNT_ENT_THREAD: its process (thread group) */
 	char *cgroup;              /* CNT_ENT_CGROUP: name as given */
@@ -209,9 +211,11 @@ struct cnt_filter {
 	int spec_index;            /* the events' evdesc.spec_index (uncore instances share it) */
 	int entity;                /* index into s->entities */
 	int package;               /* the entity's package */
+	int die, core;             /* with package: one core (stat --per-core) */
+	int node;                  /* the entity's NUMA node (stat --per-node) */
 };
 
-#define CNT_FILTER_ANY { -1, -1, -1, -1 }
+#define CNT_FILTER_ANY { -1, -1, -1, -1, -1, -1, -1 }
 
 /*
  * Sum the series of one snapshot (deltas, or totals when use_total) that

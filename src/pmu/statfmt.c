@@ -47,6 +47,11 @@ void stat_format_line(struct sbuf *out, const struct stat_line *l, char sep, boo
 		time_prefix(out, l->t_ns, sep);
 	if (l->tid > 0 && sep)
 		sbuf_addf(out, "%s-%d%c", l->comm ? l->comm : "", l->tid, sep);
+	if (l->aggr_id && sep) {
+		sbuf_addf(out, "%s%c", l->aggr_id, sep);
+		if (l->aggr_cpus >= 0)
+			sbuf_addf(out, "%d%c", l->aggr_cpus, sep);
+	}
 	if (l->not_supported)
 		sbuf_addstr(&num, "<not supported>");
 	else if (isnan(l->value))
@@ -79,6 +84,11 @@ void stat_format_line(struct sbuf *out, const struct stat_line *l, char sep, boo
 			sbuf_addch(out, ' ');
 		if (l->tid > 0)
 			sbuf_addf(out, "%16s-%-7d ", l->comm ? l->comm : "", l->tid);
+		if (l->aggr_id) {   /* perf's "N%-5d %4d ", "CPU%-7d " */
+			sbuf_addf(out, "%-*s ", l->aggr_width, l->aggr_id);
+			if (l->aggr_cpus >= 0)
+				sbuf_addf(out, "%4d ", l->aggr_cpus);
+		}
 		sbuf_addf(out, "%18s %-4s %-32s", sbuf_str(&num), unit, sbuf_str(&name));
 		if (l->has_metric)
 			sbuf_addf(out, " # %8.3f %-14s", l->metric, l->metric_unit);

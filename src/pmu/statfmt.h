@@ -26,6 +26,9 @@ struct stat_line {
 	double noise_pct;          /* 100 * stddev of the mean / mean; the table omits 0 as perf does */
 	const char *comm;          /* --per-thread: the thread's command name, NULL none */
 	int tid;                   /* --per-thread: its id */
+	const char *aggr_id;       /* -A, --per-core/socket/node: "CPU3", "S0-D0-C1", "N0"; NULL none */
+	int aggr_width;            /* its column in the table */
+	int aggr_cpus;             /* the CPUs summed, printed after it; -1 not printed (-A) */
 };
 
 /* v with decimals and, when big, thousands separators ("2,003.45"). */

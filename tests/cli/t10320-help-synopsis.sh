@@ -57,6 +57,9 @@ test_expect_success 'stat: the long synopsis is wrapped between bracketed words'
 	               COMMAND [ARGS]
 	  vmmprof stat [-e EVENTS]... (-a | -C CPUS | -p PIDS | -t TIDS | -G CGROUPS)
 	               [-I MS] [--per-thread] [-x SEP | --json] [-o FILE]
+	  vmmprof stat [-e EVENTS]... (-a | -C CPUS)
+	               (-A | --per-core | --per-socket | --per-node) [-I MS]
+	               [-x SEP | --json] [-o FILE] [COMMAND [ARGS]]
 	EOT
 	diff -u want got
 '

@@ -1,0 +1,98 @@
+#!/bin/sh
+# t3080-stat-aggr.sh - stat -a with -A, --per-core, --per-socket, --per-node:
+# one line per CPU, core, package or node, labelled and counted as perf does
+# (CPU3, S0-D0-C1, S0, N0, then the number of CPUs summed).  The groups come
+# from sysfs here (cpuN/topology/*, cpuN/nodeM); cpu-clock counts wall time
+# on every CPU, so each group's count is its CPUs times the time elapsed.
+. "$(dirname "$0")/lib.sh"
+
+cd "$TRASH" || exit 1
+SYS=/sys/devices/system/cpu
+online=$(cat $SYS/online)
+# cpus: the online CPUs, one per line
+expand() { echo "$1" | tr ',' '\n' | awk -F- '{ e = NF > 1 ? $2 : $1; for (c = $1; c <= e; c++) print c }'; }
+expand "$online" >cpus
+# node_of CPU: its cpuN/nodeM link
+node_of() { for d in $SYS/cpu$1/node*; do [ -e "$d" ] && basename "$d" | sed 's/node//'; done | head -n 1; }
+topo() { cat "$SYS/cpu$1/topology/$2" 2>/dev/null || echo 0; }
+
+# want.ID: "ID,CPUS" lines, sorted, from sysfs (the groups perf makes)
+while read -r c; do
+	echo "N$(node_of "$c")" >>node.ids
+	echo "S$(topo "$c" physical_package_id)" >>socket.ids
+	echo "S$(topo "$c" physical_package_id)-D$(topo "$c" die_id)-C$(topo "$c" core_id)" >>core.ids
+	echo "CPU$c" >>cpu.ids
+done <cpus
+for k in node socket core; do sort "$k.ids" | uniq -c | awk '{ print $2 "," $1 }' >want.$k; done
+sort cpu.ids >want.cpu
+
+# got FILE: "ID,CPUS" of each cpu-clock line of stat -x, output (ID,CPUS,value,unit,event,...)
+got() {
+	awk -F, '$5 == "cpu-clock" { print $1 "," $2 }' "$1" | sort
+}
+
+for m in node socket core; do
+	test_expect_success "--per-$m: one line per $m, with its CPUs counted (sysfs)" '
+		vmmprof stat -a --per-'$m' -x, -e cpu-clock -- sleep 0.3 2>out &&
+		got out >got && diff -u want.'$m' got
+	'
+done
+
+test_expect_success '-A: one line per online CPU, no CPU count' '
+	vmmprof stat -a -A -x, -e cpu-clock -- sleep 0.3 2>out &&
+	awk -F, "\$4 == \"cpu-clock\" { print \$1 }" out | sort >got &&
+	diff -u want.cpu got
+'
+
+test_expect_success 'cpu-clock per node: its CPUs x the time elapsed (within 10 %)' '
+	vmmprof stat -a --per-node -x, -e cpu-clock -- sleep 0.5 2>out &&
+	awk -F, "\$5 == \"cpu-clock\" { n = \$2; ms = \$3; if (ms < 0.9 * n * 500 || ms > 1.1 * n * 500 + 30) { print \$1 \": \" ms \" ms for \" n \" CPUs\"; bad = 1 } seen++ } END { exit bad || !seen }" out
+'
+
+test_expect_success 'aggregates come one by one with every event; -A goes event by event (perf 6.1)' '
+	vmmprof stat -a --per-socket -x, -e cpu-clock,task-clock -- sleep 0.2 2>out &&
+	awk -F, "{ print \$1 \",\" \$5 }" out >order &&
+	first=$(head -n 1 want.socket | cut -d, -f1) &&
+	test "$(sed -n 1p order)" = "$first,cpu-clock" &&
+	test "$(sed -n 2p order)" = "$first,task-clock" &&
+	vmmprof stat -a -A -x, -e cpu-clock,task-clock -- sleep 0.2 2>out &&
+	n=$(wc -l <want.cpu) &&
+	test "$(awk -F, "NR <= $n { print \$4 }" out | sort -u)" = cpu-clock
+'
+
+test_expect_success 'the table: "N0        2" before the count, CSV fields, --json keys, -I header' '
+	vmmprof stat -a --per-node -e cpu-clock -- sleep 0.2 2>out &&
+	first=$(head -n 1 want.node) && id=${first%,*} && nc=${first#*,} &&
+	grep -q "^$(printf "%-6s %4d " "$id" "$nc") *[0-9.,]* msec cpu-clock" out &&
+	vmmprof stat -a --per-node --json -e cpu-clock -- sleep 0.2 2>j &&
+	test "$(tail -n 1 j | python3 -c "import json, sys; e = json.load(sys.stdin)[\"events\"][0]; print(e[\"node\"], e[\"cpus\"])")" = "$id $nc" &&
+	vmmprof stat -a --per-node -I 100 -e cpu-clock -- sleep 0.25 2>out &&
+	head -n 1 out >hdr &&
+	grep -qx "#           time node   cpus             counts unit events" hdr
+'
+
+if command -v perf >/dev/null 2>&1 && perf stat -a -e cpu-clock true >/dev/null 2>&1; then
+	test_expect_success 'the same groups, labels and CPU counts as perf stat in the same run' '
+		for a in --per-node --per-socket --per-core -A; do
+			perf stat -a $a -x, -e cpu-clock -- sleep 0.1 2>p || return 1
+			vmmprof stat -a $a -x, -e cpu-clock -- sleep 0.1 2>v || return 1
+			if [ "$a" = -A ]; then f=1; else f=1,2; fi
+			grep cpu-clock p | cut -d, -f$f >p.ids && grep cpu-clock v | cut -d, -f$f >v.ids &&
+			diff -u p.ids v.ids || { echo "$a"; return 1; }
+		done
+	'
+else
+	test_skip 'the same groups as perf stat' 'perf is not installed or cannot count system-wide'
+fi
+
+test_expect_success 'usage errors: no -a/-C, two modes, with -G, -m or -r' '
+	expect_exit 2 vmmprof stat --per-node -e cpu-clock -- true 2>err &&
+	grep_q "needs -a or -C" err &&
+	expect_exit 2 vmmprof stat -a -A --per-core -e cpu-clock -- true 2>err &&
+	grep_q "exclude each other" err &&
+	expect_exit 2 vmmprof stat -a --per-node -G / -e cpu-clock -- true 2>err &&
+	expect_exit 2 vmmprof stat -a --per-node -m software -- true 2>err &&
+	expect_exit 2 vmmprof stat -a --per-node -r 2 -- true 2>err
+'
+
+test_done
