@@ -45,7 +45,7 @@ fi
 if ! vt_has stat; then
 	r="'vmmprof stat' is not on main yet (issue 3)"
 	for c in instructions-generic instructions-libpfm instructions-sysfs group-of-two per-thread per-cpu \
-		multiplex child-only; do
+		per-node multiplex child-only; do
 		vt_skip "stat/$c" "$r"
 	done
 else
@@ -121,6 +121,18 @@ else
 		vt_ok stat/per-cpu "-C 0: $(vals /tmp/s4), want $want"
 	else
 		vt_fail stat/per-cpu "-C 0: want >= $want within 0.1 %: $(show /tmp/s4)"
+	fi
+
+	# --per-node on the guest's two nodes (CPU 0 / CPU 1): one row each,
+	# "N0,1,..." and "N1,1,..."; the loop on CPU 0 is counted on N0 as -C 0
+	# counts it, and node 1's idle CPU retired fewer user instructions
+	if st /tmp/s8 -a --per-node -e instructions:u -- ./loop "$N" &&
+	   awk -F, -v w="$want" '$1 == "N0" && $2 == 1 && $3 >= w && $3 <= w * 1.001 { a = $3 }
+		$1 == "N1" && $2 == 1 { b = $3 } END { exit !(a && b != "" && b < a) }' /tmp/s8 &&
+	   [ "$(grep -c '^N[0-9]' /tmp/s8)" -eq 2 ]; then
+		vt_ok stat/per-node "$(grep '^N' /tmp/s8 | cut -d, -f1-3 | tr '\n' ' ')want N0 >= $want within 0.1 %"
+	else
+		vt_fail stat/per-node "want N0,1 >= $want within 0.1 % and N1,1 below it: $(show /tmp/s8)"
 	fi
 
 	# more events than the PMU has counters: the kernel says how many it
