@@ -140,14 +140,20 @@ else
 fi
 
 test_expect_success 'the VM ending mid-run ends its series once, top goes on' '
+	rm -f out
 	( vmmprof top --json -n 6 -d 0.4 >out; echo $? >rc ) &
 	bg=$!
-	sleep 1 && cleanup && wait $bg &&
-	test "$(cat rc)" = 0 && test $(wc -l <out) = 6 &&
-	head -1 out | grep -q "\"name\":\"$NAME\"" &&
-	tail -1 out >last && ! grep -q "\"vm\":\"$NAME\"" last &&
-	test "$(grep -c "\"kind\":\"vm\",\"name\":\"$NAME\"" out)" = 1 &&
-	test "$(grep -o "\"kind\":\"vcpu\",\"name\":\"$NAME vCPU [01]\"" out | wc -l)" = 2
+	# the VM goes once top has printed a sample with it (a fixed sleep lost
+	# that race under the sanitizers on a loaded machine)
+	wait_lines out && cleanup && wait $bg &&
+	{ test "$(cat rc)" = 0 && test $(wc -l <out) = 6 ||
+		{ echo "top exited $(cat rc) after $(wc -l <out) of 6 samples"; false; }; } &&
+	{ head -1 out | grep -q "\"name\":\"$NAME\"" || { echo "not in the first sample:"; head -1 out | cut -c1-400; false; }; } &&
+	tail -1 out >last && { ! grep -q "\"vm\":\"$NAME\"" last || { echo "still in the last"; false; }; } &&
+	n=$(grep -c "\"kind\":\"vm\",\"name\":\"$NAME\"" out) &&
+	{ test "$n" = 1 || { echo "its vm series ended $n times, want once"; false; }; } &&
+	n=$(grep -o "\"kind\":\"vcpu\",\"name\":\"$NAME vCPU [01]\"" out | wc -l) &&
+	{ test "$n" = 2 || { echo "vCPU series ended $n times, want 2"; false; }; }
 '
 
 cleanup
