@@ -120,7 +120,7 @@ int diagnose_recording(const char *path, const struct pipe_opts *o, bool json)
 	}
 	rc = pipeline_model(&p, o, rec.model_name);
 	if (rc)
-		goto out_rec;
+		goto out_pipe; /* what pipeline_model() set up before it failed */
 	if (rec_bind_model(&rec, p.model, &av, &err)) {
 		rc = cli_error(&err);
 		goto out_pipe;
@@ -142,7 +142,6 @@ int diagnose_recording(const char *path, const struct pipe_opts *o, bool json)
 	model_avail_release(p.model, &av);
 out_pipe:
 	pipeline_close(&p);
-out_rec:
 	rec_release(&rec);
 	return rc;
 }

@@ -401,6 +401,7 @@ static int run_report(int argc, char **argv)
 	struct sbuf out = SBUF_INIT;
 	struct vp_err err;
 	int opt, rc = 0, r;
+	unsigned forms = 0;
 
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if ((r = pipe_opt(&cmd_report, &o, opt, optarg))) {
@@ -411,13 +412,18 @@ static int run_report(int argc, char **argv)
 			continue;
 		}
 		switch (opt) {
-		case 'j': fmt = FMT_JSON; break;
-		case 'c': fmt = FMT_CSV; break;
-		case 'H': html = optarg; break;
+		case 'j': fmt = FMT_JSON; forms |= 1; break;
+		case 'c': fmt = FMT_CSV; forms |= 2; break;
+		case 'H': html = optarg; forms |= 4; break;
 		default:
 			rc = cli_usage_error(&cmd_report, "unknown option '%s'", argv[optind - 1]);
 			goto out;
 		}
+	}
+	if (forms & (forms - 1)) {
+		/* one form per run: the last one given used to win without a word */
+		rc = cli_usage_error(&cmd_report, "--json, --csv and --html exclude each other");
+		goto out;
 	}
 	if (optind + 1 != argc) {
 		rc = cli_usage_error(&cmd_report, optind >= argc ? "a RECORDING is required"

@@ -87,6 +87,8 @@ static int run_user(int argc, char **argv)
 	if (optind >= argc)
 		return cli_usage_error(&cmd_user, "'user' needs add, remove or list");
 	sub = argv[optind++];
+	if (strcmp(sub, "add") && strcmp(sub, "remove") && strcmp(sub, "list"))
+		return cli_usage_error(&cmd_user, "unknown subcommand '%s' (add, remove, list)", sub);
 	if (strcmp(sub, "list")) {
 		if (optind >= argc)
 			return cli_usage_error(&cmd_user, "'user %s' needs a user name", sub);
@@ -94,8 +96,6 @@ static int run_user(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error(&cmd_user, "unexpected argument '%s'", argv[optind]);
-	if (strcmp(sub, "add") && strcmp(sub, "remove") && strcmp(sub, "list"))
-		return cli_usage_error(&cmd_user, "unknown subcommand '%s' (add, remove, list)", sub);
 	if (strcmp(sub, "add") && (role_s || token_out))
 		return cli_usage_error(&cmd_user, "--role and --token-out go with 'user add'");
 	if (!strcmp(sub, "add")) {

@@ -72,18 +72,32 @@ void diags_add(struct diags *d, bool warning, struct src_loc loc, const char *sr
 	va_end(ap);
 }
 
+/* The most of a source line an excerpt shows: a longer one is cut around the column. */
+#define DIAG_EXCERPT_MAX 100
+
 void diag_format(const struct diag *dg, struct sbuf *out)
 {
-	const char *s;
+	const char *s, *line = dg->src_line;
+	size_t len, from = 0, n;
 	int i;
 
 	sbuf_addf(out, "%s:%d:%d: %s: %s\n", dg->file, dg->line, dg->col,
 		  dg->warning ? "warning" : "error", dg->msg);
-	if (!dg->src_line)
+	if (!line)
 		return;
-	sbuf_addf(out, "%5d | %s\n      | ", dg->line, dg->src_line);
+	len = n = strlen(line);
+	if (len > DIAG_EXCERPT_MAX) {
+		/* a very long line: the part around the column, '...' for what is left out */
+		if (dg->col > DIAG_EXCERPT_MAX / 2)
+			from = (size_t)dg->col - DIAG_EXCERPT_MAX / 2;
+		if (from > len)
+			from = len;
+		n = len - from < DIAG_EXCERPT_MAX ? len - from : DIAG_EXCERPT_MAX;
+	}
+	sbuf_addf(out, "%5d | %s%.*s%s\n      | %s", dg->line, from ? "..." : "", (int)n, line + from,
+		  from + n < len ? "..." : "", from ? "   " : "");
 	/* keep tabs so the caret lines up under the column in any tab width */
-	for (i = 1, s = dg->src_line; i < dg->col && *s; i++, s++)
+	for (i = 1 + (int)from, s = line + from; i < dg->col && *s; i++, s++)
 		sbuf_addch(out, *s == '\t' ? '\t' : ' ');
 	for (; i < dg->col; i++)
 		sbuf_addch(out, ' ');
