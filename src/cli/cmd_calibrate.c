@@ -7,12 +7,35 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench/bench.h"
 #include "cli/bench_report.h"
 #include "cli/calib_file.h"
 #include "util/alloc.h"
 #include "version.h"
+
+/*
+ * Whether the calibration can be written to path (its directory exists and
+ * is writable): said before the measurement, not after it, which would lose it.
+ */
+static int check_output(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int rc = 0;
+
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (access(dir, W_OK | X_OK))
+		rc = cli_errorf("cannot write the calibration to '%s': directory '%s': %s", path, dir,
+				strerror(errno));
+	free(dir);
+	return rc;
+}
 
 static int run_calibrate(int argc, char **argv)
 {
@@ -93,6 +116,13 @@ static int run_calibrate(int argc, char **argv)
 	o.progress_ctx = &quiet;
 	if (!path)
 		path = calibrate_default_path(true);
+	if (!path) {
+		rc = cli_errorf("nowhere to write the calibration: neither HOME nor XDG_CONFIG_HOME "
+				"is set (give -o FILE)");
+		goto out;
+	}
+	if ((rc = check_output(path)))
+		goto out;
 	if (bench_calibrate(&t, &o, &c, &err)) {
 		bench_report_progress_end(&quiet);
 		rc = cli_error(&err);
