@@ -78,6 +78,24 @@ def qemu(root, pid, argv, threads, cgroup_lines, numa_maps, maps, cpus_of=None):
         w(root, t + 'schedstat', ss)
         w(root, t + 'cgroup', cg if cg else cgroup_lines)
 
+def sched(comm, tid, faults=None, cur=0, pref=-1):
+    """/proc/PID/task/TID/sched as kernel/sched/debug.c prints it; faults: per node
+    (task_private, task_shared, group_private, group_shared), None: no NUMA lines."""
+    row = lambda k, v: '%-45s:%21s\n' % (k, v)
+    t = ('%s (%d, #threads: 4)\n' % (comm, tid) + '-' * 67 + '\n' +
+         row('se.exec_start', '47077333.489664') + row('se.sum_exec_runtime', '15000.000000') +
+         row('nr_switches', 9000) + row('policy', 0) + row('prio', 120) + row('clock-delta', 81))
+    if faults is None:
+        return t
+    t += (row('mm->numa_scan_seq', 12) + row('numa_pages_migrated', 40) +
+          row('numa_preferred_nid', pref) +
+          row('total_numa_faults', sum(f[0] + f[1] for f in faults)) +
+          'current_node=%d, numa_group_id=0\n' % cur)
+    for n, (tp, ts, gp, gs) in enumerate(faults):
+        t += ('numa_faults node=%d task_private=%d task_shared=%d group_private=%d '
+              'group_shared=%d\n' % (n, tp, ts, gp, gs))
+    return t
+
 NS0 = [('numa_hit', 1000000), ('numa_miss', 2000), ('numa_foreign', 3000),
        ('interleave_hit', 400), ('local_node', 990000), ('other_node', 12000)]
 NS1 = [('numa_hit', 500000), ('numa_miss', 3000), ('numa_foreign', 2000),
@@ -143,6 +161,12 @@ qemu(R, 2000, db_argv,
      '7f2000000000 bind:1 file=/dev/hugepages/libvirt/qemu/2-db-2/qemu_back_mem.pc.ram.Xy\\040z huge dirty=200 N1=200 kernelpagesize_kB=2048\n',
      LIB_MAPS +
      '7f2000000000-7f2020000000 rw-s 00000000 00:2f 77 /dev/hugepages/libvirt/qemu/2-db-2/qemu_back_mem.pc.ram.Xy z (deleted)\n')
+# NUMA hinting faults (sched): vCPU 0 on node 0 faults 15 on node 0, 80 on node 1;
+# vCPU 1 on node 1 faults 40 on node 0, 160 on node 1; db-2's vCPU not scanned yet
+w(R, '/proc/sys/kernel/numa_balancing', '1\n')
+w(R, '/proc/1000/task/1002/sched', sched('CPU 0/KVM', 1002, [(12, 3, 40, 9), (80, 0, 100, 0)], 0, 1))
+w(R, '/proc/1000/task/1003/sched', sched('CPU 1/KVM', 1003, [(30, 10, 40, 9), (150, 10, 100, 0)], 1, 1))
+w(R, '/proc/2000/task/2002/sched', sched('CPU 0/KVM', 2002, [(0, 0, 0, 0), (0, 0, 0, 0)], 1))
 for grp, dom in (('web1', [(0, 1048576, 5000000000, 'Unavailable'), (1, 524288, 'Unavailable', 'Unavailable')]),):
     for d, occ, tot, loc in dom:
         base = '/sys/fs/resctrl/mon_groups/%s/mon_data/mon_L3_%02d/' % (grp, d)
@@ -175,6 +199,11 @@ qemu(R, 3000, app_argv,
      v1('emulator'),
      LIB + '7f3000000000 default file=/memfd:pc.ram\\040(deleted) dirty=524288 N0=262144 N1=262144 kernelpagesize_kB=4\n',
      LIB_MAPS + '7f3000000000-7f3080000000 rw-s 00000000 00:01 4242 /memfd:pc.ram (deleted)\n')
+# balancing off now: vCPU 0 has no hinting faults, vCPU 1 (node 1) still shows
+# its decayed ones from before: 3 on node 0, 6 on node 1
+w(R, '/proc/sys/kernel/numa_balancing', '0\n')
+w(R, '/proc/3000/task/3003/sched', sched('qemu-kvm', 3003, [(0, 0, 0, 0), (0, 0, 0, 0)]))
+w(R, '/proc/3000/task/3004/sched', sched('qemu-kvm', 3004, [(1, 2, 0, 0), (6, 0, 0, 0)], 1, 1))
 w(R, '/sys/kernel/debug/kvm/3000-11/vcpu0/pid', '3003\n')
 w(R, '/sys/kernel/debug/kvm/3000-11/vcpu1/pid', '3004\n')
 w(R, '/sys/kernel/debug/kvm/3000-11/remote_tlb_flush', '0\n')
@@ -210,6 +239,8 @@ qemu(R, 4000, vp_argv,
      '7f4010000000-7f4014000000 rwxp 00000000 00:00 0 \n'
      '7f4020000000-7f4021000000 rw-p 00000000 00:00 0 \n'
      '7f4030000000-7f4030021000 rw-p 00000000 00:00 0                          [stack]\n')
+# a kernel without NUMA balancing: no sysctl, no numa_faults lines; vCPU 1 has no sched file
+w(R, '/proc/4000/task/4002/sched', sched('CPU 0/TCG', 4002))
 
 # ---- xen-dom0: captured xl outputs (written from the xl formats; see README.md) ----
 R = 'xen-dom0'
