@@ -6,9 +6,65 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "source/sched_numa.h"
 #include "util/alloc.h"
 #include "util/table.h"
 #include "util/timeutil.h"
+
+/* Each vCPU thread's NUMA hinting faults as shares per node, or why there are none. */
+static void read_faults(struct hv_vm_list *l, const char *root)
+{
+	size_t i, j;
+	int k;
+
+	for (i = 0; i < l->n; i++) {
+		const struct hv_vm *vm = &l->vms[i];
+
+		for (j = 0; j < vm->n_vcpus; j++) {
+			struct hv_vcpu *c = &vm->vcpus[j];
+			struct vp_err e = { 0, "" };
+			struct sched_numa s;
+
+			if (c->tid <= 0 || vm->pid <= 0) {
+				c->fault_why = xstrdup(vm->adapter == HVA_XEN
+					? "a Xen vCPU has no host thread with NUMA balancing stats"
+					: "no host thread known for the vCPU");
+				continue;
+			}
+			if (sched_numa_read(root, vm->pid, c->tid, &s, &e)) {
+				c->fault_why = xstrdup(e.msg);
+			} else {
+				c->fault_share = xcalloc((size_t)s.n_nodes, sizeof(*c->fault_share));
+				c->n_fault_nodes = s.n_nodes;
+				for (k = 0; k < s.n_nodes; k++)
+					c->fault_share[k] = s.faults[k] / s.total;
+				c->fault_pref_node = s.preferred_nid;
+			}
+			sched_numa_release(&s);
+		}
+	}
+}
+
+double vms_fault_remote(const struct hv_vcpu *c, const char **why)
+{
+	double r = 0;
+	int k;
+
+	*why = NULL;
+	if (!c->fault_share) {
+		*why = c->fault_why ? c->fault_why : "hinting faults not read";
+		return NAN;
+	}
+	if (c->node < 0 || c->node >= c->n_fault_nodes) {
+		*why = c->node < 0 ? "the node the vCPU runs on is unknown"
+				   : "no numa_faults line for the node the vCPU runs on";
+		return NAN;
+	}
+	for (k = 0; k < c->n_fault_nodes; k++)
+		if (k != c->node)
+			r += c->fault_share[k];
+	return r;
+}
 
 int vms_scan(struct vms_view *v, const char *root, struct vp_err *err)
 {
@@ -33,6 +89,7 @@ int vms_scan_xen(struct vms_view *v, const char *root, struct hv_xen_numa *xen_n
 	ret = hv_scan_vms(&ctx, &v->vms, err);
 	if (ret)
 		return ret;
+	read_faults(&v->vms, root);
 	attrib_init(&v->attrib, &v->plat.topo);
 	v->have_attrib = true;
 	attrib_update(&v->attrib, &v->vms, vp_now_ns());
@@ -108,23 +165,38 @@ void vms_json_mem_node(struct jw *w, const uint64_t *mem_node, int n_nodes)
 	jw_obj_end(w);
 }
 
-uint64_t *vms_mem_node_from_json(const struct jv *mem, int *n_nodes)
+/* {"0": x, "1": y, ...} with node ids 0..n-1 as keys: a heap array, NULL when absent or null */
+static double *node_values_from_json(const struct jv *o, int *n_nodes)
 {
-	uint64_t *v;
+	double *v;
 	size_t i;
 
 	*n_nodes = 0;
-	/* {"0": bytes, "1": bytes, ...}: keys are node ids 0..n-1 */
-	if (!mem || mem->type != JV_OBJ || !mem->n)
+	if (!o || o->type != JV_OBJ || !o->n)
 		return NULL;
-	v = xcalloc(mem->n, sizeof(*v));
-	*n_nodes = (int)mem->n;
-	for (i = 0; i < mem->n; i++) {
-		long n = strtol(mem->keys[i], NULL, 10);
+	v = xcalloc(o->n, sizeof(*v));
+	*n_nodes = (int)o->n;
+	for (i = 0; i < o->n; i++) {
+		long n = strtol(o->keys[i], NULL, 10);
 
-		if (n >= 0 && (size_t)n < mem->n && mem->items[i].type == JV_NUM)
-			v[n] = (uint64_t)mem->items[i].num;
+		if (n >= 0 && (size_t)n < o->n && o->items[i].type == JV_NUM)
+			v[n] = o->items[i].num;
 	}
+	return v;
+}
+
+uint64_t *vms_mem_node_from_json(const struct jv *mem, int *n_nodes)
+{
+	double *d = node_values_from_json(mem, n_nodes);
+	uint64_t *v;
+	int i;
+
+	if (!d)
+		return NULL;
+	v = xcalloc((size_t)*n_nodes, sizeof(*v));
+	for (i = 0; i < *n_nodes; i++)
+		v[i] = (uint64_t)d[i];
+	free(d);
 	return v;
 }
 
@@ -146,11 +218,58 @@ static void qval_text(struct sbuf *sb, struct qval q)
 		sbuf_addf(sb, "%.1f%% (%s)", 100.0 * q.v, vp_quality_name(q.q));
 }
 
+static void fault_cells(struct table *t, const struct hv_vcpu *c)
+{
+	struct sbuf s = SBUF_INIT;
+	const char *why;
+	double r = vms_fault_remote(c, &why);
+	int k;
+
+	if (isnan(r))
+		table_cell(t, "n/a");
+	else
+		table_cell(t, "%.1f%%", 100.0 * r);
+	for (k = 0; c->fault_share && k < c->n_fault_nodes; k++)
+		sbuf_addf(&s, "%s%d:%.1f%%", k ? " " : "", k, 100.0 * c->fault_share[k]);
+	table_cell(t, "%s", c->fault_share ? sbuf_str(&s) : "n/a");
+	sbuf_release(&s);
+}
+
+/* Under the table: each reason for an n/a remote(faults) once, with its vCPUs. */
+static void fault_reasons(const struct hv_vm *vm, struct sbuf *out)
+{
+	size_t i, j;
+
+	for (i = 0; i < vm->n_vcpus; i++) {
+		const char *why, *w2;
+		struct cpulist idx;
+		bool first = true;
+
+		if (!isnan(vms_fault_remote(&vm->vcpus[i], &why)))
+			continue;
+		for (j = 0; j < i; j++) /* said already? */
+			if (isnan(vms_fault_remote(&vm->vcpus[j], &w2)) && !strcmp(w2, why))
+				first = false;
+		if (!first)
+			continue;
+		cpulist_init(&idx);
+		for (j = i; j < vm->n_vcpus; j++)
+			if (isnan(vms_fault_remote(&vm->vcpus[j], &w2)) && !strcmp(w2, why) &&
+			    vm->vcpus[j].index >= 0)
+				cpulist_add(&idx, vm->vcpus[j].index);
+		sbuf_addstr(out, "  faults n/a vcpu ");
+		cpulist_format(&idx, out);
+		sbuf_addf(out, ": %s\n", why);
+		cpulist_release(&idx);
+	}
+}
+
 static void text_vm(const struct hv_vm_list *l, size_t k, vms_remote_fn remote, const void *rctx,
 		    struct sbuf *out)
 {
 	static const char *const titles[] = { ">vcpu", ">tid", ">cpu", ">node", "affinity", "state",
-					      ">cpu_s", "remote(est)", "cgroup" };
+					      ">cpu_s", "remote(est)", "remote(faults)",
+					      "faults per node", "cgroup" };
 	const struct hv_vm *vm = &l->vms[k];
 	struct table t;
 	struct qval q;
@@ -217,11 +336,13 @@ static void text_vm(const struct hv_vm_list *l, size_t k, vms_remote_fn remote, 
 		else
 			sbuf_addstr(&s, "n/a");
 		table_cell(&t, "%s", sbuf_str(&s));
+		fault_cells(&t, c);
 		table_cell(&t, "%s", c->cgroup ? c->cgroup : "-");
 		sbuf_release(&s);
 	}
 	table_render(&t, out, 2, true);
 	table_release(&t);
+	fault_reasons(vm, out);
 }
 
 void vms_text(const struct hv_vm_list *l, vms_remote_fn remote, const void *rctx,
@@ -244,6 +365,8 @@ void vms_text(const struct hv_vm_list *l, vms_remote_fn remote, const void *rctx
 		sbuf_addf(out, "note: %s\n", l->notes);
 	sbuf_addstr(out, "remote(est): expected remote-memory fraction from placement alone "
 			 "(run time per node x memory on other nodes); an estimate, not a count\n");
+	sbuf_addstr(out, "remote(faults): the vCPU's NUMA hinting faults (kernel NUMA balancing) on "
+			 "memory of other nodes than the one it runs on; sampled, decayed shares\n");
 }
 
 bool vms_view_remote(const void *ctx, size_t vm, long vcpu, struct qval *out)
@@ -278,6 +401,34 @@ static void json_list(struct jw *w, const char *key, const struct cpulist *cl, b
 		cpulist_format(cl, &s);
 	jw_kstr(w, key, cl->n || all ? sbuf_str(&s) : NULL);
 	sbuf_release(&s);
+}
+
+static void json_faults(struct jw *w, const struct hv_vcpu *c)
+{
+	const char *why;
+	double r = vms_fault_remote(c, &why);
+	int k;
+
+	jw_key(w, "fault_node_share");
+	if (c->fault_share) {
+		jw_obj_begin(w);
+		for (k = 0; k < c->n_fault_nodes; k++) {
+			char key[16];
+
+			snprintf(key, sizeof(key), "%d", k);
+			jw_kdouble(w, key, c->fault_share[k]);
+		}
+		jw_obj_end(w);
+	} else {
+		jw_null(w);
+	}
+	jw_kdouble(w, "fault_remote_share", r);
+	jw_key(w, "fault_preferred_node");
+	if (c->fault_pref_node >= 0)
+		jw_int(w, c->fault_pref_node);
+	else
+		jw_null(w);
+	jw_kstr(w, "fault_why", why);
 }
 
 static void json_vm(const struct vms_view *v, const struct hv_vm *vm, struct jw *w)
@@ -347,6 +498,7 @@ static void json_vm(const struct vms_view *v, const struct hv_vm *vm, struct jw 
 		jw_kstr(w, "cgroup", c->cgroup);
 		if (ve >= 0)
 			vms_json_qval(w, "remote_fraction", v->attrib.ents[ve].remote_frac);
+		json_faults(w, c);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
@@ -418,6 +570,10 @@ static void rd_vcpu(const struct jv *o, struct hv_vcpu *c)
 	snprintf(c->state, sizeof(c->state), "%s", state ? state : "");
 	c->cpu_time_s = jv_num(o, "cpu_time_s");
 	c->cgroup = rd_dup(o, "cgroup");
+	c->fault_share = node_values_from_json(jv_get(o, "fault_node_share"), &c->n_fault_nodes);
+	c->fault_pref_node = rd_int(o, "fault_preferred_node", -1);
+	if (!c->fault_share)
+		c->fault_why = rd_dup(o, "fault_why");
 }
 
 static const char *adapter_name_i(int i) { return hv_adapter_name((enum hv_adapter_id)i); }

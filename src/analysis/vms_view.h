@@ -79,6 +79,14 @@ void vms_json_mem_node(struct jw *w, const uint64_t *mem_node, int n_nodes);
 /* Such an object read back: a heap array (free()) of *n_nodes, NULL when absent or null. */
 uint64_t *vms_mem_node_from_json(const struct jv *mem, int *n_nodes);
 
+/*
+ * Share of a vCPU's NUMA hinting faults on memory of nodes other than the
+ * one it runs on (c->node), from c->fault_share (vms_scan() reads them from
+ * the kernel's sched file).  NaN with *why (a string that lives as long as
+ * c) when unknown; *why NULL otherwise.
+ */
+double vms_fault_remote(const struct hv_vcpu *c, const char **why);
+
 /* A quality-labelled value as JSON {"value", "quality", "why"}. */
 void vms_json_qval(struct jw *w, const char *key, struct qval q);
 

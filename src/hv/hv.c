@@ -31,6 +31,8 @@ static void vcpu_release(struct hv_vcpu *v)
 	cpulist_release(&v->soft_affinity);
 	free(v->cgroup);
 	free(v->comm);
+	free(v->fault_share);
+	free(v->fault_why);
 }
 
 void hv_vm_list_release(struct hv_vm_list *l)
@@ -85,6 +87,7 @@ struct hv_vcpu *hv_vm_add_vcpu(struct hv_vm *vm)
 	v->cpu = -1;
 	v->node = -1;
 	v->cpu_time_s = NAN;
+	v->fault_pref_node = -1;
 	cpulist_init(&v->affinity);
 	cpulist_init(&v->soft_affinity);
 	return v;

@@ -39,6 +39,11 @@ struct hv_vcpu {
 	bool have_run_ns;
 	char *cgroup;              /* the vCPU's own cgroup (libvirt .../vcpuN), NULL none */
 	char *comm;                /* thread name ("CPU 0/KVM"), NULL under Xen */
+	/* NUMA hinting faults (kernel NUMA balancing), filled by vms_scan(), not the adapters */
+	double *fault_share;       /* per node id, shares summing to 1; NULL: see fault_why */
+	int n_fault_nodes;
+	int fault_pref_node;       /* the kernel's numa_preferred_nid; -1 none or unknown */
+	char *fault_why;           /* why fault_share is NULL; NULL when known or not read */
 };
 
 struct hv_vm {

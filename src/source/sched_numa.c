@@ -159,7 +159,8 @@ int sched_numa_read(const char *root, int pid, int tid, struct sched_numa *out,
 		snprintf(path, sizeof(path), "/proc/%d/sched", pid);
 	ret = vp_read_file(root, path, &text, NULL, err);
 	if (ret == -ENOENT || ret == -ESRCH)
-		vp_err_set(err, ret, "no '%s' (the thread is gone)", path);
+		vp_err_set(err, ret,
+			   "no '%s' (the thread is gone, or a kernel without CONFIG_SCHED_DEBUG)", path);
 	if (ret)
 		goto out;
 	ret = sched_numa_parse(text, out, err);

@@ -116,7 +116,7 @@ static const struct {
 	  "the kernel has no NUMA balancing (no /proc/sys/kernel/numa_balancing)" },
 	/* no sched file: the path without the root */
 	{ __LINE__, "root/host-qemu", 4000, 4003, -ENOENT, { 0 },
-	  "no '/proc/4000/task/4003/sched'" },
+	  "no '/proc/4000/task/4003/sched' (the thread is gone" },
 };
 
 TEST(sched_numa_read_fixtures)
