@@ -2,7 +2,10 @@
 #include "test.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "source/sched_numa.h"
 #include "util/err.h"
@@ -146,4 +149,43 @@ TEST(sched_numa_read_fixtures)
 		}
 		sched_numa_release(&s);
 	}
+}
+
+/* This kernel's own sched file: its real format, and the reason the sysctl implies. */
+TEST(sched_numa_live_self)
+{
+	struct sched_numa s;
+	struct vp_err err = { 0, "" };
+	char path[64], line[256];
+	int lines = 0, bal = -1, ret;
+	bool have_sysctl;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", (int)getpid(), (int)gettid());
+	f = fopen(path, "r");
+	if (!f)
+		SKIP("no %s on this kernel", path);
+	while (fgets(line, sizeof(line), f))
+		lines += !strncmp(line, "numa_faults node=", 17);
+	fclose(f);
+	f = fopen("/proc/sys/kernel/numa_balancing", "r");
+	have_sysctl = f != NULL;
+	if (f) {
+		if (fscanf(f, "%d", &bal) != 1)
+			bal = -1;
+		fclose(f);
+	}
+	ret = sched_numa_read("/", getpid(), gettid(), &s, &err);
+	/* one numa_faults line per online node when the kernel prints them */
+	CHECK_INT(s.n_nodes > 0, lines > 0);
+	if (!have_sysctl)
+		CHECK_CONTAINS(err.msg, "no /proc/sys/kernel/numa_balancing");
+	else if (bal == 0 && ret)
+		CHECK_STR(err.msg, "NUMA balancing is off (kernel.numa_balancing = 0)");
+	else if (ret && !lines)
+		CHECK_CONTAINS(err.msg, "no numa_faults lines");
+	else if (ret)
+		CHECK_CONTAINS(err.msg, "not scanned by NUMA balancing yet");
+	CHECK(ret == 0 || ret == VP_EUNSUPP);
+	sched_numa_release(&s);
 }
