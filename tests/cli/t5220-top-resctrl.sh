@@ -37,8 +37,7 @@ top_run() {
 	p=$(cat pid) &&
 	wait_for "$d/$G/vmmprof-kvm-1000-$p" &&
 	wait_lines "$out" 1 &&
-	mon "$d/$G/vmmprof-kvm-1000-$p" 00 3145728 2000000000 1500000000 &&
-	mon "$d/$G/vmmprof-kvm-1000-$p" 01 1048576 1000000000 250000000 &&
+	mon_web1 "$d/$G/vmmprof-kvm-1000-$p" &&
 	wait $p
 }
 
@@ -50,40 +49,11 @@ test_expect_success 'top --json --resctrl: groups made, the counters written aft
 	test -z "$(ls r/sys/fs/resctrl/p1/mon_groups)"
 '
 
-# the sum over the samples of bytes/s x interval (first sample: null, no interval)
-sum_bytes() {
-	python3 - t.json "$1" <<-\EOF
-	import json, sys
-	tot = 0.0
-	for line in open(sys.argv[1]):
-	    j = json.loads(line)
-	    v = eval(sys.argv[2], {"j": j})
-	    if v is not None:
-	        tot += v * j["interval_s"]
-	print(round(tot))
-	EOF
-}
-last() {
-	tail -n 1 t.json >last.json && json_get last.json "$1"
-}
-VM='[v for v in j["vms"] if v["name"] == "web1"][0]["resctrl"]'
-N0='[n for n in j["nodes"] if n["node"] == 0][0]["resctrl"]'
-N1='[n for n in j["nodes"] if n["node"] == 1][0]["resctrl"]'
+VM=$TOP_VM
+N0=$TOP_N0
 
-test_expect_success 'per VM: occupancy 4 MiB, traffic 3e9 bytes, 1.75e9 local over the samples' '
-	test "$(last "$VM[\"llc_occupancy_bytes\"]")" = 4194304 &&
-	test "$(sum_bytes "$VM[\"mbm_total_bytes_per_s\"]")" = 3000000000 &&
-	test "$(sum_bytes "$VM[\"mbm_local_bytes_per_s\"]")" = 1750000000 &&
-	test "$(last "j[\"resctrl\"]")" = True
-'
-
-test_expect_success 'per node: the L3 domain of each node (3 MiB, 2e9 on node 0; 1 MiB, 1e9 on node 1)' '
-	test "$(last "$N0[\"llc_occupancy_bytes\"]")" = 3145728 &&
-	test "$(last "$N1[\"llc_occupancy_bytes\"]")" = 1048576 &&
-	test "$(sum_bytes "$N0[\"mbm_total_bytes_per_s\"]")" = 2000000000 &&
-	test "$(sum_bytes "$N0[\"mbm_local_bytes_per_s\"]")" = 1500000000 &&
-	test "$(sum_bytes "$N1[\"mbm_total_bytes_per_s\"]")" = 1000000000 &&
-	test "$(sum_bytes "$N1[\"mbm_local_bytes_per_s\"]")" = 250000000
+test_expect_success 'per VM and node (resctrl-lib.sh top_check_web1): web1 4 MiB, 3e9 bytes (1.75e9 local); node 0 3 MiB, 2e9 (1.5e9); node 1 1 MiB, 1e9 (0.25e9)' '
+	top_check_web1 t.json
 '
 
 test_expect_success 'n/a with the reason, never 0: the first sample, and db-2 (its group has no mon_data)' '
@@ -164,8 +134,7 @@ else
 			"TERM=xterm-256color $VMMPROF top -d 0.3 --resctrl --root $TRASH/r6; echo EXIT=\$?; sleep 30" &&
 		screen_wait "LLC_MiB  MBM_MB/s" s1 &&
 		g=$(ls -d r6/$G/vmmprof-kvm-1000-* | grep -v 4000000) &&
-		mon "$g" 00 3145728 2000000000 1500000000 &&
-		mon "$g" 01 1048576 1000000000 250000000 &&
+		mon_web1 "$g" &&
 		screen_wait "^ web1 .* 4\\.0  *[0-9.]* *$" s2 &&
 		tmux send-keys -t "$S" q &&
 		screen_wait "EXIT=0" s3 &&
