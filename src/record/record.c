@@ -82,7 +82,12 @@ static void bind_frame(const struct recording *r, const int *map, double *scratc
  * Schema 2: rows, row_mem and vals are clustered on their keys (WITHOUT
  * ROWID), so each is one B-tree that a reader scans front to back in frame
  * order and a writer appends to; schema 1 had them as rowid tables with a
- * separate key index (none on row_mem), the same columns.
+ * separate key index (none on row_mem), the same columns.  Added within
+ * schema 3 (readers of the first schema 3 files read the named columns and
+ * tables only, so they read these files the same): rows.mem_reason and
+ * frames.rdt_why (ids into texts, which holds each distinct text once: the
+ * same reason on every VM row of every frame costs a byte or two), and
+ * node_rdt (--resctrl's per-node sums, by node id).
  */
 static const char *const schema_sql =
 	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
@@ -90,15 +95,18 @@ static const char *const schema_sql =
 	"CREATE TABLE inputs (idx INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL,"
 	"  spec TEXT NOT NULL, reason TEXT);"
 	"CREATE TABLE frames (seq INTEGER PRIMARY KEY, t_ns INTEGER NOT NULL, duration REAL NOT NULL,"
-	"  cpu_mhz REAL, notes TEXT);"
+	"  cpu_mhz REAL, notes TEXT, rdt_why INTEGER);"
 	"CREATE TABLE rows (seq INTEGER NOT NULL, pos INTEGER NOT NULL, kind TEXT NOT NULL,"
 	"  key TEXT, name TEXT, vm_pos INTEGER, adapter TEXT, libvirt INTEGER, pid INTEGER,"
 	"  domid INTEGER, idx INTEGER, tid INTEGER, cpu INTEGER, node INTEGER, remote REAL,"
-	"  remote_quality TEXT, PRIMARY KEY (seq, pos)) WITHOUT ROWID;"
+	"  remote_quality TEXT, mem_reason INTEGER, PRIMARY KEY (seq, pos)) WITHOUT ROWID;"
 	"CREATE TABLE row_mem (seq INTEGER NOT NULL, pos INTEGER NOT NULL, node INTEGER NOT NULL,"
 	"  bytes INTEGER NOT NULL, PRIMARY KEY (seq, pos, node)) WITHOUT ROWID;"
 	"CREATE TABLE vals (seq INTEGER NOT NULL, pos INTEGER NOT NULL, input INTEGER NOT NULL,"
-	"  value REAL, PRIMARY KEY (seq, pos, input)) WITHOUT ROWID;";
+	"  value REAL, PRIMARY KEY (seq, pos, input)) WITHOUT ROWID;"
+	"CREATE TABLE node_rdt (seq INTEGER NOT NULL, node INTEGER NOT NULL, llc REAL,"
+	"  mbm_total REAL, mbm_local REAL, PRIMARY KEY (seq, node)) WITHOUT ROWID;"
+	"CREATE TABLE texts (id INTEGER PRIMARY KEY, text TEXT NOT NULL);";
 
 /*
  * Open the file PATH names.  SQLite gives some names other meanings (""
@@ -125,7 +133,11 @@ struct rec_writer {
 	char *names;                /* the model's input names, comma-joined, for meta node_inputs */
 	bool node_meta;             /* meta node_inputs written */
 	unsigned long seq;
-	sqlite3_stmt *st_frame, *st_row, *st_mem, *st_val;
+	int *node_ids;              /* the topology's node ids, by index (node_rdt) */
+	int n_node_ids;
+	struct strmap texts;        /* text -> id in texts, those committed or in this frame */
+	size_t n_texts;             /* ids handed out (never reused, even after a rollback) */
+	sqlite3_stmt *st_frame, *st_row, *st_mem, *st_val, *st_rdt, *st_text;
 };
 
 static int db_error(struct vp_err *err, sqlite3 *db, const char *path, const char *what)
@@ -282,6 +294,15 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 	w = xcalloc(1, sizeof(*w));
 	w->path = xstrdup(path);
 	w->n_inputs = h->model->n_inputs;
+	strmap_init(&w->texts);
+	if (h->plat->topo.n_nodes > 0) {
+		int i;
+
+		w->n_node_ids = h->plat->topo.n_nodes;
+		w->node_ids = xcalloc((size_t)w->n_node_ids, sizeof(int));
+		for (i = 0; i < w->n_node_ids; i++)
+			w->node_ids[i] = h->plat->topo.nodes[i].id;
+	}
 	{
 		struct sbuf sb = SBUF_INIT;
 		size_t i;
@@ -301,10 +322,13 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 	    (ret = exec(w->db, "PRAGMA user_version=" VP_STR(REC_SCHEMA_VERSION) "; COMMIT", path,
 			 err)))
 		goto fail;
-	if (sqlite3_prepare_v2(w->db, "INSERT INTO frames VALUES (?, ?, ?, ?, ?)", -1,
+	if (sqlite3_prepare_v2(w->db, "INSERT INTO frames VALUES (?, ?, ?, ?, ?, ?)", -1,
 			       &w->st_frame, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-			       "?, ?, ?, ?, ?)", -1, &w->st_row, NULL) ||
+			       "?, ?, ?, ?, ?, ?)", -1, &w->st_row, NULL) ||
+	    sqlite3_prepare_v2(w->db, "INSERT INTO node_rdt VALUES (?, ?, ?, ?, ?)", -1,
+			       &w->st_rdt, NULL) ||
+	    sqlite3_prepare_v2(w->db, "INSERT INTO texts VALUES (?, ?)", -1, &w->st_text, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO row_mem VALUES (?, ?, ?, ?)", -1, &w->st_mem,
 			       NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO vals VALUES (?, ?, ?, ?)", -1, &w->st_val,
@@ -363,6 +387,32 @@ static char *node_names(const struct rec_writer *w, const bool *node_input)
 	return sbuf_detach(&sb);
 }
 
+/*
+ * Bind text's id in texts to column col of st (NULL for NULL or ""), adding
+ * it to texts in the frame's transaction the first time it is seen.
+ */
+static int bind_text_id(struct rec_writer *w, sqlite3_stmt *st, int col, const char *text,
+			struct vp_err *err)
+{
+	size_t id;
+	int ret;
+
+	if (!text || !text[0]) {
+		sqlite3_bind_null(st, col);
+		return 0;
+	}
+	if (!strmap_get(&w->texts, text, &id)) {
+		id = w->n_texts++;
+		sqlite3_bind_int64(w->st_text, 1, (sqlite3_int64)id);
+		sqlite3_bind_text(w->st_text, 2, text, -1, SQLITE_STATIC);
+		if ((ret = step(w, w->st_text, err)))
+			return ret;
+		strmap_put(&w->texts, text, id);
+	}
+	sqlite3_bind_int64(st, col, (sqlite3_int64)id);
+	return 0;
+}
+
 /* One row at position pos: identity, memory per node, inputs. */
 static int append_row(struct rec_writer *w, const struct collect_row *r, size_t i,
 		      struct vp_err *err)
@@ -390,7 +440,8 @@ static int append_row(struct rec_writer *w, const struct collect_row *r, size_t 
 	sqlite3_bind_text(st, 16, r->kind == ENT_NODE ?
 			  vp_quality_name(r->apportioned ? VQ_APPORTIONED : VQ_MEASURED) :
 			  vp_quality_name(r->remote.q), -1, SQLITE_STATIC);
-	if ((ret = step(w, st, err)))
+	if ((ret = bind_text_id(w, st, 17, r->kind == ENT_VM ? r->mem_reason : NULL, err)) ||
+	    (ret = step(w, st, err)))
 		return ret;
 	for (k = 0; r->mem_node && k < (size_t)r->n_mem_nodes; k++) {
 		sqlite3_bind_int64(w->st_mem, 1, (sqlite3_int64)w->seq);
@@ -432,8 +483,19 @@ int rec_append(struct rec_writer *w, const struct collect_frame *f, struct vp_er
 	sqlite3_bind_double(w->st_frame, 3, f->duration);
 	bind_double(w->st_frame, 4, f->cpu_mhz);
 	sqlite3_bind_text(w->st_frame, 5, f->notes, -1, SQLITE_STATIC);
-	if ((ret = step(w, w->st_frame, err)))
+	if ((ret = bind_text_id(w, w->st_frame, 6, f->rdt_node ? f->rdt_why : NULL, err)) ||
+	    (ret = step(w, w->st_frame, err)))
 		goto fail;
+	/* --resctrl's node sums: one row per node (NULL values: not measured) */
+	for (i = 0; f->rdt_node && i < (size_t)f->n_rdt_nodes && i < (size_t)w->n_node_ids; i++) {
+		sqlite3_bind_int64(w->st_rdt, 1, (sqlite3_int64)w->seq);
+		sqlite3_bind_int(w->st_rdt, 2, w->node_ids[i]);
+		bind_double(w->st_rdt, 3, f->rdt_node[3 * i]);
+		bind_double(w->st_rdt, 4, f->rdt_node[3 * i + 1]);
+		bind_double(w->st_rdt, 5, f->rdt_node[3 * i + 2]);
+		if ((ret = step(w, w->st_rdt, err)))
+			goto fail;
+	}
 	/* the entity rows, then the node rows (kind 'node', their own position as vm_pos) */
 	for (i = 0; i < f->n_rows; i++)
 		if ((ret = append_row(w, &f->rows[i], i, err)))
@@ -451,6 +513,10 @@ int rec_append(struct rec_writer *w, const struct collect_frame *f, struct vp_er
 	return 0;
 fail:
 	exec(w->db, "ROLLBACK", w->path, NULL);
+	/* texts added in this frame were rolled back too: forget them all, so that
+	 * they are written again (with new ids) when next used */
+	strmap_release(&w->texts);
+	strmap_init(&w->texts);
 	return ret;
 }
 
@@ -469,6 +535,8 @@ int rec_close(struct rec_writer *w, struct vp_err *err)
 	sqlite3_finalize(w->st_row);
 	sqlite3_finalize(w->st_mem);
 	sqlite3_finalize(w->st_val);
+	sqlite3_finalize(w->st_rdt);
+	sqlite3_finalize(w->st_text);
 	if (w->db) {
 		/* fold the WAL back so the recording is one self-contained file */
 		sqlite3_exec(w->db, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;",
@@ -478,6 +546,8 @@ int rec_close(struct rec_writer *w, struct vp_err *err)
 	}
 	free(w->path);
 	free(w->names);
+	free(w->node_ids);
+	strmap_release(&w->texts);
 	free(w);
 	return ret;
 }
@@ -608,7 +678,7 @@ static int read_nodes_inputs(sqlite3 *db, struct recording *r, struct vp_err *er
 
 /* ---- streaming frames ---- */
 
-enum { CUR_FRAMES, CUR_ROWS, CUR_MEM, CUR_VALS, CUR_N };
+enum { CUR_FRAMES, CUR_ROWS, CUR_MEM, CUR_VALS, CUR_RDT, CUR_N };
 
 /*
  * One ordered scan per table, walked in step with the frames: each frame
@@ -626,19 +696,38 @@ struct rec_cursor {
 	int *map;                        /* m's input k is recorded input map[k] (-1 none) */
 	double *raw;                     /* one row's inputs in recorded order */
 	size_t rows_hint;                /* rows of the last frame, for the first allocation */
+	sqlite3_stmt *st_text;           /* a text by id; NULL: the file has no texts table */
+	char **texts;                    /* texts looked up so far, by id (NULL: not yet) */
+	size_t n_texts;
 	int failed;                      /* sticky error code, 0 none */
 	char failmsg[VP_ERR_MSG_MAX];
 };
 
 static const char *const cursor_sql[CUR_N] = {
-	"SELECT seq, t_ns, duration, cpu_mhz, notes FROM frames ORDER BY seq",
+	"SELECT seq, t_ns, duration, cpu_mhz, notes, rdt_why FROM frames ORDER BY seq",
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	 "node, remote, remote_quality FROM rows ORDER BY seq, pos"),
+	 "node, remote, remote_quality, mem_reason FROM rows ORDER BY seq, pos"),
 	"SELECT seq, pos, node, bytes FROM row_mem ORDER BY seq, pos",
 	"SELECT seq, pos, input, value FROM vals ORDER BY seq, pos, input",
+	"SELECT seq, node, llc, mbm_total, mbm_local FROM node_rdt ORDER BY seq, node",
 };
 
-static const char *const cursor_table[CUR_N] = { "frames", "rows", "row_mem", "vals" };
+/*
+ * The same for files written before rows.mem_reason, frames.rdt_why and
+ * node_rdt (schema 1 to early schema 3): NULL for the columns, no node_rdt
+ * rows.  NULL: the scan is the same.
+ */
+static const char *const cursor_sql_old[CUR_N] = {
+	"SELECT seq, t_ns, duration, cpu_mhz, notes, NULL FROM frames ORDER BY seq",
+	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
+	 "node, remote, remote_quality, NULL FROM rows ORDER BY seq, pos"),
+	NULL,
+	NULL,
+	"SELECT 0, 0, NULL, NULL, NULL WHERE 0",
+};
+
+static const char *const cursor_table[CUR_N] = { "frames", "rows", "row_mem", "vals",
+						 "node_rdt" };
 
 static bool damaged_code(int code)
 {
@@ -649,12 +738,17 @@ static bool damaged_code(int code)
 
 static void cursor_free(struct rec_cursor *c)
 {
+	size_t k;
 	int i;
 
 	if (!c)
 		return;
 	for (i = 0; i < CUR_N; i++)
 		sqlite3_finalize(c->st[i]);
+	sqlite3_finalize(c->st_text);
+	for (k = 0; k < c->n_texts; k++)
+		free(c->texts[k]);
+	free(c->texts);
 	sqlite3_close(c->db);
 	free(c->map);
 	free(c->raw);
@@ -690,6 +784,44 @@ static bool advance(struct rec_cursor *c, int i)
 {
 	c->rc[i] = sqlite3_step(c->st[i]);
 	return c->rc[i] == SQLITE_ROW || c->rc[i] == SQLITE_DONE;
+}
+
+/*
+ * The text of id in column col of st (texts table), NULL for NULL; owned by
+ * the cursor.  Returns -1 when it cannot be read (damage), VP_EFORMAT when
+ * the id is not in texts.
+ */
+static int text_of(struct rec_cursor *c, sqlite3_stmt *st, int col, const char **out)
+{
+	sqlite3_int64 id;
+	int rc;
+
+	*out = NULL;
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		return 0;
+	id = sqlite3_column_int64(st, col);
+	/* ids are handed out from 0 up, one per distinct text */
+	if (!c->st_text || id < 0 || id > 1000000)
+		return VP_EFORMAT;
+	if ((size_t)id < c->n_texts && c->texts[id]) {
+		*out = c->texts[id];
+		return 0;
+	}
+	sqlite3_reset(c->st_text);
+	sqlite3_bind_int64(c->st_text, 1, id);
+	rc = sqlite3_step(c->st_text);
+	if (rc != SQLITE_ROW)
+		return rc == SQLITE_DONE ? VP_EFORMAT : -1;
+	if ((size_t)id >= c->n_texts) {
+		c->texts = xrealloc(c->texts, ((size_t)id + 1) * sizeof(char *));
+		memset(c->texts + c->n_texts, 0, ((size_t)id + 1 - c->n_texts) * sizeof(char *));
+		c->n_texts = (size_t)id + 1;
+	}
+	c->texts[id] = col_text(c->st_text, 0);
+	if (!c->texts[id])
+		c->texts[id] = xstrdup("");
+	*out = c->texts[id];
+	return 0;
 }
 
 static void read_row(sqlite3_stmt *st, struct collect_row *row)
@@ -745,6 +877,16 @@ static int fill_frame(struct recording *r, struct collect_frame *f, sqlite3_int6
 		VP_GROW(f->rows, cap, f->n_rows + 1);
 		row = &f->rows[f->n_rows++];
 		read_row(st, row);
+		{
+			const char *mr;
+			int ret = text_of(c, st, 16, &mr);
+
+			if (ret) {
+				*what = "a row's memory source names no text";
+				return ret == -1 ? -1 : VP_EFORMAT;
+			}
+			row->mem_reason = mr ? xstrdup(mr) : NULL;
+		}
 		row->inputs = xcalloc(width ? width : 1, sizeof(double));
 		for (k = 0; k < width; k++)
 			row->inputs[k] = NAN;
@@ -808,6 +950,30 @@ static int fill_frame(struct recording *r, struct collect_frame *f, sqlite3_int6
 			return -1;
 		}
 	}
+
+	/* --resctrl's node sums: a frame with any has them for every node (NaN: none) */
+	st = c->st[CUR_RDT];
+	while (c->rc[CUR_RDT] == SQLITE_ROW && sqlite3_column_int64(st, 0) <= n) {
+		int idx = topology_node_index(&r->plat.topo, sqlite3_column_int(st, 1));
+
+		if (sqlite3_column_int64(st, 0) < n) {
+			*what = "resctrl node values out of order";
+			return VP_EFORMAT;
+		}
+		if (!f->rdt_node && r->plat.topo.n_nodes > 0) {
+			f->n_rdt_nodes = r->plat.topo.n_nodes;
+			f->rdt_node = xcalloc(3 * (size_t)f->n_rdt_nodes, sizeof(double));
+			for (i = 0; i < 3 * (size_t)f->n_rdt_nodes; i++)
+				f->rdt_node[i] = NAN;
+		}
+		if (f->rdt_node && idx >= 0 && idx < f->n_rdt_nodes)
+			for (k = 0; k < 3; k++)
+				f->rdt_node[3 * (size_t)idx + k] = col_double(st, 2 + (int)k);
+		if (!advance(c, CUR_RDT)) {
+			*what = "reading node_rdt";
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -851,8 +1017,14 @@ int rec_next_frame(struct recording *r, struct collect_frame *f, struct vp_err *
 	f->cpu_mhz = col_double(st, 3);
 	notes = (const char *)sqlite3_column_text(st, 4);
 	snprintf(f->notes, sizeof(f->notes), "%s", notes ? notes : "");
+	if ((ret = text_of(c, st, 5, &notes))) {
+		what = "its resctrl reason names no text";
+		goto fail;
+	}
 	if ((ret = fill_frame(r, f, n, &what)))
 		goto fail;
+	if (f->rdt_node)
+		snprintf(f->rdt_why, sizeof(f->rdt_why), "%s", notes ? notes : "");
 	if (!advance(c, CUR_FRAMES)) {
 		what = "reading frames";
 		ret = -1;
@@ -930,8 +1102,14 @@ int rec_open(const char *path, struct recording *r, struct vp_err *err)
 		return bad(err, path, c->db, "not an SQLite database");
 	if ((ret = read_meta(c->db, r, err)) || (ret = read_nodes_inputs(c->db, r, err)))
 		return ret;
+	/* a file from before texts and node_rdt: the old scans */
+	if (sqlite3_prepare_v2(c->db, "SELECT text FROM texts WHERE id = ?", -1, &c->st_text,
+			       NULL) != SQLITE_OK)
+		c->st_text = NULL;
 	for (i = 0; i < CUR_N; i++)
-		if (sqlite3_prepare_v2(c->db, cursor_sql[i], -1, &c->st[i], NULL) != SQLITE_OK) {
+		if (sqlite3_prepare_v2(c->db, cursor_sql[i], -1, &c->st[i], NULL) != SQLITE_OK &&
+		    (!cursor_sql_old[i] ||
+		     sqlite3_prepare_v2(c->db, cursor_sql_old[i], -1, &c->st[i], NULL) != SQLITE_OK)) {
 			char what[32];
 
 			snprintf(what, sizeof(what), "no %s table", cursor_table[i]);
@@ -1241,6 +1419,40 @@ static void total_rows_add(struct rec_total *t, struct total_rows *tr, struct co
 	}
 }
 
+/*
+ * --resctrl's node sums over the run, as the live collector's total frame
+ * has them: LLC occupancy the latest frame's (a gauge), MBM bytes summed
+ * over the frames that have them (NaN when none has); the reason the
+ * latest frame gives, until some node has a value.
+ */
+static void total_rdt_add(struct collect_frame *out, const struct collect_frame *fr)
+{
+	int i;
+
+	if (!fr->rdt_node)
+		return;
+	if (!out->rdt_node) {
+		out->n_rdt_nodes = fr->n_rdt_nodes;
+		out->rdt_node = xcalloc(3 * (size_t)out->n_rdt_nodes + 1, sizeof(double));
+		for (i = 0; i < 3 * out->n_rdt_nodes; i++)
+			out->rdt_node[i] = NAN;
+	}
+	for (i = 0; i < out->n_rdt_nodes && i < fr->n_rdt_nodes; i++) {
+		double *o = &out->rdt_node[3 * i];
+		const double *v = &fr->rdt_node[3 * i];
+		int k;
+
+		o[0] = v[0];
+		for (k = 1; k < 3; k++)
+			if (isfinite(v[k]))
+				o[k] = (isfinite(o[k]) ? o[k] : 0) + v[k];
+	}
+	snprintf(out->rdt_why, sizeof(out->rdt_why), "%s", fr->rdt_why);
+	for (i = 0; i < 3 * out->n_rdt_nodes; i++)
+		if (isfinite(out->rdt_node[i]))
+			out->rdt_why[0] = '\0'; /* the nodes whose values are NaN say why themselves */
+}
+
 void rec_total_add(struct rec_total *t, const struct collect_frame *fr)
 {
 	struct collect_frame *out = &t->out;
@@ -1253,6 +1465,7 @@ void rec_total_add(struct rec_total *t, const struct collect_frame *fr)
 		frame_mark_node_inputs(t->m, fr->node_input, out);
 	total_rows_add(t, &t->ents, &out->rows, &out->n_rows, fr, fr->rows, fr->n_rows);
 	total_rows_add(t, &t->nodes, &out->nodes, &out->n_nodes, fr, fr->nodes, fr->n_nodes);
+	total_rdt_add(out, fr);
 }
 
 void rec_total_finish(struct rec_total *t, struct collect_frame *out)

@@ -20,6 +20,14 @@
 #                            4 MiB and moved 3e9 bytes (1.75e9 local); node 0
 #                            3 MiB, 2e9 (1.5e9), node 1 1 MiB, 1e9 (0.25e9)
 #   mon_web1 GROUPDIR        write those counters into web1's group
+#
+# For `diagnose --json` (live, t5230; a recording, t5260) after them:
+#   DIAG_N0, DIAG_N1         node 0's and node 1's resctrl object
+#   diag_check_web1 FILE     the node view over the whole run: node 0 holds
+#                            3 MiB and moved 2e9 bytes (1.5e9 local): its GB/s
+#                            x the run's duration x 1e9; node 1 1 MiB, 1e9
+#                            (0.25e9); node 0 has no reason
+#   diag_text_web1 FILE      the same in the text node view (occupancy lines)
 
 make_root() {
 	mkdir -p "$1" &&
@@ -92,4 +100,23 @@ top_check_web1() {
 	test "$(sum_bytes "$TOP_N0[\"mbm_local_bytes_per_s\"]" "$f")" = 1500000000 &&
 	test "$(sum_bytes "$TOP_N1[\"mbm_total_bytes_per_s\"]" "$f")" = 1000000000 &&
 	test "$(sum_bytes "$TOP_N1[\"mbm_local_bytes_per_s\"]" "$f")" = 250000000
+}
+
+DIAG_N0='[n for n in j["diagnosis"]["nodes"] if n["node"] == 0][0]["resctrl"]'
+DIAG_N1='[n for n in j["diagnosis"]["nodes"] if n["node"] == 1][0]["resctrl"]'
+
+diag_check_web1() {
+	test "$(json_get "$1" "$DIAG_N0[\"llc_occupancy_bytes\"]")" = 3145728 &&
+	test "$(json_get "$1" "$DIAG_N1[\"llc_occupancy_bytes\"]")" = 1048576 &&
+	test "$(json_get "$1" "round($DIAG_N0[\"mbm_total_gbs\"] * j[\"duration_s\"] * 1e9)")" = 2000000000 &&
+	test "$(json_get "$1" "round($DIAG_N0[\"mbm_local_gbs\"] * j[\"duration_s\"] * 1e9)")" = 1500000000 &&
+	test "$(json_get "$1" "round($DIAG_N1[\"mbm_total_gbs\"] * j[\"duration_s\"] * 1e9)")" = 1000000000 &&
+	test "$(json_get "$1" "round($DIAG_N1[\"mbm_local_gbs\"] * j[\"duration_s\"] * 1e9)")" = 250000000 &&
+	test "$(json_get "$1" "$DIAG_N0[\"why\"]")" = None
+}
+
+diag_text_web1() {
+	grep_q "^  node 0 (CPUs 0-1): " "$1" &&
+	grep_q "^    resctrl, the VMs. groups on its L3: LLC occupancy 3.0 MiB, memory traffic [0-9.]* GB/s (local [0-9.]* GB/s)$" "$1" &&
+	grep_q "^    resctrl, the VMs. groups on its L3: LLC occupancy 1.0 MiB, " "$1"
 }

@@ -2,7 +2,10 @@
  * refuse damaged files and keep what was read before the damage */
 #include "test.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -100,6 +103,9 @@ TEST(record_round_trip_and_total)
 	CHECK_INT(rec.frames[1].rows[0].n_mem_nodes, 1);
 	CHECK_U64(rec.frames[1].rows[0].mem_node[0], 1 << 20);
 	CHECK_NEAR(rec.frames[1].rows[1].inputs[0], 2e8, 0);
+	/* no resctrl, no memory source given: none read back */
+	CHECK(!rec.frames[1].rdt_node);
+	CHECK(!rec.frames[1].rows[0].mem_reason);
 
 	CHECK_INT(rec_bind_model(&rec, m, &av, &err), 0);
 	/* metric busy = tclk / (duration * 1e9): 2e8 ns of 1 s = 0.2 */
@@ -425,6 +431,9 @@ TEST(record_reads_schema_1)
 	CHECK_NEAR(f.rows[1].inputs[0], 1e8, 0);
 	CHECK_NEAR(f.rows[1].inputs[1], 0.25, 0);
 	CHECK_NAN(f.rows[0].inputs[1]);
+	/* before memory sources and resctrl node values were recorded: unknown */
+	CHECK(!f.rows[0].mem_reason);
+	CHECK(!f.rdt_node);
 	collect_frame_release(&f);
 	CHECK_INT(rec_next_frame(&rec, &f, &err), 1);
 	CHECK_U64(f.t_ns, 2000000000ull);
@@ -563,4 +572,141 @@ out:
 	platform_release(&plat);
 	model_free(m);
 	unlink(path);
+}
+
+#ifdef HAVE_SQLITE
+/* The single integer a query returns, -1 on error. */
+static long long sql_int(const char *path, const char *query)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	long long v = -1;
+
+	if (sqlite3_open(path, &db) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, query, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+#endif
+
+/*
+ * The VM's memory source and --resctrl's node sums survive a recording.
+ * Two nodes with ids 0 and 2 (not their positions: the file keys node_rdt
+ * by id).  Frame 0: node 0 holds 3 MiB and moved 1e9 bytes (5e8 local),
+ * node 2 n/a; frame 1: node 0 2 MiB, 3e9 (1e9 local); node 2 1 MiB, its
+ * traffic n/a.  Over the run, by hand: node 0 holds 2 MiB (the last),
+ * moved 4e9 (1.5e9 local); node 2 holds 1 MiB, traffic still n/a.  The
+ * memory source is the same text in both frames: one row in texts.  A
+ * frame whose node values are all n/a keeps its reason.
+ */
+TEST(record_resctrl_nodes_and_memory_sources)
+{
+#ifndef HAVE_SQLITE
+	SKIP("built without SQLite");
+#else
+	static const char src[] = "resident pages of 1 guest RAM mapping (numa_maps)";
+	static const double v[2][6] = {
+		{ 3145728, 1e9, 5e8, NAN, NAN, NAN },
+		{ 2097152, 3e9, 1e9, 1048576, NAN, NAN },
+	};
+	char path[] = "/tmp/vmmprof-rec-XXXXXX";
+	struct model *m = load_model();
+	struct platform plat;
+	struct rec_writer *w = NULL;
+	struct collect_frame f, total;
+	struct recording rec;
+	struct vp_err err = { 0, "" };
+	size_t k, i;
+
+	memset(&rec, 0, sizeof(rec));
+	memset(&total, 0, sizeof(total));
+	if (!m)
+		return;
+	temp_path(path);
+	rec_synth_platform(&plat);
+	plat.topo.nodes = xrealloc(plat.topo.nodes, 2 * sizeof(*plat.topo.nodes));
+	memset(&plat.topo.nodes[1], 0, sizeof(plat.topo.nodes[1]));
+	plat.topo.nodes[1].id = 2;
+	cpulist_parse(&plat.topo.nodes[1].cpus, "2-3", NULL);
+	plat.topo.n_nodes = 2;
+	plat.topo.n_cpus = 4;
+	rec_synth_frame(&f, 1);
+	f.rows[0].mem_reason = xstrdup(src);
+	f.n_rdt_nodes = 2;
+	f.rdt_node = xcalloc(6, sizeof(double));
+	{
+		struct rec_header h = { &plat, m, NULL, NULL, 1.0, "vmmprof record --resctrl" };
+
+		CHECK_INT(rec_create(&w, path, &h, &err), 0);
+	}
+	for (k = 0; w && k < 3; k++) {
+		rec_synth_set(&f, (k + 1) * 1000000000ull, 1e8, 0.1);
+		for (i = 0; i < 6; i++)
+			f.rdt_node[i] = k < 2 ? v[k][i] : NAN;
+		snprintf(f.rdt_why, sizeof(f.rdt_why), "%s", k < 2 ? "" : "VM 'vm1': no values yet");
+		CHECK_INT(rec_append(w, &f, &err), 0);
+	}
+	if (w)
+		CHECK_INT(rec_close(w, &err), 0);
+	CHECK_INT((int)sql_int(path, "SELECT count(*) FROM texts"), 2);
+	CHECK_INT((int)sql_int(path, "SELECT count(*) FROM node_rdt WHERE node = 2"), 3);
+
+	CHECK_INT(rec_read(path, &rec, &err), 0);
+	CHECK_INT((int)rec.n_frames, 3);
+	if (rec.n_frames != 3)
+		goto out;
+	for (k = 0; k < 3; k++) {
+		CHECK_STR(rec.frames[k].rows[0].mem_reason ? rec.frames[k].rows[0].mem_reason : "(null)",
+			  src);
+		CHECK(!rec.frames[k].rows[1].mem_reason);
+		CHECK_INT(rec.frames[k].n_rdt_nodes, 2);
+		if (!rec.frames[k].rdt_node)
+			continue;
+		for (i = 0; i < 6; i++) {
+			double want = k < 2 ? v[k][i] : NAN;
+
+			if (isnan(want))
+				CHECK_NAN(rec.frames[k].rdt_node[i]);
+			else
+				CHECK_NEAR(rec.frames[k].rdt_node[i], want, 0);
+		}
+	}
+	CHECK_STR(rec.frames[1].rdt_why, "");
+	CHECK_STR(rec.frames[2].rdt_why, "VM 'vm1': no values yet");
+
+	/* the run: two frames (the third has no values) */
+	rec.n_frames = 2;
+	rec_total_frame(&rec, m, &total);
+	rec.n_frames = 3;
+	CHECK_STR(total.rows[0].mem_reason ? total.rows[0].mem_reason : "(null)", src);
+	CHECK_INT(total.n_rdt_nodes, 2);
+	if (total.rdt_node) {
+		CHECK_NEAR(total.rdt_node[0], 2097152, 0);
+		CHECK_NEAR(total.rdt_node[1], 4e9, 0);
+		CHECK_NEAR(total.rdt_node[2], 1.5e9, 0);
+		CHECK_NEAR(total.rdt_node[3], 1048576, 0);
+		CHECK_NAN(total.rdt_node[4]);
+		CHECK_NAN(total.rdt_node[5]);
+	}
+	CHECK_STR(total.rdt_why, "");
+	collect_frame_release(&total);
+	/* all three: the last frame's occupancy (n/a), the traffic still summed, no reason
+	 * since some node has values */
+	rec_total_frame(&rec, m, &total);
+	if (total.rdt_node) {
+		CHECK_NAN(total.rdt_node[0]);
+		CHECK_NEAR(total.rdt_node[1], 4e9, 0);
+	}
+	CHECK_STR(total.rdt_why, "");
+out:
+	collect_frame_release(&total);
+	rec_release(&rec);
+	collect_frame_release(&f);
+	platform_release(&plat);
+	model_free(m);
+	unlink(path);
+#endif
 }
