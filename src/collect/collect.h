@@ -25,6 +25,8 @@
  * top, diagnose, record, the daemon) read the same struct collect_frame.
  */
 
+struct resctrl_vms;
+
 struct collect_opts {
 	const char *root;               /* "/" live */
 	const struct platform *plat;
@@ -41,6 +43,9 @@ struct collect_opts {
 					   threads in, remove it at the end (src/collect/resctrl_vm.h) */
 	struct schedtrace *trace;       /* a context-switch recorder to share (top's), NULL:
 					   the collector opens one when it needs it */
+	struct resctrl_vms *rdt;        /* with resctrl: groups to share (top's own set, so that
+					   a VM has one group, not two that take its threads from
+					   each other), kept by the caller; NULL: its own */
 };
 
 /*

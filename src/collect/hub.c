@@ -79,7 +79,8 @@ struct hub {
 	struct hub_view *v;
 	size_t n_v, cap_v;
 	uint64_t gen;               /* one per read of the sets */
-	struct resctrl_vms *rdt;    /* per-VM resctrl groups, made when a view first asks */
+	struct resctrl_vms *rdt;    /* per-VM resctrl groups, made when a view first asks
+				       (ours), or o.rdt (the caller's) */
 	struct trace_share ts;      /* the context-switch recorder the views share */
 };
 
@@ -89,6 +90,7 @@ int hub_new(struct hub **out, const struct hub_opts *o, struct vp_err *err)
 	int ret;
 
 	h->o = *o;
+	h->rdt = o->rdt;
 	h->root = xstrdup(o->root ? o->root : "/");
 	h->o.root = h->root;
 	if (o->trace) {
@@ -141,7 +143,8 @@ void hub_free(struct hub *h)
 	for (i = 0; i < h->n_ev; i++)
 		if (h->ev[i].used)
 			ev_release(&h->ev[i]);
-	resctrl_vms_free(h->rdt); /* after the views: they let go of their groups first */
+	if (!h->o.rdt)
+		resctrl_vms_free(h->rdt); /* after the views: they let go of their groups first */
 	schedtrace_free(h->ts.st); /* the hub's reference; a caller's recorder lives on */
 	free(h->v);
 	free(h->set);

@@ -27,6 +27,8 @@
  * Not thread-safe: call it from one thread (or under one mutex).
  */
 
+struct resctrl_vms;
+
 struct hub_opts {
 	const char *root;               /* "/" live, a fixture tree in tests */
 	const struct platform *plat;    /* kept by pointer: the caller keeps it alive */
@@ -34,6 +36,9 @@ struct hub_opts {
 	struct hv_xen_numa *xen_numa;   /* opt-in Xen page dumps for every view (hv.h); NULL off */
 	struct schedtrace *trace;       /* a context-switch recorder to share (the hub takes a
 					   reference), NULL: the hub opens one when a view needs it */
+	struct resctrl_vms *rdt;        /* resctrl groups to share (top's: one set per process),
+					   the caller's, freed after the hub; NULL: the hub makes
+					   its own when a view asks for resctrl */
 };
 
 /* What one view (session) asks for. */
@@ -49,7 +54,6 @@ struct hub_view_opts {
 };
 
 struct hub;
-struct resctrl_vms;
 
 /* Returns 0 and *out (hub_free()), or a negative code (no PMU database). */
 int hub_new(struct hub **out, const struct hub_opts *o, struct vp_err *err);
@@ -80,10 +84,10 @@ void hub_diag_input(const struct hub *h, int id, const struct collect_frame *f,
 		    struct diag_input *in);
 /*
  * The hub's resctrl groups (src/collect/resctrl_vm.h: one set per process),
- * made on the first call; a view with resctrl uses them, and so may another
+ * made on the first call (or hub_opts.rdt); a view with resctrl uses them, and so may another
  * consumer of the same VMs with its own resctrl_meter (the daemon's top
- * streams), under the same lock as every hub call.  The hub owns the set:
- * hub_free() removes its groups, so every meter on it goes first.
+ * streams), under the same lock as every hub call.  The hub owns a set it
+ * made: hub_free() removes its groups, so every meter on it goes first.
  */
 struct resctrl_vms *hub_resctrl(struct hub *h);
 /* Why the view's resctrl groups do not measure (cview_resctrl_why()), appended to out. */

@@ -682,8 +682,8 @@ enum { CUR_FRAMES, CUR_ROWS, CUR_MEM, CUR_VALS, CUR_RDT, CUR_N };
 
 /*
  * One ordered scan per table, walked in step with the frames: each frame
- * takes the rows, row_mem and vals entries of its seq from the heads of
- * the other three scans.  Every scan follows the tables' key order: in
+ * takes the rows, row_mem, vals and node_rdt entries of its seq from the
+ * heads of the other scans.  Every scan follows the tables' key order: in
  * schema 2 each table is one B-tree on its key, read once from front to
  * back; schema 1 files go through the key index with a lookup per row,
  * and row_mem (no key there) is sorted when the scan starts.

@@ -8,7 +8,9 @@
 
 #include "collect/resctrl_vm.h"
 #include "hv/hv.h"
+#include "model/model.h"
 #include "platform/platform.h"
+#include "tui/topdata.h"
 #include "util/alloc.h"
 #include "util/fs.h"
 
@@ -505,5 +507,69 @@ TEST(resctrl_vm_retry_after_refusal)
 	resctrl_vms_free(s);
 	hv_vm_list_release(&l);
 	platform_release(&plat);
+	drop_root(root);
+}
+
+/*
+ * top --resctrl with a model that reads resctrl: top's own columns and its
+ * collector's model inputs come from one set of groups (one per VM, named
+ * after top), not from two sets whose groups would take the VM's threads
+ * from each other (a task is in one monitoring group only).  web1's group
+ * is written 3 MiB on domain 0 and 1 MiB on domain 1: the model's llc
+ * score is llc_occ / 1048576 = 4 (MiB), top's own column 4194304 bytes.
+ */
+TEST(resctrl_vm_top_and_its_collector_share_groups)
+{
+	char *root = make_root(), *mpath, *t;
+	struct top_state s;
+	struct model *m = NULL;
+	struct diags dg;
+	struct vp_err err = { 0, "" };
+	char wdir[128];
+	char **names = NULL;
+	size_t n = 0, i, mine = 0;
+	const struct top_vm *web = NULL;
+
+	if (!root)
+		return;
+	snprintf(wdir, sizeof(wdir), RESCTRL_DIR "/mon_groups/vmmprof-kvm-1000-%d", OWNER);
+	diags_init(&dg);
+	mpath = xasprintf("%s/models/good/resctrl.model", test_data_dir());
+	CHECK_INT(model_load(&m, mpath, NULL, 0, &dg, &err), 0);
+	diags_release(&dg);
+	free(mpath);
+	CHECK_INT(top_init(&s, root, &err), 0);
+	top_resctrl_start(&s, OWNER);
+	if (m)
+		CHECK_INT(top_count_start(&s, m, NULL, "chosen with -m", &err), 0);
+	CHECK_INT(top_sample(&s, &err), 0);
+	CHECK(exists(root, wdir));
+	/* one group for web1 in the root group's mon_groups: top's, none of another owner */
+	if (!vp_list_dir(root, RESCTRL_DIR "/mon_groups", &names, &n, NULL)) {
+		for (i = 0; i < n; i++)
+			mine += !strncmp(names[i], "vmmprof-kvm-1000-", 17);
+		vp_free_names(names, n);
+	}
+	CHECK_INT((int)mine, 1);
+	/* its threads written once, not once per user of the group */
+	t = tasks_of(root, wdir);
+	CHECK_STR(t, "1000\n1003\n1500\n1001\n1002\n");
+	free(t);
+	mon_dir(root, wdir);
+	mon(root, wdir, 0, "3145728\n", "0\n", "0\n");
+	mon(root, wdir, 1, "1048576\n", "0\n", "0\n");
+	CHECK_INT(top_sample(&s, &err), 0);
+	for (i = 0; i < s.n_vms; i++)
+		if (!strcmp(s.vms[i].name, "web1"))
+			web = &s.vms[i];
+	CHECK(web != NULL);
+	if (web) {
+		CHECK_NEAR(web->rdt.llc_bytes, 4194304, 0);
+		CHECK_INT(web->factor[FACTOR_LLC].src, TOP_SRC_MODEL);
+		CHECK_NEAR(web->factor[FACTOR_LLC].q.v, 4.0, 1e-12);
+	}
+	top_release(&s);
+	CHECK(!exists(root, wdir));
+	model_free(m);
 	drop_root(root);
 }
