@@ -34,6 +34,9 @@ static int run_help(int argc, char **argv)
 	} else {
 		if (argv[i][0] == '-')
 			return cli_usage_error(&cmd_help, "unknown option '%s'", argv[i]);
+		if (i + 1 < argc)
+			return cli_usage_error(&cmd_help, "one COMMAND at a time, not '%s' too",
+					       argv[i + 1]);
 		c = cli_find_cmd(argv[i]);
 		if (!c)
 			return cli_usage_error(&cmd_help, "unknown command '%s'", argv[i]);

@@ -14,7 +14,8 @@
 #include "util/alloc.h"
 #include "util/timeutil.h"
 
-static int parse_seconds(const char *s, double *out, double lo)
+/* A number from lo to hi (an 's' suffix allowed), else -1. */
+static int parse_number(const char *s, double *out, double lo, double hi)
 {
 	char *end;
 
@@ -22,7 +23,7 @@ static int parse_seconds(const char *s, double *out, double lo)
 	*out = strtod(s, &end);
 	if (*end == 's')
 		end++;
-	return (*end || errno || !(*out >= lo) || *out > 31 * 86400.0) ? -1 : 0;
+	return (*end || errno || !(*out >= lo) || *out > hi) ? -1 : 0;
 }
 
 static int run_record(int argc, char **argv)
@@ -58,17 +59,18 @@ static int run_record(int argc, char **argv)
 		switch (opt) {
 		case 'o': out = optarg; break;
 		case 'd':
-			if (parse_seconds(optarg, &duration, 0.001)) {
-				rc = cli_usage_error(&cmd_record, "invalid duration '%s' (seconds, > 0)", optarg);
+			if (parse_number(optarg, &duration, 0.001, 31 * 86400.0)) {
+				rc = cli_usage_error(&cmd_record, "invalid duration '%s' (seconds, > 0 and "
+						     "at most 31 days)", optarg);
 				goto out;
 			}
 			break;
 		case 'I': {
 			double ms;
 
-			if (parse_seconds(optarg, &ms, 10)) {
-				rc = cli_usage_error(&cmd_record, "invalid interval '%s' (milliseconds, >= 10)",
-						     optarg);
+			if (parse_number(optarg, &ms, 10, 31 * 86400e3)) {
+				rc = cli_usage_error(&cmd_record, "invalid interval '%s' (milliseconds, 10 "
+						     "to 31 days: %.0f)", optarg, 31 * 86400e3);
 				goto out;
 			}
 			interval = ms / 1000.0;
