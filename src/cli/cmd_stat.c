@@ -606,17 +606,20 @@ static size_t aggr_groups(const struct stat_opts *o, const struct cnt_session *s
 		struct cnt_filter f = CNT_FILTER_ANY;
 		char id[40];
 		int width;
+		bool alone;                /* -A, or a key sysfs does not give: that CPU alone */
 
 		switch (mode) {
 		case AGGR_NODE:
 			f.node = e->node;
 			snprintf(id, sizeof(id), e->node >= 0 ? "N%d" : "N?", e->node);
 			width = 6;
+			alone = e->node < 0;
 			break;
 		case AGGR_SOCKET:
 			f.package = e->package;
 			snprintf(id, sizeof(id), e->package >= 0 ? "S%d" : "S?", e->package);
 			width = 6;
+			alone = e->package < 0;
 			break;
 		case AGGR_CORE:
 			f.package = e->package;
@@ -625,15 +628,15 @@ static size_t aggr_groups(const struct stat_opts *o, const struct cnt_session *s
 			snprintf(id, sizeof(id), "S%d-D%d-C%d", e->package, e->die < 0 ? 0 : e->die,
 				 e->core);
 			width = (int)(strchr(id, 'C') - id) + 1 + 8;
+			alone = e->package < 0 || e->core < 0;
 			break;
 		default:
 			snprintf(id, sizeof(id), "CPU%d", e->cpu);
 			width = 10;
+			alone = true;
 			break;
 		}
-		/* an unknown key is not a group: that CPU alone */
-		if (mode == AGGR_NONE || (mode == AGGR_NODE && e->node < 0) ||
-		    (mode != AGGR_NODE && (e->package < 0 || (mode == AGGR_CORE && e->core < 0)))) {
+		if (alone) {
 			f = (struct cnt_filter)CNT_FILTER_ANY;
 			f.entity = (int)cpus[i];
 		} else if (n && !strcmp(g[n - 1].id, id)) {
@@ -728,27 +731,24 @@ static void print_rows(struct sbuf *out, const struct stat_opts *o, const struct
 	/* event by event; perf's --per-core/socket/node print aggregate by aggregate */
 	for (k = 0; k < n * n_ent; k++) {
 		bool by_aggr = o->aggr && o->aggr != AGGR_NONE;
+		struct stat_line l;
 
 		i = by_aggr ? k % n : k / n_ent;
 		e = by_aggr ? k / n : k % n_ent;
-		{
-			struct stat_line l;
-
-			if (o->per_thread && !per_thread_entity(o, s, e))
-				continue;
-			fill_line(&l, o, rows, n, i, &v[e * n + i], vals + e * n, elapsed);
-			l.t_ns = snap->t_ns - snap->start_ns;
-			if (o->per_thread) {
-				l.tid = (int)s->entities[e].tid;
-				l.comm = comms ? comms[e] : NULL;
-			}
-			if (g) {
-				l.aggr_id = g[e].id;
-				l.aggr_width = g[e].width;
-				l.aggr_cpus = g[e].cpus;
-			}
-			stat_format_line(out, &l, o->sep, o->big_num, any_cg);
+		if (o->per_thread && !per_thread_entity(o, s, e))
+			continue;
+		fill_line(&l, o, rows, n, i, &v[e * n + i], vals + e * n, elapsed);
+		l.t_ns = snap->t_ns - snap->start_ns;
+		if (o->per_thread) {
+			l.tid = (int)s->entities[e].tid;
+			l.comm = comms ? comms[e] : NULL;
 		}
+		if (g) {
+			l.aggr_id = g[e].id;
+			l.aggr_width = g[e].width;
+			l.aggr_cpus = g[e].cpus;
+		}
+		stat_format_line(out, &l, o->sep, o->big_num, any_cg);
 	}
 	free(v);
 	free(vals);
