@@ -8,18 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *vp_quality_name(enum vp_quality q)
-{
-	switch (q) {
-	case VQ_MEASURED: return "measured";
-	case VQ_ESTIMATE: return "estimate";
-	case VQ_APPORTIONED: return "apportioned";
-	case VQ_PROXY: return "proxy";
-	case VQ_UNAVAILABLE: return "unavailable";
-	}
-	return "unknown";
-}
-
 const char *ent_kind_name(enum ent_kind k)
 {
 	static const char *const names[] = { "host", "node", "cpu", "vm", "vcpu", "process", "thread" };

@@ -8,6 +8,7 @@
 
 #include "hv/hv.h"
 #include "platform/platform.h"
+#include "util/vocab.h"
 
 /*
  * The tree is rebuilt from each adapter scan: entities are matched by a key
@@ -23,13 +24,6 @@
  * update is charged to the node of the CPU it is on now.
  */
 
-enum vp_quality {
-	VQ_MEASURED,     /* read for this entity */
-	VQ_ESTIMATE,     /* computed from a model of placement, not counted */
-	VQ_APPORTIONED,  /* a per-node/socket count shared out by residency */
-	VQ_PROXY,        /* a related quantity stands in */
-	VQ_UNAVAILABLE,  /* nothing tells; value is NaN and why says so */
-};
 
 /* A value with its label; why is a static string (NULL when measured). */
 struct qval {
@@ -38,7 +32,6 @@ struct qval {
 	const char *why;
 };
 
-const char *vp_quality_name(enum vp_quality q); /* "measured", "estimate", ... */
 
 enum ent_kind { ENT_HOST, ENT_NODE, ENT_CPU, ENT_VM, ENT_VCPU, ENT_PROCESS, ENT_THREAD };
 

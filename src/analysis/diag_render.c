@@ -27,13 +27,15 @@ static const char *fmt_pct(char *buf, size_t size, double v)
 	return fmt_num(buf, size, "%.1f%%", v);
 }
 
-static char qual_letter(enum factor_quality q)
+static char qual_letter(enum vp_quality q)
 {
 	switch (q) {
-	case Q_MEASURED: return ' ';
-	case Q_APPORTIONED: return 'a';
-	case Q_PROXY: return 'p';
-	case Q_UNAVAILABLE: return ' ';
+	case VQ_MEASURED: return ' ';
+	case VQ_APPORTIONED: return 'a';
+	case VQ_ESTIMATE: return 'e';
+	case VQ_PROXY: return 'p';
+	case VQ_UNAVAILABLE:
+	case VQ_N: return ' ';
 	}
 	return ' ';
 }
@@ -65,7 +67,7 @@ static void entity_name(const struct diag_input *in, const struct diag_bottlenec
 const char *factor_unavailable(const struct model *m, const struct model_avail *av,
 				      enum factor_id f)
 {
-	if (m->factors[f].quality == Q_UNAVAILABLE)
+	if (m->factors[f].quality == VQ_UNAVAILABLE)
 		return m->factors[f].reason ? m->factors[f].reason : "the model cannot see it";
 	if (!av->factor_ok[f])
 		return av->factor_reason[f] ? av->factor_reason[f] : "its inputs are missing here";
@@ -140,7 +142,7 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 			table_cell(&t, "%s", factor_name(b->factor));
 			table_cell(&t, "%s", fmt_pct(buf2, sizeof(buf2), b->cost_pct));
 			table_cell(&t, "%s", severity_name(b->sev));
-			table_cell(&t, "%s", factor_quality_name(b->quality));
+			table_cell(&t, "%s", vp_quality_name(b->quality));
 			table_cell(&t, "%s", diag_confidence_name(b->confidence));
 			table_cell(&t, "%s", b->evidence);
 		}
@@ -280,7 +282,7 @@ void diag_render_json(const struct dview *dv, struct sbuf *out)
 	jw_key(&w, "factor_quality");
 	jw_obj_begin(&w);
 	for (f = 0; f < FACTOR_N; f++)
-		jw_kstr(&w, factor_name((enum factor_id)f), factor_quality_name(m->factors[f].quality));
+		jw_kstr(&w, factor_name((enum factor_id)f), vp_quality_name(m->factors[f].quality));
 	jw_obj_end(&w);
 	jw_key(&w, "inputs_not_counted");
 	jw_obj_begin(&w);
@@ -304,7 +306,7 @@ void diag_render_json(const struct dview *dv, struct sbuf *out)
 /* The enum value whose name(i) is s, for i in [0, n); -1 when none. */
 static const char *n_factor(int i) { return factor_name((enum factor_id)i); }
 static const char *n_sev(int i) { return severity_name((enum severity)i); }
-static const char *n_quality(int i) { return factor_quality_name((enum factor_quality)i); }
+static const char *n_quality(int i) { return vp_quality_name((enum vp_quality)i); }
 static const char *n_conf(int i) { return diag_confidence_name((enum diag_confidence)i); }
 static const char *n_scope(int i) { return diag_scope_name((enum diag_scope)i); }
 
@@ -351,9 +353,9 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 	dj->m.name = (char *)jv_str(doc, "model");
 	for (f = 0; f < FACTOR_N; f++) {
 		const char *why = jv_str(una, factor_name((enum factor_id)f));
-		int q = jv_enum(jv_str(fq, factor_name((enum factor_id)f)), Q_UNAVAILABLE + 1, n_quality);
+		int q = jv_enum(jv_str(fq, factor_name((enum factor_id)f)), VQ_UNAVAILABLE + 1, n_quality);
 
-		dj->m.factors[f].quality = why ? Q_UNAVAILABLE : q >= 0 ? (enum factor_quality)q : Q_PROXY;
+		dj->m.factors[f].quality = why ? VQ_UNAVAILABLE : q >= 0 ? (enum vp_quality)q : VQ_PROXY;
 		dj->m.factors[f].reason = (char *)why;
 		dj->av.factor_ok[f] = true;
 	}
@@ -391,10 +393,10 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 		in->vms[i].mem_reason = jv_str(o, "mem_reason");
 		for (f = 0; f < FACTOR_N; f++) {
 			const struct jv *e = jv_get(fs, factor_name((enum factor_id)f));
-			int q = jv_enum(jv_str(e, "quality"), Q_UNAVAILABLE + 1, n_quality);
+			int q = jv_enum(jv_str(e, "quality"), VQ_UNAVAILABLE + 1, n_quality);
 
 			r->vm[i].cost_pct[f] = jv_num(e, "cost_pct");
-			r->vm[i].quality[f] = q >= 0 ? (enum factor_quality)q : Q_UNAVAILABLE;
+			r->vm[i].quality[f] = q >= 0 ? (enum vp_quality)q : VQ_UNAVAILABLE;
 			row->fv[f].score = jv_num(e, "score");
 		}
 	}
@@ -448,8 +450,8 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 		b->cost_cycles = jv_num(o, "cost_cycles");
 		f = jv_enum(jv_str(o, "severity"), SEV_CRITICAL + 1, n_sev);
 		b->sev = f >= 0 ? (enum severity)f : SEV_NA;
-		f = jv_enum(jv_str(o, "quality"), Q_UNAVAILABLE + 1, n_quality);
-		b->quality = f >= 0 ? (enum factor_quality)f : Q_UNAVAILABLE;
+		f = jv_enum(jv_str(o, "quality"), VQ_UNAVAILABLE + 1, n_quality);
+		b->quality = f >= 0 ? (enum vp_quality)f : VQ_UNAVAILABLE;
 		f = jv_enum(jv_str(o, "confidence"), CONF_HIGH + 1, n_conf);
 		b->confidence = f >= 0 ? (enum diag_confidence)f : CONF_LOW;
 		snprintf(b->evidence, sizeof(b->evidence), "%s", jv_str(o, "evidence") ? jv_str(o, "evidence") : "");

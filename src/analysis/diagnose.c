@@ -90,11 +90,11 @@ static struct diag_advice *add_advice(struct diag_result *r, const char *rule, s
 	return a;
 }
 
-static enum diag_confidence confidence(enum factor_quality q, bool cycles_proxy, bool have_cost)
+static enum diag_confidence confidence(enum vp_quality q, bool cycles_proxy, bool have_cost)
 {
-	if (!have_cost || q == Q_PROXY)
+	if (!have_cost || q == VQ_PROXY)
 		return CONF_LOW;
-	if (q == Q_APPORTIONED || cycles_proxy)
+	if (q == VQ_APPORTIONED || cycles_proxy)
 		return CONF_MEDIUM;
 	return CONF_HIGH;
 }
@@ -137,7 +137,7 @@ static void eval_vcpus(const struct diag_input *in, struct diag_result *r)
 			struct diag_bottleneck *b;
 			bool by_cost = isfinite(pct[f]) && pct[f] >= p->factor_pct && r->vcpu_membound[i];
 			bool by_score = !isfinite(pct[f]) && fi->sev >= SEV_WARNING &&
-					fi->quality != Q_UNAVAILABLE;
+					fi->quality != VQ_UNAVAILABLE;
 
 			if (!by_cost && !by_score)
 				continue;
@@ -170,7 +170,7 @@ static void eval_vms(const struct diag_input *in, struct diag_result *r)
 		bool have[FACTOR_N] = { false }, stall_known = true, any = false;
 
 		for (f = 0; f < FACTOR_N; f++)
-			s->quality[f] = Q_UNAVAILABLE;
+			s->quality[f] = VQ_UNAVAILABLE;
 		for (j = 0; j < in->n_vcpus; j++) {
 			const struct diag_vcpu *v = &in->vcpus[j];
 
@@ -178,12 +178,12 @@ static void eval_vms(const struct diag_input *in, struct diag_result *r)
 				continue;
 			/* the weakest label among the vCPUs that have the factor at all */
 			for (f = 0; f < FACTOR_N; f++) {
-				enum factor_quality q = v->f[f].quality;
+				enum vp_quality q = v->f[f].quality;
 
-				if (q == Q_UNAVAILABLE ||
+				if (q == VQ_UNAVAILABLE ||
 				    (!isfinite(v->f[f].score) && !isfinite(v->f[f].cost_cycles)))
 					continue;
-				if (s->quality[f] == Q_UNAVAILABLE || q > s->quality[f])
+				if (s->quality[f] == VQ_UNAVAILABLE || q > s->quality[f])
 					s->quality[f] = q;
 			}
 			if (!finite_pos(v->cycles))
@@ -260,7 +260,7 @@ static void eval_nodes(const struct diag_input *in, struct diag_result *r)
 				sbuf_addf(&note, ", %.0f%% of its %.1f GB/s peak", 100 * u, nd->peak_gbs);
 			else
 				sbuf_addstr(&note, " (no calibrated peak: run 'vmmprof calibrate')");
-			if (nd->bw_quality == Q_APPORTIONED)
+			if (nd->bw_quality == VQ_APPORTIONED)
 				sbuf_addstr(&note, " (apportioned: its package's count shared "
 					    "evenly by the package's nodes)");
 		} else {
@@ -290,7 +290,7 @@ static void eval_nodes(const struct diag_input *in, struct diag_result *r)
 			b->entity = i;
 			b->factor = FACTOR_QUEUE;
 			b->sev = nd->queue_full_frac >= 2 * p->queue_full ? SEV_CRITICAL : SEV_WARNING;
-			b->quality = nd->bw_quality == Q_APPORTIONED ? Q_APPORTIONED : Q_MEASURED;
+			b->quality = nd->bw_quality == VQ_APPORTIONED ? VQ_APPORTIONED : VQ_MEASURED;
 			b->confidence = confidence(b->quality, false, true);
 			snprintf(b->evidence, sizeof(b->evidence),
 				 "node %d: request queues full %.1f%% of uncore cycles", nd->id,
@@ -446,14 +446,14 @@ static void advise_locality(const struct diag_input *in, struct diag_result *r, 
 				 "%.0f%% of its memory is on node %d; every vCPU ran on node %d; "
 				 "locality costs %.1f%% of its cycles (%s)",
 				 100 * hfrac, in->nodes[home].id, in->nodes[run].id, vm_pct,
-				 factor_quality_name(r->vm[vmi].quality[FACTOR_LOCALITY]));
+				 vp_quality_name(r->vm[vmi].quality[FACTOR_LOCALITY]));
 		else
 			snprintf(a->evidence, sizeof(a->evidence),
 				 "%.0f%% of its memory is on node %d; every thread ran on node %d; "
 				 "remote-access share %.0f%% (%s, %s; the model gives no cost)",
 				 100 * hfrac, in->nodes[home].id, in->nodes[run].id,
 				 100 * vm->score[FACTOR_LOCALITY],
-				 factor_quality_name(r->vm[vmi].quality[FACTOR_LOCALITY]),
+				 vp_quality_name(r->vm[vmi].quality[FACTOR_LOCALITY]),
 				 severity_name(vm->sev[FACTOR_LOCALITY]));
 		pct_text(pct, sizeof(pct), vm_pct);
 		snprintf(a->effect, sizeof(a->effect),
@@ -492,7 +492,7 @@ static void advise_locality(const struct diag_input *in, struct diag_result *r, 
 			snprintf(a->evidence, sizeof(a->evidence),
 				 "locality costs %.1f%% of its cycles (%s); local access ratio %s; "
 				 "it ran on node %d",
-				 pc, factor_quality_name(v->f[FACTOR_LOCALITY].quality), lar,
+				 pc, vp_quality_name(v->f[FACTOR_LOCALITY].quality), lar,
 				 cur >= 0 ? in->nodes[cur].id : -1);
 		}
 		pct_text(pct, sizeof(pct), pc);
@@ -541,7 +541,7 @@ static void advise_sharing(const struct diag_input *in, struct diag_result *r, s
 	snprintf(a->evidence, sizeof(a->evidence),
 		 "sharing costs %.1f%% of its cycles (%s) and its vCPUs ran on %d nodes: "
 		 "cache lines cross sockets at 2-3x the in-socket latency",
-		 pc, factor_quality_name(r->vm[vmi].quality[FACTOR_SHARING]), used);
+		 pc, vp_quality_name(r->vm[vmi].quality[FACTOR_SHARING]), used);
 	pct_text(pct, sizeof(pct), pc);
 	snprintf(a->effect, sizeof(a->effect),
 		 "cross-socket transfers become in-socket ones: part of %s of its cycles back", pct);
@@ -943,7 +943,7 @@ void diag_result_write(const struct diag_input *in, const struct diag_result *r,
 		jw_kdouble(&w, "cost_pct", b->cost_pct);
 		jw_kdouble(&w, "cost_cycles", b->cost_cycles);
 		jw_kstr(&w, "severity", severity_name(b->sev));
-		jw_kstr(&w, "quality", factor_quality_name(b->quality));
+		jw_kstr(&w, "quality", vp_quality_name(b->quality));
 		jw_kstr(&w, "confidence", diag_confidence_name(b->confidence));
 		jw_kstr(&w, "evidence", b->evidence);
 		jw_obj_end(&w);
@@ -975,7 +975,7 @@ void diag_result_write(const struct diag_input *in, const struct diag_result *r,
 			jw_kdouble(&w, "score", in->vms[i].scored ? in->vms[i].score[f] : NAN);
 			jw_kstr(&w, "severity", severity_name(in->vms[i].scored ? in->vms[i].sev[f]
 										    : SEV_NA));
-			jw_kstr(&w, "quality", factor_quality_name(r->vm[i].quality[f]));
+			jw_kstr(&w, "quality", vp_quality_name(r->vm[i].quality[f]));
 			jw_obj_end(&w);
 		}
 		jw_obj_end(&w);
@@ -991,7 +991,7 @@ void diag_result_write(const struct diag_input *in, const struct diag_result *r,
 		jw_kdouble(&w, "bw_gbs", in->nodes[i].bw_gbs);
 		jw_kdouble(&w, "peak_gbs", in->nodes[i].peak_gbs);
 		jw_kdouble(&w, "queue_full_frac", in->nodes[i].queue_full_frac);
-		jw_kstr(&w, "quality", factor_quality_name(in->nodes[i].bw_quality));
+		jw_kstr(&w, "quality", vp_quality_name(in->nodes[i].bw_quality));
 		jw_kstr(&w, "note", r->node_notes[i]);
 		jw_key(&w, "resctrl");
 		if (in->nodes[i].rdt) {

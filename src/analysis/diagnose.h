@@ -24,7 +24,7 @@ struct diag_factor_in {
 	double cost_cycles;          /* the model's stall-cycle estimate; NaN when it has none */
 	double score;                /* the model's score; NaN when unavailable */
 	enum severity sev;           /* from the model's thresholds (SEV_NA when no score) */
-	enum factor_quality quality;
+	enum vp_quality quality;
 	char evidence[256];          /* the metric values behind it, "" when none */
 };
 
@@ -66,7 +66,7 @@ struct diag_node {
 	double bw_gbs;               /* measured DRAM bandwidth; NaN unknown */
 	double peak_gbs;             /* calibrated peak; NaN unknown */
 	double queue_full_frac;      /* share of uncore cycles with full request queues; NaN */
-	enum factor_quality bw_quality;
+	enum vp_quality bw_quality;
 	/* --resctrl: the VMs' monitoring groups on the node's L3 domain (shown, not weighed) */
 	bool rdt;                    /* resctrl was asked for */
 	double rdt_llc_bytes;        /* LLC occupancy at the end; NaN unknown */
@@ -110,7 +110,7 @@ struct diag_bottleneck {
 	double cost_pct;             /* share of the entity's cycles; NaN when ranked by score */
 	double cost_cycles;
 	enum severity sev;
-	enum factor_quality quality;
+	enum vp_quality quality;
 	enum diag_confidence confidence;
 	char evidence[512];
 };
@@ -134,7 +134,7 @@ struct diag_vm_summary {
 	double cycles;               /* sum over its vCPUs; NaN when none is known */
 	bool cycles_proxy;           /* some of them estimated from task-clock */
 	double cost_pct[FACTOR_N];   /* cycle-weighted: sum of costs / sum of cycles */
-	enum factor_quality quality[FACTOR_N]; /* the weakest label among its vCPUs */
+	enum vp_quality quality[FACTOR_N]; /* the weakest label among its vCPUs */
 	bool memory_bound;
 };
 

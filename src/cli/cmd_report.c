@@ -68,8 +68,8 @@ static void timeline_csv_row(const struct collect_frame *fr, size_t f, const str
 		const char *q = quality[k];
 
 		/* a measured factor read from a share of per-node counts, as the JSON says */
-		if (r->apportioned && fr->factor_node[k] && !strcmp(q, factor_quality_name(Q_MEASURED)))
-			q = factor_quality_name(Q_APPORTIONED);
+		if (r->apportioned && fr->factor_node[k] && !strcmp(q, vp_quality_name(VQ_MEASURED)))
+			q = vp_quality_name(VQ_APPORTIONED);
 		csv_num(out, v->score);
 		csv_num(out, v->cost_pct);
 		sbuf_addch(out, ',');
@@ -123,7 +123,7 @@ static void timeline_json_factors(struct jw *w, const struct model *m, const cha
 		jw_kstr(w, "severity", severity_name(r->fv[k].sev));
 		if (frame_factor_quality(m, fr, r, k) != m->factors[k].quality &&
 		    strcmp(quality[k], "unavailable"))
-			jw_kstr(w, "quality", factor_quality_name(frame_factor_quality(m, fr, r, k)));
+			jw_kstr(w, "quality", vp_quality_name(frame_factor_quality(m, fr, r, k)));
 		jw_obj_end(w);
 	}
 	jw_obj_end(w);
@@ -213,8 +213,8 @@ static int stream_timeline(struct recording *rec, const struct model *m,
 	int k, more, rc = 0;
 
 	for (k = 0; k < FACTOR_N; k++)
-		quality[k] = factor_quality_name(factor_unavailable(m, av, (enum factor_id)k) ?
-						 Q_UNAVAILABLE : m->factors[k].quality);
+		quality[k] = vp_quality_name(factor_unavailable(m, av, (enum factor_id)k) ?
+						 VQ_UNAVAILABLE : m->factors[k].quality);
 	if (fmt == FMT_CSV) {
 		timeline_csv_head(&out);
 	} else {

@@ -918,7 +918,7 @@ static int frame_text(struct frames_ctx *f, const char *data, struct sbuf *out, 
 	if (!(ret = frame_from_json(&v, &fr, unav, err))) {
 		m.name = (char *)(jv_str(&v, "model") ? jv_str(&v, "model") : "?");
 		for (k = 0; k < FACTOR_N; k++)
-			m.factors[k].quality = unav[k] ? Q_UNAVAILABLE : Q_MEASURED;
+			m.factors[k].quality = unav[k] ? VQ_UNAVAILABLE : VQ_MEASURED;
 		if (!f->have_origin) {
 			f->origin_ns = fr.t_ns;
 			f->origin_duration = fr.duration;

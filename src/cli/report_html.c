@@ -328,7 +328,7 @@ void report_html(const struct recording *rec, const struct model *m, const struc
 				sbuf_addstr(out, "<span class=\"na\">n/a</span>");
 			sbuf_addf(out, "</td><td class=\"%s\">%s</td><td>%s</td><td>%s</td><td>",
 				  severity_name(b->sev), severity_name(b->sev),
-				  factor_quality_name(b->quality), diag_confidence_name(b->confidence));
+				  vp_quality_name(b->quality), diag_confidence_name(b->confidence));
 			esc(out, b->evidence);
 			sbuf_addstr(out, "</td></tr>\n");
 		}

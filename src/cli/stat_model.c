@@ -326,7 +326,7 @@ static void print_json(struct stat_model *sm, bool total, double t, struct sbuf 
 
 		jw_obj_begin(&w);
 		jw_kstr(&w, "factor", factor_name((enum factor_id)f));
-		jw_kstr(&w, "quality", factor_quality_name(un ? Q_UNAVAILABLE : fa->quality));
+		jw_kstr(&w, "quality", vp_quality_name(un ? VQ_UNAVAILABLE : fa->quality));
 		jw_kdouble(&w, "score", sm->fv[f].score);
 		jw_kstr(&w, "severity", un ? "unavailable" : severity_name(sm->fv[f].sev));
 		jw_kdouble(&w, "cost_cycles", sm->fv[f].cost_cycles);
@@ -424,7 +424,7 @@ static void print_table(struct stat_model *sm, double t, bool total, const char 
 		else
 			sbuf_addf(&v, "%.1f", sm->fv[f].cost_pct);
 		table_cell(&tb, "%s", sbuf_str(&v));
-		table_cell(&tb, "%s", factor_quality_name(fa->quality));
+		table_cell(&tb, "%s", vp_quality_name(fa->quality));
 		nan_reason(sm, fa->score, sm->fv[f].score, &why);
 		table_cell(&tb, "%s", why.len ? sbuf_str(&why) : fa->desc ? fa->desc : "");
 	}

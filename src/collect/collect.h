@@ -168,7 +168,7 @@ void frame_mark_node_inputs(const struct model *m, const bool *node_input, struc
 /* Quality label of row r's metric i / factor fi value ("measured", "apportioned", or the
  * model's label for factors): what the frame JSON, /metrics and reports print. */
 bool frame_metric_apportioned(const struct collect_frame *f, const struct collect_row *r, size_t i);
-enum factor_quality frame_factor_quality(const struct model *m, const struct collect_frame *f,
+enum vp_quality frame_factor_quality(const struct model *m, const struct collect_frame *f,
 					 const struct collect_row *r, int fi);
 
 /*

@@ -93,7 +93,7 @@ void frame_mark_node_inputs(const struct model *m, const bool *node_input, struc
 	for (i = 0; i < m->n_metrics; i++)
 		f->metric_node[i] = !av.metric_ok[i];
 	for (fi = 0; fi < FACTOR_N; fi++)
-		f->factor_node[fi] = m->factors[fi].score && m->factors[fi].quality != Q_UNAVAILABLE &&
+		f->factor_node[fi] = m->factors[fi].score && m->factors[fi].quality != VQ_UNAVAILABLE &&
 				     !av.factor_ok[fi];
 	model_avail_release(m, &av);
 }
@@ -103,13 +103,13 @@ bool frame_metric_apportioned(const struct collect_frame *f, const struct collec
 	return r->apportioned && f->metric_node && f->metric_node[i];
 }
 
-enum factor_quality frame_factor_quality(const struct model *m, const struct collect_frame *f,
+enum vp_quality frame_factor_quality(const struct model *m, const struct collect_frame *f,
 					 const struct collect_row *r, int fi)
 {
-	enum factor_quality q = m->factors[fi].quality;
+	enum vp_quality q = m->factors[fi].quality;
 
-	if (q == Q_MEASURED && r->apportioned && f->factor_node[fi])
-		return Q_APPORTIONED;
+	if (q == VQ_MEASURED && r->apportioned && f->factor_node[fi])
+		return VQ_APPORTIONED;
 	return q;
 }
 
@@ -141,8 +141,8 @@ static void factor_evidence(const struct model *m, const bool *factor_ok,
 	out->score = r->fv[fi].score;
 	out->sev = r->fv[fi].sev;
 	out->quality = frame_factor_quality(m, f, r, (int)fi);
-	if (!factor_ok[fi] || mf->quality == Q_UNAVAILABLE)
-		out->quality = Q_UNAVAILABLE;
+	if (!factor_ok[fi] || mf->quality == VQ_UNAVAILABLE)
+		out->quality = VQ_UNAVAILABLE;
 	if (mf->score && mf->score->k == EX_METRIC && mf->score->name)
 		sbuf_addf(&sb, "%s ", mf->score->name);
 	else
@@ -151,7 +151,7 @@ static void factor_evidence(const struct model *m, const bool *factor_ok,
 		sbuf_addf(&sb, "%.3g", r->fv[fi].score);
 	else
 		sbuf_addstr(&sb, "n/a");
-	sbuf_addf(&sb, " (%s)", factor_quality_name(out->quality));
+	sbuf_addf(&sb, " (%s)", vp_quality_name(out->quality));
 	snprintf(out->evidence, sizeof(out->evidence), "%s", sbuf_str(&sb));
 	sbuf_release(&sb);
 }
@@ -182,7 +182,7 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 		n->bw_gbs = NAN;
 		n->peak_gbs = cal ? cal->val[CAL_PEAK_BW_GBS] : NAN;
 		n->queue_full_frac = NAN;
-		n->bw_quality = Q_UNAVAILABLE;
+		n->bw_quality = VQ_UNAVAILABLE;
 		n->rdt_llc_bytes = n->rdt_mbm_gbs = n->rdt_mbm_local_gbs = NAN;
 		if (f->rdt_node && (int)i < f->n_rdt_nodes) {
 			n->rdt = true;
@@ -205,7 +205,7 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 				continue;
 			if (intensity_metric >= 0 && isfinite(r->metrics[intensity_metric])) {
 				n->bw_gbs = r->metrics[intensity_metric];
-				n->bw_quality = r->apportioned ? Q_APPORTIONED : Q_MEASURED;
+				n->bw_quality = r->apportioned ? VQ_APPORTIONED : VQ_MEASURED;
 			}
 			if (queue_metric >= 0 && isfinite(r->metrics[queue_metric]))
 				n->queue_full_frac = r->metrics[queue_metric];

@@ -17,7 +17,7 @@ static void factor_json(struct jw *w, const struct frame_meta *meta, const struc
 {
 	const struct model_factor *fa = &m->factors[f];
 	const char *reason = NULL;
-	bool unavailable = fa->quality == Q_UNAVAILABLE;
+	bool unavailable = fa->quality == VQ_UNAVAILABLE;
 
 	if (unavailable)
 		reason = fa->reason;
@@ -31,7 +31,7 @@ static void factor_json(struct jw *w, const struct frame_meta *meta, const struc
 	jw_kdouble(w, "cost_cycles", unavailable ? NAN : r->fv[f].cost_cycles);
 	jw_kdouble(w, "cost_pct", unavailable ? NAN : r->fv[f].cost_pct);
 	jw_kstr(w, "quality", unavailable ? "unavailable"
-					  : factor_quality_name(frame_factor_quality(m, fr, r, f)));
+					  : vp_quality_name(frame_factor_quality(m, fr, r, f)));
 	if (unavailable)
 		jw_kstr(w, "reason", reason ? reason : "not available here");
 	jw_obj_end(w);

@@ -62,7 +62,7 @@ static void text_row(struct table *t, const struct collect_row *r, const char *l
 	num(b, sizeof(b), r->cycles, "%.3g");
 	table_cell(t, "%s", b);
 	for (k = 0; k < FACTOR_N; k++) {
-		if (m->factors[k].quality == Q_UNAVAILABLE)
+		if (m->factors[k].quality == VQ_UNAVAILABLE)
 			table_cell(t, "n/a");
 		else if (isfinite(r->fv[k].cost_pct))
 			table_cell(t, "%.1f%%", r->fv[k].cost_pct);

@@ -15,35 +15,6 @@
 
 #define INCLUDE_MAX_DEPTH 16
 
-static const char *const factor_names[FACTOR_N] = {
-	"locality", "llc", "sharing", "imc", "queue",
-};
-
-static const char *const factor_titles[FACTOR_N] = {
-	"data locality", "LLC contention", "sharing overhead", "IMC contention",
-	"queue-tracker contention",
-};
-
-const char *factor_name(enum factor_id f)
-{
-	return (unsigned)f < FACTOR_N ? factor_names[f] : "?";
-}
-
-const char *factor_title(enum factor_id f)
-{
-	return (unsigned)f < FACTOR_N ? factor_titles[f] : "?";
-}
-
-const char *factor_quality_name(enum factor_quality q)
-{
-	switch (q) {
-	case Q_MEASURED: return "measured";
-	case Q_APPORTIONED: return "apportioned";
-	case Q_PROXY: return "proxy";
-	default: return "unavailable";
-	}
-}
-
 const char *severity_name(enum severity s)
 {
 	switch (s) {
@@ -450,7 +421,7 @@ static int parse_factor(struct loader *ld, struct lexer *lx, const char *file)
 	if (!expect(ld, lx, T_IDENT, "a factor name"))
 		return -1;
 	for (i = 0; i < FACTOR_N; i++)
-		if (!strcmp(lx->cur.str, factor_names[i]))
+		if (!strcmp(lx->cur.str, factor_name((enum factor_id)i)))
 			break;
 	if (i == FACTOR_N) {
 		error_at(ld, loc, "unknown factor '%s' (the factors are locality, llc, sharing, "
@@ -460,7 +431,7 @@ static int parse_factor(struct loader *ld, struct lexer *lx, const char *file)
 	f = &ld->m->factors[i];
 	if (f->bound && f->loc.file == file) {
 		error_at(ld, loc, "duplicate binding of factor '%s' (first bound at %s:%d:%d)",
-			 factor_names[i], f->loc.file, f->loc.line, f->loc.col);
+			 factor_name((enum factor_id)i), f->loc.file, f->loc.line, f->loc.col);
 		return -1;
 	}
 	/* a binding in an including file replaces the included one */
@@ -472,7 +443,7 @@ static int parse_factor(struct loader *ld, struct lexer *lx, const char *file)
 		if (!expect(ld, lx, T_STR, "the reason as a \"string\""))
 			return -1;
 		f->bound = true;
-		f->quality = Q_UNAVAILABLE;
+		f->quality = VQ_UNAVAILABLE;
 		f->reason = xstrdup(lx->cur.str);
 		lex_next(lx);
 		end_stmt(ld, lx);
@@ -481,11 +452,11 @@ static int parse_factor(struct loader *ld, struct lexer *lx, const char *file)
 	if (!end_stmt(ld, lx))
 		return -1;
 	f->bound = true;
-	f->quality = Q_MEASURED;
+	f->quality = VQ_MEASURED;
 	f->reason = NULL;
 	f->desc = NULL;
 	/* quality must be given: remember that it was not, with a sentinel */
-	f->quality = (enum factor_quality)-1;
+	f->quality = (enum vp_quality)-1;
 	return i;
 }
 
@@ -542,11 +513,11 @@ static bool parse_factor_attr(struct loader *ld, struct lexer *lx, struct model_
 	if (!expect(ld, lx, T_IDENT, "measured, apportioned or proxy"))
 		return false;
 	if (!strcmp(lx->cur.str, "measured"))
-		f->quality = Q_MEASURED;
+		f->quality = VQ_MEASURED;
 	else if (!strcmp(lx->cur.str, "apportioned"))
-		f->quality = Q_APPORTIONED;
+		f->quality = VQ_APPORTIONED;
 	else if (!strcmp(lx->cur.str, "proxy"))
-		f->quality = Q_PROXY;
+		f->quality = VQ_PROXY;
 	else {
 		error_at(ld, lex_loc(lx), "unknown quality '%s' (measured, apportioned or proxy; "
 			 "write 'factor NAME unavailable \"reason\"' for none)", lx->cur.str);
@@ -564,20 +535,20 @@ static void factor_finish(struct loader *ld, int fi)
 	if (fi < 0)
 		return;
 	f = &ld->m->factors[fi];
-	if (f->quality == Q_UNAVAILABLE)
+	if (f->quality == VQ_UNAVAILABLE)
 		return;
 	if (!f->score)
-		error_at(ld, f->loc, "factor '%s' has no 'score = FORMULA' line", factor_names[fi]);
+		error_at(ld, f->loc, "factor '%s' has no 'score = FORMULA' line", factor_name((enum factor_id)fi));
 	if (isnan(f->warning) || isnan(f->critical))
 		error_at(ld, f->loc, "factor '%s' needs both 'warning = N' and 'critical = N'",
-			 factor_names[fi]);
+			 factor_name((enum factor_id)fi));
 	else if (f->critical < f->warning)
 		error_at(ld, f->loc, "factor '%s': critical threshold %g is below warning %g "
-			 "(scores grow with the problem)", factor_names[fi], f->critical, f->warning);
+			 "(scores grow with the problem)", factor_name((enum factor_id)fi), f->critical, f->warning);
 	if ((int)f->quality == -1) {
 		error_at(ld, f->loc, "factor '%s' has no 'quality = measured|apportioned|proxy' line",
-			 factor_names[fi]);
-		f->quality = Q_MEASURED;
+			 factor_name((enum factor_id)fi));
+		f->quality = VQ_MEASURED;
 	}
 }
 
@@ -986,8 +957,8 @@ static void finish_model(struct loader *ld)
 			error_at(ld, m->loc.file ? m->loc : (struct src_loc){ m->files[0], 1, 1 },
 				 "model '%s' does not bind factor '%s' (bind it in a 'factor %s' "
 				 "section or write 'factor %s unavailable \"reason\"')",
-				 m->name ? m->name : "?", factor_names[f], factor_names[f],
-				 factor_names[f]);
+				 m->name ? m->name : "?", factor_name((enum factor_id)f), factor_name((enum factor_id)f),
+				 factor_name((enum factor_id)f));
 }
 
 static int load(struct model **out, const char *path, const char *text,
@@ -1251,7 +1222,7 @@ int model_check_inputs(const struct model *m, model_input_check_fn fn, void *ctx
 		const struct model_factor *fa = &m->factors[f];
 		struct sbuf sb = SBUF_INIT;
 
-		if (fa->quality == Q_UNAVAILABLE) {
+		if (fa->quality == VQ_UNAVAILABLE) {
 			av->factor_reason[f] = xstrdup(fa->reason ? fa->reason : "not measurable");
 			continue;
 		}
@@ -1314,7 +1285,7 @@ void model_eval(const struct model *m, struct expr_env *env, double *metrics,
 
 		v->score = v->cost_cycles = v->cost_pct = NAN;
 		v->sev = SEV_NA;
-		if (fa->quality == Q_UNAVAILABLE || !fa->score)
+		if (fa->quality == VQ_UNAVAILABLE || !fa->score)
 			continue;
 		v->score = expr_eval(fa->score, env);
 		if (!isfinite(v->score))

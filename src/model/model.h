@@ -8,6 +8,7 @@
 #include "model/diag.h"
 #include "model/expr.h"
 #include "util/err.h"
+#include "util/vocab.h"
 
 /*
  * A model file (docs/models.md) names the events a platform offers, turns
@@ -18,22 +19,8 @@
  * machine is model_check_inputs()'s business.
  */
 
-enum factor_id {
-	FACTOR_LOCALITY, FACTOR_LLC, FACTOR_SHARING, FACTOR_IMC, FACTOR_QUEUE, FACTOR_N
-};
-
-enum factor_quality {
-	Q_MEASURED,     /* counted for the entity itself */
-	Q_APPORTIONED,  /* per-socket counts shared out by residency: an estimate */
-	Q_PROXY,        /* a related quantity standing in for the factor */
-	Q_UNAVAILABLE,  /* cannot be measured here (reason says why) */
-};
-
 enum severity { SEV_NA, SEV_OK, SEV_WARNING, SEV_CRITICAL };
 
-const char *factor_name(enum factor_id f);        /* "locality", "llc", ... */
-const char *factor_title(enum factor_id f);       /* "data locality", "LLC contention", ... */
-const char *factor_quality_name(enum factor_quality q); /* "measured", ... */
 const char *severity_name(enum severity s);       /* "n/a", "ok", "warning", "critical" */
 
 enum match_kind {
@@ -80,8 +67,8 @@ struct model_metric {
 
 struct model_factor {
 	bool bound;
-	enum factor_quality quality;
-	char *reason;         /* Q_UNAVAILABLE: why */
+	enum vp_quality quality;
+	char *reason;         /* VQ_UNAVAILABLE: why */
 	struct expr *score;   /* higher is worse; compared with the thresholds */
 	struct expr *cost;    /* estimated stall cycles, NULL when the model gives none */
 	double warning;       /* score thresholds */

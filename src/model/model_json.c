@@ -154,7 +154,7 @@ void model_show_json(const struct model *m, const struct model_avail *av, const 
 
 		jw_obj_begin(&w);
 		jw_kstr(&w, "factor", factor_name((enum factor_id)f));
-		jw_kstr(&w, "quality", factor_quality_name(fa->quality));
+		jw_kstr(&w, "quality", vp_quality_name(fa->quality));
 		sbuf_reset(&tmp);
 		if (fa->score)
 			expr_format(fa->score, &tmp);
@@ -163,8 +163,8 @@ void model_show_json(const struct model *m, const struct model_avail *av, const 
 		if (fa->cost)
 			expr_format(fa->cost, &tmp);
 		jw_kstr(&w, "cost", fa->cost ? sbuf_str(&tmp) : NULL);
-		jw_kdouble(&w, "warning", fa->quality == Q_UNAVAILABLE ? NAN : fa->warning);
-		jw_kdouble(&w, "critical", fa->quality == Q_UNAVAILABLE ? NAN : fa->critical);
+		jw_kdouble(&w, "warning", fa->quality == VQ_UNAVAILABLE ? NAN : fa->warning);
+		jw_kdouble(&w, "critical", fa->quality == VQ_UNAVAILABLE ? NAN : fa->critical);
 		jw_kstr(&w, "description", fa->desc);
 		jw_kbool(&w, "available", av->factor_ok[f]);
 		jw_kstr(&w, "reason", av->factor_reason[f]);
@@ -381,7 +381,7 @@ int model_show_text(const struct jv *doc, const char *where, struct sbuf *sb, st
 		table_cell(&t, "%s", str_or(fa, "factor", "?"));
 		table_cell(&t, "%s", q);
 		table_cell(&t, "%s", str_or(fa, "score", "-"));
-		if (!strcmp(q, factor_quality_name(Q_UNAVAILABLE))) {
+		if (!strcmp(q, vp_quality_name(VQ_UNAVAILABLE))) {
 			table_cell(&t, "-");
 			table_cell(&t, "-");
 		} else {

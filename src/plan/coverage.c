@@ -18,9 +18,9 @@ struct recipe {
 	const char *pfm[3];        /* libpfm4 core tables this recipe serves */
 	const char *label;
 	bool zen;                  /* sharing on Zen: cache-to-cache fills, not HITM */
-	const char *core[COV_NFACTORS];
-	const char *unc[COV_NFACTORS];
-	const char *unc_ev[COV_NFACTORS];
+	const char *core[FACTOR_N];
+	const char *unc[FACTOR_N];
+	const char *unc_ev[FACTOR_N];
 };
 
 static const struct recipe recipes[] = {
@@ -122,24 +122,6 @@ static const struct recipe recipes[] = {
 	    "l3_xi_sampled_latency.all x10 / l3_xi_sampled_latency_requests.all" } },
 };
 
-const char *cov_factor_name(enum cov_factor f)
-{
-	static const char *const n[] = { "locality", "llc", "sharing", "imc", "queue" };
-
-	return f < COV_NFACTORS ? n[f] : "?";
-}
-
-const char *cov_quality_name(enum cov_quality q)
-{
-	switch (q) {
-	case COV_MEASURED: return "measured";
-	case COV_APPORTIONED: return "apportioned";
-	case COV_PROXY: return "proxy";
-	case COV_UNAVAILABLE: return "unavailable";
-	}
-	return "unavailable";
-}
-
 const char *cov_kind_name(enum cov_kind k)
 {
 	switch (k) {
@@ -165,11 +147,11 @@ static const struct recipe *recipe_for(const char *pfm)
 	return NULL;
 }
 
-const char *coverage_recipe_core(const char *pfm, enum cov_factor f)
+const char *coverage_recipe_core(const char *pfm, enum factor_id f)
 {
 	const struct recipe *rc = recipe_for(pfm);
 
-	return rc && f < COV_NFACTORS ? rc->core[f] : NULL;
+	return rc && f < FACTOR_N ? rc->core[f] : NULL;
 }
 
 static const struct pmu_family *family(const struct platform *p, const char *name)
@@ -187,7 +169,7 @@ static void remains(struct cov_row *r, const char *text)
 	snprintf(r->remains, sizeof(r->remains), "%s", text);
 }
 
-static void set(struct cov_row *r, enum cov_quality q, enum cov_kind k, const char *source,
+static void set(struct cov_row *r, enum vp_quality q, enum cov_kind k, const char *source,
 		const char *events)
 {
 	r->quality = q;
@@ -236,7 +218,7 @@ static const char *no_core(const struct platform *p)
 }
 
 /* Try the recipe's uncore PMU for factor f; true when it serves. */
-static bool try_uncore(const struct platform *p, const struct recipe *rc, enum cov_factor f,
+static bool try_uncore(const struct platform *p, const struct recipe *rc, enum factor_id f,
 		       struct cov_row *r)
 {
 	const struct pmu_family *fam;
@@ -248,12 +230,12 @@ static bool try_uncore(const struct platform *p, const struct recipe *rc, enum c
 	if (!fam)
 		return false;
 	snprintf(src, sizeof(src), "uncore PMU %s x%d", fam->family, fam->n_instances);
-	set(r, COV_APPORTIONED, COV_SRC_UNCORE, src, rc->unc_ev[f]);
+	set(r, VQ_APPORTIONED, COV_SRC_UNCORE, src, rc->unc_ev[f]);
 	note(r, "counted per socket or L3, shared out to VMs by residency (an estimate)");
 	return true;
 }
 
-static bool try_core(const struct platform *p, const struct recipe *rc, enum cov_factor f,
+static bool try_core(const struct platform *p, const struct recipe *rc, enum factor_id f,
 		     struct cov_row *r)
 {
 	char src[160];
@@ -261,12 +243,12 @@ static bool try_core(const struct platform *p, const struct recipe *rc, enum cov
 	if (!p->core_pmu || !rc || !rc->core[f])
 		return false;
 	snprintf(src, sizeof(src), "core PMU %s (%s events)", p->core_pmu_name, p->cpu.pfm_pmu);
-	set(r, COV_MEASURED, COV_SRC_CORE, src, rc->core[f]);
+	set(r, VQ_MEASURED, COV_SRC_CORE, src, rc->core[f]);
 	return true;
 }
 
 /* Why the recipe's uncore PMU does not serve, if it has one. */
-static void uncore_missing(const struct platform *p, const struct recipe *rc, enum cov_factor f,
+static void uncore_missing(const struct platform *p, const struct recipe *rc, enum factor_id f,
 			   struct cov_row *r)
 {
 	if (rc && rc->unc[f])
@@ -278,7 +260,7 @@ static void do_locality(const struct platform *p, const struct recipe *rc, struc
 {
 	const struct perm_info *pm = &p->perm;
 
-	if (try_core(p, rc, COV_LOCALITY, r)) {
+	if (try_core(p, rc, FACTOR_LOCALITY, r)) {
 		if (in_vm(p))
 			note(r, "counts the host's physical nodes, which this VM's virtual nodes "
 			     "need not match");
@@ -286,15 +268,15 @@ static void do_locality(const struct platform *p, const struct recipe *rc, struc
 			note(r, "also resctrl mbm_local_bytes / mbm_total_bytes");
 		return;
 	}
-	if (try_uncore(p, rc, COV_LOCALITY, r))
+	if (try_uncore(p, rc, FACTOR_LOCALITY, r))
 		return;
 	if (pm->resctrl_mbm_total && pm->resctrl_mbm_local) {
-		set(r, COV_MEASURED, COV_SRC_RESCTRL, "resctrl MBM",
+		set(r, VQ_MEASURED, COV_SRC_RESCTRL, "resctrl MBM",
 		    "(mbm_total_bytes - mbm_local_bytes) / mbm_total_bytes per monitoring group");
 		note(r, "bytes, not accesses");
 		return;
 	}
-	set(r, COV_PROXY, COV_SRC_SOFTWARE, "software: placement estimate",
+	set(r, VQ_PROXY, COV_SRC_SOFTWARE, "software: placement estimate",
 	    "vCPU residency by node (sched) x guest RAM by node (numa_maps), numastat, "
 	    "/proc/vmstat numa_*");
 	if (!p->core_pmu)
@@ -317,32 +299,32 @@ static void do_llc(const struct platform *p, const struct recipe *rc, struct cov
 	bool arm = !strcmp(p->cpu.arch, "aarch64");
 	char src[160];
 
-	if (try_core(p, rc, COV_LLC, r) || try_uncore(p, rc, COV_LLC, r)) {
+	if (try_core(p, rc, FACTOR_LLC, r) || try_uncore(p, rc, FACTOR_LLC, r)) {
 		if (pm->resctrl_llc_occupancy)
 			note(r, "also resctrl llc_occupancy");
 		return;
 	}
 	if (pm->resctrl_llc_occupancy) {
-		set(r, COV_MEASURED, COV_SRC_RESCTRL, "resctrl", "llc_occupancy per monitoring group");
+		set(r, VQ_MEASURED, COV_SRC_RESCTRL, "resctrl", "llc_occupancy per monitoring group");
 		note(r, "occupancy in bytes, not misses");
-		uncore_missing(p, rc, COV_LLC, r);
+		uncore_missing(p, rc, FACTOR_LLC, r);
 		return;
 	}
 	if (p->core_pmu) {
 		snprintf(src, sizeof(src), "core PMU %s (generic events)", p->core_pmu_name);
 		if (amd || arm) {
-			set(r, COV_PROXY, COV_SRC_CORE, src, "cache-references / cache-misses");
+			set(r, VQ_PROXY, COV_SRC_CORE, src, "cache-references / cache-misses");
 			note(r, amd ? "AMD maps the generic cache events to L2, not the LLC" :
 			     "Arm maps the generic cache events to L1D refills, not the LLC");
 		} else {
-			set(r, COV_MEASURED, COV_SRC_CORE, src, "cache-references / cache-misses");
+			set(r, VQ_MEASURED, COV_SRC_CORE, src, "cache-references / cache-misses");
 		}
-		uncore_missing(p, rc, COV_LLC, r);
+		uncore_missing(p, rc, FACTOR_LLC, r);
 		return;
 	}
-	set(r, COV_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
+	set(r, VQ_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
 	note(r, "%s", no_core(p));
-	uncore_missing(p, rc, COV_LLC, r);
+	uncore_missing(p, rc, FACTOR_LLC, r);
 	note(r, "no resctrl llc_occupancy");
 	remains(r, "an active probe (timed pointer chase over LLC-sized buffers) can infer "
 		"lost capacity; the LLC domains are known from the topology");
@@ -350,16 +332,16 @@ static void do_llc(const struct platform *p, const struct recipe *rc, struct cov
 
 static void do_sharing(const struct platform *p, const struct recipe *rc, struct cov_row *r)
 {
-	if (try_core(p, rc, COV_SHARING, r)) {
+	if (try_core(p, rc, FACTOR_SHARING, r)) {
 		if (rc->zen) {
-			r->quality = COV_PROXY;
+			r->quality = VQ_PROXY;
 			note(r, "fills from other CCX caches: counters do not separate HITM");
 		}
 		return;
 	}
-	if (try_uncore(p, rc, COV_SHARING, r))
+	if (try_uncore(p, rc, FACTOR_SHARING, r))
 		return;
-	set(r, COV_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
+	set(r, VQ_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
 	remains(r, "nothing per VM: which vCPUs share data cannot be seen without counters");
 	if (!p->core_pmu)
 		note(r, "%s; HITM and snoop-forward counts need one", no_core(p));
@@ -372,17 +354,17 @@ static void do_imc(const struct platform *p, const struct recipe *rc, struct cov
 {
 	const struct perm_info *pm = &p->perm;
 
-	if (try_uncore(p, rc, COV_IMC, r))
+	if (try_uncore(p, rc, FACTOR_IMC, r))
 		return;
 	if (pm->resctrl_mbm_total) {
-		set(r, COV_PROXY, COV_SRC_RESCTRL, "resctrl MBM", "mbm_total_bytes per monitoring group");
+		set(r, VQ_PROXY, COV_SRC_RESCTRL, "resctrl MBM", "mbm_total_bytes per monitoring group");
 		note(r, "bandwidth only: no controller queueing");
-		uncore_missing(p, rc, COV_IMC, r);
+		uncore_missing(p, rc, FACTOR_IMC, r);
 		return;
 	}
-	set(r, COV_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
-	if (rc && rc->unc[COV_IMC])
-		uncore_missing(p, rc, COV_IMC, r);
+	set(r, VQ_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
+	if (rc && rc->unc[FACTOR_IMC])
+		uncore_missing(p, rc, FACTOR_IMC, r);
 	else
 		note(r, "no memory-controller PMU (uncore_imc, amd_df, amd_umc) known here");
 	note(r, "no resctrl mbm_total_bytes");
@@ -394,51 +376,53 @@ static void do_queue(const struct platform *p, const struct recipe *rc, struct c
 {
 	char src[160];
 
-	if (try_uncore(p, rc, COV_QUEUE, r) || try_core(p, rc, COV_QUEUE, r))
+	if (try_uncore(p, rc, FACTOR_QUEUE, r) || try_core(p, rc, FACTOR_QUEUE, r))
 		return;
 	if (p->core_pmu) {
 		snprintf(src, sizeof(src), "core PMU %s (generic events)", p->core_pmu_name);
-		set(r, COV_PROXY, COV_SRC_CORE, src, "CPI = cycles / instructions");
-		uncore_missing(p, rc, COV_QUEUE, r);
+		set(r, VQ_PROXY, COV_SRC_CORE, src, "CPI = cycles / instructions");
+		uncore_missing(p, rc, FACTOR_QUEUE, r);
 		note(r, "nothing architectural counts queue occupancy");
 		return;
 	}
-	set(r, COV_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
+	set(r, VQ_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
 	note(r, "%s; not even CPI (cycles, instructions)", no_core(p));
-	uncore_missing(p, rc, COV_QUEUE, r);
+	uncore_missing(p, rc, FACTOR_QUEUE, r);
 	remains(r, "task-clock and run-queue delay (schedstat) show a slowdown, not its cause");
 }
 
 /* Append the factors of quality q as "a, b" to sb-like buffer; returns how many. */
-static int list_quality(const struct coverage *c, enum cov_quality q, char *buf, size_t size)
+static int list_quality(const struct coverage *c, enum vp_quality q, char *buf, size_t size)
 {
 	size_t o = strlen(buf);
 	int f, n = 0;
 
-	for (f = 0; f < COV_NFACTORS; f++) {
+	for (f = 0; f < FACTOR_N; f++) {
 		if (c->rows[f].quality != q || o >= size)
 			continue;
 		o += (size_t)snprintf(buf + o, size - o, "%s%s", n++ ? ", " : "",
-				      cov_factor_name((enum cov_factor)f));
+				      factor_name((enum factor_id)f));
 	}
 	return n;
 }
 
 static void set_verdict(struct coverage *c)
 {
-	static const char *const qword[] = { " measured", " apportioned", " by proxy" };
+	static const char *const qword[VQ_N] = {
+		[VQ_MEASURED] = " measured", [VQ_ESTIMATE] = " estimated",
+		[VQ_APPORTIONED] = " apportioned", [VQ_PROXY] = " by proxy" };
 	char lost[128] = "", remains[192] = "";
 	int q, n_lost, parts = 0;
 
-	n_lost = list_quality(c, COV_UNAVAILABLE, lost, sizeof(lost));
-	for (q = COV_MEASURED; q <= COV_PROXY; q++) {
+	n_lost = list_quality(c, VQ_UNAVAILABLE, lost, sizeof(lost));
+	for (q = VQ_MEASURED; q <= VQ_PROXY; q++) {
 		size_t o = strlen(remains);
 
 		if (parts && o + 2 < sizeof(remains)) {
 			memcpy(remains + o, "; ", 3);
 			o += 2;
 		}
-		if (list_quality(c, (enum cov_quality)q, remains, sizeof(remains))) {
+		if (list_quality(c, (enum vp_quality)q, remains, sizeof(remains))) {
 			o = strlen(remains);
 			snprintf(remains + o, sizeof(remains) - o, "%s", qword[q]);
 			parts++;
@@ -448,7 +432,7 @@ static void set_verdict(struct coverage *c)
 	}
 	if (!n_lost)
 		snprintf(c->verdict, sizeof(c->verdict), "nothing lost: %s", remains);
-	else if (n_lost == COV_NFACTORS)
+	else if (n_lost == FACTOR_N)
 		snprintf(c->verdict, sizeof(c->verdict), "lost: all five factors");
 	else
 		snprintf(c->verdict, sizeof(c->verdict), "lost: %s; remains: %s", lost, remains);
@@ -457,23 +441,23 @@ static void set_verdict(struct coverage *c)
 void coverage_compute(const struct platform *p, struct coverage *c)
 {
 	const struct recipe *rc = recipe_for(p->cpu.pfm_pmu);
-	int counts[4] = { 0, 0, 0, 0 }, f;
+	int counts[VQ_N] = { 0 }, f;
 
 	memset(c, 0, sizeof(*c));
 	if (rc)
 		snprintf(c->recipe, sizeof(c->recipe), "%s", rc->label);
-	for (f = 0; f < COV_NFACTORS; f++)
-		c->rows[f].factor = (enum cov_factor)f;
-	do_locality(p, rc, &c->rows[COV_LOCALITY]);
-	do_llc(p, rc, &c->rows[COV_LLC]);
-	do_sharing(p, rc, &c->rows[COV_SHARING]);
-	do_imc(p, rc, &c->rows[COV_IMC]);
-	do_queue(p, rc, &c->rows[COV_QUEUE]);
-	for (f = 0; f < COV_NFACTORS; f++)
+	for (f = 0; f < FACTOR_N; f++)
+		c->rows[f].factor = (enum factor_id)f;
+	do_locality(p, rc, &c->rows[FACTOR_LOCALITY]);
+	do_llc(p, rc, &c->rows[FACTOR_LLC]);
+	do_sharing(p, rc, &c->rows[FACTOR_SHARING]);
+	do_imc(p, rc, &c->rows[FACTOR_IMC]);
+	do_queue(p, rc, &c->rows[FACTOR_QUEUE]);
+	for (f = 0; f < FACTOR_N; f++)
 		counts[c->rows[f].quality]++;
 	set_verdict(c);
 	snprintf(c->summary, sizeof(c->summary),
 		 "%s: %d measured, %d apportioned, %d by proxy, %d unavailable",
-		 p->core_pmu ? "hardware counters" : "no hardware PMU", counts[COV_MEASURED],
-		 counts[COV_APPORTIONED], counts[COV_PROXY], counts[COV_UNAVAILABLE]);
+		 p->core_pmu ? "hardware counters" : "no hardware PMU", counts[VQ_MEASURED],
+		 counts[VQ_APPORTIONED], counts[VQ_PROXY], counts[VQ_UNAVAILABLE]);
 }

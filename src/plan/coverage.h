@@ -3,6 +3,7 @@
 #define VP_COVERAGE_H
 
 #include "platform/platform.h"
+#include "util/vocab.h"
 
 /*
  * The factor-coverage table that `vmmprof info` prints: for each factor,
@@ -11,22 +12,6 @@
  * reason.  The decision is one function over struct platform so that a
  * model-based plan can later replace it without changing callers.
  */
-
-enum cov_factor {
-	COV_LOCALITY,
-	COV_LLC,
-	COV_SHARING,
-	COV_IMC,
-	COV_QUEUE,
-	COV_NFACTORS,
-};
-
-enum cov_quality {
-	COV_MEASURED,     /* counted directly for the entity */
-	COV_APPORTIONED,  /* counted per socket/node, shared out to VMs by residency */
-	COV_PROXY,        /* inferred from a related quantity (software counters, placement) */
-	COV_UNAVAILABLE,  /* nothing here can tell */
-};
 
 enum cov_kind {
 	COV_SRC_CORE,     /* core PMU events */
@@ -37,8 +22,8 @@ enum cov_kind {
 };
 
 struct cov_row {
-	enum cov_factor factor;
-	enum cov_quality quality;
+	enum factor_id factor;
+	enum vp_quality quality;
 	enum cov_kind kind;
 	char source[160];           /* "core PMU cpu (skx recipe)", "uncore_imc x6", "resctrl", "software" */
 	char events[256];          /* what would be read: event names, files */
@@ -50,7 +35,7 @@ struct coverage {
 	char recipe[48];           /* the event recipe family ("Skylake-SP / Cascade Lake"), "" when none */
 	char summary[256];         /* one line: counts per quality */
 	char verdict[256];         /* plain words: which factors are lost, which remain and how */
-	struct cov_row rows[COV_NFACTORS];
+	struct cov_row rows[FACTOR_N];
 };
 
 /* Fill *c (caller-owned, nothing to release) from *p. */
@@ -61,10 +46,8 @@ void coverage_compute(const struct platform *p, struct coverage *c);
  * f, in libpfm4 spelling ("EVENT:UMASK / :UMASK2, EVENT2"); NULL when the
  * recipe has none.  Static storage.
  */
-const char *coverage_recipe_core(const char *pfm, enum cov_factor f);
+const char *coverage_recipe_core(const char *pfm, enum factor_id f);
 
-const char *cov_factor_name(enum cov_factor f);   /* "locality", "llc", ... */
-const char *cov_quality_name(enum cov_quality q); /* "measured", ... */
 const char *cov_kind_name(enum cov_kind k);       /* "core", "uncore", "resctrl", "software", "none" */
 
 #endif

@@ -257,12 +257,12 @@ static void json_coverage(const struct coverage *cv, struct jw *w)
 	jw_kstr(w, "verdict", cv->verdict);
 	jw_key(w, "factors");
 	jw_arr_begin(w);
-	for (f = 0; f < COV_NFACTORS; f++) {
+	for (f = 0; f < FACTOR_N; f++) {
 		const struct cov_row *r = &cv->rows[f];
 
 		jw_obj_begin(w);
-		jw_kstr(w, "factor", cov_factor_name(r->factor));
-		jw_kstr(w, "quality", cov_quality_name(r->quality));
+		jw_kstr(w, "factor", factor_name(r->factor));
+		jw_kstr(w, "quality", vp_quality_name(r->quality));
 		jw_kstr(w, "kind", cov_kind_name(r->kind));
 		jw_kstr(w, "source", r->source);
 		jstr_or_null(w, "events", r->events);
@@ -359,8 +359,8 @@ static int rd_enum(const char *s, const char *(*name)(int i), int n, int dflt)
 static const char *hv_name_i(int i) { return hv_kind_name((enum hv_kind)i); }
 static const char *role_name_i(int i) { return plat_role_name((enum plat_role)i); }
 static const char *class_name_i(int i) { return pmu_class_name((enum pmu_class)i); }
-static const char *factor_name_i(int i) { return cov_factor_name((enum cov_factor)i); }
-static const char *quality_name_i(int i) { return cov_quality_name((enum cov_quality)i); }
+static const char *factor_name_i(int i) { return factor_name((enum factor_id)i); }
+static const char *quality_name_i(int i) { return vp_quality_name((enum vp_quality)i); }
 static const char *kind_name_i(int i) { return cov_kind_name((enum cov_kind)i); }
 
 static void rd_cpu(const struct jv *c, struct platform *p)
@@ -543,17 +543,17 @@ static int rd_coverage(const struct jv *v, struct coverage *cv, struct vp_err *e
 	rd_str(v, "recipe", cv->recipe, sizeof(cv->recipe));
 	rd_str(v, "summary", cv->summary, sizeof(cv->summary));
 	rd_str(v, "verdict", cv->verdict, sizeof(cv->verdict));
-	if (!rows || rows->n != COV_NFACTORS)
+	if (!rows || rows->n != FACTOR_N)
 		return vp_err_set(err, VP_EFORMAT, "the info document's coverage has not %d factors",
-				  COV_NFACTORS);
+				  FACTOR_N);
 	for (i = 0; i < rows->n; i++) {
 		const struct jv *r = &rows->items[i];
 		struct cov_row *row = &cv->rows[i];
 
-		row->factor = (enum cov_factor)rd_enum(jv_str(r, "factor"), factor_name_i, COV_NFACTORS,
+		row->factor = (enum factor_id)rd_enum(jv_str(r, "factor"), factor_name_i, FACTOR_N,
 						       (int)i);
-		row->quality = (enum cov_quality)rd_enum(jv_str(r, "quality"), quality_name_i,
-							 COV_UNAVAILABLE + 1, COV_UNAVAILABLE);
+		row->quality = (enum vp_quality)rd_enum(jv_str(r, "quality"), quality_name_i,
+							 VQ_UNAVAILABLE + 1, VQ_UNAVAILABLE);
 		row->kind = (enum cov_kind)rd_enum(jv_str(r, "kind"), kind_name_i, COV_SRC_NONE + 1,
 						   COV_SRC_NONE);
 		rd_str(r, "source", row->source, sizeof(row->source));

@@ -327,16 +327,16 @@ static void text_coverage(const struct coverage *cv, struct sbuf *sb)
 	sbuf_addf(sb, "  %s\n", cv->verdict);
 	if (cv->recipe[0])
 		sbuf_addf(sb, "  event recipe: %s\n", cv->recipe);
-	for (f = 0; f < COV_NFACTORS; f++) {
+	for (f = 0; f < FACTOR_N; f++) {
 		const struct cov_row *r = &cv->rows[f];
 
-		sbuf_addf(sb, "  %-9s %-12s %s\n", cov_factor_name(r->factor),
-			  cov_quality_name(r->quality), r->source);
+		sbuf_addf(sb, "  %-9s %-12s %s\n", factor_name(r->factor),
+			  vp_quality_name(r->quality), r->source);
 		if (r->events[0])
 			sbuf_addf(sb, "  %-22s reads: %s\n", "", r->events);
 		if (r->note[0])
 			sbuf_addf(sb, "  %-22s %s: %s\n", "",
-				  r->quality == COV_UNAVAILABLE ? "why" : "note", r->note);
+				  r->quality == VQ_UNAVAILABLE ? "why" : "note", r->note);
 		if (r->remains[0])
 			sbuf_addf(sb, "  %-22s instead: %s\n", "", r->remains);
 	}

@@ -43,9 +43,9 @@ void top_count_rows_release(struct top_counting *c)
 	c->n_whys = 0;
 }
 
-static enum vp_quality vq_of(enum factor_quality q)
+static enum vp_quality vq_of(enum vp_quality q)
 {
-	return q == Q_APPORTIONED ? VQ_APPORTIONED : q == Q_PROXY ? VQ_PROXY : VQ_MEASURED;
+	return q == VQ_APPORTIONED ? VQ_APPORTIONED : q == VQ_PROXY ? VQ_PROXY : VQ_MEASURED;
 }
 
 /*
@@ -64,22 +64,22 @@ void top_count_describe(struct top_state *s, const struct model_avail *av)
 		const struct model_factor *mf = c->m && c->on ? &c->m->factors[f] : NULL;
 		struct sbuf why = SBUF_INIT;
 
-		if (mf && av && av->factor_ok[f] && mf->quality != Q_UNAVAILABLE) {
+		if (mf && av && av->factor_ok[f] && mf->quality != VQ_UNAVAILABLE) {
 			c->state[f] = TOP_F_COUNTED;
 			c->quality[f] = mf->quality;
-			sbuf_addf(&why, "model '%s' (%s): %s", c->model, factor_quality_name(mf->quality),
+			sbuf_addf(&why, "model '%s' (%s): %s", c->model, vp_quality_name(mf->quality),
 				  mf->desc ? mf->desc : "its score");
-			sbuf_addf(&counted, "%s%s (%s)", counted.len ? ", " : "", cov_factor_name(f),
-				  factor_quality_name(mf->quality));
+			sbuf_addf(&counted, "%s%s (%s)", counted.len ? ", " : "", factor_name(f),
+				  vp_quality_name(mf->quality));
 		} else {
-			c->state[f] = f == COV_LOCALITY ? TOP_F_ESTIMATED : TOP_F_UNAVAILABLE;
-			c->quality[f] = Q_UNAVAILABLE;
+			c->state[f] = f == FACTOR_LOCALITY ? TOP_F_ESTIMATED : TOP_F_UNAVAILABLE;
+			c->quality[f] = VQ_UNAVAILABLE;
 			if (mf)
 				sbuf_addf(&why, "model '%s': %s", c->model,
-					  mf->quality == Q_UNAVAILABLE && mf->reason ? mf->reason :
+					  mf->quality == VQ_UNAVAILABLE && mf->reason ? mf->reason :
 					  av && av->factor_reason[f] ? av->factor_reason[f] :
 					  "cannot compute it here");
-			else if (cr->quality == COV_UNAVAILABLE)
+			else if (cr->quality == VQ_UNAVAILABLE)
 				sbuf_addstr(&why, cr->note[0] ? cr->note : "no source on this machine");
 			else if (cr->kind == COV_SRC_SOFTWARE)
 				sbuf_addf(&why, "a software source could give it; counters are off: %s",
@@ -87,10 +87,10 @@ void top_count_describe(struct top_state *s, const struct model_avail *av)
 			else
 				sbuf_addf(&why, "%s could count it; counters are off: %s", cr->source,
 					  c->off);
-			if (f == COV_LOCALITY)
+			if (f == FACTOR_LOCALITY)
 				sbuf_addf(&est, "locality (placement estimate)");
 			else
-				sbuf_addf(&na, "%s%s", na.len ? ", " : "", cov_factor_name(f));
+				sbuf_addf(&na, "%s%s", na.len ? ", " : "", factor_name(f));
 		}
 		snprintf(s->factor_why[f], sizeof(s->factor_why[f]), "%s", sbuf_str(&why));
 		sbuf_release(&why);

@@ -175,9 +175,9 @@ static void factors(struct top_state *s, struct top_cell *f, struct qval localit
 		f[i].sev = SEV_NA;
 		f[i].src = TOP_SRC_NONE;
 	}
-	f[COV_LOCALITY].q = locality;
+	f[FACTOR_LOCALITY].q = locality;
 	if (!isnan(locality.v))
-		f[COV_LOCALITY].src = TOP_SRC_PLACEMENT;
+		f[FACTOR_LOCALITY].src = TOP_SRC_PLACEMENT;
 }
 
 #define RDT_NO_MBM "no valid MBM count on its L3 domain in the interval (it read 'Unavailable', " \
@@ -234,12 +234,12 @@ static void rdt_vm(struct top_state *s, const struct hv_vm *vm, struct top_vm *r
 	resctrl_values_add_nodes(&rv, acc->v, acc->n_nodes);
 	/* without a model that counts LLC, the LLC column is the group's occupancy (ours
 	 * rather than a group named after the VM: that one may not hold its threads) */
-	if ((r->factor[COV_LLC].src == TOP_SRC_NONE || r->factor[COV_LLC].src == TOP_SRC_RESCTRL) &&
+	if ((r->factor[FACTOR_LLC].src == TOP_SRC_NONE || r->factor[FACTOR_LLC].src == TOP_SRC_RESCTRL) &&
 	    !isnan(rv.llc_occupancy)) {
-		r->factor[COV_LLC].q.v = rv.llc_occupancy;
-		r->factor[COV_LLC].q.q = VQ_MEASURED;
-		r->factor[COV_LLC].q.why = "resctrl llc_occupancy (bytes) of the VM's monitoring group";
-		r->factor[COV_LLC].src = TOP_SRC_RESCTRL;
+		r->factor[FACTOR_LLC].q.v = rv.llc_occupancy;
+		r->factor[FACTOR_LLC].q.q = VQ_MEASURED;
+		r->factor[FACTOR_LLC].q.why = "resctrl llc_occupancy (bytes) of the VM's monitoring group";
+		r->factor[FACTOR_LLC].src = TOP_SRC_RESCTRL;
 	}
 	resctrl_values_release(&rv);
 }
@@ -320,10 +320,10 @@ static void add_vm_row(struct top_state *s, const struct hv_vm *vm, int e, struc
 			}
 		}
 		if (any) {
-			r->factor[COV_LLC].q.v = occ;
-			r->factor[COV_LLC].q.q = VQ_MEASURED;
-			r->factor[COV_LLC].q.why = "resctrl llc_occupancy (bytes)";
-			r->factor[COV_LLC].src = TOP_SRC_RESCTRL;
+			r->factor[FACTOR_LLC].q.v = occ;
+			r->factor[FACTOR_LLC].q.q = VQ_MEASURED;
+			r->factor[FACTOR_LLC].q.why = "resctrl llc_occupancy (bytes)";
+			r->factor[FACTOR_LLC].src = TOP_SRC_RESCTRL;
 		}
 		resctrl_group_release(&g);
 	}
@@ -496,7 +496,7 @@ static int cmp_vm(const void *pa, const void *pb, void *arg)
 
 	switch (k) {
 	case TOP_SORT_CPU: c = cmp_desc(a->cpu_pct, b->cpu_pct); break;
-	case TOP_SORT_REMOTE: c = cmp_desc(a->factor[COV_LOCALITY].q.v, b->factor[COV_LOCALITY].q.v); break;
+	case TOP_SORT_REMOTE: c = cmp_desc(a->factor[FACTOR_LOCALITY].q.v, b->factor[FACTOR_LOCALITY].q.v); break;
 	case TOP_SORT_MEM: c = cmp_desc(a->mem, b->mem); break;
 	case TOP_SORT_NAME: break;
 	}
@@ -513,7 +513,7 @@ static int cmp_vcpu(const void *pa, const void *pb, void *arg)
 	if (k == TOP_SORT_CPU)
 		c = cmp_desc(a->cpu_pct, b->cpu_pct);
 	else if (k == TOP_SORT_REMOTE)
-		c = cmp_desc(a->factor[COV_LOCALITY].q.v, b->factor[COV_LOCALITY].q.v);
+		c = cmp_desc(a->factor[FACTOR_LOCALITY].q.v, b->factor[FACTOR_LOCALITY].q.v);
 	if (!c)
 		c = (a->vm > b->vm) - (a->vm < b->vm);
 	return c ? c : (a->index > b->index) - (a->index < b->index);
@@ -566,7 +566,7 @@ void top_fmt_factor(char *buf, size_t size, int factor, const struct top_cell *c
 		snprintf(buf, size, "%.3g%s/%.1f%%%s", q->v, mark, c->cost_pct, sev);
 	else if (c->src == TOP_SRC_MODEL)
 		snprintf(buf, size, "%.3g%s%s", q->v, mark, sev);
-	else if (factor == COV_LLC)
+	else if (factor == FACTOR_LLC)
 		snprintf(buf, size, "%.1fM%s", q->v / 1048576.0, mark);
 	else
 		snprintf(buf, size, "%.1f%%%s", 100.0 * q->v, mark);

@@ -26,7 +26,7 @@ struct resctrl_meter;
  * NaN ("n/a", never 0).
  */
 
-#define TOP_NFACTORS COV_NFACTORS
+#define TOP_NFACTORS FACTOR_N
 
 /* Where a factor cell's value comes from. */
 enum top_src {
@@ -119,7 +119,7 @@ struct top_counting {
 	char model_why[256];            /* how it was chosen */
 	char off[1024];                 /* why counters are off ("" when on) */
 	enum top_fstate state[TOP_NFACTORS];
-	enum factor_quality quality[TOP_NFACTORS]; /* the model's label for counted factors */
+	enum vp_quality quality[TOP_NFACTORS]; /* the model's label for counted factors */
 	const struct model *m;          /* the caller's; NULL when none */
 	const struct calib *cal;        /* the caller's; NULL: no calibration */
 	struct collector *col;          /* NULL when off */

@@ -196,7 +196,7 @@ static void json_factors(struct jw *w, const struct top_cell *c)
 	jw_key(w, "factors");
 	jw_obj_begin(w);
 	for (f = 0; f < TOP_NFACTORS; f++) {
-		jw_key(w, cov_factor_name(f));
+		jw_key(w, factor_name(f));
 		jw_obj_begin(w);
 		jw_kdouble(w, "value", c[f].q.v);
 		jw_kstr(w, "quality", vp_quality_name(c[f].q.q));
@@ -224,7 +224,7 @@ static void json_counters(struct jw *w, const struct top_counting *c)
 	jw_key(w, "factors");
 	jw_obj_begin(w);
 	for (f = 0; f < TOP_NFACTORS; f++)
-		jw_kstr(w, cov_factor_name(f), top_fstate_name(c->state[f]));
+		jw_kstr(w, factor_name(f), top_fstate_name(c->state[f]));
 	jw_obj_end(w);
 	jw_kstr(w, "status", c->status);
 	jw_obj_end(w);
@@ -315,7 +315,7 @@ void top_render_json(const struct top_state *s, uint64_t start_ns, struct sbuf *
 	jw_key(&w, "factor_why");
 	jw_obj_begin(&w);
 	for (n = 0; n < TOP_NFACTORS; n++)
-		jw_kstr(&w, cov_factor_name(n), s->factor_why[n]);
+		jw_kstr(&w, factor_name(n), s->factor_why[n]);
 	jw_obj_end(&w);
 	json_counters(&w, &s->cnt);
 	jw_kbool(&w, "resctrl", s->rdt_on);
@@ -378,7 +378,7 @@ static enum top_src src_of(const char *name, int f, const struct qval *q)
 			return (enum top_src)i;
 	if (isnan(q->v))
 		return TOP_SRC_NONE;
-	return f == COV_LLC && q->q == VQ_MEASURED ? TOP_SRC_RESCTRL :
+	return f == FACTOR_LLC && q->q == VQ_MEASURED ? TOP_SRC_RESCTRL :
 	       q->q == VQ_ESTIMATE ? TOP_SRC_PLACEMENT : TOP_SRC_NONE;
 }
 
@@ -388,7 +388,7 @@ static void factors_from_json(const struct jv *o, struct top_cell *c)
 	int f;
 
 	for (f = 0; f < TOP_NFACTORS; f++) {
-		const struct jv *e = jv_get(fs, cov_factor_name(f));
+		const struct jv *e = jv_get(fs, factor_name(f));
 
 		c[f].q.v = jv_num(e, "value");
 		c[f].q.q = quality_of(jv_str(e, "quality"));
@@ -407,7 +407,7 @@ static enum top_fstate fstate_of(const char *name, int f)
 	for (i = 0; name && i < VP_ARRAY_SIZE(all); i++)
 		if (!strcmp(name, top_fstate_name(all[i])))
 			return all[i];
-	return f == COV_LOCALITY ? TOP_F_ESTIMATED : TOP_F_UNAVAILABLE;
+	return f == FACTOR_LOCALITY ? TOP_F_ESTIMATED : TOP_F_UNAVAILABLE;
 }
 
 /* The counters object (absent in lines from before top counted: software only). */
@@ -423,7 +423,7 @@ static void counters_from_json(struct top_counting *c, const struct jv *o)
 	jcopy(c->status, sizeof(c->status), o, "status");
 	c->reopened = isfinite(jv_num(o, "reopened")) ? (unsigned long)jv_num(o, "reopened") : 0;
 	for (f = 0; f < TOP_NFACTORS; f++)
-		c->state[f] = fstate_of(jv_str(fs, cov_factor_name(f)), f);
+		c->state[f] = fstate_of(jv_str(fs, factor_name(f)), f);
 }
 
 int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
@@ -448,7 +448,7 @@ int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
 	s->rdt_on = jv_get(v, "resctrl") && jv_get(v, "resctrl")->type == JV_BOOL &&
 		    jv_get(v, "resctrl")->b;
 	for (f = 0; f < TOP_NFACTORS; f++)
-		jcopy(s->factor_why[f], sizeof(s->factor_why[f]), why, cov_factor_name(f));
+		jcopy(s->factor_why[f], sizeof(s->factor_why[f]), why, factor_name(f));
 
 	s->n_nodes = nodes->n;
 	s->nodes = xcalloc(nodes->n ? nodes->n : 1, sizeof(*s->nodes));

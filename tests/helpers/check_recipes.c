@@ -94,8 +94,8 @@ int main(void)
 				break;
 		if (k < i)
 			continue;
-		for (f = 0; f < COV_NFACTORS; f++) {
-			const char *list = coverage_recipe_core(rows[i].pfm, (enum cov_factor)f);
+		for (f = 0; f < FACTOR_N; f++) {
+			const char *list = coverage_recipe_core(rows[i].pfm, (enum factor_id)f);
 
 			if (!list)
 				continue;

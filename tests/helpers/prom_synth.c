@@ -33,7 +33,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	m.factors[FACTOR_LOCALITY].bound = true;
-	m.factors[FACTOR_LOCALITY].quality = Q_MEASURED;
+	m.factors[FACTOR_LOCALITY].quality = VQ_MEASURED;
 	memset(rows, 0, sizeof(rows));
 	for (i = 0; i < 3; i++) {
 		for (f = 0; f < FACTOR_N; f++)

@@ -16,8 +16,8 @@
  */
 TEST(diag_render_json_round_trip)
 {
-	struct diag_node nodes[2] = { { 0, "0-3", 4, NAN, NAN, NAN, Q_UNAVAILABLE },
-				      { 2, "4-7", 4, 30.0, 40.0, NAN, Q_APPORTIONED } };
+	struct diag_node nodes[2] = { { 0, "0-3", 4, NAN, NAN, NAN, VQ_UNAVAILABLE },
+				      { 2, "4-7", 4, 30.0, 40.0, NAN, VQ_APPORTIONED } };
 	double mem_web[2] = { 0.1, 0.9 }, mem_db[2] = { 1.0, 0.0 };
 	/* the bytes behind mem_web, by node id (1 MiB on node 0, 9 MiB on node 2) */
 	uint64_t bytes_web[3] = { 1u << 20, 0, 9u << 20 };
@@ -62,17 +62,17 @@ TEST(diag_render_json_round_trip)
 		for (f = 0; f < FACTOR_N; f++) {
 			vcpus[i].f[f].cost_cycles = NAN;
 			vcpus[i].f[f].score = NAN;
-			vcpus[i].f[f].quality = Q_UNAVAILABLE;
+			vcpus[i].f[f].quality = VQ_UNAVAILABLE;
 		}
 	}
 	vcpus[0] = (struct diag_vcpu){ .vm = 0, .index = 0, .tid = 10, .node = 0, .cycles = 1e9,
 				       .mem_stall_cycles = 5e8, .remote_frac = 0.9, .mem_intensity = 1,
-				       .f = { [FACTOR_LOCALITY] = { 4e8, 0.9, SEV_CRITICAL, Q_MEASURED,
+				       .f = { [FACTOR_LOCALITY] = { 4e8, 0.9, SEV_CRITICAL, VQ_MEASURED,
 								    "remote 90 %" } } };
 	for (f = 1; f < FACTOR_N; f++) {
 		vcpus[0].f[f].cost_cycles = NAN;
 		vcpus[0].f[f].score = NAN;
-		vcpus[0].f[f].quality = Q_UNAVAILABLE;
+		vcpus[0].f[f].quality = VQ_UNAVAILABLE;
 	}
 	vcpus[1].vm = 0;
 	vcpus[1].index = 3;
@@ -81,7 +81,7 @@ TEST(diag_render_json_round_trip)
 	vcpus[2].index = 1;
 	vcpus[2].node = 0;
 	/* db's thread 1: sharing (a proxy) costs 20 % of its cycles */
-	vcpus[2].f[FACTOR_SHARING] = (struct diag_factor_in){ 2e8, 0.5, SEV_WARNING, Q_PROXY, "hitm" };
+	vcpus[2].f[FACTOR_SHARING] = (struct diag_factor_in){ 2e8, 0.5, SEV_WARNING, VQ_PROXY, "hitm" };
 	for (i = 0; i < 2; i++)
 		for (f = 0; f < FACTOR_N; f++) {
 			vms[i].score[f] = NAN;
@@ -100,11 +100,11 @@ TEST(diag_render_json_round_trip)
 	diag_params_default(&in.params);
 	CHECK_INT(diagnose(&in, &r, &err), 0);
 
-	m.factors[FACTOR_LOCALITY] = (struct model_factor){ .bound = true, .quality = Q_MEASURED };
-	m.factors[FACTOR_LLC] = (struct model_factor){ .bound = true, .quality = Q_UNAVAILABLE,
+	m.factors[FACTOR_LOCALITY] = (struct model_factor){ .bound = true, .quality = VQ_MEASURED };
+	m.factors[FACTOR_LLC] = (struct model_factor){ .bound = true, .quality = VQ_UNAVAILABLE,
 						       .reason = (char *)"no \"LLC\" here\\" };
-	m.factors[FACTOR_IMC] = (struct model_factor){ .bound = true, .quality = Q_APPORTIONED };
-	m.factors[FACTOR_SHARING].quality = Q_PROXY;
+	m.factors[FACTOR_IMC] = (struct model_factor){ .bound = true, .quality = VQ_APPORTIONED };
+	m.factors[FACTOR_SHARING].quality = VQ_PROXY;
 	for (f = 0; f < FACTOR_N; f++)
 		av.factor_ok[f] = f != FACTOR_QUEUE;
 	av.factor_reason[FACTOR_QUEUE] = (char *)"no uncore PMU";

@@ -25,8 +25,8 @@ static void sc_init(struct scenario *s)
 	int f;
 
 	memset(s, 0, sizeof(*s));
-	s->nodes[0] = (struct diag_node){ 0, "0-3", 4, NAN, NAN, NAN, Q_UNAVAILABLE };
-	s->nodes[1] = (struct diag_node){ 1, "4-7", 4, NAN, NAN, NAN, Q_UNAVAILABLE };
+	s->nodes[0] = (struct diag_node){ 0, "0-3", 4, NAN, NAN, NAN, VQ_UNAVAILABLE };
+	s->nodes[1] = (struct diag_node){ 1, "4-7", 4, NAN, NAN, NAN, VQ_UNAVAILABLE };
 	for (i = 0; i < 8; i++) {
 		struct diag_vcpu *v = &s->vcpus[i];
 
@@ -40,7 +40,7 @@ static void sc_init(struct scenario *s)
 			v->f[f].cost_cycles = NAN;
 			v->f[f].score = NAN;
 			v->f[f].sev = SEV_NA;
-			v->f[f].quality = Q_UNAVAILABLE;
+			v->f[f].quality = VQ_UNAVAILABLE;
 		}
 	}
 	s->in.nodes = s->nodes;
@@ -79,7 +79,7 @@ static struct diag_vcpu *sc_vcpu(struct scenario *s, size_t vm, int index, int n
 	return v;
 }
 
-static void set_cost(struct diag_vcpu *v, enum factor_id f, double cycles, enum factor_quality q)
+static void set_cost(struct diag_vcpu *v, enum factor_id f, double cycles, enum vp_quality q)
 {
 	v->f[f].cost_cycles = cycles;
 	v->f[f].quality = q;
@@ -116,8 +116,8 @@ TEST(diagnose_healthy_gives_no_advice)
 	sc_vcpu(&s, 0, 0, 0);
 	sc_vcpu(&s, 0, 1, 0);
 	for (f = 0; f < FACTOR_N; f++) {
-		set_cost(&s.vcpus[0], (enum factor_id)f, 2e7, Q_MEASURED);
-		set_cost(&s.vcpus[1], (enum factor_id)f, 2e7, Q_MEASURED);
+		set_cost(&s.vcpus[0], (enum factor_id)f, 2e7, VQ_MEASURED);
+		set_cost(&s.vcpus[1], (enum factor_id)f, 2e7, VQ_MEASURED);
 	}
 	s.vcpus[0].mem_stall_cycles = s.vcpus[1].mem_stall_cycles = 1e8; /* 10 % < 20 % */
 	run(&s);
@@ -142,8 +142,8 @@ TEST(diagnose_locality_all_vcpus_on_one_node_migrates_memory)
 	sc_vm(&s, "web", HVA_KVM, true, 0.1, 0.9);
 	sc_vcpu(&s, 0, 0, 0);
 	sc_vcpu(&s, 0, 1, 0);
-	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, Q_MEASURED);
-	set_cost(&s.vcpus[1], FACTOR_LOCALITY, 3e8, Q_MEASURED);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, VQ_MEASURED);
+	set_cost(&s.vcpus[1], FACTOR_LOCALITY, 3e8, VQ_MEASURED);
 	s.vcpus[0].mem_stall_cycles = s.vcpus[1].mem_stall_cycles = 4e8;
 	s.vcpus[0].remote_frac = s.vcpus[1].remote_frac = 0.85;
 	run(&s);
@@ -180,8 +180,8 @@ TEST(diagnose_locality_pins_the_remote_vcpu)
 	sc_vm(&s, "qemu-a", HVA_KVM, false, 0.2, 0.8);
 	sc_vcpu(&s, 0, 0, 0);
 	sc_vcpu(&s, 0, 1, 1);
-	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 2.5e8, Q_MEASURED);
-	set_cost(&s.vcpus[1], FACTOR_LOCALITY, 0, Q_MEASURED);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 2.5e8, VQ_MEASURED);
+	set_cost(&s.vcpus[1], FACTOR_LOCALITY, 0, VQ_MEASURED);
 	s.vcpus[0].mem_stall_cycles = 3e8;
 	s.vcpus[1].mem_stall_cycles = 5e7;
 	s.vcpus[0].remote_frac = 0.75;
@@ -211,7 +211,7 @@ TEST(diagnose_locality_respects_lar_threshold)
 	sc_vm(&s, "mostly-local", HVA_KVM, false, 0.2, 0.8);
 	sc_vcpu(&s, 0, 0, 0);
 	sc_vcpu(&s, 0, 1, 1);
-	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 2.5e8, Q_MEASURED);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 2.5e8, VQ_MEASURED);
 	s.vcpus[0].mem_stall_cycles = 3e8;
 	s.vcpus[0].remote_frac = 0.1;
 	run(&s);
@@ -228,7 +228,7 @@ TEST(diagnose_locality_on_xen_pins_vcpus)
 	sc_init(&s);
 	sc_vm(&s, "domu", HVA_XEN, false, 0.0, 1.0);
 	sc_vcpu(&s, 0, 0, 0)->tid = -1;
-	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, Q_APPORTIONED);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, VQ_APPORTIONED);
 	s.vcpus[0].mem_stall_cycles = 4e8;
 	s.vcpus[0].remote_frac = 1.0;
 	run(&s);
@@ -252,8 +252,8 @@ TEST(diagnose_clamps_costs_to_memory_stalls)
 	sc_init(&s);
 	sc_vm(&s, "clamp", HVA_NATIVE, false, 1.0, 0.0);
 	sc_vcpu(&s, 0, 0, 0);
-	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, Q_MEASURED);
-	set_cost(&s.vcpus[0], FACTOR_LLC, 3e8, Q_MEASURED);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, VQ_MEASURED);
+	set_cost(&s.vcpus[0], FACTOR_LLC, 3e8, VQ_MEASURED);
 	s.vcpus[0].mem_stall_cycles = 4e8;
 	run(&s);
 	CHECK_NEAR(s.r.vcpu_pct[FACTOR_LOCALITY], 20.0, 1e-9);
@@ -278,8 +278,8 @@ TEST(diagnose_sharing_colocates)
 	sc_vm(&s, "db", HVA_KVM, true, 0.7, 0.3);
 	sc_vcpu(&s, 0, 0, 0);
 	sc_vcpu(&s, 0, 1, 1);
-	set_cost(&s.vcpus[0], FACTOR_SHARING, 2.5e8, Q_MEASURED);
-	set_cost(&s.vcpus[1], FACTOR_SHARING, 2.5e8, Q_MEASURED);
+	set_cost(&s.vcpus[0], FACTOR_SHARING, 2.5e8, VQ_MEASURED);
+	set_cost(&s.vcpus[1], FACTOR_SHARING, 2.5e8, VQ_MEASURED);
 	s.vcpus[0].mem_stall_cycles = s.vcpus[1].mem_stall_cycles = 3e8;
 	run(&s);
 	CHECK_INT(s.r.b[0].factor, FACTOR_SHARING);
@@ -307,8 +307,8 @@ TEST(diagnose_llc_contention_spreads_vms)
 	sc_vm(&s, "b", HVA_KVM, false, 1.0, 0.0);
 	sc_vcpu(&s, 0, 0, 0);
 	sc_vcpu(&s, 1, 0, 0);
-	set_cost(&s.vcpus[0], FACTOR_LLC, 1.5e8, Q_MEASURED);
-	set_cost(&s.vcpus[1], FACTOR_LLC, 2.5e8, Q_MEASURED);
+	set_cost(&s.vcpus[0], FACTOR_LLC, 1.5e8, VQ_MEASURED);
+	set_cost(&s.vcpus[1], FACTOR_LLC, 2.5e8, VQ_MEASURED);
 	s.vcpus[0].mem_stall_cycles = s.vcpus[1].mem_stall_cycles = 3e8;
 	run(&s);
 	a = find_advice(&s.r, "spread");
@@ -334,8 +334,8 @@ TEST(diagnose_one_node_cannot_spread)
 	sc_vm(&s, "b", HVA_KVM, false, 1.0, 0.0);
 	sc_vcpu(&s, 0, 0, 0);
 	sc_vcpu(&s, 1, 0, 0);
-	set_cost(&s.vcpus[0], FACTOR_IMC, 1.5e8, Q_APPORTIONED);
-	set_cost(&s.vcpus[1], FACTOR_IMC, 2.5e8, Q_APPORTIONED);
+	set_cost(&s.vcpus[0], FACTOR_IMC, 1.5e8, VQ_APPORTIONED);
+	set_cost(&s.vcpus[1], FACTOR_IMC, 2.5e8, VQ_APPORTIONED);
 	s.vcpus[0].mem_stall_cycles = s.vcpus[1].mem_stall_cycles = 3e8;
 	run(&s);
 	CHECK(s.r.n_b >= 2);
@@ -359,7 +359,7 @@ TEST(diagnose_imbalance_interleaves)
 	s.nodes[0].peak_gbs = s.nodes[1].peak_gbs = 100;
 	sc_vm(&s, "hot", HVA_KVM, true, 0.9, 0.1);
 	sc_vcpu(&s, 0, 0, 0);
-	set_cost(&s.vcpus[0], FACTOR_IMC, 1.2e8, Q_APPORTIONED);
+	set_cost(&s.vcpus[0], FACTOR_IMC, 1.2e8, VQ_APPORTIONED);
 	s.vcpus[0].mem_stall_cycles = 3e8;
 	run(&s);
 	CHECK_NEAR(s.r.imbalance, 17.5 / 22.5, 1e-9);
@@ -380,7 +380,7 @@ TEST(diagnose_balanced_nodes_no_interleave)
 	s.nodes[1].bw_gbs = 18;
 	sc_vm(&s, "hot", HVA_KVM, true, 0.9, 0.1);
 	sc_vcpu(&s, 0, 0, 0);
-	set_cost(&s.vcpus[0], FACTOR_IMC, 1.2e8, Q_APPORTIONED);
+	set_cost(&s.vcpus[0], FACTOR_IMC, 1.2e8, VQ_APPORTIONED);
 	s.vcpus[0].mem_stall_cycles = 3e8;
 	run(&s);
 	CHECK(find_advice(&s.r, "interleave") == NULL);
@@ -395,7 +395,7 @@ TEST(diagnose_node_bandwidth_knee)
 	sc_init(&s);
 	s.nodes[0].bw_gbs = 80;
 	s.nodes[0].peak_gbs = 100;
-	s.nodes[0].bw_quality = Q_MEASURED;
+	s.nodes[0].bw_quality = VQ_MEASURED;
 	run(&s);
 	CHECK_INT(s.r.n_b, 1);
 	CHECK_INT(s.r.b[0].scope, DIAG_NODE);
@@ -475,12 +475,12 @@ TEST(diagnose_flags_conflicting_advice)
 	sc_vcpu(&s, 1, 0, 0);
 	sc_vcpu(&s, 1, 1, 0);
 	sc_vcpu(&s, 2, 0, 0); /* r: nothing wrong */
-	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 4e8, Q_MEASURED);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 4e8, VQ_MEASURED);
 	s.vcpus[0].mem_stall_cycles = 5e8;
 	/* q: one vCPU 20 %, the other 5 % -> VM 12.5 %, but it runs on one node:
 	 * migrate-memory for q (no node load change) */
-	set_cost(&s.vcpus[2], FACTOR_LOCALITY, 2e8, Q_MEASURED);
-	set_cost(&s.vcpus[3], FACTOR_LOCALITY, 5e7, Q_MEASURED);
+	set_cost(&s.vcpus[2], FACTOR_LOCALITY, 2e8, VQ_MEASURED);
+	set_cost(&s.vcpus[3], FACTOR_LOCALITY, 5e7, VQ_MEASURED);
 	s.vcpus[2].mem_stall_cycles = s.vcpus[3].mem_stall_cycles = 3e8;
 	run(&s);
 	CHECK(s.r.n_a >= 2);
@@ -501,9 +501,9 @@ TEST(diagnose_flags_conflicting_advice)
 	sc_vcpu(&s, 0, 1, 1);
 	sc_vcpu(&s, 1, 0, 0);
 	sc_vcpu(&s, 1, 1, 1);
-	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 4e8, Q_MEASURED);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 4e8, VQ_MEASURED);
 	s.vcpus[0].mem_stall_cycles = 5e8;
-	set_cost(&s.vcpus[2], FACTOR_LOCALITY, 2e8, Q_MEASURED);
+	set_cost(&s.vcpus[2], FACTOR_LOCALITY, 2e8, VQ_MEASURED);
 	s.vcpus[2].mem_stall_cycles = 3e8;
 	run(&s);
 	/* node 1: 2 vCPUs already, 2 CPUs: both pins overfill it; the first
@@ -525,8 +525,8 @@ TEST(diagnose_score_only_ranks_after_costs_with_low_confidence)
 	sc_vcpu(&s, 0, 0, 0);
 	s.vcpus[0].f[FACTOR_LLC].score = 0.6;
 	s.vcpus[0].f[FACTOR_LLC].sev = SEV_CRITICAL;
-	s.vcpus[0].f[FACTOR_LLC].quality = Q_PROXY;
-	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, Q_MEASURED);
+	s.vcpus[0].f[FACTOR_LLC].quality = VQ_PROXY;
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, VQ_MEASURED);
 	s.vcpus[0].mem_stall_cycles = 4e8;
 	run(&s);
 	CHECK(s.r.n_b >= 2);
@@ -556,7 +556,7 @@ TEST(diagnose_json_has_nulls_not_zeros)
 	sc_init(&s);
 	sc_vm(&s, "web", HVA_KVM, true, 0.1, 0.9);
 	sc_vcpu(&s, 0, 0, 0);
-	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, Q_MEASURED);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, VQ_MEASURED);
 	s.vcpus[0].mem_stall_cycles = 4e8;
 	run(&s);
 	diag_result_json(&s.in, &s.r, &sb, false);
@@ -588,7 +588,7 @@ TEST(diagnose_proxy_locality_score_still_advises)
 	sc_vcpu(&s, 0, 0, 0);
 	s.vcpus[0].f[FACTOR_LOCALITY].score = 0.9;
 	s.vcpus[0].f[FACTOR_LOCALITY].sev = SEV_CRITICAL;
-	s.vcpus[0].f[FACTOR_LOCALITY].quality = Q_PROXY;
+	s.vcpus[0].f[FACTOR_LOCALITY].quality = VQ_PROXY;
 	run(&s);
 	a = find_advice(&s.r, "migrate-memory");
 	CHECK(a != NULL);

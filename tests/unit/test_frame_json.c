@@ -263,9 +263,9 @@ TEST(frame_diag_input_node_view)
 	frame_diag_input(m, ok, &topo, NULL, &f, &in);
 	CHECK_INT((int)in.n_nodes, 2);
 	CHECK_NAN(in.nodes[0].bw_gbs);
-	CHECK_INT(in.nodes[0].bw_quality, Q_UNAVAILABLE);
+	CHECK_INT(in.nodes[0].bw_quality, VQ_UNAVAILABLE);
 	CHECK_NEAR(in.nodes[1].bw_gbs, 20, 0);
-	CHECK_INT(in.nodes[1].bw_quality, Q_APPORTIONED);
+	CHECK_INT(in.nodes[1].bw_quality, VQ_APPORTIONED);
 	CHECK_NAN(in.nodes[1].queue_full_frac);
 	CHECK_INT(diagnose(&in, &res, &err), 0);
 	CHECK_CONTAINS(res.node_notes[1], "20.00 GB/s");
@@ -279,7 +279,7 @@ TEST(frame_diag_input_node_view)
 	nodes[0].apportioned = false;
 	frame_diag_input(m, ok, &topo, NULL, &f, &in);
 	CHECK_NEAR(in.nodes[0].bw_gbs, 80, 0);
-	CHECK_INT(in.nodes[0].bw_quality, Q_MEASURED);
+	CHECK_INT(in.nodes[0].bw_quality, VQ_MEASURED);
 	CHECK_NEAR(in.nodes[0].queue_full_frac, 0.15, 0);
 	CHECK_NAN(in.nodes[1].bw_gbs);
 	collect_diag_release(&in);

@@ -109,9 +109,9 @@ TEST(model_example_structure)
 	CHECK_STR(m->inputs[model_find_input(m, "rem_dram")].desc, "loads served by remote DRAM");
 	CHECK_STR(m->metrics[model_find_metric(m, "mem_bw")].unit, "GB/s");
 	/* factors: the example's own bindings replace base.model's, queue stays unavailable */
-	CHECK_INT(m->factors[FACTOR_LOCALITY].quality, Q_MEASURED);
-	CHECK_INT(m->factors[FACTOR_IMC].quality, Q_APPORTIONED);
-	CHECK_INT(m->factors[FACTOR_QUEUE].quality, Q_UNAVAILABLE);
+	CHECK_INT(m->factors[FACTOR_LOCALITY].quality, VQ_MEASURED);
+	CHECK_INT(m->factors[FACTOR_IMC].quality, VQ_APPORTIONED);
+	CHECK_INT(m->factors[FACTOR_QUEUE].quality, VQ_UNAVAILABLE);
 	CHECK_STR(m->factors[FACTOR_QUEUE].reason, "no queue occupancy events in this example");
 	CHECK_STR(m->factors[FACTOR_LOCALITY].desc, "remote DRAM share of L3-miss loads");
 	CHECK_NEAR(m->factors[FACTOR_LOCALITY].warning, 0.2, 0);
@@ -440,7 +440,7 @@ TEST(model_builtins_parse)
 			model_check_inputs(m, NULL, NULL, &av, NULL);
 			for (f = 0; f < FACTOR_N; f++)
 				CHECK_AT(__LINE__, av.factor_ok[f] ||
-					 m->factors[f].quality == Q_UNAVAILABLE,
+					 m->factors[f].quality == VQ_UNAVAILABLE,
 					 "%s: factor %d not computable: %s", names[i], f,
 					 av.factor_reason[f]);
 			model_avail_release(m, &av);

@@ -69,32 +69,32 @@ static int pmu_index(const struct platform *p, const char *name)
 
 /* One expected coverage row. */
 struct cov_want {
-	enum cov_quality q;
+	enum vp_quality q;
 	enum cov_kind k;
 	const char *source_has;  /* substring of source, or NULL */
 };
 
-static void check_coverage(int line, const struct platform *p, const struct cov_want want[COV_NFACTORS])
+static void check_coverage(int line, const struct platform *p, const struct cov_want want[FACTOR_N])
 {
 	struct coverage cv;
 	int f;
 
 	coverage_compute(p, &cv);
-	for (f = 0; f < COV_NFACTORS; f++) {
+	for (f = 0; f < FACTOR_N; f++) {
 		const struct cov_row *r = &cv.rows[f];
 
 		CHECK_AT(line, r->quality == want[f].q, "%s: quality %s, expected %s",
-			 cov_factor_name(r->factor), cov_quality_name(r->quality),
-			 cov_quality_name(want[f].q));
+			 factor_name(r->factor), vp_quality_name(r->quality),
+			 vp_quality_name(want[f].q));
 		CHECK_AT(line, r->kind == want[f].k, "%s: kind %s, expected %s",
-			 cov_factor_name(r->factor), cov_kind_name(r->kind), cov_kind_name(want[f].k));
+			 factor_name(r->factor), cov_kind_name(r->kind), cov_kind_name(want[f].k));
 		if (want[f].source_has)
 			CHECK_AT(line, strstr(r->source, want[f].source_has), "%s: source '%s' lacks '%s'",
-				 cov_factor_name(r->factor), r->source, want[f].source_has);
+				 factor_name(r->factor), r->source, want[f].source_has);
 		/* never a silent gap: an unavailable factor says why and what is left */
-		if (r->quality == COV_UNAVAILABLE)
+		if (r->quality == VQ_UNAVAILABLE)
 			CHECK_AT(line, r->note[0] && r->remains[0], "%s: unavailable without reason",
-				 cov_factor_name(r->factor));
+				 factor_name(r->factor));
 	}
 }
 
@@ -228,12 +228,12 @@ TEST(platform_skx_2s)
 	CHECK_STR(p.perm.cgroup_root, "/sys/fs/cgroup");
 	CHECK(!p.perm.cgroup_v1);
 	{
-		const struct cov_want w[COV_NFACTORS] = {
-			{ COV_MEASURED, COV_SRC_CORE, "core PMU cpu" },
-			{ COV_MEASURED, COV_SRC_CORE, "core PMU cpu" },
-			{ COV_MEASURED, COV_SRC_CORE, "core PMU cpu" },
-			{ COV_APPORTIONED, COV_SRC_UNCORE, "uncore_imc x6" },
-			{ COV_APPORTIONED, COV_SRC_UNCORE, "uncore_cha x20" },
+		const struct cov_want w[FACTOR_N] = {
+			{ VQ_MEASURED, COV_SRC_CORE, "core PMU cpu" },
+			{ VQ_MEASURED, COV_SRC_CORE, "core PMU cpu" },
+			{ VQ_MEASURED, COV_SRC_CORE, "core PMU cpu" },
+			{ VQ_APPORTIONED, COV_SRC_UNCORE, "uncore_imc x6" },
+			{ VQ_APPORTIONED, COV_SRC_UNCORE, "uncore_cha x20" },
 		};
 		check_coverage(__LINE__, &p, w);
 	}
@@ -310,12 +310,12 @@ TEST(platform_zen3_2s)
 	CHECK_STR(p.perm.cgroup_root, "/sys/fs/cgroup/unified");
 	CHECK(p.perm.cgroup_v1);
 	{
-		const struct cov_want w[COV_NFACTORS] = {
-			{ COV_MEASURED, COV_SRC_CORE, "core PMU cpu" },
-			{ COV_APPORTIONED, COV_SRC_UNCORE, "amd_l3 x1" },
-			{ COV_PROXY, COV_SRC_CORE, NULL },     /* Zen: no HITM, only CCX fills */
-			{ COV_APPORTIONED, COV_SRC_UNCORE, "amd_df x1" },
-			{ COV_APPORTIONED, COV_SRC_UNCORE, "amd_l3" },
+		const struct cov_want w[FACTOR_N] = {
+			{ VQ_MEASURED, COV_SRC_CORE, "core PMU cpu" },
+			{ VQ_APPORTIONED, COV_SRC_UNCORE, "amd_l3 x1" },
+			{ VQ_PROXY, COV_SRC_CORE, NULL },     /* Zen: no HITM, only CCX fills */
+			{ VQ_APPORTIONED, COV_SRC_UNCORE, "amd_df x1" },
+			{ VQ_APPORTIONED, COV_SRC_UNCORE, "amd_l3" },
 		};
 		check_coverage(__LINE__, &p, w);
 	}
@@ -365,19 +365,19 @@ TEST(platform_nhm_ep)
 	CHECK(p.perm.cgroup_v1);
 	CHECK_CONTAINS(p.perm.cgroup_reason, "no cgroup2 mount");
 	{
-		const struct cov_want w[COV_NFACTORS] = {
-			{ COV_MEASURED, COV_SRC_CORE, NULL },
-			{ COV_MEASURED, COV_SRC_CORE, NULL },
-			{ COV_MEASURED, COV_SRC_CORE, NULL },
-			{ COV_APPORTIONED, COV_SRC_UNCORE, "uncore x1" },
-			{ COV_APPORTIONED, COV_SRC_UNCORE, "uncore x1" },
+		const struct cov_want w[FACTOR_N] = {
+			{ VQ_MEASURED, COV_SRC_CORE, NULL },
+			{ VQ_MEASURED, COV_SRC_CORE, NULL },
+			{ VQ_MEASURED, COV_SRC_CORE, NULL },
+			{ VQ_APPORTIONED, COV_SRC_UNCORE, "uncore x1" },
+			{ VQ_APPORTIONED, COV_SRC_UNCORE, "uncore x1" },
 		};
 		check_coverage(__LINE__, &p, w);
 	}
 	coverage_compute(&p, &cv);
 	CHECK_STR(cv.recipe, "Nehalem");
-	CHECK_CONTAINS(cv.rows[COV_QUEUE].events, "UNC_GQ_CYCLES_FULL");
-	CHECK_CONTAINS(cv.rows[COV_LOCALITY].events, "MEM_UNCORE_RETIRED:LOCAL_DRAM");
+	CHECK_CONTAINS(cv.rows[FACTOR_QUEUE].events, "UNC_GQ_CYCLES_FULL");
+	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].events, "MEM_UNCORE_RETIRED:LOCAL_DRAM");
 	platform_release(&p);
 }
 
@@ -416,18 +416,18 @@ TEST(platform_kvm_guest_vpmu)
 		CHECK(p.families[i].cls != PMU_UNCORE);
 	CHECK(!p.perm.resctrl_supported);
 	{
-		const struct cov_want w[COV_NFACTORS] = {
-			{ COV_MEASURED, COV_SRC_CORE, NULL },
-			{ COV_MEASURED, COV_SRC_CORE, NULL },
-			{ COV_MEASURED, COV_SRC_CORE, NULL },
-			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
-			{ COV_MEASURED, COV_SRC_CORE, NULL },
+		const struct cov_want w[FACTOR_N] = {
+			{ VQ_MEASURED, COV_SRC_CORE, NULL },
+			{ VQ_MEASURED, COV_SRC_CORE, NULL },
+			{ VQ_MEASURED, COV_SRC_CORE, NULL },
+			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
+			{ VQ_MEASURED, COV_SRC_CORE, NULL },
 		};
 		check_coverage(__LINE__, &p, w);
 	}
 	coverage_compute(&p, &cv);
-	CHECK_CONTAINS(cv.rows[COV_IMC].note, "uncore_imc PMU not exposed");
-	CHECK_CONTAINS(cv.rows[COV_LOCALITY].note, "host's physical nodes");
+	CHECK_CONTAINS(cv.rows[FACTOR_IMC].note, "uncore_imc PMU not exposed");
+	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].note, "host's physical nodes");
 	CHECK_STR(cv.verdict, "lost: imc; remains: locality, llc, sharing, queue measured");
 	platform_release(&p);
 }
@@ -463,20 +463,20 @@ TEST(platform_kvm_guest_novpmu)
 	CHECK_STR(p.core_pmu_name, "");
 	CHECK_CONTAINS(p.core_pmu_reason, "PMU not available due to virtualization");
 	{
-		const struct cov_want w[COV_NFACTORS] = {
-			{ COV_PROXY, COV_SRC_SOFTWARE, NULL },
-			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
-			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
-			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
-			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
+		const struct cov_want w[FACTOR_N] = {
+			{ VQ_PROXY, COV_SRC_SOFTWARE, NULL },
+			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
+			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
+			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
+			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
 		};
 		check_coverage(__LINE__, &p, w);
 	}
 	coverage_compute(&p, &cv);
-	for (f = 0; f < COV_NFACTORS; f++)
-		if (f != COV_IMC)
+	for (f = 0; f < FACTOR_N; f++)
+		if (f != FACTOR_IMC)
 			CHECK_CONTAINS(cv.rows[f].note, "hypervisor exposes none");
-	CHECK_CONTAINS(cv.rows[COV_LOCALITY].note, "invisible here");
+	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].note, "invisible here");
 	CHECK_CONTAINS(cv.summary, "no hardware PMU");
 	CHECK_STR(cv.verdict, "lost: llc, sharing, imc, queue; remains: locality by proxy");
 	platform_release(&p);
@@ -510,12 +510,12 @@ TEST(platform_arm_n1)
 	CHECK(pi && pi->cls == PMU_UNCORE);
 	{
 		/* no recipe for arm_n1: generic events, which Arm maps to L1D */
-		const struct cov_want w[COV_NFACTORS] = {
-			{ COV_PROXY, COV_SRC_SOFTWARE, NULL },
-			{ COV_PROXY, COV_SRC_CORE, NULL },
-			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
-			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
-			{ COV_PROXY, COV_SRC_CORE, NULL },
+		const struct cov_want w[FACTOR_N] = {
+			{ VQ_PROXY, COV_SRC_SOFTWARE, NULL },
+			{ VQ_PROXY, COV_SRC_CORE, NULL },
+			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
+			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
+			{ VQ_PROXY, COV_SRC_CORE, NULL },
 		};
 		check_coverage(__LINE__, &p, w);
 	}
@@ -543,10 +543,10 @@ TEST(platform_xen_pv_dom0)
 	CHECK_CONTAINS(p.core_pmu_reason, "unsupported p6 CPU model 1 no PMU driver");
 	CHECK_INT(p.n_pmus, 3);
 	coverage_compute(&p, &cv);
-	CHECK_INT(cv.rows[COV_LOCALITY].quality, COV_PROXY);
-	CHECK_CONTAINS(cv.rows[COV_LOCALITY].note, "Xen gives this domain no vPMU");
-	CHECK_CONTAINS(cv.rows[COV_LOCALITY].note, "xl info -n");
-	CHECK_INT(cv.rows[COV_SHARING].quality, COV_UNAVAILABLE);
+	CHECK_INT(cv.rows[FACTOR_LOCALITY].quality, VQ_PROXY);
+	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].note, "Xen gives this domain no vPMU");
+	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].note, "xl info -n");
+	CHECK_INT(cv.rows[FACTOR_SHARING].quality, VQ_UNAVAILABLE);
 	platform_release(&p);
 }
 
@@ -642,12 +642,12 @@ TEST(platform_broken_tree)
 	CHECK_CONTAINS(p.perm.resctrl_reason, "without L3 monitoring");
 	CHECK(!p.perm.cgroup_v2);
 	{
-		const struct cov_want w[COV_NFACTORS] = {
-			{ COV_PROXY, COV_SRC_SOFTWARE, NULL },
-			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
-			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
-			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
-			{ COV_UNAVAILABLE, COV_SRC_NONE, NULL },
+		const struct cov_want w[FACTOR_N] = {
+			{ VQ_PROXY, COV_SRC_SOFTWARE, NULL },
+			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
+			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
+			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
+			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
 		};
 		check_coverage(__LINE__, &p, w);
 	}
@@ -687,9 +687,9 @@ TEST(platform_local_capture)
 	CHECK(p.perm.cgroup_v2);
 	CHECK_STR(p.perm.cgroup_root, "/sys/fs/cgroup/unified");
 	coverage_compute(&p, &cv);
-	CHECK_INT(cv.rows[COV_LOCALITY].quality, COV_PROXY);
-	for (f = COV_LLC; f < COV_NFACTORS; f++)
-		CHECK_INT(cv.rows[f].quality, COV_UNAVAILABLE);
+	CHECK_INT(cv.rows[FACTOR_LOCALITY].quality, VQ_PROXY);
+	for (f = FACTOR_LLC; f < FACTOR_N; f++)
+		CHECK_INT(cv.rows[f].quality, VQ_UNAVAILABLE);
 	platform_release(&p);
 }
 
@@ -973,29 +973,29 @@ TEST(coverage_haswell_with_resctrl)
 	p.hv.kind = HV_NONE;
 	coverage_compute(&p, &cv);
 	CHECK_STR(cv.recipe, "");
-	CHECK_INT(cv.rows[COV_LOCALITY].quality, COV_MEASURED);
-	CHECK_INT(cv.rows[COV_LOCALITY].kind, COV_SRC_RESCTRL);
-	CHECK_INT(cv.rows[COV_LLC].quality, COV_MEASURED);       /* Intel: generic = LLC */
-	CHECK_CONTAINS(cv.rows[COV_LLC].events, "cache-misses");
-	CHECK_INT(cv.rows[COV_SHARING].quality, COV_UNAVAILABLE);
-	CHECK_CONTAINS(cv.rows[COV_SHARING].note, "hsw_ep");
-	CHECK_INT(cv.rows[COV_IMC].quality, COV_PROXY);
-	CHECK_INT(cv.rows[COV_IMC].kind, COV_SRC_RESCTRL);
-	CHECK_INT(cv.rows[COV_QUEUE].quality, COV_PROXY);
-	CHECK_CONTAINS(cv.rows[COV_QUEUE].events, "CPI");
+	CHECK_INT(cv.rows[FACTOR_LOCALITY].quality, VQ_MEASURED);
+	CHECK_INT(cv.rows[FACTOR_LOCALITY].kind, COV_SRC_RESCTRL);
+	CHECK_INT(cv.rows[FACTOR_LLC].quality, VQ_MEASURED);       /* Intel: generic = LLC */
+	CHECK_CONTAINS(cv.rows[FACTOR_LLC].events, "cache-misses");
+	CHECK_INT(cv.rows[FACTOR_SHARING].quality, VQ_UNAVAILABLE);
+	CHECK_CONTAINS(cv.rows[FACTOR_SHARING].note, "hsw_ep");
+	CHECK_INT(cv.rows[FACTOR_IMC].quality, VQ_PROXY);
+	CHECK_INT(cv.rows[FACTOR_IMC].kind, COV_SRC_RESCTRL);
+	CHECK_INT(cv.rows[FACTOR_QUEUE].quality, VQ_PROXY);
+	CHECK_CONTAINS(cv.rows[FACTOR_QUEUE].events, "CPI");
 	/* the same on AMD: generic cache events are L2 there, so only a proxy */
 	snprintf(p.cpu.vendor, sizeof(p.cpu.vendor), "AuthenticAMD");
 	snprintf(p.cpu.pfm_pmu, sizeof(p.cpu.pfm_pmu), "amd64_fam15h_interlagos");
 	coverage_compute(&p, &cv);
-	CHECK_INT(cv.rows[COV_LLC].quality, COV_PROXY);
-	CHECK_CONTAINS(cv.rows[COV_LLC].note, "L2");
+	CHECK_INT(cv.rows[FACTOR_LLC].quality, VQ_PROXY);
+	CHECK_CONTAINS(cv.rows[FACTOR_LLC].note, "L2");
 }
 
 TEST(coverage_names)
 {
-	CHECK_STR(cov_factor_name(COV_LOCALITY), "locality");
-	CHECK_STR(cov_factor_name(COV_QUEUE), "queue");
-	CHECK_STR(cov_quality_name(COV_APPORTIONED), "apportioned");
+	CHECK_STR(factor_name(FACTOR_LOCALITY), "locality");
+	CHECK_STR(factor_name(FACTOR_QUEUE), "queue");
+	CHECK_STR(vp_quality_name(VQ_APPORTIONED), "apportioned");
 	CHECK_STR(cov_kind_name(COV_SRC_RESCTRL), "resctrl");
 	CHECK_STR(hv_kind_name(HV_TCG), "QEMU TCG");
 	CHECK_STR(plat_role_name(ROLE_HOST), "host");

@@ -199,11 +199,11 @@ TEST(prom_render_by_hand)
 	size_t i, at;
 
 	m.factors[FACTOR_LOCALITY].bound = true;
-	m.factors[FACTOR_LOCALITY].quality = Q_MEASURED;
+	m.factors[FACTOR_LOCALITY].quality = VQ_MEASURED;
 	m.factors[FACTOR_SHARING].bound = true;
-	m.factors[FACTOR_SHARING].quality = Q_UNAVAILABLE;
+	m.factors[FACTOR_SHARING].quality = VQ_UNAVAILABLE;
 	m.factors[FACTOR_IMC].bound = true;
-	m.factors[FACTOR_IMC].quality = Q_APPORTIONED;
+	m.factors[FACTOR_IMC].quality = VQ_APPORTIONED;
 	/* llc and queue are not bound at all */
 
 	memset(rows, 0, sizeof(rows));
@@ -297,7 +297,7 @@ TEST(prom_render_node_rows)
 	struct sbuf out = SBUF_INIT;
 
 	m.factors[FACTOR_IMC].bound = true;
-	m.factors[FACTOR_IMC].quality = Q_MEASURED;
+	m.factors[FACTOR_IMC].quality = VQ_MEASURED;
 	memset(&row, 0, sizeof(row));
 	memset(&node, 0, sizeof(node));
 	nan_factors(&row);

@@ -1,0 +1,53 @@
+/* vocab.c - the names of the factors and of the qualities, one table each */
+#include "util/vocab.h"
+
+#include <string.h>
+
+static const char *const quality_names[VQ_N] = {
+	[VQ_MEASURED] = "measured", [VQ_ESTIMATE] = "estimate", [VQ_APPORTIONED] = "apportioned",
+	[VQ_PROXY] = "proxy", [VQ_UNAVAILABLE] = "unavailable",
+};
+
+static const char *const factor_names[FACTOR_N] = {
+	"locality", "llc", "sharing", "imc", "queue",
+};
+
+static const char *const factor_titles[FACTOR_N] = {
+	"data locality", "LLC contention", "sharing overhead", "IMC contention",
+	"queue-tracker contention",
+};
+
+const char *vp_quality_name(enum vp_quality q)
+{
+	return (unsigned)q < VQ_N ? quality_names[q] : "?";
+}
+
+int vp_quality_lookup(const char *name)
+{
+	int q;
+
+	for (q = 0; q < VQ_N; q++)
+		if (!strcmp(name, quality_names[q]))
+			return q;
+	return -1;
+}
+
+const char *factor_name(enum factor_id f)
+{
+	return (unsigned)f < FACTOR_N ? factor_names[f] : "?";
+}
+
+const char *factor_title(enum factor_id f)
+{
+	return (unsigned)f < FACTOR_N ? factor_titles[f] : "?";
+}
+
+int factor_lookup(const char *name)
+{
+	int f;
+
+	for (f = 0; f < FACTOR_N; f++)
+		if (!strcmp(name, factor_names[f]))
+			return f;
+	return -1;
+}

@@ -1,0 +1,33 @@
+/* vocab.h - the one vocabulary every stage and renderer shares: the five factors, the quality of a value */
+#ifndef VP_VOCAB_H
+#define VP_VOCAB_H
+
+/*
+ * A value's quality says how it was obtained, in the same words in text,
+ * CSV, JSON, HTML, the web UI and /metrics (docs/method.md "Quality"):
+ */
+enum vp_quality {
+	VQ_MEASURED,     /* counted for this entity itself */
+	VQ_ESTIMATE,     /* computed from a model (placement, count x latency), not counted */
+	VQ_APPORTIONED,  /* a per-node/socket count shared out by residency: an estimate */
+	VQ_PROXY,        /* a related quantity stands in for it */
+	VQ_UNAVAILABLE,  /* nothing here tells: the value is NaN, and a reason says why */
+	VQ_N
+};
+
+/* "measured", "estimate", "apportioned", "proxy", "unavailable"; "?" out of range. */
+const char *vp_quality_name(enum vp_quality q);
+/* The quality named name, or -1. */
+int vp_quality_lookup(const char *name);
+
+/* The five NUMA factors, in the order every output lists them. */
+enum factor_id {
+	FACTOR_LOCALITY, FACTOR_LLC, FACTOR_SHARING, FACTOR_IMC, FACTOR_QUEUE, FACTOR_N
+};
+
+const char *factor_name(enum factor_id f);        /* "locality", "llc", ...; "?" out of range */
+const char *factor_title(enum factor_id f);       /* "data locality", "LLC contention", ... */
+/* The factor named name ("locality" ...), or -1. */
+int factor_lookup(const char *name);
+
+#endif
