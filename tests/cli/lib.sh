@@ -22,6 +22,18 @@ test_count=0
 
 vmmprof() { "$VMMPROF" "$@"; }
 
+# python3 found once: where it is a version manager's shim (pyenv's is four
+# shell scripts deep), every json_get paid for them, and a suite that calls
+# python a few hundred times spent minutes there on a loaded machine.
+VP_PYTHON3=${VP_PYTHON3:-$(command python3 -c 'import sys; print(sys.executable)' 2>/dev/null)}
+if [ -n "$VP_PYTHON3" ] && [ -x "$VP_PYTHON3" ]; then
+	export VP_PYTHON3
+	python3() { "$VP_PYTHON3" "$@"; }
+	# and for the scripts the tests start (#!/usr/bin/env python3)
+	PATH="$(dirname "$VP_PYTHON3"):$PATH"
+	export PATH
+fi
+
 test_expect_success() {
 	test_count=$((test_count + 1))
 	if (cd "$TRASH" && eval "$2") >"$TRASH/.out" 2>&1; then
