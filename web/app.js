@@ -706,10 +706,12 @@ function factorCell(fv) {
   const q = fv.quality || 'unknown';
   if (isNum(fv.score)) {
     td.append(el('span', { class: 'fscore' }, fmt(fv.score, 2)));
-    td.append(el('span', { class: 'fcost', title: isNum(fv.cost_cycles) ? fmtBig(fv.cost_cycles, 'cycles') : 'cost not known' + (fv.reason ? ': ' + fv.reason : '') },
-      'cost ' + (isNum(fv.cost_pct) ? fmt(fv.cost_pct, 1, ' %') : 'n/a')));
+    // the cost stage's cost (docs/method.md "Costs"): its own quality, or why it is n/a
+    const cwhy = fv.cost_why || fv.reason;
+    td.append(el('span', { class: 'fcost', title: isNum(fv.cost_cycles) ? fmtBig(fv.cost_cycles, 'cycles') + (fv.cost_quality ? ' (' + fv.cost_quality + ')' : '') : 'cost not known' + (cwhy ? ': ' + cwhy : '') },
+      'cost ' + (isNum(fv.cost_pct) ? fmt(fv.cost_pct, 1, ' %') + (fv.cost_quality === 'estimate' ? ' est' : '') : 'n/a')));
     td.append(el('span', { class: 'q q-' + q }, q));
-    if (!isNum(fv.cost_pct) && fv.reason) td.append(el('span', { class: 'reason' }, fv.reason));
+    if (!isNum(fv.cost_pct) && cwhy) td.append(el('span', { class: 'reason' }, 'cost n/a: ' + cwhy));
   } else {
     td.append(naWithReason(fv.reason || (q === 'unavailable' ? 'not measurable here' : 'not known in this interval')));
     td.append(el('span', { class: 'q q-' + q }, q));

@@ -151,7 +151,7 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 	}
 
 	if (in->n_vms) {
-		const char *cols[2 + FACTOR_N + 1];
+		const char *cols[2 + FACTOR_N + 2];
 		char titles[FACTOR_N][24];
 
 		cols[0] = in->vms[0].adapter == HVA_NATIVE ? "process" : "vm";
@@ -160,10 +160,13 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 			snprintf(titles[f], sizeof(titles[f]), ">%s", factor_name((enum factor_id)f));
 			cols[2 + f] = titles[f];
 		}
-		cols[2 + FACTOR_N] = "memory-bound";
-		sbuf_addstr(out, "\nFactor cost per VM (% of cycles; a = apportioned, p = proxy; "
-				 "a score is shown as 'sN' where the model gives no cost)\n");
-		table_init(&t, 3 + FACTOR_N, cols);
+		cols[2 + FACTOR_N] = ">interaction";
+		cols[3 + FACTOR_N] = ">memory stall";
+		sbuf_addstr(out, "\nFactor cost per VM (% of cycles: what removing that factor alone "
+				 "would save; a = apportioned, e = estimated without a stall count, "
+				 "p = proxy; a score is shown as 'sN' where no cost is known; "
+				 "interaction: what no single factor owns; docs/method.md)\n");
+		table_init(&t, 4 + FACTOR_N, cols);
 		for (i = 0; i < in->n_vms; i++) {
 			size_t nv = 0, v;
 
@@ -195,7 +198,15 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 				else
 					table_cell(&t, "n/a");
 			}
-			table_cell(&t, "%s", r->vm[i].memory_bound ? "yes" : "no");
+			if (isfinite(r->vm[i].remainder_pct))
+				table_cell(&t, "%.1f%%", r->vm[i].remainder_pct);
+			else
+				table_cell(&t, "n/a");
+			if (isfinite(r->vm[i].stall_pct))
+				table_cell(&t, "%.0f%% %s", r->vm[i].stall_pct,
+					   r->vm[i].memory_bound ? "bound" : "ok");
+			else
+				table_cell(&t, "n/a");
 		}
 		table_render(&t, out, 2, true);
 		table_release(&t);
@@ -388,6 +399,8 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 		}
 		row->kind = in->vms[i].adapter == HVA_NATIVE ? ENT_PROCESS : ENT_VM;
 		r->vm[i].memory_bound = mb && mb->type == JV_BOOL && mb->b;
+		r->vm[i].stall_pct = jv_num(o, "memory_stall_pct");
+		r->vm[i].remainder_pct = jv_num(o, "interaction_pct");
 		in->vms[i].mem_node = vms_mem_node_from_json(jv_get(o, "mem_node_bytes"),
 							     &in->vms[i].n_mem_nodes);
 		in->vms[i].mem_reason = jv_str(o, "mem_reason");

@@ -99,7 +99,10 @@ static enum diag_confidence confidence(enum vp_quality q, bool cycles_proxy, boo
 	return CONF_HIGH;
 }
 
-/* Per vCPU: clamp the costs to the memory-stall cycles, turn them into %. */
+/*
+ * Per vCPU: the cost stage's costs as % of cycles.  They already fit the
+ * memory-stall budget (src/model/cost.h): nothing is scaled here.
+ */
 static void eval_vcpus(const struct diag_input *in, struct diag_result *r)
 {
 	const struct diag_params *p = &in->params;
@@ -108,22 +111,16 @@ static void eval_vcpus(const struct diag_input *in, struct diag_result *r)
 
 	for (i = 0; i < in->n_vcpus; i++) {
 		const struct diag_vcpu *v = &in->vcpus[i];
-		double sum = 0, scale = 1, *pct = &r->vcpu_pct[i * FACTOR_N], total = 0;
+		double *pct = &r->vcpu_pct[i * FACTOR_N], total = 0;
 		bool any = false;
 
-		for (f = 0; f < FACTOR_N; f++)
-			if (isfinite(v->f[f].cost_cycles) && v->f[f].cost_cycles > 0)
-				sum += v->f[f].cost_cycles;
-		/* the factors overlap; together they cannot exceed the stalls */
-		if (finite_pos(v->mem_stall_cycles) && sum > v->mem_stall_cycles)
-			scale = v->mem_stall_cycles / sum;
 		for (f = 0; f < FACTOR_N; f++) {
 			double c = v->f[f].cost_cycles;
 
 			pct[f] = NAN;
 			if (!isfinite(c) || !finite_pos(v->cycles))
 				continue;
-			pct[f] = 100.0 * (c > 0 ? c * scale : 0) / v->cycles;
+			pct[f] = 100.0 * (c > 0 ? c : 0) / v->cycles;
 			total += pct[f];
 			any = true;
 		}
@@ -146,13 +143,11 @@ static void eval_vcpus(const struct diag_input *in, struct diag_result *r)
 			b->entity = i;
 			b->factor = (enum factor_id)f;
 			b->cost_pct = pct[f];
-			b->cost_cycles = isfinite(fi->cost_cycles) ? fi->cost_cycles * scale : NAN;
+			b->cost_cycles = isfinite(fi->cost_cycles) ? fi->cost_cycles : NAN;
 			b->sev = fi->sev;
 			b->quality = fi->quality;
 			b->confidence = confidence(fi->quality, v->cycles_proxy, by_cost);
-			snprintf(b->evidence, sizeof(b->evidence), "%s%s%s", fi->evidence,
-				 scale < 1 ? (fi->evidence[0] ? "; " : "") : "",
-				 scale < 1 ? "costs clamped to the memory-stall cycles" : "");
+			snprintf(b->evidence, sizeof(b->evidence), "%s", fi->evidence);
 		}
 	}
 }
@@ -166,8 +161,8 @@ static void eval_vms(const struct diag_input *in, struct diag_result *r)
 
 	for (i = 0; i < in->n_vms; i++) {
 		struct diag_vm_summary *s = &r->vm[i];
-		double cost[FACTOR_N] = { 0 }, stall = 0, total = 0;
-		bool have[FACTOR_N] = { false }, stall_known = true, any = false;
+		double cost[FACTOR_N] = { 0 }, stall = 0, total = 0, rem = 0;
+		bool have[FACTOR_N] = { false }, stall_known = true, any = false, rem_known = false;
 
 		for (f = 0; f < FACTOR_N; f++)
 			s->quality[f] = VQ_UNAVAILABLE;
@@ -195,6 +190,10 @@ static void eval_vms(const struct diag_input *in, struct diag_result *r)
 				stall += v->mem_stall_cycles;
 			else
 				stall_known = false;
+			if (isfinite(v->remainder_cycles)) {
+				rem += v->remainder_cycles;
+				rem_known = true;
+			}
 			for (f = 0; f < FACTOR_N; f++) {
 				double pc = r->vcpu_pct[j * FACTOR_N + f];
 
@@ -211,6 +210,8 @@ static void eval_vms(const struct diag_input *in, struct diag_result *r)
 			if (isfinite(s->cost_pct[f]))
 				total += s->cost_pct[f];
 		}
+		s->stall_pct = any && stall_known ? 100.0 * stall / s->cycles : NAN;
+		s->remainder_pct = any && rem_known ? 100.0 * rem / s->cycles : NAN;
 		if (any && stall_known)
 			s->memory_bound = 100.0 * stall / s->cycles >= p->membound_pct;
 		else
@@ -964,6 +965,8 @@ void diag_result_write(const struct diag_input *in, const struct diag_result *r,
 		jw_kdouble(&w, "cycles", r->vm[i].cycles);
 		jw_kbool(&w, "cycles_estimated", r->vm[i].cycles_proxy);
 		jw_kbool(&w, "memory_bound", r->vm[i].memory_bound);
+		jw_kdouble(&w, "memory_stall_pct", r->vm[i].stall_pct);
+		jw_kdouble(&w, "interaction_pct", r->vm[i].remainder_pct);
 		vms_json_mem_node(&w, in->vms[i].mem_node, in->vms[i].n_mem_nodes);
 		jw_kstr(&w, "mem_reason", in->vms[i].mem_reason);
 		jw_key(&w, "factors");

@@ -21,7 +21,8 @@
  */
 
 struct diag_factor_in {
-	double cost_cycles;          /* the model's stall-cycle estimate; NaN when it has none */
+	double cost_cycles;          /* the cost stage's stall cycles (src/model/cost.h): what
+					removing this factor alone would save; NaN unknown */
 	double score;                /* the model's score; NaN when unavailable */
 	enum severity sev;           /* from the model's thresholds (SEV_NA when no score) */
 	enum vp_quality quality;
@@ -35,7 +36,9 @@ struct diag_vcpu {
 	int node;                    /* node it ran on most in the interval; -1 unknown */
 	double cycles;               /* C: its cycles in the interval (or a proxy); NaN unknown */
 	bool cycles_proxy;           /* cycles derived from task-clock, not counted */
-	double mem_stall_cycles;     /* memory-bound cycles when the model has them; NaN */
+	double mem_stall_cycles;     /* the cost stage's memory-bound stall budget (measured, or
+					estimated when quality says so); NaN unknown */
+	double remainder_cycles;     /* the factors' interaction, which no single one owns; NaN */
 	double remote_frac;          /* share of its memory accesses that went to a remote
 					node (measured, or the placement estimate); NaN */
 	double mem_intensity;        /* how much memory traffic it makes (any unit, compared
@@ -136,6 +139,8 @@ struct diag_vm_summary {
 	double cost_pct[FACTOR_N];   /* cycle-weighted: sum of costs / sum of cycles */
 	enum vp_quality quality[FACTOR_N]; /* the weakest label among its vCPUs */
 	bool memory_bound;
+	double stall_pct;            /* memory-stall budget in % of cycles; NaN unknown */
+	double remainder_pct;        /* the factors' interaction, % of cycles; NaN unknown */
 };
 
 struct diag_result {
@@ -144,7 +149,7 @@ struct diag_result {
 	struct diag_advice *a;       /* ranked by gain */
 	size_t n_a, cap_a;
 	struct diag_vm_summary *vm;  /* n_vms entries */
-	double *vcpu_pct;            /* n_vcpus * FACTOR_N, after clamping */
+	double *vcpu_pct;            /* n_vcpus * FACTOR_N: the cost stage's costs in % */
 	bool *vcpu_membound;         /* n_vcpus */
 	char **node_notes;           /* n_nodes: bandwidth vs peak, queues ("" when nothing) */
 	size_t n_vms, n_vcpus, n_nodes;

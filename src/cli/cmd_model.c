@@ -249,6 +249,22 @@ out:
 
 /* ---- check ---- */
 
+/* What the cost stage can make of m's cost terms (docs/method.md "Costs"). */
+static void costs_note(const char *name, const struct model *m)
+{
+	bool any = false;
+	int t;
+
+	for (t = 0; t < CT_N; t++)
+		any |= m->cost_term[t] != NULL;
+	if (!any)
+		printf("%s: note: no cost terms: this model gives scores, never costs\n", name);
+	else if (!m->cost_term[CT_STALL_MEM] && !m->cost_term[CT_STALL_L2_MISS] &&
+		 !m->cost_term[CT_STALL_L3_MISS])
+		printf("%s: warning: its costs are estimates: it binds no stall count to anchor "
+		       "them ('cost stall_mem = EVENT'; docs/method.md \"Costs\")\n", name);
+}
+
 static int model_check(struct model_opts *o, int argc, char **argv)
 {
 	struct model_dirs dirs;
@@ -282,6 +298,7 @@ static int model_check(struct model_opts *o, int argc, char **argv)
 			diags_release(&d);
 			continue;
 		}
+		costs_note(argv[i], m);
 		if (o->parse_only) {
 			printf("%s: ok (parsed only): model %s, %zu events and sources, %zu metrics\n",
 			       argv[i], m->name, m->n_inputs, m->n_metrics);

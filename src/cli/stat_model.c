@@ -1,6 +1,8 @@
 /* stat_model.c - `vmmprof stat -m MODEL`: choosing the model and printing metrics and factors */
 #include "cli/stat_model.h"
 
+#include "collect/collect.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +10,7 @@
 
 #include "analysis/diag_render.h"
 #include "cli/calib_file.h"
+#include "collect/collect.h"
 #include "source/schedtrace.h"
 #include "source/task.h"
 #include "util/alloc.h"
@@ -255,6 +258,38 @@ void stat_model_start(struct stat_model *sm)
 	model_run_start(&sm->run);
 }
 
+/*
+ * The costs: the cost stage on the counted whole as one row (a frame of one
+ * thread row).  No node rows here, so the IMC and queue costs, which need
+ * the serving node's state, are n/a with that reason.
+ */
+static void costs(struct stat_model *sm, double duration)
+{
+	struct collect_frame f;
+	struct collect_row r;
+	int fi;
+
+	memset(&f, 0, sizeof(f));
+	memset(&r, 0, sizeof(r));
+	r.kind = ENT_THREAD;
+	r.pid = r.tid = r.cpu = r.node = -1;
+	r.inputs = sm->in;
+	f.duration = duration;
+	f.cpu_mhz = NAN;
+	f.rows = &r;
+	f.n_rows = 1;
+	frame_eval_row(sm->m, sm->plat_ok ? &sm->plat : NULL, sm->cal_ok ? &sm->cal : NULL,
+		       NAN, &r, duration);
+	frame_cost(sm->m, sm->cal_ok ? &sm->cal : NULL, &f, NULL);
+	for (fi = 0; fi < FACTOR_N; fi++) {
+		sm->fv[fi].cost_cycles = r.fv[fi].cost_cycles;
+		sm->fv[fi].cost_pct = r.fv[fi].cost_pct;
+		sm->cost_why[fi] = r.cost.why[fi];
+	}
+	sm->cost = r.cost;
+	free(r.metrics);
+}
+
 static void evaluate(struct stat_model *sm, const struct cnt_session *s,
 		     const struct cnt_snapshot *snap, bool total)
 {
@@ -266,6 +301,7 @@ static void evaluate(struct stat_model *sm, const struct cnt_session *s,
 	sm->env.inputs = sm->in;
 	sm->env.n_inputs = sm->m->n_inputs;
 	model_eval(sm->m, &sm->env, sm->met, sm->fv);
+	costs(sm, (double)(snap->t_ns - from) / 1e9);
 }
 
 /* Why a value is n/a, into sb (empty when it is a number). */
@@ -331,6 +367,8 @@ static void print_json(struct stat_model *sm, bool total, double t, struct sbuf 
 		jw_kstr(&w, "severity", un ? "unavailable" : severity_name(sm->fv[f].sev));
 		jw_kdouble(&w, "cost_cycles", sm->fv[f].cost_cycles);
 		jw_kdouble(&w, "cost_pct", sm->fv[f].cost_pct);
+		if (!un && isnan(sm->fv[f].cost_pct) && sm->cost_why[f])
+			jw_kstr(&w, "cost_why", sm->cost_why[f]);
 		if (un)
 			jw_kstr(&w, "reason", uwhy);
 		else {
@@ -426,10 +464,22 @@ static void print_table(struct stat_model *sm, double t, bool total, const char 
 		table_cell(&tb, "%s", sbuf_str(&v));
 		table_cell(&tb, "%s", vp_quality_name(fa->quality));
 		nan_reason(sm, fa->score, sm->fv[f].score, &why);
+		if (!why.len && isnan(sm->fv[f].cost_pct) && sm->cost_why[f])
+			sbuf_addf(&why, "cost n/a: %s", sm->cost_why[f]);
 		table_cell(&tb, "%s", why.len ? sbuf_str(&why) : fa->desc ? fa->desc : "");
 	}
 	table_render(&tb, out, 3, true);
 	table_release(&tb);
+	if (sm->cost.anchor != ANCHOR_NONE && isfinite(sm->cost.cycles) && sm->cost.cycles > 0) {
+		sbuf_addf(out, "\n   memory stall %.1f%% of cycles (%s)", 100 * sm->cost.budget /
+			  sm->cost.cycles, sm->cost.anchor == ANCHOR_MEASURED ? "measured" :
+			  "estimated from counts x latency");
+		if (isfinite(sm->cost.remainder))
+			sbuf_addf(out, "; interaction of the factors %.1f%%",
+				  100 * sm->cost.remainder / sm->cost.cycles);
+		sbuf_addf(out, "%s%s\n", sm->cost.anchor_why ? ": " : "",
+			  sm->cost.anchor_why ? sm->cost.anchor_why : "");
+	}
 	if (total && sm->cal_note[0])
 		sbuf_addf(out, "\n   note: %s: costs in cycles are n/a\n", sm->cal_note);
 	sbuf_release(&why);

@@ -7,6 +7,7 @@
 
 #include "bench/calib.h"
 #include "cli/model_path.h"
+#include "model/cost.h"
 #include "model/registry.h"
 #include "model/run.h"
 #include "platform/platform.h"
@@ -35,6 +36,8 @@ struct stat_model {
 	double *in;                 /* m->n_inputs */
 	double *met;                /* m->n_metrics */
 	struct factor_value fv[FACTOR_N];
+	const char *cost_why[FACTOR_N]; /* why a cost is n/a (the cost stage's words) */
+	struct cost_out cost;       /* the cost stage's split of the counted whole */
 	struct expr_env env;
 	/*
 	 * sched.node_migrations of -p/-t tasks or a command: every context

@@ -10,6 +10,7 @@
 #include "analysis/diagnose.h"
 #include "bench/calib.h"
 #include "hv/hv.h"
+#include "model/cost.h"
 #include "model/model.h"
 #include "platform/platform.h"
 #include "pmu/counter.h"
@@ -73,7 +74,16 @@ struct collect_row {
 	struct factor_value fv[FACTOR_N];
 	double cycles;                  /* the model's `cycles`, NaN unknown */
 	bool cycles_proxy;              /* cycles estimated from task-clock x cpu MHz */
-	double mem_stall;               /* the model's `mem_stall` metric, NaN when it has none */
+	double mem_stall;               /* the cost stage's memory-bound stall (its budget),
+					   measured or estimated (cost.anchor), NaN unknown */
+	double term[CT_N];              /* the model's cost terms on this row, NaN unbound */
+	struct cost_out cost;           /* the cost stage's split (frame_cost()); fv[].cost_*
+					   are its five costs */
+	signed char llc_alone;          /* thread rows: 1 its LLC had no other busy tenant in the
+					   interval, -1 it had, 0 not known */
+	double solo_mpki;               /* its LLC miss rate alone when the producer knows it
+					   (model eval's counts; set after frame_eval_row(), which
+					   makes it NaN), else NaN */
 	struct qval remote;             /* placement estimate of the remote-access share */
 	bool apportioned;               /* VM and vCPU rows: its per-node inputs (uncore and `node`
 					   events) are shares of node counts (docs/method.md); node
@@ -157,6 +167,32 @@ void frame_eval_row(const struct model *m, const struct platform *plat, const st
 		    double cpu_mhz, struct collect_row *r, double duration);
 
 /*
+ * Each row's LLC misses per kilo-instruction in the intervals when its LLC
+ * had no other busy tenant (row.llc_alone): the solo rate above which
+ * misses are contention (docs/method.md).  Keyed by row key; a frame_cost()
+ * caller that keeps one across its frames gives the LLC factor a cost.
+ */
+struct cost_solo;
+struct cost_solo *cost_solo_new(void);
+void cost_solo_free(struct cost_solo *s);
+/* The solo rate of r (its own solo_mpki, the current rate when it is alone,
+ * or the lowest seen alone in s, which may be NULL); NaN with *why if none. */
+void cost_solo_lookup(const struct cost_solo *s, const struct collect_row *r, double *mpki,
+		      const char **why);
+/* Remember the rates of the rows that were alone in f. */
+void cost_solo_update(struct cost_solo *s, const struct collect_frame *f);
+
+/*
+ * The cost stage over a frame whose rows frame_eval_row() evaluated: each
+ * thread row's stall split by src/model/cost.h with its node's state (the
+ * node rows' bandwidth and trackers), VM rows as the sums of their threads,
+ * node rows as the sums of the threads that ran there.  Fills row.cost,
+ * fv[].cost_cycles/cost_pct and mem_stall.  cal may be NULL, solo too.
+ */
+void frame_cost(const struct model *m, const struct calib *cal, struct collect_frame *f,
+		struct cost_solo *solo);
+
+/*
  * Mark which of m's inputs are counted per node (node_input: m->n_inputs
  * flags, NULL or none set: nothing) in f->node_input, and derive which
  * metrics and factors read them (f->metric_node, f->factor_node).  On a
@@ -170,6 +206,10 @@ void frame_mark_node_inputs(const struct model *m, const bool *node_input, struc
 bool frame_metric_apportioned(const struct collect_frame *f, const struct collect_row *r, size_t i);
 enum vp_quality frame_factor_quality(const struct model *m, const struct collect_frame *f,
 					 const struct collect_row *r, int fi);
+/* Quality of row r's factor fi cost: estimate without a stall count, else
+ * apportioned when its node counts are shares, else measured. */
+enum vp_quality frame_cost_quality(const struct model *m, const struct collect_frame *f,
+				      const struct collect_row *r, int fi);
 
 /*
  * Turn a frame into the diagnosis input (vms, vcpus, nodes arrays are heap,

@@ -9,6 +9,7 @@
 #include "model/run.h"
 #include "util/alloc.h"
 #include "util/sbuf.h"
+#include "util/strmap.h"
 
 static int find_tclk(const struct model *m)
 {
@@ -23,7 +24,7 @@ static int find_tclk(const struct model *m)
 void frame_eval_row(const struct model *m, const struct platform *plat, const struct calib *cal,
 		    double cpu_mhz, struct collect_row *r, double duration)
 {
-	int tclk = find_tclk(m), ms = model_find_metric(m, "mem_stall");
+	int tclk = find_tclk(m), t;
 	struct expr_env env;
 
 	model_env_fill(&env, plat, cal, duration);
@@ -41,7 +42,297 @@ void frame_eval_row(const struct model *m, const struct platform *plat, const st
 		r->cycles = r->inputs[tclk] * cpu_mhz / 1000.0;
 		r->cycles_proxy = true;
 	}
-	r->mem_stall = ms >= 0 ? r->metrics[ms] : NAN;
+	for (t = 0; t < CT_N; t++) {
+		double v = m->cost_term[t] ? expr_eval(m->cost_term[t], &env) : NAN;
+
+		r->term[t] = isfinite(v) ? v : NAN;
+	}
+	/* the cost stage fills these (frame_cost()); until then nothing is known */
+	r->mem_stall = NAN;
+	r->solo_mpki = NAN;
+	cost_out_zero(&r->cost);
+	for (t = 0; t < FACTOR_N; t++)
+		r->fv[t].cost_cycles = r->fv[t].cost_pct = NAN;
+}
+
+/* ---- the cost stage over a frame ---- */
+
+struct cost_solo {
+	struct strmap idx;     /* row key -> index into mpki */
+	double *mpki;          /* the lowest rate seen alone */
+	size_t n, cap;
+};
+
+struct cost_solo *cost_solo_new(void)
+{
+	struct cost_solo *s = xcalloc(1, sizeof(*s));
+
+	strmap_init(&s->idx);
+	return s;
+}
+
+void cost_solo_free(struct cost_solo *s)
+{
+	if (!s)
+		return;
+	strmap_release(&s->idx);
+	free(s->mpki);
+	free(s);
+}
+
+static double row_mpki(const struct collect_row *r)
+{
+	double ins = r->term[CT_INSTR], miss = r->term[CT_LLC_MISS];
+
+	return isfinite(ins) && ins > 0 && isfinite(miss) && miss >= 0 ? 1000 * miss / ins : NAN;
+}
+
+void cost_solo_lookup(const struct cost_solo *s, const struct collect_row *r, double *mpki,
+		      const char **why)
+{
+	size_t k;
+
+	*mpki = NAN;
+	*why = NULL;
+	if (isfinite(r->solo_mpki)) {
+		*mpki = r->solo_mpki;
+		return;
+	}
+	if (r->llc_alone == 1 && isfinite(row_mpki(r))) {
+		*mpki = row_mpki(r);   /* alone now: whatever it misses is its own */
+		return;
+	}
+	if (s && r->key && strmap_get(&s->idx, r->key, &k)) {
+		*mpki = s->mpki[k];
+		return;
+	}
+	*why = r->llc_alone == 0 ?
+	       "no solo miss rate: whether its LLC had other busy tenants is not known here" :
+	       "no solo miss rate for this row yet (no interval in which its LLC had no other busy "
+	       "tenant)";
+}
+
+void cost_solo_update(struct cost_solo *s, const struct collect_frame *f)
+{
+	size_t i, k;
+
+	for (i = 0; s && i < f->n_rows; i++) {
+		const struct collect_row *r = &f->rows[i];
+		double v = row_mpki(r);
+
+		if (r->llc_alone != 1 || !r->key || !isfinite(v))
+			continue;
+		if (strmap_get(&s->idx, r->key, &k)) {
+			if (v < s->mpki[k])
+				s->mpki[k] = v;
+			continue;
+		}
+		if (s->n == s->cap) {
+			s->cap = s->cap ? 2 * s->cap : 16;
+			s->mpki = xrealloc(s->mpki, s->cap * sizeof(double));
+		}
+		s->mpki[s->n] = v;
+		strmap_put(&s->idx, r->key, s->n++);
+	}
+}
+
+static double row_ghz(const struct model *m, const struct collect_frame *f,
+		      const struct collect_row *r)
+{
+	int g = model_find_metric(m, "ghz");
+
+	if (g >= 0 && r->metrics && isfinite(r->metrics[g]) && r->metrics[g] > 0)
+		return r->metrics[g];
+	return isfinite(f->cpu_mhz) && f->cpu_mhz > 0 ? f->cpu_mhz / 1000.0 : NAN;
+}
+
+static bool is_thread_row(const struct collect_row *r)
+{
+	return r->kind == ENT_VCPU || r->kind == ENT_THREAD;
+}
+
+/* Each node's state from its row (bandwidth, trackers) and the DRAM mix of the
+ * threads that ran there. */
+static void node_states(const struct cost_calib *cc, const struct collect_frame *f,
+			struct cost_node *ns, const int *node_ids, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		double loc = 0, rem = 0, fr = NAN;
+
+		cost_node_unknown(&ns[i]);
+		for (j = 0; j < f->n_rows; j++) {
+			const struct collect_row *r = &f->rows[j];
+
+			if (!is_thread_row(r) || r->node != node_ids[i])
+				continue;
+			if (isfinite(r->term[CT_DRAM_LOCAL]))
+				loc += r->term[CT_DRAM_LOCAL];
+			if (isfinite(r->term[CT_DRAM_REMOTE]))
+				rem += r->term[CT_DRAM_REMOTE];
+		}
+		if (loc + rem > 0)
+			fr = rem / (loc + rem);
+		for (j = 0; j < f->n_nodes; j++)
+			if (f->nodes[j].node == node_ids[i])
+				cost_node_from_terms(cc, f->nodes[j].term, fr, &ns[i]);
+		/* --resctrl's memory bandwidth of the node, when no IMC count has it */
+		if (isnan(ns[i].util) && f->rdt_node && (int)i < f->n_rdt_nodes && f->duration > 0 &&
+		    isfinite(f->rdt_node[3 * i + 1]) && isfinite(cc->peak_bw)) {
+			ns[i].util = f->rdt_node[3 * i + 1] / f->duration / 1e9 / cc->peak_bw;
+			ns[i].q_ns = cost_imc_delay(cc, ns[i].util);
+		}
+	}
+}
+
+/* The state a row's remote accesses meet: the other nodes, weighted by where
+ * its VM's memory is (evenly when that is not known). */
+static void remote_state(const struct cost_node *ns, const int *node_ids, size_t n, int here,
+			 const struct collect_row *vm, struct cost_node *out)
+{
+	double w_sum = 0, q = 0, util = 0;
+	size_t i;
+
+	cost_node_unknown(out);
+	for (i = 0; i < n; i++) {
+		double w = 1;
+
+		if (node_ids[i] == here || !isfinite(ns[i].q_ns))
+			continue;
+		if (vm && vm->mem_node && node_ids[i] >= 0 && node_ids[i] < vm->n_mem_nodes)
+			w = (double)vm->mem_node[node_ids[i]];
+		if (!(w > 0))
+			continue;
+		w_sum += w;
+		q += w * ns[i].q_ns;
+		util += w * ns[i].util;
+	}
+	if (w_sum > 0) {
+		out->q_ns = q / w_sum;
+		out->util = util / w_sum;
+	}
+}
+
+static void fill_fv(struct collect_row *r)
+{
+	int fi;
+
+	r->mem_stall = r->cost.budget;
+	for (fi = 0; fi < FACTOR_N; fi++) {
+		r->fv[fi].cost_cycles = r->cost.cost[fi];
+		r->fv[fi].cost_pct = isfinite(r->cost.cost[fi]) && r->cycles > 0 ?
+				     100.0 * r->cost.cost[fi] / r->cycles : NAN;
+	}
+}
+
+void frame_cost(const struct model *m, const struct calib *cal, struct collect_frame *f,
+		struct cost_solo *solo)
+{
+	struct cost_calib cc;
+	struct cost_node *ns, none;
+	int *ids;
+	size_t i, j, n = f->n_nodes;
+
+	cost_calib_init(&cc, cal);
+	cost_node_unknown(&none);
+	/* node ids: the node rows', else those the threads ran on */
+	ids = xcalloc(n + f->n_rows + 1, sizeof(int));
+	for (i = 0; i < f->n_nodes; i++)
+		ids[i] = f->nodes[i].node;
+	if (!n)
+		for (i = 0; i < f->n_rows; i++) {
+			int id = f->rows[i].node;
+
+			if (!is_thread_row(&f->rows[i]) || id < 0)
+				continue;
+			for (j = 0; j < n && ids[j] != id; j++)
+				;
+			if (j == n)
+				ids[n++] = id;
+		}
+	ns = xcalloc(n + 1, sizeof(*ns));
+	node_states(&cc, f, ns, ids, n);
+
+	/* threads first: each with its node's state */
+	for (i = 0; i < f->n_rows; i++) {
+		struct collect_row *r = &f->rows[i];
+		const struct collect_row *vm = r->vm_row < f->n_rows ? &f->rows[r->vm_row] : NULL;
+		struct cost_in in;
+		int k;
+
+		if (!is_thread_row(r))
+			continue;
+		memset(&in, 0, sizeof(in));
+		memcpy(in.term, r->term, sizeof(in.term));
+		in.cycles = r->cycles;
+		in.ghz = row_ghz(m, f, r);
+		in.local = none;
+		for (j = 0; j < n; j++)
+			if (ids[j] == r->node)
+				in.local = ns[j];
+		remote_state(ns, ids, n, r->node, vm, &in.remote);
+		in.solo_mpki = NAN;
+		cost_solo_lookup(solo, r, &in.solo_mpki, &in.solo_why);
+		cost_row(&cc, &in, &r->cost);
+		(void)k;
+		fill_fv(r);
+	}
+	/* a VM or process: the sum of its threads, or evaluated itself when it has none */
+	for (i = 0; i < f->n_rows; i++) {
+		struct collect_row *r = &f->rows[i];
+		bool any = false;
+
+		if (is_thread_row(r))
+			continue;
+		cost_out_zero(&r->cost);
+		for (j = 0; j < FACTOR_N; j++)
+			r->cost.cost[j] = NAN;
+		r->cost.remainder = r->cost.base = r->cost.llc_base = r->cost.budget = NAN;
+		r->cost.cycles = NAN;
+		for (j = 0; j < f->n_rows; j++)
+			if (is_thread_row(&f->rows[j]) && f->rows[j].vm_row == i) {
+				cost_out_add(&r->cost, &f->rows[j].cost);
+				any = true;
+			}
+		if (!any) {
+			struct cost_in in;
+
+			memset(&in, 0, sizeof(in));
+			memcpy(in.term, r->term, sizeof(in.term));
+			in.cycles = r->cycles;
+			in.ghz = row_ghz(m, f, r);
+			in.local = none;
+			remote_state(ns, ids, n, -1, r, &in.remote);
+			in.solo_mpki = NAN;
+			cost_solo_lookup(solo, r, &in.solo_mpki, &in.solo_why);
+			cost_row(&cc, &in, &r->cost);
+		}
+		fill_fv(r);
+	}
+	/* a node: the sum of the threads that ran on it */
+	for (i = 0; i < f->n_nodes; i++) {
+		struct collect_row *r = &f->nodes[i];
+
+		cost_out_zero(&r->cost);
+		for (j = 0; j < FACTOR_N; j++)
+			r->cost.cost[j] = NAN;
+		r->cost.remainder = r->cost.base = r->cost.llc_base = r->cost.budget = NAN;
+		r->cost.cycles = NAN;
+		for (j = 0; j < f->n_rows; j++)
+			if (is_thread_row(&f->rows[j]) && f->rows[j].node == r->node)
+				cost_out_add(&r->cost, &f->rows[j].cost);
+		r->mem_stall = r->cost.budget;
+		for (j = 0; j < FACTOR_N; j++) {
+			r->fv[j].cost_cycles = r->cost.cost[j];
+			r->fv[j].cost_pct = isfinite(r->cost.cost[j]) && r->cost.cycles > 0 ?
+					    100.0 * r->cost.cost[j] / r->cost.cycles : NAN;
+		}
+	}
+	cost_solo_update(solo, f);
+	free(ns);
+	free(ids);
+	cost_calib_release(&cc);
 }
 
 static void rows_release(struct collect_row *rows, size_t n)
@@ -113,6 +404,18 @@ enum vp_quality frame_factor_quality(const struct model *m, const struct collect
 	return q;
 }
 
+enum vp_quality frame_cost_quality(const struct model *m, const struct collect_frame *f,
+				      const struct collect_row *r, int fi)
+{
+	if (isnan(r->fv[fi].cost_cycles))
+		return VQ_UNAVAILABLE;
+	if (r->cost.anchor == ANCHOR_ESTIMATED)
+		return VQ_ESTIMATE;
+	(void)m;
+	return r->apportioned && (f->factor_node[fi] || fi == FACTOR_IMC || fi == FACTOR_QUEUE) ?
+	       VQ_APPORTIONED : VQ_MEASURED;
+}
+
 void collect_frame_release(struct collect_frame *f)
 {
 	size_t i;
@@ -143,6 +446,9 @@ static void factor_evidence(const struct model *m, const bool *factor_ok,
 	out->quality = frame_factor_quality(m, f, r, (int)fi);
 	if (!factor_ok[fi] || mf->quality == VQ_UNAVAILABLE)
 		out->quality = VQ_UNAVAILABLE;
+	else if (isfinite(out->cost_cycles) && r->cost.anchor == ANCHOR_ESTIMATED &&
+		 out->quality != VQ_PROXY)
+		out->quality = VQ_ESTIMATE;   /* a cost without a stall count is an estimate */
 	if (mf->score && mf->score->k == EX_METRIC && mf->score->name)
 		sbuf_addf(&sb, "%s ", mf->score->name);
 	else
@@ -152,6 +458,9 @@ static void factor_evidence(const struct model *m, const bool *factor_ok,
 	else
 		sbuf_addstr(&sb, "n/a");
 	sbuf_addf(&sb, " (%s)", vp_quality_name(out->quality));
+	if (isfinite(out->cost_cycles) && r->cost.anchor == ANCHOR_ESTIMATED)
+		sbuf_addf(&sb, "; cost estimated from counts x latency, MLP %.2g: %s", r->cost.mlp,
+			  r->cost.anchor_why ? r->cost.anchor_why : "no stall count");
 	snprintf(out->evidence, sizeof(out->evidence), "%s", sbuf_str(&sb));
 	sbuf_release(&sb);
 }
@@ -270,6 +579,7 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 			v->cycles = r->cycles;
 			v->cycles_proxy = r->cycles_proxy;
 			v->mem_stall_cycles = r->mem_stall;
+			v->remainder_cycles = r->cost.remainder;
 			v->remote_frac = remote_metric >= 0 && isfinite(r->metrics[remote_metric]) ?
 					 r->metrics[remote_metric] : r->remote.v;
 			v->mem_intensity = intensity_metric >= 0 ? r->metrics[intensity_metric] : NAN;

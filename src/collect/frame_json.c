@@ -34,6 +34,30 @@ static void factor_json(struct jw *w, const struct frame_meta *meta, const struc
 					  : vp_quality_name(frame_factor_quality(m, fr, r, f)));
 	if (unavailable)
 		jw_kstr(w, "reason", reason ? reason : "not available here");
+	else if (isnan(r->fv[f].cost_cycles))
+		jw_kstr(w, "cost_why", r->cost.why[f] ? r->cost.why[f] :
+				       "no cost was computed for this row");
+	else
+		jw_kstr(w, "cost_quality", vp_quality_name(frame_cost_quality(m, fr, r, f)));
+	jw_obj_end(w);
+}
+
+/* The cost stage's budget and what no single factor owns (docs/method.md "Costs"). */
+static void costs_json(struct jw *w, const struct collect_row *r)
+{
+	const struct cost_out *c = &r->cost;
+	bool none = c->anchor == ANCHOR_NONE; /* no split: nothing below is a number */
+
+	jw_key(w, "costs");
+	jw_obj_begin(w);
+	jw_kstr(w, "anchor", cost_anchor_name(c->anchor));
+	jw_kdouble(w, "budget_cycles", none ? NAN : c->budget);
+	jw_kdouble(w, "remainder_cycles", none ? NAN : c->remainder);
+	jw_kdouble(w, "base_cycles", none ? NAN : c->base);
+	jw_kdouble(w, "llc_base_cycles", none ? NAN : c->llc_base);
+	jw_kdouble(w, "mlp", none ? NAN : c->mlp);
+	jw_kbool(w, "suspect", c->suspect);
+	jw_kstr(w, "anchor_why", c->anchor_why);
 	jw_obj_end(w);
 }
 
@@ -85,6 +109,7 @@ static void row_json(struct jw *w, const struct frame_meta *meta, const struct m
 	for (f = 0; f < FACTOR_N; f++)
 		factor_json(w, meta, m, fr, r, f);
 	jw_obj_end(w);
+	costs_json(w, r);
 	jw_obj_end(w);
 }
 

@@ -35,6 +35,7 @@ struct target {                 /* one counted thread */
 
 struct cview {
 	struct collect_opts o;
+	struct cost_solo *solo;     /* each row's LLC miss rate when alone, across samples */
 	char *root;
 	struct pmu_db *db;          /* the caller's */
 	struct model_avail av;
@@ -44,6 +45,8 @@ struct cview {
 	int act_in[2];              /* loc_dram, rem_dram: the apportioning weight; -1 none */
 	struct cpustat cs_start, cs_prev; /* /proc/stat for the nodes' busy time */
 	bool have_cs;
+	struct cpustat llc_prev;    /* /proc/stat at the previous sample, for LLC tenancy */
+	bool have_llc_cs;
 	enum ent_source *es;        /* per input */
 	double *sw_start, *sw_prev; /* machine-wide cumulative sources */
 	struct evdesc_list evl;     /* the events the hub opens, spec_index = input */
@@ -358,6 +361,8 @@ int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *d
 	      struct resctrl_vms *rdt, struct trace_share *ts, struct vp_err *err)
 {
 	struct cview *c = xcalloc(1, sizeof(*c));
+
+	c->solo = cost_solo_new();
 	const struct model *m = o->model;
 	struct model_machine mm;
 	struct check_ctx cc;
@@ -434,6 +439,9 @@ void cview_free(struct cview *c)
 
 	if (!c)
 		return;
+	cost_solo_free(c->solo);
+	if (c->have_llc_cs)
+		cpustat_release(&c->llc_prev);
 	for (i = 0; c->in_reason && i < c->o.model->n_inputs; i++)
 		free(c->in_reason[i]);
 	free(c->in_reason);
@@ -786,6 +794,63 @@ static void node_rows(struct cview *c, const double *ncounts, const bool *nsplit
 	}
 }
 
+/*
+ * Whether each thread row's LLC had another busy tenant in the interval: the
+ * busy time of the CPUs of the LLC domain of the CPU it is on (/proc/stat),
+ * less its own run time (task-clock), against 5 % of one CPU.  Alone, its
+ * miss rate is its solo rate (the cost stage's LLC contention needs that);
+ * a vCPU that moved between domains within the interval is judged by where
+ * it is at the sample.  Only when the model counts LLC misses.
+ */
+static void llc_tenancy(struct cview *c, struct collect_frame *f)
+{
+	const struct model *m = c->o.model;
+	const struct topology *topo = &c->o.plat->topo;
+	struct cpustat now;
+	int tclk = -1, d;
+	size_t i, k;
+
+	if (!m->cost_term[CT_LLC_MISS] || !topo->n_llc || !(f->duration > 0))
+		return;
+	for (k = 0; k < m->n_inputs; k++)
+		if (m->inputs[k].kind == INPUT_EVENT && !strcmp(m->inputs[k].spec, "task-clock"))
+			tclk = (int)k;
+	if (cpustat_read(c->root, &now, NULL))
+		return;
+	if (!c->have_llc_cs) {
+		c->llc_prev = now;
+		c->have_llc_cs = true;
+		return;   /* the first sample has no interval to judge */
+	}
+	for (i = 0; i < f->n_rows; i++) {
+		struct collect_row *r = &f->rows[i];
+		double busy = 0, own;
+		bool known = true;
+
+		if ((r->kind != ENT_VCPU && r->kind != ENT_THREAD) || r->cpu < 0 || tclk < 0 ||
+		    !isfinite(r->inputs[tclk]))
+			continue;
+		for (d = 0; d < topo->n_llc && !cpulist_has(&topo->llc[d].cpus, r->cpu); d++)
+			;
+		if (d == topo->n_llc)
+			continue;
+		for (k = 0; k < topo->llc[d].cpus.n; k++) {
+			double b = cpustat_busy(&c->llc_prev, &now, topo->llc[d].cpus.ids[k]);
+
+			if (isnan(b))
+				known = false;
+			else
+				busy += b * f->duration;
+		}
+		if (!known)
+			continue;
+		own = r->inputs[tclk] / 1e9;
+		r->llc_alone = busy - own < 0.05 * f->duration ? 1 : -1;
+	}
+	cpustat_release(&c->llc_prev);
+	c->llc_prev = now;
+}
+
 int cview_frame(struct cview *c, bool total, const double *counts, const double *ncounts,
 		const bool *nsplit, struct collect_frame *f, struct vp_err *err)
 {
@@ -965,6 +1030,9 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	if (any_rdt)
 		f->rdt_why[0] = '\0'; /* the nodes whose values are NaN say why themselves */
 	node_rows(c, ncounts, nsplit, f);
+	if (!total)
+		llc_tenancy(c, f);
+	frame_cost(m, c->o.cal, f, c->solo);
 	if (counts_nodes(c)) {
 		bool *counted = xcalloc(m->n_inputs + 1, sizeof(bool));
 

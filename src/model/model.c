@@ -12,6 +12,7 @@
 
 #include "util/alloc.h"
 #include "util/fs.h"
+#include "util/sbuf.h"
 
 #define INCLUDE_MAX_DEPTH 16
 
@@ -399,7 +400,6 @@ bad:
 static void factor_clear(struct model_factor *f)
 {
 	expr_free(f->score);
-	expr_free(f->cost);
 	free(f->reason);
 	free(f->desc);
 	memset(f, 0, sizeof(*f));
@@ -494,8 +494,8 @@ static bool parse_factor_attr(struct loader *ld, struct lexer *lx, struct model_
 	lex_next(lx);
 	if (!expect(ld, lx, T_ASSIGN, "'='"))
 		return false;
-	if (!strcmp(kw, "score") || !strcmp(kw, "cost")) {
-		dst = kw[0] == 's' ? &f->score : &f->cost;
+	if (!strcmp(kw, "score")) {
+		dst = &f->score;
 		if (*dst) {
 			error_at(ld, lex_loc(lx), "factor has two '%s' lines", kw);
 			return false;
@@ -611,6 +611,51 @@ out:
 	free(cand);
 }
 
+/*
+ * cost TERM = FORMULA: one input of the cost stage (src/model/cost.h).  A
+ * binding in an including file replaces the included one, as for cycles.
+ */
+static bool parse_cost_term(struct loader *ld, struct lexer *lx)
+{
+	struct src_loc loc = lex_loc(lx);
+	struct expr *e;
+	int t;
+
+	if (!expect(ld, lx, T_IDENT, "a cost term name"))
+		return false;
+	t = cost_term_lookup(lx->cur.str);
+	if (t < 0) {
+		struct sbuf sb = SBUF_INIT;
+		int k;
+
+		for (k = 0; k < CT_N; k++)
+			sbuf_addf(&sb, "%s%s", k ? ", " : "", cost_term_name((enum cost_term)k));
+		error_at(ld, loc, "unknown cost term '%s' (the terms are %s)", lx->cur.str,
+			 sbuf_str(&sb));
+		sbuf_release(&sb);
+		return false;
+	}
+	if (ld->m->cost_term[t] && ld->m->cost_term_loc[t].file == loc.file) {
+		error_at(ld, loc, "duplicate cost term '%s' (first bound at %s:%d:%d)",
+			 cost_term_name((enum cost_term)t), ld->m->cost_term_loc[t].file,
+			 ld->m->cost_term_loc[t].line, ld->m->cost_term_loc[t].col);
+		return false;
+	}
+	lex_next(lx);
+	if (!expect(ld, lx, T_ASSIGN, "'='"))
+		return false;
+	lex_next(lx);
+	e = expr_parse(lx);
+	if (!e || !end_stmt(ld, lx)) {
+		expr_free(e);
+		return false;
+	}
+	expr_free(ld->m->cost_term[t]);
+	ld->m->cost_term[t] = e;
+	ld->m->cost_term_loc[t] = loc;
+	return true;
+}
+
 static int parse_text(struct loader *ld, const char *file, const char *text, bool top)
 {
 	struct lexer lx;
@@ -636,7 +681,27 @@ static int parse_text(struct loader *ld, const char *file, const char *text, boo
 			continue;
 		}
 		kw = lx.cur.str;
-		if (fi >= 0 && (!strcmp(kw, "score") || !strcmp(kw, "cost") ||
+		if (!strcmp(kw, "cost")) {
+			struct src_loc at = lex_loc(&lx);
+
+			lex_next(&lx);
+			if (lx.cur.t == T_ASSIGN) {
+				error_at(ld, at, "'cost = FORMULA' is no longer a factor line: costs come "
+					 "from the cost stage, which splits a row's stall by the model's "
+					 "cost terms ('cost dram_remote = EVENT' and the like at the top "
+					 "level; docs/models.md \"Cost terms\")");
+				lex_skip_line(&lx);
+			} else {
+				factor_finish(ld, fi);
+				fi = -1;
+				if (!parse_cost_term(ld, &lx))
+					lex_skip_line(&lx);
+			}
+			if (lx.cur.t == T_EOF)
+				break;
+			continue;
+		}
+		if (fi >= 0 && (!strcmp(kw, "score") ||
 				!strcmp(kw, "warning") || !strcmp(kw, "critical") ||
 				!strcmp(kw, "quality") || !strcmp(kw, "description"))) {
 			char *k = xstrdup(kw);
@@ -647,7 +712,7 @@ static int parse_text(struct loader *ld, const char *file, const char *text, boo
 				lex_skip_line(&lx);
 			continue;
 		}
-		if (fi >= 0 && strcmp(kw, "score") && strcmp(kw, "cost") &&
+		if (fi >= 0 && strcmp(kw, "score") &&
 		    strcmp(kw, "warning") && strcmp(kw, "critical") && strcmp(kw, "quality")) {
 			factor_finish(ld, fi);
 			fi = -1;
@@ -721,14 +786,14 @@ static int parse_text(struct loader *ld, const char *file, const char *text, boo
 			lex_next(&lx);
 			fi = parse_factor(ld, &lx, file);
 			ok = lx.cur.t == T_NL || lx.cur.t == T_EOF;
-		} else if (!strcmp(kw, "score") || !strcmp(kw, "cost") || !strcmp(kw, "warning") ||
+		} else if (!strcmp(kw, "score") || !strcmp(kw, "warning") ||
 			   !strcmp(kw, "critical") || !strcmp(kw, "quality")) {
 			error_at(ld, lex_loc(&lx), "'%s' outside a factor section (write 'factor NAME' "
 				 "first)", kw);
 			ok = false;
 		} else {
 			error_at(ld, lex_loc(&lx), "unknown statement '%s' (model, description, include, "
-				 "match, event, source, metric, cycles, factor)", kw);
+				 "match, event, source, metric, cycles, cost, factor)", kw);
 			ok = false;
 		}
 		if (!ok)
@@ -938,9 +1003,10 @@ static void finish_model(struct loader *ld)
 		resolve(ld, m->metrics[i].e);
 	for (f = 0; f < FACTOR_N; f++) {
 		resolve(ld, m->factors[f].score);
-		resolve(ld, m->factors[f].cost);
 	}
 	resolve(ld, m->cycles);
+	for (f = 0; f < CT_N; f++)
+		resolve(ld, m->cost_term[f]);
 	if (ld->d->n_errors)
 		return;
 	m->order = xcalloc(m->n_metrics + 1, sizeof(*m->order));
@@ -1050,6 +1116,8 @@ void model_free(struct model *m)
 	for (f = 0; f < FACTOR_N; f++)
 		factor_clear(&m->factors[f]);
 	expr_free(m->cycles);
+	for (f = 0; f < CT_N; f++)
+		expr_free(m->cost_term[f]);
 	for (i = 0; i < m->n_includes; i++)
 		free(m->includes[i]);
 	free(m->includes);
@@ -1264,7 +1332,6 @@ void model_avail_release(const struct model *m, struct model_avail *av)
 void model_eval(const struct model *m, struct expr_env *env, double *metrics,
 		struct factor_value *fv)
 {
-	double cycles;
 	size_t i;
 	int f;
 
@@ -1278,7 +1345,6 @@ void model_eval(const struct model *m, struct expr_env *env, double *metrics,
 		/* an overflow to infinity is as unknown as NaN, and prints as n/a */
 		metrics[m->order[i]] = isfinite(v) ? v : NAN;
 	}
-	cycles = m->cycles ? expr_eval(m->cycles, env) : NAN;
 	for (f = 0; f < FACTOR_N; f++) {
 		const struct model_factor *fa = &m->factors[f];
 		struct factor_value *v = &fv[f];
@@ -1290,13 +1356,6 @@ void model_eval(const struct model *m, struct expr_env *env, double *metrics,
 		v->score = expr_eval(fa->score, env);
 		if (!isfinite(v->score))
 			v->score = NAN;
-		if (fa->cost) {
-			v->cost_cycles = expr_eval(fa->cost, env);
-			if (!isfinite(v->cost_cycles))
-				v->cost_cycles = NAN;
-			if (!isnan(v->cost_cycles) && cycles > 0)
-				v->cost_pct = 100.0 * v->cost_cycles / cycles;
-		}
 		if (isnan(v->score))
 			v->sev = SEV_NA;
 		else if (v->score >= fa->critical)

@@ -23,6 +23,33 @@ enum severity { SEV_NA, SEV_OK, SEV_WARNING, SEV_CRITICAL };
 
 const char *severity_name(enum severity s);       /* "n/a", "ok", "warning", "critical" */
 
+/* What a model binds with `cost TERM = FORMULA` (docs/models.md "Cost terms"). */
+enum cost_term {
+	CT_STALL_MEM,        /* cycles stalled on memory at any level: the budget M */
+	CT_STALL_L2_MISS,    /* cycles stalled with an L2 miss outstanding */
+	CT_STALL_L3_MISS,    /* cycles stalled with an L3 miss outstanding (DRAM-bound: D) */
+	CT_RD_OCCUPANCY,     /* outstanding data reads summed over cycles (Little's law) */
+	CT_RD_CYCLES,        /* cycles with at least one outstanding data read */
+	CT_DRAM_LOCAL,       /* loads served by DRAM of the node the thread runs on */
+	CT_DRAM_REMOTE,      /* loads served by another node's DRAM */
+	CT_CACHE_REMOTE,     /* loads served by another socket's cache (HITM and forwards) */
+	CT_HITM_LOCAL,       /* loads served by a modified line in another core of the socket */
+	CT_L3_HIT,           /* loads that hit the L3 without a snoop (weights the L3-bound stall) */
+	CT_LLC_MISS,         /* LLC misses: the miss rate whose excess is contention */
+	CT_INSTR,            /* instructions: misses per kilo-instruction */
+	CT_NODE_BW_GBS,      /* node rows: the node's DRAM bandwidth, GB/s */
+	CT_TRACKER_NS,       /* node rows: mean residency of a miss in the shared trackers, ns */
+	CT_TRACKER_FULL,     /* node rows: share of time the shared trackers were full */
+	CT_N
+};
+
+/* "stall_mem" for CT_STALL_MEM; NULL out of range. */
+const char *cost_term_name(enum cost_term t);
+/* The term named name, or -1. */
+int cost_term_lookup(const char *name);
+/* One line for docs and `model show`: what the term means. */
+const char *cost_term_desc(enum cost_term t);
+
 enum match_kind {
 	MATCH_CPU,       /* vendor [family [model list]] */
 	MATCH_PMU,       /* libpfm4 name of the core PMU */
@@ -70,7 +97,6 @@ struct model_factor {
 	enum vp_quality quality;
 	char *reason;         /* VQ_UNAVAILABLE: why */
 	struct expr *score;   /* higher is worse; compared with the thresholds */
-	struct expr *cost;    /* estimated stall cycles, NULL when the model gives none */
 	double warning;       /* score thresholds */
 	double critical;
 	char *desc;
@@ -91,6 +117,9 @@ struct model {
 	size_t *order;         /* metric indices, each after the metrics it uses */
 	struct model_factor factors[FACTOR_N];
 	struct expr *cycles;   /* cycles a factor's cost is a share of; NULL when none */
+	struct expr *cost_term[CT_N];  /* `cost TERM = FORMULA`: the cost stage's inputs
+					  (src/model/cost.h); NULL when unbound */
+	struct src_loc cost_term_loc[CT_N];
 	char **includes;       /* names/paths of the files it includes (directly) */
 	size_t n_includes;
 	char **files;          /* every file read (src_loc.file points here) */

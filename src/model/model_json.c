@@ -159,15 +159,25 @@ void model_show_json(const struct model *m, const struct model_avail *av, const 
 		if (fa->score)
 			expr_format(fa->score, &tmp);
 		jw_kstr(&w, "score", fa->score ? sbuf_str(&tmp) : NULL);
-		sbuf_reset(&tmp);
-		if (fa->cost)
-			expr_format(fa->cost, &tmp);
-		jw_kstr(&w, "cost", fa->cost ? sbuf_str(&tmp) : NULL);
 		jw_kdouble(&w, "warning", fa->quality == VQ_UNAVAILABLE ? NAN : fa->warning);
 		jw_kdouble(&w, "critical", fa->quality == VQ_UNAVAILABLE ? NAN : fa->critical);
 		jw_kstr(&w, "description", fa->desc);
 		jw_kbool(&w, "available", av->factor_ok[f]);
 		jw_kstr(&w, "reason", av->factor_reason[f]);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_key(&w, "cost_terms");
+	jw_arr_begin(&w);
+	for (f = 0; f < CT_N; f++) {
+		if (!m->cost_term[f])
+			continue;
+		jw_obj_begin(&w);
+		jw_kstr(&w, "term", cost_term_name((enum cost_term)f));
+		sbuf_reset(&tmp);
+		expr_format(m->cost_term[f], &tmp);
+		jw_kstr(&w, "formula", sbuf_str(&tmp));
+		jw_kstr(&w, "description", cost_term_desc((enum cost_term)f));
 		jw_obj_end(&w);
 	}
 	jw_arr_end(&w);
@@ -310,7 +320,8 @@ int model_show_text(const struct jv *doc, const char *where, struct sbuf *sb, st
 	static const char *const ev_titles[] = { "NAME", "KIND", "SPEC", "AVAILABLE" };
 	static const char *const me_titles[] = { "NAME", "UNIT", "FORMULA", "AVAILABLE" };
 	static const char *const fa_titles[] = { "FACTOR", "QUALITY", "SCORE", ">WARN", ">CRIT",
-						 "COST (CYCLES)", "AVAILABLE" };
+						 "AVAILABLE" };
+	static const char *const ct_titles[] = { "COST TERM", "FORMULA" };
 	const struct jv *inputs = jv_arr(doc, "inputs"), *metrics = jv_arr(doc, "metrics");
 	const struct jv *factors = jv_arr(doc, "factors"), *inc = jv_arr(doc, "includes");
 	struct table t;
@@ -372,7 +383,7 @@ int model_show_text(const struct jv *doc, const char *where, struct sbuf *sb, st
 	table_release(&t);
 
 	sbuf_addstr(sb, "\nfactors:\n");
-	table_init(&t, 7, fa_titles);
+	table_init(&t, 6, fa_titles);
 	for (i = 0; i < factors->n; i++) {
 		const struct jv *fa = &factors->items[i];
 		const char *q = str_or(fa, "quality", "?");
@@ -388,10 +399,27 @@ int model_show_text(const struct jv *doc, const char *where, struct sbuf *sb, st
 			table_cell(&t, "%g", jv_num(fa, "warning"));
 			table_cell(&t, "%g", jv_num(fa, "critical"));
 		}
-		table_cell(&t, "%s", str_or(fa, "cost", "-"));
 		table_cell(&t, "%s", avail_text(fa, buf, sizeof(buf)));
 	}
 	table_render(&t, sb, 2, true);
 	table_release(&t);
+	{
+		const struct jv *ct = jv_arr(doc, "cost_terms");
+
+		if (!ct || !ct->n) {
+			sbuf_addstr(sb, "\ncosts: none (the model binds no cost terms)\n");
+			return 0;
+		}
+		sbuf_addstr(sb, "\ncost terms (the cost stage splits each row's stall by these; "
+			    "docs/method.md):\n");
+		table_init(&t, 2, ct_titles);
+		for (i = 0; i < ct->n; i++) {
+			table_row(&t);
+			table_cell(&t, "%s", str_or(&ct->items[i], "term", "?"));
+			table_cell(&t, "%s", str_or(&ct->items[i], "formula", "?"));
+		}
+		table_render(&t, sb, 2, true);
+		table_release(&t);
+	}
 	return 0;
 }

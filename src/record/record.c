@@ -60,6 +60,7 @@ static void bind_frame(const struct recording *r, const int *map, double *scratc
 		bind_row(r, map, scratch, m, f, &f->rows[i]);
 	for (i = 0; i < f->n_nodes; i++)
 		bind_row(r, map, scratch, m, f, &f->nodes[i]);
+	frame_cost(m, r->have_cal ? &r->cal : NULL, f, NULL);
 	if (!r->node_inputs)
 		return;
 	node_input = xcalloc(m->n_inputs + 1, sizeof(bool));
@@ -1481,6 +1482,7 @@ void rec_total_finish(struct rec_total *t, struct collect_frame *out)
 	for (i = 0; i < out->n_nodes; i++)
 		frame_eval_row(t->m, &r->plat, r->have_cal ? &r->cal : NULL, out->cpu_mhz,
 			       &out->nodes[i], out->duration);
+	frame_cost(t->m, r->have_cal ? &r->cal : NULL, out, NULL);
 	strmap_release(&t->ents.keys);
 	strmap_release(&t->nodes.keys);
 	free(t->ents.cnt);

@@ -154,8 +154,9 @@ print(int(s * 1000))") || return 1
 	test "$((b0 - a0))" -gt 300
 '
 
-test_expect_success 'counted cells: severity from the model thresholds, cost share = 100 % (cost = cycles)' '
-	vmmprof top --json -n 2 -d 0.5 --vm "$NAME" -m "$TCM" >out && tail -1 out >s2 &&
+test_expect_success 'counted cells: severity from the model thresholds, cost share = 50 % (taskclock.model: remote loads at 200 ns against 100 ns local)' '
+	"$VP_HELPERS/cal_synth" cal.json lat_local_ns=100 lat_remote_ns=200 &&
+	vmmprof top --json -n 2 -d 0.5 --vm "$NAME" -m "$TCM" --calibration cal.json >out && tail -1 out >s2 &&
 	python3 -c "
 import json
 j = json.load(open(\"s2\"))
@@ -163,7 +164,7 @@ c = [c for c in j[\"vcpus\"] if c[\"vm\"] == \"$NAME\" and c[\"vcpu\"] == 0][0][
 v = c[\"value\"]
 want = \"critical\" if v >= 0.5 else \"warning\" if v >= 0.2 else \"ok\"
 assert c[\"severity\"] == want, (v, c)
-assert v > 0 and abs(c[\"cost_pct\"] - 100) < 1e-6, c
+assert v > 0 and abs(c[\"cost_pct\"] - 50) < 1e-6, c
 for f in (\"llc\", \"sharing\", \"imc\", \"queue\"):
     assert j[\"vcpus\"][0][\"factors\"][f][\"value\"] is None
     assert \"test model: not bound\" in j[\"vcpus\"][0][\"factors\"][f][\"why\"]
@@ -171,11 +172,11 @@ k = j[\"counters\"]
 assert k[\"on\"] and k[\"model\"] == \"top-taskclock\" and k[\"model_why\"] == \"chosen with -m\", k
 assert k[\"factors\"] == {\"locality\": \"counted\", \"llc\": \"unavailable\", \"sharing\": \"unavailable\", \"imc\": \"unavailable\", \"queue\": \"unavailable\"}, k
 " &&
-	vmmprof top --batch -n 2 -d 0.3 --vm "$NAME" -m "$TCM" >out &&
+	vmmprof top --batch -n 2 -d 0.3 --vm "$NAME" -m "$TCM" --calibration cal.json >out &&
 	grep_q "^counters: model .top-taskclock. (chosen with -m); counted: locality (measured)" out &&
 	grep_q "^LOCAL counted: model .top-taskclock. (measured): task-clock seconds" out &&
 	grep_q "^LLC n/a: model .top-taskclock.: test model: not bound" out &&
-	grep -E "^$NAME  *0  *$T0 .* [0-9.e+-]+/100.0%(!|!!)? " out
+	grep -E "^$NAME  *0  *$T0 .* [0-9.e+-]+/50.0%(!|!!)? " out
 '
 
 test_expect_success 'the model chosen for this machine: locality counted, the rest with reasons' '

@@ -93,6 +93,11 @@ TEST(frame_json_by_hand)
 	"\"quality\":\"unavailable\",\"reason\":\"" why "\"}"
 #define REST UNAV("llc", "no llc events") "," UNAV("sharing", "s") "," UNAV("imc", "i") "," \
 	UNAV("queue", "q")
+/* a row the cost stage did not split: every figure null, never 0 */
+#define NOCOSTS ",\"costs\":{\"anchor\":\"none\",\"budget_cycles\":null,\"remainder_cycles\":null," \
+	"\"base_cycles\":null,\"llc_base_cycles\":null,\"mlp\":null,\"suspect\":false," \
+	"\"anchor_why\":null}"
+#define NOCOST ",\"cost_why\":\"no cost was computed for this row\""
 	CHECK_STR(sbuf_str(&sb),
 		  "{\"schema\":\"vmmprof-frame/1\",\"session\":\"s7\",\"seq\":12,"
 		  "\"time\":1764470000.5,\"duration\":2,\"model\":\"fj\",\"rows\":["
@@ -100,12 +105,13 @@ TEST(frame_json_by_hand)
 		  "\"domid\":-1,\"vm_row\":0,\"cycles\":3000000000,"
 		  "\"metrics\":{\"cpu_util\":0.5,\"half\":0.25},"
 		  "\"factors\":{\"locality\":{\"score\":0.5,\"cost_cycles\":1500000000,"
-		  "\"cost_pct\":4,\"quality\":\"proxy\"}," REST "}},"
+		  "\"cost_pct\":4,\"quality\":\"proxy\",\"cost_quality\":\"measured\"}," REST "}"
+		  NOCOSTS "},"
 		  "{\"kind\":\"vcpu\",\"key\":\"vcpu:kvm:1234:0\",\"vm_row\":0,\"index\":0,"
 		  "\"tid\":1240,\"cpu\":1,\"node\":null,\"cycles\":null,"
 		  "\"metrics\":{\"cpu_util\":0.5,\"half\":null},"
 		  "\"factors\":{\"locality\":{\"score\":null,\"cost_cycles\":null,"
-		  "\"cost_pct\":null,\"quality\":\"proxy\"}," REST "}}],"
+		  "\"cost_pct\":null,\"quality\":\"proxy\"" NOCOST "}," REST "}" NOCOSTS "}],"
 		  "\"scaling\":[{\"event\":\"task-clock\",\"running_pct\":62.5}],"
 		  "\"notes\":\"note \\\"x\\\"\"}");
 
@@ -123,7 +129,7 @@ TEST(frame_json_by_hand)
 		jw_init(&w, &sb, false);
 		frame_json_write(&w, &meta, m, &f);
 		CHECK_CONTAINS(sbuf_str(&sb), "\"factors\":{" UNAV("locality", "task-clock not counted")
-			       "," REST "}}");
+			       "," REST "}" NOCOSTS "}");
 	}
 	sbuf_release(&sb);
 	model_free(m);
@@ -201,11 +207,13 @@ TEST(frame_json_node_rows_and_apportioned)
 		  "\"vm_row\":0,\"cycles\":null,\"metrics\":{\"bw\":4,\"bw2\":8,\"busy\":0.5},"
 		  "\"apportioned\":[\"bw\",\"bw2\"],"
 		  "\"factors\":{" UNAV("locality", "l") "," NJ_REST ",\"imc\":{\"score\":4,"
-		  "\"cost_cycles\":null,\"cost_pct\":null,\"quality\":\"apportioned\"}," UNAV("queue", "q") "}}],"
+		  "\"cost_cycles\":null,\"cost_pct\":null,\"quality\":\"apportioned\"" NOCOST "}," UNAV("queue", "q")
+		  "}" NOCOSTS "}],"
 		  "\"nodes\":[{\"kind\":\"node\",\"key\":\"node:0\",\"node\":0,\"quality\":\"measured\","
 		  "\"cycles\":null,\"metrics\":{\"bw\":16,\"bw2\":32,\"busy\":null},"
 		  "\"factors\":{" UNAV("locality", "l") "," NJ_REST ",\"imc\":{\"score\":16,"
-		  "\"cost_cycles\":null,\"cost_pct\":null,\"quality\":\"measured\"}," UNAV("queue", "q") "}}],"
+		  "\"cost_cycles\":null,\"cost_pct\":null,\"quality\":\"measured\"" NOCOST "}," UNAV("queue", "q")
+		  "}" NOCOSTS "}],"
 		  "\"scaling\":[],\"notes\":null}");
 	free(f.node_input);
 	free(f.metric_node);

@@ -141,6 +141,12 @@ static const struct mrow rows[] = {
 	/* CYCLE_ACTIVITY.STALLS_L3_MISS 0xA3/0x06, CounterMask 6 */
 	{ __LINE__, "skx.model", "stall_l3", "CYCLE_ACTIVITY:STALLS_L3_MISS", "cpu", 1, RAW,
 	  EU(0xa3, 0x06) | CMASK(6), 0 },
+	/* CYCLE_ACTIVITY.STALLS_L2_MISS 0xA3/0x05 CounterMask 5; STALLS_MEM_ANY 0xA3/0x14
+	 * CounterMask 20 (perfmon skylakex_core.json) */
+	{ __LINE__, "skx.model", "stall_l2", "CYCLE_ACTIVITY:STALLS_L2_MISS", "cpu", 1, RAW,
+	  EU(0xa3, 0x05) | CMASK(5), 0 },
+	{ __LINE__, "skx.model", "stall_mem", "CYCLE_ACTIVITY:STALLS_MEM_ANY", "cpu", 1, RAW,
+	  EU(0xa3, 0x14) | CMASK(20), 0 },
 	/* OFFCORE_REQUESTS_BUFFER.SQ_FULL 0xB2/0x01; L1D_PEND_MISS.FB_FULL 0x48/0x02 */
 	{ __LINE__, "skx.model", "sq_full", "OFFCORE_REQUESTS_BUFFER:SQ_FULL", "cpu", 1, RAW, EU(0xb2, 0x01), 0 },
 	{ __LINE__, "skx.model", "fb_full", "L1D_PEND_MISS:FB_FULL", "cpu", 1, RAW, EU(0x48, 0x02), 0 },
@@ -169,6 +175,8 @@ static const struct mrow rows[] = {
 	/* UPI (uncore_upi_0..2, type 36): TxL_FLITS.ALL_DATA 0x02/0x0F */
 	{ __LINE__, "skx.model", "upi_data", "uncore_upi/event=0x02,umask=0x0f/", "uncore_upi_0", 3, 36,
 	  EU(0x02, 0x0f), 0 },
+	/* UNC_CHA_CLOCKTICKS 0x00 of the first CHA only (uncore_cha_0, type 10) */
+	{ __LINE__, "skx.model", "cha0_clk", "uncore_cha_0/event=0x00/", "uncore_cha_0", 1, 10, 0x00, 0 },
 
 	/* ---- icx.model: Intel icelakex JSON (core), icelakex uncore-*.json on icx-2s's PMUs ---- */
 	{ __LINE__, "icx.model", "loc_dram", "MEM_LOAD_L3_MISS_RETIRED:LOCAL_DRAM", "cpu", 1, RAW, EU(0xd3, 0x01), 0 },
@@ -184,6 +192,12 @@ static const struct mrow rows[] = {
 	/* CYCLE_ACTIVITY.STALLS_L3_MISS 0xA3/0x06, CounterMask 6 */
 	{ __LINE__, "icx.model", "stall_l3", "CYCLE_ACTIVITY:STALLS_L3_MISS", "cpu", 1, RAW,
 	  EU(0xa3, 0x06) | CMASK(6), 0 },
+	/* CYCLE_ACTIVITY.STALLS_L2_MISS 0xA3/0x05 CounterMask 5; STALLS_MEM_ANY 0xA3/0x14
+	 * CounterMask 20 (perfmon icelakex_core.json) */
+	{ __LINE__, "icx.model", "stall_l2", "CYCLE_ACTIVITY:STALLS_L2_MISS", "cpu", 1, RAW,
+	  EU(0xa3, 0x05) | CMASK(5), 0 },
+	{ __LINE__, "icx.model", "stall_mem", "CYCLE_ACTIVITY:STALLS_MEM_ANY", "cpu", 1, RAW,
+	  EU(0xa3, 0x14) | CMASK(20), 0 },
 	/* SQ_MISC.SQ_FULL 0xF4/0x04 */
 	{ __LINE__, "icx.model", "sq_full", "SQ_MISC:SQ_FULL", "cpu", 1, RAW, EU(0xf4, 0x04), 0 },
 	/* OCR.DEMAND_DATA_RD.LOCAL_DRAM 0xB7/0x01 MSRValue 0x104000001, .REMOTE_DRAM 0x730000001 */
@@ -217,6 +231,7 @@ static const struct mrow rows[] = {
 	{ __LINE__, "icx.model", "tor_occ_r", "uncore_cha/event=0x36,umask=0xc8177e01/", "uncore_cha_0", 4, 22,
 	  EU(0x36, 0x01) | HI(0xc8177e), 0 },
 	{ __LINE__, "icx.model", "cha_clk", "uncore_cha/event=0x01/", "uncore_cha_0", 4, 22, 0x01, 0 },
+	{ __LINE__, "icx.model", "cha0_clk", "uncore_cha_0/event=0x01/", "uncore_cha_0", 1, 22, 0x01, 0 },
 	/* UPI (uncore_upi_0..2, type 26): UNC_UPI_TxL_FLITS.ALL_DATA 0x02/0x0F */
 	{ __LINE__, "icx.model", "upi_data", "uncore_upi/event=0x02,umask=0x0f/", "uncore_upi_0", 3, 26,
 	  EU(0x02, 0x0f), 0 },
@@ -234,6 +249,12 @@ static const struct mrow rows[] = {
 	/* CYCLE_ACTIVITY.STALLS_L3_MISS 0xA3/0x06, CounterMask 6 (sapphirerapids/memory.json) */
 	{ __LINE__, "spr.model", "stall_l3", "CYCLE_ACTIVITY:STALLS_L3_MISS", "cpu", 1, RAW,
 	  EU(0xa3, 0x06) | CMASK(6), 0 },
+	/* MEMORY_ACTIVITY.STALLS_L2_MISS 0x47/0x05 CounterMask 5; EXE_ACTIVITY.BOUND_ON_LOADS
+	 * 0xA6/0x21 CounterMask 5 (perfmon sapphirerapids_core.json) */
+	{ __LINE__, "spr.model", "stall_l2", "MEMORY_ACTIVITY:STALLS_L2_MISS", "cpu", 1, RAW,
+	  EU(0x47, 0x05) | CMASK(5), 0 },
+	{ __LINE__, "spr.model", "stall_mem", "EXE_ACTIVITY:BOUND_ON_LOADS", "cpu", 1, RAW,
+	  EU(0xa6, 0x21) | CMASK(5), 0 },
 	/* XQ.FULL_CYCLES 0x2D/0x01, CounterMask 1 */
 	{ __LINE__, "spr.model", "xq_full", "XQ:FULL_CYCLES", "cpu", 1, RAW, EU(0x2d, 0x01) | CMASK(1), 0 },
 	/* OCR 0x2A/0x01: .DEMAND_DATA_RD.LOCAL_DRAM MSRValue 0x104000001, .REMOTE_DRAM 0x730000001 */
@@ -263,6 +284,7 @@ static const struct mrow rows[] = {
 	{ __LINE__, "spr.model", "tor_occ_r", "uncore_cha/event=0x36,umask=0xc8177e01/", "uncore_cha_0", 4, 18,
 	  EU(0x36, 0x01) | HI(0xc8177e), 0 },
 	{ __LINE__, "spr.model", "cha_clk", "uncore_cha/event=0x01/", "uncore_cha_0", 4, 18, 0x01, 0 },
+	{ __LINE__, "spr.model", "cha0_clk", "uncore_cha_0/event=0x01/", "uncore_cha_0", 1, 18, 0x01, 0 },
 	/* UPI (uncore_upi_0..3, type 22): UNC_UPI_TxL_FLITS.ALL_DATA 0x02/0x0F */
 	{ __LINE__, "spr.model", "upi_data", "uncore_upi/event=0x02,umask=0x0f/", "uncore_upi_0", 4, 22,
 	  EU(0x02, 0x0f), 0 },

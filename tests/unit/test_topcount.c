@@ -12,8 +12,11 @@
 
 /*
  * locality and llc both score the task-clock seconds of the interval
- * (thresholds 0.5/0.9 and 1/2); cost = cycles = 3 x task-clock ns, so a
- * counted cost share is 100 %.  sharing is unbound.
+ * (thresholds 0.5/0.9 and 1/2).  Costs: cycles = 3 x task-clock ns, every
+ * cycle stalled on DRAM, one remote load per 200 ns of CPU time; with 100 ns
+ * local and 200 ns remote latency the stall is all remote loads, and making
+ * them local saves (200 - 100) / 200 of it: a locality cost share of 50 %.
+ * sharing is unbound.
  */
 static const char model_text[] =
 	"model tc\n"
@@ -22,7 +25,6 @@ static const char model_text[] =
 	"metric cpu_s = tclk / 1e9\n"
 	"factor locality\n"
 	"    score = cpu_s\n"
-	"    cost = tclk * 3\n"
 	"    warning = 0.5\n"
 	"    critical = 0.9\n"
 	"    quality = measured\n"
@@ -35,7 +37,20 @@ static const char model_text[] =
 	"factor sharing unavailable \"not bound here\"\n"
 	"factor imc unavailable \"not bound here\"\n"
 	"factor queue unavailable \"not bound here\"\n"
-	"cycles = tclk * 3\n";
+	"cycles = tclk * 3\n"
+	"metric ghz = 3\n"
+	"cost stall_mem = tclk * 3\n"
+	"cost stall_l3_miss = tclk * 3\n"
+	"cost dram_remote = tclk / 200\n"
+	"cost dram_local = 0 * tclk\n";
+
+/* The calibration the costs above are worked out with. */
+static void test_cal(struct calib *c)
+{
+	calib_init(c);
+	calib_set(c, CAL_LAT_LOCAL_NS, 100, NULL);
+	calib_set(c, CAL_LAT_REMOTE_NS, 200, NULL);
+}
 
 static const char *reason(const void *ctx, size_t input)
 {
@@ -78,12 +93,14 @@ TEST(top_counted_cells_from_frame)
 	struct diags dg;
 	struct vp_err err = { 0, "" };
 	struct collect_frame f;
+	struct calib cal;
 	struct collect_row rows[3];
 	double in[3][1];
 	struct sbuf sb = SBUF_INIT;
 	struct jv v;
 	size_t i, v0 = 0, v1 = 0;
 
+	test_cal(&cal);
 	diags_init(&dg);
 	CHECK_INT(model_load_text(&m, model_text, "tc.model", NULL, 0, &dg, &err), 0);
 	diags_release(&dg);
@@ -121,14 +138,15 @@ TEST(top_counted_cells_from_frame)
 	f.n_rows = 2;
 	frame_row(&s, m, s.vcpus[v0].ent, &rows[0], in[0], 0.6e9);
 	frame_row(&s, m, s.vcpus[v1].ent, &rows[1], in[1], NAN);
+	frame_cost(m, &cal, &f, NULL);
 	top_apply_frame(&s, m, &av, &f, reason, NULL);
 
-	/* vCPU 0: counted, 0.6 >= 0.5 warns for locality, < 1 is ok for llc; cost share 100 % */
+	/* vCPU 0: counted, 0.6 >= 0.5 warns for locality, < 1 is ok for llc; cost share 50 % */
 	CHECK_INT(s.vcpus[v0].factor[FACTOR_LOCALITY].src, TOP_SRC_MODEL);
 	CHECK_NEAR(s.vcpus[v0].factor[FACTOR_LOCALITY].q.v, 0.6, 1e-12);
 	CHECK_INT(s.vcpus[v0].factor[FACTOR_LOCALITY].q.q, VQ_MEASURED);
 	CHECK_INT(s.vcpus[v0].factor[FACTOR_LOCALITY].sev, SEV_WARNING);
-	CHECK_NEAR(s.vcpus[v0].factor[FACTOR_LOCALITY].cost_pct, 100, 1e-9);
+	CHECK_NEAR(s.vcpus[v0].factor[FACTOR_LOCALITY].cost_pct, 50, 1e-9);
 	CHECK_INT(s.vcpus[v0].factor[FACTOR_LLC].q.q, VQ_PROXY);
 	CHECK_INT(s.vcpus[v0].factor[FACTOR_LLC].sev, SEV_OK);
 	CHECK_NAN(s.vcpus[v0].factor[FACTOR_LLC].cost_pct);
@@ -149,7 +167,7 @@ TEST(top_counted_cells_from_frame)
 
 	/* the cells as text: score, letter, cost share, severity mark */
 	top_render_text(&s, &sb);
-	CHECK_CONTAINS(sbuf_str(&sb), " 0.6/100.0%! ");
+	CHECK_CONTAINS(sbuf_str(&sb), " 0.6/50.0%! ");
 	CHECK_CONTAINS(sbuf_str(&sb), " 0.6p ");
 	CHECK_CONTAINS(sbuf_str(&sb), "LOCAL counted: model 'tc' (measured): cpu seconds");
 	CHECK_CONTAINS(sbuf_str(&sb), "SHARE n/a: model 'tc': not bound here");
@@ -191,6 +209,7 @@ TEST(top_counted_cells_from_frame)
 	frame_row(&s, m, s.vcpus[v1].ent, &rows[1], in[1], 0.1e9);
 	frame_row(&s, m, s.vms[0].ent, &rows[2], in[2], 1.05e9);
 	f.n_rows = 3;
+	frame_cost(m, &cal, &f, NULL);
 	top_apply_frame(&s, m, &av, &f, no_reason, NULL);
 	CHECK_INT(s.vcpus[v0].factor[FACTOR_LOCALITY].sev, SEV_CRITICAL);
 	CHECK_INT(s.vcpus[v1].factor[FACTOR_LOCALITY].src, TOP_SRC_MODEL);
@@ -212,4 +231,5 @@ out:
 	top_release(&s);
 	model_avail_release(m, &av);
 	model_free(m);
+	calib_release(&cal);
 }
