@@ -271,6 +271,7 @@ static void fill(struct top_state *s, const struct model *m, const struct model_
 			cell->q.q = vq_of(s->cnt.quality[k]);
 			cell->q.why = s->factor_why[k];
 			cell->cost_pct = r->fv[k].cost_pct;
+			cell->cost_est = r->cost.anchor == ANCHOR_ESTIMATED;
 			cell->sev = r->fv[k].sev;
 			cell->src = TOP_SRC_MODEL;
 		}

@@ -563,7 +563,8 @@ void top_fmt_factor(char *buf, size_t size, int factor, const struct top_cell *c
 	if (isnan(q->v))
 		snprintf(buf, size, "n/a");
 	else if (c->src == TOP_SRC_MODEL && isfinite(c->cost_pct))
-		snprintf(buf, size, "%.3g%s/%.1f%%%s", q->v, mark, c->cost_pct, sev);
+		snprintf(buf, size, "%.3g%s/%.1f%%%s%s", q->v, mark, c->cost_pct, c->cost_est ? "e" : "",
+			 sev);
 	else if (c->src == TOP_SRC_MODEL)
 		snprintf(buf, size, "%.3g%s%s", q->v, mark, sev);
 	else if (factor == FACTOR_LLC)

@@ -41,6 +41,7 @@ struct top_cell {
 	struct qval q;                  /* the value shown (model score, or the software figure),
 					   its label and reason (points into the top_state) */
 	double cost_pct;                /* model: the factor's cost as % of cycles; NaN none */
+	bool cost_est;                  /* that cost is estimated (no stall count anchors it) */
 	enum severity sev;              /* model: the score against its thresholds; SEV_NA otherwise */
 	enum top_src src;
 };

@@ -156,8 +156,8 @@ void top_render_text(const struct top_state *s, struct sbuf *out)
 		;
 	if (f < TOP_NFACTORS)
 		sbuf_addstr(out, "counted cells: score, quality (none measured, a apportioned, "
-				 "p proxy), /cost as % of cycles when the model gives one, "
-				 "! warning, !! critical\n");
+				 "p proxy), /cost as % of cycles when it is known (e: estimated, "
+				 "no stall count), ! warning, !! critical\n");
 	if (s->rdt_on)
 		rdt_legend(s, out);
 	if (s->notes[0])
@@ -203,6 +203,8 @@ static void json_factors(struct jw *w, const struct top_cell *c)
 		jw_kstr(w, "why", c[f].q.why);
 		jw_kstr(w, "source", src_names[c[f].src]);
 		jw_kdouble(w, "cost_pct", c[f].cost_pct);
+		jw_kstr(w, "cost_quality", isnan(c[f].cost_pct) ? NULL : c[f].cost_est ? "estimate" :
+			vp_quality_name(c[f].q.q));
 		jw_kstr(w, "severity", severity_name(c[f].sev));
 		jw_obj_end(w);
 	}
@@ -394,6 +396,7 @@ static void factors_from_json(const struct jv *o, struct top_cell *c)
 		c[f].q.q = quality_of(jv_str(e, "quality"));
 		c[f].q.why = jv_str(e, "why");
 		c[f].cost_pct = jv_num(e, "cost_pct");
+		c[f].cost_est = jv_str(e, "cost_quality") && !strcmp(jv_str(e, "cost_quality"), "estimate");
 		c[f].sev = severity_of(jv_str(e, "severity"));
 		c[f].src = src_of(jv_str(e, "source"), f, &c[f].q);
 	}
