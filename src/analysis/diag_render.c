@@ -233,8 +233,22 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 
 	sbuf_addstr(out, "\nNodes\n");
 	for (i = 0; i < in->n_nodes; i++) {
+		const struct diag_node *nd = &in->nodes[i];
+		bool any = false;
+
+		for (f = 0; f < FACTOR_N; f++)
+			any |= isfinite(nd->cost_pct[f]);
 		sbuf_addf(out, "  node %d (CPUs %s): %s\n", in->nodes[i].id, in->nodes[i].cpus,
 			  r->node_notes[i]);
+		if (any) {
+			char pb[32];
+
+			sbuf_addstr(out, "    its threads' costs (% of their cycles):");
+			for (f = 0; f < FACTOR_N; f++)
+				sbuf_addf(out, " %s %s", factor_name((enum factor_id)f),
+					  fmt_pct(pb, sizeof(pb), nd->cost_pct[f]));
+			sbuf_addch(out, '\n');
+		}
 		if (in->nodes[i].rdt)
 			rdt_text(&in->nodes[i], out);
 	}
@@ -421,8 +435,11 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 	for (i = 0; i < nodes->n; i++) {
 		const struct jv *o = &nodes->items[i];
 
-		in->nodes[i].id = (int)jv_num(o, "node");
-		in->nodes[i].cpus = jv_str(o, "cpus") ? jv_str(o, "cpus") : "?";
+		diag_node_init(&in->nodes[i], (int)jv_num(o, "node"),
+			       jv_str(o, "cpus") ? jv_str(o, "cpus") : "?", 0);
+		for (f = 0; f < FACTOR_N; f++)
+			in->nodes[i].cost_pct[f] = jv_num(jv_get(o, "cost_pct"),
+							  factor_name((enum factor_id)f));
 		r->node_notes[i] = (char *)(jv_str(o, "note") ? jv_str(o, "note") : "");
 		if (jv_get(o, "resctrl") && jv_get(o, "resctrl")->type == JV_OBJ) {
 			const struct jv *x = jv_get(o, "resctrl");

@@ -90,6 +90,21 @@ static struct diag_advice *add_advice(struct diag_result *r, const char *rule, s
 	return a;
 }
 
+void diag_node_init(struct diag_node *n, int id, const char *cpus, int n_cpus)
+{
+	int f;
+
+	memset(n, 0, sizeof(*n));
+	n->id = id;
+	n->cpus = cpus;
+	n->n_cpus = n_cpus;
+	n->bw_gbs = n->peak_gbs = n->queue_full_frac = NAN;
+	n->bw_quality = VQ_UNAVAILABLE;
+	n->rdt_llc_bytes = n->rdt_mbm_gbs = n->rdt_mbm_local_gbs = NAN;
+	for (f = 0; f < FACTOR_N; f++)
+		n->cost_pct[f] = NAN;
+}
+
 static enum diag_confidence confidence(enum vp_quality q, bool cycles_proxy, bool have_cost)
 {
 	if (!have_cost || q == VQ_PROXY)
@@ -272,30 +287,53 @@ static void eval_nodes(const struct diag_input *in, struct diag_result *r)
 				  100 * nd->queue_full_frac);
 		r->node_notes[i] = sbuf_detach(&note);
 
-		if (isfinite(u) && u >= p->bw_knee) {
+		if ((isfinite(u) && u >= p->bw_knee) ||
+		    (isfinite(nd->cost_pct[FACTOR_IMC]) && nd->cost_pct[FACTOR_IMC] >= p->factor_pct)) {
+			struct sbuf ev = SBUF_INIT;
+
 			b = add_bottleneck(r);
 			b->scope = DIAG_NODE;
 			b->entity = i;
 			b->factor = FACTOR_IMC;
-			b->sev = u >= 0.9 ? SEV_CRITICAL : SEV_WARNING;
+			/* what its threads lose to the controller's queueing ranks it */
+			b->cost_pct = nd->cost_pct[FACTOR_IMC];
+			b->sev = (isfinite(u) && u >= 0.9) ||
+				 (isfinite(b->cost_pct) && b->cost_pct >= 2 * p->factor_pct) ?
+				 SEV_CRITICAL : SEV_WARNING;
 			b->quality = nd->bw_quality;
 			b->confidence = confidence(nd->bw_quality, false, true);
-			snprintf(b->evidence, sizeof(b->evidence),
-				 "node %d at %.0f%% of peak bandwidth (%.2f of %.2f GB/s), past the "
-				 "%.0f%% knee where loaded latency rises",
-				 nd->id, 100 * u, nd->bw_gbs, nd->peak_gbs, 100 * p->bw_knee);
+			sbuf_addf(&ev, "node %d", nd->id);
+			if (isfinite(u))
+				sbuf_addf(&ev, " at %.0f%% of peak bandwidth (%.2f of %.2f GB/s)%s", 100 * u,
+					  nd->bw_gbs, nd->peak_gbs, u >= p->bw_knee ?
+					  ", past the knee where loaded latency rises" : "");
+			if (isfinite(b->cost_pct))
+				sbuf_addf(&ev, "%s the memory controller's queueing costs its threads "
+					  "%.1f%% of their cycles", isfinite(u) ? ";" : ":", b->cost_pct);
+			snprintf(b->evidence, sizeof(b->evidence), "%s", sbuf_str(&ev));
+			sbuf_release(&ev);
 		}
-		if (isfinite(nd->queue_full_frac) && nd->queue_full_frac >= p->queue_full) {
+		if ((isfinite(nd->queue_full_frac) && nd->queue_full_frac >= p->queue_full) ||
+		    (isfinite(nd->cost_pct[FACTOR_QUEUE]) &&
+		     nd->cost_pct[FACTOR_QUEUE] >= p->factor_pct)) {
 			b = add_bottleneck(r);
 			b->scope = DIAG_NODE;
 			b->entity = i;
 			b->factor = FACTOR_QUEUE;
-			b->sev = nd->queue_full_frac >= 2 * p->queue_full ? SEV_CRITICAL : SEV_WARNING;
+			b->cost_pct = nd->cost_pct[FACTOR_QUEUE];
+			b->sev = (isfinite(nd->queue_full_frac) && nd->queue_full_frac >= 2 * p->queue_full) ||
+				 (isfinite(b->cost_pct) && b->cost_pct >= 2 * p->factor_pct) ?
+				 SEV_CRITICAL : SEV_WARNING;
 			b->quality = nd->bw_quality == VQ_APPORTIONED ? VQ_APPORTIONED : VQ_MEASURED;
 			b->confidence = confidence(b->quality, false, true);
-			snprintf(b->evidence, sizeof(b->evidence),
-				 "node %d: request queues full %.1f%% of uncore cycles", nd->id,
-				 100 * nd->queue_full_frac);
+			if (isfinite(nd->queue_full_frac))
+				snprintf(b->evidence, sizeof(b->evidence),
+					 "node %d: request queues full %.1f%% of uncore cycles", nd->id,
+					 100 * nd->queue_full_frac);
+			else
+				snprintf(b->evidence, sizeof(b->evidence),
+					 "node %d: full shared request trackers cost its threads %.1f%% "
+					 "of their cycles", nd->id, b->cost_pct);
 		}
 	}
 	r->imbalance = NAN;
@@ -995,6 +1033,11 @@ void diag_result_write(const struct diag_input *in, const struct diag_result *r,
 		jw_kdouble(&w, "peak_gbs", in->nodes[i].peak_gbs);
 		jw_kdouble(&w, "queue_full_frac", in->nodes[i].queue_full_frac);
 		jw_kstr(&w, "quality", vp_quality_name(in->nodes[i].bw_quality));
+		jw_key(&w, "cost_pct");
+		jw_obj_begin(&w);
+		for (f = 0; f < FACTOR_N; f++)
+			jw_kdouble(&w, factor_name((enum factor_id)f), in->nodes[i].cost_pct[f]);
+		jw_obj_end(&w);
 		jw_kstr(&w, "note", r->node_notes[i]);
 		jw_key(&w, "resctrl");
 		if (in->nodes[i].rdt) {

@@ -70,6 +70,8 @@ struct diag_node {
 	double peak_gbs;             /* calibrated peak; NaN unknown */
 	double queue_full_frac;      /* share of uncore cycles with full request queues; NaN */
 	enum vp_quality bw_quality;
+	double cost_pct[FACTOR_N];   /* each factor's cost over the threads that ran there, % of
+					their cycles (the cost stage's node sums); NaN unknown */
 	/* --resctrl: the VMs' monitoring groups on the node's L3 domain (shown, not weighed) */
 	bool rdt;                    /* resctrl was asked for */
 	double rdt_llc_bytes;        /* LLC occupancy at the end; NaN unknown */
@@ -77,6 +79,9 @@ struct diag_node {
 	double rdt_mbm_local_gbs;    /* of it, to the local node */
 	const char *rdt_why;         /* why they are NaN; NULL or "" when known */
 };
+
+/* A node with nothing known yet: every figure NaN, quality unavailable. */
+void diag_node_init(struct diag_node *n, int id, const char *cpus, int n_cpus);
 
 /* The method's thresholds (docs/method.md says where each comes from). */
 struct diag_params {

@@ -484,15 +484,9 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 		struct diag_node *n = &in->nodes[i];
 		struct sbuf sb = SBUF_INIT;
 
-		n->id = topo->nodes[i].id;
 		cpulist_format(&topo->nodes[i].cpus, &sb);
-		n->cpus = sbuf_detach(&sb);
-		n->n_cpus = (int)topo->nodes[i].cpus.n;
-		n->bw_gbs = NAN;
+		diag_node_init(n, topo->nodes[i].id, sbuf_detach(&sb), (int)topo->nodes[i].cpus.n);
 		n->peak_gbs = cal ? cal->val[CAL_PEAK_BW_GBS] : NAN;
-		n->queue_full_frac = NAN;
-		n->bw_quality = VQ_UNAVAILABLE;
-		n->rdt_llc_bytes = n->rdt_mbm_gbs = n->rdt_mbm_local_gbs = NAN;
 		if (f->rdt_node && (int)i < f->n_rdt_nodes) {
 			n->rdt = true;
 			n->rdt_llc_bytes = f->rdt_node[3 * i];
@@ -506,6 +500,29 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 				     isnan(n->rdt_mbm_gbs) ? "no valid MBM count on its L3 domain (it "
 				     "read 'Unavailable', or the counter was reset)" : NULL;
 		}
+		/* the factors' costs of the threads that ran there (frame_cost()'s node
+		 * sums where the frame has node rows, the same sums here otherwise) */
+		{
+			double cyc = 0, cost[FACTOR_N] = { 0 };
+			bool have[FACTOR_N] = { false };
+			int k;
+
+			for (j = 0; j < f->n_rows; j++) {
+				const struct collect_row *r = &f->rows[j];
+
+				if ((r->kind != ENT_VCPU && r->kind != ENT_THREAD) || r->node != n->id ||
+				    !(r->cycles > 0))
+					continue;
+				cyc += r->cycles;
+				for (k = 0; k < FACTOR_N; k++)
+					if (isfinite(r->fv[k].cost_cycles)) {
+						cost[k] += r->fv[k].cost_cycles;
+						have[k] = true;
+					}
+			}
+			for (k = 0; k < FACTOR_N; k++)
+				n->cost_pct[k] = have[k] && cyc > 0 ? 100 * cost[k] / cyc : NAN;
+		}
 		/* the node rows: the model's mem_bw and queue_full_frac on the node's counts */
 		for (j = 0; j < f->n_nodes; j++) {
 			const struct collect_row *r = &f->nodes[j];
@@ -518,6 +535,8 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 			}
 			if (queue_metric >= 0 && isfinite(r->metrics[queue_metric]))
 				n->queue_full_frac = r->metrics[queue_metric];
+			else if (m->cost_term[CT_TRACKER_FULL] && isfinite(r->term[CT_TRACKER_FULL]))
+				n->queue_full_frac = r->term[CT_TRACKER_FULL];
 		}
 	}
 	for (i = 0; i < f->n_rows; i++)

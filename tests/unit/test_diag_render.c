@@ -16,8 +16,7 @@
  */
 TEST(diag_render_json_round_trip)
 {
-	struct diag_node nodes[2] = { { 0, "0-3", 4, NAN, NAN, NAN, VQ_UNAVAILABLE },
-				      { 2, "4-7", 4, 30.0, 40.0, NAN, VQ_APPORTIONED } };
+	struct diag_node nodes[2];
 	double mem_web[2] = { 0.1, 0.9 }, mem_db[2] = { 1.0, 0.0 };
 	/* the bytes behind mem_web, by node id (1 MiB on node 0, 9 MiB on node 2) */
 	uint64_t bytes_web[3] = { 1u << 20, 0, 9u << 20 };
@@ -44,6 +43,11 @@ TEST(diag_render_json_round_trip)
 	vms[0] = (struct diag_vm){ "web", HVA_KVM, true, 100, -1, mem_web, true, { 0 }, { 0 } };
 	vms[1] = (struct diag_vm){ "db", HVA_NATIVE, false, 200, -1, mem_db, true, { 0 }, { 0 } };
 	/* --resctrl on node 2: 3 MiB held, 0.5 GB/s (0.25 local); node 0 without values */
+	diag_node_init(&nodes[0], 0, "0-3", 4);
+	diag_node_init(&nodes[1], 2, "4-7", 4);
+	nodes[1].bw_gbs = 30.0;
+	nodes[1].peak_gbs = 40.0;
+	nodes[1].bw_quality = VQ_APPORTIONED;
 	nodes[1].rdt = nodes[0].rdt = true;
 	nodes[1].rdt_llc_bytes = 3 << 20;
 	nodes[1].rdt_mbm_gbs = 0.5;
