@@ -21,6 +21,7 @@ const struct cmd *const vp_cmds[] = {
 	&cmd_diagnose,
 	&cmd_record,
 	&cmd_report,
+	&cmd_compare,
 	&cmd_bench,
 	&cmd_calibrate,
 	&cmd_probe,

@@ -307,6 +307,12 @@ void cost_row(const struct cost_calib *cc, const struct cost_in *in, struct cost
 				    "no clock rate (cycles per ns) for the row";
 		return;
 	}
+	if (!have_dram && !(nz(T[CT_CACHE_REMOTE]) > 0) && !(nz(T[CT_HITM_LOCAL]) > 0)) {
+		for (f = 0; f < FACTOR_N; f++)
+			o->why[f] = "the model counts no loads by their source here";
+		o->budget = isfinite(T[CT_STALL_MEM]) ? fmin(fmax(T[CT_STALL_MEM], 0), C) : NAN;
+		return;
+	}
 	if (!isfinite(Lloc)) {
 		for (f = 0; f < FACTOR_N; f++)
 			o->why[f] = "no calibrated idle DRAM latency (run 'vmmprof calibrate')";
@@ -354,13 +360,6 @@ void cost_row(const struct cost_calib *cc, const struct cost_in *in, struct cost
 	      n_rc * (isfinite(cc->c2c_remote) ? cc->c2c_remote : 0);
 	W_L = n_hl * (isfinite(cc->c2c_local) ? cc->c2c_local : 0) +
 	      nz(T[CT_L3_HIT]) * (isfinite(Lllc) ? Lllc : 0);
-
-	if (!have_dram && !(n_rc > 0) && !(n_hl > 0)) {
-		for (f = 0; f < FACTOR_N; f++)
-			o->why[f] = "the model counts no loads by their source here";
-		o->budget = isfinite(M) ? M : NAN;
-		return;
-	}
 
 	/* ---- stall cycles per ns of modelled latency ---- */
 	if (o->anchor == ANCHOR_MEASURED) {
