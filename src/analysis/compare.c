@@ -94,3 +94,18 @@ void cmp_stat_compute(const double *a, size_t n_a, const double *b, size_t n_b, 
 	free(fa);
 	free(fb);
 }
+
+void cmp_mean_interval(const double *v, size_t n, unsigned resamples, unsigned long seed,
+		       double *mean, double *lo, double *hi)
+{
+	struct cmp_stat c;
+
+	/* the change from a run of no values is not defined: compare v with a
+	 * run of zeros, whose resamples are all 0, so the change is v's mean */
+	double zero[2] = { 0, 0 };
+
+	cmp_stat_compute(zero, 2, v, n, resamples, seed, &c);
+	*mean = c.after;
+	*lo = c.lo;
+	*hi = c.hi;
+}

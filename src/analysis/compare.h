@@ -33,4 +33,12 @@ struct cmp_stat {
 void cmp_stat_compute(const double *a, size_t n_a, const double *b, size_t n_b, unsigned resamples,
 		      unsigned long seed, struct cmp_stat *out);
 
+/*
+ * The mean of the finite values of v (n) and its 95 % percentile-bootstrap
+ * interval (NaN bounds with fewer than 2 values): how far a figure that was
+ * measured interval by interval can be trusted (`diagnose`'s intervals).
+ */
+void cmp_mean_interval(const double *v, size_t n, unsigned resamples, unsigned long seed,
+		       double *mean, double *lo, double *hi);
+
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/compare.h"
 #include "analysis/diagnose.h"
 #include "analysis/diag_render.h"
 #include "cli/interrupt.h"
@@ -17,10 +18,123 @@
 #include "util/timeutil.h"
 
 /* Collect for duration seconds with progress on stderr; Ctrl-C ends early. */
-static void wait_collecting(const char *who, double duration, bool quiet)
+/* Each VM's factor costs, one value per second of the run. */
+struct ivals {
+	char **names;
+	double **v;             /* per VM: n_s x FACTOR_N */
+	size_t n_vms, n_s, cap_s;
+};
+
+static size_t ivals_vm(struct ivals *iv, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < iv->n_vms; i++)
+		if (!strcmp(iv->names[i], name))
+			return i;
+	iv->names = xrealloc(iv->names, (iv->n_vms + 1) * sizeof(char *));
+	iv->v = xrealloc(iv->v, (iv->n_vms + 1) * sizeof(double *));
+	iv->names[iv->n_vms] = xstrdup(name);
+	iv->v[iv->n_vms] = NULL;
+	return iv->n_vms++;
+}
+
+/* One second's frame: a row of costs per VM (NaN for a VM not in it). */
+static void ivals_add(struct ivals *iv, const struct collect_frame *fr)
+{
+	size_t i, k;
+	int f;
+
+	for (i = 0; i < fr->n_rows; i++)
+		if ((fr->rows[i].kind == ENT_VM || fr->rows[i].kind == ENT_PROCESS) && fr->rows[i].name)
+			ivals_vm(iv, fr->rows[i].name);
+	if (iv->n_s == iv->cap_s) {
+		iv->cap_s = iv->cap_s ? 2 * iv->cap_s : 16;
+		for (k = 0; k < iv->n_vms; k++)
+			iv->v[k] = xrealloc(iv->v[k], iv->cap_s * FACTOR_N * sizeof(double));
+	}
+	for (k = 0; k < iv->n_vms; k++) {
+		if (!iv->v[k])
+			iv->v[k] = xcalloc(iv->cap_s * FACTOR_N, sizeof(double));
+		for (f = 0; f < FACTOR_N; f++)
+			iv->v[k][iv->n_s * FACTOR_N + f] = NAN;
+	}
+	for (i = 0; i < fr->n_rows; i++) {
+		const struct collect_row *r = &fr->rows[i];
+
+		if ((r->kind != ENT_VM && r->kind != ENT_PROCESS) || !r->name)
+			continue;
+		k = ivals_vm(iv, r->name);
+		for (f = 0; f < FACTOR_N; f++)
+			iv->v[k][iv->n_s * FACTOR_N + f] = r->fv[f].cost_pct;
+	}
+	iv->n_s++;
+}
+
+static void ivals_release(struct ivals *iv)
+{
+	size_t k;
+
+	for (k = 0; k < iv->n_vms; k++) {
+		free(iv->names[k]);
+		free(iv->v[k]);
+	}
+	free(iv->names);
+	free(iv->v);
+	memset(iv, 0, sizeof(*iv));
+}
+
+/*
+ * How far each VM's costs can be trusted: their mean over the one-second
+ * samples and its 95 % bootstrap interval (docs/method.md "Confidence").
+ */
+static void ivals_text(const struct ivals *iv, struct sbuf *out)
+{
+	double *col = xcalloc(iv->n_s + 1, sizeof(double));
+	size_t k, s;
+	int f;
+
+	if (iv->n_s < 2) {
+		free(col);
+		return;
+	}
+	sbuf_addf(out, "\nCosts second by second (mean of %zu one-second samples [95%% interval by "
+		       "bootstrap]; an interval that holds 0 is not distinguishable from none)\n",
+		  iv->n_s);
+	for (k = 0; k < iv->n_vms; k++) {
+		bool any = false;
+
+		sbuf_addf(out, "  %s:", iv->names[k]);
+		for (f = 0; f < FACTOR_N; f++) {
+			double mean, lo, hi;
+
+			for (s = 0; s < iv->n_s; s++)
+				col[s] = iv->v[k] ? iv->v[k][s * FACTOR_N + f] : NAN;
+			cmp_mean_interval(col, iv->n_s, 1000, 1, &mean, &lo, &hi);
+			if (!isfinite(mean))
+				continue;
+			any = true;
+			if (isfinite(lo))
+				sbuf_addf(out, " %s %.1f%% [%.1f, %.1f]%s", factor_name((enum factor_id)f),
+					  mean, lo, hi, lo <= 0 ? " (holds 0)" : "");
+			else
+				sbuf_addf(out, " %s %.1f%%", factor_name((enum factor_id)f), mean);
+		}
+		sbuf_addstr(out, any ? "\n" : " no cost known in any sample\n");
+	}
+	free(col);
+}
+
+/*
+ * Wait out the run, taking a sample every second: each one tells the cost
+ * stage whether a vCPU's LLC had other busy tenants (its solo miss rate,
+ * for LLC contention) and gives the costs' spread over the run.
+ */
+static void wait_collecting(const char *who, struct collector *col, double duration, bool quiet,
+			    struct ivals *iv)
 {
 	uint64_t t0 = vp_now_ns(), end = t0 + (uint64_t)(duration * 1e9);
-	bool progress = !quiet && duration >= 3 && isatty(2);
+	bool progress = !quiet && duration >= 3 && isatty(2), sampling = true;
 
 	while (!cli_interrupted()) {
 		uint64_t now = vp_now_ns();
@@ -29,6 +143,18 @@ static void wait_collecting(const char *who, double duration, bool quiet)
 			break;
 		if (cli_sleep_ns(end - now > 1000000000ull ? 1000000000ull : end - now))
 			break;
+		if (sampling && vp_now_ns() < end) {
+			struct collect_frame fr;
+			struct vp_err err;
+
+			/* a failed sample ends the sampling, not the run: the total says why */
+			if (collect_sample(col, &fr, &err)) {
+				sampling = false;
+			} else {
+				ivals_add(iv, &fr);
+				collect_frame_release(&fr);
+			}
+		}
 		if (progress)
 			fprintf(stderr, "\r  %.0f of %.0f s", (double)(vp_now_ns() - t0) / 1e9, duration);
 	}
@@ -162,6 +288,7 @@ static int run_diagnose(int argc, char **argv)
 	double duration = 5.0;
 	bool json = false, opened = false;
 	const char **reasons = NULL;
+	struct ivals iv = { 0 };
 	int opt, rc = 0, r;
 
 	while ((opt = getopt_long(argc, argv, "d:m:p:", longopts, NULL)) != -1) {
@@ -208,7 +335,7 @@ static int run_diagnose(int argc, char **argv)
 	fprintf(stderr, "vmmprof diagnose: collecting for %.3g s with model '%s' on %zu "
 			"thread(s) (Ctrl-C ends early)...\n", duration, p.model->name,
 		collect_n_targets(p.col));
-	wait_collecting("vmmprof diagnose", duration, json);
+	wait_collecting("vmmprof diagnose", p.col, duration, json, &iv);
 	if (collect_total(p.col, &fr, &err)) {
 		rc = cli_error(&err);
 		goto out;
@@ -235,8 +362,16 @@ static int run_diagnose(int argc, char **argv)
 				  p.plat.core_pmu_reason[0] ? p.plat.core_pmu_reason : "none exposed");
 		sbuf_addf(&head, "  %s\n", sbuf_str(&p.cal_note));
 		rc = show(&dv, &p.plat.topo, p.have_cal ? &p.cal : NULL, sbuf_str(&head), json);
+		if (!rc && !json) {
+			struct sbuf tail = SBUF_INIT;
+
+			ivals_text(&iv, &tail);
+			rc = cli_write(&tail);
+			sbuf_release(&tail);
+		}
 	}
 out:
+	ivals_release(&iv);
 	free(reasons);
 	collect_frame_release(&fr);
 	if (opened)

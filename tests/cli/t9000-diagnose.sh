@@ -125,6 +125,16 @@ test_expect_success 'bad duration and unknown flags: usage, exit 2' '
 	expect_exit 2 vmmprof diagnose -p abc 2>err && grep_q "invalid process list" err
 '
 
+test_expect_success 'a live run is sampled every second: the costs second by second, n/a said as such' '
+	sh -c "while :; do :; done" &
+	spin=$! &&
+	vmmprof diagnose -p $spin -d 4.5 >out 2>err;
+	rc=$?; kill $spin; wait $spin 2>/dev/null
+	test $rc = 0 &&
+	grep -E "^Costs second by second \(mean of [2-4] one-second samples" out &&
+	grep_q "^  sh: no cost known in any sample" out
+'
+
 test_expect_success 'an unknown model is an error that names it' '
 	expect_exit 1 vmmprof diagnose -m no-such-model -d 0.2 2>err && grep_q "no-such-model" err
 '

@@ -69,3 +69,21 @@ TEST(compare_missing_values)
 	CHECK_NAN(c.before);
 	CHECK_NAN(c.change);
 }
+
+/*
+ * A figure measured second by second: mean 12 of 10, 12, 14 (and a NaN
+ * sample left out); the bootstrap interval of the mean lies within the
+ * values' range and around 12; one value gives no interval.
+ */
+TEST(compare_mean_interval)
+{
+	double v[4] = { 10, NAN, 12, 14 }, mean, lo, hi;
+
+	cmp_mean_interval(v, 4, 1000, 1, &mean, &lo, &hi);
+	CHECK_NEAR(mean, 12, 1e-12);
+	CHECK(lo >= 10 && lo < 12);
+	CHECK(hi <= 14 && hi > 12);
+	cmp_mean_interval(v, 1, 1000, 1, &mean, &lo, &hi);
+	CHECK_NEAR(mean, 10, 0);
+	CHECK_NAN(lo);
+}
