@@ -511,10 +511,22 @@ static void advise_locality(const struct diag_input *in, struct diag_result *r, 
 		struct sbuf sb = SBUF_INIT;
 		int cur = node_index(in, v->node);
 
-		if (v->vm != vmi || cur == home || !isfinite(pc) || pc < p->factor_pct ||
-		    !r->vcpu_membound[i])
+		/*
+		 * Without a cost (a proxy model, counters off on a fixture tree)
+		 * the vCPU's own score decides, as the VM's does above: its
+		 * severity and a local access ratio known to be under the threshold.
+		 */
+		bool by_cost = isfinite(pc) && pc >= p->factor_pct && r->vcpu_membound[i];
+		bool by_score = !isfinite(pc) && v->f[FACTOR_LOCALITY].sev >= SEV_WARNING &&
+				v->f[FACTOR_LOCALITY].quality != VQ_UNAVAILABLE &&
+				isfinite(v->remote_frac);
+
+		if (v->vm != vmi || cur == home || (!by_cost && !by_score))
 			continue;
 		if (isfinite(v->remote_frac) && 1.0 - v->remote_frac >= p->lar_min)
+			continue;
+		/* a node that holds no more of its memory than where it runs gains nothing */
+		if (cur >= 0 && isfinite(vm->mem_frac[cur]) && vm->mem_frac[cur] >= hfrac)
 			continue;
 		a = add_advice(r, "pin-vcpu-to-memory", vmi);
 		a->vcpu = v->index;
@@ -528,14 +540,29 @@ static void advise_locality(const struct diag_input *in, struct diag_result *r, 
 			if (isfinite(v->remote_frac))
 				snprintf(lar, sizeof(lar), "%.0f%% < %.0f%%",
 					 100 * (1 - v->remote_frac), 100 * p->lar_min);
-			snprintf(a->evidence, sizeof(a->evidence),
-				 "locality costs %.1f%% of its cycles (%s); local access ratio %s; "
-				 "it ran on node %d",
-				 pc, vp_quality_name(v->f[FACTOR_LOCALITY].quality), lar,
-				 cur >= 0 ? in->nodes[cur].id : -1);
+			if (by_cost)
+				snprintf(a->evidence, sizeof(a->evidence),
+					 "locality costs %.1f%% of its cycles (%s); local access ratio %s; "
+					 "it ran on node %d",
+					 pc, vp_quality_name(v->f[FACTOR_LOCALITY].quality), lar,
+					 cur >= 0 ? in->nodes[cur].id : -1);
+			else
+				snprintf(a->evidence, sizeof(a->evidence),
+					 "remote-access share %.0f%% (%s, %s; the model gives no cost); "
+					 "local access ratio %s; it ran on node %d",
+					 100 * v->remote_frac,
+					 vp_quality_name(v->f[FACTOR_LOCALITY].quality),
+					 severity_name(v->f[FACTOR_LOCALITY].sev), lar,
+					 cur >= 0 ? in->nodes[cur].id : -1);
 		}
 		pct_text(pct, sizeof(pct), pc);
-		snprintf(a->effect, sizeof(a->effect), "up to %s of this vCPU's cycles back", pct);
+		if (by_cost)
+			snprintf(a->effect, sizeof(a->effect), "up to %s of this vCPU's cycles back", pct);
+		else
+			snprintf(a->effect, sizeof(a->effect),
+				 "its remote-access share falls from %.0f%% to about %.0f%% (by where its "
+				 "memory is); what that gives in cycles needs counters", 100 * v->remote_frac,
+				 100 * (1 - hfrac));
 		cmd_pin(vm, v->index, v->tid, in->nodes[home].cpus, &sb);
 		snprintf(a->command, sizeof(a->command), "%s", sbuf_str(&sb));
 		sbuf_release(&sb);

@@ -415,7 +415,8 @@ const struct cmd cmd_diagnose = {
 		"--resctrl\tmeasure each VM's LLC occupancy and memory traffic (Intel RDT,\n"
 		"\tAMD PQoS): makes one resctrl monitoring group per VM, moves the VM's\n"
 		"\tthreads into it and removes it at the end (docs/vms.md)\n"
-		"--root DIR\tread /proc and /sys under DIR (fixture trees)",
+		"--root DIR\tread /proc and /sys under DIR (fixture trees: their threads are\n"
+		"\tnot this machine's, so per-thread counters are off and say so)",
 	.examples =
 		"vmmprof diagnose\tevery VM on this host, 5 s\n"
 		"vmmprof diagnose --vm web -d 30\tone VM, 30 s\n"

@@ -204,7 +204,8 @@ const struct cmd cmd_record = {
 		XEN_NUMA_HELP
 		"--resctrl\tone resctrl monitoring group per VM for its LLC occupancy and\n"
 		"\tmemory traffic, removed at the end (docs/vms.md)\n"
-		"--root DIR\tread /proc and /sys under DIR",
+		"--root DIR\tread /proc and /sys under DIR (fixture trees: per-thread counters\n"
+		"\tare off and say so)",
 	.examples =
 		"vmmprof record -o run.vmmdb -d 60\tone minute of every VM\n"
 		"vmmprof report run.vmmdb --html run.html\ta page with charts from it",

@@ -339,6 +339,27 @@ static void resolve_events(struct cview *c)
 	else if (!c->n_t && n_events_in)
 		note(c, "no vCPU is a host thread here (Xen vCPUs run in the hypervisor): "
 			"perf events are not counted per vCPU");
+	/*
+	 * A fixture tree's thread ids are not this machine's: counting them
+	 * would count strangers (or fail on the first one missing).  Its
+	 * software sources and placement are read from the tree; per-node
+	 * events count this machine's CPUs of the tree's nodes, as before.
+	 */
+	if (vp_root_is_fixture(c->root) && c->n_t && n_events_in) {
+		for (i = j = 0; i < c->evl.n; i++) {
+			int in = c->evl.v[i].spec_index;
+
+			if (c->in_node[in]) {
+				c->evl.v[j++] = c->evl.v[i];
+				continue;
+			}
+			if (!c->in_reason[in])
+				c->in_reason[in] = xstrdup("not counted: " VP_FIXTURE_THREADS);
+			evdesc_release(&c->evl.v[i]);
+		}
+		c->evl.n = j;
+		note(c, "per-thread counters off: %s", VP_FIXTURE_THREADS);
+	}
 	if (!c->n_t) {
 		/* nothing to count the per-thread events on; per-node ones still count */
 		for (i = j = 0; i < c->evl.n; i++) {

@@ -6,6 +6,7 @@
 #include "source/schedtrace.h"
 #include "source/resctrl.h"
 #include "util/alloc.h"
+#include "util/fs.h"
 #include "util/sbuf.h"
 #include "util/timeutil.h"
 
@@ -29,7 +30,7 @@ const char *top_sort_name(enum top_sort k)
 }
 
 /* A fixture tree's thread ids are not this machine's: counting them would count strangers. */
-#define FIXTURE_OFF "the root directory is a fixture tree, whose threads are not this machine's"
+#define FIXTURE_OFF VP_FIXTURE_THREADS
 
 int top_init(struct top_state *s, const char *root, struct vp_err *err)
 {

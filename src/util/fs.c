@@ -13,6 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+bool vp_root_is_fixture(const char *root)
+{
+	return root && *root && strcmp(root, "/");
+}
+
 char *vp_path(const char *root, const char *path)
 {
 	size_t rl;

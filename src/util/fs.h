@@ -2,6 +2,7 @@
 #ifndef VP_FS_H
 #define VP_FS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,6 +13,12 @@
  * system, a fixture tree in tests).  path is absolute ("/sys/...") and is
  * joined to root.  root NULL or "" means "/".
  */
+
+/* Whether root is a fixture tree rather than this machine ("/", NULL or ""). */
+bool vp_root_is_fixture(const char *root);
+
+/* Why nothing is counted on a fixture tree's threads (top, the collector). */
+#define VP_FIXTURE_THREADS "the root directory is a fixture tree, whose threads are not this machine's"
 
 /* Joined path; free() it. */
 char *vp_path(const char *root, const char *path);

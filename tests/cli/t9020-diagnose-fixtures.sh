@@ -1,0 +1,106 @@
+#!/bin/sh
+# t9020-diagnose-fixtures.sh - diagnose, record, report and daemon sessions on
+# fixture trees (--root): per-thread counters off with the reason (the tree's
+# thread ids are not this machine's), the diagnosis and the placement advice
+# from what the tree holds.
+#
+# Hand calculations from tests/data/root/README.md and the trees' files
+# (4 CPUs: 0-1 node 0, 2-3 node 1; "processor" is field 39 of a task's stat):
+# - host-libvirt-v2: web1 has 768 MiB on node 0 and 256 MiB on node 1, so
+#   node 0 holds 768/1024 = 75 % of it.  vCPU 0 (tid 1002) ran on CPU 1
+#   (node 0): remote share 25 %; vCPU 1 (tid 1003) on CPU 2 (node 1): remote
+#   share 75 %, local access ratio 25 % < 80 % -> pin vCPU 1 to node 0's CPUs
+#   0-1.  db-2 has all 400 MiB on node 1, where its vCPU ran: nothing to do.
+# - host-qemu: vptest,x has 160 MiB on node 0 and 64 MiB on node 1 (160/224
+#   = 71 %); vCPU 1 (tid 4003) ran on CPU 3 (node 1) -> taskset it to 0-1.
+# - host-libvirt-v1: app has 1 GiB on each node: no node holds more of its
+#   memory than the one a vCPU runs on, so no pin helps.
+. "$(dirname "$0")/lib.sh"
+
+R=$VP_DATA/root
+HOME=$TRASH/home
+export HOME
+unset XDG_CONFIG_HOME
+
+# advice FILE: rule, vm, vcpu, node and first command line of each advice
+advice() {
+	python3 - "$1" <<-'PY'
+	import json, sys
+	j = json.load(open(sys.argv[1]))
+	for a in j["diagnosis"]["advice"]:
+	    print(a["rule"], a["vm"], a["vcpu"], a.get("to_node"), a["command"].splitlines()[0])
+	PY
+}
+
+test_expect_success 'host-libvirt-v2: diagnose --root runs with per-thread counters off and says why' '
+	vmmprof diagnose --root "$R/host-libvirt-v2" -d 0.2 --json >d.json 2>err &&
+	test "$(json_get d.json "j[\"inputs_not_counted\"][\"tclk\"]")" = \
+		"not counted: the root directory is a fixture tree, whose threads are not this machine'"'"'s" &&
+	json_get d.json "j[\"notes\"]" | grep -q "per-thread counters off: the root directory is a fixture tree" &&
+	test "$(json_get d.json "[v[\"vm\"] for v in j[\"diagnosis\"][\"vms\"]]")" = "['"'"'web1'"'"', '"'"'db-2'"'"']"
+'
+
+test_expect_success 'host-libvirt-v2: vCPU 1 ran remote from 75% of web1 memory: pin it to node 0' '
+	advice d.json >adv &&
+	test "$(wc -l <adv)" = 1 &&
+	grep_q "^pin-vcpu-to-memory web1 1 0 virsh vcpupin web1 1 0-1 " adv &&
+	json_get d.json "j[\"diagnosis\"][\"advice\"][0][\"evidence\"]" >ev &&
+	grep_q "remote-access share 75%" ev &&
+	grep_q "local access ratio 25% < 80%" ev &&
+	grep_q "it ran on node 1" ev
+'
+
+test_expect_success 'host-libvirt-v2: the text names the advice and the command' '
+	vmmprof diagnose --root "$R/host-libvirt-v2" -d 0.2 >d.txt 2>err &&
+	grep_q "pin web1 vCPU 1 to node 0 (CPUs 0-1), where 75% of its memory is" d.txt &&
+	grep_q "^       virsh vcpupin web1 1 0-1" d.txt
+'
+
+test_expect_success 'host-qemu: a plain QEMU vCPU thread is moved with taskset' '
+	vmmprof diagnose --root "$R/host-qemu" -d 0.2 --json >q.json 2>err &&
+	advice q.json >adv &&
+	test "$(cat adv)" = "pin-vcpu-to-memory vptest,x 1 0 taskset -pc 0-1 4003"
+'
+
+test_expect_success 'host-libvirt-v1: memory evenly split: no pin is advised' '
+	vmmprof diagnose --root "$R/host-libvirt-v1" -d 0.2 --json >v1.json 2>err &&
+	test "$(json_get v1.json "len(j[\"diagnosis\"][\"advice\"])")" = 0 &&
+	test "$(json_get v1.json "len(j[\"diagnosis\"][\"bottlenecks\"])")" = 2
+'
+
+if vmmprof record -o "$TRASH/probe.vmmdb" -d 0.1 --root "$R/host-libvirt-v2" 2>&1 |
+	grep -q "built without SQLite"; then
+	test_skip 'record and report on a fixture tree' 'built without SQLite'
+else
+test_expect_success 'record --root, then diagnose FILE: the same advice' '
+	vmmprof record --root "$R/host-libvirt-v2" -d 0.6 -I 300 -o r.vmmdb -q 2>err &&
+	vmmprof diagnose --json r.vmmdb >rd.json 2>err &&
+	advice rd.json >adv &&
+	grep_q "^pin-vcpu-to-memory web1 1 0 virsh vcpupin web1 1 0-1 " adv &&
+	vmmprof report r.vmmdb >rep.txt 2>err &&
+	grep_q "web1/vCPU 1  *1 " rep.txt &&
+	grep_q "pin web1 vCPU 1 to node 0" rep.txt
+'
+fi
+
+. "$(dirname "$0")/daemon-lib.sh"
+if "$VMMPROF" serve --users /nonexistent 2>&1 | grep -q "built without libmicrohttpd" ||
+	! command -v curl >/dev/null 2>&1; then
+	test_skip 'a daemon session on a fixture tree' 'no daemon in this build, or no curl'
+else
+test_expect_success 'daemon --root: a session counts nothing per thread, diagnoses, advises' '
+	add_users users adm:admin &&
+	start_daemon d --users users --root "$R/host-libvirt-v2" &&
+	expect_status 201 d adm.token POST /api/v1/sessions -d "{\"model\":\"software\",\"interval_ms\":200}" &&
+	sid=$(json_get body "j[\"id\"]") &&
+	sleep 0.5 &&
+	expect_status 200 d adm.token GET /api/v1/sessions/$sid/diagnosis &&
+	advice body >adv &&
+	grep_q "^pin-vcpu-to-memory web1 1 0 virsh vcpupin web1 1 0-1 " adv &&
+	json_get body "j[\"inputs_not_counted\"][\"tclk\"]" | grep -q "fixture tree" &&
+	stop_daemon d
+'
+fi
+
+stop_all_daemons
+test_done
