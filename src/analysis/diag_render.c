@@ -12,6 +12,12 @@
 #include "util/table.h"
 
 
+/* s, or "" for NULL (a text the diagnosis did not fill). */
+static const char *str_or(const char *s)
+{
+	return s ? s : "";
+}
+
 /* v in fmt, "n/a" when NaN. */
 static const char *fmt_num(char *buf, size_t size, const char *fmt, double v)
 {
@@ -40,25 +46,25 @@ static char qual_letter(enum vp_quality q)
 	return ' ';
 }
 
-/* Name of a bottleneck's entity: "web vCPU 0", "VM web", "node 1". */
+/* Name of a bottleneck's entity, whole: "web vCPU 0", "VM web", "node 1". */
 static void entity_name(const struct diag_input *in, const struct diag_bottleneck *b,
-			char *buf, size_t size)
+			struct sbuf *out)
 {
 	switch (b->scope) {
 	case DIAG_VCPU: {
 		const struct diag_vcpu *v = &in->vcpus[b->entity];
 		const struct diag_vm *vm = &in->vms[v->vm];
 
-		snprintf(buf, size, "%s %s %d", vm->name,
-			 vm->adapter == HVA_NATIVE ? "thread" : "vCPU", v->index);
+		sbuf_addf(out, "%s %s %d", vm->name,
+			  vm->adapter == HVA_NATIVE ? "thread" : "vCPU", v->index);
 		break;
 	}
 	case DIAG_VM:
-		snprintf(buf, size, "%s %s", in->vms[b->entity].adapter == HVA_NATIVE ? "process" : "VM",
-			 in->vms[b->entity].name);
+		sbuf_addf(out, "%s %s", in->vms[b->entity].adapter == HVA_NATIVE ? "process" : "VM",
+			  in->vms[b->entity].name);
 		break;
 	case DIAG_NODE:
-		snprintf(buf, size, "node %d", in->nodes[b->entity].id);
+		sbuf_addf(out, "node %d", in->nodes[b->entity].id);
 		break;
 	}
 }
@@ -122,7 +128,8 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 					     "quality", "confidence", "evidence" };
 	const struct model_avail *av = dv->av;
 	struct table t;
-	char buf[64], buf2[64];
+	struct sbuf name = SBUF_INIT;
+	char buf2[64];
 	size_t i;
 	int f;
 
@@ -135,16 +142,17 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 		for (i = 0; i < r->n_b; i++) {
 			const struct diag_bottleneck *b = &r->b[i];
 
-			entity_name(in, b, buf, sizeof(buf));
+			sbuf_reset(&name);
+			entity_name(in, b, &name);
 			table_row(&t);
 			table_cell(&t, "%zu", i + 1);
-			table_cell(&t, "%s", buf);
+			table_cell(&t, "%s", sbuf_str(&name));
 			table_cell(&t, "%s", factor_name(b->factor));
 			table_cell(&t, "%s", fmt_pct(buf2, sizeof(buf2), b->cost_pct));
 			table_cell(&t, "%s", severity_name(b->sev));
 			table_cell(&t, "%s", vp_quality_name(b->quality));
 			table_cell(&t, "%s", diag_confidence_name(b->confidence));
-			table_cell(&t, "%s", b->evidence);
+			table_cell(&t, "%s", str_or(b->evidence));
 		}
 		table_render(&t, out, 2, true);
 		table_release(&t);
@@ -262,13 +270,13 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 		const struct diag_advice *a = &r->a[i];
 		const char *p, *nl;
 
-		sbuf_addf(out, "  %zu. %s  [%s]\n", i + 1, a->action, a->rule);
-		sbuf_addf(out, "     evidence: %s\n", a->evidence);
-		sbuf_addf(out, "     expected: %s\n", a->effect);
+		sbuf_addf(out, "  %zu. %s  [%s]\n", i + 1, str_or(a->action), a->rule);
+		sbuf_addf(out, "     evidence: %s\n", str_or(a->evidence));
+		sbuf_addf(out, "     expected: %s\n", str_or(a->effect));
 		if (a->conflict)
-			sbuf_addf(out, "     CONFLICT: %s\n", a->conflict_note);
+			sbuf_addf(out, "     CONFLICT: %s\n", str_or(a->conflict_note));
 		sbuf_addstr(out, "     commands:\n");
-		for (p = a->command; *p; p = nl + 1) {
+		for (p = str_or(a->command); *p; p = nl + 1) {
 			nl = strchr(p, '\n');
 			if (!nl)
 				nl = p + strlen(p) - 1;
@@ -277,6 +285,7 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 	}
 	if (fr->notes[0])
 		sbuf_addf(out, "\nNotes: %s\n", fr->notes);
+	sbuf_release(&name);
 }
 
 void diag_render_json(const struct dview *dv, struct sbuf *out)
@@ -484,7 +493,7 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 		b->quality = f >= 0 ? (enum vp_quality)f : VQ_UNAVAILABLE;
 		f = jv_enum(jv_str(o, "confidence"), CONF_HIGH + 1, n_conf);
 		b->confidence = f >= 0 ? (enum diag_confidence)f : CONF_LOW;
-		snprintf(b->evidence, sizeof(b->evidence), "%s", jv_str(o, "evidence") ? jv_str(o, "evidence") : "");
+		b->evidence = xstrdup(jv_str(o, "evidence") ? jv_str(o, "evidence") : "");
 	}
 
 	r->n_a = adv->n;
@@ -498,13 +507,12 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 		a->vcpu = isfinite(jv_num(o, "vcpu")) ? (int)jv_num(o, "vcpu") : -1;
 		a->to_node = -1;
 		a->gain_pct = jv_num(o, "gain_pct");
-		snprintf(a->action, sizeof(a->action), "%s", jv_str(o, "action") ? jv_str(o, "action") : "");
-		snprintf(a->evidence, sizeof(a->evidence), "%s", jv_str(o, "evidence") ? jv_str(o, "evidence") : "");
-		snprintf(a->effect, sizeof(a->effect), "%s", jv_str(o, "effect") ? jv_str(o, "effect") : "");
-		snprintf(a->command, sizeof(a->command), "%s", jv_str(o, "command") ? jv_str(o, "command") : "");
+		a->action = xstrdup(jv_str(o, "action") ? jv_str(o, "action") : "");
+		a->evidence = xstrdup(jv_str(o, "evidence") ? jv_str(o, "evidence") : "");
+		a->effect = xstrdup(jv_str(o, "effect") ? jv_str(o, "effect") : "");
+		a->command = xstrdup(jv_str(o, "command") ? jv_str(o, "command") : "");
 		a->conflict = c && c->type == JV_BOOL && c->b;
-		snprintf(a->conflict_note, sizeof(a->conflict_note), "%s",
-			 jv_str(o, "conflict_note") ? jv_str(o, "conflict_note") : "");
+		a->conflict_note = jv_str(o, "conflict_note") ? xstrdup(jv_str(o, "conflict_note")) : NULL;
 	}
 
 	dj->fr.duration = jv_num(doc, "duration_s");
@@ -531,6 +539,10 @@ void dview_json_release(struct dview_json *dj)
 	free(dj->in.nodes);
 	free(dj->r.vm);
 	free(dj->r.node_notes);
+	for (i = 0; dj->r.b && i < dj->r.n_b; i++)
+		free(dj->r.b[i].evidence);
+	for (i = 0; dj->r.a && i < dj->r.n_a; i++)
+		diag_advice_release(&dj->r.a[i]);
 	free(dj->r.b);
 	free(dj->r.a);
 	free(dj->fr.rows);

@@ -162,7 +162,7 @@ static void eval_vcpus(const struct diag_input *in, struct diag_result *r)
 			b->sev = fi->sev;
 			b->quality = fi->quality;
 			b->confidence = confidence(fi->quality, v->cycles_proxy, by_cost);
-			snprintf(b->evidence, sizeof(b->evidence), "%s", fi->evidence);
+			b->evidence = xstrdup(fi->evidence ? fi->evidence : "");
 		}
 	}
 }
@@ -247,8 +247,7 @@ static void eval_vms(const struct diag_input *in, struct diag_result *r)
 			b->sev = s->cost_pct[f] >= 2 * p->factor_pct ? SEV_CRITICAL : SEV_WARNING;
 			b->quality = s->quality[f];
 			b->confidence = confidence(s->quality[f], false, true);
-			snprintf(b->evidence, sizeof(b->evidence),
-				 "%.1f%% of the VM's %.3g cycles, summed over its vCPUs",
+			b->evidence = xasprintf("%.1f%% of the VM's %.3g cycles, summed over its vCPUs",
 				 s->cost_pct[f], s->cycles);
 		}
 	}
@@ -310,8 +309,7 @@ static void eval_nodes(const struct diag_input *in, struct diag_result *r)
 			if (isfinite(b->cost_pct))
 				sbuf_addf(&ev, "%s the memory controller's queueing costs its threads "
 					  "%.1f%% of their cycles", isfinite(u) ? ";" : ":", b->cost_pct);
-			snprintf(b->evidence, sizeof(b->evidence), "%s", sbuf_str(&ev));
-			sbuf_release(&ev);
+			b->evidence = sbuf_detach(&ev);
 		}
 		if ((isfinite(nd->queue_full_frac) && nd->queue_full_frac >= p->queue_full) ||
 		    (isfinite(nd->cost_pct[FACTOR_QUEUE]) &&
@@ -327,12 +325,10 @@ static void eval_nodes(const struct diag_input *in, struct diag_result *r)
 			b->quality = nd->bw_quality == VQ_APPORTIONED ? VQ_APPORTIONED : VQ_MEASURED;
 			b->confidence = confidence(b->quality, false, true);
 			if (isfinite(nd->queue_full_frac))
-				snprintf(b->evidence, sizeof(b->evidence),
-					 "node %d: request queues full %.1f%% of uncore cycles", nd->id,
+				b->evidence = xasprintf("node %d: request queues full %.1f%% of uncore cycles", nd->id,
 					 100 * nd->queue_full_frac);
 			else
-				snprintf(b->evidence, sizeof(b->evidence),
-					 "node %d: full shared request trackers cost its threads %.1f%% "
+				b->evidence = xasprintf("node %d: full shared request trackers cost its threads %.1f%% "
 					 "of their cycles", nd->id, b->cost_pct);
 		}
 	}
@@ -476,31 +472,26 @@ static void advise_locality(const struct diag_input *in, struct diag_result *r, 
 
 		a->to_node = run;
 		a->gain_pct = vm_pct;
-		snprintf(a->action, sizeof(a->action),
-			 "move %s's memory from node %d to node %d, where all its %s run",
+		a->action = xasprintf("move %s's memory from node %d to node %d, where all its %s run",
 			 vm->name, in->nodes[home].id, in->nodes[run].id,
 			 vm->adapter == HVA_NATIVE ? "threads" : "vCPUs");
 		if (vm_by_cost)
-			snprintf(a->evidence, sizeof(a->evidence),
-				 "%.0f%% of its memory is on node %d; every vCPU ran on node %d; "
+			a->evidence = xasprintf("%.0f%% of its memory is on node %d; every vCPU ran on node %d; "
 				 "locality costs %.1f%% of its cycles (%s)",
 				 100 * hfrac, in->nodes[home].id, in->nodes[run].id, vm_pct,
 				 vp_quality_name(r->vm[vmi].quality[FACTOR_LOCALITY]));
 		else
-			snprintf(a->evidence, sizeof(a->evidence),
-				 "%.0f%% of its memory is on node %d; every thread ran on node %d; "
+			a->evidence = xasprintf("%.0f%% of its memory is on node %d; every thread ran on node %d; "
 				 "remote-access share %.0f%% (%s, %s; the model gives no cost)",
 				 100 * hfrac, in->nodes[home].id, in->nodes[run].id,
 				 100 * vm->score[FACTOR_LOCALITY],
 				 vp_quality_name(r->vm[vmi].quality[FACTOR_LOCALITY]),
 				 severity_name(vm->sev[FACTOR_LOCALITY]));
 		pct_text(pct, sizeof(pct), vm_pct);
-		snprintf(a->effect, sizeof(a->effect),
-			 "its remote accesses become local: up to %s of its cycles back, "
+		a->effect = xasprintf("its remote accesses become local: up to %s of its cycles back, "
 			 "one move instead of re-pinning every vCPU", pct);
 		cmd_migrate(in, vm, home, run, &sb);
-		snprintf(a->command, sizeof(a->command), "%s", sbuf_str(&sb));
-		sbuf_release(&sb);
+		a->command = sbuf_detach(&sb);
 		return;
 	}
 	for (i = 0; i < in->n_vcpus; i++) {
@@ -532,7 +523,7 @@ static void advise_locality(const struct diag_input *in, struct diag_result *r, 
 		a->vcpu = v->index;
 		a->to_node = home;
 		a->gain_pct = pc;
-		snprintf(a->action, sizeof(a->action), "pin %s vCPU %d to node %d (CPUs %s), where %.0f%% of its memory is",
+		a->action = xasprintf("pin %s vCPU %d to node %d (CPUs %s), where %.0f%% of its memory is",
 			 vm->name, v->index, in->nodes[home].id, in->nodes[home].cpus, 100 * hfrac);
 		{
 			char lar[64] = "n/a";
@@ -541,14 +532,12 @@ static void advise_locality(const struct diag_input *in, struct diag_result *r, 
 				snprintf(lar, sizeof(lar), "%.0f%% < %.0f%%",
 					 100 * (1 - v->remote_frac), 100 * p->lar_min);
 			if (by_cost)
-				snprintf(a->evidence, sizeof(a->evidence),
-					 "locality costs %.1f%% of its cycles (%s); local access ratio %s; "
+				a->evidence = xasprintf("locality costs %.1f%% of its cycles (%s); local access ratio %s; "
 					 "it ran on node %d",
 					 pc, vp_quality_name(v->f[FACTOR_LOCALITY].quality), lar,
 					 cur >= 0 ? in->nodes[cur].id : -1);
 			else
-				snprintf(a->evidence, sizeof(a->evidence),
-					 "remote-access share %.0f%% (%s, %s; the model gives no cost); "
+				a->evidence = xasprintf("remote-access share %.0f%% (%s, %s; the model gives no cost); "
 					 "local access ratio %s; it ran on node %d",
 					 100 * v->remote_frac,
 					 vp_quality_name(v->f[FACTOR_LOCALITY].quality),
@@ -557,19 +546,16 @@ static void advise_locality(const struct diag_input *in, struct diag_result *r, 
 		}
 		pct_text(pct, sizeof(pct), pc);
 		if (by_cost)
-			snprintf(a->effect, sizeof(a->effect), "up to %s of this vCPU's cycles back", pct);
+			a->effect = xasprintf("up to %s of this vCPU's cycles back", pct);
 		else
-			snprintf(a->effect, sizeof(a->effect),
-				 "its remote-access share falls from %.0f%% to about %.0f%% (by where its "
+			a->effect = xasprintf("its remote-access share falls from %.0f%% to about %.0f%% (by where its "
 				 "memory is); what that gives in cycles needs counters", 100 * v->remote_frac,
 				 100 * (1 - hfrac));
 		cmd_pin(vm, v->index, v->tid, in->nodes[home].cpus, &sb);
-		snprintf(a->command, sizeof(a->command), "%s", sbuf_str(&sb));
-		sbuf_release(&sb);
+		a->command = sbuf_detach(&sb);
 		if (isfinite(u) && u >= p->bw_knee) {
 			a->conflict = true;
-			snprintf(a->conflict_note, sizeof(a->conflict_note),
-				 "node %d is at %.0f%% of peak bandwidth: more vCPUs there trade "
+			a->conflict_note = xasprintf("node %d is at %.0f%% of peak bandwidth: more vCPUs there trade "
 				 "locality for IMC contention; consider moving the memory instead",
 				 in->nodes[home].id, 100 * u);
 		}
@@ -602,24 +588,20 @@ static void advise_sharing(const struct diag_input *in, struct diag_result *r, s
 	a = add_advice(r, "colocate", vmi);
 	a->to_node = target;
 	a->gain_pct = pc;
-	snprintf(a->action, sizeof(a->action), "run all %zu vCPUs of %s on node %d (CPUs %s)", nv,
+	a->action = xasprintf("run all %zu vCPUs of %s on node %d (CPUs %s)", nv,
 		 vm->name, in->nodes[target].id, in->nodes[target].cpus);
-	snprintf(a->evidence, sizeof(a->evidence),
-		 "sharing costs %.1f%% of its cycles (%s) and its vCPUs ran on %d nodes: "
+	a->evidence = xasprintf("sharing costs %.1f%% of its cycles (%s) and its vCPUs ran on %d nodes: "
 		 "cache lines cross sockets at 2-3x the in-socket latency",
 		 pc, vp_quality_name(r->vm[vmi].quality[FACTOR_SHARING]), used);
 	pct_text(pct, sizeof(pct), pc);
-	snprintf(a->effect, sizeof(a->effect),
-		 "cross-socket transfers become in-socket ones: part of %s of its cycles back", pct);
+	a->effect = xasprintf("cross-socket transfers become in-socket ones: part of %s of its cycles back", pct);
 	for (i = 0; i < in->n_vcpus; i++)
 		if (in->vcpus[i].vm == vmi)
 			cmd_pin(vm, in->vcpus[i].index, in->vcpus[i].tid, in->nodes[target].cpus, &sb);
-	snprintf(a->command, sizeof(a->command), "%s", sbuf_str(&sb));
-	sbuf_release(&sb);
+	a->command = sbuf_detach(&sb);
 	if ((int)nv > in->nodes[target].n_cpus) {
 		a->conflict = true;
-		snprintf(a->conflict_note, sizeof(a->conflict_note),
-			 "node %d has %d CPUs for %zu vCPUs: they would share CPUs",
+		a->conflict_note = xasprintf("node %d has %d CPUs for %zu vCPUs: they would share CPUs",
 			 in->nodes[target].id, in->nodes[target].n_cpus, nv);
 	}
 }
@@ -685,15 +667,12 @@ static void advise_spread(const struct diag_input *in, struct diag_result *r)
 
 			a->to_node = target;
 			a->gain_pct = vc;
-			snprintf(a->action, sizeof(a->action),
-				 "move %s (vCPUs and memory) from node %d to node %d",
+			a->action = xasprintf("move %s (vCPUs and memory) from node %d to node %d",
 				 vm->name, in->nodes[i].id, in->nodes[target].id);
-			snprintf(a->evidence, sizeof(a->evidence),
-				 "%d VMs with LLC or IMC contention share node %d (this one %.1f%% of its cycles, "
+			a->evidence = xasprintf("%d VMs with LLC or IMC contention share node %d (this one %.1f%% of its cycles, "
 				 "the least of them); node %d hosts none",
 				 heavy_on[i], in->nodes[i].id, vc, in->nodes[target].id);
-			snprintf(a->effect, sizeof(a->effect),
-				 "both VMs get a cache and memory controller of their own; "
+			a->effect = xasprintf("both VMs get a cache and memory controller of their own; "
 				 "up to %.1f%% of this VM's cycles back, and relief for the others", vc);
 			for (v = 0; v < in->n_vcpus; v++)
 				if (in->vcpus[v].vm == victim)
@@ -705,8 +684,7 @@ static void advise_spread(const struct diag_input *in, struct diag_result *r)
 				sbuf_addf(&sb, "# Xen places memory at domain creation: recreate %s "
 					       "with cpus=\"%s\" to move its memory too\n",
 					  vm->name, in->nodes[target].cpus);
-			snprintf(a->command, sizeof(a->command), "%s", sbuf_str(&sb));
-			sbuf_release(&sb);
+			a->command = sbuf_detach(&sb);
 			heavy_on[i]--;
 			heavy_on[target]++;
 		}
@@ -743,39 +721,32 @@ static void advise_interleave(const struct diag_input *in, struct diag_result *r
 			continue;
 		a = add_advice(r, "interleave", i);
 		a->gain_pct = imc;
-		snprintf(a->action, sizeof(a->action), "interleave %s's memory over nodes %s",
+		a->action = xasprintf("interleave %s's memory over nodes %s",
 			 vm->name, sbuf_str(&all));
 		if (imb)
-			snprintf(a->evidence, sizeof(a->evidence),
-				 "node bandwidth imbalance %.0f%% (sigma/mu) > %.0f%%; %.0f%% of its memory is on the hottest node %d",
+			a->evidence = xasprintf("node bandwidth imbalance %.0f%% (sigma/mu) > %.0f%%; %.0f%% of its memory is on the hottest node %d",
 				 100 * r->imbalance, 100 * p->imbalance, 100 * vm->mem_frac[hot],
 				 in->nodes[hot].id);
 		else
-			snprintf(a->evidence, sizeof(a->evidence),
-				 "local loaded latency %.0f ns exceeds remote idle latency %.0f ns",
+			a->evidence = xasprintf("local loaded latency %.0f ns exceeds remote idle latency %.0f ns",
 				 in->lat_local_loaded_ns, in->lat_remote_idle_ns);
-		snprintf(a->effect, sizeof(a->effect),
-			 "the load spreads over every memory controller; remote accesses rise, queueing falls");
+		a->effect = xasprintf("the load spreads over every memory controller; remote accesses rise, queueing falls");
 		switch (vm->adapter) {
 		case HVA_KVM:
 			if (vm->libvirt)
-				snprintf(a->command, sizeof(a->command),
-					 "virsh numatune %s --mode interleave --nodeset %s --config\n"
+				a->command = xasprintf("virsh numatune %s --mode interleave --nodeset %s --config\n"
 					 "# the mode takes effect when %s next starts\n",
 					 vm->name, sbuf_str(&all), vm->name);
 			else
-				snprintf(a->command, sizeof(a->command),
-					 "# restart the VM under: numactl --interleave=%s qemu-system-...\n",
+				a->command = xasprintf("# restart the VM under: numactl --interleave=%s qemu-system-...\n",
 					 sbuf_str(&all));
 			break;
 		case HVA_XEN:
-			snprintf(a->command, sizeof(a->command),
-				 "# Xen places memory at domain creation: give %s a vNUMA layout or "
+			a->command = xasprintf("# Xen places memory at domain creation: give %s a vNUMA layout or "
 				 "cpus spanning nodes %s and recreate it\n", vm->name, sbuf_str(&all));
 			break;
 		default:
-			snprintf(a->command, sizeof(a->command),
-				 "# restart the process under: numactl --interleave=%s COMMAND\n",
+			a->command = xasprintf("# restart the process under: numactl --interleave=%s COMMAND\n",
 				 sbuf_str(&all));
 		}
 	}
@@ -818,14 +789,10 @@ static void advise_queue(const struct diag_input *in, struct diag_result *r)
 				heavy = v;
 		if (calm < 0) {
 			a = add_advice(r, "cap-per-socket", (size_t)-1);
-			snprintf(a->action, sizeof(a->action),
-				 "run fewer memory-intensive vCPUs per socket: the queues are full on every node");
-			snprintf(a->evidence, sizeof(a->evidence),
-				 "request queues full on %zu of %zu nodes with counters", n_sat, n_known);
-			snprintf(a->effect, sizeof(a->effect),
-				 "more locality will not help here; only less concurrent memory traffic per socket will");
-			snprintf(a->command, sizeof(a->command),
-				 "# no placement change helps: move a memory-heavy VM to another host, or give it fewer vCPUs\n");
+			a->action = xasprintf("run fewer memory-intensive vCPUs per socket: the queues are full on every node");
+			a->evidence = xasprintf("request queues full on %zu of %zu nodes with counters", n_sat, n_known);
+			a->effect = xasprintf("more locality will not help here; only less concurrent memory traffic per socket will");
+			a->command = xasprintf("# no placement change helps: move a memory-heavy VM to another host, or give it fewer vCPUs\n");
 			return;
 		}
 		if (heavy == (size_t)-1)
@@ -839,18 +806,14 @@ static void advise_queue(const struct diag_input *in, struct diag_result *r)
 			a->vcpu = hv->index;
 			a->to_node = calm;
 			a->gain_pct = r->vcpu_pct[heavy * FACTOR_N + FACTOR_QUEUE];
-			snprintf(a->action, sizeof(a->action),
-				 "move %s vCPU %d, the most memory-intensive on node %d, to node %d",
+			a->action = xasprintf("move %s vCPU %d, the most memory-intensive on node %d, to node %d",
 				 vm->name, hv->index, nd->id, in->nodes[calm].id);
-			snprintf(a->evidence, sizeof(a->evidence),
-				 "node %d's request queues are full %.1f%% of cycles; node %d's %.1f%%",
+			a->evidence = xasprintf("node %d's request queues are full %.1f%% of cycles; node %d's %.1f%%",
 				 nd->id, 100 * nd->queue_full_frac, in->nodes[calm].id,
 				 100 * in->nodes[calm].queue_full_frac);
-			snprintf(a->effect, sizeof(a->effect),
-				 "fewer outstanding misses compete for node %d's trackers", nd->id);
+			a->effect = xasprintf("fewer outstanding misses compete for node %d's trackers", nd->id);
 			cmd_pin(vm, hv->index, hv->tid, in->nodes[calm].cpus, &sb);
-			snprintf(a->command, sizeof(a->command), "%s", sbuf_str(&sb));
-			sbuf_release(&sb);
+			a->command = sbuf_detach(&sb);
 		}
 	}
 }
@@ -901,8 +864,7 @@ static void resolve_conflicts(const struct diag_input *in, struct diag_result *r
 			continue;
 		if (load[to] + moved > in->nodes[to].n_cpus) {
 			a->conflict = true;
-			snprintf(a->conflict_note, sizeof(a->conflict_note),
-				 "node %d would run %d vCPUs on %d CPUs after the advice ranked above: "
+			a->conflict_note = xasprintf("node %d would run %d vCPUs on %d CPUs after the advice ranked above: "
 				 "apply this one only if CPUs there are free",
 				 in->nodes[to].id, load[to] + moved, in->nodes[to].n_cpus);
 			continue;
@@ -941,10 +903,33 @@ int diagnose(const struct diag_input *in, struct diag_result *out, struct vp_err
 	advise_spread(in, out);
 	advise_interleave(in, out);
 	advise_queue(in, out);
+	for (i = 0; i < out->n_a; i++) {
+		struct diag_advice *a = &out->a[i];
+
+		/* every text is there for the renderers, "" when a rule had nothing to say */
+		if (!a->action)
+			a->action = xstrdup("");
+		if (!a->evidence)
+			a->evidence = xstrdup("");
+		if (!a->effect)
+			a->effect = xstrdup("");
+		if (!a->command)
+			a->command = xstrdup("");
+	}
 	if (out->n_a)
 		qsort(out->a, out->n_a, sizeof(*out->a), cmp_advice);
 	resolve_conflicts(in, out);
 	return 0;
+}
+
+void diag_advice_release(struct diag_advice *a)
+{
+	free(a->action);
+	free(a->evidence);
+	free(a->effect);
+	free(a->command);
+	free(a->conflict_note);
+	a->action = a->evidence = a->effect = a->command = a->conflict_note = NULL;
 }
 
 void diag_result_release(struct diag_result *r)
@@ -954,6 +939,10 @@ void diag_result_release(struct diag_result *r)
 	for (i = 0; i < r->n_nodes; i++)
 		free(r->node_notes ? r->node_notes[i] : NULL);
 	free(r->node_notes);
+	for (i = 0; i < r->n_b; i++)
+		free(r->b[i].evidence);
+	for (i = 0; i < r->n_a; i++)
+		diag_advice_release(&r->a[i]);
 	free(r->b);
 	free(r->a);
 	free(r->vm);

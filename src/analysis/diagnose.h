@@ -26,7 +26,8 @@ struct diag_factor_in {
 	double score;                /* the model's score; NaN when unavailable */
 	enum severity sev;           /* from the model's thresholds (SEV_NA when no score) */
 	enum vp_quality quality;
-	char evidence[256];          /* the metric values behind it, "" when none */
+	char *evidence;              /* the metric values behind it, heap (the input's owner
+					frees it: collect_diag_release()); NULL when none */
 };
 
 struct diag_vcpu {
@@ -120,7 +121,7 @@ struct diag_bottleneck {
 	enum severity sev;
 	enum vp_quality quality;
 	enum diag_confidence confidence;
-	char evidence[512];
+	char *evidence;              /* heap, freed by diag_result_release() */
 };
 
 struct diag_advice {
@@ -130,12 +131,13 @@ struct diag_advice {
 	int vcpu;                    /* vCPU index, -1 when the advice is for the whole VM */
 	int to_node;                 /* the node it moves things to; -1 none */
 	double gain_pct;             /* at most this share of the target's cycles is recovered */
-	char action[256];            /* one sentence */
-	char evidence[512];          /* the values that fired the rule */
-	char effect[256];            /* the expected effect */
-	char command[512];           /* the exact commands, one per line */
+	/* Texts on the heap, whole whatever their length (diag_result_release()): */
+	char *action;                /* one sentence */
+	char *evidence;              /* the values that fired the rule */
+	char *effect;                /* the expected effect */
+	char *command;               /* the exact commands, one per line */
 	bool conflict;               /* clashes with a higher-ranked advice */
-	char conflict_note[256];
+	char *conflict_note;         /* why, when conflict; NULL otherwise */
 };
 
 struct diag_vm_summary {
@@ -168,6 +170,8 @@ struct diag_result {
  */
 int diagnose(const struct diag_input *in, struct diag_result *out, struct vp_err *err);
 void diag_result_release(struct diag_result *r);
+/* Free one advice's texts (diag_result_release() does it for its own). */
+void diag_advice_release(struct diag_advice *a);
 
 const char *diag_scope_name(enum diag_scope s);          /* "vcpu", "vm", "node" */
 const char *diag_confidence_name(enum diag_confidence c); /* "low", "medium", "high" */

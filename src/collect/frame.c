@@ -461,8 +461,8 @@ static void factor_evidence(const struct model *m, const bool *factor_ok,
 	if (isfinite(out->cost_cycles) && r->cost.anchor == ANCHOR_ESTIMATED)
 		sbuf_addf(&sb, "; cost estimated from counts x latency, MLP %.2g: %s", r->cost.mlp,
 			  r->cost.anchor_why ? r->cost.anchor_why : "no stall count");
-	snprintf(out->evidence, sizeof(out->evidence), "%s", sbuf_str(&sb));
-	sbuf_release(&sb);
+	free(out->evidence);
+	out->evidence = sbuf_detach(&sb);
 }
 
 void frame_diag_input(const struct model *m, const bool *factor_ok, const struct topology *topo,
@@ -617,6 +617,12 @@ void collect_diag_release(struct diag_input *in)
 		free((char *)in->nodes[i].cpus);
 	for (i = 0; i < in->n_vms; i++)
 		free((double *)in->vms[i].mem_frac);
+	for (i = 0; i < in->n_vcpus; i++) {
+		int fi;
+
+		for (fi = 0; fi < FACTOR_N; fi++)
+			free(in->vcpus[i].f[fi].evidence);
+	}
 	free(in->nodes);
 	free(in->vms);
 	free(in->vcpus);

@@ -184,3 +184,125 @@ TEST(diag_render_json_rejects)
 		jv_release(&doc);
 	}
 }
+
+/*
+ * No text is cut (issue 24): two libvirt VMs of 64 vCPUs each with 90-byte
+ * names share node 0 (CPUs 0-63) and lose 15 % and 25 % of their cycles to
+ * LLC contention while node 1 (CPUs 64-127) hosts none: "spread" moves the
+ * lighter one, a vcpupin line per vCPU (64 x ~130 bytes, far past the 512
+ * bytes the command field used to hold) and its memory after them.  Every
+ * line must be in the advice, in the text and in the JSON read back.
+ */
+TEST(diag_advice_of_64_vcpu_vms_with_long_names_is_whole)
+{
+	enum { NV = 64 };
+	static const char light[] = "tenant-0042-analytics-warehouse-production-replica-"
+				    "eu-west-frankfurt-zone-b-light";
+	static const char heavy[] = "tenant-0042-analytics-warehouse-production-replica-"
+				    "eu-west-frankfurt-zone-b-heavy";
+	struct diag_node nodes[2] = { { 0, "0-63", 64, NAN, NAN, NAN, VQ_UNAVAILABLE },
+				      { 1, "64-127", 64, NAN, NAN, NAN, VQ_UNAVAILABLE } };
+	double mem[2][2] = { { 1.0, 0.0 }, { 1.0, 0.0 } };
+	struct diag_vm vms[2];
+	struct diag_vcpu *vcpus = calloc(2 * NV, sizeof(*vcpus));
+	struct diag_input in = { 0 };
+	struct diag_result r;
+	struct model m = { .name = "m" };
+	struct model_avail av = { 0 };
+	struct collect_row rows[2];
+	struct collect_frame fr = { 0 };
+	const char *reasons[1] = { NULL };
+	struct dview dv;
+	struct dview_json dj;
+	struct sbuf json = SBUF_INIT, t1 = SBUF_INIT, t2 = SBUF_INIT, line = SBUF_INIT;
+	const struct diag_advice *a = NULL;
+	struct vp_err err;
+	struct jv doc;
+	size_t i;
+	int f;
+
+	memset(vms, 0, sizeof(vms));
+	memset(rows, 0, sizeof(rows));
+	vms[0] = (struct diag_vm){ light, HVA_KVM, true, 100, -1, mem[0], false, { 0 }, { 0 } };
+	vms[1] = (struct diag_vm){ heavy, HVA_KVM, true, 200, -1, mem[1], false, { 0 }, { 0 } };
+	for (i = 0; i < 2 * NV; i++) {
+		struct diag_vcpu *v = &vcpus[i];
+
+		v->vm = i / NV;
+		v->index = (int)(i % NV);
+		v->tid = 1000 + (int)i;
+		v->node = 0;
+		v->cycles = 1e9;
+		v->mem_stall_cycles = 5e8;
+		v->remote_frac = v->mem_intensity = NAN;
+		for (f = 0; f < FACTOR_N; f++) {
+			v->f[f].cost_cycles = v->f[f].score = NAN;
+			v->f[f].quality = VQ_UNAVAILABLE;
+		}
+		v->f[FACTOR_LLC].cost_cycles = v->vm == 0 ? 1.5e8 : 2.5e8;
+		v->f[FACTOR_LLC].quality = VQ_MEASURED;
+	}
+	for (i = 0; i < 2; i++) {
+		rows[i].kind = ENT_VM;
+		for (f = 0; f < FACTOR_N; f++)
+			rows[i].fv[f].score = rows[i].fv[f].cost_cycles = rows[i].fv[f].cost_pct = NAN;
+	}
+	in.vms = vms;
+	in.n_vms = 2;
+	in.vcpus = vcpus;
+	in.n_vcpus = 2 * NV;
+	in.nodes = nodes;
+	in.n_nodes = 2;
+	in.lat_local_loaded_ns = in.lat_remote_idle_ns = NAN;
+	diag_params_default(&in.params);
+	CHECK_INT(diagnose(&in, &r, &err), 0);
+	for (i = 0; i < r.n_a; i++)
+		if (!strcmp(r.a[i].rule, "spread"))
+			a = &r.a[i];
+	CHECK(a != NULL);
+	if (!a)
+		goto out;
+	CHECK_STR(vms[a->vm].name, light);
+	CHECK_CONTAINS(a->action, light);
+	CHECK(strlen(a->command) > 64 * 100);
+
+	m.factors[FACTOR_LLC] = (struct model_factor){ .bound = true, .quality = VQ_MEASURED };
+	for (f = 0; f < FACTOR_N; f++)
+		av.factor_ok[f] = true;
+	fr.rows = rows;
+	fr.n_rows = 2;
+	fr.duration = 5;
+	dv = (struct dview){ &m, &av, reasons, 2 * NV, &fr, &in, &r, "none", NULL };
+	diag_render_text(&dv, "", &t1);
+	diag_render_json(&dv, &json);
+	CHECK_INT(jv_parse(&doc, json.buf, json.len, "json", &err), 0);
+	CHECK_INT(dview_from_json(&dj, &doc, &err), 0);
+	diag_render_text(&dj.dv, "", &t2);
+	CHECK_STR(sbuf_str(&t2), sbuf_str(&t1));
+	/* each vCPU's pin, in the advice and as a line of the text */
+	for (i = 0; i < NV; i++) {
+		sbuf_reset(&line);
+		sbuf_addf(&line, "virsh vcpupin %s %zu 64-127 ", light, i);
+		CHECK_CONTAINS(a->command, sbuf_str(&line));
+		sbuf_reset(&line);
+		sbuf_addf(&line, "\n       virsh vcpupin %s %zu 64-127 ", light, i);
+		CHECK_CONTAINS(sbuf_str(&t1), sbuf_str(&line));
+	}
+	/* the bottleneck table names each vCPU whole */
+	sbuf_reset(&line);
+	sbuf_addf(&line, "  %s vCPU 63  llc", heavy);
+	CHECK_CONTAINS(sbuf_str(&t1), sbuf_str(&line));
+	/* and the memory move after them, the last line */
+	CHECK_CONTAINS(a->command, "\nmigratepages 100 0 1\n");
+	CHECK_CONTAINS(sbuf_str(&t1), "\n       migratepages 100 0 1\n");
+	CHECK_CONTAINS(sbuf_str(&json), "migratepages 100 0 1\\n");
+	dview_json_release(&dj);
+	jv_release(&doc);
+out:
+	diag_result_release(&r);
+	sbuf_release(&json);
+	sbuf_release(&t1);
+	sbuf_release(&t2);
+	sbuf_release(&line);
+	free(vcpus);
+}
