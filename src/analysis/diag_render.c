@@ -147,7 +147,7 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 			table_row(&t);
 			table_cell(&t, "%zu", i + 1);
 			table_cell(&t, "%s", sbuf_str(&name));
-			table_cell(&t, "%s", factor_name(b->factor));
+			table_cell(&t, "%s", diag_factor_name(b->factor));
 			table_cell(&t, "%s", fmt_pct(buf2, sizeof(buf2), b->cost_pct));
 			table_cell(&t, "%s", severity_name(b->sev));
 			table_cell(&t, "%s", vp_quality_name(b->quality));
@@ -338,7 +338,7 @@ void diag_render_json(const struct dview *dv, struct sbuf *out)
 /* ---- reading diagnose --json back ---- */
 
 /* The enum value whose name(i) is s, for i in [0, n); -1 when none. */
-static const char *n_factor(int i) { return factor_name((enum factor_id)i); }
+static const char *n_factor(int i) { return diag_factor_name((enum factor_id)i); }
 static const char *n_sev(int i) { return severity_name((enum severity)i); }
 static const char *n_quality(int i) { return vp_quality_name((enum vp_quality)i); }
 static const char *n_conf(int i) { return diag_confidence_name((enum diag_confidence)i); }
@@ -468,7 +468,7 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 		const struct jv *o = &bs->items[i];
 		struct diag_bottleneck *b = &r->b[i];
 		int scope = jv_enum(jv_str(o, "scope"), DIAG_NODE + 1, n_scope);
-		int fac = jv_enum(jv_str(o, "factor"), FACTOR_N, n_factor);
+		int fac = jv_enum(jv_str(o, "factor"), FACTOR_N + 1, n_factor); /* and "cpu" */
 		size_t vm = vm_index(in, jv_str(o, "vm"));
 
 		if (scope < 0 || fac < 0)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/cpulist.h"
 #include "util/json.h"
 
 void diag_params_default(struct diag_params *p)
@@ -38,6 +39,11 @@ const char *diag_confidence_name(enum diag_confidence c)
 	case CONF_HIGH: return "high";
 	}
 	return "?";
+}
+
+const char *diag_factor_name(enum factor_id f)
+{
+	return f == DIAG_FACTOR_CPU ? "cpu" : factor_name(f);
 }
 
 static bool finite_pos(double v)
@@ -818,6 +824,170 @@ static void advise_queue(const struct diag_input *in, struct diag_result *r)
 	}
 }
 
+/*
+ * CPU contention per vCPU: the time it was runnable but waited for a CPU,
+ * in % of its run + wait time (schedstat).  Not a share of cycles: the two
+ * are compared in one ranking, and the evidence says so.
+ */
+static void eval_cpu(const struct diag_input *in, struct diag_result *r)
+{
+	const struct diag_params *p = &in->params;
+	size_t i, j;
+
+	for (i = 0; i < in->n_vcpus; i++) {
+		const struct diag_vcpu *v = &in->vcpus[i];
+		double pc, t = v->run_ns + v->wait_ns;
+		struct diag_bottleneck *b;
+		int same = 0;
+
+		r->vcpu_wait_pct[i] = NAN;
+		if (!isfinite(v->run_ns) || !isfinite(v->wait_ns) || !(t > 0) || v->wait_ns < 0)
+			continue;
+		pc = r->vcpu_wait_pct[i] = 100.0 * v->wait_ns / t;
+		if (pc < p->factor_pct)
+			continue;
+		for (j = 0; j < in->n_vcpus; j++)
+			same += v->cpu >= 0 && in->vcpus[j].cpu == v->cpu;
+		b = add_bottleneck(r);
+		b->scope = DIAG_VCPU;
+		b->entity = i;
+		b->factor = DIAG_FACTOR_CPU;
+		b->cost_pct = pc;
+		b->sev = pc >= 2 * p->factor_pct ? SEV_CRITICAL : SEV_WARNING;
+		b->quality = VQ_MEASURED;
+		b->confidence = CONF_HIGH;
+		b->evidence = xasprintf("waited %.0f ms for a CPU while it ran %.0f ms (schedstat): "
+					"%.1f%% of its run + wait time, comparable to, not the same as, "
+					"a factor's %% of cycles%s",
+					v->wait_ns / 1e6, v->run_ns / 1e6, pc,
+					same > 1 ? "; it shares its CPU with other vCPUs in view" : "");
+	}
+}
+
+/* Node index holding CPU cpu, -1 none.  cl[i]: each node's CPU set. */
+static int cpu_node(const struct cpulist *cl, size_t n, int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (cpulist_has(&cl[i], cpu))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Stacked vCPUs: two or more vCPUs that wait for a CPU (CPU contention at
+ * the threshold) were last seen on the same CPU.  One keeps it; each other
+ * one is pinned to a CPU of the node that holds its VM's memory (else the
+ * same node) on which no vCPU in view was seen.  When none is left, the
+ * node is overcommitted for the vCPUs in view, and the advice says so
+ * instead of moving the wait elsewhere.
+ */
+static void advise_cpu(const struct diag_input *in, struct diag_result *r)
+{
+	const struct diag_params *p = &in->params;
+	struct cpulist *cl = xcalloc(in->n_nodes ? in->n_nodes : 1, sizeof(*cl));
+	struct cpulist used;
+	bool *done = xcalloc(in->n_vcpus ? in->n_vcpus : 1, sizeof(bool));
+	size_t i, j, k;
+
+	cpulist_init(&used);
+	for (i = 0; i < in->n_nodes; i++) {
+		cpulist_init(&cl[i]);
+		if (in->nodes[i].cpus)
+			cpulist_parse(&cl[i], in->nodes[i].cpus, NULL);
+	}
+	for (i = 0; i < in->n_vcpus; i++)
+		if (in->vcpus[i].cpu >= 0)
+			cpulist_add(&used, in->vcpus[i].cpu);
+	for (i = 0; i < in->n_vcpus; i++) {
+		int c = in->vcpus[i].cpu, n_stack = 0, cn;
+		bool kept = false;
+
+		if (done[i] || c < 0 || !(r->vcpu_wait_pct[i] >= p->factor_pct))
+			continue;
+		for (j = i; j < in->n_vcpus; j++)
+			if (in->vcpus[j].cpu == c && r->vcpu_wait_pct[j] >= p->factor_pct)
+				n_stack++;
+		if (n_stack < 2)
+			continue;
+		cn = cpu_node(cl, in->n_nodes, c);
+		for (j = i; j < in->n_vcpus; j++) {
+			const struct diag_vcpu *v = &in->vcpus[j];
+			const struct diag_vm *vm = &in->vms[v->vm];
+			struct diag_advice *a;
+			struct sbuf sb = SBUF_INIT;
+			double hfrac;
+			int home = home_node(in, vm, &hfrac), target = -1, tn = -1, order[2];
+			const char *what = vm->adapter == HVA_NATIVE ? "thread" : "vCPU";
+
+			if (v->cpu != c || !(r->vcpu_wait_pct[j] >= p->factor_pct))
+				continue;
+			done[j] = true;
+			if (!kept) { /* the first one stays */
+				kept = true;
+				continue;
+			}
+			order[0] = home >= 0 ? home : cn;
+			order[1] = cn;
+			for (k = 0; k < 2 && target < 0; k++) {
+				size_t m;
+
+				if (order[k] < 0)
+					continue;
+				for (m = 0; m < cl[order[k]].n && target < 0; m++)
+					if (!cpulist_has(&used, cl[order[k]].ids[m])) {
+						target = cl[order[k]].ids[m];
+						tn = order[k];
+					}
+			}
+			if (target < 0) {
+				a = add_advice(r, "cpu-overcommit", v->vm);
+				a->vcpu = v->index;
+				a->gain_pct = NAN;
+				a->action = xasprintf("%s %s %d waits on CPU %d, and every CPU of node %d "
+						      "already runs a vCPU in view: the node is overcommitted",
+						      vm->name, what, v->index, c, cn >= 0 ? in->nodes[cn].id : -1);
+				a->evidence = xasprintf("it waited %.1f%% of its run + wait time; %d vCPUs "
+							"waiting for CPU %d", r->vcpu_wait_pct[j], n_stack, c);
+				a->effect = xstrdup("no CPU here is free to take it: fewer busy vCPUs on "
+						    "this node, or a VM moved to another node or host");
+				a->command = xstrdup("# no placement change on this host frees a CPU\n");
+				continue;
+			}
+			cpulist_add(&used, target);
+			a = add_advice(r, "unstack-vcpus", v->vm);
+			a->vcpu = v->index;
+			a->to_node = tn;
+			a->gain_pct = r->vcpu_wait_pct[j];
+			a->action = xasprintf("move %s %s %d from CPU %d, which %d waiting vCPUs share, "
+					      "to CPU %d (node %d%s)", vm->name, what, v->index, c, n_stack, target,
+					      in->nodes[tn].id,
+					      tn == home ? ", where most of its memory is" : "");
+			a->evidence = xasprintf("it waited %.0f ms for a CPU while it ran %.0f ms: %.1f%% "
+						"of its run + wait time (schedstat); no vCPU in view ran on "
+						"CPU %d", v->wait_ns / 1e6, v->run_ns / 1e6,
+						r->vcpu_wait_pct[j], target);
+			a->effect = xasprintf("its wait for a CPU falls towards zero when CPU %d is idle "
+					      "(up to %.1f%% of its run + wait time back, not a share of "
+					      "cycles), and the vCPUs left on CPU %d wait less", target,
+					      r->vcpu_wait_pct[j], c);
+			{
+				char cpu[16];
+
+				snprintf(cpu, sizeof(cpu), "%d", target);
+				cmd_pin(vm, v->index, v->tid, cpu, &sb);
+			}
+			a->command = sbuf_detach(&sb);
+		}
+	}
+	for (i = 0; i < in->n_nodes; i++)
+		cpulist_release(&cl[i]);
+	free(cl);
+	cpulist_release(&used);
+	free(done);
+}
+
 static int cmp_advice(const void *pa, const void *pb)
 {
 	const struct diag_advice *a = pa, *b = pb;
@@ -888,11 +1058,13 @@ int diagnose(const struct diag_input *in, struct diag_result *out, struct vp_err
 	out->vm = xcalloc(in->n_vms, sizeof(*out->vm));
 	out->vcpu_pct = xcalloc(in->n_vcpus * FACTOR_N, sizeof(double));
 	out->vcpu_membound = xcalloc(in->n_vcpus, sizeof(bool));
+	out->vcpu_wait_pct = xcalloc(in->n_vcpus ? in->n_vcpus : 1, sizeof(double));
 	out->node_notes = xcalloc(in->n_nodes, sizeof(char *));
 
 	eval_vcpus(in, out);
 	eval_vms(in, out);
 	eval_nodes(in, out);
+	eval_cpu(in, out);
 	if (out->n_b)
 		qsort(out->b, out->n_b, sizeof(*out->b), cmp_bottleneck);
 
@@ -903,6 +1075,7 @@ int diagnose(const struct diag_input *in, struct diag_result *out, struct vp_err
 	advise_spread(in, out);
 	advise_interleave(in, out);
 	advise_queue(in, out);
+	advise_cpu(in, out);
 	for (i = 0; i < out->n_a; i++) {
 		struct diag_advice *a = &out->a[i];
 
@@ -948,6 +1121,7 @@ void diag_result_release(struct diag_result *r)
 	free(r->vm);
 	free(r->vcpu_pct);
 	free(r->vcpu_membound);
+	free(r->vcpu_wait_pct);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -994,7 +1168,7 @@ void diag_result_write(const struct diag_input *in, const struct diag_result *r,
 		jw_obj_begin(&w);
 		jw_kint(&w, "rank", (int64_t)i + 1);
 		json_entity(in, b->scope, b->entity, &w);
-		jw_kstr(&w, "factor", factor_name(b->factor));
+		jw_kstr(&w, "factor", diag_factor_name(b->factor));
 		jw_kdouble(&w, "cost_pct", b->cost_pct);
 		jw_kdouble(&w, "cost_cycles", b->cost_cycles);
 		jw_kstr(&w, "severity", severity_name(b->sev));

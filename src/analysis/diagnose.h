@@ -44,6 +44,10 @@ struct diag_vcpu {
 					node (measured, or the placement estimate); NaN */
 	double mem_intensity;        /* how much memory traffic it makes (any unit, compared
 					within one run to pick the heaviest); NaN unknown */
+	/* CPU contention (schedstat over the interval): NaN unknown */
+	double run_ns;               /* time on a CPU */
+	double wait_ns;              /* time runnable but waiting for a CPU */
+	int cpu;                     /* the CPU it was last seen on; -1 unknown */
 	struct diag_factor_in f[FACTOR_N];
 };
 
@@ -86,7 +90,8 @@ void diag_node_init(struct diag_node *n, int id, const char *cpus, int n_cpus);
 
 /* The method's thresholds (docs/method.md says where each comes from). */
 struct diag_params {
-	double factor_pct;           /* a factor is a bottleneck from this % of cycles (10) */
+	double factor_pct;           /* a factor is a bottleneck from this % of cycles (10);
+					CPU contention from this % of run + wait time */
 	double membound_pct;         /* an entity is memory-bound from this % (20) */
 	double lar_min;              /* local access ratio below which locality advice fires (0.80) */
 	double bw_knee;              /* node utilisation past which it has no headroom (0.75) */
@@ -110,6 +115,15 @@ struct diag_input {
 void diag_params_default(struct diag_params *p);
 
 enum diag_scope { DIAG_VCPU, DIAG_VM, DIAG_NODE };
+
+/*
+ * A bottleneck's factor: one of the five NUMA factors, or CPU contention,
+ * which is not a memory factor (its cost is run-queue wait in % of the
+ * vCPU's run + wait time, comparable to a factor's % of cycles, not the same).
+ */
+#define DIAG_FACTOR_CPU ((enum factor_id)FACTOR_N)
+/* "cpu" for DIAG_FACTOR_CPU, else factor_name(f). */
+const char *diag_factor_name(enum factor_id f);
 enum diag_confidence { CONF_LOW, CONF_MEDIUM, CONF_HIGH };
 
 struct diag_bottleneck {
@@ -126,7 +140,8 @@ struct diag_bottleneck {
 
 struct diag_advice {
 	const char *rule;            /* "pin-vcpu-to-memory", "migrate-memory", "spread",
-					"colocate", "interleave", "cap-per-socket" */
+					"colocate", "interleave", "cap-per-socket",
+					"unstack-vcpus", "cpu-overcommit" */
 	size_t vm;                   /* index into vms; (size_t)-1 for node-wide advice */
 	int vcpu;                    /* vCPU index, -1 when the advice is for the whole VM */
 	int to_node;                 /* the node it moves things to; -1 none */
@@ -157,6 +172,7 @@ struct diag_result {
 	size_t n_a, cap_a;
 	struct diag_vm_summary *vm;  /* n_vms entries */
 	double *vcpu_pct;            /* n_vcpus * FACTOR_N: the cost stage's costs in % */
+	double *vcpu_wait_pct;       /* n_vcpus: run-queue wait in % of run + wait; NaN unknown */
 	bool *vcpu_membound;         /* n_vcpus */
 	char **node_notes;           /* n_nodes: bandwidth vs peak, queues ("" when nothing) */
 	size_t n_vms, n_vcpus, n_nodes;

@@ -321,7 +321,7 @@ void report_html(const struct recording *rec, const struct model *m, const struc
 				esc(out, in->vms[in->vcpus[b->entity].vm].name);
 				sbuf_addf(out, " vCPU %d", in->vcpus[b->entity].index);
 			}
-			sbuf_addf(out, "</td><td>%s</td><td>", factor_name(b->factor));
+			sbuf_addf(out, "</td><td>%s</td><td>", diag_factor_name(b->factor));
 			if (isfinite(b->cost_pct))
 				sbuf_addf(out, "%.1f%%", b->cost_pct);
 			else

@@ -465,12 +465,24 @@ static void factor_evidence(const struct model *m, const bool *factor_ok,
 	out->evidence = sbuf_detach(&sb);
 }
 
+/* The model's input that reads software source spec ("sched.run_ns"), -1 none. */
+static int sched_input(const struct model *m, const char *spec)
+{
+	size_t i;
+
+	for (i = 0; i < m->n_inputs; i++)
+		if (m->inputs[i].kind == INPUT_SOURCE && !strcmp(m->inputs[i].spec, spec))
+			return (int)i;
+	return -1;
+}
+
 void frame_diag_input(const struct model *m, const bool *factor_ok, const struct topology *topo,
 		      const struct calib *cal, const struct collect_frame *f, struct diag_input *in)
 {
 	int remote_metric = model_find_metric(m, "remote_frac");
 	int intensity_metric = model_find_metric(m, "mem_bw");
 	int queue_metric = model_find_metric(m, "queue_full_frac");
+	int run_in = sched_input(m, "sched.run_ns"), wait_in = sched_input(m, "sched.wait_ns");
 	size_t i, j, nv = 0, nvc = 0, *vm_of_row;
 	int fi;
 
@@ -602,6 +614,10 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 			v->remote_frac = remote_metric >= 0 && isfinite(r->metrics[remote_metric]) ?
 					 r->metrics[remote_metric] : r->remote.v;
 			v->mem_intensity = intensity_metric >= 0 ? r->metrics[intensity_metric] : NAN;
+			/* CPU contention: the model's schedstat sources on the vCPU's row */
+			v->run_ns = run_in >= 0 && r->inputs ? r->inputs[run_in] : NAN;
+			v->wait_ns = wait_in >= 0 && r->inputs ? r->inputs[wait_in] : NAN;
+			v->cpu = r->cpu;
 			for (fi = 0; fi < FACTOR_N; fi++)
 				factor_evidence(m, factor_ok, f, r, (enum factor_id)fi, &v->f[fi]);
 		}

@@ -36,6 +36,8 @@ static void sc_init(struct scenario *s)
 		v->mem_intensity = NAN;
 		v->tid = 1000 + (int)i;
 		v->node = -1;
+		v->run_ns = v->wait_ns = NAN;
+		v->cpu = -1;
 		for (f = 0; f < FACTOR_N; f++) {
 			v->f[f].cost_cycles = NAN;
 			v->f[f].score = NAN;
@@ -649,5 +651,100 @@ TEST(diagnose_proxy_locality_score_still_advises)
 	vm->sev[FACTOR_LOCALITY] = SEV_OK;
 	run(&s);
 	CHECK(find_advice(&s.r, "migrate-memory") == NULL);
+	diag_result_release(&s.r);
+}
+
+/*
+ * CPU contention: web's vCPUs 0 and 1 were both last seen on CPU 2 (node 0)
+ * and each waited 0.5 s for a CPU while it ran 0.5 s: 0.5 / (0.5 + 0.5) =
+ * 50 % of their run + wait time, critical (>= 2 x 10 %).  db's vCPU ran
+ * 1 s on CPU 4 without waiting (0 %) and loses 30 % of its 1e9 cycles to
+ * locality (memory-bound: 5e8 stall cycles).  Ranked together: the two
+ * 50 % waits first, then db's 30 %.  web's memory is all on node 1, so its
+ * second vCPU moves to node 1's first CPU no vCPU ran on: CPU 5 (4 is db's).
+ */
+TEST(diagnose_cpu_contention_unstacks_vcpus)
+{
+	struct scenario s;
+	const struct diag_advice *a;
+	struct diag_vcpu *v;
+	size_t i;
+
+	sc_init(&s);
+	sc_vm(&s, "web", HVA_KVM, true, 0.0, 1.0);
+	sc_vm(&s, "db", HVA_KVM, false, 1.0, 0.0);
+	for (i = 0; i < 2; i++) {
+		v = sc_vcpu(&s, 0, (int)i, 0);
+		v->cpu = 2;
+		v->run_ns = v->wait_ns = 0.5e9;
+	}
+	v = sc_vcpu(&s, 1, 0, 1);
+	v->cpu = 4;
+	v->run_ns = 1e9;
+	v->wait_ns = 0;
+	v->mem_stall_cycles = 5e8;
+	set_cost(v, FACTOR_LOCALITY, 3e8, VQ_MEASURED);
+	run(&s);
+	CHECK(s.r.n_b >= 3);
+	if (s.r.n_b >= 3) {
+		for (i = 0; i < 2; i++) {
+			CHECK_INT(s.r.b[i].factor, DIAG_FACTOR_CPU);
+			CHECK_NEAR(s.r.b[i].cost_pct, 50.0, 1e-9);
+			CHECK_INT(s.r.b[i].sev, SEV_CRITICAL);
+			CHECK_CONTAINS(s.r.b[i].evidence, "waited 500 ms for a CPU while it ran 500 ms");
+			CHECK_CONTAINS(s.r.b[i].evidence, "comparable to, not the same as");
+		}
+		CHECK_INT(s.r.b[2].factor, FACTOR_LOCALITY);
+		CHECK_NEAR(s.r.b[2].cost_pct, 30.0, 1e-9);
+	}
+	CHECK_NEAR(s.r.vcpu_wait_pct[2], 0.0, 1e-9);
+	CHECK_STR(diag_factor_name(DIAG_FACTOR_CPU), "cpu");
+	a = find_advice(&s.r, "unstack-vcpus");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_STR(s.vms[a->vm].name, "web");
+		CHECK_INT(a->vcpu, 1);
+		CHECK_INT(a->to_node, 1);
+		CHECK_NEAR(a->gain_pct, 50.0, 1e-9);
+		CHECK_CONTAINS(a->command, "virsh vcpupin web 1 5 ");
+		CHECK_CONTAINS(a->action, "to CPU 5 (node 1, where most of its memory is)");
+	}
+	diag_result_release(&s.r);
+}
+
+/*
+ * Two CPUs, both taken: x's vCPUs 0 and 1 wait 60 % on CPU 0 (0.4 s run,
+ * 0.6 s wait), vCPU 2 runs alone on CPU 1.  No CPU is left to move vCPU 1
+ * to: the advice says the node is overcommitted and moves nothing.
+ */
+TEST(diagnose_cpu_overcommit_moves_nothing)
+{
+	struct scenario s;
+	const struct diag_advice *a;
+	struct diag_vcpu *v;
+	int i;
+
+	sc_init(&s);
+	s.nodes[0].cpus = "0-1";
+	s.nodes[0].n_cpus = 2;
+	s.in.n_nodes = 1;
+	sc_vm(&s, "x", HVA_NATIVE, false, 1.0, 0.0);
+	for (i = 0; i < 3; i++) {
+		v = sc_vcpu(&s, 0, i, 0);
+		v->cpu = i < 2 ? 0 : 1;
+		v->run_ns = i < 2 ? 0.4e9 : 1e9;
+		v->wait_ns = i < 2 ? 0.6e9 : 0;
+	}
+	run(&s);
+	CHECK(find_advice(&s.r, "unstack-vcpus") == NULL);
+	a = find_advice(&s.r, "cpu-overcommit");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_INT(a->vcpu, 1);
+		CHECK_CONTAINS(a->action, "x thread 1 waits on CPU 0");
+		CHECK_CONTAINS(a->action, "node 0 already runs a vCPU in view");
+		CHECK_CONTAINS(a->evidence, "it waited 60.0% of its run + wait time");
+		CHECK(strncmp(a->command, "#", 1) == 0);
+	}
 	diag_result_release(&s.r);
 }
