@@ -275,6 +275,10 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 		sbuf_addf(out, "     expected: %s\n", str_or(a->effect));
 		if (a->conflict)
 			sbuf_addf(out, "     CONFLICT: %s\n", str_or(a->conflict_note));
+		if (a->restart)
+			sbuf_addf(out, "     after a restart: %s\n", a->restart);
+		if (a->needs)
+			sbuf_addf(out, "     needs: %s\n", a->needs);
 		sbuf_addstr(out, "     commands:\n");
 		for (p = str_or(a->command); *p; p = nl + 1) {
 			nl = strchr(p, '\n');
@@ -513,6 +517,8 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 		a->command = xstrdup(jv_str(o, "command") ? jv_str(o, "command") : "");
 		a->conflict = c && c->type == JV_BOOL && c->b;
 		a->conflict_note = jv_str(o, "conflict_note") ? xstrdup(jv_str(o, "conflict_note")) : NULL;
+		a->restart = jv_str(o, "survives_restart") ? xstrdup(jv_str(o, "survives_restart")) : NULL;
+		a->needs = jv_str(o, "needs") ? xstrdup(jv_str(o, "needs")) : NULL;
 	}
 
 	dj->fr.duration = jv_num(doc, "duration_s");

@@ -413,28 +413,97 @@ static int vcpus_node(const struct diag_input *in, size_t vm, int *n_nodes_used)
 	return used == 1 ? node : -1;
 }
 
+/*
+ * libvirt: --config only on a persistent domain (a transient one has no
+ * persistent configuration: virsh refuses the flag), --live on a running
+ * one.  Unknown (a recording, no /etc/libvirt/qemu): --live, and the
+ * advice's restart note says when to add --config.
+ */
+static const char *virsh_flags(const struct diag_vm *vm)
+{
+	return vm->persist == DP_PERSISTENT ? "--live --config" : "--live";
+}
+
 static void cmd_pin(const struct diag_vm *vm, int vcpu, int tid, const char *cpus, struct sbuf *sb)
 {
 	if (vm->adapter == HVA_XEN)
 		sbuf_addf(sb, "xl vcpu-pin %s %d %s\n", vm->name, vcpu, cpus);
 	else if (vm->adapter == HVA_KVM && vm->libvirt)
-		sbuf_addf(sb, "virsh vcpupin %s %d %s --live --config\n", vm->name, vcpu, cpus);
+		sbuf_addf(sb, "virsh vcpupin %s %d %s %s\n", vm->name, vcpu, cpus, virsh_flags(vm));
 	else /* a plain QEMU vCPU, or a native thread, is a host thread */
 		sbuf_addf(sb, "taskset -pc %s %d\n", cpus, tid);
 }
 
-/* Move a VM's memory from node index `from` (-1: from everywhere) to `to`. */
+/*
+ * Move a VM's memory from node index `from` (-1: from everywhere) to `to`.
+ * libvirt changes a running domain's nodeset only in restrictive mode
+ * (libvirt >= 8.0; strict, the default, refuses it): otherwise the new
+ * nodeset goes to the configuration for the next start, and migratepages
+ * moves the pages now.
+ */
 static void cmd_migrate(const struct diag_input *in, const struct diag_vm *vm, int from, int to,
 			struct sbuf *sb)
 {
 	int t = in->nodes[to].id;
 
-	if (vm->adapter == HVA_KVM && vm->libvirt)
-		sbuf_addf(sb, "virsh numatune %s --nodeset %d --live --config\n", vm->name, t);
+	if (vm->adapter == HVA_KVM && vm->libvirt) {
+		if (vm->numa_mode == DN_RESTRICTIVE)
+			sbuf_addf(sb, "virsh numatune %s --nodeset %d %s\n", vm->name, t,
+				  virsh_flags(vm));
+		else if (vm->persist != DP_TRANSIENT)
+			sbuf_addf(sb, "virsh numatune %s --nodeset %d --config   # applies at its next "
+				      "start: a running domain's nodeset changes only in restrictive "
+				      "mode\n", vm->name, t);
+	}
 	if (from >= 0)
 		sbuf_addf(sb, "migratepages %d %d %d\n", vm->pid, in->nodes[from].id, t);
 	else
 		sbuf_addf(sb, "migratepages %d all %d\n", vm->pid, t);
+}
+
+/*
+ * What an advice's commands need besides the hypervisor's own tools (the
+ * Debian package of each: a->needs) and whether the change survives a
+ * restart of the VM (a->restart).
+ */
+static void finish_commands(struct diag_advice *a, const struct diag_vm *vm)
+{
+	struct sbuf sb = SBUF_INIT;
+	const char *c = a->command ? a->command : "";
+	bool mp = strstr(c, "migratepages ") != NULL, ts = strstr(c, "taskset ") != NULL;
+	bool nc = strstr(c, "numactl ") != NULL, cfg = strstr(c, "--config") != NULL;
+	bool virsh = strstr(c, "virsh ") != NULL, xl = strstr(c, "xl vcpu-pin ") != NULL;
+
+	if (mp || (nc && !mp))
+		sbuf_addstr(&sb, mp ? "migratepages (Debian package numactl)" :
+				      "numactl (Debian package numactl)");
+	if (ts)
+		sbuf_addf(&sb, "%staskset (Debian package util-linux)", sb.len ? ", " : "");
+	free(a->needs);
+	a->needs = sb.len ? sbuf_detach(&sb) : NULL;
+	sbuf_release(&sb);
+	free(a->restart);
+	if (!virsh && !xl && !ts && !mp)
+		a->restart = xstrdup("nothing to apply");
+	else if (xl)
+		a->restart = xasprintf("no: xl vcpu-pin lasts until %s is destroyed; keep it with "
+				       "cpus= in its configuration file", vm ? vm->name : "the domain");
+	else if (virsh && vm && vm->persist == DP_TRANSIENT)
+		a->restart = xasprintf("no: %s is transient (no persistent configuration): put the "
+				       "placement in the XML it is created from%s", vm->name,
+				       mp ? "; migratepages moves the pages that exist now" : "");
+	else if (virsh && cfg)
+		a->restart = xasprintf("yes: written to %s's configuration (--config)%s",
+				       vm ? vm->name : "the domain's",
+				       mp ? "; migratepages moves the pages that exist now" : "");
+	else if (virsh)
+		a->restart = xasprintf("only with --config, on a persistent domain: add it if "
+				       "'virsh dominfo %s' says 'Persistent: yes' (unknown here)",
+				       vm ? vm->name : "DOM");
+	else
+		a->restart = xstrdup("no: taskset and migratepages act on the running threads and "
+				     "pages; a restart places them anew (put the placement in the "
+				     "command that starts it: numactl, taskset -c)");
 }
 
 static void pct_text(char *buf, size_t size, double pct)
@@ -739,7 +808,11 @@ static void advise_interleave(const struct diag_input *in, struct diag_result *r
 		a->effect = xasprintf("the load spreads over every memory controller; remote accesses rise, queueing falls");
 		switch (vm->adapter) {
 		case HVA_KVM:
-			if (vm->libvirt)
+			if (vm->libvirt && vm->persist == DP_TRANSIENT)
+				a->command = xasprintf("# %s is transient: recreate it with <numatune><memory "
+					 "mode='interleave' nodeset='%s'/></numatune> in its XML\n",
+					 vm->name, sbuf_str(&all));
+			else if (vm->libvirt)
 				a->command = xasprintf("virsh numatune %s --mode interleave --nodeset %s --config\n"
 					 "# the mode takes effect when %s next starts\n",
 					 vm->name, sbuf_str(&all), vm->name);
@@ -1088,6 +1161,7 @@ int diagnose(const struct diag_input *in, struct diag_result *out, struct vp_err
 			a->effect = xstrdup("");
 		if (!a->command)
 			a->command = xstrdup("");
+		finish_commands(a, a->vm < in->n_vms ? &in->vms[a->vm] : NULL);
 	}
 	if (out->n_a)
 		qsort(out->a, out->n_a, sizeof(*out->a), cmp_advice);
@@ -1102,7 +1176,10 @@ void diag_advice_release(struct diag_advice *a)
 	free(a->effect);
 	free(a->command);
 	free(a->conflict_note);
+	free(a->restart);
+	free(a->needs);
 	a->action = a->evidence = a->effect = a->command = a->conflict_note = NULL;
+	a->restart = a->needs = NULL;
 }
 
 void diag_result_release(struct diag_result *r)
@@ -1265,6 +1342,8 @@ void diag_result_write(const struct diag_input *in, const struct diag_result *r,
 		jw_kstr(&w, "evidence", a->evidence);
 		jw_kstr(&w, "effect", a->effect);
 		jw_kstr(&w, "command", a->command);
+		jw_kstr(&w, "survives_restart", a->restart);
+		jw_kstr(&w, "needs", a->needs);
 		jw_kbool(&w, "conflict", a->conflict);
 		if (a->conflict)
 			jw_kstr(&w, "conflict_note", a->conflict_note);

@@ -51,6 +51,11 @@ struct diag_vcpu {
 	struct diag_factor_in f[FACTOR_N];
 };
 
+/* What libvirt says of a domain (0: unknown, as in a recording or a bare struct). */
+enum diag_persist { DP_UNKNOWN = 0, DP_PERSISTENT, DP_TRANSIENT };
+enum diag_numa_mode { DN_UNKNOWN = 0, DN_STRICT, DN_RESTRICTIVE }; /* strict: or any mode
+					but restrictive, which alone lets a running domain's nodeset change */
+
 struct diag_vm {
 	const char *name;
 	enum hv_adapter_id adapter;
@@ -65,6 +70,8 @@ struct diag_vm {
 	const uint64_t *mem_node;    /* the bytes behind it, per node id (the frame's; not owned) */
 	int n_mem_nodes;             /* 0: unknown */
 	const char *mem_reason;      /* where they come from, or why unknown; NULL not known */
+	enum diag_persist persist;   /* libvirt: --config only for a persistent domain */
+	enum diag_numa_mode numa_mode; /* libvirt: numatune --live only in restrictive mode */
 };
 
 struct diag_node {
@@ -153,6 +160,9 @@ struct diag_advice {
 	char *command;               /* the exact commands, one per line */
 	bool conflict;               /* clashes with a higher-ranked advice */
 	char *conflict_note;         /* why, when conflict; NULL otherwise */
+	char *restart;               /* whether the change survives a restart of the VM, and why */
+	char *needs;                 /* tools beyond the hypervisor's and their Debian packages
+					("migratepages (Debian package numactl)"); NULL none */
 };
 
 struct diag_vm_summary {

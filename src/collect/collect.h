@@ -62,6 +62,9 @@ struct collect_row {
 	char *key;                      /* identity across frames ("vm:kvm:1234", "vcpu:kvm:1234:0"), heap */
 	enum hv_adapter_id adapter;
 	bool libvirt;                   /* managed by libvirt (advice uses virsh) */
+	enum diag_persist persist;      /* libvirt VM rows: persistent or transient domain
+					   (kvm_libvirt_domain()); not recorded: unknown there */
+	enum diag_numa_mode numa_mode;  /* libvirt VM rows: its memory mode; not recorded */
 	int pid, domid;                 /* VM rows: QEMU/process pid, Xen domain id (-1 none) */
 	int index, tid;                 /* vCPU rows: vCPU number, host thread (-1 none) */
 	int cpu, node;                  /* vCPU rows: placement at the sample, -1 unknown */

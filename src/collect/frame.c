@@ -574,6 +574,8 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 			d->name = r->name;
 			d->adapter = r->adapter;
 			d->libvirt = r->libvirt;
+			d->persist = r->persist;
+			d->numa_mode = r->numa_mode;
 			d->pid = r->pid;
 			d->domid = r->domid;
 			d->scored = true;

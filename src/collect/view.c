@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "collect/resctrl_vm.h"
+#include "hv/kvm.h"
 #include "model/resolve.h"
 #include "model/run.h"
 #include "model/swsource.h"
@@ -16,6 +17,7 @@
 #include "source/task.h"
 #include "source/schedtrace.h"
 #include "util/alloc.h"
+#include "hv/kvm.h"
 #include "util/fs.h"
 #include "util/sbuf.h"
 #include "util/timeutil.h"
@@ -967,6 +969,13 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 		vr->libvirt = (vm->cgroup && (strstr(vm->cgroup, "libvirt") ||
 					      strstr(vm->cgroup, "machine-qemu"))) ||
 			      (vm->name_source && strstr(vm->name_source, "libvirt"));
+		if (vr->libvirt) {
+			int pers, restr;
+
+			kvm_libvirt_domain(c->root, vm->name, &pers, &restr);
+			vr->persist = pers < 0 ? DP_UNKNOWN : pers ? DP_PERSISTENT : DP_TRANSIENT;
+			vr->numa_mode = restr < 0 ? DN_UNKNOWN : restr ? DN_RESTRICTIVE : DN_STRICT;
+		}
 		vr->pid = vm->pid;
 		vr->domid = vm->domid;
 		vr->index = vr->tid = vr->cpu = vr->node = -1;

@@ -495,3 +495,39 @@ next:
 	free(pids);
 	return 0;
 }
+
+/* mode='X' (or "X") of the first <memory ...> element inside <numatune>; 1 when X is restrictive. */
+static int numatune_restrictive(const char *xml)
+{
+	const char *nt = strstr(xml, "<numatune"), *end, *mem, *mode;
+
+	if (!nt)
+		return 0; /* no <numatune>: libvirt's default, strict */
+	end = strstr(nt, "</numatune>");
+	mem = strstr(nt, "<memory");
+	if (!mem || (end && mem > end))
+		return 0;
+	mode = strstr(mem, "mode=");
+	if (!mode || strchr(mem, '>') < mode)
+		return 0; /* <memory> without a mode: strict */
+	return !strncmp(mode + 6, "restrictive", 11);
+}
+
+void kvm_libvirt_domain(const char *root, const char *name, int *persistent, int *restrictive)
+{
+	char *path, *xml = NULL;
+
+	*persistent = *restrictive = -1;
+	if (!name || !*name || strchr(name, '/') || name[0] == '.')
+		return;
+	if (!vp_exists(root, "/etc/libvirt/qemu")) {
+		path = xasprintf("/etc/libvirt/qemu/%s.xml", name);
+		*persistent = !vp_exists(root, path);
+		free(path);
+	}
+	path = xasprintf("/run/libvirt/qemu/%s.xml", name);
+	if (!vp_read_file(root, path, &xml, NULL, NULL))
+		*restrictive = numatune_restrictive(xml);
+	free(xml);
+	free(path);
+}

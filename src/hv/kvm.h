@@ -15,5 +15,14 @@ char *kvm_name_from_cmdline(char *const *argv, size_t argc);
 char *kvm_name_from_cgroup(const char *path);
 /* The VM's cgroup from a thread's: libvirt's emulator/vcpuN/iothreadN leaf and "libvirt" dropped; heap. */
 char *kvm_vm_cgroup(const char *thread_cgroup);
+/*
+ * What libvirt's files under root say of domain name: *persistent 1 when
+ * its configuration /etc/libvirt/qemu/NAME.xml exists, 0 when that
+ * directory exists without it (a transient domain), -1 when the directory
+ * is not there (unknown); *restrictive 1 when the running domain's status
+ * /run/libvirt/qemu/NAME.xml has <numatune><memory mode='restrictive'>, 0
+ * for another mode or none (strict, libvirt's default), -1 unreadable.
+ */
+void kvm_libvirt_domain(const char *root, const char *name, int *persistent, int *restrictive);
 
 #endif

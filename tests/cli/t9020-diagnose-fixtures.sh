@@ -56,10 +56,30 @@ test_expect_success 'host-libvirt-v2: the text names the advice and the command'
 	grep_q "^       virsh vcpupin web1 1 0-1" d.txt
 '
 
+# libvirt's files decide the flags: web1 is persistent (etc/libvirt/qemu/web1.xml),
+# so --live --config and the pin survives a restart; without that file (the
+# directory still there) it is transient, and --config would be refused.
+test_expect_success 'host-libvirt-v2: persistent web1: --live --config, survives a restart' '
+	advice d.json >adv &&
+	test "$(cat adv)" = "pin-vcpu-to-memory web1 1 0 virsh vcpupin web1 1 0-1 --live --config" &&
+	test "$(json_get d.json "j[\"diagnosis\"][\"advice\"][0][\"survives_restart\"]")" = \
+		"yes: written to web1'"'"'s configuration (--config)"
+'
+
+test_expect_success 'host-libvirt-v2 with web1 transient: --live only, lost at a restart' '
+	cp -R "$R/host-libvirt-v2" t && rm t/etc/libvirt/qemu/web1.xml &&
+	vmmprof diagnose --root t -d 0.2 --json >t.json 2>err &&
+	advice t.json >adv &&
+	test "$(cat adv)" = "pin-vcpu-to-memory web1 1 0 virsh vcpupin web1 1 0-1 --live" &&
+	json_get t.json "j[\"diagnosis\"][\"advice\"][0][\"survives_restart\"]" | grep -q "^no: web1 is transient"
+'
+
 test_expect_success 'host-qemu: a plain QEMU vCPU thread is moved with taskset' '
 	vmmprof diagnose --root "$R/host-qemu" -d 0.2 --json >q.json 2>err &&
 	advice q.json >adv &&
-	test "$(cat adv)" = "pin-vcpu-to-memory vptest,x 1 0 taskset -pc 0-1 4003"
+	test "$(cat adv)" = "pin-vcpu-to-memory vptest,x 1 0 taskset -pc 0-1 4003" &&
+	test "$(json_get q.json "j[\"diagnosis\"][\"advice\"][0][\"needs\"]")" = "taskset (Debian package util-linux)" &&
+	json_get q.json "j[\"diagnosis\"][\"advice\"][0][\"survives_restart\"]" | grep -q "^no: taskset"
 '
 
 test_expect_success 'host-libvirt-v1: memory evenly split: no pin is advised' '

@@ -725,3 +725,35 @@ TEST(native_processes_and_threads)
 	CHECK_INT(l.n, 2); /* bash and QEMU */
 	hv_vm_list_release(&l);
 }
+
+/*
+ * libvirt's files on the fixtures (tests/data/root/README.md): web1 has its
+ * configuration in etc/libvirt/qemu and a status with <numatune> in
+ * restrictive mode; db-2 only a status without <numatune> (strict, the
+ * default); host-qemu has no libvirt directory at all: unknown.
+ */
+TEST(kvm_libvirt_domain_persistence_and_mode)
+{
+	static const struct {
+		int line;
+		const char *fixture, *name;
+		int persistent, restrictive;
+	} rows[] = {
+		{ __LINE__, "root/host-libvirt-v2", "web1", 1, 1 },
+		{ __LINE__, "root/host-libvirt-v2", "db-2", 0, 0 },
+		{ __LINE__, "root/host-libvirt-v2", "gone", 0, -1 },
+		{ __LINE__, "root/host-libvirt-v2", "../web1", -1, -1 },
+		{ __LINE__, "root/host-qemu", "vptest,x", -1, -1 },
+	};
+	size_t i;
+
+	for (i = 0; i < VP_ARRAY_SIZE(rows); i++) {
+		char root[4096];
+		int p, r;
+
+		snprintf(root, sizeof(root), "%s", test_data(rows[i].fixture));
+		kvm_libvirt_domain(root, rows[i].name, &p, &r);
+		CHECK_INT_AT(rows[i].line, p, rows[i].persistent);
+		CHECK_INT_AT(rows[i].line, r, rows[i].restrictive);
+	}
+}

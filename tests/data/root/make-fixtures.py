@@ -178,6 +178,18 @@ w(R, '/sys/fs/resctrl/mon_data/mon_L3_00/llc_occupancy', '2097152\n')
 w(R, '/sys/fs/resctrl/mon_data/mon_L3_00/mbm_total_bytes', '8000000000\n')
 w(R, '/sys/fs/resctrl/mon_data/mon_L3_00/mbm_local_bytes', '6000000000\n')
 w(R, '/sys/fs/resctrl/info/L3_MON/mon_features', 'llc_occupancy\nmbm_total_bytes\nmbm_local_bytes\n')
+# libvirt's own files (the advice's commands depend on them): web1 is
+# persistent (its configuration in /etc) and runs with <numatune> in
+# restrictive mode (its status in /run); db-2 is transient (no configuration)
+# and its status has no <numatune> (strict, libvirt's default)
+w(R, '/etc/libvirt/qemu/web1.xml', "<domain type='kvm'>\n  <name>web1</name>\n</domain>\n")
+w(R, '/run/libvirt/qemu/web1.xml',
+  "<domstatus state='running' reason='booted' pid='1000'>\n  <domain type='kvm' id='1'>\n"
+  "    <name>web1</name>\n    <numatune>\n      <memory mode='restrictive' nodeset='0-1'/>\n"
+  "    </numatune>\n  </domain>\n</domstatus>\n")
+w(R, '/run/libvirt/qemu/db-2.xml',
+  "<domstatus state='running' reason='booted' pid='2000'>\n  <domain type='kvm' id='2'>\n"
+  "    <name>db-2</name>\n  </domain>\n</domstatus>\n")
 
 # ---- host-libvirt-v1: cgroupfs (no systemd), cgroup v1, no debug-threads ----
 R = 'host-libvirt-v1'
