@@ -1014,6 +1014,8 @@ function renderDiagnosis(d) {
       el('div', null, el('b', null, '#' + a.rank + ' '), a.action || a.rule || ''),
       a.evidence ? el('div', { class: 'muted' }, 'why: ' + a.evidence) : null,
       a.effect ? el('div', { class: 'muted' }, 'expected: ' + a.effect + (isNum(a.gain_pct) ? ' (gain ' + fmt(a.gain_pct, 1, ' %') + ')' : '')) : null,
+      a.survives_restart ? el('div', { class: 'muted' }, 'after a restart: ' + a.survives_restart) : null,
+      a.needs ? el('div', { class: 'muted' }, 'needs: ' + a.needs) : null,
       a.command ? el('pre', { class: 'cmd' }, a.command) : null,
       a.conflict ? el('div', { class: 'error' }, 'conflict: ' + (a.conflict_note || a.conflict)) : null);
     box.append(div);

@@ -347,6 +347,14 @@ void report_html(const struct recording *rec, const struct model *m, const struc
 		esc(out, a->evidence);
 		sbuf_addstr(out, "<br>Expected: ");
 		esc(out, a->effect);
+		if (a->restart) {
+			sbuf_addstr(out, "<br>After a restart: ");
+			esc(out, a->restart);
+		}
+		if (a->needs) {
+			sbuf_addstr(out, "<br>Needs: ");
+			esc(out, a->needs);
+		}
 		if (a->conflict) {
 			sbuf_addstr(out, "<br><b>Conflict:</b> ");
 			esc(out, a->conflict_note);
