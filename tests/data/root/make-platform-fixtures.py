@@ -178,6 +178,36 @@ w(R, '/proc/4242/comm', 'qemu-system-x86\n')
 w(R, '/proc/4242/cmdline', '\0'.join(['/usr/bin/qemu-system-x86_64', '-name',
                                       'guest=vm1,debug-threads=on', '-machine',
                                       'pc-q35-7.2,accel=kvm', '-smp', '4', '-m', '8192']) + '\0')
+# vm1's threads and memory (the diagnosis's placement advice on a two-socket
+# host): plain QEMU, 8 GiB guest RAM in one mapping, 6 GiB on node 0 and 2 GiB
+# on node 1 (numa_maps pages of 4 KiB: 1572864 + 524288 = 2097152); vCPUs 0
+# and 1 last ran on CPUs 1 and 2 (node 0), vCPUs 2 and 3 on CPUs 5 and 6
+# (node 1), none pinned (Cpus_allowed_list 0-15)
+def vm1_stat(tid, comm, cpu):
+    return ('%d (%s) S 1 4242 4242 0 -1 4194560 0 0 0 0 900 100 0 0 20 0 6 0 5000 '
+            '9642369024 2100000 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 %d 0 0 0 0 0 '
+            '0 0 0 0 0 0 0 0\n' % (tid, comm, cpu))
+def vm1_status(comm, tid):
+    return ('Name:\t%s\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t4242\nNgid:\t0\n'
+            'Pid:\t%d\nPPid:\t1\nThreads:\t6\nCpus_allowed:\tffff\nCpus_allowed_list:\t0-15\n'
+            'Mems_allowed:\t00000000,00000003\nMems_allowed_list:\t0-1\n'
+            'voluntary_ctxt_switches:\t10\n' % (comm, tid))
+VM1 = [(4242, 'qemu-system-x86', 0), (4243, 'call_rcu', 0), (4244, 'CPU 0/KVM', 1),
+       (4245, 'CPU 1/KVM', 2), (4246, 'CPU 2/KVM', 5), (4247, 'CPU 3/KVM', 6)]
+w(R, '/proc/4242/stat', vm1_stat(4242, 'qemu-system-x86', 0))
+w(R, '/proc/4242/status', vm1_status('qemu-system-x86', 4242))
+w(R, '/proc/4242/cgroup', '0::/user.slice\n')
+for tid, comm, cpu in VM1:
+    w(R, '/proc/4242/task/%d/stat' % tid, vm1_stat(tid, comm, cpu))
+    w(R, '/proc/4242/task/%d/status' % tid, vm1_status(comm, tid))
+    w(R, '/proc/4242/task/%d/schedstat' % tid, '9000000000 30000000 5000\n')
+    w(R, '/proc/4242/task/%d/cgroup' % tid, '0::/user.slice\n')
+w(R, '/proc/4242/numa_maps',
+  '55f0e7651000 default file=/usr/bin/qemu-system-x86_64 mapped=1031 active=0 N0=1031 kernelpagesize_kB=4\n'
+  '7f4000000000 default anon=2097152 dirty=2097152 N0=1572864 N1=524288 kernelpagesize_kB=4\n')
+w(R, '/proc/4242/maps',
+  '55f0e7651000-55f0e7a58000 r--p 00000000 08:01 123 /usr/bin/qemu-system-x86_64\n'
+  '7f4000000000-7f4200000000 rw-p 00000000 00:00 0 \n')
 w(R, '/proc/1/comm', 'systemd\n')
 w(R, '/proc/1/cmdline', '/sbin/init\0')
 
