@@ -1,7 +1,8 @@
-/* cmd_model.c - `vmmprof model list|show|check`: the profile models and what they need */
+/* cmd_model.c - `vmmprof model list|show|check|eval|test`: the profile models, what they need, and what they say on given counts */
 #include "cli/commands.h"
 #include "cli/list.h"
 #include "cli/model_path.h"
+#include "cli/model_eval.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -28,7 +29,19 @@ struct model_opts {
 	bool verbose;
 	char **paths;        /* --model-path arguments */
 	size_t n_paths;
+	struct model_eval_opts ev; /* eval and test */
 };
+
+static int parse_pos(const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !isfinite(v) || v <= 0)
+		return cli_usage_error(&cmd_model, "%s takes a number above 0, not '%s'", opt, arg);
+	*out = v;
+	return -1;
+}
 
 /* Options common to the three subcommands; returns -1 to go on, else an exit code. */
 static int parse_opts(int argc, char **argv, struct model_opts *o)
@@ -40,6 +53,13 @@ static int parse_opts(int argc, char **argv, struct model_opts *o)
 		{ "raw-dump", no_argument, NULL, 'D' },
 		{ "parse-only", no_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "counts", required_argument, NULL, 'c' },
+		{ "perf-csv", required_argument, NULL, 'p' },
+		{ "calib", required_argument, NULL, 'C' },
+		{ "set", required_argument, NULL, 's' },
+		{ "row", required_argument, NULL, 'r' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "ghz", required_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct stat st;
@@ -48,6 +68,8 @@ static int parse_opts(int argc, char **argv, struct model_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->root = "/";
 	o->paths = xcalloc((size_t)argc + 1, sizeof(char *));
+	o->ev.sets = xcalloc((size_t)argc + 1, sizeof(char *));
+	o->ev.duration_s = o->ev.ghz = NAN;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":v", opts, NULL)) != -1) {
 		switch (c) {
@@ -70,6 +92,29 @@ static int parse_opts(int argc, char **argv, struct model_opts *o)
 		case 'v':
 			o->verbose = true;
 			break;
+		case 'c':
+			o->ev.counts = optarg;
+			break;
+		case 'p':
+			o->ev.perf_csv = optarg;
+			break;
+		case 'C':
+			o->ev.calib = optarg;
+			break;
+		case 's':
+			o->ev.sets[o->ev.n_sets++] = optarg;
+			break;
+		case 'r':
+			o->ev.row = optarg;
+			break;
+		case 'd':
+			if ((c = parse_pos("--duration", optarg, &o->ev.duration_s)) >= 0)
+				return c;
+			break;
+		case 'g':
+			if ((c = parse_pos("--ghz", optarg, &o->ev.ghz)) >= 0)
+				return c;
+			break;
 		case ':':
 			return cli_usage_error(&cmd_model, "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -83,6 +128,10 @@ static int parse_opts(int argc, char **argv, struct model_opts *o)
 			   errno == ENOENT ? "does not exist" : "is not a usable directory");
 		return 2;
 	}
+	o->ev.root = o->root;
+	o->ev.root_given = o->root_given;
+	o->ev.json = o->json;
+	o->ev.verbose = o->verbose;
 	return -1;
 }
 
@@ -338,6 +387,35 @@ static int model_check(struct model_opts *o, int argc, char **argv)
 	return bad ? 1 : 0;
 }
 
+/* ---- eval, test ---- */
+
+static int model_eval_cmd(struct model_opts *o, const char *sub, int argc, char **argv)
+{
+	struct model_dirs dirs;
+	struct model_registry *r;
+	int rc;
+
+	if (!strcmp(sub, "eval")) {
+		if (optind >= argc)
+			return cli_usage_error(&cmd_model, "'model eval' needs a model name or file");
+		if (optind + 1 < argc)
+			return cli_usage_error(&cmd_model, "unexpected argument '%s'", argv[optind + 1]);
+	} else if (o->ev.counts || o->ev.perf_csv || o->ev.row || o->ev.calib || o->ev.n_sets ||
+		   isfinite(o->ev.duration_s) || isfinite(o->ev.ghz)) {
+		return cli_usage_error(&cmd_model, "'model test' takes its counts, calibration and rows "
+				       "from the cases file");
+	}
+	r = open_registry(o, &dirs);
+	if (!strcmp(sub, "eval"))
+		rc = model_eval_run(r, &o->ev, argv[optind]);
+	else
+		rc = model_test_run(r, &o->ev, argv + optind, (size_t)(argc - optind));
+	model_registry_release(r);
+	free(r);
+	model_dirs_release(&dirs);
+	return rc;
+}
+
 static int run_model(int argc, char **argv)
 {
 	struct model_opts o;
@@ -345,7 +423,8 @@ static int run_model(int argc, char **argv)
 	int rc;
 
 	if (argc < 2 || argv[1][0] == '-')
-		return cli_usage_error(&cmd_model, "'model' needs a subcommand: list, show or check");
+		return cli_usage_error(&cmd_model, "'model' needs a subcommand: list, show, check, eval "
+				       "or test");
 	sub = argv[1];
 	rc = parse_opts(argc - 1, argv + 1, &o);
 	if (rc < 0) {
@@ -355,21 +434,28 @@ static int run_model(int argc, char **argv)
 			rc = model_show(&o, argc - 1, argv + 1);
 		else if (!strcmp(sub, "check"))
 			rc = model_check(&o, argc - 1, argv + 1);
+		else if (!strcmp(sub, "eval") || !strcmp(sub, "test"))
+			rc = model_eval_cmd(&o, sub, argc - 1, argv + 1);
 		else
-			rc = cli_usage_error(&cmd_model, "unknown subcommand '%s' (list, show, check)", sub);
+			rc = cli_usage_error(&cmd_model, "unknown subcommand '%s' (list, show, check, eval, "
+					     "test)", sub);
 	}
 	free(o.paths);
+	free(o.ev.sets);
 	return rc;
 }
 
 const struct cmd cmd_model = {
 	.name = "model",
-	.args = "list show check|@models @files",
+	.args = "list show check eval test|@models @files",
 	.fn = run_model,
-	.summary = "list, show and check the profile models that turn events into the five factors",
+	.summary = "list, show, check, evaluate and test the profile models that turn events into the five factors",
 	.synopsis = "model list [--json|--raw-dump] [--root DIR] [--model-path DIR]...\n"
 		    "model show [--json] [--root DIR] [--model-path DIR]... NAME|FILE\n"
-		    "model check [-v] [--root DIR] [--parse-only] [--model-path DIR]... NAME|FILE...",
+		    "model check [-v] [--root DIR] [--parse-only] [--model-path DIR]... NAME|FILE...\n"
+		    "model eval NAME|FILE --counts FILE|--perf-csv FILE [--root DIR] [--calib FILE]\n"
+		    "           [--set cal.NAME=VALUE|#CONST=VALUE]... [--row vcpu|node] [--json]\n"
+		    "model test [-v] [--root DIR] [--model-path DIR]... CASES...",
 	.description =
 		"A model (docs/models.md) names the events and software sources of a\n"
 		"platform, turns them into metrics with formulas, and binds metrics to the\n"
@@ -389,6 +475,24 @@ const struct cmd cmd_model = {
 		"caret.  A required event that does not resolve is an error, an optional\n"
 		"one a warning.  Exit status 1 when any model has an error.\n"
 		"\n"
+		"'eval' evaluates a model on counts from anywhere (docs/models.md, `model\n"
+		"eval`; the --json document in docs/model-eval.md): each event spec of the\n"
+		"counts is resolved as 'stat -e' resolves it (on --root DIR's tables) and\n"
+		"bound to the model input that opens the same encoding (type, config,\n"
+		"config1, config2), so a libpfm4 name, a raw rNNNN code and the model's own\n"
+		"spelling bind the same input.  Counts that match no input are listed as\n"
+		"unused; inputs without a count are n/a, never 0.  The row's counts and the\n"
+		"serving node's (node_counts) go through the cost stage: every metric, each\n"
+		"factor's score, severity, cost in cycles and in % of cycles with its\n"
+		"quality, the interaction remainder, the memory-stall budget and its anchor\n"
+		"(measured or estimated), and why anything is n/a.\n"
+		"\n"
+		"'test' runs scenario files (tests/models/*.cases): counts of physically\n"
+		"described situations with the expected ranking and bounds of the costs,\n"
+		"worked out by hand; every case is also checked for no negative cost, costs\n"
+		"and remainder within the budget, the budget within the cycles.  Exit status\n"
+		"1 when a case fails.\n"
+		"\n"
 		"The search path is: each --model-path DIR (also DIR:DIR...), then\n"
 		"~/.config/vmmprof/models ($XDG_CONFIG_HOME/vmmprof/models), then the\n"
 		"built-in models next to the binary (../share/vmmprof/models, or the\n"
@@ -398,9 +502,18 @@ const struct cmd cmd_model = {
 		   "--json\tlist and show: print JSON\n"
 		   "--raw-dump\tlist: the names only, space-separated on one line (for shell completion)\n"
 		   "--parse-only\tcheck: parse and check names only, resolve no event\n"
-		   "-v, --verbose\tcheck: also warn about each optional event or source absent here",
+		   "-v, --verbose\tcheck: also warn about each optional event or source absent here; test: print each case's evaluation\n"
+		   "--counts FILE\teval: the JSON counts file {\"duration_s\", \"cpu_ghz\", \"counts\", \"node_counts\", \"solo_mpki\"}\n"
+		   "--perf-csv FILE\teval: counts from 'perf stat -x,' output (with --counts: added to its counts)\n"
+		   "--calib FILE\teval: the calibration (cal.* values and the loaded-latency curve); none: every cal.* is n/a\n"
+		   "--set NAME=VALUE\teval: a calibration value (cal.lat_local_ns=89, cal.loaded=GBS:NS,...) or a constant (#num_nodes=2); repeatable\n"
+		   "--row ROW\teval: vcpu (default: the counts are a thread's) or node (a node's counts)\n"
+		   "--duration S\teval: seconds the counts cover (overrides the file's)\n"
+		   "--ghz G\teval: the core clock while they were counted (overrides the file's)",
 	.examples = "vmmprof model list\tthe models, and the one chosen for this machine\n"
 		    "vmmprof model show skx --root tests/data/root/skx-2s\twhat the Skylake-SP model measures on a captured host\n"
 		    "vmmprof model check my.model\tcheck a model of your own on this machine\n"
-		    "vmmprof model check --root tests/data/root/icx-2s models/icx.model\tcheck a built-in model against a fixture",
+		    "vmmprof model check --root tests/data/root/icx-2s models/icx.model\tcheck a built-in model against a fixture\n"
+		    "vmmprof model eval skx --root tests/data/root/skx-2s --counts c.json --set cal.lat_local_ns=89\tthe Skylake-SP model's costs on counts of your own\n"
+		    "vmmprof model test tests/models/skx.cases\tthe Skylake-SP model's scenarios",
 };
