@@ -510,7 +510,9 @@ static void check_expect(const struct jv *doc, const struct tcase *t, char *text
 		const char *key = !strcmp(what, "cost") ? "cost_pct" : "score";
 		double v;
 
-		if (f < 0 || parse_range(next_word(&p), p, &r)) {
+		char *rw = next_word(&p);
+
+		if (f < 0 || parse_range(rw, p, &r)) {
 			vfail(why, file, line, "expected 'expect %s FACTOR LO..HI [or n/a]'", what);
 			goto out;
 		}
@@ -712,6 +714,20 @@ report:
 	calib_release(&cal);
 }
 
+static void push_count(struct count_set *cs, const char *spec, double val, const char *path,
+		       int lineno)
+{
+	struct count_item *it;
+
+	cs->v = xrealloc(cs->v, (cs->n + 1) * sizeof(*cs->v));
+	it = &cs->v[cs->n++];
+	memset(it, 0, sizeof(*it));
+	it->spec = xstrdup(spec);
+	it->value = val;
+	it->why = isnan(val) ? xstrdup("n/a in the cases file") : NULL;
+	snprintf(it->where, sizeof(it->where), "%s:%d", path, lineno);
+}
+
 /* The root a file names, relative to the file's directory. */
 static char *root_of(const char *file, const char *root)
 {
@@ -810,10 +826,33 @@ static int test_file(struct model_registry *r, const struct model_eval_opts *o, 
 					path, lineno, w);
 			goto out;
 		}
-		if (!strcmp(w, "count") || !strcmp(w, "node")) {
+		if (!strcmp(w, "counts")) {
+			/* gen_counts.py's expansion of a 'gen' line, on that line: KEY VALUE pairs,
+			 * duration/ghz/solo_mpki, node:SPEC, or SPEC */
+			char *k, *v;
+
+			while ((k = next_word(&arg))) {
+				double val;
+
+				v = next_word(&arg);
+				if (!v || parse_num(v, &val) || val < 0) {
+					rc = cli_errorf("%s:%d: 'counts' takes KEY VALUE pairs (a value of 0 "
+							"or more after '%s')", path, lineno, k);
+					goto out;
+				}
+				if (!strcmp(k, "duration") || !strcmp(k, "ghz") || !strcmp(k, "solo_mpki")) {
+					*(!strcmp(k, "duration") ? &t.c.duration_s : !strcmp(k, "ghz") ?
+					  &t.c.cpu_ghz : &t.c.solo_mpki) = val;
+					continue;
+				}
+				push_count(!strncmp(k, "node:", 5) ? &t.c.node : &t.c.row,
+					   !strncmp(k, "node:", 5) ? k + 5 : k, val, path, lineno);
+				if (!strncmp(k, "node:", 5))
+					t.c.have_node = true;
+			}
+		} else if (!strcmp(w, "count") || !strcmp(w, "node")) {
 			char *spec = next_word(&arg), *v = next_word(&arg);
 			struct count_set *cs = !strcmp(w, "count") ? &t.c.row : &t.c.node;
-			struct count_item *it;
 			double val = NAN;
 
 			if (v && !strcmp(v, "="))
@@ -823,13 +862,7 @@ static int test_file(struct model_registry *r, const struct model_eval_opts *o, 
 						path, lineno, w);
 				goto out;
 			}
-			cs->v = xrealloc(cs->v, (cs->n + 1) * sizeof(*cs->v));
-			it = &cs->v[cs->n++];
-			memset(it, 0, sizeof(*it));
-			it->spec = xstrdup(spec);
-			it->value = val;
-			it->why = isnan(val) ? xstrdup("n/a in the cases file") : NULL;
-			snprintf(it->where, sizeof(it->where), "%s:%d", path, lineno);
+			push_count(cs, spec, val, path, lineno);
 			if (cs == &t.c.node)
 				t.c.have_node = true;
 		} else if (!strcmp(w, "duration") || !strcmp(w, "ghz") || !strcmp(w, "solo_mpki")) {
@@ -870,7 +903,7 @@ static int test_file(struct model_registry *r, const struct model_eval_opts *o, 
 					"which turns them into counts: run it on this file first", path, lineno);
 			goto out;
 		} else {
-			rc = cli_errorf("%s:%d: unknown statement '%s' (count, node, duration, ghz, "
+			rc = cli_errorf("%s:%d: unknown statement '%s' (count, node, counts, duration, ghz, "
 					"solo_mpki, alone, row, set, expect)", path, lineno, w);
 			goto out;
 		}

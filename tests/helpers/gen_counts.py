@@ -1,0 +1,346 @@
+#!/usr/bin/env python3
+"""gen_counts.py - a scenario's physics turned into one consistent set of event counts per model.
+
+Usage: gen_counts.py CASES [OUT]   expand the 'gen' lines of a cases file
+                                   (tests/models/*.cases) into count/node lines
+       gen_counts.py --model M KEY=VALUE...   print the counts JSON of one scenario
+
+Which event measures which physical quantity is written here from the
+vendors' event definitions, NOT read from the models' cost terms:
+
+  Intel Skylake-SP / Ice Lake-SP / Sapphire Rapids (Intel perfmon
+  skylakex/icelakex/sapphirerapids core and uncore JSON, SDM vol. 3B):
+    MEM_LOAD_L3_MISS_RETIRED.LOCAL_DRAM   retired loads whose data came from local DRAM
+    MEM_LOAD_L3_MISS_RETIRED.REMOTE_DRAM  ... from remote DRAM
+    MEM_LOAD_L3_MISS_RETIRED.REMOTE_HITM  ... from a modified line in a remote cache
+    MEM_LOAD_L3_MISS_RETIRED.REMOTE_FWD   ... forwarded clean from a remote cache
+    MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM (SPR: XSNP_FWD)  L3 hits that took a modified
+                                          line from another core of the socket
+    LONGEST_LAT_CACHE.MISS / .REFERENCE   core requests that missed / looked up the L3
+    CYCLE_ACTIVITY.STALLS_L3_MISS         execution stalled while an L3 miss was
+                                          outstanding: sum over misses of their latency
+                                          in core clocks, divided by the overlap (MLP)
+    CYCLE_ACTIVITY.STALLS_L2_MISS (SPR: MEMORY_ACTIVITY.STALLS_L2_MISS)
+                                          the same for L2 misses: the L3 misses' stall
+                                          plus the L3-hit side (hits, in-socket HITM)
+    CYCLE_ACTIVITY.STALLS_MEM_ANY (SPR: EXE_ACTIVITY.BOUND_ON_LOADS)
+                                          any load miss outstanding: the above plus
+                                          L1/L2-bound stall (mem_other_stall)
+    uncore_imc CAS_COUNT.RD / .WR         64-byte DRAM reads / writes of the node
+    uncore_imc RPQ_INSERTS / RPQ_OCCUPANCY reads entering the read pending queue, and
+                                          their residency summed per DRAM clock (Little)
+    uncore_cha TOR_INSERTS.IA_MISS / TOR_OCCUPANCY.IA_MISS (ICX/SPR: _DRD_LOCAL and
+                                          _DRD_REMOTE): L3-missing data reads entering
+                                          the CHAs' table of requests, and their
+                                          residency summed per CHA clock (Little's law:
+                                          occupancy = inserts x residency x CHA clock)
+    uncore_cha CLOCKTICKS                 CHA clock ticks
+  AMD Zen 2/3/4 (PPRs 55803, 55898, 57930; perf's amdzen2/3/4 JSON):
+    demand data cache fills from local DRAM (MEM_IO_LCL / DRAM_IO_NEAR /
+    LS_MABRESP_LCL_DRAM), remote DRAM (MEM_IO_RMT / DRAM_IO_FAR / ..._RMT_DRAM),
+    another CCX of the node (EXT_CACHE_LCL / NEAR_CACHE_NEAR_FAR / ..._LCL_CACHE),
+    another node's cache (EXT_CACHE_RMT / FAR_CACHE_NEAR_FAR / ..._RMT_CACHE);
+    amd_l3 lookups and misses of the CCX; the sampled miss latency (Zen 3:
+    xi_sys_fill_latency counts cycles / 16 over xi_ccx_sdp_req1 requests; Zen 4:
+    l3_xi_sampled_latency counts cycles / 10); amd_df DRAM channel beats (Zen 2/3:
+    8 channels, 64 bytes each) or amd_umc CAS commands (Zen 4); the MAB
+    (miss address buffer) occupancy per cycle and its allocations.
+  Arm Neoverse N1 (TRM "PMU events"): REMOTE_ACCESS 0x31 accesses to another
+    socket, BUS_ACCESS 0x19 accesses that left the core, L2D_CACHE_REFILL 0x17,
+    LL_CACHE_RD 0x36, LL_CACHE_MISS_RD 0x37, STALL_BACKEND 0x24.
+
+Physics (all rates per second of the row's run time, latencies in ns):
+  stall_l3_miss = (n_loc (L_loc + q_loc + t) + n_rem (L_rem + q_rem + t)
+                   + n_rc c2c_rem) x GHz / MLP
+  stall_l2_miss = stall_l3_miss + (n_hl c2c_loc + n_l3 L_llc) x GHz / MLP
+  stall_mem     = stall_l2_miss + mem_other_stall x cycles
+  (each at most the cycles), CAS = bytes / 64, occupancy = inserts x
+  residency x clock.
+"""
+import json
+import os
+import sys
+
+DEFAULTS = {
+    "duration": 1.0,        # s
+    "ghz": 2.4,             # core clock
+    "busy": 1.0,            # share of the interval the row ran
+    "ips": 1e9,             # instructions per second
+    "dram_local": 0.0,      # loads/s served by local DRAM (the row's solo misses)
+    "dram_remote": 0.0,     # loads/s served by remote DRAM
+    "hitm_remote": 0.0,     # loads/s served by a modified line in the other socket
+    "fwd_remote": 0.0,      # loads/s forwarded clean from the other socket
+    "hitm_local": 0.0,      # loads/s served by a modified line of another core (socket)
+    "l3_hit": 0.0,          # loads/s that hit the L3 without a snoop
+    "extra_miss": 0.0,      # loads/s that miss only because co-runners evicted the line
+                            # (they go to DRAM with the row's local/remote mix)
+    "lat_local": 89.0,      # idle DRAM latencies (the calibration's)
+    "lat_remote": 143.0,
+    "lat_llc": 20.0,
+    "c2c_local": 50.0,
+    "c2c_remote": 114.0,
+    "q_local": 0.0,         # IMC queueing delay at the serving nodes' load, ns
+    "q_remote": 0.0,
+    "tracker_extra": 0.0,   # ns a miss waits for a full shared tracker (t)
+    "mlp": 1.0,             # misses in flight while stalled
+    "mem_other_stall": 0.0, # share of cycles stalled on L1/L2-bound loads
+    "node_bw": None,        # GB/s of the serving node's DRAM (None: the row's own traffic)
+    "read_share": 1.0,      # of node_bw
+    "cha_ghz": 2.4,         # uncore clock
+    "dclk_ghz": 1.333,      # DRAM clock (RPQ occupancy per DRAM clock)
+    "sq_full": 0.0,         # share of cycles the core's super queue was full
+    "tracker_full": 0.0,    # share of time the shared trackers were full
+    "l1_miss_other": 0.0,   # loads/s that missed L1 and hit L2 (Zen MAB allocations)
+}
+
+FAMILIES = {
+    "skx": "intel", "icx": "intel", "spr": "intel",
+    "zen2": "amd", "zen3": "amd", "zen4": "amd",
+    "neoverse-n1": "arm",
+}
+
+
+def physics(p):
+    d = p["duration"]
+    run = d * p["busy"]
+    cyc = p["ghz"] * 1e9 * run
+    share_rem = p["dram_remote"] / (p["dram_local"] + p["dram_remote"]) \
+        if p["dram_local"] + p["dram_remote"] > 0 else 0.0
+    x_rem = p["extra_miss"] * share_rem
+    x_loc = p["extra_miss"] - x_rem
+    n_loc = (p["dram_local"] + x_loc) * run
+    n_rem = (p["dram_remote"] + x_rem) * run
+    n_rc = (p["hitm_remote"] + p["fwd_remote"]) * run
+    n_hl = p["hitm_local"] * run
+    n_l3 = p["l3_hit"] * run
+    t = p["tracker_extra"]
+    dram_ns = n_loc * (p["lat_local"] + p["q_local"] + t) + \
+        n_rem * (p["lat_remote"] + p["q_remote"] + t) + n_rc * p["c2c_remote"]
+    l3_ns = n_hl * p["c2c_local"] + n_l3 * p["lat_llc"]
+    s_l3 = min(cyc, dram_ns * p["ghz"] / p["mlp"])
+    s_l2 = min(cyc, s_l3 + l3_ns * p["ghz"] / p["mlp"])
+    s_mem = min(cyc, s_l2 + p["mem_other_stall"] * cyc)
+    ins = p["ips"] * run
+    misses = n_loc + n_rem + n_rc
+    node_bw = p["node_bw"] if p["node_bw"] is not None else \
+        (n_loc * 64 / d / 1e9)
+    node_bytes = node_bw * 1e9 * d
+    node_reads = node_bytes * p["read_share"] / 64
+    node_writes = node_bytes * (1 - p["read_share"]) / 64
+    # the trackers hold each local read for its whole latency at the node's load
+    res_ns = p["lat_local"] + p["q_local"] + t
+    solo = 1000 * (misses - p["extra_miss"] * run) / ins if ins > 0 else None
+    return dict(cyc=cyc, run=run, ins=ins, n_loc=n_loc, n_rem=n_rem, n_hl=n_hl, n_l3=n_l3,
+                hitm_r=p["hitm_remote"] * run, fwd_r=p["fwd_remote"] * run, misses=misses,
+                s_l3=s_l3, s_l2=s_l2, s_mem=s_mem, node_reads=node_reads,
+                node_writes=node_writes, res_ns=res_ns, solo=solo,
+                dram_ns=dram_ns, l3_ns=l3_ns)
+
+
+def intel(model, p, x):
+    d = p["duration"]
+    c = {}
+    n = {}
+    c["cycles"] = x["cyc"]
+    c["instructions"] = x["ins"]
+    c["task-clock"] = x["run"] * 1e9
+    # MEM_LOAD_L3_MISS_RETIRED (event 0xd3): umask 0x01 local DRAM, 0x02 remote DRAM,
+    # 0x04 remote HITM, 0x08 remote FWD -- written as raw codes and as names
+    c["MEM_LOAD_L3_MISS_RETIRED:LOCAL_DRAM"] = x["n_loc"]
+    c["cpu/event=0xd3,umask=0x02/"] = x["n_rem"]
+    c["r04d3"] = x["hitm_r"]
+    c["MEM_LOAD_L3_MISS_RETIRED:REMOTE_FWD"] = x["fwd_r"]
+    c["MEM_LOAD_L3_HIT_RETIRED:XSNP_FWD" if model == "spr" else
+      "MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM"] = x["n_hl"]
+    c["LONGEST_LAT_CACHE:MISS"] = x["misses"]
+    c["LONGEST_LAT_CACHE:REFERENCES" if model == "icx" else
+      "LONGEST_LAT_CACHE:REFERENCE"] = x["misses"] + x["n_hl"] + x["n_l3"]
+    c["CYCLE_ACTIVITY:STALLS_L3_MISS"] = x["s_l3"]
+    if model == "spr":
+        c["MEMORY_ACTIVITY:STALLS_L2_MISS"] = x["s_l2"]
+        c["EXE_ACTIVITY:BOUND_ON_LOADS"] = x["s_mem"]
+        c["XQ:FULL_CYCLES"] = p["sq_full"] * x["cyc"]
+    else:
+        c["CYCLE_ACTIVITY:STALLS_L2_MISS"] = x["s_l2"]
+        c["CYCLE_ACTIVITY:STALLS_MEM_ANY"] = x["s_mem"]
+        c["SQ_MISC:SQ_FULL" if model == "icx" else
+          "OFFCORE_REQUESTS_BUFFER:SQ_FULL"] = p["sq_full"] * x["cyc"]
+        if model == "skx":
+            c["L1D_PEND_MISS:FB_FULL"] = 0
+    # the serving node: CAS counts, RPQ and TOR by Little's law
+    cha = p["cha_ghz"] * 1e9 * d
+    ins_l = x["node_reads"]
+    occ_l = ins_l * x["res_ns"] * p["cha_ghz"]
+    rpq_ins = x["node_reads"]
+    rpq_occ = rpq_ins * (p["q_local"] + 15) * p["dclk_ghz"]   # 15 ns of DRAM access itself
+    if model == "skx":
+        n["uncore_imc/event=0x04,umask=0x03/"] = x["node_reads"]
+        n["uncore_imc/event=0x04,umask=0x0c/"] = x["node_writes"]
+        n["uncore_imc/event=0x10/"] = rpq_ins
+        n["uncore_imc/event=0x80/"] = rpq_occ
+        n["uncore_cha/event=0x35,umask=0x21,config1=0x40433/"] = ins_l
+        n["uncore_cha/event=0x36,umask=0x21,config1=0x40433/"] = occ_l
+        n["uncore_cha_0/event=0x00/"] = cha
+    else:
+        rd = "0x0f" if model == "icx" else "0xcf"
+        wr = "0x30" if model == "icx" else "0xf0"
+        ev = "0x04" if model == "icx" else "0x05"
+        n["uncore_imc/event=%s,umask=%s/" % (ev, rd)] = x["node_reads"]
+        n["uncore_imc/event=%s,umask=%s/" % (ev, wr)] = x["node_writes"]
+        n["uncore_imc/event=0x10,umask=0x01/"] = rpq_ins
+        n["uncore_imc/event=0x10,umask=0x02/"] = 0
+        n["uncore_imc/event=0x80/"] = rpq_occ
+        n["uncore_imc/event=0x81/"] = 0
+        n["uncore_cha/event=0x35,umask=0xc816fe01/"] = ins_l
+        n["uncore_cha/event=0x36,umask=0xc816fe01/"] = occ_l
+        n["uncore_cha/event=0x35,umask=0xc8177e01/"] = 0
+        n["uncore_cha/event=0x36,umask=0xc8177e01/"] = 0
+        n["uncore_cha_0/event=0x01/"] = cha
+    return c, n
+
+
+def amd(model, p, x):
+    d = p["duration"]
+    c = {}
+    n = {}
+    c["cycles"] = x["cyc"]
+    c["instructions"] = x["ins"]
+    c["task-clock"] = x["run"] * 1e9
+    rc = x["hitm_r"] + x["fwd_r"]   # Zen counts clean and modified alike
+    names = {
+        "zen2": ("DATA_CACHE_REFILLS_FROM_SYSTEM", "LS_MABRESP_LCL_DRAM", "LS_MABRESP_RMT_DRAM",
+                 "LS_MABRESP_LCL_CACHE", "LS_MABRESP_RMT_CACHE"),
+        "zen3": ("DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM", "MEM_IO_LCL", "MEM_IO_RMT",
+                 "EXT_CACHE_LCL", "EXT_CACHE_RMT"),
+        "zen4": ("DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM", "DRAM_IO_NEAR", "DRAM_IO_FAR",
+                 "NEAR_CACHE_NEAR_FAR", "FAR_CACHE_NEAR_FAR"),
+    }[model]
+    c["%s:%s" % (names[0], names[1])] = x["n_loc"]
+    c["%s:%s" % (names[0], names[2])] = x["n_rem"]
+    c["%s:%s" % (names[0], names[3])] = x["n_hl"]
+    c["%s:%s" % (names[0], names[4])] = rc
+    # the CCX's L3: a fill from another CCX is a miss of this one
+    miss = x["misses"] + x["n_hl"]
+    lat_cyc = (x["dram_ns"] + x["n_hl"] * p["c2c_local"]) * p["ghz"]
+    if model == "zen4":
+        c["amd_l3/event=0x04,umask=0xff,enallcores=1,enallslices=1,threadmask=3/"] = miss + x["n_l3"]
+        c["amd_l3/event=0x04,umask=0x01,enallcores=1,enallslices=1,threadmask=3/"] = miss
+        c["amd_l3/event=0xac,umask=0x3f,enallcores=1,enallslices=1,sliceid=3,threadmask=3/"] = lat_cyc / 10
+        c["amd_l3/event=0xad,umask=0x3f,enallcores=1,enallslices=1,sliceid=3,threadmask=3/"] = miss
+        n["amd_umc/event=0x0a,rdwrmask=1/"] = x["node_reads"]
+        n["amd_umc/event=0x0a,rdwrmask=2/"] = x["node_writes"]
+    else:
+        if model == "zen3":
+            c["amd_l3/event=0x04,umask=0xff/"] = miss + x["n_l3"]
+            c["amd_l3/event=0x04,umask=0x01/"] = miss
+        else:
+            c["amd_l3/event=0x01,umask=0x80/"] = miss + x["n_l3"]
+            c["amd_l3/event=0x06,umask=0x01/"] = miss
+        c["amd_l3/event=0x90,umask=0x00/"] = lat_cyc / 16
+        c["amd_l3/event=0x9a,umask=0x3f/"] = miss
+        beats = x["node_reads"] + x["node_writes"]
+        for ch, ev in enumerate(("0x07", "0x47", "0x87", "0xc7", "0x107", "0x147", "0x187", "0x1c7")):
+            n["amd_df/event=%s,umask=0x38/" % ev] = beats / 8
+    if model in ("zen3", "zen4"):
+        l1m = miss + x["n_l3"] + p["l1_miss_other"] * x["run"]
+        # MAB occupancy per cycle summed = the misses' residency in core clocks (Little)
+        c["ALLOC_MAB_COUNT"] = (x["dram_ns"] + x["l3_ns"]) * p["ghz"] / 1
+        c["MAB_ALLOCATION_BY_TYPE:LS" if model == "zen3" else "MAB_ALLOCATION_BY_TYPE:ALL"] = l1m
+    return c, n
+
+
+def arm(model, p, x):
+    c = {}
+    c["cycles"] = x["cyc"]
+    c["instructions"] = x["ins"]
+    c["task-clock"] = x["run"] * 1e9
+    rc = x["hitm_r"] + x["fwd_r"]
+    c["r31"] = x["n_rem"] + rc                                      # REMOTE_ACCESS
+    c["r19"] = x["n_loc"] + x["n_rem"] + rc + x["n_hl"] + x["n_l3"]  # BUS_ACCESS
+    c["r17"] = c["r19"]                                             # L2D_CACHE_REFILL
+    c["r36"] = x["misses"] + x["n_l3"] + x["n_hl"]                  # LL_CACHE_RD
+    c["r37"] = x["misses"]                                          # LL_CACHE_MISS_RD
+    c["r24"] = x["s_mem"]                                           # STALL_BACKEND (memory part)
+    return c, {}
+
+
+def generate(model, params):
+    p = dict(DEFAULTS)
+    for k, v in params.items():
+        if k not in p:
+            raise ValueError("unknown parameter '%s' (%s)" % (k, ", ".join(sorted(p))))
+        p[k] = float(v)
+    fam = FAMILIES.get(model)
+    if not fam:
+        raise ValueError("no event definitions for model '%s' (%s)" % (model, ", ".join(sorted(FAMILIES))))
+    x = physics(p)
+    c, n = {"intel": intel, "amd": amd, "arm": arm}[fam](model, p, x)
+    return p, x, c, n
+
+
+def fmt(v):
+    return "%.17g" % v
+
+
+def expand(path, out):
+    model = None
+    lines = open(path).read().split("\n")
+    res = []
+    base = os.path.dirname(os.path.abspath(path))
+    for i, line in enumerate(lines):
+        words = line.split()
+        if words and words[0] == "model" and len(words) == 2:
+            model = words[1]
+        if words and words[0] == "root" and len(words) == 2 and not words[1].startswith("/"):
+            res.append("root " + os.path.normpath(os.path.join(base, words[1])))
+            continue
+        if not words or words[0] != "gen":
+            res.append(line)
+            continue
+        params = {}
+        for w in words[1:]:
+            if "=" not in w:
+                sys.exit("%s:%d: expected KEY=VALUE, not '%s'" % (path, i + 1, w))
+            k, v = w.split("=", 1)
+            params[k] = v
+        try:
+            p, x, c, n = generate(model, params)
+        except ValueError as e:
+            sys.exit("%s:%d: %s" % (path, i + 1, e))
+        # one line for one line: the cases file's line numbers stay true
+        words = ["counts", "duration", fmt(p["duration"]), "ghz", fmt(p["ghz"])]
+        if p["extra_miss"] > 0 and x["solo"] is not None:
+            words += ["solo_mpki", fmt(x["solo"])]
+        for k, v in c.items():
+            words += [k, fmt(v)]
+        for k, v in n.items():
+            words += ["node:" + k, fmt(v)]
+        res.append(" ".join(words))
+    text = "\n".join(res)
+    if out:
+        open(out, "w").write(text)
+    else:
+        sys.stdout.write(text)
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[1] == "--model":
+        params = dict(a.split("=", 1) for a in argv[3:])
+        p, x, c, n = generate(argv[2], params)
+        doc = {"duration_s": p["duration"], "cpu_ghz": p["ghz"], "counts": c}
+        if n:
+            doc["node_counts"] = n
+        if p["extra_miss"] > 0 and x["solo"] is not None:
+            doc["solo_mpki"] = x["solo"]
+        json.dump(doc, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+        return 0
+    if len(argv) not in (2, 3):
+        sys.stderr.write(__doc__.split("\n\n")[1] + "\n")
+        return 2
+    expand(argv[1], argv[2] if len(argv) == 3 else None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
