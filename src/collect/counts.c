@@ -246,8 +246,11 @@ int counts_parse_perf_csv(struct count_set *s, double *duration_s, const char *t
 		}
 		if ((!strcmp(ev, "task-clock") || !strcmp(ev, "cpu-clock")) && !strcmp(unit, "msec"))
 			v *= 1e6;          /* perf prints ns of CPU time as msec */
-		if (!strcmp(ev, "duration_time") && isfinite(v) && isnan(*duration_s))
-			*duration_s = v / (strcmp(unit, "ns") && unit[0] ? 1e3 : 1e9);
+		if (!strcmp(ev, "duration_time")) {   /* perf's wall clock: the duration, not a count */
+			if (isfinite(v) && isnan(*duration_s))
+				*duration_s = v / (strcmp(unit, "ns") && unit[0] ? 1e3 : 1e9);
+			continue;
+		}
 		/* intervals and CPUs of one event add up */
 		for (i = start; i < s->n; i++)
 			if (!strcmp(s->v[i].spec, ev))

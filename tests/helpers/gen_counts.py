@@ -129,12 +129,18 @@ def physics(p):
     node_writes = node_bytes * (1 - p["read_share"]) / 64
     # the trackers hold each local read for its whole latency at the node's load
     res_ns = p["lat_local"] + p["q_local"] + t
-    solo = 1000 * (misses - p["extra_miss"] * run) / ins if ins > 0 else None
     return dict(cyc=cyc, run=run, ins=ins, n_loc=n_loc, n_rem=n_rem, n_hl=n_hl, n_l3=n_l3,
                 hitm_r=p["hitm_remote"] * run, fwd_r=p["fwd_remote"] * run, misses=misses,
                 s_l3=s_l3, s_l2=s_l2, s_mem=s_mem, node_reads=node_reads,
-                node_writes=node_writes, res_ns=res_ns, solo=solo,
-                dram_ns=dram_ns, l3_ns=l3_ns)
+                node_writes=node_writes, res_ns=res_ns,
+                dram_ns=dram_ns, l3_ns=l3_ns, extra=p["extra_miss"] * run)
+
+
+def solo_mpki(x, llc_misses):
+    """What the row's LLC-miss event would count alone, per kilo-instruction: the
+    misses its co-runners caused taken away (on Zen the CCX's L3 misses include the
+    fills from another CCX; on Intel the in-socket HITM are L3 hits)."""
+    return 1000 * (llc_misses - x["extra"]) / x["ins"] if x["ins"] > 0 else None
 
 
 def intel(model, p, x):
@@ -153,6 +159,7 @@ def intel(model, p, x):
     c["MEM_LOAD_L3_HIT_RETIRED:XSNP_FWD" if model == "spr" else
       "MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM"] = x["n_hl"]
     c["LONGEST_LAT_CACHE:MISS"] = x["misses"]
+    x["solo"] = solo_mpki(x, x["misses"])
     c["LONGEST_LAT_CACHE:REFERENCES" if model == "icx" else
       "LONGEST_LAT_CACHE:REFERENCE"] = x["misses"] + x["n_hl"] + x["n_l3"]
     c["CYCLE_ACTIVITY:STALLS_L3_MISS"] = x["s_l3"]
@@ -221,6 +228,7 @@ def amd(model, p, x):
     c["%s:%s" % (names[0], names[4])] = rc
     # the CCX's L3: a fill from another CCX is a miss of this one
     miss = x["misses"] + x["n_hl"]
+    x["solo"] = solo_mpki(x, miss)
     lat_cyc = (x["dram_ns"] + x["n_hl"] * p["c2c_local"]) * p["ghz"]
     if model == "zen4":
         c["amd_l3/event=0x04,umask=0xff,enallcores=1,enallslices=1,threadmask=3/"] = miss + x["n_l3"]
@@ -260,6 +268,7 @@ def arm(model, p, x):
     c["r17"] = c["r19"]                                             # L2D_CACHE_REFILL
     c["r36"] = x["misses"] + x["n_l3"] + x["n_hl"]                  # LL_CACHE_RD
     c["r37"] = x["misses"]                                          # LL_CACHE_MISS_RD
+    x["solo"] = solo_mpki(x, x["misses"])
     c["r24"] = x["s_mem"]                                           # STALL_BACKEND (memory part)
     return c, {}
 
