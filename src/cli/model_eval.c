@@ -29,9 +29,10 @@ struct setup {
 	const char *root;
 	struct platform plat;
 	bool plat_ok;
+	struct platform view;      /* plat's shallow copy with the #constants set: only its
+				      topology counts are read (model_env_fill()), never released */
 	struct pmu_db *db;
 	char db_error[VP_ERR_MSG_MAX];
-	int base[EC_N];            /* the probed topology, to restore between cases */
 };
 
 static int *const_field(struct platform *p, int c)
@@ -55,10 +56,7 @@ static void setup_open(struct setup *s, const char *root)
 	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
 	s->plat_ok = platform_probe(&s->plat, root, &err) == 0;
 	if (s->plat_ok) {
-		s->base[EC_NUM_CPUS] = s->plat.topo.n_cpus;
-		s->base[EC_NUM_NODES] = s->plat.topo.n_nodes;
-		s->base[EC_NUM_PACKAGES] = s->plat.topo.n_packages;
-		s->base[EC_SMT_ON] = s->plat.topo.smt_on;
+		s->view = s->plat;
 	}
 	vp_err_clear(&err);
 	if (pmu_db_new(&s->db, root, &err)) {
@@ -77,14 +75,8 @@ static void setup_close(struct setup *s)
 /* The probed topology again (a case's #constants do not outlive it). */
 static void setup_reset(struct setup *s)
 {
-	int c;
-
-	if (!s->plat_ok)
-		return;
-	for (c = 0; c < EC_N; c++)
-		if (const_field(&s->plat, c))
-			*const_field(&s->plat, c) = s->base[c];
-	s->plat.topo.smt_on = s->base[EC_SMT_ON];
+	if (s->plat_ok)
+		s->view = s->plat;
 }
 
 /* "cal.loaded=BW:LAT,BW:LAT": the loaded-latency curve. */
@@ -176,11 +168,11 @@ static int apply_set(struct setup *s, struct calib *cal, const char *arg, const 
 					 eq + 1);
 			goto out;
 		}
-		s->plat.topo.known = true;
+		s->view.topo.known = true;
 		if (k == EC_SMT_ON)
-			s->plat.topo.smt_on = v != 0;
+			s->view.topo.smt_on = v != 0;
 		else
-			*const_field(&s->plat, k) = (int)v;
+			*const_field(&s->view, k) = (int)v;
 		goto out;
 	}
 	ret = vp_err_set(err, VP_EINVAL, "%s'--set %s': expected cal.NAME=VALUE or #CONST=VALUE",
@@ -209,7 +201,7 @@ static int evaluate(struct setup *s, const struct model *m, const struct calib *
 	eo.db = s->db;
 	eo.root = s->root;
 	eo.pfm_table = pfm_table_for(s, m);
-	eo.plat = s->plat_ok ? &s->plat : NULL;
+	eo.plat = s->plat_ok ? &s->view : NULL;
 	eo.cal = cal;
 	eo.node_row = node_row;
 	return counts_eval(&eo, c, json, err);
