@@ -1,6 +1,7 @@
 #!/bin/sh
 # models.sh - `vmmprof model check` over every built-in model, each against
-# the fixture tree of its platform (tests/data/root/NAME).  A model whose
+# the fixture tree of its platform (tests/data/root/NAME), and `vmmprof model
+# test` over each model's scenario file (tests/models/NAME.cases).  A model whose
 # fixture tree does not exist yet is parsed and name-checked only, and
 # counted as skipped with the reason.  Last line: "models: N passed, N failed,
 # N skipped".
@@ -54,6 +55,24 @@ for f in models/*.model; do
 		sed 's/^/     /' "$out"
 	fi
 done
-rm -f "$out"
+# each model's scenario file (tests/models/NAME.cases): the physics expanded into
+# counts by tests/helpers/gen_counts.py, then `model test` against the hand-worked costs
+cases=$(mktemp)
+for f in tests/models/*.cases; do
+	name=$(basename "$f" .cases)
+	if ! command -v python3 >/dev/null; then
+		skip=$((skip + 1))
+		echo "SKIP $name.cases: python3 is needed by tests/helpers/gen_counts.py"
+	elif python3 tests/helpers/gen_counts.py "$f" "$cases" >"$out" 2>&1 &&
+	     HOME=/nonexistent "$bin" model test "$cases" >>"$out" 2>&1; then
+		pass=$((pass + 1))
+		echo "ok   $name.cases: $(tail -n 1 "$out" | sed 's/^[^:]*: //')"
+	else
+		fail=$((fail + 1))
+		echo "FAIL $name.cases"
+		sed 's/^/     /' "$out"
+	fi
+done
+rm -f "$out" "$cases"
 echo "models: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
