@@ -55,7 +55,7 @@ static int parse_opts(int argc, char **argv, struct model_opts *o)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "counts", required_argument, NULL, 'c' },
 		{ "perf-csv", required_argument, NULL, 'p' },
-		{ "calib", required_argument, NULL, 'C' },
+		{ "calibration", required_argument, NULL, 'C' },
 		{ "set", required_argument, NULL, 's' },
 		{ "row", required_argument, NULL, 'r' },
 		{ "duration", required_argument, NULL, 'd' },
@@ -453,8 +453,7 @@ const struct cmd cmd_model = {
 	.synopsis = "model list [--json|--raw-dump] [--root DIR] [--model-path DIR]...\n"
 		    "model show [--json] [--root DIR] [--model-path DIR]... NAME|FILE\n"
 		    "model check [-v] [--root DIR] [--parse-only] [--model-path DIR]... NAME|FILE...\n"
-		    "model eval NAME|FILE --counts FILE|--perf-csv FILE [--root DIR] [--calib FILE]\n"
-		    "           [--set cal.NAME=VALUE|#CONST=VALUE]... [--row vcpu|node] [--json]\n"
+		    "model eval NAME|FILE --counts FILE|--perf-csv FILE [--root DIR] [--calibration FILE] [--set cal.NAME=VALUE|#CONST=VALUE]... [--row vcpu|node] [--json]\n"
 		    "model test [-v] [--root DIR] [--model-path DIR]... CASES...",
 	.description =
 		"A model (docs/models.md) names the events and software sources of a\n"
@@ -505,9 +504,9 @@ const struct cmd cmd_model = {
 		   "-v, --verbose\tcheck: also warn about each optional event or source absent here; test: print each case's evaluation\n"
 		   "--counts FILE\teval: the JSON counts file {\"duration_s\", \"cpu_ghz\", \"counts\", \"node_counts\", \"solo_mpki\"}\n"
 		   "--perf-csv FILE\teval: counts from 'perf stat -x,' output (with --counts: added to its counts)\n"
-		   "--calib FILE\teval: the calibration (cal.* values and the loaded-latency curve); none: every cal.* is n/a\n"
+		   "--calibration FILE\teval: the calibration (cal.* values and the loaded-latency curve); none: every cal.* is n/a\n"
 		   "--set NAME=VALUE\teval: a calibration value (cal.lat_local_ns=89, cal.loaded=GBS:NS,...) or a constant (#num_nodes=2); repeatable\n"
-		   "--row ROW\teval: vcpu (default: the counts are a thread's) or node (a node's counts)\n"
+		   "--row vcpu|node\teval: whose counts they are: a thread's (vcpu, the default) or a node's\n"
 		   "--duration S\teval: seconds the counts cover (overrides the file's)\n"
 		   "--ghz G\teval: the core clock while they were counted (overrides the file's)",
 	.examples = "vmmprof model list\tthe models, and the one chosen for this machine\n"
