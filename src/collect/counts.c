@@ -873,7 +873,8 @@ static void text_row(const struct jv *row, struct sbuf *out)
 			  num(jv_num(cost, "llc_base_cycles"), b2, sizeof(b2)),
 			  num(jv_num(cost, "solo_mpki"), b3, sizeof(b3)),
 			  isfinite(jv_num(cost, "mlp")) ? num(jv_num(cost, "mlp"), b1, sizeof(b1)) :
-			  "n/a (anchored)");
+			  jv_str(cost, "anchor") && !strcmp(jv_str(cost, "anchor"), "measured") ?
+			  "n/a (anchored)" : "n/a");
 	}
 }
 
