@@ -473,15 +473,11 @@ static double pct(double v, double of)
 	return isfinite(v) && of > 0 ? 100 * v / of : NAN;
 }
 
-static const char *anchor_name(enum cost_anchor a)
-{
-	return a == ANCHOR_MEASURED ? "measured" : a == ANCHOR_ESTIMATED ? "estimated" : "none";
-}
-
 /* Metrics, cost terms and factors of one evaluated row. */
 static void write_row(struct jw *w, const struct model *m, const struct model_avail *av,
 		      const struct platform *plat, const struct calib *cal, double duration,
-		      const struct collect_row *r, bool costs, const struct cost_calib *cc)
+		      const struct collect_frame *fr, const struct collect_row *r, bool costs,
+		      const struct cost_calib *cc)
 {
 	struct expr_env env;
 	struct sbuf sb = SBUF_INIT;
@@ -530,7 +526,7 @@ static void write_row(struct jw *w, const struct model *m, const struct model_av
 	jw_arr_begin(w);
 	for (f = 0; f < FACTOR_N; f++) {
 		const struct model_factor *mf = &m->factors[f];
-		enum vp_quality q = mf->bound ? mf->quality : VQ_UNAVAILABLE;
+		enum vp_quality q = mf->bound ? frame_factor_quality(m, fr, r, f) : VQ_UNAVAILABLE;
 
 		jw_obj_begin(w);
 		jw_kstr(w, "factor", factor_name((enum factor_id)f));
@@ -547,9 +543,8 @@ static void write_row(struct jw *w, const struct model *m, const struct model_av
 		if (costs) {
 			double c = r->cost.cost[f];
 
-			if (isfinite(c) && r->cost.anchor == ANCHOR_ESTIMATED && q != VQ_PROXY)
-				q = VQ_ESTIMATE;
 			jw_kdouble(w, "cost_cycles", c);
+			jw_kstr(w, "cost_quality", vp_quality_name(frame_cost_quality(m, fr, r, f)));
 			jw_kdouble(w, "cost_pct", pct(c, r->cycles));
 			/* the IMC's reason is told from the calibration here: cost_row() may point
 			 * it at the curve_why of a cost_calib that frame_cost() has released */
@@ -569,7 +564,7 @@ static void write_row(struct jw *w, const struct model *m, const struct model_av
 	if (costs) {
 		jw_key(w, "cost");
 		jw_obj_begin(w);
-		jw_kstr(w, "anchor", anchor_name(r->cost.anchor));
+		jw_kstr(w, "anchor", cost_anchor_name(r->cost.anchor));
 		jw_kstr(w, "anchor_why", r->cost.anchor_why);
 		jw_kbool(w, "suspect", r->cost.suspect);
 		jw_kdouble(w, "budget_cycles", r->cost.budget);
@@ -743,7 +738,7 @@ int counts_eval(const struct counts_eval_opts *o, const struct counts_in *c, str
 	if (f.n_rows) {
 		jw_key(&w, "vcpu");
 		jw_obj_begin(&w);
-		write_row(&w, m, &av_row, o->plat, o->cal, f.duration, &f.rows[0], true, &cc);
+		write_row(&w, m, &av_row, o->plat, o->cal, f.duration, &f, &f.rows[0], true, &cc);
 		jw_obj_end(&w);
 	}
 	if (f.n_nodes) {
@@ -763,7 +758,7 @@ int counts_eval(const struct counts_eval_opts *o, const struct counts_in *c, str
 			jw_key(&w, "inputs");
 			write_inputs(&w, m, res, bnode);
 		}
-		write_row(&w, m, &av_node, o->plat, o->cal, f.duration, &f.nodes[0], false, &cc);
+		write_row(&w, m, &av_node, o->plat, o->cal, f.duration, &f, &f.nodes[0], false, &cc);
 		cost_node_from_terms(&cc, f.nodes[0].term, fr, &ns);
 		jw_key(&w, "state");
 		write_node_state(&w, &ns);
@@ -839,8 +834,9 @@ static void text_row(const struct jv *row, struct sbuf *out)
 		  " (estimated from task-clock x clock rate)" : "");
 	a = jv_arr(row, "factors");
 	cost = jv_get(row, "cost");
-	sbuf_addf(out, "  %-9s %10s %-9s %14s %8s  %-12s %s\n", "factor", "score", "severity",
-		  cost ? "cost cycles" : "", cost ? "cost %" : "", "quality", "n/a because");
+	sbuf_addf(out, "  %-9s %10s %-9s %-12s %14s %8s  %-12s %s\n", "factor", "score", "severity",
+		  "quality", cost ? "cost cycles" : "", cost ? "cost %" : "", cost ? "cost quality" : "",
+		  "n/a because");
 	for (i = 0; a && i < a->n; i++) {
 		const struct jv *x = &a->items[i];
 		const char *sw = jv_str(x, "score_why"), *cw = jv_str(x, "cost_why");
@@ -850,18 +846,18 @@ static void text_row(const struct jv *row, struct sbuf *out)
 			sbuf_addf(&why, "score: %s", sw);
 		if (cw)
 			sbuf_addf(&why, "%scost: %s", why.len ? "; " : "", cw);
-		sbuf_addf(out, "  %-9s %10s %-9s %14s %8s  %-12s %s\n", jv_str(x, "factor"),
+		sbuf_addf(out, "  %-9s %10s %-9s %-12s %14s %8s  %-12s %s\n", jv_str(x, "factor"),
 			  num(jv_num(x, "score"), b1, sizeof(b1)), jv_str(x, "severity"),
-			  cost ? num(jv_num(x, "cost_cycles"), b2, sizeof(b2)) : "",
-			  cost ? num(jv_num(x, "cost_pct"), b3, sizeof(b3)) : "", jv_str(x, "quality"),
-			  sbuf_str(&why));
+			  jv_str(x, "quality"), cost ? num(jv_num(x, "cost_cycles"), b2, sizeof(b2)) : "",
+			  cost ? num(jv_num(x, "cost_pct"), b3, sizeof(b3)) : "",
+			  cost ? jv_str(x, "cost_quality") : "", sbuf_str(&why));
 		sbuf_release(&why);
 	}
 	if (cost) {
 		const char *aw = jv_str(cost, "anchor_why");
 
-		sbuf_addf(out, "  %-9s %10s %-9s %14s %8s  (the factors' interaction)\n", "remainder", "",
-			  "", num(jv_num(cost, "remainder_cycles"), b2, sizeof(b2)),
+		sbuf_addf(out, "  %-9s %10s %-9s %-12s %14s %8s  (the factors' interaction)\n", "remainder",
+			  "", "", "", num(jv_num(cost, "remainder_cycles"), b2, sizeof(b2)),
 			  num(jv_num(cost, "remainder_pct"), b3, sizeof(b3)));
 		sbuf_addf(out, "  budget: %s cycles (%s%% of cycles), %s%s%s\n",
 			  num(jv_num(cost, "budget_cycles"), b1, sizeof(b1)),

@@ -94,13 +94,13 @@ test_expect_success 'model eval: the remote chaser ranks locality first (25.9 %)
 	near j "$(fac j llc cost_pct)" 0 &&
 	test "$(json_get j "j[\"vcpu\"][\"cost\"][\"anchor\"]")" = "measured" &&
 	near j "round(j[\"vcpu\"][\"cost\"][\"budget_pct\"], 2)" 97.12 &&
-	test "$(json_get j "$(fac j locality quality)")" = "measured" &&
+	test "$(json_get j "$(fac j locality cost_quality)")" = "measured" &&
 	json_get j "$(fac j imc cost_why)" | grep -q "the calibration has no loaded-latency points"
 '
 
 test_expect_success 'model eval text: every factor with score, severity, cost and quality; remainder and budget' '
 	vmmprof model eval skx --root "$R/skx-2s" --counts "$TRASH/chaser.json" $CAL >t &&
-	grep_q "^  locality  *0.6 critical  *6.22[0-9e+]* *25.9[0-9]*  measured" t &&
+	grep_q "^  locality  *0.6 critical  measured  *6.22[0-9e+]* *25.9[0-9]*  measured" t &&
 	grep_q "^  remainder " t &&
 	grep_q "^  budget: 2.33[0-9e+]* cycles (97.12% of cycles), measured" t &&
 	grep_q "^unused counts:" t &&
@@ -175,7 +175,7 @@ test_expect_success 'Zen 3, idle machine, 50 % remote chaser: the queue cost is 
 	near zj "round($(fac zj locality cost_pct), 6)" 20 &&
 	test "$(json_get zj "$(fac zj queue cost_pct)")" = "None" &&
 	json_get zj "$(fac zj queue cost_why)" | grep -q "no residency of the shared request trackers" &&
-	test "$(json_get zj "$(fac zj locality quality)")" = "estimate"
+	test "$(json_get zj "$(fac zj locality cost_quality)")" = "estimate"
 '
 
 # Invariants on random physics, every model the generator knows (a fixed seed: the same

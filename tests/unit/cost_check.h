@@ -113,12 +113,6 @@ static const char *cc_check(const struct cost_in *in, const struct cost_out *o, 
 		}
 		if (isfinite(o->cost[f]))
 			sum += o->cost[f];
-		/* KNOWN BUG, reported to the cost stage's author (issue 15): cost_row()
-		 * leaves the queue NaN without a reason whenever the solo rate is unknown
-		 * ((n_dram - x) with x NaN; the fix-up after it tests the NaN it made).
-		 * Drop this exception when src/model/cost.c is fixed. */
-		if (f == FACTOR_QUEUE && isfinite(in->local.t_ns) && !o->why[f])
-			continue;
 		if (isnan(o->cost[f]) && !o->why[f]) {
 			snprintf(buf, size, "cost %s is n/a without a reason", factor_name((enum factor_id)f));
 			return buf;
