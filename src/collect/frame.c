@@ -50,7 +50,7 @@ void frame_eval_row(const struct model *m, const struct platform *plat, const st
 	/* the cost stage fills these (frame_cost()); until then nothing is known */
 	r->mem_stall = NAN;
 	r->solo_mpki = NAN;
-	cost_out_zero(&r->cost);
+	cost_out_none(&r->cost);
 	for (t = 0; t < FACTOR_N; t++)
 		r->fv[t].cost_cycles = r->fv[t].cost_pct = NAN;
 }
@@ -214,28 +214,51 @@ static void remote_state(const struct cost_node *ns, const int *node_ids, size_t
 	}
 }
 
-static void fill_fv(struct collect_row *r)
+/* The row's factor values from its split: costs in cycles and in % of cycles. */
+static void fill_fv(struct collect_row *r, double cycles)
 {
 	int fi;
 
 	r->mem_stall = r->cost.budget;
 	for (fi = 0; fi < FACTOR_N; fi++) {
 		r->fv[fi].cost_cycles = r->cost.cost[fi];
-		r->fv[fi].cost_pct = isfinite(r->cost.cost[fi]) && r->cycles > 0 ?
-				     100.0 * r->cost.cost[fi] / r->cycles : NAN;
+		r->fv[fi].cost_pct = isfinite(r->cost.cost[fi]) && cycles > 0 ?
+				     100.0 * r->cost.cost[fi] / cycles : NAN;
 	}
+}
+
+/* Split row r's stall with `local` the state of the node it runs on (-1 none). */
+static void row_cost(const struct model *m, const struct cost_calib *cc,
+		     const struct collect_frame *f, const struct cost_solo *solo,
+		     const struct cost_node *ns, const int *ids, size_t n, int here,
+		     const struct collect_row *vm, struct collect_row *r)
+{
+	struct cost_in in;
+	size_t j;
+
+	memset(&in, 0, sizeof(in));
+	memcpy(in.term, r->term, sizeof(in.term));
+	in.cycles = r->cycles;
+	in.ghz = row_ghz(m, f, r);
+	cost_node_unknown(&in.local);
+	for (j = 0; j < n; j++)
+		if (ids[j] == here)
+			in.local = ns[j];
+	remote_state(ns, ids, n, here, vm, &in.remote);
+	cost_solo_lookup(solo, r, &in.solo_mpki, &in.solo_why);
+	cost_row(cc, &in, &r->cost);
+	fill_fv(r, r->cycles);
 }
 
 void frame_cost(const struct model *m, const struct calib *cal, struct collect_frame *f,
 		struct cost_solo *solo)
 {
 	struct cost_calib cc;
-	struct cost_node *ns, none;
+	struct cost_node *ns;
 	int *ids;
 	size_t i, j, n = f->n_nodes;
 
 	cost_calib_init(&cc, cal);
-	cost_node_unknown(&none);
 	/* node ids: the node rows', else those the threads ran on */
 	ids = xcalloc(n + f->n_rows + 1, sizeof(int));
 	for (i = 0; i < f->n_nodes; i++)
@@ -255,29 +278,11 @@ void frame_cost(const struct model *m, const struct calib *cal, struct collect_f
 	node_states(&cc, f, ns, ids, n);
 
 	/* threads first: each with its node's state */
-	for (i = 0; i < f->n_rows; i++) {
-		struct collect_row *r = &f->rows[i];
-		const struct collect_row *vm = r->vm_row < f->n_rows ? &f->rows[r->vm_row] : NULL;
-		struct cost_in in;
-		int k;
-
-		if (!is_thread_row(r))
-			continue;
-		memset(&in, 0, sizeof(in));
-		memcpy(in.term, r->term, sizeof(in.term));
-		in.cycles = r->cycles;
-		in.ghz = row_ghz(m, f, r);
-		in.local = none;
-		for (j = 0; j < n; j++)
-			if (ids[j] == r->node)
-				in.local = ns[j];
-		remote_state(ns, ids, n, r->node, vm, &in.remote);
-		in.solo_mpki = NAN;
-		cost_solo_lookup(solo, r, &in.solo_mpki, &in.solo_why);
-		cost_row(&cc, &in, &r->cost);
-		(void)k;
-		fill_fv(r);
-	}
+	for (i = 0; i < f->n_rows; i++)
+		if (is_thread_row(&f->rows[i]))
+			row_cost(m, &cc, f, solo, ns, ids, n, f->rows[i].node,
+				 f->rows[i].vm_row < f->n_rows ? &f->rows[f->rows[i].vm_row] : NULL,
+				 &f->rows[i]);
 	/* a VM or process: the sum of its threads, or evaluated itself when it has none */
 	for (i = 0; i < f->n_rows; i++) {
 		struct collect_row *r = &f->rows[i];
@@ -285,49 +290,26 @@ void frame_cost(const struct model *m, const struct calib *cal, struct collect_f
 
 		if (is_thread_row(r))
 			continue;
-		cost_out_zero(&r->cost);
-		for (j = 0; j < FACTOR_N; j++)
-			r->cost.cost[j] = NAN;
-		r->cost.remainder = r->cost.base = r->cost.llc_base = r->cost.budget = NAN;
-		r->cost.cycles = NAN;
+		cost_out_none(&r->cost);
 		for (j = 0; j < f->n_rows; j++)
 			if (is_thread_row(&f->rows[j]) && f->rows[j].vm_row == i) {
 				cost_out_add(&r->cost, &f->rows[j].cost);
 				any = true;
 			}
-		if (!any) {
-			struct cost_in in;
-
-			memset(&in, 0, sizeof(in));
-			memcpy(in.term, r->term, sizeof(in.term));
-			in.cycles = r->cycles;
-			in.ghz = row_ghz(m, f, r);
-			in.local = none;
-			remote_state(ns, ids, n, -1, r, &in.remote);
-			in.solo_mpki = NAN;
-			cost_solo_lookup(solo, r, &in.solo_mpki, &in.solo_why);
-			cost_row(&cc, &in, &r->cost);
-		}
-		fill_fv(r);
+		if (any)
+			fill_fv(r, r->cycles);
+		else
+			row_cost(m, &cc, f, solo, ns, ids, n, -1, r, r);
 	}
-	/* a node: the sum of the threads that ran on it */
+	/* a node: the sum of the threads that ran on it, over their cycles */
 	for (i = 0; i < f->n_nodes; i++) {
 		struct collect_row *r = &f->nodes[i];
 
-		cost_out_zero(&r->cost);
-		for (j = 0; j < FACTOR_N; j++)
-			r->cost.cost[j] = NAN;
-		r->cost.remainder = r->cost.base = r->cost.llc_base = r->cost.budget = NAN;
-		r->cost.cycles = NAN;
+		cost_out_none(&r->cost);
 		for (j = 0; j < f->n_rows; j++)
 			if (is_thread_row(&f->rows[j]) && f->rows[j].node == r->node)
 				cost_out_add(&r->cost, &f->rows[j].cost);
-		r->mem_stall = r->cost.budget;
-		for (j = 0; j < FACTOR_N; j++) {
-			r->fv[j].cost_cycles = r->cost.cost[j];
-			r->fv[j].cost_pct = isfinite(r->cost.cost[j]) && r->cost.cycles > 0 ?
-					    100.0 * r->cost.cost[j] / r->cost.cycles : NAN;
-		}
+		fill_fv(r, r->cost.cycles);
 	}
 	cost_solo_update(solo, f);
 	free(ns);

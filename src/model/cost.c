@@ -234,6 +234,17 @@ void cost_out_zero(struct cost_out *o)
 	o->anchor = ANCHOR_NONE;
 }
 
+void cost_out_none(struct cost_out *o)
+{
+	int f;
+
+	memset(o, 0, sizeof(*o));
+	for (f = 0; f < FACTOR_N; f++)
+		o->cost[f] = NAN;
+	o->remainder = o->base = o->llc_base = o->budget = o->cycles = o->mlp = NAN;
+	o->anchor = ANCHOR_NONE;
+}
+
 static void set_na(struct cost_out *o, int f, const char *why)
 {
 	o->cost[f] = NAN;
@@ -295,12 +306,8 @@ void cost_row(const struct cost_calib *cc, const struct cost_in *in, struct cost
 	bool have_dram = isfinite(T[CT_DRAM_LOCAL]) || isfinite(T[CT_DRAM_REMOTE]);
 	int f;
 
-	memset(o, 0, sizeof(*o));
-	for (f = 0; f < FACTOR_N; f++)
-		o->cost[f] = NAN;
-	o->remainder = o->base = o->llc_base = o->budget = o->mlp = NAN;
+	cost_out_none(o);
 	o->cycles = C;
-	o->anchor = ANCHOR_NONE;
 	if (!pos(C) || !pos(ghz)) {
 		for (f = 0; f < FACTOR_N; f++)
 			o->why[f] = !pos(C) ? "no cycle count for the row" :

@@ -129,6 +129,9 @@ void cost_out_add(struct cost_out *a, const struct cost_out *b);
 
 /* An empty sum: every cost 0, anchor NONE (for cost_out_add()). */
 void cost_out_zero(struct cost_out *o);
+/* Nothing known: every figure NaN, anchor NONE (a sum of no parts is n/a,
+ * and cost_out_add() onto it keeps what its parts know). */
+void cost_out_none(struct cost_out *o);
 
 /*
  * A node's state from its node row's terms (bandwidth, tracker residency
