@@ -167,11 +167,11 @@ static const struct mrow rows[] = {
 	  0 },
 	{ __LINE__, "skx.model", "rpq_occ", "uncore_imc/event=0x80/", "uncore_imc_0", 6, 30, 0x80, 0 },
 	{ __LINE__, "skx.model", "rpq_ins", "uncore_imc/event=0x10/", "uncore_imc_0", 6, 30, 0x10, 0 },
-	/* CHA (uncore_cha_0..19, type 10): TOR_INSERTS 0x35 / TOR_OCCUPANCY 0x36, IA_MISS umask 0x21; config1 written whole */
-	{ __LINE__, "skx.model", "tor_ins", "uncore_cha/event=0x35,umask=0x21,config1=0x40433/", "uncore_cha_0", 20, 10,
-	  EU(0x35, 0x21), 0x40433 },
-	{ __LINE__, "skx.model", "tor_occ", "uncore_cha/event=0x36,umask=0x21,config1=0x40433/", "uncore_cha_0", 20, 10,
-	  EU(0x36, 0x21), 0x40433 },
+	/* CHA (uncore_cha_0..19, type 10): TOR_INSERTS 0x35 / TOR_OCCUPANCY 0x36, IA_MISS umask 0x21; Filter1 in config1:32-63 */
+	{ __LINE__, "skx.model", "tor_ins", "uncore_cha/event=0x35,umask=0x21,config1=0x4043300000000/", "uncore_cha_0",
+	  20, 10, EU(0x35, 0x21), HI(0x40433) },
+	{ __LINE__, "skx.model", "tor_occ", "uncore_cha/event=0x36,umask=0x21,config1=0x4043300000000/", "uncore_cha_0",
+	  20, 10, EU(0x36, 0x21), HI(0x40433) },
 	/* UPI (uncore_upi_0..2, type 36): TxL_FLITS.ALL_DATA 0x02/0x0F */
 	{ __LINE__, "skx.model", "upi_data", "uncore_upi/event=0x02,umask=0x0f/", "uncore_upi_0", 3, 36,
 	  EU(0x02, 0x0f), 0 },
