@@ -147,9 +147,9 @@ static const struct mrow rows[] = {
 	  EU(0xa3, 0x05) | CMASK(5), 0 },
 	{ __LINE__, "skx.model", "stall_mem", "CYCLE_ACTIVITY:STALLS_MEM_ANY", "cpu", 1, RAW,
 	  EU(0xa3, 0x14) | CMASK(20), 0 },
-	/* OFFCORE_REQUESTS_BUFFER.SQ_FULL 0xB2/0x01; L1D_PEND_MISS.FB_FULL 0x48/0x02 */
+	/* OFFCORE_REQUESTS_BUFFER.SQ_FULL 0xB2/0x01; L1D_PEND_MISS.FB_FULL 0x48/0x02 with counter mask 1 (cycles) */
 	{ __LINE__, "skx.model", "sq_full", "OFFCORE_REQUESTS_BUFFER:SQ_FULL", "cpu", 1, RAW, EU(0xb2, 0x01), 0 },
-	{ __LINE__, "skx.model", "fb_full", "L1D_PEND_MISS:FB_FULL", "cpu", 1, RAW, EU(0x48, 0x02), 0 },
+	{ __LINE__, "skx.model", "fb_full", "L1D_PEND_MISS:FB_FULL:c=1", "cpu", 1, RAW, EU(0x48, 0x02) | CMASK(1), 0 },
 	/*
 	 * OFFCORE_RESPONSE 0xB7/0x01; MSRValue of OFFCORE_RESPONSE.DEMAND_DATA_RD.
 	 * L3_MISS_LOCAL_DRAM.ANY_SNOOP 0x3F84000001 and .L3_MISS_REMOTE_HOP1_DRAM.
