@@ -220,7 +220,7 @@ static const struct mrow rows[] = {
 	/*
 	 * CHA (uncore_cha_0..3, type 22), umask config:8-15,32-57: UNC_CHA_TOR_INSERTS
 	 * 0x35 / _OCCUPANCY 0x36 .IA_MISS_DRD_LOCAL UMask 0x01 UMaskExt 0xC816FE,
-	 * _REMOTE UMaskExt 0xC8177E; UNC_CHA_CLOCKTICKS 0x01
+	 * _REMOTE UMaskExt 0xC8177E; UNC_CHA_CLOCKTICKS 0x00
 	 */
 	{ __LINE__, "icx.model", "tor_ins_l", "uncore_cha/event=0x35,umask=0xc816fe01/", "uncore_cha_0", 4, 22,
 	  EU(0x35, 0x01) | HI(0xc816fe), 0 },
@@ -230,8 +230,8 @@ static const struct mrow rows[] = {
 	  EU(0x35, 0x01) | HI(0xc8177e), 0 },
 	{ __LINE__, "icx.model", "tor_occ_r", "uncore_cha/event=0x36,umask=0xc8177e01/", "uncore_cha_0", 4, 22,
 	  EU(0x36, 0x01) | HI(0xc8177e), 0 },
-	{ __LINE__, "icx.model", "cha_clk", "uncore_cha/event=0x01/", "uncore_cha_0", 4, 22, 0x01, 0 },
-	{ __LINE__, "icx.model", "cha0_clk", "uncore_cha_0/event=0x01/", "uncore_cha_0", 1, 22, 0x01, 0 },
+	{ __LINE__, "icx.model", "cha_clk", "uncore_cha/event=0x00/", "uncore_cha_0", 4, 22, 0x00, 0 },
+	{ __LINE__, "icx.model", "cha0_clk", "uncore_cha_0/event=0x00/", "uncore_cha_0", 1, 22, 0x00, 0 },
 	/* UPI (uncore_upi_0..2, type 26): UNC_UPI_TxL_FLITS.ALL_DATA 0x02/0x0F */
 	{ __LINE__, "icx.model", "upi_data", "uncore_upi/event=0x02,umask=0x0f/", "uncore_upi_0", 3, 26,
 	  EU(0x02, 0x0f), 0 },
