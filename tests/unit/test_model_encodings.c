@@ -328,11 +328,11 @@ static const struct mrow rows[] = {
 	  EU(0x43, 0x04), 0 },
 	{ __LINE__, "zen3.model", "rem_cache", "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:EXT_CACHE_RMT", "cpu", 1, RAW,
 	  EU(0x43, 0x10), 0 },
-	/* L3 PMC: l3_lookup_state 0x04 all 0xFF / l3_miss 0x01; xi_sys_fill_latency 0x90; xi_ccx_sdp_req1 0x9A/0x3F */
+	/* L3 PMC: l3_lookup_state 0x04 all 0xFF / l3_miss 0x01; xi_sys_fill_latency 0x90; xi_ccx_sdp_req1 0x9A/0xFF */
 	{ __LINE__, "zen3.model", "l3_acc", "amd_l3/event=0x04,umask=0xff/", "amd_l3", 1, 13, EU(0x04, 0xff), 0 },
 	{ __LINE__, "zen3.model", "l3_miss", "amd_l3/event=0x04,umask=0x01/", "amd_l3", 1, 13, EU(0x04, 0x01), 0 },
 	{ __LINE__, "zen3.model", "l3_lat16", "amd_l3/event=0x90,umask=0x00/", "amd_l3", 1, 13, 0x90, 0 },
-	{ __LINE__, "zen3.model", "l3_mreq", "amd_l3/event=0x9a,umask=0x3f/", "amd_l3", 1, 13, EU(0x9a, 0x3f), 0 },
+	{ __LINE__, "zen3.model", "l3_mreq", "amd_l3/event=0x9a,umask=0xff/", "amd_l3", 1, 13, EU(0x9a, 0xff), 0 },
 	{ __LINE__, "zen3.model", "df_ch0", "amd_df/event=0x07,umask=0x38/", "amd_df", 1, 12, EU(0x07, 0x38), 0 },
 	{ __LINE__, "zen3.model", "df_ch1", "amd_df/event=0x47,umask=0x38/", "amd_df", 1, 12, EU(0x47, 0x38), 0 },
 	{ __LINE__, "zen3.model", "df_ch2", "amd_df/event=0x87,umask=0x38/", "amd_df", 1, 12, EU(0x87, 0x38), 0 },
