@@ -79,8 +79,8 @@ static const struct mrow rows[] = {
 	 * REMOTE_CACHE_HITM is response bit 11 (0x800: the nehalemep JSON's
 	 * OFFCORE_RESPONSE.ANY_DATA.REMOTE_CACHE_HITM is 0x811 with reads only)
 	 */
-	{ __LINE__, "nhm-ep.model", "rem_hitm", "OFFCORE_RESPONSE_0:ANY_DATA:REMOTE_CACHE_HITM", "cpu", 1, RAW,
-	  EU(0xb7, 0x01), 0x833 },
+	{ __LINE__, "nhm-ep.model", "rem_hitm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_HITM", "cpu", 1, RAW,
+	  EU(0xb7, 0x01), 0x801 },
 	/* architectural LLC references 0x2E/0x4F, misses 0x2E/0x41 */
 	{ __LINE__, "nhm-ep.model", "llc_ref", "LLC_REFERENCES", "cpu", 1, RAW, EU(0x2e, 0x4f), 0 },
 	{ __LINE__, "nhm-ep.model", "llc_miss", "LLC_MISSES", "cpu", 1, RAW, EU(0x2e, 0x41), 0 },
