@@ -88,10 +88,10 @@ static const struct mrow rows[] = {
 	{ __LINE__, "nhm-ep.model", "sq_full", "OFFCORE_REQUESTS_SQ_FULL", "cpu", 1, RAW, EU(0xb2, 0x01), 0 },
 
 	/* ---- wsm-ep.model: Intel westmereep-dp JSON ---- */
-	/* MEM_UNCORE_RETIRED 0x0F: LOCAL_HITM 0x02, REMOTE_HITM 0x04, LOCAL_DRAM_AND_REMOTE_CACHE_HIT 0x08, REMOTE_DRAM 0x10 */
+	/* MEM_UNCORE_RETIRED 0x0F: LOCAL_HITM 0x02, REMOTE_HITM 0x04, LOCAL_DRAM_AND_REMOTE_CACHE_HIT 0x08, REMOTE_DRAM 0x20 */
 	{ __LINE__, "wsm-ep.model", "loc_dram", "MEM_UNCORE_RETIRED:LOCAL_DRAM_AND_REMOTE_CACHE_HIT", "cpu", 1, RAW,
 	  EU(0x0f, 0x08), 0 },
-	{ __LINE__, "wsm-ep.model", "rem_dram", "MEM_UNCORE_RETIRED:REMOTE_DRAM", "cpu", 1, RAW, EU(0x0f, 0x10), 0 },
+	{ __LINE__, "wsm-ep.model", "rem_dram", "cpu/event=0x0f,umask=0x20/", "cpu", 1, RAW, EU(0x0f, 0x20), 0 },
 	{ __LINE__, "wsm-ep.model", "loc_hitm", "MEM_UNCORE_RETIRED:LOCAL_HITM", "cpu", 1, RAW, EU(0x0f, 0x02), 0 },
 	{ __LINE__, "wsm-ep.model", "rem_hitm", "MEM_UNCORE_RETIRED:REMOTE_HITM", "cpu", 1, RAW, EU(0x0f, 0x04), 0 },
 	{ __LINE__, "wsm-ep.model", "llc_ref", "LLC_REFERENCES", "cpu", 1, RAW, EU(0x2e, 0x4f), 0 },
