@@ -345,9 +345,9 @@ static const struct mrow rows[] = {
 	  EU(0x87, 0x38) | HI(0x1), 0 },
 	{ __LINE__, "zen3.model", "df_ch7", "amd_df/event=0x1c7,umask=0x38/", "amd_df", 1, 12,
 	  EU(0xc7, 0x38) | HI(0x1), 0 },
-	/* PMCx05F LsAllocMabCount; PMCx041 LsMabAlloc load/store allocations 0x3F */
+	/* PMCx05F LsAllocMabCount; PMCx041 LsMabAlloc all allocations 0x7F */
 	{ __LINE__, "zen3.model", "mab_occ", "ALLOC_MAB_COUNT", "cpu", 1, RAW, 0x5f, 0 },
-	{ __LINE__, "zen3.model", "mab_alloc", "MAB_ALLOCATION_BY_TYPE:LS", "cpu", 1, RAW, EU(0x41, 0x3f), 0 },
+	{ __LINE__, "zen3.model", "mab_alloc", "MAB_ALLOCATION_BY_TYPE:ALL", "cpu", 1, RAW, EU(0x41, 0x7f), 0 },
 
 	/* ---- zen4.model: PPR 57930 (Zen 4); amd_l3 type 11, amd_umc_0..23 type 12 ---- */
 	/* PMCx043 LsDmndFillsFromSys: NearCache 0x04, DramIoNear 0x08, FarCache 0x10, DramIoFar 0x40 */
