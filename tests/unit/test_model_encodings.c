@@ -367,10 +367,8 @@ static const struct mrow rows[] = {
 	 * threadmask 56-57): l3_lookup_state 0x04 all 0xFF / miss 0x01,
 	 * l3_xi_sampled_latency 0xAC/0x3F, _requests 0xAD/0x3F (amdzen4 cache.json)
 	 */
-	{ __LINE__, "zen4.model", "l3_acc", "amd_l3/event=0x04,umask=0xff,enallcores=1,enallslices=1,threadmask=3/",
-	  "amd_l3", 1, 11, EU(0x04, 0xff) | 1ULL << 46 | 1ULL << 47 | 3ULL << 56, 0 },
-	{ __LINE__, "zen4.model", "l3_miss", "amd_l3/event=0x04,umask=0x01,enallcores=1,enallslices=1,threadmask=3/",
-	  "amd_l3", 1, 11, EU(0x04, 0x01) | 1ULL << 46 | 1ULL << 47 | 3ULL << 56, 0 },
+	{ __LINE__, "zen4.model", "l3_acc", "amd_l3/event=0x04,umask=0xff/", "amd_l3", 1, 11, EU(0x04, 0xff), 0 },
+	{ __LINE__, "zen4.model", "l3_miss", "amd_l3/event=0x04,umask=0x01/", "amd_l3", 1, 11, EU(0x04, 0x01), 0 },
 	{ __LINE__, "zen4.model", "l3_lat10",
 	  "amd_l3/event=0xac,umask=0x3f,enallcores=1,enallslices=1,sliceid=3,threadmask=3/", "amd_l3", 1, 11,
 	  EU(0xac, 0x3f) | 1ULL << 46 | 1ULL << 47 | 3ULL << 48 | 3ULL << 56, 0 },
