@@ -1,4 +1,4 @@
-/* test_model_encodings.c - every event of every built-in model, encoded on its platform's fixture tree */
+/* test_model_encodings.c - every event of every built-in model against the vendors' own tables */
 #include "test.h"
 
 #include <linux/perf_event.h>
@@ -13,400 +13,522 @@
 #include "util/sbuf.h"
 
 /*
- * One row per event statement of models/NAME.model and models/NAME.inc, keyed by
- * the file that defines it (an included file's events are checked in every
- * model that includes it, on that model's fixture).  The expected values
- * are written from the vendor's documentation, never from vmmprof's output:
+ * The expected encodings are not written here: they are the facts in
+ * tests/data/vendor-events/ (README.md there), extracted by
+ * scripts/vendor-events.py from Intel's perfmon JSON, the kernel's
+ * pmu-events JSON (AMD, Arm) and perf_event.h, with the kernel drivers'
+ * format bits (formats.tsv) saying where each field goes.  models.tsv
+ * names the vendor event each model event is.
  *
- *   Intel core events: event select | umask << 8 | cmask << 24 from Intel's
- *     event lists (perf's tools/perf/pmu-events/arch/x86/CPU/FILE.json,
- *     intel/perfmon), offcore-response MSR values from the same files or
- *     the SDM's MSR_OFFCORE_RSP_x bit tables;
- *   AMD core events: PMCxNNN and its unit mask from the PPRs (Zen 2: 55803,
- *     Zen 3: 55898, Zen 4: 57930), as perf's amdzen{2,3,4} JSON has them;
- *   Arm: the PMUv3 event numbers of the Neoverse N1 TRM (table "PMU events");
- *   sysfs PMUs: the kernel's format/ of the fixture (arch/x86/events/intel/
- *     uncore_snbep.c, uncore_snb.c, arch/x86/events/amd/uncore.c), which
- *     place each field; the PMU type is the fixture's sysfs `type` file;
- *   generic events: include/uapi/linux/perf_event.h.
- *
- * A model event without a row, or a row no model uses, fails the test: a
- * new event in a model needs its row here.
+ * Every model event is resolved as vmmprof resolves it on the model's
+ * fixture tree (the pairing of tests/tiers/models.sh) and compared with
+ * the fact field by field (event code, unit mask, its extension, counter
+ * mask, invert, edge, offcore-response MSR, filter register, PMU-specific
+ * fields), then as whole config/config1 words (no stray bits).  A model
+ * event without a models.tsv row or without its fact fails; a fact no
+ * model uses is fine (facts are also kept for events the cost stage is
+ * to use).  A second test holds every `match pmu` rule against the CPUs
+ * libpfm4 4.13 gives that table (libpfm4-detect.tsv).
  */
 
-#define EU(ev, um) ((uint64_t)(ev) | ((uint64_t)(um) << 8))
-#define CMASK(c) ((uint64_t)(c) << 24)
-#define HI(v) ((uint64_t)(v) << 32)
+/* A check reported at a line of a data file (models.tsv) rather than of this file. */
+#define FCHECK(file, line, cond, ...)                                        \
+	do { if (!(cond)) test_fail((file), (line), __VA_ARGS__); } while (0)
 
-struct mrow {
+/* ---- tab-separated files with a header row, '#' comments ---- */
+
+struct tsv {
+	char *path;
+	char *text;        /* owned; cells point into it */
+	char **cols;       /* header names */
+	size_t n_cols;
+	char ***rows;      /* rows[i][j], n_cols cells each ("" when missing) */
+	int *lines;        /* file line of each row */
+	size_t n_rows;
+};
+
+static char **split_tabs(char *line, size_t *n)
+{
+	char **v = NULL;
+	size_t k = 0;
+	char *p = line;
+
+	for (;;) {
+		char *tab = strchr(p, '\t');
+
+		v = xrealloc(v, (k + 1) * sizeof(*v));
+		v[k++] = p;
+		if (!tab)
+			break;
+		*tab = '\0';
+		p = tab + 1;
+	}
+	*n = k;
+	return v;
+}
+
+static bool tsv_load(struct tsv *t, const char *path)
+{
+	struct vp_err err = { 0, "" };
+	char *p, *line;
+	int lineno = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->path = xstrdup(path);
+	if (vp_read_file("/", path, &t->text, NULL, &err)) {
+		test_fail(__FILE__, __LINE__, "%s", err.msg);
+		return false;
+	}
+	for (p = t->text; p && *p; p = line) {
+		char *nl = strchr(p, '\n');
+		char **cells;
+		size_t n, i;
+
+		line = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		if (!*p || *p == '#')
+			continue;
+		cells = split_tabs(p, &n);
+		if (!t->cols) {
+			t->cols = cells;
+			t->n_cols = n;
+			continue;
+		}
+		if (n != t->n_cols)
+			test_fail(t->path, lineno, "%zu cells, the header has %zu", n, t->n_cols);
+		t->rows = xrealloc(t->rows, (t->n_rows + 1) * sizeof(*t->rows));
+		t->lines = xrealloc(t->lines, (t->n_rows + 1) * sizeof(*t->lines));
+		t->rows[t->n_rows] = xcalloc(t->n_cols, sizeof(char *));
+		for (i = 0; i < t->n_cols; i++)
+			t->rows[t->n_rows][i] = i < n ? cells[i] : (char *)"";
+		t->lines[t->n_rows++] = lineno;
+		free(cells);
+	}
+	if (!t->cols)
+		test_fail(t->path, 1, "no header row");
+	return t->cols != NULL;
+}
+
+static void tsv_free(struct tsv *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n_rows; i++)
+		free(t->rows[i]);
+	free(t->rows);
+	free(t->lines);
+	free(t->cols);
+	free(t->text);
+	free(t->path);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Column index by name; -1 (and a failure) when the file lacks it. */
+static int tsv_col(const struct tsv *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->n_cols; i++)
+		if (!strcmp(t->cols[i], name))
+			return (int)i;
+	test_fail(t->path ? t->path : "?", 1, "no column '%s'", name);
+	return -1;
+}
+
+static const char *cell(const struct tsv *t, size_t row, int col)
+{
+	return col >= 0 ? t->rows[row][col] : "";
+}
+
+static bool in_list(const char *list, const char *word)
+{
+	size_t wl = strlen(word);
+	const char *p = list;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (len == wl && !strncmp(p, word, wl))
+			return true;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!s || !*s || !strcmp(s, "-"))
+		return false;
+	*v = strtoull(s, &end, 0);
+	return *end == '\0';
+}
+
+/* ---- sysfs-style format bits: "config:0-7,32-35", "config1:32-63" ---- */
+
+struct bits {
+	int word;          /* 0 config, 1 config1, 2 config2 */
+	int lo[4], hi[4];
+	int n;
+};
+
+static bool bits_parse(const char *s, struct bits *b)
+{
+	const char *p;
+
+	memset(b, 0, sizeof(*b));
+	if (!strncmp(s, "config2:", 8))
+		b->word = 2, p = s + 8;
+	else if (!strncmp(s, "config1:", 8))
+		b->word = 1, p = s + 8;
+	else if (!strncmp(s, "config:", 7))
+		b->word = 0, p = s + 7;
+	else
+		return false;
+	while (*p && b->n < 4) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (end == p)
+			return false;
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		if (lo < 0 || hi > 63 || hi < lo)
+			return false;
+		b->lo[b->n] = (int)lo;
+		b->hi[b->n++] = (int)hi;
+		p = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return false;
+	}
+	return *p == '\0';
+}
+
+static uint64_t range_mask(int lo, int hi)
+{
+	return (hi - lo == 63 ? ~0ULL : ((1ULL << (hi - lo + 1)) - 1)) << lo;
+}
+
+/* Put v into the bits (low bits of v first, as perf fills a format); false if v does not fit. */
+static bool bits_pack(const struct bits *b, uint64_t v, uint64_t word[3])
+{
+	int i, shift = 0;
+
+	for (i = 0; i < b->n; i++) {
+		int w = b->hi[i] - b->lo[i] + 1;
+		uint64_t part = shift < 64 ? v >> shift : 0;
+
+		if (w < 64)
+			part &= (1ULL << w) - 1;
+		word[b->word] |= (part << b->lo[i]) & range_mask(b->lo[i], b->hi[i]);
+		shift += w;
+	}
+	return shift >= 64 || (v >> shift) == 0;
+}
+
+static uint64_t bits_unpack(const struct bits *b, const uint64_t word[3])
+{
+	uint64_t v = 0;
+	int i, shift = 0;
+
+	for (i = 0; i < b->n; i++) {
+		uint64_t part = (word[b->word] & range_mask(b->lo[i], b->hi[i])) >> b->lo[i];
+
+		if (shift < 64)
+			v |= part << shift;
+		shift += b->hi[i] - b->lo[i] + 1;
+	}
+	return v;
+}
+
+/* ---- the facts ---- */
+
+struct facts {
+	struct tsv formats, models, detect;
+	struct tsv *cpu;    /* one per CPU facts file */
+	char **cpu_name;
+	size_t n_cpu;
+};
+
+static const char *vdir(void)
+{
+	return test_data("vendor-events");
+}
+
+static void facts_load(struct facts *f)
+{
+	struct vp_err err = { 0, "" };
+	char **names = NULL, *dir = xstrdup(vdir());
+	size_t n = 0, i;
+
+	memset(f, 0, sizeof(*f));
+	if (vp_list_dir("/", dir, &names, &n, &err)) {
+		test_fail(__FILE__, __LINE__, "%s", err.msg);
+		free(dir);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(names[i]);
+		char *path = xasprintf("%s/%s", dir, names[i]);
+
+		if (!strcmp(names[i], "formats.tsv"))
+			tsv_load(&f->formats, path);
+		else if (!strcmp(names[i], "models.tsv"))
+			tsv_load(&f->models, path);
+		else if (!strcmp(names[i], "libpfm4-detect.tsv"))
+			tsv_load(&f->detect, path);
+		else if (len > 4 && !strcmp(names[i] + len - 4, ".tsv")) {
+			f->cpu = xrealloc(f->cpu, (f->n_cpu + 1) * sizeof(*f->cpu));
+			f->cpu_name = xrealloc(f->cpu_name, (f->n_cpu + 1) * sizeof(*f->cpu_name));
+			if (tsv_load(&f->cpu[f->n_cpu], path))
+				f->cpu_name[f->n_cpu++] = xstrndup(names[i], len - 4);
+			else
+				tsv_free(&f->cpu[f->n_cpu]);
+		}
+		free(path);
+	}
+	vp_free_names(names, n);
+	free(dir);
+}
+
+static void facts_free(struct facts *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n_cpu; i++) {
+		tsv_free(&f->cpu[i]);
+		free(f->cpu_name[i]);
+	}
+	free(f->cpu);
+	free(f->cpu_name);
+	tsv_free(&f->formats);
+	tsv_free(&f->models);
+	tsv_free(&f->detect);
+}
+
+static const struct tsv *facts_cpu(const struct facts *f, const char *cpu)
+{
+	size_t i;
+
+	for (i = 0; i < f->n_cpu; i++)
+		if (!strcmp(f->cpu_name[i], cpu))
+			return &f->cpu[i];
+	return NULL;
+}
+
+/* The kernel's bits for field of pmu on cpu (formats.tsv), false when none. */
+static bool format_of(const struct facts *f, const char *cpu, const char *pmu, const char *field, struct bits *b)
+{
+	const struct tsv *t = &f->formats;
+	int cc = tsv_col(t, "cpus"), cp = tsv_col(t, "pmu"), cf = tsv_col(t, "field"), cb = tsv_col(t, "bits");
+	size_t i;
+
+	for (i = 0; i < t->n_rows; i++)
+		if (in_list(cell(t, i, cc), cpu) && !strcmp(cell(t, i, cp), pmu) && !strcmp(cell(t, i, cf), field)) {
+			if (!bits_parse(cell(t, i, cb), b)) {
+				test_fail(t->path, t->lines[i], "bad bits '%s'", cell(t, i, cb));
+				return false;
+			}
+			return true;
+		}
+	return false;
+}
+
+/* One fact as (field, value) pairs. */
+struct fval {
+	char field[32];
+	uint64_t v;
+};
+
+struct fact {
+	const char *event, *pmu, *source;
+	const char *file;
 	int line;
-	const char *file;    /* the model file that defines the event */
-	const char *name;    /* its local name */
-	const char *spec;    /* as written there */
-	const char *pmu;     /* first instance */
-	size_t n;            /* instances */
-	uint32_t type;
-	uint64_t config, config1;
+	struct fval f[16];
+	size_t n;
 };
 
-#define HW PERF_TYPE_HARDWARE
-#define SW PERF_TYPE_SOFTWARE
-#define RAW PERF_TYPE_RAW
+static void fact_add(struct fact *ft, const char *field, uint64_t v)
+{
+	if (ft->n < VP_ARRAY_SIZE(ft->f)) {
+		snprintf(ft->f[ft->n].field, sizeof(ft->f[ft->n].field), "%s", field);
+		ft->f[ft->n++].v = v;
+	}
+}
 
-static const struct mrow rows[] = {
-	/* ---- software.model, vpmu.model, vpmu-intel.model: perf_event.h generic ids ---- */
-	{ __LINE__, "software.model", "tclk", "task-clock", "software", 1, SW, PERF_COUNT_SW_TASK_CLOCK, 0 },
-	{ __LINE__, "software.model", "cswitch", "context-switches", "software", 1, SW,
-	  PERF_COUNT_SW_CONTEXT_SWITCHES, 0 },
-	{ __LINE__, "software.model", "migr", "cpu-migrations", "software", 1, SW, PERF_COUNT_SW_CPU_MIGRATIONS,
-	  0 },
-	{ __LINE__, "vpmu.model", "cyc", "cycles", "hardware", 1, HW, PERF_COUNT_HW_CPU_CYCLES, 0 },
-	{ __LINE__, "vpmu.model", "instr", "instructions", "hardware", 1, HW, PERF_COUNT_HW_INSTRUCTIONS, 0 },
-	{ __LINE__, "vpmu-intel.model", "llc_ref", "cache-references", "hardware", 1, HW,
-	  PERF_COUNT_HW_CACHE_REFERENCES, 0 },
-	{ __LINE__, "vpmu-intel.model", "llc_miss", "cache-misses", "hardware", 1, HW, PERF_COUNT_HW_CACHE_MISSES,
-	  0 },
+static bool fact_find(const struct facts *f, const char *cpu, const char *event, struct fact *ft)
+{
+	const struct tsv *t = facts_cpu(f, cpu);
+	size_t i;
 
-	/* ---- nhm-ep.model: Intel nehalemep JSON / SDM vol. 3B, Nehalem events ---- */
-	/* MEM_UNCORE_RETIRED 0x0F: LOCAL_DRAM 0x20, REMOTE_DRAM 0x10, OTHER_CORE_L2_HITM 0x02 */
-	{ __LINE__, "nhm-ep.model", "loc_dram", "MEM_UNCORE_RETIRED:LOCAL_DRAM", "cpu", 1, RAW, EU(0x0f, 0x20), 0 },
-	{ __LINE__, "nhm-ep.model", "rem_dram", "MEM_UNCORE_RETIRED:REMOTE_DRAM", "cpu", 1, RAW, EU(0x0f, 0x10), 0 },
-	{ __LINE__, "nhm-ep.model", "loc_hitm", "MEM_UNCORE_RETIRED:OTHER_CORE_L2_HITM", "cpu", 1, RAW,
-	  EU(0x0f, 0x02), 0 },
-	/*
-	 * OFFCORE_RESPONSE_0 0xB7/0x01, MSR_OFFCORE_RSP_0: libpfm4's ANY_DATA is
-	 * DMND_DATA_RD|DMND_RFO|PF_DATA_RD|PF_RFO (request bits 0,1,4,5 = 0x33);
-	 * REMOTE_CACHE_HITM is response bit 11 (0x800: the nehalemep JSON's
-	 * OFFCORE_RESPONSE.ANY_DATA.REMOTE_CACHE_HITM is 0x811 with reads only)
-	 */
-	{ __LINE__, "nhm-ep.model", "rem_hitm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_HITM", "cpu", 1, RAW,
-	  EU(0xb7, 0x01), 0x801 },
-	/* architectural LLC references 0x2E/0x4F, misses 0x2E/0x41 */
-	{ __LINE__, "nhm-ep.model", "llc_ref", "LLC_REFERENCES", "cpu", 1, RAW, EU(0x2e, 0x4f), 0 },
-	{ __LINE__, "nhm-ep.model", "llc_miss", "LLC_MISSES", "cpu", 1, RAW, EU(0x2e, 0x41), 0 },
-	/* OFFCORE_REQUESTS_SQ_FULL 0xB2/0x01 */
-	{ __LINE__, "nhm-ep.model", "sq_full", "OFFCORE_REQUESTS_SQ_FULL", "cpu", 1, RAW, EU(0xb2, 0x01), 0 },
+	memset(ft, 0, sizeof(*ft));
+	if (!t)
+		return false;
+	for (i = 0; i < t->n_rows; i++) {
+		static const char *const num[] = { "code", "umask", "umask_ext", "cmask", "inv", "edge", "msr" };
+		const char *filter, *extra;
+		uint64_t v;
+		size_t k;
 
-	/* ---- wsm-ep.model: Intel westmereep-dp JSON ---- */
-	/* MEM_UNCORE_RETIRED 0x0F: LOCAL_HITM 0x02, REMOTE_HITM 0x04, LOCAL_DRAM_AND_REMOTE_CACHE_HIT 0x08, REMOTE_DRAM 0x20 */
-	{ __LINE__, "wsm-ep.model", "loc_dram", "MEM_UNCORE_RETIRED:LOCAL_DRAM_AND_REMOTE_CACHE_HIT", "cpu", 1, RAW,
-	  EU(0x0f, 0x08), 0 },
-	{ __LINE__, "wsm-ep.model", "rem_dram", "cpu/event=0x0f,umask=0x20/", "cpu", 1, RAW, EU(0x0f, 0x20), 0 },
-	{ __LINE__, "wsm-ep.model", "loc_hitm", "MEM_UNCORE_RETIRED:LOCAL_HITM", "cpu", 1, RAW, EU(0x0f, 0x02), 0 },
-	{ __LINE__, "wsm-ep.model", "rem_hitm", "MEM_UNCORE_RETIRED:REMOTE_HITM", "cpu", 1, RAW, EU(0x0f, 0x04), 0 },
-	{ __LINE__, "wsm-ep.model", "llc_ref", "LLC_REFERENCES", "cpu", 1, RAW, EU(0x2e, 0x4f), 0 },
-	{ __LINE__, "wsm-ep.model", "llc_miss", "LLC_MISSES", "cpu", 1, RAW, EU(0x2e, 0x41), 0 },
-	{ __LINE__, "wsm-ep.model", "sq_full", "OFFCORE_REQUESTS_SQ_FULL", "cpu", 1, RAW, EU(0xb2, 0x01), 0 },
+		if (strcmp(cell(t, i, tsv_col(t, "event")), event))
+			continue;
+		ft->event = event;
+		ft->pmu = cell(t, i, tsv_col(t, "pmu"));
+		ft->source = cell(t, i, tsv_col(t, "source"));
+		ft->file = t->path;
+		ft->line = t->lines[i];
+		for (k = 0; k < VP_ARRAY_SIZE(num); k++) {
+			const char *s = cell(t, i, tsv_col(t, num[k]));
 
-	/*
-	 * ---- nhm-uncore.inc: the 'uncore' PMU (type 6 in nhm-ep and wsm-ep),
-	 * event config:0-7, umask config:8-15 (uncore_snb.c nhm_uncore); codes
-	 * from the SDM's Nehalem/Westmere uncore tables (UNC_GQ_CYCLES_FULL 0x00,
-	 * UNC_GQ_CYCLES_NOT_EMPTY 0x01, GQ occupancy 0x02, UNC_GQ_ALLOC 0x03,
-	 * UNC_QHL_REQUESTS 0x20 LOCAL_READS 0x10 REMOTE_READS 0x04,
-	 * UNC_QMC_NORMAL_READS 0x2C, UNC_QMC_WRITES 0x2F, fixed clock 0xFF) ----
-	 */
-	{ __LINE__, "nhm-uncore.inc", "gq_full_rd", "uncore/event=0x00,umask=0x01/", "uncore", 1, 6, EU(0x00, 0x01),
-	  0 },
-	{ __LINE__, "nhm-uncore.inc", "gq_full_wr", "uncore/event=0x00,umask=0x02/", "uncore", 1, 6, EU(0x00, 0x02),
-	  0 },
-	{ __LINE__, "nhm-uncore.inc", "gq_full_pp", "uncore/event=0x00,umask=0x04/", "uncore", 1, 6, EU(0x00, 0x04),
-	  0 },
-	{ __LINE__, "nhm-uncore.inc", "gq_ne_rd", "uncore/event=0x01,umask=0x01/", "uncore", 1, 6, EU(0x01, 0x01), 0 },
-	{ __LINE__, "nhm-uncore.inc", "gq_occ_rd", "uncore/event=0x02,umask=0x01/", "uncore", 1, 6, EU(0x02, 0x01),
-	  0 },
-	{ __LINE__, "nhm-uncore.inc", "gq_alloc_rd", "uncore/event=0x03,umask=0x01/", "uncore", 1, 6, EU(0x03, 0x01),
-	  0 },
-	{ __LINE__, "nhm-uncore.inc", "uclk", "uncore/event=0xff,umask=0x00/", "uncore", 1, 6, 0xff, 0 },
-	{ __LINE__, "nhm-uncore.inc", "qmc_rd", "uncore/event=0x2c,umask=0x07/", "uncore", 1, 6, EU(0x2c, 0x07), 0 },
-	{ __LINE__, "nhm-uncore.inc", "qmc_wr", "uncore/event=0x2f,umask=0x07/", "uncore", 1, 6, EU(0x2f, 0x07), 0 },
-	{ __LINE__, "nhm-uncore.inc", "qhl_loc_rd", "uncore/event=0x20,umask=0x10/", "uncore", 1, 6, EU(0x20, 0x10),
-	  0 },
-	{ __LINE__, "nhm-uncore.inc", "qhl_rem_rd", "uncore/event=0x20,umask=0x04/", "uncore", 1, 6, EU(0x20, 0x04),
-	  0 },
+			if (parse_u64(s, &v))
+				fact_add(ft, num[k], v);
+			else if (strcmp(s, "-"))
+				test_fail(t->path, t->lines[i], "%s: '%s' is not a number or '-'", num[k], s);
+		}
+		/* filter: "Filter1=0x40433" (the register the vendor names, and its value) */
+		filter = cell(t, i, tsv_col(t, "filter"));
+		if (strcmp(filter, "-")) {
+			const char *eq = strchr(filter, '=');
+			char name[32];
+			size_t j, len = eq ? (size_t)(eq - filter) : 0;
 
-	/* ---- skx.model: Intel skylakex JSON (core), skylakex uncore-*.json on skx-2s's PMUs ---- */
-	/* MEM_LOAD_L3_MISS_RETIRED 0xD3: LOCAL_DRAM 0x01, REMOTE_DRAM 0x02, REMOTE_HITM 0x04, REMOTE_FWD 0x08 */
-	{ __LINE__, "skx.model", "loc_dram", "MEM_LOAD_L3_MISS_RETIRED:LOCAL_DRAM", "cpu", 1, RAW, EU(0xd3, 0x01), 0 },
-	{ __LINE__, "skx.model", "rem_dram", "MEM_LOAD_L3_MISS_RETIRED:REMOTE_DRAM", "cpu", 1, RAW, EU(0xd3, 0x02),
-	  0 },
-	{ __LINE__, "skx.model", "rem_hitm", "MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM", "cpu", 1, RAW, EU(0xd3, 0x04),
-	  0 },
-	{ __LINE__, "skx.model", "rem_fwd", "MEM_LOAD_L3_MISS_RETIRED:REMOTE_FWD", "cpu", 1, RAW, EU(0xd3, 0x08), 0 },
-	/* MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM 0xD2/0x04 */
-	{ __LINE__, "skx.model", "loc_hitm", "MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM", "cpu", 1, RAW, EU(0xd2, 0x04), 0 },
-	/* LONGEST_LAT_CACHE 0x2E: REFERENCE 0x4F, MISS 0x41 */
-	{ __LINE__, "skx.model", "llc_ref", "LONGEST_LAT_CACHE:REFERENCE", "cpu", 1, RAW, EU(0x2e, 0x4f), 0 },
-	{ __LINE__, "skx.model", "llc_miss", "LONGEST_LAT_CACHE:MISS", "cpu", 1, RAW, EU(0x2e, 0x41), 0 },
-	/* CYCLE_ACTIVITY.STALLS_L3_MISS 0xA3/0x06, CounterMask 6 */
-	{ __LINE__, "skx.model", "stall_l3", "CYCLE_ACTIVITY:STALLS_L3_MISS", "cpu", 1, RAW,
-	  EU(0xa3, 0x06) | CMASK(6), 0 },
-	/* CYCLE_ACTIVITY.STALLS_L2_MISS 0xA3/0x05 CounterMask 5; STALLS_MEM_ANY 0xA3/0x14
-	 * CounterMask 20 (perfmon skylakex_core.json) */
-	{ __LINE__, "skx.model", "stall_l2", "CYCLE_ACTIVITY:STALLS_L2_MISS", "cpu", 1, RAW,
-	  EU(0xa3, 0x05) | CMASK(5), 0 },
-	{ __LINE__, "skx.model", "stall_mem", "CYCLE_ACTIVITY:STALLS_MEM_ANY", "cpu", 1, RAW,
-	  EU(0xa3, 0x14) | CMASK(20), 0 },
-	/* OFFCORE_REQUESTS_BUFFER.SQ_FULL 0xB2/0x01; L1D_PEND_MISS.FB_FULL 0x48/0x02 with counter mask 1 (cycles) */
-	{ __LINE__, "skx.model", "sq_full", "OFFCORE_REQUESTS_BUFFER:SQ_FULL", "cpu", 1, RAW, EU(0xb2, 0x01), 0 },
-	{ __LINE__, "skx.model", "fb_full", "L1D_PEND_MISS:FB_FULL:c=1", "cpu", 1, RAW, EU(0x48, 0x02) | CMASK(1), 0 },
-	/*
-	 * OFFCORE_RESPONSE 0xB7/0x01; MSRValue of OFFCORE_RESPONSE.DEMAND_DATA_RD.
-	 * L3_MISS_LOCAL_DRAM.ANY_SNOOP 0x3F84000001 and .L3_MISS_REMOTE_HOP1_DRAM.
-	 * ANY_SNOOP 0x3F90000001 (request bit 0, supplier bit 26 / 28, snoop
-	 * bits 31-37 all set)
-	 */
-	{ __LINE__, "skx.model", "ocr_loc", "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS_LOCAL", "cpu", 1, RAW,
-	  EU(0xb7, 0x01), 0x3f84000001ULL },
-	{ __LINE__, "skx.model", "ocr_rem", "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS_REMOTE_HOP1_DRAM", "cpu", 1, RAW,
-	  EU(0xb7, 0x01), 0x3f90000001ULL },
-	/* iMC (uncore_imc_0..5, type 30): CAS_COUNT.RD 0x04/0x03, .WR 0x04/0x0C, RPQ_OCCUPANCY 0x80, RPQ_INSERTS 0x10 */
-	{ __LINE__, "skx.model", "cas_rd", "uncore_imc/event=0x04,umask=0x03/", "uncore_imc_0", 6, 30, EU(0x04, 0x03),
-	  0 },
-	{ __LINE__, "skx.model", "cas_wr", "uncore_imc/event=0x04,umask=0x0c/", "uncore_imc_0", 6, 30, EU(0x04, 0x0c),
-	  0 },
-	{ __LINE__, "skx.model", "rpq_occ", "uncore_imc/event=0x80/", "uncore_imc_0", 6, 30, 0x80, 0 },
-	{ __LINE__, "skx.model", "rpq_ins", "uncore_imc/event=0x10/", "uncore_imc_0", 6, 30, 0x10, 0 },
-	/* CHA (uncore_cha_0..19, type 10): TOR_INSERTS 0x35 / TOR_OCCUPANCY 0x36, IA_MISS umask 0x21; Filter1 in config1:32-63 */
-	{ __LINE__, "skx.model", "tor_ins", "uncore_cha/event=0x35,umask=0x21,config1=0x4043300000000/", "uncore_cha_0",
-	  20, 10, EU(0x35, 0x21), HI(0x40433) },
-	{ __LINE__, "skx.model", "tor_occ", "uncore_cha/event=0x36,umask=0x21,config1=0x4043300000000/", "uncore_cha_0",
-	  20, 10, EU(0x36, 0x21), HI(0x40433) },
-	/* UPI (uncore_upi_0..2, type 36): TxL_FLITS.ALL_DATA 0x02/0x0F */
-	{ __LINE__, "skx.model", "upi_data", "uncore_upi/event=0x02,umask=0x0f/", "uncore_upi_0", 3, 36,
-	  EU(0x02, 0x0f), 0 },
-	/* UNC_CHA_CLOCKTICKS 0x00 of the first CHA only (uncore_cha_0, type 10) */
-	{ __LINE__, "skx.model", "cha0_clk", "uncore_cha_0/event=0x00/", "uncore_cha_0", 1, 10, 0x00, 0 },
+			if (!eq || len >= sizeof(name) || !parse_u64(eq + 1, &v))
+				test_fail(t->path, t->lines[i], "filter '%s' is not REGISTER=VALUE", filter);
+			else {
+				for (j = 0; j < len; j++)
+					name[j] = (char)(filter[j] >= 'A' && filter[j] <= 'Z' ? filter[j] + 32 : filter[j]);
+				name[len] = '\0';
+				fact_add(ft, name, v);
+			}
+		}
+		/* extra: "enallcores=1,sliceid=3" */
+		extra = cell(t, i, tsv_col(t, "extra"));
+		while (strcmp(extra, "-") && *extra) {
+			size_t len = strcspn(extra, ","), nl = strcspn(extra, "=");
+			char name[32], val[32];
 
-	/* ---- icx.model: Intel icelakex JSON (core), icelakex uncore-*.json on icx-2s's PMUs ---- */
-	{ __LINE__, "icx.model", "loc_dram", "MEM_LOAD_L3_MISS_RETIRED:LOCAL_DRAM", "cpu", 1, RAW, EU(0xd3, 0x01), 0 },
-	{ __LINE__, "icx.model", "rem_dram", "MEM_LOAD_L3_MISS_RETIRED:REMOTE_DRAM", "cpu", 1, RAW, EU(0xd3, 0x02),
-	  0 },
-	{ __LINE__, "icx.model", "rem_hitm", "MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM", "cpu", 1, RAW, EU(0xd3, 0x04),
-	  0 },
-	{ __LINE__, "icx.model", "rem_fwd", "MEM_LOAD_L3_MISS_RETIRED:REMOTE_FWD", "cpu", 1, RAW, EU(0xd3, 0x08), 0 },
-	/* MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD 0xD2/0x04 (libpfm4 4.13 names it XSNP_HITM) */
-	{ __LINE__, "icx.model", "loc_hitm", "MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM", "cpu", 1, RAW, EU(0xd2, 0x04), 0 },
-	{ __LINE__, "icx.model", "llc_ref", "LONGEST_LAT_CACHE:REFERENCES", "cpu", 1, RAW, EU(0x2e, 0x4f), 0 },
-	{ __LINE__, "icx.model", "llc_miss", "LONGEST_LAT_CACHE:MISS", "cpu", 1, RAW, EU(0x2e, 0x41), 0 },
-	/* CYCLE_ACTIVITY.STALLS_L3_MISS 0xA3/0x06, CounterMask 6 */
-	{ __LINE__, "icx.model", "stall_l3", "CYCLE_ACTIVITY:STALLS_L3_MISS", "cpu", 1, RAW,
-	  EU(0xa3, 0x06) | CMASK(6), 0 },
-	/* CYCLE_ACTIVITY.STALLS_L2_MISS 0xA3/0x05 CounterMask 5; STALLS_MEM_ANY 0xA3/0x14
-	 * CounterMask 20 (perfmon icelakex_core.json) */
-	{ __LINE__, "icx.model", "stall_l2", "CYCLE_ACTIVITY:STALLS_L2_MISS", "cpu", 1, RAW,
-	  EU(0xa3, 0x05) | CMASK(5), 0 },
-	{ __LINE__, "icx.model", "stall_mem", "CYCLE_ACTIVITY:STALLS_MEM_ANY", "cpu", 1, RAW,
-	  EU(0xa3, 0x14) | CMASK(20), 0 },
-	/* SQ_MISC.SQ_FULL 0xF4/0x04 */
-	{ __LINE__, "icx.model", "sq_full", "SQ_MISC:SQ_FULL", "cpu", 1, RAW, EU(0xf4, 0x04), 0 },
-	/* OCR.DEMAND_DATA_RD.LOCAL_DRAM 0xB7/0x01 MSRValue 0x104000001, .REMOTE_DRAM 0x730000001 */
-	{ __LINE__, "icx.model", "ocr_loc", "OCR:DEMAND_DATA_RD_LOCAL_DRAM", "cpu", 1, RAW, EU(0xb7, 0x01),
-	  0x104000001ULL },
-	{ __LINE__, "icx.model", "ocr_rem", "OCR:DEMAND_DATA_RD_REMOTE_DRAM", "cpu", 1, RAW, EU(0xb7, 0x01),
-	  0x730000001ULL },
-	/* iMC (uncore_imc_0..11, type 10): UNC_M_CAS_COUNT.RD 0x04/0x0F, .WR 0x04/0x30 */
-	{ __LINE__, "icx.model", "cas_rd", "uncore_imc/event=0x04,umask=0x0f/", "uncore_imc_0", 12, 10, EU(0x04, 0x0f),
-	  0 },
-	{ __LINE__, "icx.model", "cas_wr", "uncore_imc/event=0x04,umask=0x30/", "uncore_imc_0", 12, 10, EU(0x04, 0x30),
-	  0 },
-	/* UNC_M_RPQ_OCCUPANCY_PCH0 0x80, _PCH1 0x81; UNC_M_RPQ_INSERTS.PCH0 0x10/0x01, .PCH1 0x10/0x02 */
-	{ __LINE__, "icx.model", "rpq_occ0", "uncore_imc/event=0x80/", "uncore_imc_0", 12, 10, 0x80, 0 },
-	{ __LINE__, "icx.model", "rpq_occ1", "uncore_imc/event=0x81/", "uncore_imc_0", 12, 10, 0x81, 0 },
-	{ __LINE__, "icx.model", "rpq_ins0", "uncore_imc/event=0x10,umask=0x01/", "uncore_imc_0", 12, 10,
-	  EU(0x10, 0x01), 0 },
-	{ __LINE__, "icx.model", "rpq_ins1", "uncore_imc/event=0x10,umask=0x02/", "uncore_imc_0", 12, 10,
-	  EU(0x10, 0x02), 0 },
-	/*
-	 * CHA (uncore_cha_0..3, type 22), umask config:8-15,32-57: UNC_CHA_TOR_INSERTS
-	 * 0x35 / _OCCUPANCY 0x36 .IA_MISS_DRD_LOCAL UMask 0x01 UMaskExt 0xC816FE,
-	 * _REMOTE UMaskExt 0xC8177E; UNC_CHA_CLOCKTICKS 0x00
-	 */
-	{ __LINE__, "icx.model", "tor_ins_l", "uncore_cha/event=0x35,umask=0xc816fe01/", "uncore_cha_0", 4, 22,
-	  EU(0x35, 0x01) | HI(0xc816fe), 0 },
-	{ __LINE__, "icx.model", "tor_occ_l", "uncore_cha/event=0x36,umask=0xc816fe01/", "uncore_cha_0", 4, 22,
-	  EU(0x36, 0x01) | HI(0xc816fe), 0 },
-	{ __LINE__, "icx.model", "tor_ins_r", "uncore_cha/event=0x35,umask=0xc8177e01/", "uncore_cha_0", 4, 22,
-	  EU(0x35, 0x01) | HI(0xc8177e), 0 },
-	{ __LINE__, "icx.model", "tor_occ_r", "uncore_cha/event=0x36,umask=0xc8177e01/", "uncore_cha_0", 4, 22,
-	  EU(0x36, 0x01) | HI(0xc8177e), 0 },
-	{ __LINE__, "icx.model", "cha_clk", "uncore_cha/event=0x00/", "uncore_cha_0", 4, 22, 0x00, 0 },
-	{ __LINE__, "icx.model", "cha0_clk", "uncore_cha_0/event=0x00/", "uncore_cha_0", 1, 22, 0x00, 0 },
-	/* UPI (uncore_upi_0..2, type 26): UNC_UPI_TxL_FLITS.ALL_DATA 0x02/0x0F */
-	{ __LINE__, "icx.model", "upi_data", "uncore_upi/event=0x02,umask=0x0f/", "uncore_upi_0", 3, 26,
-	  EU(0x02, 0x0f), 0 },
+			if (nl < len && len - nl - 1 < sizeof(val)) {
+				memcpy(val, extra + nl + 1, len - nl - 1);
+				val[len - nl - 1] = '\0';
+			} else
+				val[0] = '\0';
+			if (nl >= len || nl >= sizeof(name) || !parse_u64(val, &v)) {
+				test_fail(t->path, t->lines[i], "extra '%s' is not NAME=VALUE,...", extra);
+				break;
+			}
+			memcpy(name, extra, nl);
+			name[nl] = '\0';
+			fact_add(ft, name, v);
+			extra += len;
+			if (*extra == ',')
+				extra++;
+		}
+		return true;
+	}
+	return false;
+}
 
-	/* ---- spr.model: Intel sapphirerapids JSON (core), sapphirerapids uncore-*.json on spr-2s's PMUs ---- */
-	{ __LINE__, "spr.model", "loc_dram", "MEM_LOAD_L3_MISS_RETIRED:LOCAL_DRAM", "cpu", 1, RAW, EU(0xd3, 0x01), 0 },
-	{ __LINE__, "spr.model", "rem_dram", "MEM_LOAD_L3_MISS_RETIRED:REMOTE_DRAM", "cpu", 1, RAW, EU(0xd3, 0x02),
-	  0 },
-	{ __LINE__, "spr.model", "rem_hitm", "MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM", "cpu", 1, RAW, EU(0xd3, 0x04),
-	  0 },
-	{ __LINE__, "spr.model", "rem_fwd", "MEM_LOAD_L3_MISS_RETIRED:REMOTE_FWD", "cpu", 1, RAW, EU(0xd3, 0x08), 0 },
-	{ __LINE__, "spr.model", "loc_hitm", "MEM_LOAD_L3_HIT_RETIRED:XSNP_FWD", "cpu", 1, RAW, EU(0xd2, 0x04), 0 },
-	{ __LINE__, "spr.model", "llc_ref", "LONGEST_LAT_CACHE:REFERENCE", "cpu", 1, RAW, EU(0x2e, 0x4f), 0 },
-	{ __LINE__, "spr.model", "llc_miss", "LONGEST_LAT_CACHE:MISS", "cpu", 1, RAW, EU(0x2e, 0x41), 0 },
-	/* CYCLE_ACTIVITY.STALLS_L3_MISS 0xA3/0x06, CounterMask 6 (sapphirerapids/memory.json) */
-	{ __LINE__, "spr.model", "stall_l3", "CYCLE_ACTIVITY:STALLS_L3_MISS", "cpu", 1, RAW,
-	  EU(0xa3, 0x06) | CMASK(6), 0 },
-	/* MEMORY_ACTIVITY.STALLS_L2_MISS 0x47/0x05 CounterMask 5; EXE_ACTIVITY.BOUND_ON_LOADS
-	 * 0xA6/0x21 CounterMask 5 (perfmon sapphirerapids_core.json) */
-	{ __LINE__, "spr.model", "stall_l2", "MEMORY_ACTIVITY:STALLS_L2_MISS", "cpu", 1, RAW,
-	  EU(0x47, 0x05) | CMASK(5), 0 },
-	{ __LINE__, "spr.model", "stall_mem", "EXE_ACTIVITY:BOUND_ON_LOADS", "cpu", 1, RAW,
-	  EU(0xa6, 0x21) | CMASK(5), 0 },
-	/* XQ.FULL_CYCLES 0x2D/0x01, CounterMask 1 */
-	{ __LINE__, "spr.model", "xq_full", "XQ:FULL_CYCLES", "cpu", 1, RAW, EU(0x2d, 0x01) | CMASK(1), 0 },
-	/* OCR 0x2A/0x01: .DEMAND_DATA_RD.LOCAL_DRAM MSRValue 0x104000001, .REMOTE_DRAM 0x730000001 */
-	{ __LINE__, "spr.model", "ocr_loc", "OCR:DEMAND_DATA_RD_LOCAL_DRAM", "cpu", 1, RAW, EU(0x2a, 0x01),
-	  0x104000001ULL },
-	{ __LINE__, "spr.model", "ocr_rem", "OCR:DEMAND_DATA_RD_REMOTE_DRAM", "cpu", 1, RAW, EU(0x2a, 0x01),
-	  0x730000001ULL },
-	/* iMC (uncore_imc_0..7, type 10): UNC_M_CAS_COUNT.RD 0x05/0xCF, .WR 0x05/0xF0 */
-	{ __LINE__, "spr.model", "cas_rd", "uncore_imc/event=0x05,umask=0xcf/", "uncore_imc_0", 8, 10, EU(0x05, 0xcf),
-	  0 },
-	{ __LINE__, "spr.model", "cas_wr", "uncore_imc/event=0x05,umask=0xf0/", "uncore_imc_0", 8, 10, EU(0x05, 0xf0),
-	  0 },
-	/* UNC_M_RPQ_OCCUPANCY_PCH0 0x80, _PCH1 0x81; UNC_M_RPQ_INSERTS.PCH0 0x10/0x01, .PCH1 0x10/0x02 */
-	{ __LINE__, "spr.model", "rpq_occ0", "uncore_imc/event=0x80/", "uncore_imc_0", 8, 10, 0x80, 0 },
-	{ __LINE__, "spr.model", "rpq_occ1", "uncore_imc/event=0x81/", "uncore_imc_0", 8, 10, 0x81, 0 },
-	{ __LINE__, "spr.model", "rpq_ins0", "uncore_imc/event=0x10,umask=0x01/", "uncore_imc_0", 8, 10,
-	  EU(0x10, 0x01), 0 },
-	{ __LINE__, "spr.model", "rpq_ins1", "uncore_imc/event=0x10,umask=0x02/", "uncore_imc_0", 8, 10,
-	  EU(0x10, 0x02), 0 },
-	/* CHA (uncore_cha_0..3, type 18), umask config:8-15,32-63: as ICX (UMaskExt 0xC816FE / 0xC8177E) */
-	{ __LINE__, "spr.model", "tor_ins_l", "uncore_cha/event=0x35,umask=0xc816fe01/", "uncore_cha_0", 4, 18,
-	  EU(0x35, 0x01) | HI(0xc816fe), 0 },
-	{ __LINE__, "spr.model", "tor_occ_l", "uncore_cha/event=0x36,umask=0xc816fe01/", "uncore_cha_0", 4, 18,
-	  EU(0x36, 0x01) | HI(0xc816fe), 0 },
-	{ __LINE__, "spr.model", "tor_ins_r", "uncore_cha/event=0x35,umask=0xc8177e01/", "uncore_cha_0", 4, 18,
-	  EU(0x35, 0x01) | HI(0xc8177e), 0 },
-	{ __LINE__, "spr.model", "tor_occ_r", "uncore_cha/event=0x36,umask=0xc8177e01/", "uncore_cha_0", 4, 18,
-	  EU(0x36, 0x01) | HI(0xc8177e), 0 },
-	{ __LINE__, "spr.model", "cha_clk", "uncore_cha/event=0x01/", "uncore_cha_0", 4, 18, 0x01, 0 },
-	{ __LINE__, "spr.model", "cha0_clk", "uncore_cha_0/event=0x01/", "uncore_cha_0", 1, 18, 0x01, 0 },
-	/* UPI (uncore_upi_0..3, type 22): UNC_UPI_TxL_FLITS.ALL_DATA 0x02/0x0F */
-	{ __LINE__, "spr.model", "upi_data", "uncore_upi/event=0x02,umask=0x0f/", "uncore_upi_0", 4, 22,
-	  EU(0x02, 0x0f), 0 },
+/* ---- the comparison ---- */
 
-	/* ---- zen2.model: PPR 55803; amd_df event config:0-7,32-35,59-60 (type 10), amd_l3 type 11 ---- */
-	/* PMCx043 LsRefillsFromSys: LclCache 0x02, LclDram 0x08, RmtCache 0x10, RmtDram 0x40 */
-	{ __LINE__, "zen2.model", "loc_dram", "DATA_CACHE_REFILLS_FROM_SYSTEM:LS_MABRESP_LCL_DRAM", "cpu", 1, RAW,
-	  EU(0x43, 0x08), 0 },
-	{ __LINE__, "zen2.model", "rem_dram", "DATA_CACHE_REFILLS_FROM_SYSTEM:LS_MABRESP_RMT_DRAM", "cpu", 1, RAW,
-	  EU(0x43, 0x40), 0 },
-	{ __LINE__, "zen2.model", "loc_cache", "DATA_CACHE_REFILLS_FROM_SYSTEM:LS_MABRESP_LCL_CACHE", "cpu", 1, RAW,
-	  EU(0x43, 0x02), 0 },
-	{ __LINE__, "zen2.model", "rem_cache", "DATA_CACHE_REFILLS_FROM_SYSTEM:LS_MABRESP_RMT_CACHE", "cpu", 1, RAW,
-	  EU(0x43, 0x10), 0 },
-	/* L3 PMC: l3_request_g1 0x01/0x80, l3_comb_clstr_state 0x06/0x01, xi_sys_fill_latency 0x90, xi_ccx_sdp_req1 0x9A/0x3F */
-	{ __LINE__, "zen2.model", "l3_acc", "amd_l3/event=0x01,umask=0x80/", "amd_l3", 1, 11, EU(0x01, 0x80), 0 },
-	{ __LINE__, "zen2.model", "l3_miss", "amd_l3/event=0x06,umask=0x01/", "amd_l3", 1, 11, EU(0x06, 0x01), 0 },
-	{ __LINE__, "zen2.model", "l3_lat16", "amd_l3/event=0x90,umask=0x00/", "amd_l3", 1, 11, 0x90, 0 },
-	{ __LINE__, "zen2.model", "l3_mreq", "amd_l3/event=0x9a,umask=0x3f/", "amd_l3", 1, 11, EU(0x9a, 0x3f), 0 },
-	/* DF: DRAM channel controller N = event 0x07 + 0x40 N, umask 0x38 (amdzen2 data-fabric.json); bits 8-11 of the event go to 32-35 */
-	{ __LINE__, "zen2.model", "df_ch0", "amd_df/event=0x07,umask=0x38/", "amd_df", 1, 10, EU(0x07, 0x38), 0 },
-	{ __LINE__, "zen2.model", "df_ch1", "amd_df/event=0x47,umask=0x38/", "amd_df", 1, 10, EU(0x47, 0x38), 0 },
-	{ __LINE__, "zen2.model", "df_ch2", "amd_df/event=0x87,umask=0x38/", "amd_df", 1, 10, EU(0x87, 0x38), 0 },
-	{ __LINE__, "zen2.model", "df_ch3", "amd_df/event=0xc7,umask=0x38/", "amd_df", 1, 10, EU(0xc7, 0x38), 0 },
-	{ __LINE__, "zen2.model", "df_ch4", "amd_df/event=0x107,umask=0x38/", "amd_df", 1, 10,
-	  EU(0x07, 0x38) | HI(0x1), 0 },
-	{ __LINE__, "zen2.model", "df_ch5", "amd_df/event=0x147,umask=0x38/", "amd_df", 1, 10,
-	  EU(0x47, 0x38) | HI(0x1), 0 },
-	{ __LINE__, "zen2.model", "df_ch6", "amd_df/event=0x187,umask=0x38/", "amd_df", 1, 10,
-	  EU(0x87, 0x38) | HI(0x1), 0 },
-	{ __LINE__, "zen2.model", "df_ch7", "amd_df/event=0x1c7,umask=0x38/", "amd_df", 1, 10,
-	  EU(0xc7, 0x38) | HI(0x1), 0 },
+/* Does the resolved PMU name fit the fact's PMU ("uncore_cha" -> "uncore_cha_3")? */
+static bool pmu_fits(const char *got, const char *want)
+{
+	size_t n = strlen(want);
 
-	/* ---- zen3.model: PPR 55898; amd_l3 type 13, amd_df type 12 (same DF layout as Zen 2) ---- */
-	/* PMCx043 LsDmndFillsFromSys: ExtCacheLcl 0x04, MemIoLcl 0x08, ExtCacheRmt 0x10, MemIoRmt 0x40 */
-	{ __LINE__, "zen3.model", "loc_dram", "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:MEM_IO_LCL", "cpu", 1, RAW,
-	  EU(0x43, 0x08), 0 },
-	{ __LINE__, "zen3.model", "rem_dram", "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:MEM_IO_RMT", "cpu", 1, RAW,
-	  EU(0x43, 0x40), 0 },
-	{ __LINE__, "zen3.model", "loc_cache", "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:EXT_CACHE_LCL", "cpu", 1, RAW,
-	  EU(0x43, 0x04), 0 },
-	{ __LINE__, "zen3.model", "rem_cache", "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:EXT_CACHE_RMT", "cpu", 1, RAW,
-	  EU(0x43, 0x10), 0 },
-	/* L3 PMC: l3_lookup_state 0x04 all 0xFF / l3_miss 0x01; xi_sys_fill_latency 0x90; xi_ccx_sdp_req1 0x9A/0xFF */
-	{ __LINE__, "zen3.model", "l3_acc", "amd_l3/event=0x04,umask=0xff/", "amd_l3", 1, 13, EU(0x04, 0xff), 0 },
-	{ __LINE__, "zen3.model", "l3_miss", "amd_l3/event=0x04,umask=0x01/", "amd_l3", 1, 13, EU(0x04, 0x01), 0 },
-	{ __LINE__, "zen3.model", "l3_lat16", "amd_l3/event=0x90,umask=0x00/", "amd_l3", 1, 13, 0x90, 0 },
-	{ __LINE__, "zen3.model", "l3_mreq", "amd_l3/event=0x9a,umask=0xff/", "amd_l3", 1, 13, EU(0x9a, 0xff), 0 },
-	{ __LINE__, "zen3.model", "df_ch0", "amd_df/event=0x07,umask=0x38/", "amd_df", 1, 12, EU(0x07, 0x38), 0 },
-	{ __LINE__, "zen3.model", "df_ch1", "amd_df/event=0x47,umask=0x38/", "amd_df", 1, 12, EU(0x47, 0x38), 0 },
-	{ __LINE__, "zen3.model", "df_ch2", "amd_df/event=0x87,umask=0x38/", "amd_df", 1, 12, EU(0x87, 0x38), 0 },
-	{ __LINE__, "zen3.model", "df_ch3", "amd_df/event=0xc7,umask=0x38/", "amd_df", 1, 12, EU(0xc7, 0x38), 0 },
-	{ __LINE__, "zen3.model", "df_ch4", "amd_df/event=0x107,umask=0x38/", "amd_df", 1, 12,
-	  EU(0x07, 0x38) | HI(0x1), 0 },
-	{ __LINE__, "zen3.model", "df_ch5", "amd_df/event=0x147,umask=0x38/", "amd_df", 1, 12,
-	  EU(0x47, 0x38) | HI(0x1), 0 },
-	{ __LINE__, "zen3.model", "df_ch6", "amd_df/event=0x187,umask=0x38/", "amd_df", 1, 12,
-	  EU(0x87, 0x38) | HI(0x1), 0 },
-	{ __LINE__, "zen3.model", "df_ch7", "amd_df/event=0x1c7,umask=0x38/", "amd_df", 1, 12,
-	  EU(0xc7, 0x38) | HI(0x1), 0 },
-	/* PMCx05F LsAllocMabCount; PMCx041 LsMabAlloc all allocations 0x7F */
-	{ __LINE__, "zen3.model", "mab_occ", "ALLOC_MAB_COUNT", "cpu", 1, RAW, 0x5f, 0 },
-	{ __LINE__, "zen3.model", "mab_alloc", "MAB_ALLOCATION_BY_TYPE:ALL", "cpu", 1, RAW, EU(0x41, 0x7f), 0 },
+	if (!strcmp(want, "cpu") || !strcmp(want, "hardware") || !strcmp(want, "software"))
+		return !strcmp(got, want);
+	if (strncmp(got, want, n))
+		return false;
+	if (!got[n])
+		return true;
+	if (got[n] != '_' || !got[n + 1])
+		return false;
+	for (n++; got[n]; n++)
+		if (got[n] < '0' || got[n] > '9')
+			return false;
+	return true;
+}
 
-	/* ---- zen4.model: PPR 57930 (Zen 4); amd_l3 type 11, amd_umc_0..23 type 12 ---- */
-	/* PMCx043 LsDmndFillsFromSys: NearCache 0x04, DramIoNear 0x08, FarCache 0x10, DramIoFar 0x40 */
-	{ __LINE__, "zen4.model", "loc_dram", "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:DRAM_IO_NEAR", "cpu", 1, RAW,
-	  EU(0x43, 0x08), 0 },
-	{ __LINE__, "zen4.model", "rem_dram", "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:DRAM_IO_FAR", "cpu", 1, RAW,
-	  EU(0x43, 0x40), 0 },
-	{ __LINE__, "zen4.model", "loc_cache", "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:NEAR_CACHE_NEAR_FAR", "cpu", 1, RAW,
-	  EU(0x43, 0x04), 0 },
-	{ __LINE__, "zen4.model", "rem_cache", "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:FAR_CACHE_NEAR_FAR", "cpu", 1, RAW,
-	  EU(0x43, 0x10), 0 },
-	/* PMCx05F LsAllocMabCount; PMCx041 LsMabAlloc all allocations 0x7F */
-	{ __LINE__, "zen4.model", "mab_occ", "ALLOC_MAB_COUNT", "cpu", 1, RAW, 0x5f, 0 },
-	{ __LINE__, "zen4.model", "mab_alloc", "MAB_ALLOCATION_BY_TYPE:ALL", "cpu", 1, RAW, EU(0x41, 0x7f), 0 },
-	/*
-	 * L3 PMC (format: enallslices 46, enallcores 47, sliceid 48-50,
-	 * threadmask 56-57): l3_lookup_state 0x04 all 0xFF / miss 0x01,
-	 * l3_xi_sampled_latency 0xAC/0x3F, _requests 0xAD/0x3F (amdzen4 cache.json)
-	 */
-	{ __LINE__, "zen4.model", "l3_acc", "amd_l3/event=0x04,umask=0xff/", "amd_l3", 1, 11, EU(0x04, 0xff), 0 },
-	{ __LINE__, "zen4.model", "l3_miss", "amd_l3/event=0x04,umask=0x01/", "amd_l3", 1, 11, EU(0x04, 0x01), 0 },
-	{ __LINE__, "zen4.model", "l3_lat10",
-	  "amd_l3/event=0xac,umask=0x3f,enallcores=1,enallslices=1,sliceid=3,threadmask=3/", "amd_l3", 1, 11,
-	  EU(0xac, 0x3f) | 1ULL << 46 | 1ULL << 47 | 3ULL << 48 | 3ULL << 56, 0 },
-	{ __LINE__, "zen4.model", "l3_lreq",
-	  "amd_l3/event=0xad,umask=0x3f,enallcores=1,enallslices=1,sliceid=3,threadmask=3/", "amd_l3", 1, 11,
-	  EU(0xad, 0x3f) | 1ULL << 46 | 1ULL << 47 | 3ULL << 48 | 3ULL << 56, 0 },
-	/* UMC (format event 0-7, rdwrmask 8-9): umc_cas_cmd 0x0A, rd 1, wr 2 (amdzen4 memory-controller.json) */
-	{ __LINE__, "zen4.model", "umc_rd", "amd_umc/event=0x0a,rdwrmask=1/", "amd_umc_0", 24, 12, EU(0x0a, 0x1), 0 },
-	{ __LINE__, "zen4.model", "umc_wr", "amd_umc/event=0x0a,rdwrmask=2/", "amd_umc_0", 24, 12, EU(0x0a, 0x2), 0 },
+/* The PMU type the kernel gives: generic and raw ids, else the fixture's sysfs type file. */
+static long expected_type(const char *root, const char *fact_pmu, const char *got_pmu)
+{
+	struct vp_err err = { 0, "" };
+	char *path, *text = NULL;
+	long type = -1;
 
-	/*
-	 * ---- neoverse-n1.model: Neoverse N1 TRM, PMU events (raw PMUv3 numbers):
-	 * REMOTE_ACCESS 0x31, BUS_ACCESS 0x19, L2D_CACHE_REFILL 0x17,
-	 * LL_CACHE_RD 0x36, LL_CACHE_MISS_RD 0x37, STALL_BACKEND 0x24 ----
-	 */
-	{ __LINE__, "neoverse-n1.model", "remote", "r31", "cpu", 1, RAW, 0x31, 0 },
-	{ __LINE__, "neoverse-n1.model", "bus_acc", "r19", "cpu", 1, RAW, 0x19, 0 },
-	{ __LINE__, "neoverse-n1.model", "l2_refill", "r17", "cpu", 1, RAW, 0x17, 0 },
-	{ __LINE__, "neoverse-n1.model", "ll_rd", "r36", "cpu", 1, RAW, 0x36, 0 },
-	{ __LINE__, "neoverse-n1.model", "ll_miss", "r37", "cpu", 1, RAW, 0x37, 0 },
-	{ __LINE__, "neoverse-n1.model", "stall_be", "r24", "cpu", 1, RAW, 0x24, 0 },
-};
+	if (!strcmp(fact_pmu, "hardware"))
+		return PERF_TYPE_HARDWARE;
+	if (!strcmp(fact_pmu, "software"))
+		return PERF_TYPE_SOFTWARE;
+	if (!strcmp(fact_pmu, "cpu"))
+		return PERF_TYPE_RAW;
+	path = xasprintf("/sys/bus/event_source/devices/%s/type", got_pmu);
+	if (!vp_read_file(root, path, &text, NULL, &err))
+		type = strtol(text, NULL, 10);
+	free(text);
+	free(path);
+	return type;
+}
+
+/*
+ * Compare one resolved event with the fact of one facts file: type, PMU,
+ * then each field through the kernel's format, then whole words.
+ */
+static void check_against(const struct facts *f, const char *cpu, const struct fact *ft, const char *what,
+			  const char *root, const struct evdesc *ev, int mline)
+{
+	const char *mfile = f->models.path;
+	uint64_t want[3] = { 0, 0, 0 }, got[3];
+	bool generic = !strcmp(ft->pmu, "hardware") || !strcmp(ft->pmu, "software");
+	long type = expected_type(root, ft->pmu, ev->pmu);
+	size_t i;
+
+	got[0] = ev->attr.config;
+	got[1] = ev->attr.config1;
+	got[2] = ev->attr.config2;
+	FCHECK(mfile, mline, pmu_fits(ev->pmu, ft->pmu), "%s: PMU %s, the vendor's %s (%s:%d) is on %s", what, ev->pmu,
+		 ft->event, ft->file, ft->line, ft->pmu);
+	FCHECK(mfile, mline, (long)ev->attr.type == type, "%s: type %u, expected %ld for PMU %s", what, ev->attr.type, type,
+		 ev->pmu);
+	if (generic) {
+		for (i = 0; i < ft->n; i++)
+			if (!strcmp(ft->f[i].field, "code"))
+				want[0] = ft->f[i].v;
+	} else {
+		for (i = 0; i < ft->n; i++) {
+			struct bits b;
+
+			if (!format_of(f, cpu, ft->pmu, ft->f[i].field, &b)) {
+				/* a zero field the kernel has no bits for sets nothing */
+				FCHECK(mfile, mline, ft->f[i].v == 0,
+					 "%s: the vendor's %s sets %s=0x%llx, which formats.tsv places nowhere on %s/%s",
+					 what, ft->event, ft->f[i].field, (unsigned long long)ft->f[i].v, cpu, ft->pmu);
+				continue;
+			}
+			FCHECK(mfile, mline, bits_pack(&b, ft->f[i].v, want), "%s: %s=0x%llx does not fit its bits", what,
+				 ft->f[i].field, (unsigned long long)ft->f[i].v);
+			FCHECK(mfile, mline, bits_unpack(&b, got) == ft->f[i].v,
+				 "%s: %s is 0x%llx, the vendor's %s has 0x%llx (%s:%d, %s)", what, ft->f[i].field,
+				 (unsigned long long)bits_unpack(&b, got), ft->event, (unsigned long long)ft->f[i].v,
+				 ft->file, ft->line, ft->source);
+		}
+	}
+	for (i = 0; i < 3; i++)
+		FCHECK(mfile, mline, got[i] == want[i], "%s: config%s 0x%llx, the vendor's %s encodes 0x%llx (%s:%d)", what,
+			 i == 0 ? "" : i == 1 ? "1" : "2", (unsigned long long)got[i], ft->event,
+			 (unsigned long long)want[i], ft->file, ft->line);
+}
 
 static const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
 
 	return s ? s + 1 : path;
-}
-
-static const struct mrow *find_row(const char *file, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < VP_ARRAY_SIZE(rows); i++)
-		if (!strcmp(rows[i].file, file) && !strcmp(rows[i].name, name))
-			return &rows[i];
-	return NULL;
 }
 
 /*
@@ -438,8 +560,8 @@ static char *fixture_of(const char *sh, const char *model)
 	return NULL;
 }
 
-/* Check every event of one model against its rows; mark the rows used. */
-static void check_model(const char *path, const char *fx, bool *used)
+/* Check every event of one model against its vendor facts; count the events checked. */
+static size_t check_model(const struct facts *f, const char *path, const char *fx)
 {
 	struct model *m = NULL;
 	struct diags d;
@@ -452,7 +574,10 @@ static void check_model(const char *path, const char *fx, bool *used)
 	struct pmu_db *db = NULL;
 	struct model_machine mm;
 	bool plat_ok = false;
-	size_t i;
+	const struct tsv *mt = &f->models;
+	int cfile = tsv_col(mt, "file"), cname = tsv_col(mt, "name"), cfacts = tsv_col(mt, "facts"),
+	    cev = tsv_col(mt, "event");
+	size_t i, checked = 0;
 
 	diags_init(&d);
 	if (model_load(&m, path, dirs, 1, &d, &err)) {
@@ -477,40 +602,51 @@ static void check_model(const char *path, const char *fx, bool *used)
 	for (i = 0; i < m->n_inputs; i++) {
 		const struct model_input *in = &m->inputs[i];
 		const char *file = base_name(in->loc.file);
-		const struct mrow *r;
+		char *reason = NULL, *what, *list, *tok, *save = NULL;
 		struct evdesc_list l;
-		char *reason = NULL;
+		size_t r;
 		int ret;
 
 		if (in->kind == INPUT_SOURCE)
 			continue;
-		r = find_row(file, in->name);
-		if (!r) {
-			test_fail(__FILE__, __LINE__, "%s (in model %s): event '%s' = %s has no encoding row", file,
-				  m->name, in->name, in->spec);
+		for (r = 0; r < mt->n_rows; r++)
+			if (!strcmp(cell(mt, r, cfile), file) && !strcmp(cell(mt, r, cname), in->name))
+				break;
+		if (r == mt->n_rows) {
+			test_fail(in->loc.file, in->loc.line,
+				  "event '%s' = %s (model %s) has no row in tests/data/vendor-events/models.tsv: "
+				  "name the vendor event it is, and add its fact", in->name, in->spec, m->name);
 			continue;
 		}
-		used[r - rows] = true;
-		CHECK_STR_AT(r->line, in->spec, r->spec);
+		what = xasprintf("%s:%d: %s = %s (model %s on %s)", file, in->loc.line, in->name, in->spec, m->name, fx);
 		evdesc_list_init(&l);
 		ret = model_resolve_event(&mm, in->spec, (int)i, &l, &reason);
-		CHECK_AT(r->line, ret == 0, "%s on %s: '%s' does not resolve: %s", m->name, fx, in->spec,
-			 reason ? reason : "");
-		if (!ret) {
-			CHECK_AT(r->line, l.n == r->n, "%s on %s: '%s': %zu instances, expected %zu", m->name, fx,
-				 in->spec, l.n, r->n);
-			if (l.n) {
-				CHECK_STR_AT(r->line, l.v[0].pmu, r->pmu);
-				CHECK_AT(r->line, l.v[0].attr.type == r->type, "%s on %s: '%s': type %u, expected %u",
-					 m->name, fx, in->spec, l.v[0].attr.type, r->type);
-				CHECK_AT(r->line, l.v[0].attr.config == r->config,
-					 "%s on %s: '%s': config 0x%llx, expected 0x%llx", m->name, fx, in->spec,
-					 (unsigned long long)l.v[0].attr.config, (unsigned long long)r->config);
-				CHECK_AT(r->line, l.v[0].attr.config1 == r->config1,
-					 "%s on %s: '%s': config1 0x%llx, expected 0x%llx", m->name, fx, in->spec,
-					 (unsigned long long)l.v[0].attr.config1, (unsigned long long)r->config1);
+		FCHECK(mt->path, mt->lines[r], ret == 0 && l.n > 0, "%s does not resolve: %s", what,
+		       reason ? reason : "");
+		list = xstrdup(cell(mt, r, cfacts));
+		for (tok = strtok_r(list, ",", &save); !ret && l.n && tok; tok = strtok_r(NULL, ",", &save)) {
+			struct fact ft;
+			size_t k;
+
+			if (!fact_find(f, tok, cell(mt, r, cev), &ft)) {
+				test_fail(f->models.path, mt->lines[r], "%s: no fact '%s' in %s.tsv", what,
+					  cell(mt, r, cev), tok);
+				continue;
 			}
+			check_against(f, tok, &ft, what, root, &l.v[0], mt->lines[r]);
+			/* every other instance (uncore boxes) encodes as the first */
+			for (k = 1; k < l.n; k++)
+				FCHECK(mt->path, mt->lines[r],
+				       l.v[k].attr.config == l.v[0].attr.config &&
+					       l.v[k].attr.config1 == l.v[0].attr.config1,
+				       "%s: instance %s encodes config 0x%llx config1 0x%llx, %s 0x%llx 0x%llx", what,
+				       l.v[k].pmu, (unsigned long long)l.v[k].attr.config,
+				       (unsigned long long)l.v[k].attr.config1, l.v[0].pmu,
+				       (unsigned long long)l.v[0].attr.config, (unsigned long long)l.v[0].attr.config1);
 		}
+		checked++;
+		free(list);
+		free(what);
 		free(reason);
 		evdesc_list_release(&l);
 	}
@@ -523,19 +659,22 @@ out:
 	free(root);
 	free(rel);
 	free(dir);
+	return checked;
 }
 
-TEST(model_builtin_encodings)
+TEST(model_builtin_encodings_match_vendor_tables)
 {
 	struct vp_err err = { 0, "" };
 	char **names = NULL, *sh = NULL;
-	size_t n = 0, i, checked = 0;
-	bool used[VP_ARRAY_SIZE(rows)];
-	char *models = xstrdup(test_data("../../models"));
+	size_t n = 0, i, models = 0, events = 0;
+	char *dir = xstrdup(test_data("../../models"));
+	struct facts f;
 
-	memset(used, 0, sizeof(used));
+	facts_load(&f);
+	CHECK(f.n_cpu >= 12);
+	CHECK(f.models.n_rows > 100);
 	if (vp_read_file("/", test_data("../tiers/models.sh"), &sh, NULL, &err) ||
-	    vp_list_dir("/", models, &names, &n, &err)) {
+	    vp_list_dir("/", dir, &names, &n, &err)) {
 		test_fail(__FILE__, __LINE__, "%s", err.msg);
 		goto out;
 	}
@@ -547,22 +686,140 @@ TEST(model_builtin_encodings)
 			continue;
 		name = xstrndup(names[i], len - 6);
 		fx = fixture_of(sh, name);
-		path = xasprintf("%s/%s", models, names[i]);
+		path = xasprintf("%s/%s", dir, names[i]);
 		if (!fx)
 			test_fail(__FILE__, __LINE__, "models.sh pairs no fixture with model %s", name);
 		else
-			check_model(path, fx, used);
-		checked++;
+			events += check_model(&f, path, fx);
+		models++;
 		free(fx);
 		free(path);
 		free(name);
 	}
-	CHECK(checked >= 12);
-	for (i = 0; i < VP_ARRAY_SIZE(rows); i++)
-		CHECK_AT(rows[i].line, used[i], "row %s '%s' matches no event of any built-in model", rows[i].file,
-			 rows[i].name);
+	CHECK(models >= 12);
+	CHECK(events >= 150);
 out:
 	vp_free_names(names, n);
 	free(sh);
-	free(models);
+	free(dir);
+	facts_free(&f);
+}
+
+/* The checker itself: the SKX CHA filter and a multi-range AMD event code, packed by hand. */
+TEST(vendor_fact_packing_by_hand)
+{
+	struct bits b;
+	uint64_t w[3] = { 0, 0, 0 };
+
+	/* FILTER1 = config1 >> 32 (uncore_snbep.c hswep_cbox_enable_event): 0x40433 -> 0x4043300000000 */
+	CHECK(bits_parse("config1:32-63", &b));
+	CHECK(bits_pack(&b, 0x40433, w));
+	CHECK_U64(w[1], 0x4043300000000ULL);
+	CHECK_U64(bits_unpack(&b, w), 0x40433);
+	/* AMD DF event 0x1c7 in config:0-7,32-35,59-60: 0xc7 low, 0x1 at bit 32 */
+	w[0] = w[1] = 0;
+	CHECK(bits_parse("config:0-7,32-35,59-60", &b));
+	CHECK(bits_pack(&b, 0x1c7, w));
+	CHECK_U64(w[0], 0xc7ULL | 1ULL << 32);
+	CHECK_U64(bits_unpack(&b, w), 0x1c7);
+	/* a value too wide for its bits is refused */
+	w[0] = 0;
+	CHECK(bits_parse("config:8-15", &b));
+	CHECK(!bits_pack(&b, 0x1ff, w));
+}
+
+/* Which rule claims family/model: a `match cpu` rule of the same model with a range holding it. */
+static bool cpu_rules_claim(const struct model *m, const char *vendor, int family, int model)
+{
+	size_t i, k;
+
+	for (i = 0; i < m->n_matches; i++) {
+		const struct model_match *mt = &m->matches[i];
+
+		if (mt->kind != MATCH_CPU || strcmp(mt->vendor, vendor) || (mt->family >= 0 && mt->family != family))
+			continue;
+		if (!mt->n_models)
+			return true;
+		for (k = 0; k < mt->n_models; k++)
+			if (model >= mt->models[k][0] && model <= mt->models[k][1])
+				return true;
+	}
+	return false;
+}
+
+TEST(model_match_pmu_rules_claim_only_their_cpus)
+{
+	struct vp_err err = { 0, "" };
+	char **names = NULL, *dir = xstrdup(test_data("../../models"));
+	const char *dirs[1] = { dir };
+	size_t n = 0, i, rules = 0;
+	struct facts f;
+	int ct, cv, cf, cm;
+
+	facts_load(&f);
+	ct = tsv_col(&f.detect, "table");
+	cv = tsv_col(&f.detect, "vendor");
+	cf = tsv_col(&f.detect, "family");
+	cm = tsv_col(&f.detect, "models");
+	if (vp_list_dir("/", dir, &names, &n, &err)) {
+		test_fail(__FILE__, __LINE__, "%s", err.msg);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(names[i]), j, p, r;
+		char *path = xasprintf("%s/%s", dir, names[i]);
+		struct model *m = NULL;
+		struct diags d;
+
+		diags_init(&d);
+		if (len > 6 && !strcmp(names[i] + len - 6, ".model") && !model_load(&m, path, dirs, 1, &d, &err)) {
+			for (j = 0; j < m->n_matches; j++) {
+				const struct model_match *mt = &m->matches[j];
+
+				for (p = 0; mt->kind == MATCH_PMU && p < mt->n_pmus; p++) {
+					bool known = false;
+
+					rules++;
+					for (r = 0; r < f.detect.n_rows; r++) {
+						const char *s = cell(&f.detect, r, cm);
+						int family = (int)strtol(cell(&f.detect, r, cf), NULL, 0);
+
+						if (strcmp(cell(&f.detect, r, ct), mt->pmus[p]))
+							continue;
+						known = true;
+						while (*s) {
+							char *end;
+							long lo = strtol(s, &end, 0), hi = lo, x;
+
+							if (*end == '-')
+								hi = strtol(end + 1, &end, 0);
+							for (x = lo; x <= hi; x++)
+								FCHECK(mt->loc.file, mt->loc.line,
+								       cpu_rules_claim(m, cell(&f.detect, r, cv), family, (int)x),
+								       "`match pmu %s` gives model %s to %s family 0x%x model 0x%lx "
+								       "(libpfm4 4.13 detects table %s there: %s), which its "
+								       "`match cpu` rules do not claim",
+								       mt->pmus[p], m->name, cell(&f.detect, r, cv),
+								       (unsigned)family, x, mt->pmus[p],
+								       cell(&f.detect, r, tsv_col(&f.detect, "source")));
+							s = *end == ',' ? end + 1 : end;
+							if (end == s && *s)
+								break;
+						}
+					}
+					FCHECK(mt->loc.file, mt->loc.line, known,
+					       "`match pmu %s`: no row in tests/data/vendor-events/libpfm4-detect.tsv",
+					       mt->pmus[p]);
+				}
+			}
+		}
+		model_free(m);
+		diags_release(&d);
+		free(path);
+	}
+	CHECK(rules >= 7);
+out:
+	vp_free_names(names, n);
+	free(dir);
+	facts_free(&f);
 }
