@@ -64,7 +64,24 @@ struct bench_opts {
 	void *progress_ctx;
 	volatile int *stop;        /* set non-zero (e.g. by SIGINT) to end early; may be NULL */
 	size_t dram_bytes;         /* working set that stands for DRAM; 0: 4x the LLC (2x quick) */
+	/*
+	 * The run's one idle DRAM latency (BENCH_IDLE_DEFINITION) when an
+	 * earlier scenario of the same run measured it; NaN: a scenario that
+	 * needs it measures it itself, the same way.
+	 */
+	double idle_ns;
 };
+
+/*
+ * Idle DRAM latency, the one definition of bench, calibrate and probe: the
+ * fastest of 12 samples of a dependent random pointer chase over the DRAM
+ * working set (bench_dram_bytes()), CPU and memory on one node (other
+ * tenants only ever add time).  Its noise is how far the median of the
+ * samples sits above that best: above BENCH_QUIET_PCT per cent, the run's
+ * figures are noise-bound and a next run will differ by about as much.
+ */
+#define BENCH_IDLE_DEFINITION "fastest of 12 samples of a dependent random chase over the DRAM working set, CPU and memory on one node"
+#define BENCH_QUIET_PCT 3
 
 void bench_opts_default(struct bench_opts *o);
 
@@ -187,6 +204,12 @@ struct lat_result {
 };
 int bench_latency(const struct bench_topo *t, const struct bench_opts *o,
 		  struct lat_result *r, struct vp_err *err);
+/*
+ * The run's idle DRAM latency (BENCH_IDLE_DEFINITION) from a latency
+ * result: the matrix cell of CPU 0's node when the matrix was measured,
+ * else the DRAM plateau of the sweep; NaN when neither.
+ */
+double bench_idle_of(const struct bench_topo *t, const struct lat_result *r);
 
 struct bw_cell { int threads; double gbs[BW_KERNEL_N]; };
 struct loaded_point {
@@ -207,6 +230,7 @@ struct bw_result {
 	int n_loaded;
 	struct loaded_point loaded[BENCH_MAX_POINTS];
 	double idle_ns;
+	bool idle_from_run;        /* idle_ns is the run's figure (bench_opts.idle_ns), not measured here */
 	char bound[BENCH_TEXT * 4];
 };
 int bench_bandwidth(const struct bench_topo *t, const struct bench_opts *o,
@@ -287,12 +311,21 @@ struct probe_result {
 	double mem_ns[256 * 64];   /* [vCPU index][virtual memory node] */
 	bool remote[256 * 64];     /* this vCPU looks remote from that node's memory */
 	char mem_note[BENCH_TEXT];
+	char noise[BENCH_TEXT];    /* why these figures are noise, or "" */
 };
 int bench_probe(const struct bench_topo *t, const struct bench_opts *o,
 		struct probe_result *r, struct vp_err *err);
 
-/* Fill c from measurements; created/tool are the caller's (CLI) to set. */
+/*
+ * Fill c from measurements; created/tool are the caller's (CLI) to set.
+ * The result is checked (calib_check()); the parts whose values fail are
+ * measured again, each try sampling twice as long as the one before, up to
+ * max_tries in all.  *chk holds what still fails after the last try (n = 0:
+ * plausible); those values have quality CALQ_IMPLAUSIBLE, latencies whose
+ * samples spread over BENCH_QUIET_PCT CALQ_NOISY.  0 or a negative code
+ * (a measurement could not run).
+ */
 int bench_calibrate(const struct bench_topo *t, const struct bench_opts *o, struct calib *c,
-		    struct vp_err *err);
+		    int max_tries, struct calib_checks *chk, struct vp_err *err);
 
 #endif

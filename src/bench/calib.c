@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,19 @@ static const char *const key_names[CAL_N] = {
 	[CAL_LAT_L2_NS] = "lat_l2_ns",
 	[CAL_LAT_LLC_NS] = "lat_llc_ns",
 };
+
+static const char *const quality_names[CALQ_N] = {
+	[CALQ_UNMEASURED] = "unmeasured",
+	[CALQ_UNCHECKED] = "unchecked",
+	[CALQ_GOOD] = "good",
+	[CALQ_NOISY] = "noisy",
+	[CALQ_IMPLAUSIBLE] = "implausible",
+};
+
+const char *calib_quality_name(enum calib_quality q)
+{
+	return (unsigned)q < CALQ_N ? quality_names[q] : NULL;
+}
 
 void calib_init(struct calib *c)
 {
@@ -78,6 +92,7 @@ void calib_set(struct calib *c, enum calib_key k, double v, const char *reason)
 	if ((unsigned)k >= CAL_N)
 		return;
 	c->val[k] = v;
+	c->quality[k] = isnan(v) ? CALQ_UNMEASURED : CALQ_GOOD;
 	snprintf(c->reason[k], sizeof(c->reason[k]), "%s",
 		 isnan(v) ? (reason && *reason ? reason : "not measured") : "");
 }
@@ -155,6 +170,23 @@ void calib_format(const struct calib *c, struct sbuf *out)
 		if (isnan(c->val[k]))
 			jw_kstr(&w, key_names[k], c->reason[k]);
 	jw_obj_end(&w);
+	jw_key(&w, "quality");
+	jw_obj_begin(&w);
+	for (k = 0; k < CAL_N; k++)
+		jw_kstr(&w, key_names[k], quality_names[c->quality[k]]);
+	jw_obj_end(&w);
+	if (c->forced) {
+		struct calib_checks chk;
+		size_t v;
+
+		jw_kbool(&w, "forced", true);
+		calib_check(c, &chk);
+		jw_key(&w, "failed_checks");
+		jw_arr_begin(&w);
+		for (v = 0; v < chk.n && v < CALIB_VIOLATION_MAX; v++)
+			jw_str(&w, chk.v[v].why);
+		jw_arr_end(&w);
+	}
 	jw_key(&w, "nodes");
 	jw_arr_begin(&w);
 	for (i = 0; i < c->n_nodes; i++)
@@ -382,6 +414,35 @@ static int calib_from_json(struct calib *c, const struct jv *root, struct rd *r)
 			  rv && rv->type == JV_STR ? rv->str : "not measurable when calibrated");
 	}
 
+	if ((v = jv_get(root, "quality"))) {
+		if (v->type != JV_OBJ)
+			return rd_bad(r, v, "field '%s' should be %s", "quality", "an object");
+		for (k = 0; k < CAL_N; k++) {
+			const struct jv *q = jv_get(v, key_names[k]);
+			int qi;
+
+			if (!q)
+				continue;
+			for (qi = 0; qi < CALQ_N; qi++)
+				if (q->type == JV_STR && !strcmp(q->str, quality_names[qi]))
+					break;
+			if (qi == CALQ_N)
+				return rd_bad(r, q, "quality of '%s' should be one of unmeasured, "
+					      "unchecked, good, noisy, implausible%s", key_names[k], "");
+			if (!isnan(c->val[k]))
+				c->quality[k] = (enum calib_quality)qi;
+		}
+	} else {   /* written before values carried a quality */
+		for (k = 0; k < CAL_N; k++)
+			if (!isnan(c->val[k]))
+				c->quality[k] = CALQ_UNCHECKED;
+	}
+	if ((v = jv_get(root, "forced"))) {
+		if (v->type != JV_BOOL)
+			return rd_bad(r, v, "field '%s' should be %s", "forced", "true or false");
+		c->forced = v->b;
+	}
+
 	if (!(nodes = rd_field(r, root, "nodes", JV_ARR, &ret)))
 		return ret;
 	if (nodes->n < 1 || nodes->n > 4096)
@@ -506,4 +567,184 @@ int calib_match(const struct calib *c, const struct calib_machine *here, struct 
 				  " KiB x%d here", pre, m->llc_bytes / 1024, m->n_llc,
 				  here->llc_bytes / 1024, here->n_llc);
 	return 0;
+}
+
+/* Checks. */
+
+static void violate(struct calib_checks *out, enum calib_key key, enum calib_key other,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void violate(struct calib_checks *out, enum calib_key key, enum calib_key other,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	if (out->n < CALIB_VIOLATION_MAX) {
+		struct calib_violation *v = &out->v[out->n];
+
+		v->key = key;
+		v->other = other;
+		va_start(ap, fmt);
+		vsnprintf(v->why, sizeof(v->why), fmt, ap);
+		va_end(ap);
+	}
+	out->n++;
+}
+
+static double median3(double a, double b, double c)
+{
+	if (a > b) {
+		double t = a;
+
+		a = b;
+		b = t;
+	}
+	return c < a ? a : c > b ? b : c;
+}
+
+/*
+ * The loaded-latency curve never falls as load grows, after smoothing; its
+ * first point is the idle figure, so a point below idle falls too.
+ */
+static void check_curve(const struct calib *c, struct calib_checks *out)
+{
+	double *s, top = NAN;
+	size_t i, n = c->n_loaded, itop = 0;
+
+	if (n == 0)
+		return;
+	s = xcalloc(n, sizeof(*s));
+	for (i = 0; i < n; i++)
+		s[i] = i == 0 || i + 1 == n ? c->loaded[i].lat_ns :
+		       median3(c->loaded[i - 1].lat_ns, c->loaded[i].lat_ns, c->loaded[i + 1].lat_ns);
+	for (i = 0; i < n; i++) {
+		if (!isfinite(s[i]))
+			continue;
+		if (!isnan(top) && s[i] < top * (1 - CALIB_CHECK_TOL)) {
+			violate(out, CAL_LAT_LOADED_NS, CAL_N,
+				"the loaded-latency curve falls as load grows: %.1f ns with %d "
+				"streaming thread%s at %.2f GB/s, %.1f ns with %d at %.2f GB/s "
+				"(3-point running median)", top, c->loaded[itop].threads,
+				c->loaded[itop].threads == 1 ? "" : "s", c->loaded[itop].bw_gbs, s[i],
+				c->loaded[i].threads, c->loaded[i].bw_gbs);
+			break;
+		}
+		if (isnan(top) || s[i] > top) {
+			top = s[i];
+			itop = i;
+		}
+	}
+	free(s);
+}
+
+static void check_knee(const struct calib *c, struct calib_checks *out)
+{
+	double knee = c->val[CAL_BW_KNEE_GBS], lo = NAN, hi = NAN, peak = c->val[CAL_PEAK_BW_GBS];
+	size_t i;
+
+	if (isnan(knee))
+		return;
+	for (i = 0; i < c->n_loaded; i++) {
+		double b = c->loaded[i].bw_gbs;
+
+		if (c->loaded[i].threads <= 0 || !isfinite(b))
+			continue;
+		if (isnan(lo) || b < lo)
+			lo = b;
+		if (isnan(hi) || b > hi)
+			hi = b;
+	}
+	if (isnan(lo))
+		violate(out, CAL_BW_KNEE_GBS, CAL_N,
+			"bandwidth knee %.2f GB/s with no point of the loaded-latency curve under load",
+			knee);
+	else if (knee < lo * (1 - CALIB_CHECK_TOL) || knee > hi * (1 + CALIB_CHECK_TOL))
+		violate(out, CAL_BW_KNEE_GBS, CAL_N,
+			"bandwidth knee %.2f GB/s is outside the range measured under load, "
+			"%.2f to %.2f GB/s: the curve does not place it", knee, lo, hi);
+	else if (!isnan(peak) && knee > peak * (1 + CALIB_CHECK_TOL))
+		violate(out, CAL_BW_KNEE_GBS, CAL_PEAK_BW_GBS,
+			"bandwidth knee %.2f GB/s is above the peak bandwidth %.2f GB/s", knee, peak);
+}
+
+size_t calib_check(const struct calib *c, struct calib_checks *out)
+{
+	const double *v = c->val;
+	int k, i, j, n = c->n_nodes;
+
+	memset(out, 0, sizeof(*out));
+	for (k = 0; k < CAL_N; k++) {
+		bool depth = k == CAL_QUEUE_DEPTH;
+
+		if (isnan(v[k]))
+			continue;
+		if (!isfinite(v[k]) || (depth ? v[k] < 1 : v[k] <= 0))
+			violate(out, (enum calib_key)k, CAL_N, "%s is %g: %s", key_names[k], v[k],
+				depth ? "a queue holds at least one miss" :
+				strstr(key_names[k], "_gbs") ? "a bandwidth is positive" :
+				"a latency is positive");
+	}
+	if (v[CAL_LAT_LOADED_NS] < v[CAL_LAT_LOCAL_NS] * (1 - CALIB_CHECK_TOL))
+		violate(out, CAL_LAT_LOADED_NS, CAL_LAT_LOCAL_NS,
+			"loaded latency %.1f ns is below idle latency %.1f ns",
+			v[CAL_LAT_LOADED_NS], v[CAL_LAT_LOCAL_NS]);
+	if (v[CAL_LAT_REMOTE_NS] < v[CAL_LAT_LOCAL_NS] * (1 - CALIB_CHECK_TOL))
+		violate(out, CAL_LAT_REMOTE_NS, CAL_LAT_LOCAL_NS,
+			"remote latency %.1f ns is below local latency %.1f ns",
+			v[CAL_LAT_REMOTE_NS], v[CAL_LAT_LOCAL_NS]);
+	for (i = 0; i < n && c->lat_ns; i++)
+		for (j = 0; j < n; j++) {
+			double loc = c->lat_ns[i * n + i], rem = c->lat_ns[i * n + j];
+
+			if (i != j && rem < loc * (1 - CALIB_CHECK_TOL))
+				violate(out, CAL_LAT_REMOTE_NS, CAL_LAT_LOCAL_NS,
+					"latency from node %d to memory on node %d, %.1f ns, is below "
+					"its local latency %.1f ns", c->node_ids[i], c->node_ids[j],
+					rem, loc);
+		}
+	if (v[CAL_REMOTE_BW_GBS] > v[CAL_PEAK_BW_GBS] * (1 + CALIB_CHECK_TOL))
+		violate(out, CAL_REMOTE_BW_GBS, CAL_PEAK_BW_GBS,
+			"remote bandwidth %.2f GB/s is above the peak local bandwidth %.2f GB/s",
+			v[CAL_REMOTE_BW_GBS], v[CAL_PEAK_BW_GBS]);
+	if (v[CAL_LAT_C2C_LOCAL_NS] >= v[CAL_LAT_LOCAL_NS])
+		violate(out, CAL_LAT_C2C_LOCAL_NS, CAL_LAT_LOCAL_NS,
+			"core-to-core latency %.1f ns is not below the DRAM latency %.1f ns "
+			"(a cache line between cores does not go through memory)",
+			v[CAL_LAT_C2C_LOCAL_NS], v[CAL_LAT_LOCAL_NS]);
+	if (v[CAL_LAT_C2C_REMOTE_NS] >= v[CAL_LAT_REMOTE_NS])
+		violate(out, CAL_LAT_C2C_REMOTE_NS, CAL_LAT_REMOTE_NS,
+			"cross-package core-to-core latency %.1f ns is not below the remote DRAM "
+			"latency %.1f ns", v[CAL_LAT_C2C_REMOTE_NS], v[CAL_LAT_REMOTE_NS]);
+	check_knee(c, out);
+	check_curve(c, out);
+	return out->n;
+}
+
+bool calib_checks_name(const struct calib_checks *chk, enum calib_key k)
+{
+	size_t i;
+
+	for (i = 0; i < chk->n && i < CALIB_VIOLATION_MAX; i++)
+		if (chk->v[i].key == k)
+			return true;
+	return false;
+}
+
+int calib_quarantine(struct calib *c, const struct calib_checks *chk)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < chk->n && i < CALIB_VIOLATION_MAX; i++) {
+		enum calib_key k = chk->v[i].key;
+		char why[CALIB_REASON_MAX];
+
+		if (isnan(c->val[k]))
+			continue;   /* taken out by an earlier violation */
+		snprintf(why, sizeof(why), "implausible: %s", chk->v[i].why);
+		calib_set(c, k, NAN, why);
+		c->quality[k] = CALQ_IMPLAUSIBLE;
+		n++;
+	}
+	return n;
 }

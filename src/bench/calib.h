@@ -19,7 +19,7 @@
 
 #define CALIB_FORMAT  "vmmprof-calibration"
 #define CALIB_VERSION 1
-#define CALIB_REASON_MAX 160
+#define CALIB_REASON_MAX 320
 
 /* The scalars, in file order.  calib_key_name() gives the cal.NAME. */
 enum calib_key {
@@ -36,6 +36,19 @@ enum calib_key {
 	CAL_LAT_L2_NS,
 	CAL_LAT_LLC_NS,
 	CAL_N
+};
+
+/*
+ * How far a value can be trusted.  calibrate sets it; a file without it
+ * (older) reads as unchecked, and calib_check() decides.
+ */
+enum calib_quality {
+	CALQ_UNMEASURED,           /* NaN: not measurable here (its reason says why) */
+	CALQ_UNCHECKED,            /* read from a file that did not say */
+	CALQ_GOOD,                 /* measured, passed every check, samples quiet */
+	CALQ_NOISY,                /* passed the checks, but its samples spread: other work ran */
+	CALQ_IMPLAUSIBLE,          /* failed a physical check (only in a --force'd file) */
+	CALQ_N
 };
 
 struct calib_machine {         /* what a calibration is keyed to */
@@ -62,6 +75,8 @@ struct calib {
 	struct calib_machine machine;
 	double val[CAL_N];         /* NaN when unknown ... */
 	char reason[CAL_N][CALIB_REASON_MAX]; /* ... and then why ("" otherwise) */
+	enum calib_quality quality[CAL_N];
+	bool forced;               /* written with --force while checks failed */
 	int n_nodes;               /* rows of the matrices */
 	int *node_ids;             /* n_nodes NUMA node numbers */
 	double *lat_ns;            /* n_nodes x n_nodes, [cpu node][memory node], NaN unmeasured */
@@ -88,6 +103,53 @@ int calib_key_lookup(const char *name);
  * name); "" when the value is known.
  */
 double calib_value(const struct calib *c, const char *name, const char **reason);
+
+/* "good", "noisy", ...; NULL out of range. */
+const char *calib_quality_name(enum calib_quality q);
+
+/*
+ * Physical sanity checks.  Measured values that cannot both be true are a
+ * measurement gone wrong (other work on the machine, a too-short sample),
+ * and a cost that subtracts one from the other would go negative.
+ * Checked, with CALIB_CHECK_TOL of slack for sampling noise where two
+ * measurements are compared:
+ *   - every latency and bandwidth positive, queue depth >= 1;
+ *   - loaded latency >= idle latency;
+ *   - remote latency >= local latency (the scalars and each matrix row),
+ *     remote bandwidth <= peak local bandwidth;
+ *   - the bandwidth knee within the bandwidth range the loaded curve
+ *     measured under load, and <= peak bandwidth;
+ *   - core-to-core latency below DRAM latency (in-package below local,
+ *     cross-package below remote);
+ *   - the loaded-latency curve, smoothed by a 3-point running median, never
+ *     falls as load grows.
+ * NaN values are not checked (they are already unknown).
+ */
+#define CALIB_CHECK_TOL 0.05
+#define CALIB_VIOLATION_MAX 32
+
+struct calib_violation {
+	enum calib_key key;        /* the value that cannot be right (the one a cost would misuse) */
+	enum calib_key other;      /* the value it contradicts, or CAL_N */
+	char why[256];             /* "loaded latency 153.7 ns is below idle latency 216.2 ns" */
+};
+
+struct calib_checks {
+	size_t n;                  /* violations found; the first CALIB_VIOLATION_MAX are in v */
+	struct calib_violation v[CALIB_VIOLATION_MAX];
+};
+
+/* Run the checks on c into *out; returns out->n (0: plausible). */
+size_t calib_check(const struct calib *c, struct calib_checks *out);
+/* 1 when a violation in chk names key k. */
+bool calib_checks_name(const struct calib_checks *chk, enum calib_key k);
+/*
+ * Make c safe to compute with: every value a violation names becomes NaN
+ * with the reason "implausible: WHY" and quality CALQ_IMPLAUSIBLE, so a
+ * model sees it as unavailable instead of subtracting it.  Returns how many
+ * values it took out.
+ */
+int calib_quarantine(struct calib *c, const struct calib_checks *chk);
 
 /* Serialise as JSON into out (pretty, with a trailing newline). */
 void calib_format(const struct calib *c, struct sbuf *out);

@@ -179,6 +179,16 @@ out:
 	return ret;
 }
 
+double bench_idle_of(const struct bench_topo *t, const struct lat_result *r)
+{
+	int i;
+
+	for (i = 0; i < r->n_nodes; i++)
+		if (r->nodes[i] == t->cpu_node[0] && !isnan(r->matrix_ns[i * r->n_nodes + i]))
+			return r->matrix_ns[i * r->n_nodes + i];
+	return r->dram_ns;
+}
+
 void bench_opts_default(struct bench_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -186,4 +196,5 @@ void bench_opts_default(struct bench_opts *o)
 	o->huge = true;
 	o->isa = -1;
 	o->seed = 0x5eed;
+	o->idle_ns = NAN;
 }

@@ -46,10 +46,12 @@ static void cluster(struct probe_result *r)
 			 v[m - 1]);
 	} else {
 		r->split_ns = split;
-		for (i = 0; i < n; i++)
-			for (j = i + 1; j < n; j++)
-				if (r->c2c.c2c_ns[i * n + j] < split)
-					parent[uf_find(parent, i)] = uf_find(parent, j);
+	}
+	for (i = 0; i < n; i++)   /* one group unless a split was found: as the note says */
+		for (j = i + 1; j < n; j++)
+			if (isnan(r->split_ns) || r->c2c.c2c_ns[i * n + j] < split)
+				parent[uf_find(parent, i)] = uf_find(parent, j);
+	if (!isnan(r->split_ns)) {
 		snprintf(r->group_note, sizeof(r->group_note),
 			 "pair latencies split at %.0f ns (a %.1fx gap): pairs below it share an LLC "
 			 "or socket", split, gap);
@@ -64,6 +66,37 @@ static void cluster(struct probe_result *r)
 			label[root] = r->n_groups++;
 		r->group_of[i] = label[root];
 	}
+}
+
+/*
+ * A cache line moves between two cores faster than a load from DRAM: a
+ * core-to-core figure at or above the fastest DRAM latency measured means
+ * the vCPUs did not run at once (time-shared, or the host is busy), and
+ * then the groups and remote marks are noise, not layout.
+ */
+static void noise(struct probe_result *r)
+{
+	int n = r->c2c.n_cpus, i, j, m, ci = -1, cj = -1;
+	double dram = INFINITY, c2c = -INFINITY;
+
+	r->noise[0] = 0;
+	for (i = 0; i < n; i++)
+		for (m = 0; m < r->n_nodes; m++)
+			if (isfinite(r->mem_ns[i * 64 + m]))
+				dram = fmin(dram, r->mem_ns[i * 64 + m]);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			if (i != j && isfinite(r->c2c.c2c_ns[i * n + j]) && r->c2c.c2c_ns[i * n + j] > c2c) {
+				c2c = r->c2c.c2c_ns[i * n + j];
+				ci = r->c2c.cpus[i];
+				cj = r->c2c.cpus[j];
+			}
+	if (ci >= 0 && isfinite(dram) && c2c >= dram)
+		snprintf(r->noise, sizeof(r->noise),
+			 "noise: core-to-core latency of vCPUs %d and %d, %.0f ns, is above the DRAM "
+			 "latency %.0f ns, which no cache transfer is: the vCPUs did not run at once "
+			 "(time-shared, or the host is busy), so the groups and remote marks are not "
+			 "evidence and another run will differ", ci, cj, c2c, dram);
 }
 
 int bench_probe(const struct bench_topo *t, const struct bench_opts *o,
@@ -118,6 +151,7 @@ int bench_probe(const struct bench_topo *t, const struct bench_opts *o,
 			 "%d vCPU/node pair%s slower than 1.25x the fastest vCPU on that memory: "
 			 "those vCPUs likely sit on another physical node", flagged,
 			 flagged == 1 ? " is" : "s are");
+	noise(r);
 	bench_progress(o, "probe", 1, "done");
 	return ret;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/alloc.h"
 #include "util/table.h"
 
 const char *report_num(char *buf, double v, int prec)
@@ -160,7 +161,6 @@ static void json_note(struct jw *w, const char *key, const char *note)
 /* --- latency --- */
 
 /* Samples within this many per cent of their best: a machine quiet enough to repeat a figure. */
-#define LAT_QUIET_PCT 3
 
 void report_latency(const struct lat_result *r, struct sbuf *out)
 {
@@ -199,10 +199,10 @@ void report_latency(const struct lat_result *r, struct sbuf *out)
 	if (!isnan(r->sample_spread_pct)) {
 		sbuf_addf(out, "\n  samples: each figure is the best of its samples; the DRAM figures' "
 			  "samples sit a median %.1f %% above it\n", r->sample_spread_pct);
-		if (r->sample_spread_pct > LAT_QUIET_PCT)
+		if (r->sample_spread_pct > BENCH_QUIET_PCT)
 			sbuf_addf(out, "  note: over %.0f %%: other work moved the samples in this run "
 				  "(other tenants, a time-shared vCPU); another run will likely differ "
-				  "by as much\n", (double)LAT_QUIET_PCT);
+				  "by as much\n", (double)BENCH_QUIET_PCT);
 	}
 	sbuf_addstr(out, "\n");
 	add_lines(out, "bound:", r->bound);
@@ -241,12 +241,31 @@ void report_latency_json(const struct lat_result *r, struct jw *w)
 	jw_kmatrix(w, "matrix_median_ns", r->matrix_median_ns, r->n_nodes, r->n_nodes);
 	json_note(w, "matrix_note", r->matrix_note);
 	jw_kdouble(w, "sample_spread_pct", r->sample_spread_pct);
-	jw_kbool(w, "quiet", !isnan(r->sample_spread_pct) && r->sample_spread_pct <= LAT_QUIET_PCT);
+	jw_kbool(w, "quiet", !isnan(r->sample_spread_pct) && r->sample_spread_pct <= BENCH_QUIET_PCT);
 	jw_kstr(w, "bound", r->bound);
 	jw_obj_end(w);
 }
 
 /* --- bandwidth --- */
+
+/* The calibration's curve check on a bench run's loaded latencies: a fall is noise. */
+static void loaded_noise(const struct bw_result *r, struct sbuf *out)
+{
+	struct calib c;
+	struct calib_checks chk;
+	int i;
+
+	calib_init(&c);
+	c.loaded = xcalloc((size_t)r->n_loaded + 1, sizeof(*c.loaded));
+	for (i = 0; i < r->n_loaded; i++)
+		c.loaded[i] = (struct calib_point){ r->loaded[i].threads, r->loaded[i].bw_gbs,
+						    r->loaded[i].lat_ns };
+	c.n_loaded = (size_t)r->n_loaded;
+	if (calib_check(&c, &chk))
+		sbuf_addf(out, "  note: noise: %s; latency does not drop as load grows, so other "
+			  "work moved these figures and another run will differ\n", chk.v[0].why);
+	calib_release(&c);
+}
 
 void report_bandwidth(const struct bw_result *r, struct sbuf *out)
 {
@@ -273,7 +292,8 @@ void report_bandwidth(const struct bw_result *r, struct sbuf *out)
 		    r->n_nodes, r->nodes, r->matrix_gbs, 2);
 	add_lines(out, "note:", r->matrix_note);
 	sbuf_addf(out, "\nloaded latency (a chaser's latency while other CPUs stream reads; "
-		  "idle %s ns):\n", report_num(a, r->idle_ns, 1));
+		  "idle %s ns%s):\n", report_num(a, r->idle_ns, 1),
+		  r->idle_from_run ? ", the run's idle figure from the latency scenario" : "");
 	table_init(&t, 4, lh);
 	for (i = 0; i < r->n_loaded; i++) {
 		table_row(&t);
@@ -284,6 +304,7 @@ void report_bandwidth(const struct bw_result *r, struct sbuf *out)
 	}
 	table_render(&t, out, 2, true);
 	table_release(&t);
+	loaded_noise(r, out);
 	sbuf_addstr(out, "\n");
 	add_lines(out, "bound:", r->bound);
 }
@@ -309,6 +330,7 @@ void report_bandwidth_json(const struct bw_result *r, struct jw *w)
 	jw_kmatrix(w, "matrix_gbs", r->matrix_gbs, r->n_nodes, r->n_nodes);
 	json_note(w, "matrix_note", r->matrix_note);
 	jw_kdouble(w, "idle_ns", r->idle_ns);
+	jw_kbool(w, "idle_from_run", r->idle_from_run);
 	jw_key(w, "loaded");
 	jw_arr_begin(w);
 	for (i = 0; i < r->n_loaded; i++) {
@@ -605,6 +627,8 @@ void report_probe(const struct bench_topo *t, const struct probe_result *r, stru
 	table_render(&tb, out, 2, true);
 	table_release(&tb);
 	add_lines(out, "evidence:", r->mem_note);
+	if (r->noise[0])
+		add_lines(out, "note:", r->noise);
 }
 
 void report_probe_json(const struct bench_topo *t, const struct probe_result *r, struct jw *w)
@@ -616,6 +640,7 @@ void report_probe_json(const struct bench_topo *t, const struct probe_result *r,
 	jw_key(w, "c2c");
 	report_sharing_json(&r->c2c, w);
 	jw_kint(w, "groups", r->n_groups);
+	jw_kstr(w, "noise", r->noise[0] ? r->noise : NULL);
 	json_ints(w, "group_of", n, r->group_of);
 	jw_kdouble(w, "split_ns", r->split_ns);
 	json_note(w, "group_evidence", r->group_note);
@@ -644,12 +669,12 @@ void report_probe_json(const struct bench_topo *t, const struct probe_result *r,
 
 void report_calib(const struct calib *c, struct sbuf *out)
 {
-	static const char *const th[] = { "value", ">measured", "unit / reason" };
+	static const char *const th[] = { "value", ">measured", "quality", "unit / reason" };
 	struct table t;
 	char a[32];
 	int k;
 
-	table_init(&t, 3, th);
+	table_init(&t, 4, th);
 	for (k = 0; k < CAL_N; k++) {
 		const char *name = calib_key_name((enum calib_key)k);
 		const char *unit = strstr(name, "_ns") ? "ns" : strstr(name, "_gbs") ? "GB/s" :
@@ -658,6 +683,7 @@ void report_calib(const struct calib *c, struct sbuf *out)
 		table_row(&t);
 		table_cell(&t, "cal.%s", name);
 		table_cell(&t, "%s", report_num(a, c->val[k], 2));
+		table_cell(&t, "%s", calib_quality_name(c->quality[k]));
 		table_cell(&t, "%s", isnan(c->val[k]) ? c->reason[k] : unit);
 	}
 	table_render(&t, out, 2, true);
@@ -665,4 +691,19 @@ void report_calib(const struct calib *c, struct sbuf *out)
 	node_matrix(out, "idle latency, ns (CPU node x memory node):", c->n_nodes, c->node_ids,
 		    c->lat_ns, 1);
 	node_matrix(out, "read bandwidth, GB/s:", c->n_nodes, c->node_ids, c->bw_gbs, 2);
+}
+
+void report_calib_checks(const struct calib *c, struct sbuf *out)
+{
+	struct calib_checks chk;
+	size_t i;
+
+	if (!calib_check(c, &chk)) {
+		sbuf_addstr(out, "\n  checks: all passed (docs/calibration.md)\n");
+		return;
+	}
+	sbuf_addf(out, "\n  checks: %zu failed%s; commands that read this calibration leave those "
+		  "values out (n/a):\n", chk.n, c->forced ? " (written with --force)" : "");
+	for (i = 0; i < chk.n && i < CALIB_VIOLATION_MAX; i++)
+		sbuf_addf(out, "    %s\n", chk.v[i].why);
 }

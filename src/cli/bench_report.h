@@ -34,6 +34,8 @@ void report_queue_json(const struct queue_result *r, struct jw *w);
 void report_probe(const struct bench_topo *t, const struct probe_result *r, struct sbuf *out);
 void report_probe_json(const struct bench_topo *t, const struct probe_result *r, struct jw *w);
 void report_calib(const struct calib *c, struct sbuf *out);
+/* "checks: all passed", or each failed check (calib_check()) and "forced" when it was. */
+void report_calib_checks(const struct calib *c, struct sbuf *out);
 
 /* A number with prec decimals, or "n/a" for NaN; buf of at least 32 bytes. */
 const char *report_num(char *buf, double v, int prec);

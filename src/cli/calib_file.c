@@ -39,6 +39,7 @@ int calib_file_open(const struct platform *plat, const char *path, struct calib 
 {
 	struct calib_machine here;
 	struct vp_err e = { 0, "" };
+	struct calib_checks chk;
 	char *def = NULL;
 	int rc = 0;
 
@@ -64,6 +65,16 @@ int calib_file_open(const struct platform *plat, const char *path, struct calib 
 	}
 	*have = true;
 	sbuf_addf(note, "calibration '%s'", path);
+	if (calib_check(cal, &chk)) {   /* impossible values are not computed with */
+		size_t i;
+		int n = calib_quarantine(cal, &chk);
+
+		sbuf_addf(note, ", %d implausible value%s left out (n/a):", n, n == 1 ? "" : "s");
+		for (i = 0; i < chk.n && i < CALIB_VIOLATION_MAX; i++)
+			sbuf_addf(note, "%s %s", i ? ";" : "", chk.v[i].why);
+		if (chk.n > CALIB_VIOLATION_MAX)
+			sbuf_addf(note, "; and %zu more", chk.n - CALIB_VIOLATION_MAX);
+	}
 out:
 	free(def);
 	return rc;

@@ -21,7 +21,9 @@ char *calibrate_default_path(bool create_dir);
  * (NULL: not checked).  *have says whether it can be used; note gets one
  * line saying which calibration, or why none.  A named file that cannot be
  * read is an error (a negative code, *err says why); a missing or unusable
- * default file is only a note.  Returns 0 otherwise.
+ * default file is only a note.  Values that fail calib_check() are taken
+ * out (calib_quarantine(): NaN with the reason) and the note names them.
+ * Returns 0 otherwise.
  */
 int calib_file_open(const struct platform *plat, const char *path, struct calib *cal, bool *have,
 		    struct sbuf *note, struct vp_err *err);

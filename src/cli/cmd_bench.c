@@ -59,7 +59,7 @@ int bench_cli_opt(const struct cmd *c, int opt, const char *arg, struct bench_op
 	return cli_usage_error(c, "unknown option");
 }
 
-static int run_one(const char *name, const struct bench_topo *t, const struct bench_opts *o,
+static int run_one(const char *name, const struct bench_topo *t, struct bench_opts *o,
 		   bool json, struct jw *w, struct sbuf *out, struct vp_err *err)
 {
 	int ret = 0;
@@ -71,6 +71,9 @@ static int run_one(const char *name, const struct bench_topo *t, const struct be
 
 		if (!(ret = bench_latency(t, o, r, err)))
 			json ? report_latency_json(r, w) : report_latency(r, out);
+		/* the run's one idle DRAM latency: later scenarios use it, not their own */
+		if (!ret)
+			o->idle_ns = bench_idle_of(t, r);
 		free(r);
 	} else if (!strcmp(name, "bandwidth")) {
 		struct bw_result *r = xcalloc(1, sizeof(*r));

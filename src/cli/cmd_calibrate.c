@@ -15,6 +15,9 @@
 #include "util/alloc.h"
 #include "version.h"
 
+/* Measurements in all: the first and the retries of what failed a check. */
+#define CALIBRATE_TRIES 3
+
 /*
  * Whether the calibration can be written to path (its directory exists and
  * is writable): said before the measurement, not after it, which would lose it.
@@ -49,6 +52,7 @@ static int run_calibrate(int argc, char **argv)
 		{ "size", required_argument, NULL, 'Z' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "show", required_argument, NULL, 's' },
+		{ "force", no_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_opts o;
@@ -56,7 +60,8 @@ static int run_calibrate(int argc, char **argv)
 	struct calib c;
 	struct vp_err err = { 0, "" };
 	struct sbuf out = SBUF_INIT;
-	bool quiet = false, time_set = false, topo = false;
+	bool quiet = false, time_set = false, topo = false, force = false;
+	struct calib_checks chk;
 	char *path = NULL;
 	const char *show = NULL;
 	time_t now;
@@ -75,6 +80,9 @@ static int run_calibrate(int argc, char **argv)
 			break;
 		case 's':
 			show = optarg;
+			break;
+		case 'F':
+			force = true;
 			break;
 		case '?':
 			free(path);
@@ -107,6 +115,7 @@ static int run_calibrate(int argc, char **argv)
 		calib_machine_format(&c.machine, &out);
 		sbuf_addstr(&out, "\n\n");
 		report_calib(&c, &out);
+		report_calib_checks(&c, &out);
 		rc = cli_write(&out);
 		goto out;
 	}
@@ -123,12 +132,30 @@ static int run_calibrate(int argc, char **argv)
 	}
 	if ((rc = check_output(path)))
 		goto out;
-	if (bench_calibrate(&t, &o, &c, &err)) {
+	if (bench_calibrate(&t, &o, &c, CALIBRATE_TRIES, &chk, &err)) {
 		bench_report_progress_end(&quiet);
 		rc = cli_error(&err);
 		goto out;
 	}
 	bench_report_progress_end(&quiet);
+	if (chk.n) {
+		struct sbuf why = SBUF_INIT;
+		size_t i;
+
+		for (i = 0; i < chk.n && i < CALIB_VIOLATION_MAX; i++)
+			sbuf_addf(&why, "\n  %s", chk.v[i].why);
+		if (!force) {
+			rc = cli_errorf("the calibration is not plausible after %d tries, not written to "
+					"'%s' (--force writes it, marked):%s", CALIBRATE_TRIES, path,
+					sbuf_str(&why));
+			sbuf_release(&why);
+			goto out;
+		}
+		cli_warn("the calibration is not plausible after %d tries; written with --force, "
+			 "marked, and those values are not used:%s", CALIBRATE_TRIES, sbuf_str(&why));
+		sbuf_release(&why);
+		c.forced = true;
+	}
 	now = time(NULL);
 	strftime(c.created, sizeof(c.created), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	snprintf(c.tool, sizeof(c.tool), "%s", VMMPROF_VERSION);
@@ -140,6 +167,7 @@ static int run_calibrate(int argc, char **argv)
 	calib_machine_format(&c.machine, &out);
 	sbuf_addstr(&out, "\n\n");
 	report_calib(&c, &out);
+	report_calib_checks(&c, &out);
 	rc = cli_write(&out);
 out:
 	if (topo)
@@ -154,7 +182,7 @@ const struct cmd cmd_calibrate = {
 	.name = "calibrate",
 	.fn = run_calibrate,
 	.summary = "measure this machine's memory system for the diagnosis",
-	.synopsis = "calibrate [-o FILE] [--time S] [--quick]\ncalibrate --show FILE",
+	.synopsis = "calibrate [-o FILE] [--time S] [--quick] [--force]\ncalibrate --show FILE",
 	.description =
 		"Runs the parts of the benchmark that the diagnosis needs and writes a\n"
 		"calibration file: the idle latency matrix (CPU node x memory node), read\n"
@@ -164,6 +192,17 @@ const struct cmd cmd_calibrate = {
 		"(docs/calibration.md).  What cannot be measured here (remote memory on a\n"
 		"one-node machine, cross-socket latency with one package) is written as\n"
 		"null with the reason.\n"
+		"\n"
+		"The result is checked against physics before it is written: loaded latency\n"
+		"at or above idle, remote at or above local, the bandwidth knee inside the\n"
+		"range measured under load, core-to-core latency below DRAM latency, a\n"
+		"loaded-latency curve that does not fall as load grows.  What fails is\n"
+		"measured again, sampling twice as long each time, three tries in all; a\n"
+		"calibration that still fails is not written (exit 1, with what failed)\n"
+		"unless --force, which writes it marked \"forced\" with those values'\n"
+		"quality \"implausible\".  Every value carries a quality (good, noisy,\n"
+		"implausible, unmeasured); commands that read a calibration leave\n"
+		"implausible values out (n/a) and say so.\n"
 		"\n"
 		"The file is keyed to this machine's CPU and topology; commands that read\n"
 		"it refuse one made elsewhere.  --show reads a file back, checks it and\n"
@@ -177,7 +216,8 @@ const struct cmd cmd_calibrate = {
 		   "--seed N\tseed of the random chains\n"
 		   "--size SIZE\tthe working set that stands for DRAM (default 4x the LLC,\n"
 		   "\tat least 64M); smaller for small or emulated guests\n"
-		   "--show FILE\tprint a calibration file and check it against this machine\n"
+		   "--force\twrite the calibration even when it fails the checks (marked)\n"
+		   "--show FILE\tprint a calibration file, its checks and whether it fits this machine\n"
 		   "-q, --quiet\tno progress on stderr",
 	.examples = "vmmprof calibrate\tcalibrate, write the default file\n"
 		    "vmmprof calibrate --quick -o cal.json\ta quick calibration into cal.json\n"

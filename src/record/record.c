@@ -621,8 +621,11 @@ static int read_meta(sqlite3 *db, struct recording *r, struct vp_err *err)
 			r->plat.topo.known = true;
 		} else if (!strcmp(k, "calibration")) {
 			struct vp_err e;
+			struct calib_checks chk;
 
 			r->have_cal = !calib_parse(&r->cal, v, strlen(v), "recorded calibration", &e);
+			if (r->have_cal && calib_check(&r->cal, &chk))  /* recorded before the checks */
+				calib_quarantine(&r->cal, &chk);
 		}
 	}
 	sqlite3_finalize(st);

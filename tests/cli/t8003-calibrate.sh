@@ -3,8 +3,9 @@
 # truncated and foreign files are refused or warned about
 . "$(dirname "$0")/lib.sh"
 
+# --force: on a busy or time-shared machine the checks may fail (t8004 tests them)
 test_expect_success 'calibrate -o writes a calibration with reasons for what it cannot measure' '
-	vmmprof calibrate --quick --time 3 -q -o cal.json >out &&
+	vmmprof calibrate --quick --time 3 -q --force -o cal.json >out 2>err &&
 	grep_q "calibration written to .cal.json." out &&
 	json_get cal.json "j[\"format\"]" >f && grep_q "^vmmprof-calibration$" f &&
 	json_get cal.json "j[\"values\"][\"lat_local_ns\"] > 0" >ok && grep_q True ok &&
@@ -23,7 +24,7 @@ fi
 
 test_expect_success 'calibrate --show reads it back' '
 	vmmprof calibrate --show cal.json >show 2>err &&
-	grep_q "cal.lat_local_ns" show && ! grep -q warning err
+	grep_q "cal.lat_local_ns" show && grep_q "checks: " show && ! grep -q warning err
 '
 
 test_expect_success 'a truncated file is refused with file:line:col' '
@@ -45,7 +46,7 @@ test_expect_success 'a calibration from another machine is flagged' '
 '
 
 test_expect_success 'the default path is under XDG_CONFIG_HOME' '
-	XDG_CONFIG_HOME=$PWD/cfg vmmprof calibrate --quick --time 2 -q >out &&
+	XDG_CONFIG_HOME=$PWD/cfg vmmprof calibrate --quick --time 2 -q --force >out 2>err &&
 	test -s cfg/vmmprof/calibration.json
 '
 

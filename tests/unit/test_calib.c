@@ -246,3 +246,179 @@ TEST(calib_rejects_corrupt)
 	calib_release(&a);
 	sbuf_release(&sb);
 }
+
+/*
+ * Physical checks, table-driven: each row edits the plausible sample (local
+ * 89 ns, remote 143 ns, c2c 50/114 ns, peak 105 GB/s, curve 89 ns idle and
+ * 160.25 ns at 80.5 GB/s) and says which value must be refused and why, or
+ * that none is.  The slack for sampling noise is 5 % (CALIB_CHECK_TOL).
+ */
+enum edit { E_NONE, E_ISSUE, E_LOADED, E_REMOTE, E_CELL, E_RBW, E_KNEE, E_C2C, E_C2CR,
+	    E_CURVE, E_CURVE_JITTER, E_NEG, E_DEPTH, E_LOADED_EQ };
+
+static const struct {
+	int line;
+	enum edit e;
+	double x;
+	int key;           /* the key refused, -1 none */
+	const char *why;
+} check_rows[] = {
+	{ __LINE__, E_NONE, 0, -1, NULL },
+	/* the issue's calibration: loaded 153.7 ns below idle 216.2 ns */
+	{ __LINE__, E_ISSUE, 0, CAL_LAT_LOADED_NS, "loaded latency 153.7 ns is below idle latency 216.2 ns" },
+	{ __LINE__, E_LOADED, 80, CAL_LAT_LOADED_NS, "loaded latency 80.0 ns is below idle latency 89.0 ns" },
+	{ __LINE__, E_LOADED, 86, -1, NULL },             /* 3.4 % below: noise */
+	{ __LINE__, E_LOADED_EQ, 0, -1, NULL },           /* equal to idle: no load effect, fine */
+	{ __LINE__, E_REMOTE, 70, CAL_LAT_REMOTE_NS, "remote latency 70.0 ns is below local latency 89.0 ns" },
+	{ __LINE__, E_CELL, 60, CAL_LAT_REMOTE_NS, "latency from node 1 to memory on node 0, 60.0 ns, is below its local latency 89.0 ns" },
+	{ __LINE__, E_RBW, 150, CAL_REMOTE_BW_GBS, "remote bandwidth 150.00 GB/s is above the peak local bandwidth 105.00 GB/s" },
+	/* the issue's knee at 0.25 GB/s: below the one load measured */
+	{ __LINE__, E_KNEE, 0.25, CAL_BW_KNEE_GBS, "bandwidth knee 0.25 GB/s is outside the range measured under load, 80.50 to 80.50 GB/s" },
+	{ __LINE__, E_KNEE, 80, -1, NULL },
+	{ __LINE__, E_KNEE, 200, CAL_BW_KNEE_GBS, "outside the range measured under load" },
+	/* the issue's core-to-core 3,229 ns */
+	{ __LINE__, E_C2C, 3229, CAL_LAT_C2C_LOCAL_NS, "core-to-core latency 3229.0 ns is not below the DRAM latency 89.0 ns" },
+	{ __LINE__, E_C2C, 89, CAL_LAT_C2C_LOCAL_NS, "not below the DRAM latency" },
+	{ __LINE__, E_C2CR, 150, CAL_LAT_C2C_REMOTE_NS, "cross-package core-to-core latency 150.0 ns is not below the remote DRAM latency 143.0 ns" },
+	/* curve 89, 160, 150, 120, 118: smoothed 89, 150, 150, 120, 118, a fall of 20 % */
+	{ __LINE__, E_CURVE, 0, CAL_LAT_LOADED_NS, "the loaded-latency curve falls as load grows: 150.0 ns with 8 streaming threads at 80.50 GB/s, 120.0 ns with 8 at 90.00 GB/s" },
+	/* curve 89, 160, 100, 170, 175: one low point, smoothed 89, 100, 160, 170, 175 */
+	{ __LINE__, E_CURVE_JITTER, 0, -1, NULL },
+	{ __LINE__, E_NEG, -3, CAL_LAT_L1_NS, "lat_l1_ns is -3: a latency is positive" },
+	{ __LINE__, E_DEPTH, 0.5, CAL_QUEUE_DEPTH, "queue_depth is 0.5: a queue holds at least one miss" },
+};
+
+static void edit(struct calib *c, enum edit e, double x)
+{
+	struct calib_point p5[5] = { { 0, 0, 89 }, { 8, 80.5, 160 }, { 8, 85, 150 }, { 8, 90, 120 },
+				     { 8, 95, 118 } };
+
+	switch (e) {
+	case E_NONE:
+		break;
+	case E_ISSUE:
+		calib_set(c, CAL_LAT_LOCAL_NS, 216.2, NULL);
+		c->lat_ns[0] = c->lat_ns[3] = 216.2;
+		calib_set(c, CAL_LAT_REMOTE_NS, 250, NULL);
+		c->lat_ns[1] = c->lat_ns[2] = 250;
+		c->loaded[0].lat_ns = 216.2;
+		c->loaded[1].lat_ns = 230;
+		calib_set(c, CAL_LAT_LOADED_NS, 153.7, NULL);
+		break;
+	case E_LOADED:
+		calib_set(c, CAL_LAT_LOADED_NS, x, NULL);
+		c->loaded[1].lat_ns = 95;
+		break;
+	case E_LOADED_EQ:
+		calib_set(c, CAL_LAT_LOADED_NS, 89, NULL);
+		break;
+	case E_REMOTE:
+		calib_set(c, CAL_LAT_REMOTE_NS, x, NULL);
+		break;
+	case E_CELL:
+		c->lat_ns[2] = x;
+		break;
+	case E_RBW:
+		calib_set(c, CAL_REMOTE_BW_GBS, x, NULL);
+		break;
+	case E_KNEE:
+		calib_set(c, CAL_BW_KNEE_GBS, x, NULL);
+		break;
+	case E_C2C:
+		calib_set(c, CAL_LAT_C2C_LOCAL_NS, x, NULL);
+		break;
+	case E_C2CR:
+		calib_set(c, CAL_LAT_C2C_REMOTE_NS, x, NULL);
+		break;
+	case E_CURVE:
+	case E_CURVE_JITTER:
+		if (e == E_CURVE_JITTER) {
+			p5[2].lat_ns = 100;
+			p5[3].lat_ns = 170;
+			p5[4].lat_ns = 175;
+		}
+		free(c->loaded);
+		c->loaded = xcalloc(5, sizeof(*c->loaded));
+		memcpy(c->loaded, p5, sizeof(p5));
+		c->n_loaded = 5;
+		break;
+	case E_NEG:
+		calib_set(c, CAL_LAT_L1_NS, x, NULL);
+		break;
+	case E_DEPTH:
+		calib_set(c, CAL_QUEUE_DEPTH, x, NULL);
+		break;
+	}
+}
+
+TEST(calib_check_table)
+{
+	size_t i, j;
+
+	for (i = 0; i < VP_ARRAY_SIZE(check_rows); i++) {
+		struct calib c;
+		struct calib_checks chk;
+		bool found = false;
+
+		sample(&c);
+		edit(&c, check_rows[i].e, check_rows[i].x);
+		calib_check(&c, &chk);
+		if (check_rows[i].key < 0) {
+			CHECK_AT(check_rows[i].line, chk.n == 0, "refused: %s",
+				 chk.n ? chk.v[0].why : "");
+			calib_release(&c);
+			continue;
+		}
+		for (j = 0; j < chk.n; j++)
+			if ((int)chk.v[j].key == check_rows[i].key &&
+			    strstr(chk.v[j].why, check_rows[i].why))
+				found = true;
+		CHECK_AT(check_rows[i].line, found, "no violation of %s with '%s' (%zu found%s%s)",
+			 calib_key_name((enum calib_key)check_rows[i].key), check_rows[i].why, chk.n,
+			 chk.n ? ": " : "", chk.n ? chk.v[0].why : "");
+		calib_release(&c);
+	}
+}
+
+/* What a model reads after quarantine: NaN with the reason, never the impossible figure. */
+TEST(calib_quarantine_takes_out_what_fails)
+{
+	struct calib c, b;
+	struct calib_checks chk;
+	struct sbuf sb = SBUF_INIT;
+	struct vp_err err = { 0, "" };
+	const char *why = NULL;
+
+	sample(&c);
+	edit(&c, E_ISSUE, 0);
+	calib_set(&c, CAL_LAT_C2C_LOCAL_NS, 3229, NULL);
+	CHECK_INT((int)calib_check(&c, &chk), 2);
+	CHECK(calib_checks_name(&chk, CAL_LAT_LOADED_NS));
+	CHECK(!calib_checks_name(&chk, CAL_LAT_LOCAL_NS));
+	CHECK_INT(calib_quarantine(&c, &chk), 2);
+	CHECK_NAN(calib_value(&c, "cal.lat_loaded_ns", &why));
+	CHECK_CONTAINS(why, "implausible: loaded latency 153.7 ns is below idle latency 216.2 ns");
+	CHECK_NAN(c.val[CAL_LAT_C2C_LOCAL_NS]);
+	CHECK_INT(c.quality[CAL_LAT_C2C_LOCAL_NS], CALQ_IMPLAUSIBLE);
+	CHECK_NEAR(c.val[CAL_LAT_LOCAL_NS], 216.2, 0);   /* the reference stays */
+	CHECK_INT((int)calib_check(&c, &chk), 0);
+	/* forced, the file keeps the figures, marks them, and lists the failed checks */
+	sample(&b);
+	edit(&b, E_C2C, 3229);
+	b.forced = true;
+	b.quality[CAL_LAT_C2C_LOCAL_NS] = CALQ_IMPLAUSIBLE;
+	calib_format(&b, &sb);
+	CHECK_CONTAINS(sb.buf, "\"forced\": true");
+	CHECK_CONTAINS(sb.buf, "\"lat_c2c_local_ns\": \"implausible\"");
+	CHECK_CONTAINS(sb.buf, "core-to-core latency 3229.0 ns");
+	calib_release(&b);
+	CHECK_INT(calib_parse(&b, sb.buf, sb.len, "rt", &err), 0);
+	CHECK(b.forced);
+	CHECK_INT(b.quality[CAL_LAT_C2C_LOCAL_NS], CALQ_IMPLAUSIBLE);
+	CHECK_INT(b.quality[CAL_LAT_LOCAL_NS], CALQ_GOOD);
+	CHECK_INT(b.quality[CAL_QUEUE_DEPTH], CALQ_UNMEASURED);
+	CHECK_NEAR(b.val[CAL_LAT_C2C_LOCAL_NS], 3229, 0);
+	calib_release(&b);
+	calib_release(&c);
+	sbuf_release(&sb);
+}
