@@ -214,6 +214,7 @@ static uint64_t run_avx512(int k, void *a, const void *b, const void *c, size_t 
 	const double *fb = b, *fc = c;
 	double *fa = a;
 	size_t i, w = n / 64;
+	uint64_t out[8];
 
 	switch (k) {
 	case BW_READ:
@@ -224,7 +225,10 @@ static uint64_t run_avx512(int k, void *a, const void *b, const void *c, size_t 
 			s3 = _mm512_add_epi64(s3, _mm512_load_si512(vb + i + 3));
 		}
 		s0 = _mm512_add_epi64(_mm512_add_epi64(s0, s1), _mm512_add_epi64(s2, s3));
-		return (uint64_t)_mm512_reduce_add_epi64(s0);
+		/* summed unsigned: _mm512_reduce_add_epi64 adds as signed long long,
+		 * which a checksum of arbitrary words overflows (undefined) */
+		_mm512_storeu_si512(out, s0);
+		return out[0] + out[1] + out[2] + out[3] + out[4] + out[5] + out[6] + out[7];
 	case BW_WRITE:
 		for (i = 0; i < w; i++)
 			_mm512_store_si512(va + i, one);
