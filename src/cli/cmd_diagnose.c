@@ -386,7 +386,7 @@ const struct cmd cmd_diagnose = {
 	.args = "@files|",
 	.fn = run_diagnose,
 	.summary = "find each VM's NUMA bottlenecks, their cost, and what to change",
-	.synopsis = "diagnose [--duration SECS] [--vm NAME]... [-m MODEL] [--json]\n"
+	.synopsis = "diagnose [--duration SECS] [--vm NAME]... [--wait[=SECS]] [-m MODEL] [--json]\n"
 		    "diagnose -p PID[,PID...] [--duration SECS] [--json]\n"
 		    "diagnose [--json] RECORDING",
 	.description =
@@ -404,7 +404,7 @@ const struct cmd cmd_diagnose = {
 		"with the same code, without the machine.",
 	.options =
 		"-d, --duration SECS\thow long to collect (default 5)\n"
-		"--vm NAME\tonly this VM (repeatable)\n"
+		VM_WAIT_HELP
 		"-p, --pid PIDS\tdiagnose these processes (native mode) instead of VMs\n"
 		"-m, --model NAME|FILE\tuse this model instead of the one chosen for the CPU\n"
 		"--model-path DIR\talso look for models in DIR (repeatable)\n"

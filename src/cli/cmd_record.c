@@ -175,7 +175,7 @@ const struct cmd cmd_record = {
 	.name = "record",
 	.fn = run_record,
 	.summary = "record every interval of the live pipeline into a file",
-	.synopsis = "record -o FILE [-d SECS] [-I MS] [--vm NAME]... [-m MODEL]\n"
+	.synopsis = "record -o FILE [-d SECS] [-I MS] [--vm NAME]... [--wait[=SECS]] [-m MODEL]\n"
 		    "record -o FILE -p PID[,PID...] [-d SECS] [-I MS]",
 	.description =
 		"Runs the same collection as 'vmmprof diagnose' and writes every interval\n"
@@ -195,7 +195,7 @@ const struct cmd cmd_record = {
 		"-o, --output FILE\tthe recording to create (it must not exist)\n"
 		"-d, --duration SECS\tstop after this long (default: until Ctrl-C)\n"
 		"-I, --interval MS\tinterval length in milliseconds (default 1000)\n"
-		"--vm NAME\tonly this VM (repeatable)\n"
+		VM_WAIT_HELP
 		"-p, --pid PIDS\trecord these processes instead of VMs\n"
 		"-m, --model NAME|FILE\tuse this model instead of the one chosen for the CPU\n"
 		"--model-path DIR\talso look for models in DIR (repeatable)\n"

@@ -123,6 +123,7 @@ static int run_top(int argc, char **argv)
 		{ "calibration", required_argument, NULL, PO_CAL },
 		{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
 		{ "vm", required_argument, NULL, PO_VM },
+		{ "wait", optional_argument, NULL, PO_WAIT },
 		{ "resctrl", no_argument, NULL, PO_RESCTRL },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -143,8 +144,11 @@ static int run_top(int argc, char **argv)
 	int c, rc = 0;
 
 	while ((c = getopt_long(argc, argv, "bn:d:s:m:", opts, NULL)) != -1) {
-		if (c == 'm' || c == PO_MODEL_PATH || c == PO_CAL || c == PO_VM) {
-			pipe_opt(&cmd_top, &po, c, optarg);
+		if (c == 'm' || c == PO_MODEL_PATH || c == PO_CAL || c == PO_VM || c == PO_WAIT) {
+			if (pipe_opt(&cmd_top, &po, c, optarg) < 0) {
+				rc = 2;
+				goto out;
+			}
 			continue;
 		}
 		switch (c) {
@@ -197,6 +201,9 @@ static int run_top(int argc, char **argv)
 		rc = cli_errorf("standard output is not a terminal: use 'vmmprof top --batch'");
 		goto out;
 	}
+	po.root = root;
+	if ((rc = pipe_wait_vms(&po, NULL, false)))
+		goto out;
 	if (top_init(&s, root, &err)) {
 		rc = cli_error(&err);
 		goto out;
@@ -231,8 +238,8 @@ const struct cmd cmd_top = {
 	.name = "top",
 	.fn = run_top,
 	.summary = "live view of nodes, VMs and vCPUs: placement, memory spread, the five factors",
-	.synopsis = "top [-d SECS] [--sort KEY] [--vm NAME]... [-m MODEL] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--root DIR]\n"
-		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [--vm NAME]... [-m MODEL] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--root DIR]",
+	.synopsis = "top [-d SECS] [--sort KEY] [--vm NAME]... [--wait[=SECS]] [-m MODEL] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--root DIR]\n"
+		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [--vm NAME]... [--wait[=SECS]] [-m MODEL] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--root DIR]",
 	.description =
 		"A live view in the manner of numatop and htop.  The nodes view shows memory per\n"
 		"node, the pages allocated locally and remotely per second (numastat) and CPU load.\n"
@@ -271,7 +278,10 @@ const struct cmd cmd_top = {
 		   "-d, --delay SECS\tinterval between samples (default 2)\n"
 		   "--json\tJSON lines (implies --batch)\n"
 		   "-s, --sort name|cpu|remote|memory\tthe order of the VM rows\n"
-		   "--vm NAME\tonly this VM (repeatable; default: every VM)\n"
+		   "--vm NAME\tonly this VM (repeatable; default: every VM); a name no VM has\n"
+		   "\tis an error that lists the VMs there are, unless --wait\n"
+		   "--wait\taccept a --vm that is not there yet: it is shown from the sample\n"
+		   "\tafter it starts\n"
 		   "-m, --model NAME|FILE\tcount with this model instead of the one chosen for the CPU\n"
 		   "--model-path DIR\talso look for models in DIR (repeatable)\n"
 		   "--calibration FILE\tlatencies and bandwidth of this machine (default\n"

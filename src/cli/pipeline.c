@@ -2,10 +2,15 @@
 #include "cli/cli.h"
 #include "cli/pipeline.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/calib_file.h"
+#include "cli/interrupt.h"
+#include "hv/hv.h"
+#include "util/timeutil.h"
 #include "util/alloc.h"
 #include "util/fs.h"
 
@@ -53,6 +58,16 @@ int pipe_opt(const struct cmd *c, struct pipe_opts *o, int opt, const char *arg)
 	case 'm': o->model = arg; return 1;
 	case PO_CAL: o->cal_path = arg; return 1;
 	case PO_RESCTRL: o->resctrl = true; return 1;
+	case PO_WAIT: {
+		char *end;
+
+		o->wait_s = arg ? strtod(arg, &end) : 60.0;
+		if (arg && (end == arg || *end || !(o->wait_s > 0) || o->wait_s > 86400)) {
+			cli_usage_error(c, "--wait needs seconds > 0, not '%s'", arg);
+			return -1;
+		}
+		return 1;
+	}
 	case PO_MODEL_PATH:
 		o->model_paths = xrealloc(o->model_paths, (o->n_model_paths + 1) * sizeof(char *));
 		o->model_paths[o->n_model_paths++] = (char *)arg;
@@ -155,6 +170,37 @@ int pipeline_choose(struct pipeline *p, const struct pipe_opts *o, const struct 
 	return choose(p, o, plat, true);
 }
 
+int pipe_wait_vms(const struct pipe_opts *o, const struct platform *plat, bool block)
+{
+	struct hv_ctx ctx = { o->root, plat, NULL, NULL };
+	struct vp_err err = { 0, "" };
+	uint64_t t0 = vp_now_ns();
+	bool told = false;
+	int ret;
+
+	if (!o->n_vms || o->n_pids)
+		return 0;
+	for (;;) {
+		/* once waiting, a VM is there when its vCPUs are: it is starting */
+		ret = hv_vms_check_names(&ctx, o->vms, o->n_vms, told, &err);
+		if (ret != -ENOENT || !(o->wait_s > 0))
+			break;
+		if (!block)
+			return 0;
+		if ((double)(vp_now_ns() - t0) / 1e9 >= o->wait_s) {
+			return cli_errorf("%s (waited %.3g s for it: --wait)", err.msg, o->wait_s);
+		}
+		if (!told) {
+			fprintf(stderr, "vmmprof: %s; waiting up to %.3g s for it (--wait)...\n", err.msg,
+				o->wait_s);
+			told = true;
+		}
+		if (cli_sleep_ns(250000000ull))
+			return cli_errorf("%s (interrupted while waiting for it)", err.msg);
+	}
+	return ret ? cli_error(&err) : 0;
+}
+
 int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect)
 {
 	struct vp_err err;
@@ -169,6 +215,8 @@ int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect)
 	p->have_plat = true;
 	if ((rc = choose(p, o, &p->plat, false)))
 		return rc;
+	if (collect && (rc = pipe_wait_vms(o, &p->plat, true)))
+		return rc;
 	if (collect) {
 		struct collect_opts co = {
 			.root = o->root, .plat = &p->plat, .model = p->model,
@@ -177,7 +225,7 @@ int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect)
 			.vm_names = o->vms, .n_vm_names = o->n_vms,
 			.resctrl = o->resctrl,
 			/* a process named with -p that is not there is an error, as in stat
-			 * (a VM named with --vm is reported as not found, exit 0) */
+			 * (a VM named with --vm was checked above, pipe_wait_vms()) */
 			.strict = o->n_pids > 0,
 		};
 

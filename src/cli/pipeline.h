@@ -27,10 +27,11 @@ struct pipe_opts {
 	bool xen_numa;              /* --xen-numa-dump: Xen's pages per node (opt-in) */
 	double xen_numa_every_s;    /* its minimum time between dumps */
 	bool resctrl;               /* --resctrl: one resctrl monitoring group per VM */
+	double wait_s;              /* --wait: seconds to wait for a --vm that is not there; 0 fail */
 };
 
 /* Long options shared by the collecting commands: values 1000+ for getopt_long. */
-enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM, PO_XEN_NUMA, PO_RESCTRL };
+enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM, PO_XEN_NUMA, PO_RESCTRL, PO_WAIT };
 
 /* Their getopt_long entries (with -m and -p as short options). */
 #define PIPE_LONGOPTS \
@@ -41,7 +42,23 @@ enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM, PO_XEN_NUMA, PO_RESCTRL };
 	{ "vm", required_argument, NULL, PO_VM }, \
 	{ "pid", required_argument, NULL, 'p' }, \
 	{ "resctrl", no_argument, NULL, PO_RESCTRL }, \
+	{ "wait", optional_argument, NULL, PO_WAIT }, \
 	{ "xen-numa-dump", optional_argument, NULL, PO_XEN_NUMA }
+
+/* The help lines of --vm and --wait, for the commands that take them. */
+#define VM_WAIT_HELP \
+	"--vm NAME\tonly this VM (repeatable); a name no VM has is an error that lists\n" \
+	"\tthe VMs there are, unless --wait\n" \
+	"--wait[=SECS]\twait up to SECS (default 60) for every --vm to appear\n"
+
+/*
+ * Every VM named with --vm is there (an error listing the VMs there are,
+ * or "no VM found", when one is not), or, with --wait, appears within
+ * wait_s (polled; Ctrl-C gives up).  A caller that follows VMs as they
+ * start (top) passes block false: --wait then accepts the name at once.
+ * 0, or 1 after printing the error.
+ */
+int pipe_wait_vms(const struct pipe_opts *o, const struct platform *plat, bool block);
 
 /* The help line of --xen-numa-dump, for the commands that take it. */
 #define XEN_NUMA_HELP \

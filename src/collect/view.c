@@ -286,13 +286,10 @@ static int check_targets(const struct cview *c, struct vp_err *err)
 		if (j == c->vms.n)
 			return vp_err_set(err, -ESRCH, "process %d does not exist", c->o.pids[i]);
 	}
-	for (i = 0; !c->o.n_pids && i < c->o.n_vm_names; i++) {
-		for (j = 0; j < c->vms.n && !(c->vms.vms[j].name &&
-					      !strcmp(c->vms.vms[j].name, c->o.vm_names[i])); j++)
-			;
-		if (j == c->vms.n)
-			return vp_err_set(err, VP_EINVAL, "no VM named '%s' here (see 'vmmprof list vms')",
-					  c->o.vm_names[i]);
+	if (!c->o.n_pids && c->o.n_vm_names) {   /* the error lists the VMs there are */
+		struct hv_ctx ctx = { c->root, c->o.plat, NULL, NULL };
+
+		return hv_vms_check_names(&ctx, c->o.vm_names, c->o.n_vm_names, false, err);
 	}
 	return 0;
 }

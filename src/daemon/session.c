@@ -497,6 +497,7 @@ struct create_req {
 	int interval_ms;
 	bool record;
 	bool resctrl;
+	bool wait;                 /* a VM named that is not there yet is accepted */
 };
 
 static int parse_create(const struct jv *v, struct create_req *c, struct vp_err *err)
@@ -559,9 +560,13 @@ static int parse_create(const struct jv *v, struct create_req *c, struct vp_err 
 			if (x->type != JV_BOOL)
 				goto type;
 			c->resctrl = x->b;
+		} else if (!strcmp(k, "wait")) {
+			if (x->type != JV_BOOL)
+				goto type;
+			c->wait = x->b;
 		} else {
 			return vp_err_set(err, VP_EINVAL, "body:%d:%d: unknown field '%s' (model, vms, "
-					  "pids, interval_ms, record, resctrl)", x->line, x->col, k);
+					  "pids, interval_ms, record, resctrl, wait)", x->line, x->col, k);
 		}
 		continue;
 type:
@@ -755,7 +760,9 @@ enum MHD_Result vpd_session_create(struct vpd_req *r)
 	vo.n_vm_names = s->n_vms;
 	vo.pids = s->pids;
 	vo.n_pids = s->n_pids;
-	vo.strict = s->n_pids > 0; /* a pid that is not there: 400, not a session that ends at once */
+	/* a pid or VM that is not there: 400, not a session that ends at once or counts nothing
+	 * ("wait": true accepts a VM that is still to come) */
+	vo.strict = s->n_pids > 0 || (s->n_vms > 0 && !c.wait);
 	vo.resctrl = s->resctrl;
 	if (hub_view_add(ss->hub, &vo, &s->view, &err)) {
 		vpd_audit(d, r->user.name, "session.start", NULL, "%u %s",

@@ -249,6 +249,39 @@ static bool is_xen_dom0(const struct hv_ctx *ctx)
 	       !vp_exists(ctx->root, "/.vmmprof-fixture/xl");
 }
 
+int hv_vms_check_names(const struct hv_ctx *ctx, const char *const *names, size_t n,
+		       bool need_vcpus, struct vp_err *err)
+{
+	struct hv_vm_list l;
+	struct sbuf there = SBUF_INIT;
+	size_t i, j, seen = 0;
+	int ret;
+
+	memset(&l, 0, sizeof(l));
+	if ((ret = hv_scan_vms(ctx, &l, err)))
+		goto out;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < l.n; j++)
+			if (!l.vms[j].dom0 && l.vms[j].name && !strcmp(l.vms[j].name, names[i]) &&
+			    (!need_vcpus || l.vms[j].n_vcpus))
+				break;
+		if (j < l.n)
+			continue;
+		for (j = 0; j < l.n; j++)
+			if (!l.vms[j].dom0)
+				sbuf_addf(&there, "%s%s", seen++ ? ", " : "",
+					  l.vms[j].name ? l.vms[j].name : "(unnamed)");
+		ret = seen ? vp_err_set(err, -ENOENT, "no VM named '%s' here; VMs here: %s", names[i],
+					sbuf_str(&there)) :
+		      vp_err_set(err, -ENOENT, "no VM named '%s' here: no VM found", names[i]);
+		break;
+	}
+out:
+	sbuf_release(&there);
+	hv_vm_list_release(&l);
+	return ret;
+}
+
 int hv_scan_vms(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err)
 {
 	int ret;

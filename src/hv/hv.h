@@ -134,6 +134,17 @@ int hv_native_scan(const struct hv_ctx *ctx, const int *pids, size_t n_pids,
  */
 int hv_scan_vms(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err);
 
+/*
+ * Whether every name in names[0..n) is a VM of this host (hv_scan_vms(),
+ * Xen's dom0 left out).  0 when all are; -ENOENT with err naming the first
+ * missing one and the VMs there are ("no VM named 'x' here; VMs here: web1,
+ * db1" or "no VM named 'x' here: no VM found"); another negative code when
+ * the scan fails.  With need_vcpus, a VM counts as there only once it has
+ * a vCPU thread (a QEMU that is starting has none for a moment).
+ */
+int hv_vms_check_names(const struct hv_ctx *ctx, const char *const *names, size_t n,
+		       bool need_vcpus, struct vp_err *err);
+
 void hv_vm_list_release(struct hv_vm_list *l);
 /* Append an empty VM (fields marked unknown) and return it. */
 struct hv_vm *hv_vm_list_add(struct hv_vm_list *l, enum hv_adapter_id a);

@@ -91,7 +91,7 @@ wait_vcpus() {
 # A VM that starts while top runs: the collector reopens over it, and its
 # vCPUs are counted from the sample after.  (The guest is started here, not
 # in a test's subshell, so that cleanup knows its pid.)
-vmmprof top --json -n 7 -d 0.5 --vm "$NAME" -m "$TCM" >"$TRASH/late.out" 2>"$TRASH/late.err" &
+vmmprof top --json -n 7 -d 0.5 --wait --vm "$NAME" -m "$TCM" >"$TRASH/late.out" 2>"$TRASH/late.err" &
 TOPPID=$!
 sleep 0.6
 start_guest

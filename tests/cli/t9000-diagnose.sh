@@ -105,9 +105,9 @@ test_expect_success 'a native process: its threads are the targets' '
 	test "$(json_get n.json "len(j[\"diagnosis\"][\"vms\"])")" = 1
 '
 
-test_expect_success 'no VM of that name: said, exit 0' '
-	vmmprof diagnose --vm no-such-vm -d 0.2 >o.txt 2>err &&
-	grep_q "No VM found" o.txt
+test_expect_success 'no VM of that name: an error at once, naming it (t11080 has more)' '
+	expect_exit 1 vmmprof diagnose --vm no-such-vm -d 0.2 >o.txt 2>err &&
+	grep_q "no VM named .no-such-vm. here" err
 '
 
 # a host with no VM (the fixture tree of this machine has no QEMU): the note
