@@ -666,9 +666,13 @@ TEST(event_live_software_and_tracepoints)
 	}
 	tf = pmu_db_tracefs(db);
 	if (!tf) {
+		char why[256];
+
+		/* the reason lives in db: copied before db goes */
+		snprintf(why, sizeof(why), "%s", pmu_db_tracefs_error(db));
 		evdesc_list_release(&l);
 		pmu_db_free(db);
-		SKIP("tracefs is not mounted on this machine: %s", pmu_db_tracefs_error(db));
+		SKIP("tracefs is not mounted on this machine: %s", why);
 	}
 	path = xasprintf("%s/events/sched/sched_switch/id", tf);
 	if (vp_read_u64("/", path, &id, &err)) {
