@@ -140,17 +140,25 @@ cli-tests: $(BUILD)/vmmprof $(BUILD)/vmmprofd $(HELPERS)
 
 check: unit cli-tests
 
+# What users get: the binary (and vmmprofd), every model with the *.inc
+# fragments the models include, the web UI, the docs (the systemd unit's
+# Documentation= points at daemon.md there), the contrib files (unit,
+# configuration, Grafana dashboard) as examples, man pages and completion.
+# DESTDIR and PREFIX as usual; tests/cli/t11090 installs into a temporary tree.
+DOCDIR ?= $(PREFIX)/share/doc/vmmprof
 install: $(BUILD)/vmmprof
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vmmprof/models \
-		$(DESTDIR)$(PREFIX)/share/man/man1
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(DOCDIR)/contrib/grafana
 	install -m 755 $(BUILD)/vmmprof $(DESTDIR)$(PREFIX)/bin/vmmprof
 	ln -sf vmmprof $(DESTDIR)$(PREFIX)/bin/vmmprofd
 	if [ -d web ]; then install -d $(DESTDIR)$(PREFIX)/share/vmmprof/web && \
 		cp -R web/. $(DESTDIR)$(PREFIX)/share/vmmprof/web/; fi
-	for m in models/*.model; do [ -e "$$m" ] && install -m 644 "$$m" \
-		$(DESTDIR)$(PREFIX)/share/vmmprof/models/ || true; done
+	install -m 644 models/*.model models/*.inc $(DESTDIR)$(PREFIX)/share/vmmprof/models/
+	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 contrib/vmmprofd.service contrib/vmmprofd.conf $(DESTDIR)$(DOCDIR)/contrib/
+	install -m 644 contrib/grafana/*.json $(DESTDIR)$(DOCDIR)/contrib/grafana/
 	for c in $$($(BUILD)/vmmprof help | awk '/^  [a-z]/ {print $$1}'); do \
-		$(BUILD)/vmmprof help --man $$c > $(DESTDIR)$(PREFIX)/share/man/man1/vmmprof-$$c.1; done
+		$(BUILD)/vmmprof help --man $$c > $(DESTDIR)$(PREFIX)/share/man/man1/vmmprof-$$c.1 || exit 1; done
 	ln -sf vmmprof-serve.1 $(DESTDIR)$(PREFIX)/share/man/man1/vmmprofd.1
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	$(BUILD)/vmmprof help --completion bash \
