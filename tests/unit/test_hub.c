@@ -131,6 +131,22 @@ static int add_pid_view(struct hub *h, const struct model *m, const int *pid, in
 }
 
 /* The process row's (row 0) value of input name in a fresh sample; NaN on failure. */
+/* The run time of pid so far in ms, from /proc/PID/schedstat (the kernel's own sum); NaN unreadable. */
+static double run_ms(int pid)
+{
+	char path[64];
+	unsigned long long ns = 0;
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+	if (!(f = fopen(path, "r")))
+		return NAN;
+	ok = fscanf(f, "%llu", &ns) == 1;
+	fclose(f);
+	return ok ? ns / 1e6 : NAN;
+}
+
 static double sample_input(struct hub *h, int id, const struct model *m, const char *name,
 			   struct collect_frame *f, int line)
 {
@@ -395,7 +411,7 @@ TEST(hub_pid_views_see_their_rows)
 	int self = (int)getpid(), child, a, b, ab = -1, p[2], fds0;
 	size_t i, nt;
 	char c = 0;
-	double tb;
+	double tb, run0, before, after;
 
 	memset(&fa, 0, sizeof(fa));
 	memset(&fb, 0, sizeof(fb));
@@ -436,11 +452,17 @@ TEST(hub_pid_views_see_their_rows)
 	CHECK_INT(hub_n_targets(x.h), nt + 1);
 	hub_view_remove(x.h, ab);
 	CHECK_INT(perf_fds(), fds0);
+	run0 = run_ms(child);
 	if (write(p[1], &c, 1) != 1)
 		goto out;
-	usleep(300 * 1000);
+	/* until the child has run 50 ms by the kernel's account (at load 20 on two
+	 * CPUs that takes seconds, not the 300 ms of a quiet machine) */
+	for (i = 0; i < 300 && !(run_ms(child) - run0 >= 50); i++)
+		usleep(50 * 1000);
 	sample_input(x.h, a, m, "tclk", &fa, __LINE__);
+	before = run_ms(child);
 	tb = sample_input(x.h, b, m, "tclk", &fb, __LINE__) / 1e6;
+	after = run_ms(child);
 	for (i = 0; i < fa.n_rows; i++)
 		CHECK_INT(fa.rows[i].pid, self);
 	CHECK_INT(fb.n_rows, 2); /* the process and its one thread */
@@ -448,10 +470,14 @@ TEST(hub_pid_views_see_their_rows)
 		CHECK_INT(fb.rows[i].pid, child);
 	if (fb.n_rows == 2)
 		CHECK_INT(fb.rows[1].tid, child);
-	/* the child burnt CPU for 300 ms of wall time on a 2-CPU machine shared with others:
-	 * generously, some of it (and no more than the wall time) */
-	CHECK(tb >= 20);
-	CHECK(tb <= 300 + 200);
+	/* task-clock counts what the kernel's schedstat sums: the child's run time from
+	 * when the view was added (it sat blocked in read() before, run0) to the sample,
+	 * read just before and after it; 2 ms of slack for the child running between
+	 * a read of schedstat and the counter's */
+	CHECK_AT(__LINE__, tb >= before - run0 - 2 && tb <= after - run0 + 2,
+		 "task-clock %.1f ms, schedstat says %.1f to %.1f ms", tb, before - run0,
+		 after - run0);
+	CHECK(before - run0 >= 50);
 out:
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
