@@ -61,7 +61,7 @@ $(if $(shell $(PKGCONFIG) --exists $(word 1,$(subst :, ,$(1))) && echo y),\
 endef
 $(foreach d,$(OPT_PKGS),$(call opt_dep,$(d)))
 
-ALL_CFLAGS = $(CPPFLAGS_ALL) $(DEP_CFLAGS) $(CFLAGS) $(WARN) $(SANFLAGS)
+ALL_CFLAGS = $(CPPFLAGS_ALL) $(CPPFLAGS) $(DEP_CFLAGS) $(CFLAGS) $(WARN) $(SANFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
 LIB_SRC := $(sort $(shell find src -name '*.c' ! -path 'src/cli/*' ! -path 'src/daemon/*'))
