@@ -181,8 +181,8 @@ int pipe_wait_vms(const struct pipe_opts *o, const struct platform *plat, bool b
 	if (!o->n_vms || o->n_pids)
 		return 0;
 	for (;;) {
-		/* once waiting, a VM is there when its vCPUs are: it is starting */
-		ret = hv_vms_check_names(&ctx, o->vms, o->n_vms, told, &err);
+		/* waiting, a VM is there when its vCPUs are (a QEMU that is starting has none) */
+		ret = hv_vms_check_names(&ctx, o->vms, o->n_vms, o->wait_s > 0, &err);
 		if (ret != -ENOENT || !(o->wait_s > 0))
 			break;
 		if (!block)

@@ -268,11 +268,15 @@ test_expect_success '/metrics needs a token (metrics_auth = token), speaks Prome
 '
 
 test_expect_success 'a session whose processes all exit ends on its own, and says why' '
-	"$W" --switches 200 >/dev/null 2>&1 &
+	# it works (and exits) only once the session is made: at load 20 a 0.2 s
+	# workload was gone before the POST arrived
+	rm -f go &&
+	"$W" --wait-file go --switches 200 >/dev/null 2>&1 &
 	wp=$! &&
 	expect_status 201 d op1.tok POST /api/v1/sessions \
 		-d "{\"model\":\"t-cs\",\"pids\":[$wp],\"interval_ms\":200}" &&
 	id=$(json_get body "j[\"id\"]") &&
+	touch go &&
 	wait $wp &&
 	sleep 1 &&
 	expect_status 200 d op1.tok GET "/api/v1/sessions/$id" &&

@@ -52,7 +52,10 @@ test_expect_success 'a --vm that is there is counted as before; bad --wait is a 
 if command -v qemu-system-x86_64 >/dev/null; then
 	test_expect_success '--wait: a VM that starts while waiting is then counted' '
 		vmname=vpwait-$$
-		( sleep 1.5; exec qemu-system-x86_64 -accel tcg -name "guest=$vmname,debug-threads=on" \
+		# started once diagnose says it waits (at load 20 its start-up takes seconds)
+		( i=0; while ! grep -q "waiting up to" err 2>/dev/null && [ $i -lt 600 ]; do
+			sleep 0.1; i=$((i + 1)); done
+		  exec qemu-system-x86_64 -accel tcg -name "guest=$vmname,debug-threads=on" \
 			-smp 1 -m 64 -display none -nodefaults -no-reboot >/dev/null 2>&1 ) &
 		starter=$!
 		vmmprof diagnose --vm "$vmname" --wait=60 -d 0.5 --json >d.json 2>err; rc=$?

@@ -62,19 +62,34 @@ test_expect_success 'diagnose leaves the implausible values out and says which' 
 # a DRAM stand-in of 1 MiB sits in the caches: its "DRAM latency" is a cache
 # hit of a few ns, and a cache line between two cores takes tens of ns on any
 # machine, so the core-to-core check fails every try
+# (the core-to-core figure itself can come out n/a on a machine too busy for
+# the ping-pong to finish a round; then nothing fails and the file is written:
+# the tests say so and check that instead)
 if [ "$(nproc)" -ge 2 ]; then
 	test_expect_success 'a calibration that stays implausible is not written' '
-		expect_exit 1 vmmprof calibrate --quick --time 3 --size 1M -q -o small.json 2>err &&
-		grep_q "not plausible after 3 tries, not written to .small.json." err &&
-		grep_q "core-to-core latency .* is not below the DRAM latency" err &&
-		test ! -e small.json && test ! -e small.json.tmp
+		vmmprof calibrate --quick --time 3 --size 1M -q -o small.json >out 2>err; rc=$?
+		if [ $rc = 0 ] && json_get small.json "j[\"values\"][\"lat_c2c_local_ns\"] is None" | grep -q True; then
+			echo "core-to-core latency not measured here (busy machine): nothing to refuse"
+			grep_q "checks: all passed" out
+		else
+			test $rc = 1 &&
+			grep_q "not plausible after 3 tries, not written to .small.json." err &&
+			grep_q "core-to-core latency .* is not below the DRAM latency" err &&
+			test ! -e small.json && test ! -e small.json.tmp
+		fi
 	'
 	test_expect_success '--force writes it, marked, the failed value implausible' '
+		rm -f small.json &&
 		vmmprof calibrate --quick --time 3 --size 1M -q --force -o small.json >out 2>err &&
-		grep_q "warning: the calibration is not plausible after 3 tries; written with --force" err &&
-		json_get small.json "j[\"forced\"]" >v && grep_q True v &&
-		json_get small.json "j[\"quality\"][\"lat_c2c_local_ns\"]" >v && grep_q implausible v &&
-		json_get small.json "len(j[\"failed_checks\"]) >= 1" >v && grep_q True v
+		if json_get small.json "j[\"values\"][\"lat_c2c_local_ns\"] is None" | grep -q True; then
+			echo "core-to-core latency not measured here (busy machine): nothing to mark" &&
+			json_get small.json "j[\"quality\"][\"lat_c2c_local_ns\"]" >v && grep_q unmeasured v
+		else
+			grep_q "warning: the calibration is not plausible after 3 tries; written with --force" err &&
+			json_get small.json "j[\"forced\"]" >v && grep_q True v &&
+			json_get small.json "j[\"quality\"][\"lat_c2c_local_ns\"]" >v && grep_q implausible v &&
+			json_get small.json "len(j[\"failed_checks\"]) >= 1" >v && grep_q True v
+		fi
 	'
 else
 	test_skip 'a calibration that stays implausible is not written' 'one CPU: no core-to-core latency'
