@@ -173,7 +173,7 @@ def intel(model, p, x):
         c["SQ_MISC:SQ_FULL" if model == "icx" else
           "OFFCORE_REQUESTS_BUFFER:SQ_FULL"] = p["sq_full"] * x["cyc"]
         if model == "skx":
-            c["L1D_PEND_MISS:FB_FULL"] = 0
+            c["L1D_PEND_MISS:FB_FULL:c=1"] = 0
     # the serving node: CAS counts, RPQ and TOR by Little's law
     cha = p["cha_ghz"] * 1e9 * d
     ins_l = x["node_reads"]
@@ -185,8 +185,8 @@ def intel(model, p, x):
         n["uncore_imc/event=0x04,umask=0x0c/"] = x["node_writes"]
         n["uncore_imc/event=0x10/"] = rpq_ins
         n["uncore_imc/event=0x80/"] = rpq_occ
-        n["uncore_cha/event=0x35,umask=0x21,config1=0x40433/"] = ins_l
-        n["uncore_cha/event=0x36,umask=0x21,config1=0x40433/"] = occ_l
+        n["uncore_cha/event=0x35,umask=0x21,config1=0x4043300000000/"] = ins_l
+        n["uncore_cha/event=0x36,umask=0x21,config1=0x4043300000000/"] = occ_l
         n["uncore_cha_0/event=0x00/"] = cha
     else:
         rd = "0x0f" if model == "icx" else "0xcf"
@@ -202,7 +202,7 @@ def intel(model, p, x):
         n["uncore_cha/event=0x36,umask=0xc816fe01/"] = occ_l
         n["uncore_cha/event=0x35,umask=0xc8177e01/"] = 0
         n["uncore_cha/event=0x36,umask=0xc8177e01/"] = 0
-        n["uncore_cha_0/event=0x01/"] = cha
+        n["uncore_cha_0/event=%s/" % ("0x00" if model == "icx" else "0x01")] = cha
     return c, n
 
 
@@ -231,8 +231,8 @@ def amd(model, p, x):
     x["solo"] = solo_mpki(x, miss)
     lat_cyc = (x["dram_ns"] + x["n_hl"] * p["c2c_local"]) * p["ghz"]
     if model == "zen4":
-        c["amd_l3/event=0x04,umask=0xff,enallcores=1,enallslices=1,threadmask=3/"] = miss + x["n_l3"]
-        c["amd_l3/event=0x04,umask=0x01,enallcores=1,enallslices=1,threadmask=3/"] = miss
+        c["amd_l3/event=0x04,umask=0xff/"] = miss + x["n_l3"]
+        c["amd_l3/event=0x04,umask=0x01/"] = miss
         c["amd_l3/event=0xac,umask=0x3f,enallcores=1,enallslices=1,sliceid=3,threadmask=3/"] = lat_cyc / 10
         c["amd_l3/event=0xad,umask=0x3f,enallcores=1,enallslices=1,sliceid=3,threadmask=3/"] = miss
         n["amd_umc/event=0x0a,rdwrmask=1/"] = x["node_reads"]
@@ -245,7 +245,7 @@ def amd(model, p, x):
             c["amd_l3/event=0x01,umask=0x80/"] = miss + x["n_l3"]
             c["amd_l3/event=0x06,umask=0x01/"] = miss
         c["amd_l3/event=0x90,umask=0x00/"] = lat_cyc / 16
-        c["amd_l3/event=0x9a,umask=0x3f/"] = miss
+        c["amd_l3/event=0x9a,umask=%s/" % ("0xff" if model == "zen3" else "0x3f")] = miss
         beats = x["node_reads"] + x["node_writes"]
         for ch, ev in enumerate(("0x07", "0x47", "0x87", "0xc7", "0x107", "0x147", "0x187", "0x1c7")):
             n["amd_df/event=%s,umask=0x38/" % ev] = beats / 8
@@ -253,7 +253,7 @@ def amd(model, p, x):
         l1m = miss + x["n_l3"] + p["l1_miss_other"] * x["run"]
         # MAB occupancy per cycle summed = the misses' residency in core clocks (Little)
         c["ALLOC_MAB_COUNT"] = (x["dram_ns"] + x["l3_ns"]) * p["ghz"] / 1
-        c["MAB_ALLOCATION_BY_TYPE:LS" if model == "zen3" else "MAB_ALLOCATION_BY_TYPE:ALL"] = l1m
+        c["MAB_ALLOCATION_BY_TYPE:ALL"] = l1m
     return c, n
 
 
