@@ -30,6 +30,7 @@
 #define VPD_CONNECTION_MEMORY (4 * VPD_MAX_HEADERS)
 
 struct vpd_sessions;
+struct vpd_guard;
 
 /* The running daemon; one per process, owned by vpd_run(). */
 struct vpd {
@@ -46,6 +47,7 @@ struct vpd {
 	FILE *audit;                        /* NULL: standard error */
 
 	struct vpd_sessions *sessions;      /* NULL until the collector runs */
+	struct vpd_guard *guard;            /* connections (guard.c) */
 	struct MHD_Daemon *mhd;
 	volatile int stopping;              /* set once shutdown starts (read by streams) */
 	uint64_t requests;                  /* requests served (atomic increments) */
@@ -85,6 +87,23 @@ enum MHD_Result vpd_static(struct vpd_req *r, const char *rel);
 
 /* Whether a single path component is safe to open in a directory. */
 bool vpd_name_ok(const char *name);
+
+/*
+ * The connection guard (guard.c): libmicrohttpd's accept policy and
+ * connection notifications (cls is the struct vpd), and its watchdog
+ * thread, which shuts down connections that have not sent a whole request
+ * within request_timeout_s and calls vpd_tick() about five times a second.
+ */
+int vpd_guard_start(struct vpd *d);
+void vpd_guard_stop(struct vpd *d);
+void vpd_guard_free(struct vpd *d);
+enum MHD_Result vpd_guard_accept(void *cls, const struct sockaddr *addr, socklen_t len);
+void vpd_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
+		      enum MHD_ConnectionNotificationCode toe);
+/* A request on conn was received whole (waiting false), or its reply was sent (true). */
+void vpd_guard_request(struct vpd *d, struct MHD_Connection *conn, bool waiting);
+/* Periodic work of the watchdog thread (server.c): the users file, ended sessions. */
+void vpd_tick(struct vpd *d);
 
 /* Privileges (privs.c): drop to user keeping CAP_PERFMON; prints what it kept. */
 int vpd_drop_privileges(const char *user, struct vp_err *err);

@@ -12,12 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "util/alloc.h"
 #include "util/fs.h"
 #include "util/json.h"
+#include "util/timeutil.h"
 
 /* ---- replies ---- */
 
@@ -322,6 +324,7 @@ static enum MHD_Result dispatch_api(struct vpd_req *r)
 
 static enum MHD_Result dispatch(struct vpd_req *r)
 {
+	vpd_guard_request(r->d, r->conn, false);
 	__atomic_add_fetch(&r->d->requests, 1, __ATOMIC_RELAXED);
 	if (r->too_big && strncmp(r->url, "/api/", 5))
 		return vpd_reply_error(r, MHD_HTTP_CONTENT_TOO_LARGE, "request body larger than %d bytes",
@@ -423,10 +426,11 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	struct vpd_req *r = *con_cls;
 
 	(void)cls;
-	(void)conn;
 	(void)toe;
 	if (!r)
 		return;
+	/* a kept-alive connection waits for its next request: the deadline starts again */
+	vpd_guard_request(r->d, conn, true);
 	sbuf_release(&r->body);
 	memset(&r->user, 0, sizeof(r->user));
 	free(r);
@@ -440,11 +444,18 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
  * the send that failed; that is how streams end, not an error of the daemon,
  * so it is not logged.
  */
+#define HTTP_LOG_BURST 10
+static pthread_mutex_t http_log_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t http_log_start, http_log_n, http_log_dropped;
+
 static void http_log(void *cls, const char *fmt, va_list ap)
 {
+	uint64_t now;
 	static const char *const gone[] = {
 		"Failed to send the ",                  /* headers, body, chunk or footers */
 		"The connection was forcibly closed by remote peer",
+		/* the connection guard shut it down (guard.c), and counts it itself */
+		"Connection socket is closed when reading request due to the error",
 	};
 	char msg[512];
 	size_t i, n;
@@ -457,7 +468,22 @@ static void http_log(void *cls, const char *fmt, va_list ap)
 	n = strlen(msg);
 	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
 		msg[--n] = '\0';
-	fprintf(stderr, "vmmprofd: http: %s\n", msg);
+	/* at most HTTP_LOG_BURST lines a minute: a flood of refused or broken connections
+	 * must not fill the disk */
+	pthread_mutex_lock(&http_log_lock);
+	now = vp_now_ns();
+	if (now - http_log_start >= 60ull * 1000000000ull || !http_log_start) {
+		if (http_log_dropped)
+			fprintf(stderr, "vmmprofd: http: %llu more messages in the last minute not shown\n",
+				(unsigned long long)http_log_dropped);
+		http_log_start = now;
+		http_log_n = http_log_dropped = 0;
+	}
+	if (http_log_n++ < HTTP_LOG_BURST)
+		fprintf(stderr, "vmmprofd: http: %s\n", msg);
+	else
+		http_log_dropped++;
+	pthread_mutex_unlock(&http_log_lock);
 }
 
 static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
@@ -496,6 +522,11 @@ bool vpd_name_ok(const char *name)
 
 /* ---- start and stop ---- */
 
+void vpd_tick(struct vpd *d)
+{
+	(void)d;
+}
+
 static int open_audit(struct vpd *d)
 {
 	int fd = open(d->conf.audit_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
@@ -525,6 +556,39 @@ static void reopen_audit(struct vpd *d)
 			d->conf.audit_log, strerror(errno));
 }
 
+/*
+ * A connection is a descriptor: the soft limit (often 1,024) is raised to
+ * the hard one, so that max_connections are possible, or said when not.
+ */
+static void raise_fd_limit(struct vpd *d)
+{
+	struct rlimit rl;
+	rlim_t want = (rlim_t)d->conf.max_connections + (rlim_t)d->conf.max_connections / 4 + 64;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return;
+	if (rl.rlim_cur < want) {
+		rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < want)
+		fprintf(stderr, "vmmprofd: warning: %llu descriptors at most (RLIMIT_NOFILE), not the "
+				"%llu that max_connections %d needs\n", (unsigned long long)rl.rlim_cur,
+			(unsigned long long)want, d->conf.max_connections);
+}
+
+/* After SIGTERM: if the daemon has not stopped within VPD_STOP_LIMIT_S, it exits anyway. */
+#define VPD_STOP_LIMIT_S 10
+static void *stop_deadline(void *arg)
+{
+	(void)arg;
+	sleep(VPD_STOP_LIMIT_S);
+	fprintf(stderr, "vmmprofd: error: did not stop within %d s; exiting without finishing\n",
+		VPD_STOP_LIMIT_S);
+	_exit(1);
+	return NULL;
+}
+
 static int read_pem(const char *path, char **out, struct vp_err *err)
 {
 	return vp_read_file(NULL, path, out, NULL, err);
@@ -540,13 +604,16 @@ int vpd_run(struct srv_conf *conf)
 	struct sockaddr_in sin;
 	struct sockaddr_in6 sin6;
 	struct sockaddr *sa;
-	unsigned flags;
+	unsigned flags, mhd_limit;
 	sigset_t set;
+	pthread_t deadline;
 	const union MHD_DaemonInfo *info;
 	struct stat st;
 
 	memset(&d, 0, sizeof(d));
 	d.conf = *conf;
+	srv_conf_defaults(&d.conf);
+	raise_fd_limit(&d);
 	pthread_mutex_init(&d.users_lock, NULL);
 	pthread_mutex_init(&d.audit_lock, NULL);
 	users_init(&d.users);
@@ -631,27 +698,38 @@ int vpd_run(struct srv_conf *conf)
 			inet_pton(AF_INET, host, &sin.sin_addr);
 		sa = (struct sockaddr *)&sin;
 	}
-	flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG |
+	if (vpd_guard_start(&d))
+		goto stop_sessions;
+	/* poll(), not select(): select() cannot watch a descriptor above 1,023, so a
+	 * thousand connections would make every later one fail (epoll cannot be
+	 * combined with a thread per connection) */
+	flags = MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG |
 		(v6 ? MHD_USE_IPv6 : 0) | (tls ? MHD_USE_TLS : 0);
+	/* a backstop above the guard's own limits (max_connections and a quarter closing) */
+	mhd_limit = (unsigned)d.conf.max_connections + (unsigned)d.conf.max_connections / 2 + 16;
 	if (tls)
-		d.mhd = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, &d,
+		d.mhd = MHD_start_daemon(flags, (uint16_t)port, vpd_guard_accept, &d, on_request, &d,
+					 MHD_OPTION_EXTERNAL_LOGGER, http_log, NULL,
 					 MHD_OPTION_SOCK_ADDR, sa,
 					 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)VPD_CONNECTION_MEMORY,
 					 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)300,
+					 MHD_OPTION_CONNECTION_LIMIT, mhd_limit,
+					 MHD_OPTION_NOTIFY_CONNECTION, vpd_guard_notify, &d,
 					 MHD_OPTION_NOTIFY_COMPLETED, on_completed, &d,
 					 MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
-					 MHD_OPTION_EXTERNAL_LOGGER, http_log, NULL,
 					 MHD_OPTION_HTTPS_MEM_CERT, cert,
 					 MHD_OPTION_HTTPS_MEM_KEY, key,
 					 MHD_OPTION_END);
 	else
-		d.mhd = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, &d,
+		d.mhd = MHD_start_daemon(flags, (uint16_t)port, vpd_guard_accept, &d, on_request, &d,
+					 MHD_OPTION_EXTERNAL_LOGGER, http_log, NULL,
 					 MHD_OPTION_SOCK_ADDR, sa,
 					 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)VPD_CONNECTION_MEMORY,
 					 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)300,
+					 MHD_OPTION_CONNECTION_LIMIT, mhd_limit,
+					 MHD_OPTION_NOTIFY_CONNECTION, vpd_guard_notify, &d,
 					 MHD_OPTION_NOTIFY_COMPLETED, on_completed, &d,
 					 MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
-					 MHD_OPTION_EXTERNAL_LOGGER, http_log, NULL,
 					 MHD_OPTION_END);
 	if (!d.mhd) {
 		fprintf(stderr, "vmmprofd: error: cannot listen on '%s'%s\n", d.conf.listen,
@@ -681,13 +759,17 @@ int vpd_run(struct srv_conf *conf)
 			break;
 	}
 	fprintf(stderr, "vmmprofd: %s: stopping\n", strsignal(sig));
-	d.stopping = 1;
+	if (!pthread_create(&deadline, NULL, stop_deadline, NULL))
+		pthread_detach(deadline);
+	__atomic_store_n(&d.stopping, 1, __ATOMIC_SEQ_CST);
+	vpd_guard_stop(&d);
 	MHD_quiesce_daemon(d.mhd);
 	vpd_sessions_shutdown(&d);      /* ends streams, closes recordings */
 	MHD_stop_daemon(d.mhd);
 	vpd_audit(&d, NULL, "stop", NULL, "%s", strsignal(sig));
 	rc = 0;
 stop_sessions:
+	vpd_guard_free(&d);
 	vpd_sessions_free(&d);
 out:
 	if (d.audit)

@@ -2,17 +2,13 @@
 #include "srv/conf.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/alloc.h"
 #include "util/fs.h"
-
-void srv_conf_init(struct srv_conf *c)
-{
-	memset(c, 0, sizeof(*c));
-}
 
 void srv_conf_release(struct srv_conf *c)
 {
@@ -27,7 +23,7 @@ void srv_conf_release(struct srv_conf *c)
 	free(c->user);
 	free(c->calibration);
 	free(c->model_path);
-	memset(c, 0, sizeof(*c));
+	srv_conf_init(c);
 }
 
 /* The string settings: their key and where they are kept. */
@@ -48,6 +44,45 @@ static const struct {
 	{ "model_path", offsetof(struct srv_conf, model_path) },
 };
 
+/* The integer settings: key, where, smallest and largest value, default. */
+static const struct {
+	const char *key;
+	size_t off;
+	int min, max, def;
+} ints[] = {
+	{ "max_connections", offsetof(struct srv_conf, max_connections), 1, 100000, 512 },
+	{ "max_connections_per_address", offsetof(struct srv_conf, max_connections_per_address),
+	  1, 100000, 64 },
+	{ "request_timeout_s", offsetof(struct srv_conf, request_timeout_s), 1, 3600, 10 },
+	{ "max_targets", offsetof(struct srv_conf, max_targets), 1, 100000, 256 },
+	{ "max_sessions", offsetof(struct srv_conf, max_sessions), 1, 100000, 64 },
+	{ "max_streams_per_user", offsetof(struct srv_conf, max_streams_per_user), 1, 100000, 16 },
+	{ "session_keep_s", offsetof(struct srv_conf, session_keep_s), 0, 31 * 86400, 600 },
+};
+
+static int *int_field(struct srv_conf *c, size_t i)
+{
+	return (int *)((char *)c + ints[i].off);
+}
+
+void srv_conf_init(struct srv_conf *c)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < VP_ARRAY_SIZE(ints); i++)
+		*int_field(c, i) = -1;          /* unset: srv_conf_defaults() */
+}
+
+void srv_conf_defaults(struct srv_conf *c)
+{
+	size_t i;
+
+	for (i = 0; i < VP_ARRAY_SIZE(ints); i++)
+		if (*int_field(c, i) < 0)
+			*int_field(c, i) = ints[i].def;
+}
+
 static char *const *str_field(const struct srv_conf *c, size_t i)
 {
 	return (char *const *)((const char *)c + strs[i].off);
@@ -62,6 +97,9 @@ void srv_conf_format(const struct srv_conf *c, struct sbuf *out)
 			sbuf_addf(out, "%s = \"%s\"\n", strs[i].key, *str_field(c, i));
 	sbuf_addf(out, "allow_plain_http = %s\n", c->allow_plain_http ? "true" : "false");
 	sbuf_addf(out, "metrics_auth = %s\n", c->metrics_auth_none ? "none" : "token");
+	for (i = 0; i < VP_ARRAY_SIZE(ints); i++)
+		if (*int_field((struct srv_conf *)c, i) >= 0)
+			sbuf_addf(out, "%s = %d\n", ints[i].key, *int_field((struct srv_conf *)c, i));
 	if (c->xen_numa_dump)
 		sbuf_addf(out, "xen_numa_dump = %.17g\n", c->xen_numa_every_s);
 	else
@@ -127,6 +165,20 @@ int srv_conf_set(struct srv_conf *c, const char *key, const char *value, struct 
 			}
 			free(*p);
 			*p = xstrdup(value);
+			return 0;
+		}
+	}
+	for (i = 0; i < VP_ARRAY_SIZE(ints); i++) {
+		if (!strcmp(k, ints[i].key)) {
+			char *end;
+			long v;
+
+			errno = 0;
+			v = strtol(value, &end, 10);
+			if (!*value || *end || errno || v < ints[i].min || v > ints[i].max)
+				return vp_err_set(err, VP_EINVAL, "%s is an integer from %d to %d, not '%s'",
+						  ints[i].key, ints[i].min, ints[i].max, value);
+			*int_field(c, i) = (int)v;
 			return 0;
 		}
 	}

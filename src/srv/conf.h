@@ -29,7 +29,18 @@ struct srv_conf {
 	bool metrics_auth_none;/* GET /metrics without a token */
 	bool xen_numa_dump;    /* Xen: the collector asks for Xen's 'u' page dump (opt-in) */
 	double xen_numa_every_s; /* at most this often (seconds, >= 0) when xen_numa_dump */
+	/* resource limits (docs/reliability.md); -1 until set: srv_conf_defaults() */
+	int max_connections;          /* connections at once, all addresses */
+	int max_connections_per_address;
+	int request_timeout_s;        /* a request's line, headers and body must arrive within this */
+	int max_targets;              /* pids or VMs one session may name */
+	int max_sessions;             /* sessions listed at once (running or ended), all users */
+	int max_streams_per_user;     /* event streams one user may hold open */
+	int session_keep_s;           /* an ended session (and its frames) is forgotten after this */
 };
+
+/* The limits' defaults, for every limit still 0. */
+void srv_conf_defaults(struct srv_conf *c);
 
 void srv_conf_init(struct srv_conf *c);
 void srv_conf_release(struct srv_conf *c);
