@@ -524,7 +524,7 @@ bool vpd_name_ok(const char *name)
 
 void vpd_tick(struct vpd *d)
 {
-	(void)d;
+	vpd_sessions_tick(d);
 }
 
 static int open_audit(struct vpd *d)

@@ -47,6 +47,7 @@ struct session {
 	double started;                 /* Unix time */
 	bool running;                   /* its hub view exists */
 	char *ended_why;                /* stopped on its own: why */
+	uint64_t ended_ns;              /* when it stopped running (monotonic), 0 while it runs */
 	int view;                       /* hub view id */
 	size_t targets;
 	size_t n_events;                /* event inputs of its model */
@@ -118,6 +119,7 @@ static void session_end(struct vpd *d, struct session *s, const char *why)
 		return;
 	hub_view_remove(ss->hub, s->view);
 	s->running = false;
+	s->ended_ns = vp_now_ns();
 	if (why && !s->ended_why)
 		s->ended_why = xstrdup(why);
 	if (s->rec && rec_close(s->rec, &err))
@@ -288,6 +290,8 @@ static void *collector(void *arg)
 
 			if (!s->running)
 				continue;
+			if (__atomic_load_n(&d->stopping, __ATOMIC_RELAXED))
+				break;          /* SIGTERM: no more samples */
 			if (s->next_ns <= now) {
 				sample(d, s);
 				any = true;
@@ -312,6 +316,33 @@ static void *collector(void *arg)
 	}
 	pthread_mutex_unlock(&ss->lock);
 	return NULL;
+}
+
+void vpd_sessions_tick(struct vpd *d)
+{
+	struct vpd_sessions *ss = d->sessions;
+	uint64_t keep = (uint64_t)d->conf.session_keep_s * 1000000000ull, now = vp_now_ns();
+	size_t i = 0;
+
+	/* never wait here: the watchdog's other work (deadlines) must go on */
+	if (!ss || pthread_mutex_trylock(&ss->lock))
+		return;
+	while (i < ss->n) {
+		struct session *s = ss->v[i];
+
+		if (s->running || now - s->ended_ns < keep) {
+			i++;
+			continue;
+		}
+		vpd_audit(d, s->owner, "session.forget", s->id, "ended %d s ago, %llu frames",
+			  d->conf.session_keep_s, (unsigned long long)s->seq);
+		s->listed = false;
+		memmove(&ss->v[i], &ss->v[i + 1], (ss->n - i - 1) * sizeof(*ss->v));
+		ss->n--;
+		pthread_cond_broadcast(&ss->frames);
+		session_unref(s);
+	}
+	pthread_mutex_unlock(&ss->lock);
 }
 
 int vpd_sessions_start(struct vpd *d)
@@ -500,9 +531,10 @@ struct create_req {
 	bool wait;                 /* a VM named that is not there yet is accepted */
 };
 
-static int parse_create(const struct jv *v, struct create_req *c, struct vp_err *err)
+static int parse_create(const struct jv *v, struct create_req *c, int max_targets,
+			struct vp_err *err)
 {
-	size_t i, j;
+	size_t i, j, m;
 
 	memset(c, 0, sizeof(*c));
 	c->interval_ms = INTERVAL_DEFAULT_MS;
@@ -528,7 +560,13 @@ static int parse_create(const struct jv *v, struct create_req *c, struct vp_err 
 					return vp_err_set(err, VP_EINVAL, "body:%d:%d: \"vms\" holds VM "
 							  "names (strings)", x->items[j].line,
 							  x->items[j].col);
-				c->vms[c->n_vms++] = x->items[j].str;
+				/* named twice: counted once (each name is a scan per interval) */
+				for (m = 0; m < c->n_vms && strcmp(c->vms[m], x->items[j].str); m++)
+					;
+				if (m == c->n_vms)
+					c->vms[c->n_vms++] = x->items[j].str;
+				if (c->n_vms > (size_t)max_targets)
+					goto too_many;
 			}
 		} else if (!strcmp(k, "pids")) {
 			if (x->type != JV_ARR)
@@ -541,7 +579,12 @@ static int parse_create(const struct jv *v, struct create_req *c, struct vp_err 
 					return vp_err_set(err, VP_EINVAL, "body:%d:%d: \"pids\" holds "
 							  "process ids (positive integers)",
 							  x->items[j].line, x->items[j].col);
-				c->pids[c->n_pids++] = (int)p;
+				for (m = 0; m < c->n_pids && c->pids[m] != (int)p; m++)
+					;
+				if (m == c->n_pids)
+					c->pids[c->n_pids++] = (int)p;
+				if (c->n_pids > (size_t)max_targets)
+					goto too_many;
 			}
 		} else if (!strcmp(k, "interval_ms")) {
 			if (x->type != JV_NUM)
@@ -577,6 +620,9 @@ type:
 		return vp_err_set(err, VP_EINVAL, "a session counts VMs or processes, not both "
 				  "(\"vms\" and \"pids\")");
 	return 0;
+too_many:
+	return vp_err_set(err, VP_EINVAL, "a session names at most %d %s (max_targets; each "
+			  "counted once)", max_targets, c->n_vms ? "VMs" : "processes");
 }
 
 /* Distinct event specs over the owner's running sessions, plus model m's. */
@@ -677,7 +723,7 @@ enum MHD_Result vpd_session_create(struct vpd_req *r)
 
 	if (jv_parse(&v, r->body.buf ? r->body.buf : "", r->body.len, "body", &err))
 		return vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "%s", err.msg);
-	if (parse_create(&v, &c, &err)) {
+	if (parse_create(&v, &c, d->conf.max_targets, &err)) {
 		ret = vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "%s", err.msg);
 		goto out_json;
 	}
@@ -704,12 +750,21 @@ enum MHD_Result vpd_session_create(struct vpd_req *r)
 				      ss->hub ? "the daemon is stopping" : ss->hub_error);
 		goto out_unlock;
 	}
+	/* ended sessions count too: they keep their frames until deleted or forgotten */
 	for (i = 0; i < ss->n; i++)
-		n_mine += ss->v[i]->running && !strcmp(ss->v[i]->owner, r->user.name);
+		n_mine += !strcmp(ss->v[i]->owner, r->user.name);
 	if (r->user.lim.max_sessions && n_mine >= (size_t)r->user.lim.max_sessions) {
-		vpd_audit(d, r->user.name, "session.start", NULL, "429 %zu sessions running", n_mine);
-		ret = vpd_reply_error(r, MHD_HTTP_TOO_MANY_REQUESTS, "user '%s' already runs %zu "
-				      "session%s, the limit", r->user.name, n_mine, n_mine == 1 ? "" : "s");
+		vpd_audit(d, r->user.name, "session.start", NULL, "429 %zu sessions", n_mine);
+		ret = vpd_reply_error(r, MHD_HTTP_TOO_MANY_REQUESTS, "user '%s' already has %zu "
+				      "session%s (running or ended), the limit; ended sessions are "
+				      "forgotten %d s after they end, or when deleted", r->user.name,
+				      n_mine, n_mine == 1 ? "" : "s", d->conf.session_keep_s);
+		goto out_unlock;
+	}
+	if (ss->n >= (size_t)d->conf.max_sessions) {
+		vpd_audit(d, r->user.name, "session.start", NULL, "429 %zu sessions in all", ss->n);
+		ret = vpd_reply_error(r, MHD_HTTP_TOO_MANY_REQUESTS, "the daemon already has %zu "
+				      "sessions (running or ended), its limit (max_sessions)", ss->n);
 		goto out_unlock;
 	}
 	model_name = c.model ? c.model : ss->pl.model->name;

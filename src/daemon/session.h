@@ -13,6 +13,8 @@
 int vpd_sessions_start(struct vpd *d);
 /* Stop every session (recordings closed and valid), end every stream, join the thread. */
 void vpd_sessions_shutdown(struct vpd *d);
+/* Periodic work (never blocks): ended sessions forgotten after session_keep_s. */
+void vpd_sessions_tick(struct vpd *d);
 /* Free everything (after the server stopped). */
 void vpd_sessions_free(struct vpd *d);
 

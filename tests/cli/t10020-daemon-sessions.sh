@@ -218,7 +218,7 @@ test_expect_success 'per-user limits: sessions, interval floor, events give 429;
 	expect_status 201 d lim.tok POST /api/v1/sessions -d "{\"model\":\"t-cs\",\"pids\":[$W1],\"interval_ms\":500}" &&
 	id=$(json_get body "j[\"id\"]") &&
 	expect_status 429 d lim.tok POST /api/v1/sessions -d "{\"model\":\"t-cs\",\"pids\":[$W2],\"interval_ms\":500}" &&
-	grep_q "already runs 1 session, the limit" body &&
+	grep_q "already has 1 session (running or ended), the limit" body &&
 	: an admin may stop another user session &&
 	expect_status 200 d adm.tok DELETE "/api/v1/sessions/$id" &&
 	grep_q "user=adm action=session.stop session=$id result=\"200 owner lim" audit
