@@ -73,7 +73,12 @@ enum MHD_Result vpd_reply_error(struct vpd_req *r, unsigned status, const char *
 /* A vp_err as an HTTP error: VP_ENOTFOUND 404, VP_EINVAL/VP_EPARSE 400, others 500. */
 enum MHD_Result vpd_reply_err(struct vpd_req *r, const struct vp_err *err);
 
-/* One audit line: time, user, action, session, result. */
+/*
+ * One audit line: time, client address (of the request this thread serves;
+ * "-" for the collector), user, action, session, result; every field escaped
+ * by vpd_audit_escape(), so that a line is one event.
+ */
+void vpd_audit_escape(struct sbuf *sb, const char *s, bool quoted);
 void vpd_audit(struct vpd *d, const char *user, const char *action, const char *session,
 	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 

@@ -101,10 +101,67 @@ enum MHD_Result vpd_reply_err(struct vpd_req *r, const struct vp_err *err)
 
 /* ---- audit ---- */
 
+/* The client of the request this thread serves (a thread per connection), for audit lines. */
+static __thread char audit_client[64];
+
+/* Length of the valid UTF-8 sequence at p (2 to 4 bytes), or 0. */
+static size_t utf8_len(const unsigned char *p)
+{
+	size_t n, i;
+	unsigned cp;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * One audit field, escaped so that no value can end the line or forge a
+ * field: control characters, DEL, bytes that are not UTF-8, backslash and
+ * double quote become \xNN (\" and \\ inside the quoted result); outside
+ * the quotes, space and '=' too.
+ */
+void vpd_audit_escape(struct sbuf *sb, const char *s, bool quoted)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = *p >= 0x80 ? utf8_len(p) : 0;
+
+		if (n) {
+			sbuf_add(sb, p, n);
+			p += n;
+			continue;
+		}
+		if (quoted && (*p == '"' || *p == '\\'))
+			sbuf_addf(sb, "\\%c", *p);
+		else if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\' ||
+			 (!quoted && (*p == ' ' || *p == '=')))
+			sbuf_addf(sb, "\\x%02x", *p);
+		else
+			sbuf_addch(sb, (char)*p);
+		p++;
+	}
+}
+
 void vpd_audit(struct vpd *d, const char *user, const char *action, const char *session,
 	       const char *fmt, ...)
 {
-	struct sbuf sb = SBUF_INIT;
+	struct sbuf sb = SBUF_INIT, res = SBUF_INIT;
 	char ts[32];
 	struct tm tm;
 	time_t now = time(NULL);
@@ -112,17 +169,41 @@ void vpd_audit(struct vpd *d, const char *user, const char *action, const char *
 
 	gmtime_r(&now, &tm);
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	sbuf_addf(&sb, "%s user=%s action=%s session=%s result=\"", ts, user ? user : "-", action,
-		  session ? session : "-");
 	va_start(ap, fmt);
-	sbuf_vaddf(&sb, fmt, ap);
+	sbuf_vaddf(&res, fmt, ap);
 	va_end(ap);
+	sbuf_addf(&sb, "%s client=", ts);
+	vpd_audit_escape(&sb, audit_client[0] ? audit_client : "-", false);
+	sbuf_addstr(&sb, " user=");
+	vpd_audit_escape(&sb, user ? user : "-", false);
+	sbuf_addstr(&sb, " action=");
+	vpd_audit_escape(&sb, action, false);
+	sbuf_addstr(&sb, " session=");
+	vpd_audit_escape(&sb, session ? session : "-", false);
+	sbuf_addstr(&sb, " result=\"");
+	vpd_audit_escape(&sb, sbuf_str(&res), true);
 	sbuf_addstr(&sb, "\"\n");
 	pthread_mutex_lock(&d->audit_lock);
 	fputs(sbuf_str(&sb), d->audit ? d->audit : stderr);
 	fflush(d->audit ? d->audit : stderr);
 	pthread_mutex_unlock(&d->audit_lock);
+	sbuf_release(&res);
 	sbuf_release(&sb);
+}
+
+/* The client's address, for this thread's audit lines. */
+static void audit_set_client(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn,
+						MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+	char a[INET6_ADDRSTRLEN] = "?";
+
+	if (sa && sa->sa_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, a, sizeof(a));
+	else if (sa && sa->sa_family == AF_INET6)
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, a, sizeof(a));
+	snprintf(audit_client, sizeof(audit_client), "%s", a);
 }
 
 /* ---- users and authentication ---- */
@@ -384,6 +465,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
 							     MHD_HTTP_HEADER_CONTENT_LENGTH);
 
+		audit_set_client(conn);
 		r = xcalloc(1, sizeof(*r));
 		r->d = cls;
 		r->conn = conn;
