@@ -40,8 +40,9 @@ struct vpd {
 
 	pthread_mutex_t users_lock;
 	struct users users;                 /* reloaded when the file changes */
-	struct timespec users_mtime;
-	off_t users_size;
+	struct stat users_st;               /* the file as last read (size -1: read again) */
+	char users_error[VP_ERR_MSG_MAX];   /* not "": it cannot be read, no user is accepted */
+	unsigned users_gen;                 /* bumped on every change of users (atomic reads) */
 
 	pthread_mutex_t audit_lock;
 	FILE *audit;                        /* NULL: standard error */
@@ -62,7 +63,17 @@ struct vpd_req {
 	bool too_big;
 	struct user user;                   /* copy of the authenticated user */
 	bool authed;
+	char users_error[VP_ERR_MSG_MAX];   /* why no user is accepted, when so */
 };
+
+/*
+ * Read the users file again when it changed (or force); under users_lock.
+ * A file that cannot be read or parsed fails closed: no user until it can,
+ * said once on standard error and in every refused request.
+ */
+void vpd_users_refresh(struct vpd *d, bool force);
+/* A copy of the users (for revocation); heap: users_release() it. */
+void vpd_users_snapshot(struct vpd *d, struct users *out, unsigned *gen);
 
 /* Reply helpers: each queues a response and returns MHD's result; body's buffer is
  * taken (body is left empty, releasing it is optional). */

@@ -208,28 +208,86 @@ static void audit_set_client(struct MHD_Connection *conn)
 
 /* ---- users and authentication ---- */
 
-/* Reload the users file when it changed (so `vmmprof user add` needs no restart). */
-static void users_refresh(struct vpd *d)
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_ino == b->st_ino && a->st_dev == b->st_dev && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/* Fail closed: no user, the reason kept (and logged when it is new). */
+static void users_fail(struct vpd *d, const char *why)
+{
+	if (strcmp(d->users_error, why) && d->mhd)
+		fprintf(stderr, "vmmprofd: error: %s: no user is accepted until it can be read\n", why);
+	snprintf(d->users_error, sizeof(d->users_error), "%s", why);
+	if (d->users.n) {
+		users_release(&d->users);
+		users_init(&d->users);
+		__atomic_add_fetch(&d->users_gen, 1, __ATOMIC_SEQ_CST);
+	}
+}
+
+void vpd_users_refresh(struct vpd *d, bool force)
 {
 	struct stat st;
 	struct users nu;
 	struct vp_err err = { 0, "" };
+	char why[VP_ERR_MSG_MAX + 64];
+	int fd;
 
-	if (stat(d->conf.users, &st))
+	/* open and fstat: the file read is the file seen (a rename in between is seen next time) */
+	fd = open(d->conf.users, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(why, sizeof(why), "cannot read the users file '%s': %s", d->conf.users,
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		memset(&d->users_st, 0, sizeof(d->users_st));
+		users_fail(d, why);
 		return;
-	if (st.st_mtim.tv_sec == d->users_mtime.tv_sec && st.st_mtim.tv_nsec == d->users_mtime.tv_nsec &&
-	    st.st_size == d->users_size)
+	}
+	if (!force && !d->users_error[0] && same_file(&st, &d->users_st)) {
+		close(fd);
 		return;
+	}
 	users_init(&nu);
-	if (users_load(&nu, d->conf.users, false, &err)) {
-		fprintf(stderr, "vmmprofd: warning: keeping the previous users: %s\n", err.msg);
-		users_release(&nu);
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, sizeof(why), "the users file '%s' is not a regular file", d->conf.users);
+		users_fail(d, why);
+	} else if (st.st_size > USERS_FILE_MAX) {
+		snprintf(why, sizeof(why), "the users file '%s' is larger than %d bytes", d->conf.users,
+			 USERS_FILE_MAX);
+		users_fail(d, why);
+	} else if (users_load_fd(&nu, fd, d->conf.users, &err)) {
+		users_fail(d, err.msg);
 	} else {
+		if (d->users_error[0])
+			fprintf(stderr, "vmmprofd: the users file '%s' is readable again (%zu user%s)\n",
+				d->conf.users, nu.n, nu.n == 1 ? "" : "s");
+		d->users_error[0] = 0;
 		users_release(&d->users);
 		d->users = nu;
+		users_init(&nu);
+		__atomic_add_fetch(&d->users_gen, 1, __ATOMIC_SEQ_CST);
 	}
-	d->users_mtime = st.st_mtim;
-	d->users_size = st.st_size;
+	users_release(&nu);
+	close(fd);
+	d->users_st = st;
+}
+
+void vpd_users_snapshot(struct vpd *d, struct users *out, unsigned *gen)
+{
+	size_t i;
+
+	users_init(out);
+	pthread_mutex_lock(&d->users_lock);
+	for (i = 0; i < d->users.n; i++) {
+		VP_GROW(out->v, out->cap, out->n + 1);
+		out->v[out->n++] = d->users.v[i];
+	}
+	*gen = __atomic_load_n(&d->users_gen, __ATOMIC_SEQ_CST);
+	pthread_mutex_unlock(&d->users_lock);
 }
 
 static bool authenticate(struct vpd_req *r)
@@ -250,12 +308,13 @@ static bool authenticate(struct vpd_req *r)
 	if (!tok || !*tok)
 		return false;
 	pthread_mutex_lock(&r->d->users_lock);
-	users_refresh(r->d);
+	vpd_users_refresh(r->d, false);
 	u = users_auth(&r->d->users, tok);
 	if (u) {
 		r->user = *u;
 		r->authed = true;
 	}
+	snprintf(r->users_error, sizeof(r->users_error), "%s", r->d->users_error);
 	pthread_mutex_unlock(&r->d->users_lock);
 	return r->authed;
 }
@@ -377,6 +436,11 @@ static enum MHD_Result dispatch_api(struct vpd_req *r)
 	if (strlen(r->url) >= sizeof(buf))
 		return vpd_reply_error(r, MHD_HTTP_URI_TOO_LONG, "request path too long");
 	if (!authenticate(r)) {
+		if (r->users_error[0]) {
+			vpd_audit(r->d, NULL, "auth", NULL, "503 %s %s", r->method, r->url);
+			return vpd_reply_error(r, MHD_HTTP_SERVICE_UNAVAILABLE, "no user is accepted: %s",
+					       r->users_error);
+		}
 		vpd_audit(r->d, NULL, "auth", NULL, "401 %s %s", r->method, r->url);
 		return vpd_reply_error(r, MHD_HTTP_UNAUTHORIZED, "a valid token is required "
 				       "('Authorization: Bearer TOKEN')");
@@ -606,6 +670,11 @@ bool vpd_name_ok(const char *name)
 
 void vpd_tick(struct vpd *d)
 {
+	/* the users file is watched, not only read on requests: a removed user's
+	 * streams and sessions end even when nobody asks anything */
+	pthread_mutex_lock(&d->users_lock);
+	vpd_users_refresh(d, false);
+	pthread_mutex_unlock(&d->users_lock);
 	vpd_sessions_tick(d);
 }
 
@@ -730,12 +799,11 @@ int vpd_run(struct srv_conf *conf)
 			strerror(errno), d.conf.users);
 		goto out;
 	}
-	if (users_load(&d.users, d.conf.users, false, &err)) {
-		fprintf(stderr, "vmmprofd: error: %s\n", err.msg);
+	vpd_users_refresh(&d, true);
+	if (d.users_error[0]) {
+		fprintf(stderr, "vmmprofd: error: %s\n", d.users_error);
 		goto out;
 	}
-	d.users_mtime = st.st_mtim;
-	d.users_size = st.st_size;
 	if (d.conf.audit_log && open_audit(&d)) {
 		fprintf(stderr, "vmmprofd: error: cannot open the audit log '%s': %s\n",
 			d.conf.audit_log, strerror(errno));
@@ -831,8 +899,7 @@ int vpd_run(struct srv_conf *conf)
 			continue;
 		if (sig == SIGHUP) {
 			pthread_mutex_lock(&d.users_lock);
-			d.users_size = -1;
-			users_refresh(&d);
+			vpd_users_refresh(&d, true);
 			pthread_mutex_unlock(&d.users_lock);
 			reopen_audit(&d);
 			continue;

@@ -81,9 +81,31 @@ struct vpd_sessions {
 	bool have_thread;
 	bool stop;
 	size_t clients;                 /* streams connected */
+	struct stream *streams;         /* every stream, for revocation and per-user caps */
+	unsigned users_gen;             /* the users generation revocation last looked at */
 	double start_time;
 	double scrape_s;                /* the previous /metrics render */
 	struct cpustat cs_prev;         /* /proc/stat at the previous /metrics (node busy share) */
+};
+
+/* One event stream (a connection's response). */
+struct stream {
+	struct stream *prev, *next;     /* ss->streams, under the lock */
+	char user[USER_NAME_MAX + 1];   /* who opened it, with the hash of its token then */
+	uint8_t user_hash[USER_HASH_LEN];
+	bool revoked;                   /* its user was removed or got a new token */
+	struct vpd *d;
+	struct session *s;              /* NULL: a top stream */
+	uint64_t sent;                  /* last frame sequence sent */
+	struct sbuf out;                /* what is still to be written */
+	size_t off;
+	bool ended;
+	uint64_t last_ns;               /* when something was last written */
+	/* top */
+	struct top_state top;
+	bool have_top;
+	bool top_rdt;                   /* resctrl=1: meters on the hub's groups, used under the lock */
+	uint64_t top_start, top_next, top_iv;
 };
 
 /* ---- sessions ---- */
@@ -318,19 +340,70 @@ static void *collector(void *arg)
 	return NULL;
 }
 
+/* End the streams and sessions of users that are not in us (or whose token changed); under the lock. */
+static void revoke_users(struct vpd *d, const struct users *us)
+{
+	struct vpd_sessions *ss = d->sessions;
+	struct stream *st;
+	size_t i;
+
+	for (st = ss->streams; st; st = st->next) {
+		const struct user *u = users_find(us, st->user);
+
+		if (!st->revoked && (!u || memcmp(u->hash, st->user_hash, USER_HASH_LEN))) {
+			st->revoked = true;
+			vpd_audit(d, st->user, "stream.revoke", st->s ? st->s->id : NULL,
+				  "the user was removed or given a new token");
+		}
+	}
+	for (i = 0; i < ss->n; i++) {
+		struct session *s = ss->v[i];
+		const struct user *u = users_find(us, s->owner);
+
+		if (s->running && (!u || u->role < ROLE_OPERATOR)) {
+			vpd_audit(d, s->owner, "session.revoke", s->id, "%s, %llu frames",
+				  u ? "its owner may no longer run sessions" : "its owner was removed",
+				  (unsigned long long)s->seq);
+			session_end(d, s, u ? "its owner may no longer run sessions" :
+					      "its owner was removed from the users file");
+		}
+	}
+	pthread_cond_broadcast(&ss->frames);
+}
+
 void vpd_sessions_tick(struct vpd *d)
 {
 	struct vpd_sessions *ss = d->sessions;
-	uint64_t keep = (uint64_t)d->conf.session_keep_s * 1000000000ull, now = vp_now_ns();
+	uint64_t keep = (uint64_t)d->conf.session_keep_s * 1000000000ull, now;
 	size_t i = 0;
 
-	/* never wait here: the watchdog's other work (deadlines) must go on */
-	if (!ss || pthread_mutex_trylock(&ss->lock))
+	struct users us;
+	unsigned gen = 0;
+	bool revoke;
+
+	if (!ss)
 		return;
+	revoke = __atomic_load_n(&d->users_gen, __ATOMIC_SEQ_CST) != ss->users_gen;
+	users_init(&us);
+	if (revoke)
+		vpd_users_snapshot(d, &us, &gen);
+	/* never wait here: the watchdog's other work (deadlines) must go on */
+	if (pthread_mutex_trylock(&ss->lock)) {
+		users_release(&us);
+		return;
+	}
+	/* a file that cannot be read refuses every request, but does not stop what runs:
+	 * only a file read without some user ends that user's streams and sessions */
+	if (revoke && !d->users_error[0])
+		revoke_users(d, &us);
+	if (revoke)
+		ss->users_gen = gen;
+	users_release(&us);
+	now = vp_now_ns();              /* after revocation: the sessions it ended are not older */
 	while (i < ss->n) {
 		struct session *s = ss->v[i];
 
-		if (s->running || now - s->ended_ns < keep) {
+		if (s->running || s->ended_ns > now || now - s->ended_ns < keep) {
 			i++;
 			continue;
 		}
@@ -1033,20 +1106,6 @@ out:
 
 /* ---- server-sent events ---- */
 
-struct stream {
-	struct vpd *d;
-	struct session *s;              /* NULL: a top stream */
-	uint64_t sent;                  /* last frame sequence sent */
-	struct sbuf out;                /* what is still to be written */
-	size_t off;
-	bool ended;
-	uint64_t last_ns;               /* when something was last written */
-	/* top */
-	struct top_state top;
-	bool have_top;
-	bool top_rdt;                   /* resctrl=1: meters on the hub's groups, used under the lock */
-	uint64_t top_start, top_next, top_iv;
-};
 
 /* Wait on the frames condition until deadline (monotonic ns); under the lock. */
 static void wait_until(struct vpd_sessions *ss, uint64_t deadline)
@@ -1054,6 +1113,23 @@ static void wait_until(struct vpd_sessions *ss, uint64_t deadline)
 	struct timespec ts = { (time_t)(deadline / 1000000000ull), (long)(deadline % 1000000000ull) };
 
 	pthread_cond_timedwait(&ss->frames, &ss->lock, &ts);
+}
+
+/* The last event of a stream whose user was removed. */
+static void revoked_event(struct stream *st)
+{
+	struct jw w;
+	char why[USER_NAME_MAX + 64];
+
+	snprintf(why, sizeof(why), "user '%s' was removed or given a new token", st->user);
+	sbuf_addstr(&st->out, "event: end\ndata: ");
+	jw_init(&w, &st->out, false);
+	jw_obj_begin(&w);
+	jw_kstr(&w, "state", "revoked");
+	jw_kstr(&w, "why", why);
+	jw_obj_end(&w);
+	sbuf_addstr(&st->out, "\n\n");
+	st->ended = true;
 }
 
 /* Fill st->out with the next events of a session stream; under the lock. */
@@ -1069,6 +1145,10 @@ static void session_events(struct stream *st)
 			sbuf_addstr(&st->out, "event: end\ndata: {\"state\":\"stopped\",\"why\":"
 					      "\"the daemon stopped\"}\n\n");
 			st->ended = true;
+			return;
+		}
+		if (st->revoked) {
+			revoked_event(st);
 			return;
 		}
 		for (i = 0; i < s->hist_n; i++) {
@@ -1110,8 +1190,13 @@ static void top_events(struct stream *st)
 	int ret;
 
 	pthread_mutex_lock(&ss->lock);
-	while (!ss->stop && !st->d->stopping && vp_now_ns() < st->top_next)
+	while (!ss->stop && !st->d->stopping && !st->revoked && vp_now_ns() < st->top_next)
 		wait_until(ss, st->top_next);
+	if (st->revoked) {
+		pthread_mutex_unlock(&ss->lock);
+		revoked_event(st);
+		return;
+	}
 	if (ss->stop || st->d->stopping) {
 		pthread_mutex_unlock(&ss->lock);
 		sbuf_addstr(&st->out, "event: end\ndata: {\"state\":\"stopped\",\"why\":"
@@ -1187,6 +1272,12 @@ static void stream_free(void *cls)
 
 	pthread_mutex_lock(&ss->lock);
 	ss->clients--;
+	if (st->prev)
+		st->prev->next = st->next;
+	else
+		ss->streams = st->next;
+	if (st->next)
+		st->next->prev = st->prev;
 	if (st->s)
 		session_unref(st->s);
 	/* its resctrl meter lets go of groups the collector's views may hold */
@@ -1197,6 +1288,38 @@ static void stream_free(void *cls)
 		top_release(&st->top);
 	sbuf_release(&st->out);
 	free(st);
+}
+
+/*
+ * Whether r's user may open one more stream (max_streams_per_user); if so the
+ * stream is registered (who opened it, for revocation).  Under the lock.
+ */
+static bool stream_register(struct vpd_req *r, struct stream *st)
+{
+	struct vpd_sessions *ss = r->d->sessions;
+	struct stream *o;
+	int n = 0;
+
+	for (o = ss->streams; o; o = o->next)
+		n += !strcmp(o->user, r->user.name);
+	if (n >= r->d->conf.max_streams_per_user)
+		return false;
+	snprintf(st->user, sizeof(st->user), "%s", r->user.name);
+	memcpy(st->user_hash, r->user.hash, USER_HASH_LEN);
+	st->next = ss->streams;
+	if (ss->streams)
+		ss->streams->prev = st;
+	ss->streams = st;
+	ss->clients++;
+	return true;
+}
+
+static enum MHD_Result too_many_streams(struct vpd_req *r)
+{
+	vpd_audit(r->d, r->user.name, "stream", NULL, "429 %d streams open", r->d->conf.max_streams_per_user);
+	return vpd_reply_error(r, MHD_HTTP_TOO_MANY_REQUESTS, "user '%s' already has %d streams "
+			       "open, the limit (max_streams_per_user)", r->user.name,
+			       r->d->conf.max_streams_per_user);
 }
 
 static enum MHD_Result start_stream(struct vpd_req *r, struct stream *st)
@@ -1228,13 +1351,17 @@ enum MHD_Result vpd_session_stream(struct vpd_req *r, const char *id)
 		return vpd_reply_error(r, MHD_HTTP_NOT_FOUND, "no session '%s'", id);
 	}
 	st = xcalloc(1, sizeof(*st));
+	if (!stream_register(r, st)) {
+		pthread_mutex_unlock(&ss->lock);
+		free(st);
+		return too_many_streams(r);
+	}
 	st->d = r->d;
 	st->s = s;
 	s->refs++;
 	st->sent = s->seq ? s->seq - 1 : 0;     /* the newest frame first */
 	sbuf_init(&st->out);
 	sbuf_addf(&st->out, "retry: 2000\n: session %s\n\n", s->id);
-	ss->clients++;
 	pthread_mutex_unlock(&ss->lock);
 	return start_stream(r, st);
 }
@@ -1292,6 +1419,13 @@ enum MHD_Result vpd_top_stream(struct vpd_req *r)
 		return vpd_reply_error(r, MHD_HTTP_SERVICE_UNAVAILABLE, "resctrl: %s",
 				       ss->hub ? "the daemon is stopping" : ss->hub_error);
 	}
+	if (!stream_register(r, st)) {
+		pthread_mutex_unlock(&ss->lock);
+		top_release(&st->top);
+		sbuf_release(&st->out);
+		free(st);
+		return too_many_streams(r);
+	}
 	if (resctrl) {
 		/* the collector's groups (one set per process): a VM's group is shared with
 		 * the sessions, and made here if none has it yet */
@@ -1299,7 +1433,6 @@ enum MHD_Result vpd_top_stream(struct vpd_req *r)
 		st->top_rdt = true;
 		vpd_audit(r->d, r->user.name, "top.resctrl", NULL, "200 interval %ld ms", ms);
 	}
-	ss->clients++;
 	pthread_mutex_unlock(&ss->lock);
 	return start_stream(r, st);
 }

@@ -263,6 +263,36 @@ int users_load(struct users *u, const char *path, bool missing_ok, struct vp_err
 	return ret;
 }
 
+int users_load_fd(struct users *u, int fd, const char *name, struct vp_err *err)
+{
+	struct sbuf sb = SBUF_INIT;
+	char buf[8192];
+	int ret;
+
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = vp_err_errno(err, errno, "cannot read '%s'", name);
+			goto out;
+		}
+		if (!n)
+			break;
+		if (sb.len + (size_t)n > USERS_FILE_MAX) {
+			ret = vp_err_set(err, VP_ERANGE, "'%s' is larger than %d bytes", name,
+					 USERS_FILE_MAX);
+			goto out;
+		}
+		sbuf_add(&sb, buf, (size_t)n);
+	}
+	ret = users_parse(u, sb.buf ? sb.buf : "", sb.len, name, err);
+out:
+	sbuf_release(&sb);
+	return ret;
+}
+
 void users_format(const struct users *u, struct sbuf *out)
 {
 	size_t i;
@@ -284,6 +314,8 @@ int users_save(const struct users *u, const char *path, struct vp_err *err)
 	struct sbuf sb = SBUF_INIT, tmp = SBUF_INIT;
 	int fd = -1, ret = 0;
 	size_t off = 0;
+	struct stat old;
+	bool have_old = !stat(path, &old) && S_ISREG(old.st_mode);
 
 	sbuf_addstr(&sb, "# vmmprof users: name:role:salt:sha256(salt||token):max_sessions:"
 			 "max_events:min_interval_ms (0 = no limit)\n");
@@ -293,6 +325,21 @@ int users_save(const struct users *u, const char *path, struct vp_err *err)
 	if (fd < 0) {
 		ret = vp_err_errno(err, errno, "cannot create '%s'", sbuf_str(&tmp));
 		goto out;
+	}
+	/* a file the daemon's user owns (chown vmmprof: users) stays its own when root
+	 * rewrites it, with its mode (never readable or writable by others) */
+	if (have_old) {
+		if ((old.st_uid != geteuid() || old.st_gid != getegid()) &&
+		    fchown(fd, old.st_uid, old.st_gid)) {
+			ret = vp_err_errno(err, errno, "cannot give '%s' the owner of '%s' (uid %d, "
+					   "gid %d)", sbuf_str(&tmp), path, (int)old.st_uid,
+					   (int)old.st_gid);
+			goto out;
+		}
+		if (fchmod(fd, old.st_mode & 0770)) {
+			ret = vp_err_errno(err, errno, "cannot set the mode of '%s'", sbuf_str(&tmp));
+			goto out;
+		}
 	}
 	while (off < sb.len) {
 		ssize_t w = write(fd, sb.buf + off, sb.len - off);

@@ -60,6 +60,10 @@ int users_parse(struct users *u, const char *text, size_t len, const char *name,
 		struct vp_err *err);
 /* Read and parse a file; a file that does not exist is an empty list when missing_ok. */
 int users_load(struct users *u, const char *path, bool missing_ok, struct vp_err *err);
+/* A users file larger than this is refused (a line is about 130 bytes). */
+#define USERS_FILE_MAX (4 * 1024 * 1024)
+/* Read and parse an open file (name labels messages); over USERS_FILE_MAX: VP_ERANGE. */
+int users_load_fd(struct users *u, int fd, const char *name, struct vp_err *err);
 /* The file's text, one line per user. */
 void users_format(const struct users *u, struct sbuf *out);
 /* Write atomically (temporary file, rename), mode 0600. */
