@@ -257,6 +257,8 @@ enum MHD_Result vpd_api_recordings(struct vpd_req *r, const char *name)
 
 	if (name) {
 		char disp[300];
+		struct vp_err err = { 0, "" };
+		int fd = -1, snap;
 
 		if (!vpd_name_ok(name))
 			return vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "invalid recording name '%s'",
@@ -265,6 +267,30 @@ enum MHD_Result vpd_api_recordings(struct vpd_req *r, const char *name)
 			return vpd_reply_error(r, MHD_HTTP_NOT_FOUND, "no recording '%s'", name);
 		snprintf(disp, sizeof(disp), "attachment; filename=\"%s\"", name);
 		vpd_audit(r->d, r->user.name, "recording.download", NULL, "%s", name);
+		/* a session still writes it: the file alone lacks its write-ahead log, so a
+		 * consistent copy is sent instead */
+		snap = vpd_recording_snapshot(r->d, name, &fd, &err);
+		if (snap < 0)
+			return vpd_reply_error(r, MHD_HTTP_INTERNAL_SERVER_ERROR, "recording '%s': %s",
+					       name, err.msg);
+		if (snap > 0) {
+			struct MHD_Response *resp;
+			struct stat st;
+			enum MHD_Result ret;
+
+			if (fstat(fd, &st)) {
+				close(fd);
+				return vpd_reply_error(r, MHD_HTTP_INTERNAL_SERVER_ERROR, "recording "
+						       "'%s': %s", name, strerror(errno));
+			}
+			resp = MHD_create_response_from_fd((uint64_t)st.st_size, fd);
+			MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/vnd.sqlite3");
+			MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+			MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_DISPOSITION, disp);
+			ret = MHD_queue_response(r->conn, MHD_HTTP_OK, resp);
+			MHD_destroy_response(resp);
+			return ret;
+		}
 		return send_file(r, dir, name, "application/vnd.sqlite3", disp);
 	}
 	{

@@ -825,6 +825,8 @@ int vpd_run(struct srv_conf *conf)
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	/* a file over RLIMIT_FSIZE: the write fails (EFBIG) and is reported, the daemon lives */
+	signal(SIGXFSZ, SIG_IGN);
 
 	if (vpd_sessions_start(&d))
 		goto stop_sessions;

@@ -2,6 +2,7 @@
 #include "daemon/session.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -60,6 +61,8 @@ struct session {
 	bool have_last;
 	struct rec_writer *rec;
 	char *rec_name;
+	uint64_t rec_frames;            /* frames the recording holds */
+	char *rec_error;                /* the recording failed: why (it stopped with it) */
 };
 
 struct vpd_sessions {
@@ -125,6 +128,7 @@ static void session_unref(struct session *s)
 	free(s->vms);
 	free(s->pids);
 	free(s->rec_name);
+	free(s->rec_error);
 	free(s->ended_why);
 	free(s->resctrl_why);
 	model_free(s->model);
@@ -144,8 +148,13 @@ static void session_end(struct vpd *d, struct session *s, const char *why)
 	s->ended_ns = vp_now_ns();
 	if (why && !s->ended_why)
 		s->ended_why = xstrdup(why);
-	if (s->rec && rec_close(s->rec, &err))
-		fprintf(stderr, "vmmprofd: warning: recording '%s': %s\n", s->rec_name, err.msg);
+	if (s->rec && rec_close(s->rec, &err)) {
+		if (!s->rec_error) {
+			s->rec_error = xstrdup(err.msg);
+			fprintf(stderr, "vmmprofd: error: session %s: recording '%s': %s\n", s->id,
+				s->rec_name, err.msg);
+		}
+	}
 	s->rec = NULL;
 	pthread_cond_broadcast(&ss->frames);
 }
@@ -220,6 +229,9 @@ static void session_json(struct jw *w, const struct vpd_sessions *ss, const stru
 	}
 	jw_arr_end(w);
 	jw_kstr(w, "recording", s->rec_name);
+	if (s->rec_name)
+		jw_kuint(w, "recorded", s->rec_frames);
+	jw_kstr(w, "recording_error", s->rec_error);
 	jw_obj_end(w);
 }
 
@@ -278,8 +290,26 @@ static void sample(struct vpd *d, struct session *s)
 	jw_init(&w, &sb, false);
 	frame_json_write(&w, &meta, s->model, &f);
 	history_push(s, sbuf_detach(&sb));
-	if (s->rec && rec_append(s->rec, &f, &err))
-		fprintf(stderr, "vmmprofd: warning: recording '%s': %s\n", s->rec_name, err.msg);
+	if (s->rec && rec_append(s->rec, &f, &err)) {
+		/* a recording that cannot be written (a full disk) is not claimed: the session
+		 * stops with the reason, said once; the frames it holds are rec_frames */
+		char why[VP_ERR_MSG_MAX + 64];
+
+		s->rec_error = xstrdup(err.msg);
+		fprintf(stderr, "vmmprofd: error: session %s: recording '%s': %s (the session stops; "
+				"the recording holds %llu frames)\n", s->id, s->rec_name, err.msg,
+			(unsigned long long)s->rec_frames);
+		snprintf(why, sizeof(why), "its recording failed: %s", err.msg);
+		vpd_audit(d, s->owner, "session.end", s->id, "%s", why);
+		if (s->have_last)
+			collect_frame_release(&s->last);
+		s->last = f;
+		s->have_last = true;
+		session_end(d, s, why);
+		return;
+	} else if (s->rec) {
+		s->rec_frames++;
+	}
 	if (s->have_last)
 		collect_frame_release(&s->last);
 	s->last = f;
@@ -944,6 +974,46 @@ out_json:
 	return ret;
 }
 
+int vpd_recording_snapshot(struct vpd *d, const char *name, int *fd, struct vp_err *err)
+{
+	struct vpd_sessions *ss = d->sessions;
+	char *tmp;
+	int ret = 0, tfd;
+	size_t i;
+
+	*fd = -1;
+	if (!ss)
+		return 0;
+	tmp = xasprintf("%s/.vmmprofd-download-XXXXXX", d->conf.recordings_dir);
+	pthread_mutex_lock(&ss->lock);
+	for (i = 0; i < ss->n; i++) {
+		struct session *s = ss->v[i];
+
+		if (!s->rec || !s->rec_name || strcmp(s->rec_name, name))
+			continue;
+		tfd = mkostemp(tmp, O_CLOEXEC);
+		if (tfd < 0) {
+			ret = vp_err_errno(err, errno, "cannot create '%s'", tmp);
+			break;
+		}
+		close(tfd);
+		/* under the lock: the collector does not append meanwhile */
+		ret = rec_snapshot(s->rec, tmp, err);
+		if (!ret) {
+			*fd = open(tmp, O_RDONLY | O_CLOEXEC);
+			if (*fd < 0)
+				ret = vp_err_errno(err, errno, "cannot open '%s'", tmp);
+			else
+				ret = 1;
+		}
+		unlink(tmp);
+		break;
+	}
+	pthread_mutex_unlock(&ss->lock);
+	free(tmp);
+	return ret;
+}
+
 /* The session id names, if the user may read it; under the lock.  NULL: reply 404. */
 static struct session *lookup(struct vpd_req *r, const char *id)
 {
@@ -994,6 +1064,9 @@ enum MHD_Result vpd_session_delete(struct vpd_req *r, const char *id)
 	jw_kstr(&w, "state", "stopped");
 	jw_kuint(&w, "frames", s->seq);
 	jw_kstr(&w, "recording", s->rec_name);
+	if (s->rec_name)
+		jw_kuint(&w, "recorded", s->rec_frames);
+	jw_kstr(&w, "recording_error", s->rec_error);
 	jw_obj_end(&w);
 	sbuf_addch(&sb, '\n');
 	vpd_audit(d, r->user.name, "session.stop", s->id, "200 owner %s, %llu frames%s%s", s->owner,

@@ -18,6 +18,14 @@ void vpd_sessions_tick(struct vpd *d);
 /* Free everything (after the server stopped). */
 void vpd_sessions_free(struct vpd *d);
 
+/*
+ * The recording name of a running session, as a consistent copy (SQLite's
+ * online backup under the sessions' lock, into an unlinked file in the
+ * recordings directory): 1 and *fd open on it; 0 when no running session
+ * writes name (the file is complete as it is); negative on error.
+ */
+int vpd_recording_snapshot(struct vpd *d, const char *name, int *fd, struct vp_err *err);
+
 /* Endpoints; args[0] is the session id where the path has one. */
 enum MHD_Result vpd_collector(struct vpd_req *r);
 enum MHD_Result vpd_session_list(struct vpd_req *r);

@@ -526,6 +526,37 @@ unsigned long rec_frames(const struct rec_writer *w)
 	return w->seq;
 }
 
+int rec_snapshot(struct rec_writer *w, const char *dest, struct vp_err *err)
+{
+	sqlite3 *db = NULL;
+	sqlite3_backup *b;
+	int rc, ret = 0;
+
+	if (sqlite3_open_v2(dest, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		ret = db_error(err, db, dest, "cannot create");
+		goto out;
+	}
+	b = sqlite3_backup_init(db, "main", w->db, "main");
+	if (!b) {
+		ret = db_error(err, db, dest, "cannot copy the recording into");
+		goto out;
+	}
+	/* all pages in one step: the caller holds the writer, nothing changes meanwhile */
+	rc = sqlite3_backup_step(b, -1);
+	sqlite3_backup_finish(b);
+	if (rc != SQLITE_DONE) {
+		ret = vp_err_set(err, -EIO, "cannot copy '%s' into '%s': %s", w->path, dest,
+				 sqlite3_errstr(rc));
+		goto out;
+	}
+	/* one self-contained file, as rec_close() leaves it */
+	ret = exec(db, "PRAGMA journal_mode=DELETE;", dest, err);
+out:
+	if (db)
+		sqlite3_close(db);
+	return ret;
+}
+
 int rec_close(struct rec_writer *w, struct vp_err *err)
 {
 	int ret = 0;

@@ -46,6 +46,12 @@ int rec_append(struct rec_writer *w, const struct collect_frame *f, struct vp_er
 unsigned long rec_frames(const struct rec_writer *w);
 /* Checkpoint and close; w is freed whatever the result. */
 int rec_close(struct rec_writer *w, struct vp_err *err);
+/*
+ * A consistent copy of a recording being written, at path dest (created;
+ * SQLite's online backup, every frame appended so far, no write-ahead log
+ * beside it).  The caller keeps w from being written meanwhile.
+ */
+int rec_snapshot(struct rec_writer *w, const char *dest, struct vp_err *err);
 
 /* A recording read back. */
 struct rec_cursor;
