@@ -136,7 +136,7 @@ test_expect_success 'recording names with .., /, NUL are refused; nothing outsid
 
 test_expect_success 'the audit log has a line per refused token and download' '
 	grep_q "user=- action=auth session=- result=\"401 GET /api/v1/whoami\"" audit &&
-	grep_q "^20[0-9-]*T[0-9:]*Z user=op action=recording.download session=- result=\"op+20261130-000000-s1.vmmrec\"" audit
+	grep_q "^20[0-9-]*T[0-9:]*Z client=127.0.0.1 user=op action=recording.download session=- result=\"op+20261130-000000-s1.vmmrec\"" audit
 '
 
 test_expect_success 'a new user added while it runs can log in at once' '
