@@ -814,6 +814,14 @@ int vpd_run(struct srv_conf *conf)
 			fprintf(stderr, "vmmprofd: error: %s\n", err.msg);
 			goto out;
 		}
+		/* it is read again on every change: as that user, or no user would be accepted */
+		if (access(d.conf.users, R_OK)) {
+			fprintf(stderr, "vmmprofd: error: user '%s' cannot read the users file '%s': %s "
+					"(it is read again whenever it changes: 'chown %s %s', and every "
+					"directory above it searchable)\n", d.conf.user, d.conf.users,
+				strerror(errno), d.conf.user, d.conf.users);
+			goto out;
+		}
 	} else if (d.conf.user) {
 		fprintf(stderr, "vmmprofd: note: not root, so --user '%s' is ignored\n", d.conf.user);
 	}

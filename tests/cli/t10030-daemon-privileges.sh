@@ -22,8 +22,17 @@ elif [ -z "$W" ] || [ ! -x "$W" ]; then
 	test_skip 'switching to --user keeping CAP_PERFMON' 'tests/helpers/workload is not built'
 else
 vmmprof user add adm --role admin --users users >adm.tok 2>/dev/null
+# the daemon reads it again as nobody whenever it changes (docs/daemon.md)
+chmod 711 "$TRASH"
+chown nobody users
 "$W" --switches 100000 >/dev/null 2>&1 &
 WP=$!
+
+test_expect_success 'root with --user nobody and a users file nobody cannot read: refused at start' '
+	cp users root-users && chown root root-users && chmod 600 root-users &&
+	expect_exit 1 vmmprof serve --listen 127.0.0.1:0 --users root-users --user nobody 2>err &&
+	grep_q "user .nobody. cannot read the users file .root-users.: Permission denied" err
+'
 
 test_expect_success 'root with --user nobody: says what it kept' '
 	start_daemon p --users users --user nobody &&
