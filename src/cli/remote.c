@@ -271,9 +271,30 @@ static int status_error(struct rconn *c, const char *method, const char *path, l
 	return ret;
 }
 
+/*
+ * The largest answer read into memory, and the longest line of a stream:
+ * a daemon (or anything at that URL) cannot make the client take the host's
+ * memory.  The largest real answers (a recording is written to a file, not
+ * here; a session's 600 frames of history) are a few MiB.
+ */
+#define RC_ANSWER_MAX (64u << 20)
+#define RC_SSE_LINE_MAX (16u << 20)
+
+struct collect {
+	struct sbuf *out;
+	size_t start;
+	bool too_big;
+};
+
 static size_t collect_cb(char *p, size_t size, size_t n, void *ud)
 {
-	sbuf_add(ud, p, size * n);
+	struct collect *cl = ud;
+
+	if (cl->out->len - cl->start + size * n > RC_ANSWER_MAX) {
+		cl->too_big = true;
+		return 0;               /* ends the transfer */
+	}
+	sbuf_add(cl->out, p, size * n);
 	return size * n;
 }
 
@@ -286,14 +307,20 @@ static int rc_request(struct rconn *c, const char *method, const char *path, con
 {
 	struct sbuf url = SBUF_INIT;
 	size_t start = out->len;
+	struct collect cl = { out, out->len, false };
 	CURLcode res;
 	long status = 0;
 	int ret = 0;
 
 	rc_setup(c, method, path, body, false, &url);
 	curl_easy_setopt(c->h, CURLOPT_WRITEFUNCTION, collect_cb);
-	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, out);
+	curl_easy_setopt(c->h, CURLOPT_WRITEDATA, &cl);
 	res = curl_easy_perform(c->h);
+	if (cl.too_big) {
+		ret = vp_err_set(err, VP_ERANGE, "%s %s: the daemon's answer is malformed: larger than "
+				 "%u MiB", method, path, RC_ANSWER_MAX >> 20);
+		goto out;
+	}
 	if (res != CURLE_OK) {
 		ret = transport_error(c, res, err);
 		goto out;
@@ -368,6 +395,9 @@ static size_t sse_cb(char *p, size_t size, size_t n, void *ud)
 				s->line.buf[--s->line.len] = '\0';
 			sse_line(s);
 			sbuf_reset(&s->line);
+		} else if (s->line.len >= RC_SSE_LINE_MAX || s->data.len >= RC_SSE_LINE_MAX) {
+			s->stop = vp_err_set(s->err, VP_ERANGE, "the daemon's answer is malformed: a "
+					     "stream line or event over %u MiB", RC_SSE_LINE_MAX >> 20);
 		} else {
 			sbuf_addch(&s->line, p[i]);
 		}

@@ -274,6 +274,15 @@ static void text_pmus(const struct platform *p, struct sbuf *sb)
 		table_cell(&tb, "%s", fam->family);
 		table_cell(&tb, "%s", pmu_class_name(fam->cls));
 		table_cell(&tb, "%d", fam->n_instances);
+		if (!first) {
+			/* a family without a device: only a document read back (a daemon's
+			 * answer) can say so; its columns are unknown, not a crash */
+			table_cell(&tb, "n/a");
+			table_cell(&tb, "n/a");
+			table_cell(&tb, "n/a");
+			table_cell(&tb, "n/a");
+			continue;
+		}
 		if (first->type < 0)
 			table_cell(&tb, "n/a");
 		else if (first != last && last->type >= 0)
