@@ -476,8 +476,7 @@ static double pct(double v, double of)
 /* Metrics, cost terms and factors of one evaluated row. */
 static void write_row(struct jw *w, const struct model *m, const struct model_avail *av,
 		      const struct platform *plat, const struct calib *cal, double duration,
-		      const struct collect_frame *fr, const struct collect_row *r, bool costs,
-		      const struct cost_calib *cc)
+		      const struct collect_frame *fr, const struct collect_row *r, bool costs)
 {
 	struct expr_env env;
 	struct sbuf sb = SBUF_INIT;
@@ -546,14 +545,8 @@ static void write_row(struct jw *w, const struct model *m, const struct model_av
 			jw_kdouble(w, "cost_cycles", c);
 			jw_kstr(w, "cost_quality", vp_quality_name(frame_cost_quality(m, fr, r, f)));
 			jw_kdouble(w, "cost_pct", pct(c, r->cycles));
-			/* the IMC's reason is told from the calibration here: cost_row() may point
-			 * it at the curve_why of a cost_calib that frame_cost() has released */
 			if (!isnan(c))
 				jw_kstr(w, "cost_why", NULL);
-			else if (f == FACTOR_IMC)
-				jw_kstr(w, "cost_why", cc->n_curve ? "no bandwidth count of the serving node "
-					"(memory controller counters)" : cc->curve_why[0] ? cc->curve_why :
-					"no loaded-latency curve in the calibration");
 			else
 				jw_kstr(w, "cost_why", r->cost.why[f] ? r->cost.why[f] : "n/a");
 		}
@@ -738,7 +731,7 @@ int counts_eval(const struct counts_eval_opts *o, const struct counts_in *c, str
 	if (f.n_rows) {
 		jw_key(&w, "vcpu");
 		jw_obj_begin(&w);
-		write_row(&w, m, &av_row, o->plat, o->cal, f.duration, &f, &f.rows[0], true, &cc);
+		write_row(&w, m, &av_row, o->plat, o->cal, f.duration, &f, &f.rows[0], true);
 		jw_obj_end(&w);
 	}
 	if (f.n_nodes) {
@@ -758,7 +751,7 @@ int counts_eval(const struct counts_eval_opts *o, const struct counts_in *c, str
 			jw_key(&w, "inputs");
 			write_inputs(&w, m, res, bnode);
 		}
-		write_row(&w, m, &av_node, o->plat, o->cal, f.duration, &f, &f.nodes[0], false, &cc);
+		write_row(&w, m, &av_node, o->plat, o->cal, f.duration, &f, &f.nodes[0], false);
 		cost_node_from_terms(&cc, f.nodes[0].term, fr, &ns);
 		jw_key(&w, "state");
 		write_node_state(&w, &ns);

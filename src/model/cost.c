@@ -86,7 +86,7 @@ void cost_calib_init(struct cost_calib *cc, const struct calib *cal)
 	cc->lat_local = cc->lat_remote = cc->lat_llc = NAN;
 	cc->c2c_local = cc->c2c_remote = cc->peak_bw = NAN;
 	if (!cal) {
-		snprintf(cc->curve_why, sizeof(cc->curve_why), "no calibration");
+		cc->curve_why = "no calibration (run 'vmmprof calibrate')";
 		return;
 	}
 	cc->lat_local = pos(cal->val[CAL_LAT_LOCAL_NS]) ? cal->val[CAL_LAT_LOCAL_NS] : NAN;
@@ -103,9 +103,9 @@ void cost_calib_init(struct cost_calib *cc, const struct calib *cal)
 	idle = cc->lat_local;
 	peak = cc->peak_bw;
 	if (!isfinite(idle) || !isfinite(peak)) {
-		snprintf(cc->curve_why, sizeof(cc->curve_why),
-			 "the calibration has no %s", !isfinite(idle) ? "idle local latency (lat_local_ns)" :
-			 "peak bandwidth (peak_bw_gbs)");
+		cc->curve_why = !isfinite(idle) ? "the calibration has no idle local latency "
+						  "(lat_local_ns)" :
+				"the calibration has no peak bandwidth (peak_bw_gbs)";
 		return;
 	}
 	cc->curve_u = xcalloc(cal->n_loaded + 4, sizeof(double));
@@ -158,8 +158,7 @@ void cost_calib_init(struct cost_calib *cc, const struct calib *cal)
 	}
 	cc->n_curve = n;
 	if (n < 2) {
-		snprintf(cc->curve_why, sizeof(cc->curve_why),
-			 "the calibration has no loaded-latency points (run 'vmmprof calibrate')");
+		cc->curve_why = "the calibration has no loaded-latency points (run 'vmmprof calibrate')";
 		cc->n_curve = 0;
 	}
 }
@@ -423,7 +422,7 @@ void cost_row(const struct cost_calib *cc, const struct cost_in *in, struct cost
 		set_na(o, FACTOR_LOCALITY, "no calibrated remote DRAM latency (run 'vmmprof calibrate' "
 		       "on a machine with two nodes)");
 	else
-		o->cost[FACTOR_LOCALITY] = (n_rem - x_rem) * dL * s;
+		o->cost[FACTOR_LOCALITY] = fmax(0, n_rem - x_rem) * dL * s;
 
 	if (!isfinite(T[CT_LLC_MISS]) || !isfinite(T[CT_INSTR]))
 		set_na(o, FACTOR_LLC, "the model counts no LLC misses or instructions here");
@@ -443,16 +442,16 @@ void cost_row(const struct cost_calib *cc, const struct cost_in *in, struct cost
 
 	if (!isfinite(in->local.q_ns) && !(n_rem > 0 && isfinite(in->remote.q_ns)))
 		set_na(o, FACTOR_IMC, cc->n_curve ? "no bandwidth count of the serving node (memory "
-		       "controller counters)" : cc->curve_why[0] ? cc->curve_why :
+		       "controller counters)" : cc->curve_why ? cc->curve_why :
 		       "no loaded-latency curve in the calibration");
 	else
-		o->cost[FACTOR_IMC] = ((n_loc - x_loc) * ql + (n_rem - x_rem) * qr) * s;
+		o->cost[FACTOR_IMC] = (fmax(0, n_loc - x_loc) * ql + fmax(0, n_rem - x_rem) * qr) * s;
 
 	if (!isfinite(in->local.t_ns))
 		set_na(o, FACTOR_QUEUE, "no residency of the shared request trackers is counted here "
 		       "(uncore tracker occupancy and inserts)");
 	else
-		o->cost[FACTOR_QUEUE] = (n_dram - (isfinite(x) ? x : 0)) * t * s;
+		o->cost[FACTOR_QUEUE] = fmax(0, n_dram - (isfinite(x) ? x : 0)) * t * s;
 
 	o->remainder = isfinite(x) ? (x_loc * (ql + t) + x_rem * (dL + qr + t)) * s : 0;
 	{

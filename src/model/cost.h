@@ -66,7 +66,8 @@ struct cost_calib {
 	/* loaded-latency curve: utilisation (bw / peak) ascending -> extra ns over idle */
 	double *curve_u, *curve_q;
 	size_t n_curve;
-	char curve_why[160];               /* "" or why there is no curve */
+	const char *curve_why;             /* NULL or why there is no curve (static text: a
+					      reason in a cost_out outlives this struct) */
 };
 
 /*

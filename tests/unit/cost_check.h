@@ -64,7 +64,7 @@ static void cc_draw(struct cc_src *s, struct cost_calib *cc, double *curve_u, do
 	cc->curve_u = curve_u;
 	cc->curve_q = curve_q;
 	cc->n_curve = cc_byte(s) < 32 ? 0 : 3;
-	snprintf(cc->curve_why, sizeof(cc->curve_why), "%s", cc->n_curve ? "" : "no curve");
+	cc->curve_why = cc->n_curve ? NULL : "no curve";
 
 	memset(in, 0, sizeof(*in));
 	in->ghz = 1 + cc_val(s, 4, 0);
