@@ -261,7 +261,10 @@ static void open_trace(struct cview *c)
 		struct vp_err e = { 0, "" };
 
 		ts->tried = true;
-		if (schedtrace_open(&ts->st, c->root, topo->online.ids, topo->online.n, &e))
+		const struct topology *lt = platform_local_topo(c->o.plat);
+
+		/* the CPUs this kernel runs on: a dom0's vCPUs, not Xen's pCPUs */
+		if (schedtrace_open(&ts->st, c->root, lt->online.ids, lt->online.n, &e))
 			snprintf(ts->why, sizeof(ts->why), "%s", e.msg);
 	}
 	if (!ts->st) {

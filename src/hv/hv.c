@@ -3,6 +3,7 @@
 #include "source/task.h"
 #include "util/alloc.h"
 #include "util/fs.h"
+#include "util/run.h"
 #include "util/sbuf.h"
 
 #include <errno.h>
@@ -145,99 +146,12 @@ void hv_read_thread(const struct hv_ctx *ctx, int pid, int tid, struct hv_vcpu *
 	}
 }
 
-/* Live: fork and exec argv, collect its standard output. */
-static int exec_live(const char *const *argv, char **out, struct vp_err *err)
-{
-	struct sbuf sb = SBUF_INIT;
-	int pfd[2], status, ret = 0;
-	char buf[4096];
-	ssize_t n;
-	pid_t pid;
-
-	if (pipe2(pfd, O_CLOEXEC))
-		return vp_err_errno(err, errno, "cannot create a pipe for '%s'", argv[0]);
-	pid = fork();
-	if (pid < 0) {
-		ret = vp_err_errno(err, errno, "cannot fork for '%s'", argv[0]);
-		close(pfd[0]);
-		close(pfd[1]);
-		return ret;
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDWR);
-
-		dup2(pfd[1], 1);
-		if (devnull >= 0) {
-			dup2(devnull, 0);
-			dup2(devnull, 2);
-		}
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	for (;;) {
-		n = read(pfd[0], buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		sbuf_add(&sb, buf, (size_t)n);
-	}
-	close(pfd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		ret = vp_err_set(err, -ENOENT, "cannot run '%s': not found", argv[0]);
-	else if (!WIFEXITED(status) || WEXITSTATUS(status))
-		ret = vp_err_set(err, VP_EUNSUPP, "'%s %s' failed (status %d)", argv[0],
-				 argv[1] ? argv[1] : "",
-				 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	if (ret)
-		sbuf_release(&sb);
-	else
-		*out = sbuf_detach(&sb);
-	return ret;
-}
-
-/* Fixture: ROOT/.vmmprof-fixture/xl/list-l.json for "xl list -l" (.json, else .txt). */
-static int exec_fixture(const char *root, const char *const *argv, char **out,
-			struct vp_err *err)
-{
-	struct sbuf name = SBUF_INIT;
-	const char *base = strrchr(argv[0], '/');
-	char *path;
-	size_t i;
-	int ret;
-
-	sbuf_addf(&name, "/.vmmprof-fixture/%s/", base ? base + 1 : argv[0]);
-	for (i = 1; argv[i]; i++) {
-		const char *a = argv[i];
-
-		while (*a == '-')
-			a++;
-		if (i > 1)
-			sbuf_addch(&name, '-');
-		sbuf_addstr(&name, a);
-	}
-	path = xasprintf("%s.json", sbuf_str(&name));
-	if (vp_exists(root, path)) {
-		free(path);
-		path = xasprintf("%s.txt", sbuf_str(&name));
-	}
-	ret = vp_read_file(root, path, out, NULL, err);
-	free(path);
-	sbuf_release(&name);
-	return ret;
-}
-
 int hv_run(const struct hv_ctx *ctx, const char *const *argv, char **out, struct vp_err *err)
 {
 	*out = NULL;
 	if (ctx->exec && ctx->exec->run)
 		return ctx->exec->run(ctx->exec->arg, ctx->root, argv, out, err);
-	if (!ctx->root || !*ctx->root || !strcmp(ctx->root, "/"))
-		return exec_live(argv, out, err);
-	return exec_fixture(ctx->root, argv, out, err);
+	return vp_run(ctx->root, argv, out, err);
 }
 
 static bool is_xen_dom0(const struct hv_ctx *ctx)

@@ -284,8 +284,8 @@ static void do_locality(const struct platform *p, const struct recipe *rc, struc
 	else if (!rc)
 		note(r, "no locality events known for libpfm4 table '%s'",
 		     p->cpu.pfm_pmu[0] ? p->cpu.pfm_pmu : "none");
-	if (p->topo.known && p->topo.n_nodes == 1 && p->hv.xen_dom0)
-		note(r, "dom0 sees one node: the machine's nodes are Xen's (xl info -n)");
+	if (p->hv.xen_dom0)
+		; /* xen_dom0_rows() says it */
 	else if (p->topo.known && p->topo.n_nodes == 1)
 		note(r, in_vm(p) ?
 		     "one (virtual) NUMA node: the host's placement of this guest's memory is "
@@ -391,6 +391,73 @@ static void do_queue(const struct platform *p, const struct recipe *rc, struct c
 	remains(r, "task-clock and run-queue delay (schedstat) show a slowdown, not its cause");
 }
 
+/*
+ * A Xen dom0: perf there counts dom0's own vCPUs, so a core or uncore
+ * source that the generic rules found does not measure other domains
+ * (docs/xen.md).  Each factor then says what it has and what would enable
+ * it on Xen: the vPMU mode, PSR, the uncore's reach.
+ */
+static void xen_dom0_rows(const struct platform *p, struct coverage *c)
+{
+	char pmu[320], psr[192];
+	bool have_psr = platform_xen_psr(p, psr, sizeof(psr));
+	int f;
+
+	platform_xen_pmu_why(p, pmu, sizeof(pmu));
+	for (f = 0; f < FACTOR_N; f++) {
+		struct cov_row *r = &c->rows[f];
+
+		if (r->kind != COV_SRC_CORE && r->kind != COV_SRC_UNCORE)
+			continue;
+		/* what dom0's PMUs count is dom0's, not the domains' */
+		set(r, VQ_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
+		r->note[0] = '\0';
+	}
+	for (f = 0; f < FACTOR_N; f++) {
+		struct cov_row *r = &c->rows[f];
+
+		if (f == FACTOR_LOCALITY) {
+			if (r->kind == COV_SRC_NONE || r->kind == COV_SRC_SOFTWARE) {
+				set(r, VQ_PROXY, COV_SRC_SOFTWARE, "software: placement estimate", NULL);
+				snprintf(r->events, sizeof(r->events),
+					 "vCPU run time per pCPU (xl vcpu-list) x domain pages per node "
+					 "(Xen's 'u' dump, --xen-numa-dump, or the vNUMA config)");
+				r->note[0] = '\0';
+			}
+			note(r, "measured remote shares per domain need counters: %s", pmu);
+			if (!p->topo.from_xen)
+				note(r, "dom0 sees one node: the machine's nodes are Xen's (xl info -n: %s)",
+				     p->hv.xen_info_reason[0] ? p->hv.xen_info_reason : "not read");
+			continue;
+		}
+		if (r->quality != VQ_UNAVAILABLE)
+			continue;
+		r->note[0] = '\0';
+		switch (f) {
+		case FACTOR_LLC:
+			note(r, "per-domain LLC occupancy: Xen PSR CMT (xl psr-cmt-show "
+			     "cache-occupancy): %s", psr);
+			note(r, "LLC misses: %s", pmu);
+			break;
+		case FACTOR_SHARING:
+			note(r, "HITM and snoop-forward counts: %s", pmu);
+			break;
+		case FACTOR_IMC:
+			note(r, "per-domain bandwidth: Xen PSR MBM (xl psr-cmt-show "
+			     "total-mem-bandwidth): %s", psr);
+			note(r, "memory-controller counters: dom0 has no uncore PMU (Linux registers "
+			     "none under a hypervisor; Xen >= 4.15 faults uncore MSR reads); the IMC's "
+			     "PCI/MMIO registers that dom0 owns are not read by vmmprof yet");
+			break;
+		case FACTOR_QUEUE:
+			note(r, "queue trackers (GQ, CHA TOR) are uncore MSRs, which Xen does not "
+			     "let dom0 read; CPI: %s", pmu);
+			break;
+		}
+	}
+	(void)have_psr;
+}
+
 /* Append the factors of quality q as "a, b" to sb-like buffer; returns how many. */
 static int list_quality(const struct coverage *c, enum vp_quality q, char *buf, size_t size)
 {
@@ -453,6 +520,8 @@ void coverage_compute(const struct platform *p, struct coverage *c)
 	do_sharing(p, rc, &c->rows[FACTOR_SHARING]);
 	do_imc(p, rc, &c->rows[FACTOR_IMC]);
 	do_queue(p, rc, &c->rows[FACTOR_QUEUE]);
+	if (p->hv.xen_dom0)
+		xen_dom0_rows(p, c);
 	for (f = 0; f < FACTOR_N; f++)
 		counts[c->rows[f].quality]++;
 	set_verdict(c);

@@ -27,7 +27,7 @@ struct cov_row {
 	enum cov_kind kind;
 	char source[160];           /* "core PMU cpu (skx recipe)", "uncore_imc x6", "resctrl", "software" */
 	char events[256];          /* what would be read: event names, files */
-	char note[320];            /* why not better / what is lost; "" when nothing to add */
+	char note[768];            /* why not better / what is lost; "" when nothing to add */
 	char remains[256];         /* when unavailable: what is left to go on instead */
 };
 

@@ -96,6 +96,20 @@ static void json_hv(const struct platform *p, struct jw *w)
 	jstr_or_null(w, "xen_capabilities", h->xen_caps);
 	jstr_or_null(w, "xen_pmu_mode", h->xen_pmu_mode);
 	jstr_or_null(w, "xen_pmu_reason", h->xen_pmu_mode[0] ? NULL : h->xen_pmu_reason);
+	jstr_or_null(w, "xen_version", h->xen_version);
+	jstr_or_null(w, "xen_scheduler", h->xen_scheduler);
+	jstr_or_null(w, "xen_commandline", h->xen_cmdline);
+	jstr_or_null(w, "xen_info_reason", h->xen_info_reason);
+	if (h->xen_dom0) {
+		char why[512];
+		bool psr;
+
+		platform_xen_pmu_why(p, why, sizeof(why));
+		jw_kstr(w, "xen_domain_pmu_reason", why);
+		psr = platform_xen_psr(p, why, sizeof(why));
+		jw_kbool(w, "xen_psr", psr);
+		jw_kstr(w, "xen_psr_reason", why);
+	}
 	jw_kstr(w, "role", plat_role_name(h->role));
 	jw_kstr(w, "role_evidence", h->role_reason);
 	jw_key(w, "qemu_processes");
@@ -107,12 +121,11 @@ static void json_hv(const struct platform *p, struct jw *w)
 	jw_obj_end(w);
 }
 
-static void json_topo(const struct platform *p, struct jw *w)
+static void json_topo(const char *key, const struct topology *t, struct jw *w)
 {
-	const struct topology *t = &p->topo;
 	int i, j;
 
-	jw_key(w, "topology");
+	jw_key(w, key);
 	jw_obj_begin(w);
 	jw_kbool(w, "known", t->known);
 	jstr_or_null(w, "reason", t->known ? NULL : t->reason);
@@ -124,6 +137,7 @@ static void json_topo(const struct platform *p, struct jw *w)
 	if (t->n_cores && !t->n_cpus_no_ids) jw_bool(w, t->smt_on); else jw_null(w);
 	jw_kint(w, "cpus_without_ids", t->n_cpus_no_ids);
 	jw_kbool(w, "numa_sysfs", t->numa_sysfs);
+	jw_kstr(w, "source", t->from_xen ? "xen" : "sysfs");
 	jstr_or_null(w, "node_note", t->node_note);
 	jw_key(w, "mem_total_bytes");
 	if (t->mem_total_sys) jw_uint(w, t->mem_total_sys); else jw_null(w);
@@ -138,7 +152,7 @@ static void json_topo(const struct platform *p, struct jw *w)
 		jw_key(w, "mem_total_bytes");
 		if (nd->mem_known) jw_uint(w, nd->mem_total); else jw_null(w);
 		jw_key(w, "mem_free_bytes");
-		if (nd->mem_known && t->numa_sysfs) jw_uint(w, nd->mem_free); else jw_null(w);
+		if (nd->mem_known && (t->numa_sysfs || t->from_xen)) jw_uint(w, nd->mem_free); else jw_null(w);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
@@ -285,7 +299,9 @@ void info_json(const struct platform *p, const struct coverage *cv, struct sbuf 
 	jw_kbool(&w, "live", !strcmp(p->root, "/"));
 	json_cpu(p, &w);
 	json_hv(p, &w);
-	json_topo(p, &w);
+	json_topo("topology", &p->topo, &w);
+	if (p->topo.from_xen) /* a dom0's own view: its vCPUs and its nodes */
+		json_topo("dom0_topology", &p->dom0_topo, &w);
 	json_pmus(p, &w);
 	json_perm(p, &w);
 	json_coverage(cv, &w);
@@ -403,6 +419,10 @@ static void rd_hv(const struct jv *v, struct platform *p)
 	rd_str(v, "xen_capabilities", h->xen_caps, sizeof(h->xen_caps));
 	rd_str(v, "xen_pmu_mode", h->xen_pmu_mode, sizeof(h->xen_pmu_mode));
 	rd_str(v, "xen_pmu_reason", h->xen_pmu_reason, sizeof(h->xen_pmu_reason));
+	rd_str(v, "xen_version", h->xen_version, sizeof(h->xen_version));
+	rd_str(v, "xen_scheduler", h->xen_scheduler, sizeof(h->xen_scheduler));
+	rd_str(v, "xen_commandline", h->xen_cmdline, sizeof(h->xen_cmdline));
+	rd_str(v, "xen_info_reason", h->xen_info_reason, sizeof(h->xen_info_reason));
 	h->role = (enum plat_role)rd_enum(jv_str(v, "role"), role_name_i, ROLE_HOST + 1, ROLE_UNKNOWN);
 	rd_str(v, "role_evidence", h->role_reason, sizeof(h->role_reason));
 	h->n_qemu = rd_int(q, "total", 0);
@@ -425,6 +445,7 @@ static void rd_topo(const struct jv *v, struct topology *t)
 	t->smt_on = smt && smt->type == JV_BOOL && smt->b;
 	t->n_cpus_no_ids = rd_int(v, "cpus_without_ids", 0);
 	t->numa_sysfs = rd_bool(v, "numa_sysfs");
+	t->from_xen = jv_str(v, "source") && !strcmp(jv_str(v, "source"), "xen");
 	rd_str(v, "node_note", t->node_note, sizeof(t->node_note));
 	t->mem_total_sys = rd_u64(v, "mem_total_bytes");
 	if (nodes && nodes->n) {
@@ -579,6 +600,8 @@ int info_from_json(const struct jv *doc, struct platform *p, struct coverage *cv
 	rd_cpu(jv_get(doc, "cpu"), p);
 	rd_hv(jv_get(doc, "virtualization"), p);
 	rd_topo(jv_get(doc, "topology"), &p->topo);
+	if (p->topo.from_xen && jv_get(doc, "dom0_topology"))
+		rd_topo(jv_get(doc, "dom0_topology"), &p->dom0_topo);
 	rd_pmus(jv_get(doc, "pmus"), p);
 	rd_perm(jv_get(doc, "permissions"), jv_get(doc, "resctrl"), &p->perm);
 	ret = rd_coverage(jv_get(doc, "coverage"), cv, err);

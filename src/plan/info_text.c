@@ -113,14 +113,27 @@ static void text_hv(const struct platform *p, struct sbuf *sb)
 	if (h->kind == HV_XEN || h->sys_type[0] || h->xen_caps[0]) {
 		kv(sb, "Xen", "%s%s%s", h->xen_dom0 ? "dom0" : "domU",
 		   h->xen_caps[0] ? ", capabilities " : "", h->xen_caps);
+		if (h->xen_version[0])
+			kv(sb, "Xen version", "%s, scheduler %s", h->xen_version,
+			   h->xen_scheduler[0] ? h->xen_scheduler : "unknown");
+		if (h->xen_dom0 && h->xen_info_reason[0])
+			kv(sb, "xl info", "unreadable (%s)", h->xen_info_reason);
+		else if (h->xen_dom0)
+			kv(sb, "Xen options", "%s", h->xen_cmdline[0] ? h->xen_cmdline :
+			   "none (xen_commandline is empty)");
 		if (h->xen_pmu_mode[0])
 			kv(sb, "Xen PMU mode", "%s", h->xen_pmu_mode);
 		else
 			kv(sb, "Xen PMU mode", "unknown (%s)", h->xen_pmu_reason);
-		/* what a dom0 would gain: docs/xen.md */
-		if (h->xen_dom0 && strcmp(h->xen_pmu_mode, "all"))
-			kv(sb, "", "with vpmu=1 on Xen's command line and pmu_mode 'all', dom0 "
-			   "counts for every domain");
+		if (h->xen_dom0) {
+			/* what dom0 cannot count, and what would change it: docs/xen.md */
+			char why[512];
+
+			platform_xen_pmu_why(p, why, sizeof(why));
+			kv(sb, "per-domain PMU", "n/a: %s", why);
+			kv(sb, "per-domain PSR", "%s%s", platform_xen_psr(p, why, sizeof(why)) ?
+			   "available: " : "n/a: ", why);
+		}
 	}
 	kv(sb, "QEMU here", "%d process%s", h->n_qemu, h->n_qemu == 1 ? "" : "es");
 }
@@ -169,7 +182,7 @@ static void text_topo(const struct platform *p, struct sbuf *sb)
 			}
 			table_cell(&tb, "%s", sbuf_str(&tmp));
 			sbuf_reset(&tmp);
-			if (nd->mem_known && t->numa_sysfs)
+			if (nd->mem_known && (t->numa_sysfs || t->from_xen))
 				add_bytes(&tmp, nd->mem_free);
 			else
 				sbuf_addstr(&tmp, "n/a");
@@ -195,7 +208,8 @@ static void text_topo(const struct platform *p, struct sbuf *sb)
 			for (j = 0; j < t->n_nodes; j++)
 				table_cell(&tb, "%d", t->distance[i * t->n_nodes + j]);
 		}
-		kv(sb, "distances", "(the kernel's SLIT: 10 = local)");
+		kv(sb, "distances", "%s", t->from_xen ? "(Xen's: 10 = local)" :
+		   "(the kernel's SLIT: 10 = local)");
 		table_render(&tb, sb, 4, true);
 		table_release(&tb);
 		for (j = 0; j <= t->n_nodes; j++)
@@ -230,9 +244,21 @@ static void text_topo(const struct platform *p, struct sbuf *sb)
 			add_bytes(&tmp, node_sum);
 			sbuf_addstr(&tmp, " (memory outside any node's count, e.g. hotplugged)");
 		} else {
-			sbuf_addstr(&tmp, " (/proc/meminfo)");
+			sbuf_addstr(&tmp, t->from_xen ? " (xl info total_memory)" : " (/proc/meminfo)");
 		}
 		kv(sb, "memory", "%s", sbuf_str(&tmp));
+	}
+	if (t->from_xen) {
+		const struct topology *d = &p->dom0_topo;
+
+		sbuf_reset(&tmp);
+		add_list(&tmp, &d->online);
+		if (d->known)
+			kv(sb, "dom0's own view", "%d vCPU%s (%s), %d node%s (sysfs: dom0's vCPUs, "
+			   "not pCPUs)", d->n_cpus, d->n_cpus == 1 ? "" : "s", sbuf_str(&tmp),
+			   d->n_nodes, d->n_nodes == 1 ? "" : "s");
+		else
+			kv(sb, "dom0's own view", "unknown (%s)", d->reason);
 	}
 	if (t->hwloc_note[0])
 		kv(sb, "hwloc", "%s", t->hwloc_note);

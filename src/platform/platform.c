@@ -101,14 +101,14 @@ int platform_probe(struct platform *p, const char *root, struct vp_err *err)
 	probe_cpu(p, live);
 	probe_topology(p, live);
 	probe_hypervisor(p, live);  /* before pmus: a missing core PMU is explained by it */
+	probe_xen_host(p, live);    /* a dom0: the machine's topology is Xen's */
 	probe_pmus(p, live);
 	probe_perm(p, live);
 	return 0;
 }
 
-void platform_release(struct platform *p)
+void topology_release(struct topology *t)
 {
-	struct topology *t = &p->topo;
 	int i;
 
 	free(t->cpu_package);
@@ -122,6 +122,15 @@ void platform_release(struct platform *p)
 	for (i = 0; i < t->n_llc; i++)
 		cpulist_release(&t->llc[i].cpus);
 	free(t->llc);
+	memset(t, 0, sizeof(*t));
+}
+
+void platform_release(struct platform *p)
+{
+	int i;
+
+	topology_release(&p->topo);
+	topology_release(&p->dom0_topo);
 	for (i = 0; i < p->n_pmus; i++)
 		cpulist_release(&p->pmus[i].cpumask);
 	free(p->pmus);
@@ -186,6 +195,11 @@ int topology_node_index(const struct topology *t, int node_id)
 		if (t->nodes[i].id == node_id)
 			return i;
 	return -1;
+}
+
+const struct topology *platform_local_topo(const struct platform *p)
+{
+	return p->topo.from_xen ? &p->dom0_topo : &p->topo;
 }
 
 int topology_cpu_node(const struct topology *t, int cpu)

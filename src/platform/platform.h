@@ -3,6 +3,7 @@
 #define VP_PLATFORM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "util/cpulist.h"
@@ -79,6 +80,11 @@ struct hypervisor {
 	char xen_caps[64];         /* /proc/xen/capabilities, "" when absent */
 	int n_qemu_kvm;            /* of n_qemu: run with KVM acceleration (cmdline) */
 	int n_qemu_tcg;            /* of n_qemu: run with TCG (cmdline) */
+	/* a Xen dom0: what `xl info -n` says of the hypervisor ("" when it could not be read) */
+	char xen_version[32];      /* xen_version: "4.17.5" */
+	char xen_scheduler[32];    /* xen_scheduler: "credit2" */
+	char xen_cmdline[512];     /* xen_commandline: Xen's boot options (vpmu=, psr=, tbuf_size=) */
+	char xen_info_reason[PLAT_STR]; /* dom0 only: why `xl info -n` could not be read, "" when read */
 };
 
 struct numa_node {
@@ -120,6 +126,7 @@ struct topology {
 	char llc_reason[PLAT_STR]; /* when n_llc is 0 */
 	char hwloc_note[PLAT_STR]; /* live: hwloc's view compared with sysfs; "" for fixture roots */
 	int n_cpus_no_ids;         /* online CPUs whose package or core id is unreadable (then smt_on is a guess) */
+	bool from_xen;             /* the machine's pCPUs and nodes from Xen (xl info -n), not this kernel's sysfs */
 };
 
 struct pmu_info {
@@ -163,7 +170,8 @@ struct platform {
 	char root[4096];           /* the root directory probed */
 	struct cpu_identity cpu;
 	struct hypervisor hv;
-	struct topology topo;
+	struct topology topo;      /* the machine's: on a Xen dom0 Xen's (topo.from_xen) when xl could say */
+	struct topology dom0_topo; /* topo.from_xen only: dom0's own view (its vCPUs and nodes, sysfs) */
 	struct pmu_info *pmus;     /* every device under /sys/bus/event_source/devices */
 	int n_pmus;
 	struct pmu_family *families;
@@ -212,6 +220,39 @@ const struct pfm_map_row *platform_pfm_table(int *n);
 
 /* The PMU named name, or NULL. */
 const struct pmu_info *platform_find_pmu(const struct platform *p, const char *name);
+/*
+ * The CPUs this kernel schedules on (where perf and tracepoints count):
+ * dom0's own vCPUs when topo is Xen's, else topo itself.
+ */
+const struct topology *platform_local_topo(const struct platform *p);
+
+/*
+ * Parse `xl info -n` (or `xl info`, which has no topology): *t gets Xen's
+ * pCPUs (cpu_topology: core, socket, node), nodes with their memory
+ * (numa_info: memsize, memfree in MiB) and distances; *h gets xen_version,
+ * xen_scheduler and xen_commandline.  t is caller-owned storage, released
+ * with topology_release().  VP_EPARSE when there is no cpu_topology section.
+ */
+int platform_xen_info_parse(const char *text, struct topology *t, struct hypervisor *h,
+			    struct vp_err *err);
+void topology_release(struct topology *t);
+
+/*
+ * A Xen boot option in hv.xen_cmdline ("vpmu", "psr", "tbuf_size"): true
+ * when present, its value ("" for a bare flag) copied into val (may be NULL).
+ */
+bool platform_xen_option(const struct hypervisor *h, const char *name, char *val, size_t size);
+/*
+ * Why a Xen dom0 cannot count hardware events per domain, naming the boot
+ * option or `pmu_mode` that would change it (docs/xen.md); into buf.
+ */
+void platform_xen_pmu_why(const struct platform *p, char *buf, size_t size);
+/*
+ * Whether Xen's PSR monitoring (xl psr-cmt-*) can serve: psr=cmt on Xen's
+ * command line.  why gets the evidence, or what would enable it.
+ */
+bool platform_xen_psr(const struct platform *p, char *why, size_t size);
+
 /* Index of node id in topo.nodes, or -1. */
 int topology_node_index(const struct topology *t, int node_id);
 /* NUMA node of CPU cpu, or -1. */

@@ -18,6 +18,8 @@ void probe_hypervisor(struct platform *p, bool live);
 void probe_topology(struct platform *p, bool live);
 void probe_pmus(struct platform *p, bool live);
 void probe_perm(struct platform *p, bool live);
+/* After probe_hypervisor and probe_topology: a Xen dom0's topology from xl. */
+void probe_xen_host(struct platform *p, bool live);
 
 /* Copy src into dst (size bytes), truncating; dst is always terminated. */
 void plat_copy(char *dst, size_t size, const char *src);

@@ -7,6 +7,7 @@
 #include "source/resctrl.h"
 #include "util/alloc.h"
 #include "util/fs.h"
+#include "util/run.h"
 #include "util/sbuf.h"
 #include "util/timeutil.h"
 
@@ -46,8 +47,10 @@ int top_init(struct top_state *s, const char *root, struct vp_err *err)
 	{
 		struct vp_err terr = { 0, "" };
 
-		if (!schedtrace_open(&s->trace, root, s->plat.topo.online.ids, s->plat.topo.online.n,
-				     &terr)) {
+		/* the CPUs this kernel runs on: a dom0's vCPUs, not Xen's pCPUs */
+		const struct topology *lt = platform_local_topo(&s->plat);
+
+		if (!schedtrace_open(&s->trace, root, lt->online.ids, lt->online.n, &terr)) {
 			attrib_use_schedtrace(&s->attrib, s->trace, &s->plat.topo);
 			snprintf(s->residency, sizeof(s->residency),
 				 "residency per node: exact, from context-switch records");
@@ -160,6 +163,70 @@ static void build_nodes(struct top_state *s, struct node_stat *ns, size_t n_ns,
 			}
 		}
 		r->cpu_load = n_load ? load / n_load : NAN;
+	}
+}
+
+/*
+ * A Xen dom0: the node rows are Xen's nodes (xl info -n, read again for
+ * each sample: memfree moves).  dom0's numastat and /proc/stat are dom0's
+ * own, so the page rates are n/a; the load is filled from the domains'
+ * vCPU time once the vCPU rows exist (xen_node_load).
+ */
+static void build_nodes_xen(struct top_state *s)
+{
+	static const char *const argv[] = { "xl", "info", "-n", NULL };
+	const struct topology *t = &s->plat.topo;
+	struct topology now;
+	struct vp_err e = { 0, "" };
+	char *text = NULL;
+	bool fresh = false;
+	size_t i;
+
+	memset(&now, 0, sizeof(now));
+	if (!vp_run(s->root, argv, &text, &e) && !platform_xen_info_parse(text, &now, NULL, &e))
+		fresh = true;
+	free(text);
+	s->n_nodes = (size_t)t->n_nodes;
+	s->nodes = xcalloc(s->n_nodes ? s->n_nodes : 1, sizeof(*s->nodes));
+	for (i = 0; i < s->n_nodes; i++) {
+		struct top_node *r = &s->nodes[i];
+		const struct numa_node *nd = &t->nodes[i];
+		int k = fresh ? topology_node_index(&now, nd->id) : -1;
+
+		if (k >= 0)
+			nd = &now.nodes[k];
+		r->node = nd->id;
+		r->mem_total = nd->mem_known ? (double)nd->mem_total : NAN;
+		r->mem_used = nd->mem_known ? (double)(nd->mem_total - nd->mem_free) : NAN;
+		r->local_rate = r->remote_rate = r->miss_rate = NAN;
+		r->cpu_load = NAN;
+	}
+	topology_release(&now);
+}
+
+/* The domains' vCPU time on each Xen node over the interval, per pCPU of the node. */
+static void xen_node_load(struct top_state *s)
+{
+	const struct topology *t = &s->plat.topo;
+	size_t i, v;
+
+	for (i = 0; i < s->n_nodes; i++) {
+		int idx = topology_node_index(t, s->nodes[i].node);
+		double run = 0;
+		bool any = false;
+
+		if (idx < 0 || !t->nodes[idx].cpus.n || !(s->interval_s > 0))
+			continue;
+		for (v = 0; v < s->n_vcpus; v++) {
+			double x = s->attrib.ents[s->vcpus[v].ent].interval_run_s;
+
+			if (s->vcpus[v].node != s->nodes[i].node || isnan(x))
+				continue;
+			run += x;
+			any = true;
+		}
+		s->nodes[i].cpu_load = any ? run / (s->interval_s * (double)t->nodes[idx].cpus.n) :
+				       s->n_vcpus ? 0 : NAN;
 	}
 }
 
@@ -429,13 +496,20 @@ int top_sample(struct top_state *s, struct vp_err *err)
 		struct sbuf nb = SBUF_INIT;
 
 		sbuf_addf(&nb, "%s%s%s", l.notes, l.notes[0] ? "; " : "", res);
+		if (s->plat.topo.from_xen)
+			sbuf_addstr(&nb, "; nodes are Xen's (xl info -n): their page rates are n/a "
+				    "(dom0's numastat counts dom0's pages), load is the domains' vCPU "
+				    "time on the node's pCPUs (xl vcpu-list)");
 		snprintf(s->notes, sizeof(s->notes), "%s", sbuf_str(&nb));
 		sbuf_release(&nb);
 	}
 	if (node_stat_read_all(s->root, &ns, &n_ns, NULL))
 		n_ns = 0;
 	cpustat_read(s->root, &cs, NULL);
-	build_nodes(s, ns, n_ns, &cs);
+	if (s->plat.topo.from_xen)
+		build_nodes_xen(s);
+	else
+		build_nodes(s, ns, n_ns, &cs);
 	for (i = 0; i < l.n; i++) {
 		char *k = attrib_vm_key(&l.vms[i]);
 		int e = attrib_find(&s->attrib, k);
@@ -446,6 +520,8 @@ int top_sample(struct top_state *s, struct vp_err *err)
 		add_vm_row(s, &l.vms[i], e, &acc);
 		add_vcpu_rows(s, &l.vms[i], s->n_vms - 1);
 	}
+	if (s->plat.topo.from_xen)
+		xen_node_load(s);
 	if (s->rdt_on)
 		rdt_nodes(s, &acc);
 	for (i = 0; i < s->attrib.n; i++) {

@@ -544,8 +544,12 @@ TEST(platform_xen_pv_dom0)
 	CHECK_INT(p.n_pmus, 3);
 	coverage_compute(&p, &cv);
 	CHECK_INT(cv.rows[FACTOR_LOCALITY].quality, VQ_PROXY);
-	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].note, "Xen gives this domain no vPMU");
+	/* no vPMU: the reason names the boot option; no xl output: the topology stays dom0's */
+	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].note, "Xen has no vPMU");
+	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].note, "add vpmu=1 to Xen's command line");
 	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].note, "xl info -n");
+	CHECK(!p.topo.from_xen);
+	CHECK_CONTAINS(p.hv.xen_info_reason, "xl/info-n.txt");
 	CHECK_INT(cv.rows[FACTOR_SHARING].quality, VQ_UNAVAILABLE);
 	platform_release(&p);
 }
@@ -1000,4 +1004,167 @@ TEST(coverage_names)
 	CHECK_STR(hv_kind_name(HV_TCG), "QEMU TCG");
 	CHECK_STR(plat_role_name(ROLE_HOST), "host");
 	CHECK_STR(pmu_class_name(PMU_TRACEPOINT), "tracepoint");
+}
+
+/*
+ * A Xen dom0's machine is Xen's: the captured `xl info -n` of the testbed
+ * (tests/data/xen-captured/.vmmprof-fixture/xl/info-n.txt) lists pCPU 0 on
+ * node 0 and pCPU 1 on node 1, nodes of 1536 and 1535 MiB with 729 and 132
+ * MiB free, distances 10/20; dom0's sysfs shows 2 vCPUs on one node.
+ */
+TEST(platform_xen_topology_from_xl_info)
+{
+	struct platform p;
+	struct vp_err err = { 0, "" };
+
+	if (platform_probe(&p, test_data("xen-captured"), &err)) {
+		test_fail(__FILE__, __LINE__, "probe failed: %s", err.msg);
+		return;
+	}
+	CHECK(p.hv.xen_dom0);
+	CHECK(p.topo.from_xen);
+	CHECK_STR(p.hv.xen_info_reason, "");
+	CHECK_INT(p.topo.n_cpus, 2);
+	CHECK_INT(p.topo.n_nodes, 2);
+	CHECK_INT(p.topo.n_packages, 1);
+	CHECK_INT(p.topo.n_cores, 2);
+	CHECK(!p.topo.smt_on);
+	CHECK_STR(fmt_list(&p.topo.nodes[0].cpus), "0");
+	CHECK_STR(fmt_list(&p.topo.nodes[1].cpus), "1");
+	CHECK_INT(topology_cpu_node(&p.topo, 1), 1);
+	CHECK_U64(p.topo.nodes[0].mem_total, 1536ull << 20);
+	CHECK_U64(p.topo.nodes[1].mem_total, 1535ull << 20);
+	CHECK_U64(p.topo.nodes[0].mem_free, 729ull << 20);
+	CHECK_U64(p.topo.nodes[1].mem_free, 132ull << 20);
+	CHECK_U64(p.topo.mem_total_sys, 3071ull << 20);
+	CHECK(p.topo.distance != NULL);
+	if (p.topo.distance) {
+		CHECK_INT(p.topo.distance[0], 10);
+		CHECK_INT(p.topo.distance[1], 20);
+		CHECK_INT(p.topo.distance[2], 20);
+		CHECK_INT(p.topo.distance[3], 10);
+	}
+	CHECK_INT(p.topo.n_llc, 0);
+	CHECK_CONTAINS(p.topo.llc_reason, "does not list caches");
+	/* dom0's own view, kept as dom0's */
+	CHECK(p.dom0_topo.known && !p.dom0_topo.from_xen);
+	CHECK_INT(p.dom0_topo.n_nodes, 1);
+	CHECK_INT(p.dom0_topo.n_cpus, 2);
+	CHECK(platform_local_topo(&p) == &p.dom0_topo);
+	CHECK_STR(p.hv.xen_version, "4.17.5");
+	CHECK_STR(p.hv.xen_scheduler, "credit2");
+	CHECK_STR(p.hv.xen_cmdline, "dom0_mem=2048M,max:2048M console=com1 com1=115200 noreboot "
+		  "loglvl=warning");
+	platform_release(&p);
+}
+
+/* Hand-written `xl info -n` texts: SMT, two sockets, a missing distance, no topology. */
+TEST(platform_xen_info_parse_cases)
+{
+	static const char smt[] =
+		"nr_cpus                : 4\n"
+		"threads_per_core       : 2\n"
+		"cpu_topology           :\n"
+		"cpu:    core    socket     node\n"
+		"  0:       0        0        0\n"
+		"  1:       0        0        0\n"
+		"  2:       0        1        1\n"
+		"  3:       0        1        1\n"
+		"device topology        :\n"
+		"numa_info              :\n"
+		"node:    memsize    memfree    distances\n"
+		"   0:      4096       1024      10,21\n"
+		"   1:      4096       2048      21\n"
+		"xen_major              : 4\n";
+	struct topology t;
+	struct vp_err err = { 0, "" };
+
+	CHECK_INT(platform_xen_info_parse(smt, &t, NULL, &err), 0);
+	CHECK_INT(t.n_cpus, 4);
+	CHECK_INT(t.n_packages, 2);   /* sockets 0 and 1 */
+	CHECK_INT(t.n_cores, 2);      /* (0,0) and (1,0): two threads each */
+	CHECK(t.smt_on);
+	CHECK_INT(t.n_nodes, 2);
+	CHECK_STR(fmt_list(&t.nodes[1].cpus), "2-3");
+	CHECK_U64(t.nodes[1].mem_free, 2048ull << 20);
+	/* node 1's row lacks its distance to itself: no matrix, and the reason says which */
+	CHECK(t.distance == NULL);
+	CHECK_CONTAINS(t.distance_reason, "node 1 no distance to node 1");
+	topology_release(&t);
+
+	CHECK_INT(platform_xen_info_parse("host : x\nnr_cpus : 2\n", &t, NULL, &err), VP_EPARSE);
+	CHECK_CONTAINS(err.msg, "no cpu_topology section");
+	topology_release(&t);
+}
+
+TEST(platform_xen_boot_options)
+{
+	struct platform p;
+	char v[64], why[512];
+
+	memset(&p, 0, sizeof(p));
+	snprintf(p.hv.xen_cmdline, sizeof(p.hv.xen_cmdline),
+		 "dom0_mem=2048M vpmu=1 psr=cat psr=cmt,cat noreboot tbuf_size=64");
+	CHECK(platform_xen_option(&p.hv, "vpmu", v, sizeof(v)));
+	CHECK_STR(v, "1");
+	CHECK(platform_xen_option(&p.hv, "psr", v, sizeof(v)));
+	CHECK_STR(v, "cmt,cat");      /* the last one wins, as in Xen */
+	CHECK(platform_xen_option(&p.hv, "noreboot", v, sizeof(v)));
+	CHECK_STR(v, "");
+	CHECK(!platform_xen_option(&p.hv, "vpm", v, sizeof(v)));
+	CHECK(!platform_xen_option(&p.hv, "tbuf", NULL, 0));
+	/* psr=cmt present: PSR can serve */
+	snprintf(p.cpu.vendor, sizeof(p.cpu.vendor), "GenuineIntel");
+	p.cpu.known = true;
+	CHECK(platform_xen_psr(&p, why, sizeof(why)));
+	snprintf(p.hv.xen_cmdline, sizeof(p.hv.xen_cmdline), "psr=cat");
+	CHECK(!platform_xen_psr(&p, why, sizeof(why)));
+	CHECK_CONTAINS(why, "psr=cmt");
+
+	/* the vPMU modes: each reason names what would change it */
+	p.hv.xen_dom0 = true;
+	p.topo.from_xen = true;
+	p.topo.n_cpus = 8;
+	snprintf(p.hv.xen_pmu_mode, sizeof(p.hv.xen_pmu_mode), "self");
+	platform_xen_pmu_why(&p, why, sizeof(why));
+	CHECK_CONTAINS(why, "pmu_mode is 'self'");
+	CHECK_CONTAINS(why, "echo all > /sys/hypervisor/pmu/pmu_mode");
+	CHECK_CONTAINS(why, "takes the vPMU from every guest");
+	CHECK_CONTAINS(why, "dom0_max_vcpus=8 dom0_vcpus_pin");
+	snprintf(p.hv.xen_pmu_mode, sizeof(p.hv.xen_pmu_mode), "all");
+	platform_xen_pmu_why(&p, why, sizeof(why));
+	CHECK_CONTAINS(why, "dom0_max_vcpus=8 dom0_vcpus_pin");
+	CHECK_CONTAINS(why, "does not apportion");
+	p.hv.xen_pmu_mode[0] = '\0';
+	snprintf(p.hv.xen_pmu_reason, sizeof(p.hv.xen_pmu_reason), "Operation not supported");
+	platform_xen_pmu_why(&p, why, sizeof(why));
+	CHECK_CONTAINS(why, "Operation not supported");
+	CHECK_CONTAINS(why, "add vpmu=1");
+}
+
+/*
+ * dom0 with a core PMU (a Skylake-SP tree taken as dom0, pmu_mode 'self'):
+ * the core events count dom0's own vCPUs, so no factor is "measured" for
+ * the domains, and each says why.
+ */
+TEST(platform_xen_dom0_core_pmu_is_not_per_domain)
+{
+	struct platform p;
+	struct coverage cv;
+	int f;
+
+	if (probe_tree(&p, "skx-2s"))
+		return;
+	CHECK(p.core_pmu);
+	p.hv.xen_dom0 = true;
+	snprintf(p.hv.xen_pmu_mode, sizeof(p.hv.xen_pmu_mode), "self");
+	coverage_compute(&p, &cv);
+	for (f = 0; f < FACTOR_N; f++) {
+		CHECK(cv.rows[f].quality != VQ_MEASURED && cv.rows[f].quality != VQ_APPORTIONED);
+		if (f != FACTOR_IMC) /* the IMC is uncore: no pmu_mode reaches it */
+			CHECK_CONTAINS(cv.rows[f].note, "pmu_mode is 'self'");
+	}
+	CHECK_CONTAINS(cv.rows[FACTOR_IMC].note, "dom0 has no uncore PMU");
+	CHECK_INT(cv.rows[FACTOR_LOCALITY].quality, VQ_PROXY);
+	platform_release(&p);
 }

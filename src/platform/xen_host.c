@@ -1,0 +1,337 @@
+/* xen_host.c - a Xen dom0's machine: pCPUs, nodes, distances and boot options from `xl info -n` */
+#include "platform/probe.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/alloc.h"
+#include "util/run.h"
+
+/*
+ * A PV dom0's kernel sees its own vCPUs and one node; the machine's pCPUs
+ * and NUMA nodes are Xen's.  xl prints them (tools/xl/xl_info.c,
+ * output_topologyinfo and output_numainfo):
+ *
+ *   cpu_topology           :
+ *   cpu:    core    socket     node
+ *     0:       0        0        0
+ *   numa_info              :
+ *   node:    memsize    memfree    distances
+ *      0:      1536        729      10,20
+ *
+ * with memory in MiB (libxl's bytes >> 20) and one distance per node id.
+ */
+
+/* The text after "key : " on its own line, copied into buf; false when absent. */
+static bool info_value(const char *text, const char *key, char *buf, size_t size)
+{
+	size_t len;
+	const char *v = plat_field(text, key, &len);
+
+	if (!v || !len)
+		return false;
+	snprintf(buf, size, "%.*s", (int)len, v);
+	return true;
+}
+
+/* The lines after a "NAME   :" header line and its column header; NULL when absent. */
+static const char *section(const char *text, const char *name, const char *colhead)
+{
+	const char *p = text;
+	size_t nl = strlen(name);
+
+	while (p && *p) {
+		if (!strncmp(p, name, nl) && (p[nl] == ' ' || p[nl] == ':')) {
+			p = strchr(p, '\n');
+			if (p && !strncmp(p + 1, colhead, strlen(colhead)))
+				p = strchr(p + 1, '\n');
+			return p ? p + 1 : NULL;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+struct xcpu {
+	int cpu, core, socket, node;
+};
+
+struct xnode {
+	int id;
+	unsigned long long mem_mib, free_mib;
+	int dist[64];
+	int n_dist;
+};
+
+static int node_of(const struct xnode *nd, int n, int id)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (nd[i].id == id)
+			return i;
+	return -1;
+}
+
+int platform_xen_info_parse(const char *text, struct topology *t, struct hypervisor *h,
+			    struct vp_err *err)
+{
+	struct xcpu *cpus = NULL;
+	struct xnode *nodes = NULL;
+	size_t ncpu = 0, capc = 0, capn = 0, i, k;
+	int nnode = 0, ret = 0, j;
+	const char *p;
+	char buf[64];
+
+	memset(t, 0, sizeof(*t));
+	if (h) {
+		info_value(text, "xen_version", h->xen_version, sizeof(h->xen_version));
+		info_value(text, "xen_scheduler", h->xen_scheduler, sizeof(h->xen_scheduler));
+		info_value(text, "xen_commandline", h->xen_cmdline, sizeof(h->xen_cmdline));
+	}
+	p = section(text, "cpu_topology", "cpu:");
+	if (!p)
+		return vp_err_set(err, VP_EPARSE, "'xl info -n' has no cpu_topology section");
+	/* "  0:       0        0        0" until the next "key  :" line */
+	while (*p == ' ') {
+		struct xcpu c;
+
+		if (sscanf(p, " %d: %d %d %d", &c.cpu, &c.core, &c.socket, &c.node) == 4 &&
+		    c.cpu >= 0 && c.cpu < CPULIST_MAX && c.node >= 0 && c.node < CPULIST_MAX) {
+			VP_GROW(cpus, capc, ncpu + 1);
+			cpus[ncpu++] = c;
+		}
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	if (!ncpu) {
+		ret = vp_err_set(err, VP_EPARSE, "'xl info -n' lists no pCPU under cpu_topology");
+		goto out;
+	}
+	p = section(text, "numa_info", "node:");
+	while (p && *p == ' ') {
+		struct xnode nd;
+		int n = 0;
+		const char *d;
+
+		memset(&nd, 0, sizeof(nd));
+		if (sscanf(p, " %d: %llu %llu %n", &nd.id, &nd.mem_mib, &nd.free_mib, &n) == 3 && n &&
+		    nd.id >= 0 && nd.id < CPULIST_MAX) {
+			for (d = p + n; isdigit((unsigned char)*d) && nd.n_dist < 64;) {
+				nd.dist[nd.n_dist++] = atoi(d);
+				while (isdigit((unsigned char)*d))
+					d++;
+				if (*d != ',')
+					break;
+				d++;
+			}
+			VP_GROW(nodes, capn, (size_t)nnode + 1);
+			nodes[nnode++] = nd;
+		}
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	/* nodes that hold CPUs but no numa_info line (older xl): memory unknown */
+	for (i = 0; i < ncpu; i++)
+		if (node_of(nodes, nnode, cpus[i].node) < 0) {
+			VP_GROW(nodes, capn, (size_t)nnode + 1);
+			memset(&nodes[nnode], 0, sizeof(nodes[nnode]));
+			nodes[nnode].id = cpus[i].node;
+			nodes[nnode].mem_mib = nodes[nnode].free_mib = (unsigned long long)-1;
+			nnode++;
+		}
+	/* ascending node id */
+	for (j = 1; j < nnode; j++)
+		for (k = (size_t)j; k > 0 && nodes[k - 1].id > nodes[k].id; k--) {
+			struct xnode tmp = nodes[k];
+
+			nodes[k] = nodes[k - 1];
+			nodes[k - 1] = tmp;
+		}
+
+	t->known = true;
+	t->from_xen = true;
+	cpulist_init(&t->online);
+	for (i = 0; i < ncpu; i++)
+		cpulist_add(&t->online, cpus[i].cpu);
+	t->n_cpus = (int)t->online.n;
+	t->max_cpu = t->online.ids[t->online.n - 1] + 1;
+	t->cpu_package = xmalloc((size_t)t->max_cpu * sizeof(int));
+	t->cpu_core = xmalloc((size_t)t->max_cpu * sizeof(int));
+	t->cpu_node = xmalloc((size_t)t->max_cpu * sizeof(int));
+	for (j = 0; j < t->max_cpu; j++)
+		t->cpu_package[j] = t->cpu_core[j] = t->cpu_node[j] = -1;
+	for (i = 0; i < ncpu; i++) {
+		bool new_pkg = true, new_core = true;
+
+		for (k = 0; k < i; k++) {
+			new_pkg &= cpus[k].socket != cpus[i].socket;
+			new_core &= cpus[k].socket != cpus[i].socket || cpus[k].core != cpus[i].core;
+		}
+		t->n_packages += new_pkg;
+		t->n_cores += new_core;
+		t->cpu_package[cpus[i].cpu] = cpus[i].socket;
+		t->cpu_core[cpus[i].cpu] = cpus[i].core;
+		t->cpu_node[cpus[i].cpu] = cpus[i].node;
+	}
+	t->smt_on = t->n_cpus > t->n_cores;
+	t->n_nodes = nnode;
+	t->nodes = xcalloc((size_t)nnode, sizeof(*t->nodes));
+	for (j = 0; j < nnode; j++) {
+		struct numa_node *nd = &t->nodes[j];
+
+		nd->id = nodes[j].id;
+		cpulist_init(&nd->cpus);
+		for (i = 0; i < ncpu; i++)
+			if (cpus[i].node == nd->id)
+				cpulist_add(&nd->cpus, cpus[i].cpu);
+		nd->mem_known = nodes[j].mem_mib != (unsigned long long)-1;
+		if (nd->mem_known) {
+			nd->mem_total = (uint64_t)nodes[j].mem_mib << 20;
+			nd->mem_free = (uint64_t)nodes[j].free_mib << 20;
+		}
+	}
+	if (info_value(text, "total_memory", buf, sizeof(buf)))
+		t->mem_total_sys = strtoull(buf, NULL, 10) << 20;
+	snprintf(t->node_note, sizeof(t->node_note),
+		 "from Xen (xl info -n): the machine's nodes, not dom0's");
+	/* distances: row i, column j is the distance to node id nodes[j].id */
+	t->distance = xmalloc((size_t)nnode * (size_t)nnode * sizeof(int));
+	for (j = 0; j < nnode && t->distance; j++)
+		for (k = 0; k < (size_t)nnode; k++) {
+			int to = t->nodes[k].id;
+
+			if (to >= nodes[j].n_dist || nodes[j].dist[to] <= 0) {
+				free(t->distance);
+				t->distance = NULL;
+				snprintf(t->distance_reason, sizeof(t->distance_reason),
+					 "'xl info -n' numa_info gives node %d no distance to node %d",
+					 nodes[j].id, to);
+				break;
+			}
+			t->distance[(size_t)j * (size_t)nnode + k] = nodes[j].dist[to];
+		}
+	snprintf(t->llc_reason, sizeof(t->llc_reason),
+		 "Xen's 'xl info -n' does not list caches (dom0's sysfs shows its vCPUs' view)");
+out:
+	free(cpus);
+	free(nodes);
+	return ret;
+}
+
+void probe_xen_host(struct platform *p, bool live)
+{
+	static const char *const argv[] = { "xl", "info", "-n", NULL };
+	struct hypervisor *h = &p->hv;
+	struct vp_err err = { 0, "" };
+	struct topology xt;
+	char *text = NULL;
+
+	(void)live;
+	if (!h->xen_dom0)
+		return;
+	if (vp_run(p->root, argv, &text, &err)) {
+		plat_reason(h->xen_info_reason, sizeof(h->xen_info_reason), p->root, &err);
+		return;
+	}
+	if (platform_xen_info_parse(text, &xt, h, &err)) {
+		plat_reason(h->xen_info_reason, sizeof(h->xen_info_reason), p->root, &err);
+		topology_release(&xt);
+		free(text);
+		return;
+	}
+	free(text);
+	/* dom0's own view stays, as dom0's */
+	p->dom0_topo = p->topo;
+	p->topo = xt;
+}
+
+bool platform_xen_option(const struct hypervisor *h, const char *name, char *val, size_t size)
+{
+	const char *p = h->xen_cmdline;
+	size_t nl = strlen(name);
+	bool found = false;
+
+	if (val && size)
+		val[0] = '\0';
+	/* the last occurrence wins, as in Xen's own parser */
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, name, nl) && (p[nl] == '=' || p[nl] == ' ' || !p[nl])) {
+			const char *v = p[nl] == '=' ? p + nl + 1 : p + nl;
+			size_t vl = strcspn(v, " ");
+
+			found = true;
+			if (val && size)
+				snprintf(val, size, "%.*s", (int)vl, v);
+		}
+		p += strcspn(p, " ");
+	}
+	return found;
+}
+
+void platform_xen_pmu_why(const struct platform *p, char *buf, size_t size)
+{
+	const struct hypervisor *h = &p->hv;
+	char vpmu[32], pin[96];
+	int n = p->topo.from_xen ? p->topo.n_cpus : 0;
+
+	if (n > 0)
+		snprintf(pin, sizeof(pin), "dom0_max_vcpus=%d dom0_vcpus_pin", n);
+	else
+		snprintf(pin, sizeof(pin), "dom0_max_vcpus=<pCPUs> dom0_vcpus_pin");
+	if (!h->xen_pmu_mode[0]) {
+		bool opt = platform_xen_option(h, "vpmu", vpmu, sizeof(vpmu));
+
+		snprintf(buf, size,
+			 "Xen has no vPMU (pmu_mode: %s)%s%s%s: add vpmu=1 to Xen's command line",
+			 h->xen_pmu_reason[0] ? h->xen_pmu_reason : "unreadable",
+			 opt ? "; Xen's command line has vpmu=" : h->xen_cmdline[0] ?
+			 "; Xen's command line has no vpmu=" : "",
+			 opt ? vpmu : "", opt ? " (the CPU may be one Xen's vPMU does not know: "
+			 "'VPMU: Initialization failed' in xl dmesg)" : "");
+		return;
+	}
+	if (strcmp(h->xen_pmu_mode, "all")) {
+		snprintf(buf, size,
+			 "pmu_mode is '%s': dom0's counters cover dom0 alone; counting for other "
+			 "domains needs pmu_mode 'all' (echo all > /sys/hypervisor/pmu/pmu_mode, "
+			 "which takes the vPMU from every guest) and one dom0 vCPU pinned on every "
+			 "pCPU (%s), and vmmprof does not apportion such counts yet",
+			 h->xen_pmu_mode, pin);
+		return;
+	}
+	snprintf(buf, size,
+		 "pmu_mode is 'all', but dom0's perf counts on dom0's vCPUs (pCPUs only with %s) "
+		 "and vmmprof does not apportion per-pCPU counts to domains yet", pin);
+}
+
+bool platform_xen_psr(const struct platform *p, char *why, size_t size)
+{
+	const struct hypervisor *h = &p->hv;
+	char v[64];
+	bool intel = !strcmp(p->cpu.vendor, "GenuineIntel");
+
+	if (!h->xen_cmdline[0]) {
+		snprintf(why, size, "Xen's command line is unknown (%s): PSR monitoring needs "
+			 "psr=cmt there and an Intel CPU with RDT",
+			 h->xen_info_reason[0] ? h->xen_info_reason : "not read");
+		return false;
+	}
+	if (!platform_xen_option(h, "psr", v, sizeof(v)) || !strstr(v, "cmt")) {
+		snprintf(why, size, "needs psr=cmt on Xen's command line (it has none) and an "
+			 "Intel CPU with RDT%s", p->cpu.known && !intel ? " (this one is not Intel)" : "");
+		return false;
+	}
+	snprintf(why, size, "psr=%s on Xen's command line", v);
+	return true;
+}
