@@ -1,5 +1,6 @@
 /* diagnose.c - the bottleneck evaluation method and placement advice (docs/method.md) */
 #include "analysis/diagnose.h"
+#include "analysis/diag_xen.h"
 #include "analysis/vms_view.h"
 
 #include <math.h>
@@ -109,6 +110,11 @@ void diag_node_init(struct diag_node *n, int id, const char *cpus, int n_cpus)
 	n->rdt_llc_bytes = n->rdt_mbm_gbs = n->rdt_mbm_local_gbs = NAN;
 	for (f = 0; f < FACTOR_N; f++)
 		n->cost_pct[f] = NAN;
+}
+
+struct diag_advice *diag_add_advice(struct diag_result *r, const char *rule, size_t vm)
+{
+	return add_advice(r, rule, vm);
 }
 
 static enum diag_confidence confidence(enum vp_quality q, bool cycles_proxy, bool have_cost)
@@ -426,8 +432,8 @@ static const char *virsh_flags(const struct diag_vm *vm)
 
 static void cmd_pin(const struct diag_vm *vm, int vcpu, int tid, const char *cpus, struct sbuf *sb)
 {
-	if (vm->adapter == HVA_XEN)
-		sbuf_addf(sb, "xl vcpu-pin %s %d %s\n", vm->name, vcpu, cpus);
+	if (vm->adapter == HVA_XEN) /* soft affinity: '-' keeps the hard one (diag_xen.c) */
+		sbuf_addf(sb, "xl vcpu-pin '%s' %d - %s\n", vm->name, vcpu, cpus);
 	else if (vm->adapter == HVA_KVM && vm->libvirt)
 		sbuf_addf(sb, "virsh vcpupin %s %d %s %s\n", vm->name, vcpu, cpus, virsh_flags(vm));
 	else /* a plain QEMU vCPU, or a native thread, is a host thread */
@@ -1142,7 +1148,10 @@ int diagnose(const struct diag_input *in, struct diag_result *out, struct vp_err
 		qsort(out->b, out->n_b, sizeof(*out->b), cmp_bottleneck);
 
 	for (i = 0; i < in->n_vms; i++) {
-		advise_locality(in, out, i);
+		if (in->vms[i].adapter == HVA_XEN)
+			diag_advise_xen(in, out, i); /* Xen's idioms: diag_xen.c */
+		else
+			advise_locality(in, out, i);
 		advise_sharing(in, out, i);
 	}
 	advise_spread(in, out);

@@ -104,6 +104,7 @@ struct diag_params {
 	double bw_knee;              /* node utilisation past which it has no headroom (0.75) */
 	double imbalance;            /* sigma/mu of node bandwidth that calls for interleaving (0.35) */
 	double queue_full;           /* queue full fraction that means saturation (0.10) */
+	bool xen_hard_pin;           /* Xen advice pins hard (xl vcpu-pin DOM V CPUS); soft by default */
 };
 
 struct diag_input {

@@ -167,7 +167,7 @@ static void wait_collecting(const char *who, struct collector *col, double durat
 
 /* Diagnose frame fr and print it. */
 static int show(const struct dview *base, const struct topology *topo, const struct calib *cal,
-		const char *head, bool json)
+		const char *head, bool json, bool xen_hard_pin)
 {
 	struct dview dv = *base;
 	struct diag_input din;
@@ -177,6 +177,7 @@ static int show(const struct dview *base, const struct topology *topo, const str
 	int rc;
 
 	frame_diag_input(dv.m, dv.av->factor_ok, topo, cal, dv.fr, &din);
+	din.params.xen_hard_pin = xen_hard_pin;
 	if (diagnose(&din, &res, &err)) {
 		collect_diag_release(&din);
 		return cli_error(&err);
@@ -223,7 +224,8 @@ int diagnose_recorded_total(const struct recording *rec, const struct model *m,
 		sbuf_addf(&head, "  damaged after interval %zu: the diagnosis covers the intervals "
 				 "before it\n", rec->n_read);
 	sbuf_addf(&head, "  %s\n", dv.cal_note);
-	rc = show(&dv, &rec->plat.topo, rec->have_cal ? &rec->cal : NULL, sbuf_str(&head), json);
+	rc = show(&dv, &rec->plat.topo, rec->have_cal ? &rec->cal : NULL, sbuf_str(&head), json,
+		  false);
 	free(reasons);
 	sbuf_release(&head);
 	return rc;
@@ -278,6 +280,7 @@ static int run_diagnose(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'd' },
 		PIPE_LONGOPTS,
 		{ "json", no_argument, NULL, 'j' },
+		{ "xen-hard-pin", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pipe_opts o = { .root = "/" };
@@ -286,7 +289,7 @@ static int run_diagnose(int argc, char **argv)
 	struct sbuf head = SBUF_INIT;
 	struct vp_err err;
 	double duration = 5.0;
-	bool json = false, opened = false;
+	bool json = false, opened = false, xen_hard_pin = false;
 	const char **reasons = NULL;
 	struct ivals iv = { 0 };
 	int opt, rc = 0, r;
@@ -314,6 +317,7 @@ static int run_diagnose(int argc, char **argv)
 			}
 			break;
 		case 'j': json = true; break;
+		case 'H': xen_hard_pin = true; break;
 		default:
 			rc = cli_usage_error(&cmd_diagnose, "unknown option '%s'", argv[optind - 1]);
 			goto out;
@@ -361,7 +365,8 @@ static int run_diagnose(int argc, char **argv)
 					 "never a measured zero\n",
 				  p.plat.core_pmu_reason[0] ? p.plat.core_pmu_reason : "none exposed");
 		sbuf_addf(&head, "  %s\n", sbuf_str(&p.cal_note));
-		rc = show(&dv, &p.plat.topo, p.have_cal ? &p.cal : NULL, sbuf_str(&head), json);
+		rc = show(&dv, &p.plat.topo, p.have_cal ? &p.cal : NULL, sbuf_str(&head), json,
+			  xen_hard_pin);
 		if (!rc && !json) {
 			struct sbuf tail = SBUF_INIT;
 
@@ -412,6 +417,8 @@ const struct cmd cmd_diagnose = {
 		"\t~/.config/vmmprof/calibration.json, written by 'vmmprof calibrate')\n"
 		"--json\tprint the diagnosis as JSON (schema in docs/method.md)\n"
 		XEN_NUMA_HELP
+		"--xen-hard-pin\tXen: advise hard affinity (xl vcpu-pin DOM V CPUS) where the\n"
+		"\tadvice otherwise steers vCPUs with soft affinity (xl vcpu-pin DOM V - CPUS)\n"
 		"--resctrl\tmeasure each VM's LLC occupancy and memory traffic (Intel RDT,\n"
 		"\tAMD PQoS): makes one resctrl monitoring group per VM, moves the VM's\n"
 		"\tthreads into it and removes it at the end (docs/vms.md)\n"

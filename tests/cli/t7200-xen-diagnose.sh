@@ -124,4 +124,25 @@ test_expect_success 'record --xen-numa-dump then diagnose FILE: the recorded mem
 	test "$(vm_get j guest1 "[\"factors\"][\"locality\"][\"score\"]")" = 0.5
 '
 
+# xen-dom0 (make-fixtures.py): 'numa vm' has vNUMA 256 MiB on each of nodes 0
+# and 1, vCPUs 0-1 on pCPUs 2-3 (node 1): remote estimate 0.5, critical; its
+# 4 vCPUs do not fit a node of 2 pCPUs, so the advice is a vNUMA restart
+test_expect_success 'xen: critical locality gets advice in Xen'"'"'s idioms, never "none"' '
+	vmmprof diagnose -d 0.3 --root "$R" >out 2>err &&
+	grep -q "critical" out &&
+	! grep -q "^  none: no bottleneck" out &&
+	grep -q "recreate numa vm with a vNUMA layout over the host.s nodes" out &&
+	grep -q "vnuma = \[ \[ \"pnode=0\", \"size=256\", \"vcpus=0-1\", \"vdistances=10,20\" \]" out &&
+	grep -q "xl shutdown -w .numa vm." out &&
+	grep -q "needs a restart" out &&
+	vmmprof diagnose -d 0.3 --root "$R" --json >j 2>err &&
+	test "$(json_get j "[a[\"rule\"] for a in j[\"diagnosis\"][\"advice\"]]")" = "['\''xen-recreate'\'']"
+'
+
+test_expect_success 'xen: --xen-hard-pin is accepted and documented' '
+	vmmprof diagnose -d 0.3 --root "$R" --xen-hard-pin >out 2>err &&
+	vmmprof help diagnose >h &&
+	grep -q "xen-hard-pin" h
+'
+
 test_done

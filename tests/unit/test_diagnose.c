@@ -1,6 +1,7 @@
 /* test_diagnose.c - the bottleneck method and advice rules on documented synthetic scenarios */
 #include "test.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "analysis/diagnose.h"
@@ -225,7 +226,11 @@ TEST(diagnose_locality_respects_lar_threshold)
 	diag_result_release(&s.r);
 }
 
-/* Xen cannot move a running domain's memory: the vCPUs go to the memory. */
+/*
+ * Xen cannot move a running domain's memory: the vCPUs go to the memory,
+ * with soft affinity ('-' keeps the hard one); hard only when asked.  The
+ * domain's one vCPU fits node 1's 4 pCPUs: a cpupool is offered too.
+ */
 TEST(diagnose_locality_on_xen_pins_vcpus)
 {
 	struct scenario s;
@@ -239,11 +244,110 @@ TEST(diagnose_locality_on_xen_pins_vcpus)
 	s.vcpus[0].remote_frac = 1.0;
 	run(&s);
 	CHECK(find_advice(&s.r, "migrate-memory") == NULL);
-	a = find_advice(&s.r, "pin-vcpu-to-memory");
+	CHECK(find_advice(&s.r, "pin-vcpu-to-memory") == NULL);
+	a = find_advice(&s.r, "xen-soft-affinity");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_CONTAINS(a->command, "xl vcpu-pin 'domu' 0 - 4-7\n");
+		CHECK_INT(a->to_node, 1);
+		CHECK_NEAR(a->gain_pct, 30.0, 1e-9); /* 3e8 of 1e9 cycles */
+	}
+	a = find_advice(&s.r, "xen-cpupool");
 	CHECK(a != NULL);
 	if (a)
-		CHECK_STR(a->command, "xl vcpu-pin domu 0 4-7\n");
+		CHECK_CONTAINS(a->command, "xl cpupool-numa-split\nxl cpupool-migrate 'domu' Pool-node1\n");
 	CHECK_INT(s.r.b[0].confidence, CONF_MEDIUM); /* apportioned */
+	diag_result_release(&s.r);
+
+	/* --xen-hard-pin */
+	s.in.params.xen_hard_pin = true;
+	run(&s);
+	a = find_advice(&s.r, "xen-hard-pin");
+	CHECK(a != NULL);
+	if (a)
+		CHECK_STR(a->command, "xl vcpu-pin 'domu' 0 4-7\n");
+	CHECK(find_advice(&s.r, "xen-soft-affinity") == NULL);
+	diag_result_release(&s.r);
+}
+
+/*
+ * A proxy score alone (no cost), as on a Xen host without a vPMU: memory
+ * spread 50/50 cannot be made local by moving vCPUs, so the advice is the
+ * restart with cpus= on the node the vCPUs ran on; memory unknown: find it
+ * first.  Never "Advice: none" under a critical bottleneck.
+ */
+TEST(diagnose_xen_proxy_locality_needs_a_restart)
+{
+	struct scenario s;
+	const struct diag_advice *a;
+
+	sc_init(&s);
+	sc_vm(&s, "web", HVA_XEN, false, 0.5, 0.5);
+	sc_vcpu(&s, 0, 0, 1)->tid = -1;
+	sc_vcpu(&s, 0, 1, 1)->tid = -1;
+	for (size_t i = 0; i < 2; i++) {
+		s.vcpus[i].f[FACTOR_LOCALITY].score = 0.5;
+		s.vcpus[i].f[FACTOR_LOCALITY].sev = SEV_CRITICAL;
+		s.vcpus[i].f[FACTOR_LOCALITY].quality = VQ_PROXY;
+		s.vcpus[i].remote_frac = 0.5;
+	}
+	run(&s);
+	CHECK_INT(s.r.n_a, 1);
+	a = find_advice(&s.r, "xen-recreate");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_INT(a->to_node, 1);
+		CHECK_CONTAINS(a->command, "cpus = \"4-7\"\n");
+		CHECK_CONTAINS(a->command, "needs a restart");
+		CHECK_CONTAINS(a->command, "xl shutdown -w 'web'\nxl create CONFIG_FILE\n");
+		CHECK_CONTAINS(a->evidence, "at most 50% on one node");
+		CHECK(isnan(a->gain_pct)); /* a proxy gives no cost */
+	}
+	diag_result_release(&s.r);
+
+	/* memory per node unknown: the advice is to read it */
+	s.vms[0].mem_frac = NULL;
+	run(&s);
+	a = find_advice(&s.r, "xen-memory-unknown");
+	CHECK(a != NULL);
+	if (a)
+		CHECK_CONTAINS(a->command, "vmmprof diagnose --xen-numa-dump");
+	diag_result_release(&s.r);
+
+	/* dom0 is the host's own: no advice for it */
+	s.vms[0].mem_frac = s.mem[0];
+	s.vms[0].domid = 0;
+	run(&s);
+	CHECK_INT(s.r.n_a, 0);
+	diag_result_release(&s.r);
+}
+
+/* Six vCPUs do not fit a 4-pCPU node: the restart gets a vNUMA layout, 3 vCPUs and half the memory per node. */
+TEST(diagnose_xen_vnuma_when_a_node_is_too_small)
+{
+	struct scenario s;
+	const struct diag_advice *a;
+	uint64_t mem[2] = { 512ull << 20, 512ull << 20 };
+
+	sc_init(&s);
+	sc_vm(&s, "big", HVA_XEN, false, 0.5, 0.5);
+	s.vms[0].mem_node = mem;
+	s.vms[0].n_mem_nodes = 2;
+	for (int i = 0; i < 6; i++) {
+		struct diag_vcpu *v = sc_vcpu(&s, 0, i, i % 2);
+
+		v->tid = -1;
+		v->f[FACTOR_LOCALITY].sev = SEV_WARNING;
+		v->f[FACTOR_LOCALITY].quality = VQ_PROXY;
+	}
+	run(&s);
+	a = find_advice(&s.r, "xen-recreate");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_CONTAINS(a->command, "[ \"pnode=0\", \"size=512\", \"vcpus=0-2\", \"vdistances=10,20\" ]");
+		CHECK_CONTAINS(a->command, "[ \"pnode=1\", \"size=512\", \"vcpus=3-5\", \"vdistances=20,10\" ]");
+		CHECK_CONTAINS(a->action, "6 vCPUs do not fit one node");
+	}
 	diag_result_release(&s.r);
 }
 
