@@ -74,6 +74,12 @@ int vms_scan(struct vms_view *v, const char *root, struct vp_err *err)
 int vms_scan_xen(struct vms_view *v, const char *root, struct hv_xen_numa *xen_numa,
 		 struct vp_err *err)
 {
+	return vms_scan_traced(v, root, xen_numa, NULL, err);
+}
+
+int vms_scan_traced(struct vms_view *v, const char *root, struct hv_xen_numa *xen_numa,
+		    const struct hv_xen_trace *xen_trace, struct vp_err *err)
+{
 	struct hv_ctx ctx;
 	int ret;
 
@@ -86,6 +92,7 @@ int vms_scan_xen(struct vms_view *v, const char *root, struct hv_xen_numa *xen_n
 	ctx.plat = &v->plat;
 	ctx.exec = NULL;
 	ctx.xen_numa = xen_numa;
+	ctx.xen_trace = xen_trace;
 	ret = hv_scan_vms(&ctx, &v->vms, err);
 	if (ret)
 		return ret;
@@ -343,6 +350,22 @@ static void text_vm(const struct hv_vm_list *l, size_t k, vms_remote_fn remote, 
 	table_render(&t, out, 2, true);
 	table_release(&t);
 	fault_reasons(vm, out);
+	if (vm->trace_reason) {
+		sbuf_addf(out, "  traced      %s\n", vm->trace_reason);
+		for (i = 0; i < vm->n_vcpus; i++) {
+			const struct hv_vcpu *c = &vm->vcpus[i];
+			int p, shown = 0;
+
+			if (!c->trace_pcpu_s)
+				continue;
+			sbuf_addf(out, "    vCPU %d:", c->index);
+			for (p = 0; p < c->n_trace_pcpus; p++)
+				if (c->trace_pcpu_s[p] > 0)
+					sbuf_addf(out, "%s pCPU %d %.3f s", shown++ ? "," : "", p,
+						  c->trace_pcpu_s[p]);
+			sbuf_addstr(out, shown ? "\n" : " did not run\n");
+		}
+	}
 }
 
 void vms_text(const struct hv_vm_list *l, vms_remote_fn remote, const void *rctx,
@@ -467,6 +490,10 @@ static void json_vm(const struct vms_view *v, const struct hv_vm *vm, struct jw 
 	if (e >= 0)
 		vms_json_qval(w, "remote_fraction", v->attrib.ents[e].remote_frac);
 	jw_kstr(w, "vcpu_reason", vm->vcpu_reason);
+	if (vm->trace_reason) {
+		jw_kstr(w, "trace_reason", vm->trace_reason);
+		jw_kdouble(w, "trace_s", vm->trace_s > 0 ? vm->trace_s : NAN);
+	}
 	jw_key(w, "vcpus");
 	jw_arr_begin(w);
 	for (i = 0; i < vm->n_vcpus; i++) {
@@ -499,6 +526,19 @@ static void json_vm(const struct vms_view *v, const struct hv_vm *vm, struct jw 
 		if (ve >= 0)
 			vms_json_qval(w, "remote_fraction", v->attrib.ents[ve].remote_frac);
 		json_faults(w, c);
+		if (c->trace_pcpu_s) {
+			int p;
+
+			jw_key(w, "traced_run_s_per_pcpu");
+			jw_obj_begin(w);
+			for (p = 0; p < c->n_trace_pcpus; p++) {
+				char key[16];
+
+				snprintf(key, sizeof(key), "%d", p);
+				jw_kdouble(w, key, c->trace_pcpu_s[p]);
+			}
+			jw_obj_end(w);
+		}
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);

@@ -547,6 +547,7 @@ static int run_list(int argc, char **argv)
 		{ "root", required_argument, NULL, 'r' },
 		{ "encode", no_argument, NULL, 'e' },
 		{ "xen-numa-dump", no_argument, NULL, 'X' },
+		{ "xentrace", optional_argument, NULL, 'T' },
 		{ "raw-dump", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -563,6 +564,16 @@ static int run_list(int argc, char **argv)
 		case 'r': o.root = optarg; break;
 		case 'e': encode = true; break;
 		case 'X': o.xen_numa_dump = true; break;
+		case 'T': {
+			char *end = NULL;
+			unsigned long secs = optarg ? strtoul(optarg, &end, 10) : 1;
+
+			if (optarg && (*end || !*optarg || secs < 1 || secs > 3600))
+				return cli_usage_error(&cmd_list, "invalid --xentrace '%s' (seconds, 1 to 3600)",
+						       optarg);
+			o.xentrace_s = (unsigned)secs;
+			break;
+		}
 		case 'R': o.raw = true; break;
 		default:
 			return cli_usage_error(&cmd_list, "unknown option '%s'", argv[optind - 1]);
@@ -597,6 +608,8 @@ static int run_list(int argc, char **argv)
 	}
 	if (o.xen_numa_dump && kind->fn != list_vms)
 		return cli_usage_error(&cmd_list, "--xen-numa-dump is for 'list vms'");
+	if (o.xentrace_s && kind->fn != list_vms)
+		return cli_usage_error(&cmd_list, "--xentrace is for 'list vms'");
 	rc = kind->fn(&o, &out);
 	if (!rc)
 		rc = cli_write(&out);
@@ -610,6 +623,7 @@ const struct cmd cmd_list = {
 	.fn = run_list,
 	.summary = "list the events, PMUs and other things that can be measured here",
 	.synopsis = "list [events|pmus|vms] [PATTERN] [--json|--raw-dump] [--root DIR]\n"
+		    "list vms [--xen-numa-dump] [--xentrace[=SECS]] [--json]\n"
 		    "list --encode SPEC... [--json] [--root DIR]",
 	.description =
 		"Without a KIND, or with 'events', lists every event name that 'vmmprof stat -e'\n"
@@ -633,7 +647,10 @@ const struct cmd cmd_list = {
 		   "\tprints them (for shell completion and scripts)\n"
 		   "--xen-numa-dump\tlist vms on Xen: each domain's memory per node from Xen's 'u'\n"
 		   "\tdebug key ('xl debug-keys u', read back from 'xl dmesg'); it writes to Xen's\n"
-		   "\tconsole ring, so it is off unless asked for",
+		   "\tconsole ring, so it is off unless asked for\n"
+		   "--xentrace[=SECS]\tlist vms on Xen: trace Xen's scheduler for SECS (default 1)\n"
+		   "\twith 'xentrace -e 0x00021000' and give each vCPU its exact run time per\n"
+		   "\tpCPU; uses Xen's trace buffers as they are (tbuf_size= or 'xentrace -S')",
 	.examples = "vmmprof list\tevery event\n"
 		    "vmmprof list events 'sched:*'\tthe scheduler tracepoints\n"
 		    "vmmprof list pmus\tthe kernel's PMUs\n"

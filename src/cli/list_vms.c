@@ -27,9 +27,11 @@ int list_vms(const struct list_opts *o, struct sbuf *out)
 	struct vms_view v;
 	struct vp_err err = { 0, "" };
 	struct hv_xen_numa xn = { 0, 0 };
+	struct hv_xen_trace xt = { o->xentrace_s };
 	int rc = 0;
 
-	if (vms_scan_xen(&v, o->root, o->xen_numa_dump ? &xn : NULL, &err))
+	if (vms_scan_traced(&v, o->root, o->xen_numa_dump ? &xn : NULL, o->xentrace_s ? &xt : NULL,
+			    &err))
 		rc = cli_error(&err);
 	else if (o->raw)
 		raw_names(&v.vms, o, out);

@@ -34,6 +34,7 @@ static void vcpu_release(struct hv_vcpu *v)
 	free(v->comm);
 	free(v->fault_share);
 	free(v->fault_why);
+	free(v->trace_pcpu_s);
 }
 
 void hv_vm_list_release(struct hv_vm_list *l)
@@ -55,6 +56,7 @@ void hv_vm_list_release(struct hv_vm_list *l)
 		free(vm->cgroup_dir);
 		free(vm->other_tids);
 		free(vm->mem_node);
+		free(vm->trace_reason);
 		cpulist_release(&vm->node_affinity);
 	}
 	free(l->vms);

@@ -44,6 +44,9 @@ struct hv_vcpu {
 	int n_fault_nodes;
 	int fault_pref_node;       /* the kernel's numa_preferred_nid; -1 none or unknown */
 	char *fault_why;           /* why fault_share is NULL; NULL when known or not read */
+	/* Xen with hv_ctx.xen_trace: seconds run on each pCPU during the trace (by pCPU id) */
+	double *trace_pcpu_s;      /* NULL: not traced (the VM's trace_reason says why) */
+	int n_trace_pcpus;
 };
 
 struct hv_vm {
@@ -70,6 +73,8 @@ struct hv_vm {
 	bool dom0;                 /* Xen Domain-0 (listed, but it is the host) */
 	int vpmu;                  /* guest adapter: 1 a (virtual) core PMU, 0 none, -1 unknown */
 	char *hypervisor;          /* guest adapter: who runs us ("KVM", "Xen"), NULL unknown */
+	char *trace_reason;        /* Xen with xen_trace: what the trace gave, or why none; NULL not asked */
+	double trace_s;            /* the trace's length (first to last stamp), s; 0 none */
 };
 
 /* Owned by the caller: hv_vm_list_release(). */
@@ -107,11 +112,25 @@ struct hv_xen_numa {
 	uint64_t last_ns;               /* when the last dump was asked for, 0 never */
 };
 
+/*
+ * Opt-in: exact residency from Xen's trace.  The Xen adapter runs
+ * `xentrace -D -e 0x00021000 -T SECS FILE` (runstate changes only) during
+ * the scan, which then lasts SECS, and gives each vCPU its run time per
+ * pCPU (source/xentrace.h).  xentrace uses Xen's trace buffers as they
+ * are: Xen sizes them once (boot option tbuf_size=, or a first `xentrace
+ * -S PAGES`) and never frees them, so vmmprof never sizes them itself.
+ * On a fixture root the trace is ROOT/.vmmprof-fixture/xentrace/trace.bin.
+ */
+struct hv_xen_trace {
+	unsigned secs;                  /* how long to trace, >= 1 */
+};
+
 struct hv_ctx {
 	const char *root;               /* "/" or NULL live; a fixture tree in tests */
 	const struct platform *plat;    /* topology for CPU -> node; may be NULL */
 	const struct hv_exec *exec;     /* NULL: hv_exec_default */
 	struct hv_xen_numa *xen_numa;   /* NULL: no Xen page dumps (the default) */
+	const struct hv_xen_trace *xen_trace; /* NULL: residency sampled (the default) */
 };
 
 const char *hv_adapter_name(enum hv_adapter_id a); /* "kvm", "xen", "guest", "native" */

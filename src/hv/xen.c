@@ -1,14 +1,18 @@
 /* xen.c - Xen adapter: domains and their vCPUs from xl, seen from dom0 */
 #include "hv/xen.h"
+#include "source/xentrace.h"
+#include "util/fs.h"
 #include "util/alloc.h"
 #include "util/sbuf.h"
 #include "util/timeutil.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef HAVE_JANSSON
 #include <jansson.h>
@@ -497,6 +501,108 @@ static void xen_numa_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, size
 	free(text);
 }
 
+/* cpu_mhz of `xl info`: Xen's TSC rate, which stamps its trace records; NaN when absent. */
+static double info_tsc_hz(const char *text)
+{
+	const char *p = strstr(text, "\ncpu_mhz");
+	double mhz;
+
+	if (p && (p = strchr(p, ':')) && sscanf(p + 1, "%lf", &mhz) == 1 && mhz > 0)
+		return mhz * 1e6;
+	return NAN;
+}
+
+/* Every Xen domain of out (from first) gets why it has no traced residency. */
+static void trace_reason_all(struct hv_vm_list *out, size_t first, const char *fmt, const char *a,
+			     const char *b)
+{
+	size_t i;
+
+	for (i = first; i < out->n; i++)
+		if (out->vms[i].adapter == HVA_XEN) {
+			free(out->vms[i].trace_reason);
+			out->vms[i].trace_reason = xasprintf(fmt, a, b);
+		}
+}
+
+#define TBUF_ADVICE "Xen's trace buffers are sized once and never freed: boot Xen with " \
+		    "tbuf_size=PAGES (pages per pCPU), or size them once with 'xentrace -S PAGES'"
+
+/* The opt-in: trace runstate changes for ctx->xen_trace->secs, charge each vCPU's pCPUs. */
+static void xen_trace_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, size_t first,
+			   double tsc_hz)
+{
+	struct xentrace_res r;
+	struct vp_err e = { 0, "" };
+	unsigned char *data = NULL;
+	size_t len = 0, i, j, k;
+	char *text = NULL;
+	bool live = !ctx->root || !*ctx->root || !strcmp(ctx->root, "/");
+
+	if (!isfinite(tsc_hz)) {
+		trace_reason_all(out, first, "%s%s", "no traced residency: 'xl info' gives no cpu_mhz "
+				 "to turn Xen's TSC stamps into time", "");
+		return;
+	}
+	if (live) {
+		char path[] = "/tmp/vmmprof-xentrace-XXXXXX", secs[16];
+		const char *argv[] = { "xentrace", "-D", "-e", "0x00021000", "-T", secs, path, NULL };
+		int fd = mkstemp(path);
+
+		if (fd < 0) {
+			trace_reason_all(out, first, "no traced residency: cannot make a file for "
+					 "xentrace in /tmp: %s%s", strerror(errno), "");
+			return;
+		}
+		close(fd);
+		snprintf(secs, sizeof(secs), "%u", ctx->xen_trace->secs);
+		if (hv_run(ctx, argv, &text, &e) ||
+		    vp_read_file("/", path, (char **)&data, &len, &e)) {
+			trace_reason_all(out, first, "no traced residency: %s; " TBUF_ADVICE "%s",
+					 e.msg, "");
+			unlink(path);
+			free(text);
+			return;
+		}
+		unlink(path);
+		free(text);
+	} else if (vp_read_file(ctx->root, "/.vmmprof-fixture/xentrace/trace.bin", (char **)&data,
+				&len, &e)) {
+		trace_reason_all(out, first, "no traced residency: %s%s", e.msg, "");
+		return;
+	}
+	if (xentrace_parse(data, len, &r, &e)) {
+		trace_reason_all(out, first, "no traced residency: %s%s", e.msg, "");
+		free(data);
+		return;
+	}
+	free(data);
+	for (i = first; i < out->n; i++) {
+		struct hv_vm *vm = &out->vms[i];
+
+		if (vm->adapter != HVA_XEN)
+			continue;
+		vm->trace_s = (double)(r.tsc_last - r.tsc_first) / tsc_hz;
+		free(vm->trace_reason);
+		vm->trace_reason = xasprintf(
+			"xentrace, %.2f s: run time per pCPU from %zu runstate-change records "
+			"(TRC_SCHED_MIN)%s%s", vm->trace_s, r.n_sched,
+			r.n_lost ? ", inexact: Xen lost records (full buffers): " : "",
+			r.n_lost ? TBUF_ADVICE : "");
+		for (j = 0; j < vm->n_vcpus; j++) {
+			struct hv_vcpu *v = &vm->vcpus[j];
+
+			free(v->trace_pcpu_s);
+			v->n_trace_pcpus = r.n_pcpus;
+			v->trace_pcpu_s = xcalloc(r.n_pcpus ? (size_t)r.n_pcpus : 1, sizeof(double));
+			for (k = 0; k < (size_t)r.n_pcpus; k++)
+				v->trace_pcpu_s[k] = (double)xentrace_ticks(&r, vm->domid, v->index,
+									   (int)k) / tsc_hz;
+		}
+	}
+	xentrace_res_release(&r);
+}
+
 int hv_xen_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err)
 {
 	static const char *const list_argv[] = { "xl", "list", "-l", NULL };
@@ -505,6 +611,7 @@ int hv_xen_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err 
 	static const char *const list_n_argv[] = { "xl", "list", "-n", NULL };
 	char *text = NULL;
 	int *pcpu_node = NULL, n_pcpu = 0, nr_nodes = 0, ret;
+	double tsc_hz = NAN;
 	size_t first = out->n, i, j;
 	struct vp_err e = { 0, "" };
 
@@ -522,6 +629,7 @@ int hv_xen_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err 
 	if (!hv_run(ctx, info_argv, &text, NULL)) {
 		xen_parse_info_topology(text, &pcpu_node, &n_pcpu, NULL);
 		nr_nodes = info_nr_nodes(text);
+		tsc_hz = info_tsc_hz(text);
 		free(text);
 	}
 	ret = hv_run(ctx, vcpu_argv, &text, err);
@@ -541,5 +649,7 @@ int hv_xen_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err 
 	free(pcpu_node);
 	if (!ret && ctx->xen_numa)
 		xen_numa_scan(ctx, out, first, nr_nodes);
+	if (!ret && ctx->xen_trace)
+		xen_trace_scan(ctx, out, first, tsc_hz);
 	return ret;
 }
