@@ -617,8 +617,13 @@ int hv_xen_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err 
 
 	ret = hv_run(ctx, list_argv, &text, &e);
 	if (ret) {
-		/* no xl: not an error for the scan, but say it */
-		snprintf(out->notes, sizeof(out->notes), "xen: %s", e.msg);
+		/* no xl: not an error for the scan, but say it, and what xl needs */
+		bool not_root = ctx->plat && ctx->plat->perm.known && !ctx->plat->perm.is_root;
+
+		snprintf(out->notes, sizeof(out->notes), "xen: no domain listed: %s%s", e.msg,
+			 not_root ? "; xl needs root in dom0 (/dev/xen/privcmd and xenstored), and this "
+			 "process is not root (a daemon started with --user, or under the shipped "
+			 "systemd unit, cannot run xl: docs/xen.md)" : "");
 		return 0;
 	}
 	ret = xen_parse_list_l(text, out, err);

@@ -88,4 +88,19 @@ test_expect_success 'help names the setting' '
 '
 
 stop_all_daemons
+
+# a dom0 root where xl cannot be run (no captured xl list -l) and the
+# process is not root (proc/self/status Uid 998): /api/v1/vms says why
+test_expect_success 'a daemon that is not root in dom0: /api/v1/vms says why no domain is listed' '
+	mkdir -p noroot/proc/self && cp -r "$R/proc" "$R/sys" noroot/ &&
+	printf "Name:\tvmmprofd\nUid:\t998\t998\t998\t998\nCapEff:\t0000000000000000\n" >noroot/proc/self/status &&
+	start_daemon nr --users users --root noroot &&
+	expect_status 200 nr adm.tok GET /api/v1/vms &&
+	json_get body "j[\"notes\"]" >notes &&
+	grep_q "xen: no domain listed: cannot open .*/.vmmprof-fixture/xl/list-l" notes &&
+	grep_q "xl needs root in dom0 (/dev/xen/privcmd and xenstored)" notes &&
+	test "$(json_get body "len(j[\"vms\"])")" = 0 &&
+	stop_daemon nr
+'
+
 test_done

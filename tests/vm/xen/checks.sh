@@ -130,6 +130,31 @@ else
 	echo "VMTEST skip diagnose-memory-per-node waiting for vmmprof diagnose --xen-numa-dump"
 fi
 
+stamp xentrace start
+# --- exact residency from xentrace: vCPU 0 of vptest is pinned to pCPU 1 by
+# its config; it is moved to pCPU 0 mid-trace with xl vcpu-pin, and its
+# traced seconds per pCPU are compared with xl vcpu-list's Time(s) before
+# the trace, at the move and after it (compare.py check_xentrace)
+if has_opt list xentrace; then
+	xl vcpu-list >"$T/trace-vcpu-before" 2>&1
+	"$VM" list vms --json --xentrace=12 >"$T/trace.json" 2>"$T/trace.err" &
+	pid=$!
+	# the adapter's xl calls come first (seconds under TCG); then xentrace runs 12 s
+	sleep 8
+	xl vcpu-pin vptest 0 0 >"$T/trace-pin.out" 2>&1
+	xl vcpu-list >"$T/trace-vcpu-switch" 2>&1
+	stamp xentrace moved vptest vCPU 0 to pCPU 0
+	wait $pid
+	echo "$?" >"$T/trace.rc"
+	xl vcpu-list >"$T/trace-vcpu-after" 2>&1
+	xl vcpu-pin vptest 0 1 >/dev/null 2>&1
+	sed 's/^/VMTEST-LOG xentrace: /' "$T/trace.err" "$T/trace-pin.out"
+	python3 -c "import json; [print('VMTEST-LOG xentrace:', v.get('name'), v.get('trace_reason'), [c.get('traced_run_s_per_pcpu') for c in v.get('vcpus', [])]) for v in json.load(open('$T/trace.json')).get('vms', [])]" 2>&1
+	cmp xentrace "$T"
+else
+	echo "VMTEST skip xentrace-residency waiting for vmmprof list vms --xentrace"
+fi
+
 stamp top start
 # --- vmmprof top --batch: dom0's software sources; what it cannot measure says why
 if has_cmd top; then

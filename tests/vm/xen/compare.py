@@ -168,14 +168,113 @@ def check_info(d):
             say("fail", "info-pmu-mode", "reason %r does not say %r" % (reason, m.group(1)))
         elif "Xen PMU mode" not in read(d, "info.txt"):
             say("fail", "info-pmu-mode", "the text output has no 'Xen PMU mode' line")
-        elif "every domain" not in read(d, "info.txt"):
-            say("fail", "info-pmu-mode", "the text does not say what pmu_mode 'all' would give")
+        elif "counts for every domain" in read(d, "info.txt"):
+            say("fail", "info-pmu-mode", "the text claims dom0 counts for every domain")
+        elif "vpmu=1" not in str(v.get("xen_domain_pmu_reason")):
+            say("fail", "info-pmu-mode", "xen_domain_pmu_reason %r does not name vpmu=1"
+                % v.get("xen_domain_pmu_reason"))
         else:
-            say("ok", "info-pmu-mode", "unknown: %s" % reason)
+            say("ok", "info-pmu-mode", "unknown: %s; per domain: %s" % (reason, v.get("xen_domain_pmu_reason")))
     elif mode != truth:
         say("fail", "info-pmu-mode", "pmu_mode %r, file says %r" % (mode, truth))
     else:
         say("ok", "info-pmu-mode", mode)
+    check_info_topology(d, doc)
+
+
+def xl_numa_info(text):
+    """'xl info -n' numa_info -> {node: (memsize MiB, distances)}"""
+    out, on = {}, False
+    for line in text.splitlines():
+        if line.startswith("numa_info"):
+            on = True
+            continue
+        if on:
+            m = re.match(r"\s*(\d+):\s+(\d+)\s+(\d+)\s+([\d,]+)\s*$", line)
+            if m:
+                out[int(m.group(1))] = (int(m.group(2)), [int(x) for x in m.group(4).split(",")])
+            elif not line.startswith("node:"):
+                on = False
+    return out
+
+
+def check_info_topology(d, doc):
+    """The machine's topology as xl info -n has it; dom0's own view kept apart; PSR's reason."""
+    text = read(d, "xl-info-n")
+    nr_cpus, nr_nodes, cpu_node = xl_info(text)
+    numa = xl_numa_info(text)
+    t = doc.get("topology", {})
+    bad = []
+    if t.get("source") != "xen":
+        bad.append("topology source %r, want xen" % t.get("source"))
+    nodes = {n.get("id"): n for n in t.get("nodes", [])}
+    if set(nodes) != set(numa) or len(nodes) != nr_nodes:
+        bad.append("nodes %s, xl info -n has %s (nr_nodes %d)" % (sorted(nodes), sorted(numa), nr_nodes))
+    for nid, (mib, dist) in numa.items():
+        n = nodes.get(nid, {})
+        want = {c for c, x in cpu_node.items() if x == nid}
+        if cpuset(n.get("cpus", ""), range(nr_cpus)) != want:
+            bad.append("node %d cpus %r, xl: %s" % (nid, n.get("cpus"), sorted(want)))
+        if n.get("mem_total_bytes") != mib << 20:
+            bad.append("node %d memory %r, xl: %d MiB" % (nid, n.get("mem_total_bytes"), mib))
+    dist = t.get("distance")
+    if dist != [numa[k][1] for k in sorted(numa)]:
+        bad.append("distances %r, xl: %r" % (dist, [numa[k][1] for k in sorted(numa)]))
+    if t.get("n_cpus") != nr_cpus:
+        bad.append("n_cpus %r, xl nr_cpus %d" % (t.get("n_cpus"), nr_cpus))
+    d0 = doc.get("dom0_topology") or {}
+    sys_nodes = len([x for x in os.listdir("/sys/devices/system/node") if re.match(r"node\d+$", x)])
+    if len(d0.get("nodes", [])) != sys_nodes:
+        bad.append("dom0_topology has %d nodes, dom0's sysfs %d" % (len(d0.get("nodes", [])), sys_nodes))
+    say("fail" if bad else "ok", "info-topology-xen", "; ".join(bad) or
+        "%d pCPUs, nodes %s as xl info -n; dom0's own view %d node(s)" % (nr_cpus, sorted(numa), sys_nodes))
+    v = doc.get("virtualization", {})
+    why = str(v.get("xen_psr_reason"))
+    if v.get("xen_psr") is not False or "psr=cmt" not in why:
+        say("fail", "info-psr-reason", "xen_psr %r, reason %r: want false naming psr=cmt" % (v.get("xen_psr"), why))
+    else:
+        say("ok", "info-psr-reason", why)
+
+
+def check_xentrace(d):
+    """vCPU 0 of vptest pinned to pCPU 1, moved to pCPU 0 mid-trace: traced seconds per pCPU
+    against xl vcpu-list's Time(s) before the trace, at the move and after it (0.1 s steps)."""
+    rc = read(d, "trace.rc").strip()
+    doc, err = load_json(d, "trace.json")
+    if rc != "0" or doc is None:
+        say("fail", "xentrace-residency", "list vms --xentrace exited %s: %s %s" % (rc, err or "", read(d, "trace.err")[:300]))
+        return
+    nr_cpus = xl_info(read(d, "xl-info-n"))[0]
+    t0 = xl_vcpus(read(d, "trace-vcpu-before"), nr_cpus).get(("vptest", 0))
+    t1 = xl_vcpus(read(d, "trace-vcpu-switch"), nr_cpus).get(("vptest", 0))
+    t2 = xl_vcpus(read(d, "trace-vcpu-after"), nr_cpus).get(("vptest", 0))
+    vm = find_vm(doc, "vptest")
+    if not (t0 and t1 and t2 and vm):
+        say("fail", "xentrace-residency", "missing xl readings or vptest in the JSON")
+        return
+    reason = vm.get("trace_reason") or ""
+    runs = (vm.get("vcpus") or [{}])[0].get("traced_run_s_per_pcpu")
+    if runs is None:
+        say("fail", "xentrace-residency", "no traced residency: %s" % reason)
+        return
+    on1, on0 = float(runs.get("1", 0)), float(runs.get("0", 0))
+    d1, d2 = t1["time"] - t0["time"], t2["time"] - t1["time"]
+    bad = []
+    if t1["cpu"] != 0 or t0["cpu"] != 1:
+        bad.append("xl placed vCPU 0 on pCPU %s then %s, the test wants 1 then 0" % (t0["cpu"], t1["cpu"]))
+    if not on1 > 0 or not on0 > 0:
+        bad.append("traced %.3f s on pCPU 1 and %.3f s on pCPU 0: it ran on both" % (on1, on0))
+    # the trace lies inside the xl readings: at most their difference, + 0.1 s resolution
+    if on1 > d1 + 0.15:
+        bad.append("traced %.3f s on pCPU 1 > %.1f s of CPU time before the move" % (on1, d1))
+    if on0 > d2 + 0.15:
+        bad.append("traced %.3f s on pCPU 0 > %.1f s of CPU time after the move" % (on0, d2))
+    for k, x in runs.items():
+        if int(k) not in (0, 1) and x > 0:
+            bad.append("traced on pCPU %s, which does not exist" % k)
+    say("fail" if bad else "ok", "xentrace-residency", "; ".join(bad) or
+        "pCPU 1 %.3f s (xl: <= %.1f s before the move), pCPU 0 %.3f s (xl: <= %.1f s after); %s"
+        % (on1, d1, on0, d2, reason))
 
 
 def xl_numa_pages(text):
@@ -550,6 +649,7 @@ def selftest(root):
         ("vptest vcpus", ls.get(DOMU, {}).get("vcpus"), 2),
         ("vptest node affinity", ln.get(DOMU, {}).get("nodes"), "all"),
         ("vptest pages", sum(pages.get(ls.get(DOMU, {}).get("domid"), {}).values()), DOMU_MEM_MIB * 256),
+        ("numa_info", xl_numa_info(read(x, "info-n.txt")), {0: (1536, [10, 20]), 1: (1535, [20, 10])}),
     ]
     # the dump parser on the hand-written texts of tests/data/xen-dmesg
     xd = os.path.join(os.path.dirname(root.rstrip("/")), "xen-dmesg")
@@ -569,6 +669,6 @@ def selftest(root):
 if __name__ == "__main__":
     if sys.argv[1] == "selftest":
         sys.exit(0 if selftest(sys.argv[2]) else 1)
-    check = {"info": check_info, "list": check_list, "diagnose": check_diagnose, "top": check_top,
+    check = {"info": check_info, "xentrace": check_xentrace, "list": check_list, "diagnose": check_diagnose, "top": check_top,
              "destroy": check_destroy}
     check[sys.argv[1]](sys.argv[2])
