@@ -74,11 +74,11 @@ int vms_scan(struct vms_view *v, const char *root, struct vp_err *err)
 int vms_scan_xen(struct vms_view *v, const char *root, struct hv_xen_numa *xen_numa,
 		 struct vp_err *err)
 {
-	return vms_scan_traced(v, root, xen_numa, NULL, err);
+	return vms_scan_traced(v, root, xen_numa, NULL, false, err);
 }
 
 int vms_scan_traced(struct vms_view *v, const char *root, struct hv_xen_numa *xen_numa,
-		    const struct hv_xen_trace *xen_trace, struct vp_err *err)
+		    const struct hv_xen_trace *xen_trace, bool xen_psr, struct vp_err *err)
 {
 	struct hv_ctx ctx;
 	int ret;
@@ -93,6 +93,7 @@ int vms_scan_traced(struct vms_view *v, const char *root, struct hv_xen_numa *xe
 	ctx.exec = NULL;
 	ctx.xen_numa = xen_numa;
 	ctx.xen_trace = xen_trace;
+	ctx.xen_psr = xen_psr;
 	ret = hv_scan_vms(&ctx, &v->vms, err);
 	if (ret)
 		return ret;
@@ -350,6 +351,22 @@ static void text_vm(const struct hv_vm_list *l, size_t k, vms_remote_fn remote, 
 	table_render(&t, out, 2, true);
 	table_release(&t);
 	fault_reasons(vm, out);
+	if (vm->psr_reason) {
+		sbuf_addstr(out, "  PSR         LLC ");
+		if (isnan(vm->psr_llc_bytes))
+			sbuf_addstr(out, "n/a");
+		else
+			sbuf_addf(out, "%.1f MiB", vm->psr_llc_bytes / 1048576.0);
+		sbuf_addstr(out, ", bandwidth ");
+		if (isnan(vm->psr_mbm_bps))
+			sbuf_addstr(out, "n/a");
+		else
+			sbuf_addf(out, "%.1f MB/s", vm->psr_mbm_bps / 1e6);
+		if (vm->psr_mbm_bps > 0 && !isnan(vm->psr_mbm_local_bps))
+			sbuf_addf(out, ", remote %.0f%%",
+				  100.0 * (1.0 - vm->psr_mbm_local_bps / vm->psr_mbm_bps));
+		sbuf_addf(out, " (%s)\n", vm->psr_reason);
+	}
 	if (vm->trace_reason) {
 		sbuf_addf(out, "  traced      %s\n", vm->trace_reason);
 		for (i = 0; i < vm->n_vcpus; i++) {
@@ -490,6 +507,18 @@ static void json_vm(const struct vms_view *v, const struct hv_vm *vm, struct jw 
 	if (e >= 0)
 		vms_json_qval(w, "remote_fraction", v->attrib.ents[e].remote_frac);
 	jw_kstr(w, "vcpu_reason", vm->vcpu_reason);
+	if (vm->psr_reason) {
+		double share = vm->psr_mbm_bps > 0 ? 1.0 - vm->psr_mbm_local_bps / vm->psr_mbm_bps : NAN;
+
+		jw_key(w, "psr");
+		jw_obj_begin(w);
+		jw_kdouble(w, "llc_occupancy_bytes", vm->psr_llc_bytes);
+		jw_kdouble(w, "mem_bandwidth_bytes_per_s", vm->psr_mbm_bps);
+		jw_kdouble(w, "local_bandwidth_bytes_per_s", vm->psr_mbm_local_bps);
+		jw_kdouble(w, "remote_share", share);
+		jw_kstr(w, "reason", vm->psr_reason);
+		jw_obj_end(w);
+	}
 	if (vm->trace_reason) {
 		jw_kstr(w, "trace_reason", vm->trace_reason);
 		jw_kdouble(w, "trace_s", vm->trace_s > 0 ? vm->trace_s : NAN);

@@ -26,9 +26,9 @@ int vms_scan(struct vms_view *v, const char *root, struct vp_err *err);
 /* The same, with Xen's page dump when xen_numa is not NULL (hv.h, opt-in). */
 int vms_scan_xen(struct vms_view *v, const char *root, struct hv_xen_numa *xen_numa,
 		 struct vp_err *err);
-/* The same, with exact residency from xentrace when xen_trace is not NULL (hv.h, opt-in). */
+/* The same, with exact residency from xentrace when xen_trace is not NULL, Xen PSR when xen_psr (hv.h, opt-in). */
 int vms_scan_traced(struct vms_view *v, const char *root, struct hv_xen_numa *xen_numa,
-		    const struct hv_xen_trace *xen_trace, struct vp_err *err);
+		    const struct hv_xen_trace *xen_trace, bool xen_psr, struct vp_err *err);
 void vms_release(struct vms_view *v);
 
 /* Attribution entity of a VM or vCPU, -1 when attribution has none. */

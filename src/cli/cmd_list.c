@@ -548,6 +548,7 @@ static int run_list(int argc, char **argv)
 		{ "encode", no_argument, NULL, 'e' },
 		{ "xen-numa-dump", no_argument, NULL, 'X' },
 		{ "xentrace", optional_argument, NULL, 'T' },
+		{ "xen-psr", no_argument, NULL, 'P' },
 		{ "raw-dump", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -574,6 +575,7 @@ static int run_list(int argc, char **argv)
 			o.xentrace_s = (unsigned)secs;
 			break;
 		}
+		case 'P': o.xen_psr = true; break;
 		case 'R': o.raw = true; break;
 		default:
 			return cli_usage_error(&cmd_list, "unknown option '%s'", argv[optind - 1]);
@@ -608,6 +610,8 @@ static int run_list(int argc, char **argv)
 	}
 	if (o.xen_numa_dump && kind->fn != list_vms)
 		return cli_usage_error(&cmd_list, "--xen-numa-dump is for 'list vms'");
+	if (o.xen_psr && kind->fn != list_vms)
+		return cli_usage_error(&cmd_list, "--xen-psr is for 'list vms'");
 	if (o.xentrace_s && kind->fn != list_vms)
 		return cli_usage_error(&cmd_list, "--xentrace is for 'list vms'");
 	rc = kind->fn(&o, &out);
@@ -623,7 +627,7 @@ const struct cmd cmd_list = {
 	.fn = run_list,
 	.summary = "list the events, PMUs and other things that can be measured here",
 	.synopsis = "list [events|pmus|vms] [PATTERN] [--json|--raw-dump] [--root DIR]\n"
-		    "list vms [--xen-numa-dump] [--xentrace[=SECS]] [--json]\n"
+		    "list vms [--xen-numa-dump] [--xentrace[=SECS]] [--xen-psr] [--json]\n"
 		    "list --encode SPEC... [--json] [--root DIR]",
 	.description =
 		"Without a KIND, or with 'events', lists every event name that 'vmmprof stat -e'\n"
@@ -650,7 +654,10 @@ const struct cmd cmd_list = {
 		   "\tconsole ring, so it is off unless asked for\n"
 		   "--xentrace[=SECS]\tlist vms on Xen: trace Xen's scheduler for SECS (default 1)\n"
 		   "\twith 'xentrace -e 0x00021000' and give each vCPU its exact run time per\n"
-		   "\tpCPU; uses Xen's trace buffers as they are (tbuf_size= or 'xentrace -S')",
+		   "\tpCPU; uses Xen's trace buffers as they are (tbuf_size= or 'xentrace -S')\n"
+		   "--xen-psr\tlist vms on Xen with psr=cmt: each domain's LLC occupancy and memory\n"
+		   "\tbandwidth (Intel CMT/MBM): attaches the domains with 'xl psr-cmt-attach', reads\n"
+		   "\t'xl psr-cmt-show' and detaches what it attached",
 	.examples = "vmmprof list\tevery event\n"
 		    "vmmprof list events 'sched:*'\tthe scheduler tracepoints\n"
 		    "vmmprof list pmus\tthe kernel's PMUs\n"

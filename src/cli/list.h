@@ -12,6 +12,7 @@ struct list_opts {
 	bool json;
 	bool raw;             /* --raw-dump: the names only, space-separated on one line (perf's) */
 	bool xen_numa_dump;   /* list vms --xen-numa-dump: Xen's pages per node (opt-in) */
+	bool xen_psr;         /* list vms --xen-psr: Xen's per-domain CMT/MBM (opt-in) */
 	unsigned xentrace_s;  /* list vms --xentrace[=SECS]: exact residency from xentrace; 0 off */
 };
 

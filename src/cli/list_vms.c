@@ -31,7 +31,7 @@ int list_vms(const struct list_opts *o, struct sbuf *out)
 	int rc = 0;
 
 	if (vms_scan_traced(&v, o->root, o->xen_numa_dump ? &xn : NULL, o->xentrace_s ? &xt : NULL,
-			    &err))
+			    o->xen_psr, &err))
 		rc = cli_error(&err);
 	else if (o->raw)
 		raw_names(&v.vms, o, out);

@@ -75,6 +75,11 @@ struct hv_vm {
 	char *hypervisor;          /* guest adapter: who runs us ("KVM", "Xen"), NULL unknown */
 	char *trace_reason;        /* Xen with xen_trace: what the trace gave, or why none; NULL not asked */
 	double trace_s;            /* the trace's length (first to last stamp), s; 0 none */
+	/* Xen with hv_ctx.xen_psr: Intel CMT/MBM through xl psr-cmt-*, summed over sockets; NaN n/a */
+	double psr_llc_bytes;      /* LLC occupancy */
+	double psr_mbm_bps;        /* memory bandwidth, bytes/s (xl's 10 ms sample) */
+	double psr_mbm_local_bps;  /* of it, to the local node */
+	char *psr_reason;          /* what was measured, or why not; NULL not asked */
 };
 
 /* Owned by the caller: hv_vm_list_release(). */
@@ -125,12 +130,22 @@ struct hv_xen_trace {
 	unsigned secs;                  /* how long to trace, >= 1 */
 };
 
+/*
+ * hv_ctx.xen_psr: Xen's per-domain LLC occupancy and memory bandwidth
+ * (source/xen_psr.h).  Only when Xen booted with psr=cmt (platform says so;
+ * otherwise nothing runs and each domain says why): `xl psr-hwinfo`, then
+ * `xl psr-cmt-attach` for each domain not attached yet, the three `xl
+ * psr-cmt-show` reads, and `xl psr-cmt-detach` of exactly those it
+ * attached, before the scan returns.
+ */
+
 struct hv_ctx {
 	const char *root;               /* "/" or NULL live; a fixture tree in tests */
 	const struct platform *plat;    /* topology for CPU -> node; may be NULL */
 	const struct hv_exec *exec;     /* NULL: hv_exec_default */
 	struct hv_xen_numa *xen_numa;   /* NULL: no Xen page dumps (the default) */
 	const struct hv_xen_trace *xen_trace; /* NULL: residency sampled (the default) */
+	bool xen_psr;                   /* Xen PSR per domain: attach, read, detach (opt-in) */
 };
 
 const char *hv_adapter_name(enum hv_adapter_id a); /* "kvm", "xen", "guest", "native" */

@@ -1,5 +1,6 @@
 /* xen.c - Xen adapter: domains and their vCPUs from xl, seen from dom0 */
 #include "hv/xen.h"
+#include "source/xen_psr.h"
 #include "source/xentrace.h"
 #include "util/fs.h"
 #include "util/alloc.h"
@@ -603,6 +604,113 @@ static void xen_trace_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, siz
 	xentrace_res_release(&r);
 }
 
+static void psr_reason_all(struct hv_vm_list *out, size_t first, const char *why)
+{
+	size_t i;
+
+	for (i = first; i < out->n; i++)
+		if (out->vms[i].adapter == HVA_XEN) {
+			free(out->vms[i].psr_reason);
+			out->vms[i].psr_reason = xasprintf("n/a: %s", why);
+		}
+}
+
+/* One `xl psr-cmt-show TYPE`, parsed; false (and *why) when it cannot be read. */
+static bool psr_show(const struct hv_ctx *ctx, const char *type, struct xen_psr_table *t,
+		     char *why, size_t size)
+{
+	const char *argv[] = { "xl", "psr-cmt-show", type, NULL };
+	struct vp_err e = { 0, "" };
+	char *text = NULL;
+	int ret = hv_run(ctx, argv, &text, &e);
+
+	if (!ret)
+		ret = xen_psr_show_parse(text, t, &e);
+	free(text);
+	if (ret)
+		snprintf(why, size, "%s", e.msg);
+	return !ret;
+}
+
+/* The opt-in: attach what is not attached, read the three monitors, detach what it attached. */
+static void xen_psr_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, size_t first)
+{
+	static const char *const hw_argv[] = { "xl", "psr-hwinfo", NULL };
+	struct xen_psr_table occ, tot, loc;
+	struct xen_psr_hw hw;
+	struct vp_err e = { 0, "" };
+	char why[512], wo[256] = "", wt[256] = "", wl[256] = "", *text = NULL;
+	bool *mine, ok_o, ok_t, ok_l;
+	size_t i;
+
+	if (ctx->plat && !platform_xen_psr(ctx->plat, why, sizeof(why))) {
+		psr_reason_all(out, first, why);
+		return;
+	}
+	if (hv_run(ctx, hw_argv, &text, &e) || xen_psr_hwinfo_parse(text, &hw, &e)) {
+		snprintf(why, sizeof(why), "%s", e.msg);
+		psr_reason_all(out, first, why);
+		free(text);
+		return;
+	}
+	free(text);
+	if (!hw.cmt) {
+		psr_reason_all(out, first, "xl psr-hwinfo: CMT is not enabled (psr=cmt on Xen's "
+			       "command line, on an Intel CPU with RDT)");
+		return;
+	}
+	mine = xcalloc(out->n + 1, sizeof(bool));
+	for (i = first; i < out->n; i++) {
+		char id[16];
+		const char *argv[] = { "xl", "psr-cmt-attach", id, NULL };
+
+		if (out->vms[i].adapter != HVA_XEN)
+			continue;
+		snprintf(id, sizeof(id), "%d", out->vms[i].domid);
+		/* fails when already attached (by someone else): then it is not ours to detach */
+		mine[i] = !hv_run(ctx, argv, &text, NULL);
+		free(text);
+	}
+	ok_o = hw.occupancy && psr_show(ctx, "cache-occupancy", &occ, wo, sizeof(wo));
+	ok_t = hw.total_bw && psr_show(ctx, "total-mem-bandwidth", &tot, wt, sizeof(wt));
+	ok_l = hw.local_bw && psr_show(ctx, "local-mem-bandwidth", &loc, wl, sizeof(wl));
+	for (i = first; i < out->n; i++) {
+		struct hv_vm *vm = &out->vms[i];
+		char id[16];
+		const char *argv[] = { "xl", "psr-cmt-detach", id, NULL };
+
+		if (vm->adapter != HVA_XEN)
+			continue;
+		if (mine[i]) {
+			snprintf(id, sizeof(id), "%d", vm->domid);
+			hv_run(ctx, argv, &text, NULL);
+			free(text);
+		}
+		vm->psr_llc_bytes = ok_o ? xen_psr_dom_total(&occ, vm->domid) : NAN;
+		vm->psr_mbm_bps = ok_t ? xen_psr_dom_total(&tot, vm->domid) : NAN;
+		vm->psr_mbm_local_bps = ok_l ? xen_psr_dom_total(&loc, vm->domid) : NAN;
+		free(vm->psr_reason);
+		vm->psr_reason = xasprintf(
+			"Xen PSR (xl psr-cmt-show, %s): occupancy %s; bandwidth %s (xl's 10 ms sample, "
+			"not an interval's average)%s%s%s%s",
+			mine[i] ? "attached for this read and detached after it" :
+			"not attached by vmmprof (xl psr-cmt-attach failed: already attached, or no "
+			"free RMID), left as it was",
+			ok_o ? "read just after attaching (it grows from 0 as the domain refills the "
+			"cache)" : *wo ? wo : "not supported",
+			ok_t ? "total" : *wt ? wt : "total not supported",
+			ok_l ? ", local" : "", ok_l ? "" : "; local: ",
+			ok_l ? "" : *wl ? wl : "not supported", "");
+	}
+	if (ok_o)
+		xen_psr_table_release(&occ);
+	if (ok_t)
+		xen_psr_table_release(&tot);
+	if (ok_l)
+		xen_psr_table_release(&loc);
+	free(mine);
+}
+
 int hv_xen_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err)
 {
 	static const char *const list_argv[] = { "xl", "list", "-l", NULL };
@@ -656,5 +764,7 @@ int hv_xen_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err 
 		xen_numa_scan(ctx, out, first, nr_nodes);
 	if (!ret && ctx->xen_trace)
 		xen_trace_scan(ctx, out, first, tsc_hz);
+	if (!ret && ctx->xen_psr)
+		xen_psr_scan(ctx, out, first);
 	return ret;
 }

@@ -30,6 +30,7 @@ static void scan(const char *fixture, struct hv_vm_list *l, struct platform *p)
 
 	snprintf(root, sizeof(root), "%s", test_data(fixture));
 	fake_platform(p);
+	memset(&ctx, 0, sizeof(ctx));
 	ctx.root = root;
 	ctx.plat = p;
 	ctx.exec = NULL;
@@ -519,6 +520,7 @@ static void dump_scan(struct dump_runner *r, struct hv_xen_numa *xn, struct hv_v
 
 	snprintf(root, sizeof(root), "%s", test_data("root/xen-dom0"));
 	fake_platform(&p);
+	memset(&ctx, 0, sizeof(ctx));
 	ctx.root = root;
 	ctx.plat = &p;
 	ctx.exec = &ex;
@@ -756,4 +758,84 @@ TEST(kvm_libvirt_domain_persistence_and_mode)
 		CHECK_INT_AT(rows[i].line, p, rows[i].persistent);
 		CHECK_INT_AT(rows[i].line, r, rows[i].restrictive);
 	}
+}
+
+/*
+ * --xen-psr: a runner that records every xl call.  Domain 1 is attached
+ * by someone else already (its attach fails): it is read but not detached;
+ * domains 0 and 3 are attached, read and detached, after the reads.
+ */
+struct psr_runner {
+	char log[1024];
+};
+
+static int psr_run(void *arg, const char *root, const char *const *argv, char **out,
+		   struct vp_err *err)
+{
+	struct psr_runner *r = arg;
+	struct hv_ctx plain = { root, NULL, NULL, NULL };
+	if (argv[1] && !strncmp(argv[1], "psr-", 4)) {
+		snprintf(r->log + strlen(r->log), sizeof(r->log) - strlen(r->log), "%s%s%s;",
+			 argv[1] + 4, argv[2] ? " " : "", argv[2] ? argv[2] : "");
+		if (!strcmp(argv[1], "psr-hwinfo")) {
+			*out = xstrdup("Cache Monitoring Technology (CMT):\nEnabled         : 1\n"
+				       "Total RMID      : 63\nSupported monitor types:\ncache-occupancy\n");
+			return 0;
+		}
+		if (!strcmp(argv[1], "psr-cmt-attach") && !strcmp(argv[2], "1"))
+			return vp_err_set(err, VP_EUNSUPP, "'xl psr-cmt-attach' failed (status 1)");
+		if (!strcmp(argv[1], "psr-cmt-show")) {
+			*out = xstrdup("Total RMID: 63\nName ID Socket 0\nguest1 1 100 KB\n");
+			return 0;
+		}
+		*out = xstrdup("");
+		return 0;
+	}
+	return hv_run(&plain, argv, out, err);
+}
+
+TEST(xen_psr_attaches_reads_and_detaches_its_own)
+{
+	static char root[4096];
+	struct psr_runner r = { "" };
+	struct hv_exec ex = { psr_run, &r };
+	struct platform p;
+	struct hv_ctx ctx;
+	struct hv_vm_list l;
+	struct vp_err err = { 0, "" };
+	const struct hv_vm *vm;
+
+	snprintf(root, sizeof(root), "%s", test_data("root/xen-dom0"));
+	fake_platform(&p);
+	snprintf(p.hv.xen_cmdline, sizeof(p.hv.xen_cmdline), "psr=cmt");
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.root = root;
+	ctx.plat = &p;
+	ctx.exec = &ex;
+	ctx.xen_psr = true;
+	memset(&l, 0, sizeof(l));
+	CHECK_INT(hv_xen_scan(&ctx, &l, &err), 0);
+	/* only cache-occupancy is supported: no bandwidth read */
+	CHECK_STR(r.log, "hwinfo;cmt-attach 0;cmt-attach 1;cmt-attach 3;cmt-show cache-occupancy;"
+		  "cmt-detach 0;cmt-detach 3;");
+	vm = hv_vm_list_find(&l, "guest1");
+	CHECK(vm != NULL);
+	if (vm) {
+		CHECK_NEAR(vm->psr_llc_bytes, 100.0 * 1024, 0);
+		CHECK_NAN(vm->psr_mbm_bps);
+		CHECK_CONTAINS(vm->psr_reason, "not attached by vmmprof");
+	}
+	hv_vm_list_release(&l);
+
+	/* no psr=cmt: no xl psr command at all */
+	r.log[0] = '\0';
+	p.hv.xen_cmdline[0] = '\0';
+	snprintf(p.hv.xen_cmdline, sizeof(p.hv.xen_cmdline), "dom0_mem=2048M");
+	memset(&l, 0, sizeof(l));
+	CHECK_INT(hv_xen_scan(&ctx, &l, &err), 0);
+	CHECK_STR(r.log, "");
+	vm = hv_vm_list_find(&l, "guest1");
+	if (vm)
+		CHECK_CONTAINS(vm->psr_reason, "psr=cmt");
+	hv_vm_list_release(&l);
 }
