@@ -139,8 +139,13 @@ if has_opt list xentrace; then
 	xl vcpu-list >"$T/trace-vcpu-before" 2>&1
 	"$VM" list vms --json --xentrace=12 >"$T/trace.json" 2>"$T/trace.err" &
 	pid=$!
-	# the adapter's xl calls come first (seconds under TCG); then xentrace runs 12 s
-	sleep 8
+	# the adapter's xl calls come first (seconds under TCG); move the vCPU
+	# once xentrace has run for 4 s of its 12
+	for i in $(seq 1 120); do
+		pidof xentrace >/dev/null 2>&1 && break
+		sleep 0.5
+	done
+	sleep 4
 	xl vcpu-pin vptest 0 0 >"$T/trace-pin.out" 2>&1
 	xl vcpu-list >"$T/trace-vcpu-switch" 2>&1
 	stamp xentrace moved vptest vCPU 0 to pCPU 0
