@@ -14,7 +14,7 @@ timeout -k 5 "$limit" qemu-system-x86_64 -accel tcg -cpu qemu64 -smp 2 -m 3072 \
 	-numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1 \
 	-display none -monitor none -serial stdio -no-reboot \
 	-kernel "$cache/xen.elf" \
-	-append "dom0_mem=2048M,max:2048M console=com1 com1=115200 noreboot loglvl=warning tbuf_size=64" \
+	-append "dom0_mem=2048M,max:2048M console=com1 com1=115200 noreboot loglvl=warning tbuf_size=256" \
 	-initrd "$cache/kernel/vmlinuz console=hvc0 rdinit=/init quiet loglevel=3 ${VP_XEN_DOM0_ARGS:-},$cache/dom0.cpio" \
 	</dev/null >"$log" 2>&1
 rc=$?
