@@ -1,10 +1,12 @@
 /* diag_xen.c - placement advice for Xen domains: soft affinity, cpupools, and what needs a restart */
 #include "analysis/diag_xen.h"
+#include "util/alloc.h"
 #include "util/sbuf.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A domain's memory is "on one node" from this share on: pinning can then make it local. */
@@ -116,26 +118,24 @@ void diag_advise_xen(const struct diag_input *in, struct diag_result *r, size_t 
 			a->vcpu = c->index;
 			a->to_node = home;
 			a->gain_pct = r->vcpu_pct[v * FACTOR_N + FACTOR_LOCALITY];
-			snprintf(a->action, sizeof(a->action),
-				 "%s %s vCPU %d towards node %d (pCPUs %s), where %.0f%% of its memory is",
+			a->action = xasprintf("%s %s vCPU %d towards node %d (pCPUs %s), where %.0f%% of its memory is",
 				 in->params.xen_hard_pin ? "pin" : "let Xen prefer", vm->name, c->index,
 				 h->id, h->cpus, 100 * hfrac);
 			sbuf_reset(&ev);
 			evidence_of(in, r, v, &ev);
-			snprintf(a->evidence, sizeof(a->evidence), "%s; %s's memory: %.0f%% on node %d (%s)",
+			a->evidence = xasprintf("%s; %s's memory: %.0f%% on node %d (%s)",
 				 sbuf_str(&ev), vm->name, 100 * hfrac, h->id,
 				 vm->mem_reason ? vm->mem_reason : "memory per node");
-			snprintf(a->effect, sizeof(a->effect), in->params.xen_hard_pin ?
+			a->effect = xasprintf(in->params.xen_hard_pin ?
 				 "the vCPU runs only on node %d: its accesses become local, and it waits "
 				 "when those pCPUs are busy" :
 				 "credit2 runs the vCPU on node %d when a pCPU there is free, elsewhere "
 				 "rather than waiting: most of its accesses become local", h->id);
 			if (in->params.xen_hard_pin)
-				snprintf(a->command, sizeof(a->command), "xl vcpu-pin '%s' %d %s\n", vm->name,
+				a->command = xasprintf("xl vcpu-pin '%s' %d %s\n", vm->name,
 					 c->index, h->cpus);
 			else
-				snprintf(a->command, sizeof(a->command),
-					 "xl vcpu-pin '%s' %d - %s\n"
+				a->command = xasprintf("xl vcpu-pin '%s' %d - %s\n"
 					 "# '-' keeps the hard affinity; soft affinity only steers the scheduler\n",
 					 vm->name, c->index, h->cpus);
 		}
@@ -143,16 +143,12 @@ void diag_advise_xen(const struct diag_input *in, struct diag_result *r, size_t 
 		if ((int)nv <= h->n_cpus) {
 			a = diag_add_advice(r, "xen-cpupool", vmi);
 			a->to_node = home;
-			snprintf(a->action, sizeof(a->action),
-				 "give node %d to %s alone: one cpupool per node", h->id, vm->name);
-			snprintf(a->evidence, sizeof(a->evidence),
-				 "its %zu vCPUs fit node %d's %d pCPUs, which hold %.0f%% of its memory",
+			a->action = xasprintf("give node %d to %s alone: one cpupool per node", h->id, vm->name);
+			a->evidence = xasprintf("its %zu vCPUs fit node %d's %d pCPUs, which hold %.0f%% of its memory",
 				 nv, h->id, h->n_cpus, 100 * hfrac);
-			snprintf(a->effect, sizeof(a->effect),
-				 "no other domain's vCPU shares node %d's pCPUs or its cache; only if "
+			a->effect = xasprintf("no other domain's vCPU shares node %d's pCPUs or its cache; only if "
 				 "the host can spare the node", h->id);
-			snprintf(a->command, sizeof(a->command),
-				 "xl cpupool-numa-split\n"
+			a->command = xasprintf("xl cpupool-numa-split\n"
 				 "xl cpupool-migrate '%s' Pool-node%d\n"
 				 "# cpupool-numa-split makes one pool per node (xl cpupool-list names them); "
 				 "it needs every pCPU still in Pool-0\n", vm->name, h->id);
@@ -171,29 +167,23 @@ void diag_advise_xen(const struct diag_input *in, struct diag_result *r, size_t 
 	if (home < 0) {
 		a = diag_add_advice(r, "xen-memory-unknown", vmi);
 		a->gain_pct = gain;
-		snprintf(a->action, sizeof(a->action),
-			 "find where %s's memory is before moving its vCPUs", vm->name);
-		snprintf(a->evidence, sizeof(a->evidence), "%s; memory per node unknown: %s",
+		a->action = xasprintf("find where %s's memory is before moving its vCPUs", vm->name);
+		a->evidence = xasprintf("%s; memory per node unknown: %s",
 			 sbuf_str(&ev), vm->mem_reason ? vm->mem_reason : "not read");
-		snprintf(a->effect, sizeof(a->effect),
-			 "with Xen's pages per node the estimate says which node to steer it to");
-		snprintf(a->command, sizeof(a->command),
-			 "vmmprof diagnose --xen-numa-dump\n"
+		a->effect = xasprintf("with Xen's pages per node the estimate says which node to steer it to");
+		a->command = xasprintf("vmmprof diagnose --xen-numa-dump\n"
 			 "# runs 'xl debug-keys u' once: Xen prints each domain's pages per node to its console ring\n");
 		goto out;
 	}
 	a = diag_add_advice(r, "xen-recreate", vmi);
 	a->to_node = target;
 	a->gain_pct = gain;
-	snprintf(a->action, sizeof(a->action),
-		 "recreate %s with its vCPUs and memory on node %d: Xen places a domain's memory "
+	a->action = xasprintf("recreate %s with its vCPUs and memory on node %d: Xen places a domain's memory "
 		 "only when it is created", vm->name, in->nodes[target].id);
-	snprintf(a->evidence, sizeof(a->evidence),
-		 "%s; its memory is spread: at most %.0f%% on one node (%s), so no vCPU placement "
+	a->evidence = xasprintf("%s; its memory is spread: at most %.0f%% on one node (%s), so no vCPU placement "
 		 "makes it local", sbuf_str(&ev), 100 * hfrac,
 		 vm->mem_reason ? vm->mem_reason : "memory per node");
-	snprintf(a->effect, sizeof(a->effect),
-		 "after the restart its memory is allocated on node %d, where its vCPUs run: "
+	a->effect = xasprintf("after the restart its memory is allocated on node %d, where its vCPUs run: "
 		 "accesses become local", in->nodes[target].id);
 	sbuf_addf(&cmd, "# in %s's xl config file (the one it was created from); the change "
 		  "needs a restart:\n", vm->name);
@@ -207,12 +197,12 @@ void diag_advise_xen(const struct diag_input *in, struct diag_result *r, size_t 
 
 		for (m = 0; m < vm->n_mem_nodes; m++)
 			total += vm->mem_node[m];
-		snprintf(a->action, sizeof(a->action),
-			 "recreate %s with a vNUMA layout over the host's nodes: Xen places a "
+		free(a->action);
+		free(a->effect);
+		a->action = xasprintf("recreate %s with a vNUMA layout over the host's nodes: Xen places a "
 			 "domain's memory only when it is created, and %zu vCPUs do not fit one node",
 			 vm->name, nv);
-		snprintf(a->effect, sizeof(a->effect),
-			 "each virtual node's memory sits on its host node, and the guest's own NUMA "
+		a->effect = xasprintf("each virtual node's memory sits on its host node, and the guest's own NUMA "
 			 "policy keeps its threads near their memory");
 		sbuf_addstr(&cmd, "vnuma = [ ");
 		for (k = 0; k < n; k++) {
@@ -229,7 +219,7 @@ void diag_advise_xen(const struct diag_input *in, struct diag_result *r, size_t 
 		sbuf_addstr(&cmd, " ]\n# vdistances: use Xen's (vmmprof info, xl info -n)\n");
 	}
 	sbuf_addf(&cmd, "xl shutdown -w '%s'\nxl create CONFIG_FILE\n", vm->name);
-	snprintf(a->command, sizeof(a->command), "%s", sbuf_str(&cmd));
+	a->command = xasprintf("%s", sbuf_str(&cmd));
 out:
 	sbuf_release(&ev);
 	sbuf_release(&cmd);

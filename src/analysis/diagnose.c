@@ -489,8 +489,16 @@ static void finish_commands(struct diag_advice *a, const struct diag_vm *vm)
 	a->needs = sb.len ? sbuf_detach(&sb) : NULL;
 	sbuf_release(&sb);
 	free(a->restart);
-	if (!virsh && !xl && !ts && !mp)
+	if (!virsh && !xl && !ts && !mp && !strstr(c, "xl create ") && !strstr(c, "xl cpupool-"))
 		a->restart = xstrdup("nothing to apply");
+	else if (strstr(c, "xl create "))
+		a->restart = xasprintf("yes: the change is in %s's configuration file, and takes "
+				       "effect when the domain is created from it",
+				       vm ? vm->name : "the domain's");
+	else if (strstr(c, "xl cpupool-migrate "))
+		a->restart = xasprintf("no: the pools last until Xen reboots and %s returns to "
+				       "its configured pool when it is created again; keep it with "
+				       "pool= in its configuration file", vm ? vm->name : "the domain");
 	else if (xl)
 		a->restart = xasprintf("no: xl vcpu-pin lasts until %s is destroyed; keep it with "
 				       "cpus= in its configuration file", vm ? vm->name : "the domain");
