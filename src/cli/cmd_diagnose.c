@@ -94,7 +94,7 @@ static void ivals_text(const struct ivals *iv, struct sbuf *out)
 	size_t k, s;
 	int f;
 
-	if (iv->n_s < 2) {
+	if (iv->n_s < 2 || !iv->n_vms) {
 		free(col);
 		return;
 	}
