@@ -31,6 +31,9 @@ G=r/sys/fs/resctrl/mon_groups
 mkdir -p models && make_root r &&
 cp "$VP_DATA/models/good/resctrl.model" models/ && chmod -R a+rX models r || exit 1
 vmmprof user add adm --role admin --users users >adm.tok 2>/dev/null
+# the daemon reads its users file again as nobody whenever it changes, and
+# refuses to start as a user that cannot (docs/daemon.md)
+chown nobody users
 
 test_expect_success 'as nobody: a session with resctrl is made, and says why it cannot measure' '
 	start_daemon u --users users --user nobody --root "$TRASH/r" --model-path "$TRASH/models" &&
