@@ -40,7 +40,11 @@ if command -v perf >/dev/null; then
 		wait $vp && wait $pp && wait $wpid &&
 		tc=$(isum task-clock v) &&
 		near "$tc" "$(awk -v w=$(report work_cpu_ns r) "BEGIN { print w / 1e6 }")" 0.05 20 &&
-		near "$tc" "$(isum task-clock p)" 0.03 5 &&
+		# each tool stops at its own moment after the report, and the
+		# workload still runs its exit: on a loaded machine that moved the
+		# two totals apart by 29 ms of 330 (CI), as much as each may differ
+		# from the CPU time the workload measured
+		near "$tc" "$(isum task-clock p)" 0.05 20 &&
 		test "$(isum page-faults v | cut -d. -f1)" -ge 2000 &&
 		test "$(isum page-faults p | cut -d. -f1)" -ge 2000 &&
 		# the workload keeps faulting (report file, exit) after it reports,

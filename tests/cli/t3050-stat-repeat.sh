@@ -27,10 +27,14 @@ test_expect_success '-r 3 --json: three runs, each task-clock what its run burne
 	runs = tc["runs"]
 	assert len(runs) == 3, runs
 	# each run burned (k+1)*100 ms of CPU; task-clock adds the start-up of sh and of
-	# the workload (tens of ms in a sanitizer build) and its exit
+	# the workload and its exit: tens of ms, up to ~100 ms in a sanitizer build on
+	# a loaded machine (CI saw 190, 291, 389).  That overhead is the same in each
+	# run, so the step from one run to the next is the 100 ms burned
 	for k, v in enumerate(runs):
 	    want = (k + 1) * 100
-	    assert 0.97 * want <= v <= want + 80, (k, v, runs)
+	    assert 0.97 * want <= v <= want + 250, (k, v, runs)
+	for a, b in zip(runs, runs[1:]):
+	    assert 60 <= b - a <= 140, (a, b, runs)
 	# a run is single-threaded: it cannot use more CPU than the time it took
 	for v, el in zip(runs, s["elapsed_runs"]):
 	    assert v / 1000 <= el * 1.02 + 0.002, (v, el)
@@ -55,8 +59,9 @@ test_expect_success '-r 3 --json: mean, stddev and noise_pct computed from the r
 	check(s["elapsed_runs"], s["elapsed"], s["elapsed_stddev"], "elapsed")
 	tc = [e for e in s["events"] if e["event"] == "task-clock"][0]
 	# runs of 100, 200, 300 ms: sd of the mean 57.7 ms, 28.9 % of 200 ms; the
-	# start-up added to every run makes the share smaller, never larger
-	assert 20 <= tc["noise_pct"] <= 29.0, tc["noise_pct"]
+	# start-up added to every run (at most 250 ms, above) makes the share
+	# smaller, never larger: 57.7 / (200 + 250) = 12.8 %
+	assert 12 <= tc["noise_pct"] <= 29.0, tc["noise_pct"]
 	assert abs(tc["count"] - tc["value"] * 1e6) <= 1e-6 * tc["count"], tc
 	assert tc["metric_unit"] == "CPUs utilized", tc
 	PY
@@ -69,7 +74,7 @@ test_expect_success '-r 3 table: "(3 runs)", "( +- x% )" after the metric, elaps
 	grep "msec task-clock" t >row &&
 	grep_q "# *[0-9.]* CPUs utilized   ( +- *[0-9.]*% )$" row &&
 	pct=$(sed -n "s/.*( +- *\([0-9.]*\)% )$/\1/p" row) &&
-	awk -v p="$pct" "BEGIN { exit !(p >= 20 && p <= 29) }" &&
+	awk -v p="$pct" "BEGIN { exit !(p >= 12 && p <= 29) }" &&
 	grep "seconds time elapsed" t >el &&
 	# perf: " %17.*f +- %.*f seconds time elapsed" with as many decimals on both sides
 	grep_q "^ *[0-9]*\.[0-9]* +- [0-9]*\.[0-9]* seconds time elapsed" el &&
@@ -85,7 +90,7 @@ test_expect_success '-r 3 -x,: a "x.xx%" spread field after the event, then run-
 	awk -F, "{ exit !(\$2 == \"msec\" && \$3 == \"task-clock\" && \$4 ~ /^[0-9]+\.[0-9][0-9]%$/ && \$6 == \"100.00\") }" c ||
 		{ cat c; false; } &&
 	pct=$(cut -d, -f4 c | tr -d %) &&
-	awk -v p="$pct" "BEGIN { exit !(p >= 20 && p <= 29) }"
+	awk -v p="$pct" "BEGIN { exit !(p >= 12 && p <= 29) }"
 '
 
 test_expect_success 'a failing run: the runs go on, are counted, the exit code is the last run'"'"'s' '
