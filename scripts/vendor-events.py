@@ -48,7 +48,7 @@ SKX_CORE = [
 ]
 SKX_UNCORE = [
     "UNC_M_CAS_COUNT.RD", "UNC_M_CAS_COUNT.WR", "UNC_M_RPQ_OCCUPANCY", "UNC_M_RPQ_INSERTS",
-    "UNC_M_RPQ_CYCLES_FULL", "UNC_CHA_TOR_INSERTS.IA_MISS", "UNC_CHA_TOR_OCCUPANCY.IA_MISS",
+    "UNC_M_RPQ_CYCLES_FULL", "UNC_M_WPQ_CYCLES_FULL", "UNC_M_CLOCKTICKS", "UNC_CHA_TOR_INSERTS.IA_MISS", "UNC_CHA_TOR_OCCUPANCY.IA_MISS",
     "UNC_CHA_TOR_INSERTS.IA_MISS_DRD", "UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD", "UNC_CHA_CLOCKTICKS",
     "UNC_UPI_TxL_FLITS.ALL_DATA",
 ]
@@ -84,10 +84,12 @@ CPUS = {
                              "OCR.DEMAND_DATA_RD.L3_MISS_REMOTE_HOP1_DRAM.ANY_SNOOP"] + INTEL_COST + SKX_UNCORE),
     "icx": ("perfmon", ["ICX/events/icelakex_core.json", "ICX/events/icelakex_uncore.json",
                         "ICX/events/icelakex_uncore_experimental.json"],
-            ICX_CORE + ["SQ_MISC.SQ_FULL", "CYCLE_ACTIVITY.STALLS_TOTAL"] + INTEL_COST + ICX_UNCORE),
+            ICX_CORE + ["SQ_MISC.SQ_FULL", "CYCLE_ACTIVITY.STALLS_TOTAL"] + INTEL_COST + ICX_UNCORE
+            + ["UNC_M_CLOCKTICKS", "UNC_M_RPQ_CYCLES_FULL_PCH0", "UNC_M_RPQ_CYCLES_FULL_PCH1",
+               "UNC_M_WPQ_CYCLES_FULL_PCH0", "UNC_M_WPQ_CYCLES_FULL_PCH1"]),
     "spr": ("perfmon", ["SPR/events/sapphirerapids_core.json", "SPR/events/sapphirerapids_uncore.json",
                         "SPR/events/sapphirerapids_uncore_experimental.json"],
-            ICX_CORE + ["XQ.FULL_CYCLES"] + SPR_COST + ICX_UNCORE),
+            ICX_CORE + ["XQ.FULL_CYCLES"] + SPR_COST + ICX_UNCORE + ["UNC_M_CLOCKTICKS"]),
     "nhm-ep": ("perfmon", ["NHM-EP/events/NehalemEP_core.json"],
                ["MEM_UNCORE_RETIRED.LOCAL_DRAM", "MEM_UNCORE_RETIRED.REMOTE_DRAM",
                 "MEM_UNCORE_RETIRED.OTHER_CORE_L2_HITM", "OFFCORE_RESPONSE_0.ANY_DATA.REMOTE_CACHE_HITM",

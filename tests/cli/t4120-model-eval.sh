@@ -36,7 +36,7 @@ test_expect_success 'model test fails a case whose expectation is wrong, naming 
 	expect_exit 1 vmmprof model test bad.cases >out &&
 	grep_q "^FAIL bad.cases:[0-9]* skx remote-chaser$" out &&
 	grep_q "bad.cases:$line: cost locality is 25.9[0-9]* %, expected 30..40" out &&
-	grep_q "8 cases, 7 passed, 1 failed" out
+	grep_q "11 cases, 10 passed, 1 failed" out
 '
 
 test_expect_success 'model test: a gen line not expanded, and an unknown statement, are errors at their line' '

@@ -35,6 +35,10 @@ vendors' event definitions, NOT read from the models' cost terms:
                                           residency summed per CHA clock (Little's law:
                                           occupancy = inserts x residency x CHA clock)
     uncore_cha CLOCKTICKS                 CHA clock ticks
+    uncore_imc CLOCKTICKS                 DRAM clocks of each channel (summed over channels)
+    uncore_imc RPQ_CYCLES_FULL / WPQ_CYCLES_FULL (ICX: per pseudo-channel, _PCH0/_PCH1)
+                                          DRAM clocks a channel's read / write pending
+                                          queue was full (SPR's tables have none)
   AMD Zen 2/3/4 (PPRs 55803, 55898, 57930; perf's amdzen2/3/4 JSON):
     demand data cache fills from local DRAM (MEM_IO_LCL / DRAM_IO_NEAR /
     LS_MABRESP_LCL_DRAM), remote DRAM (MEM_IO_RMT / DRAM_IO_FAR / ..._RMT_DRAM),
@@ -90,6 +94,7 @@ DEFAULTS = {
     "dclk_ghz": 1.333,      # DRAM clock (RPQ occupancy per DRAM clock)
     "sq_full": 0.0,         # share of cycles the core's super queue was full
     "tracker_full": 0.0,    # share of time the shared trackers were full
+    "imc_channels": 6,      # DRAM channels of a node (their clocks are summed)
     "l1_miss_other": 0.0,   # loads/s that missed L1 and hit L2 (Zen MAB allocations)
 }
 
@@ -127,12 +132,14 @@ def physics(p):
     node_bytes = node_bw * 1e9 * d
     node_reads = node_bytes * p["read_share"] / 64
     node_writes = node_bytes * (1 - p["read_share"]) / 64
-    # the trackers hold each local read for its whole latency at the node's load
+    # the trackers hold each read for its whole latency: a local one at the node's
+    # load, a remote one for the hop and the remote node's queueing
     res_ns = p["lat_local"] + p["q_local"] + t
+    res_r_ns = p["lat_remote"] + p["q_remote"] + t
     return dict(cyc=cyc, run=run, ins=ins, n_loc=n_loc, n_rem=n_rem, n_hl=n_hl, n_l3=n_l3,
                 hitm_r=p["hitm_remote"] * run, fwd_r=p["fwd_remote"] * run, misses=misses,
                 s_l3=s_l3, s_l2=s_l2, s_mem=s_mem, node_reads=node_reads,
-                node_writes=node_writes, res_ns=res_ns,
+                node_writes=node_writes, res_ns=res_ns, res_r_ns=res_r_ns,
                 dram_ns=dram_ns, l3_ns=l3_ns, extra=p["extra_miss"] * run)
 
 
@@ -178,6 +185,10 @@ def intel(model, p, x):
     cha = p["cha_ghz"] * 1e9 * d
     ins_l = x["node_reads"]
     occ_l = ins_l * x["res_ns"] * p["cha_ghz"]
+    ins_r = x["n_rem"]                      # the row's remote reads, from this socket's TOR
+    occ_r = ins_r * x["res_r_ns"] * p["cha_ghz"]
+    imc_clk = p["dclk_ghz"] * 1e9 * d * p["imc_channels"]
+    full = p["tracker_full"] * imc_clk      # the read queues full that share of DRAM clocks
     rpq_ins = x["node_reads"]
     rpq_occ = rpq_ins * (p["q_local"] + 15) * p["dclk_ghz"]   # 15 ns of DRAM access itself
     if model == "skx":
@@ -185,8 +196,11 @@ def intel(model, p, x):
         n["uncore_imc/event=0x04,umask=0x0c/"] = x["node_writes"]
         n["uncore_imc/event=0x10/"] = rpq_ins
         n["uncore_imc/event=0x80/"] = rpq_occ
-        n["uncore_cha/event=0x35,umask=0x21,config1=0x4043300000000/"] = ins_l
-        n["uncore_cha/event=0x36,umask=0x21,config1=0x4043300000000/"] = occ_l
+        n["uncore_cha/event=0x35,umask=0x21,config1=0x4043300000000/"] = ins_l + ins_r
+        n["uncore_cha/event=0x36,umask=0x21,config1=0x4043300000000/"] = occ_l + occ_r
+        n["uncore_imc/event=0x00/"] = imc_clk
+        n["uncore_imc/event=0x12/"] = full
+        n["uncore_imc/event=0x22/"] = 0
         n["uncore_cha_0/event=0x00/"] = cha
     else:
         rd = "0x0f" if model == "icx" else "0xcf"
@@ -200,8 +214,14 @@ def intel(model, p, x):
         n["uncore_imc/event=0x81/"] = 0
         n["uncore_cha/event=0x35,umask=0xc816fe01/"] = ins_l
         n["uncore_cha/event=0x36,umask=0xc816fe01/"] = occ_l
-        n["uncore_cha/event=0x35,umask=0xc8177e01/"] = 0
-        n["uncore_cha/event=0x36,umask=0xc8177e01/"] = 0
+        n["uncore_cha/event=0x35,umask=0xc8177e01/"] = ins_r
+        n["uncore_cha/event=0x36,umask=0xc8177e01/"] = occ_r
+        if model == "icx":
+            n["uncore_imc/event=0x00/"] = imc_clk
+            n["uncore_imc/event=0x12/"] = full  # RPQ_CYCLES_FULL_PCH0
+            n["uncore_imc/event=0x15/"] = full  # _PCH1
+            n["uncore_imc/event=0x22/"] = 0     # WPQ_CYCLES_FULL_PCH0
+            n["uncore_imc/event=0x16/"] = 0     # _PCH1
         n["uncore_cha_0/event=%s/" % ("0x00" if model == "icx" else "0x01")] = cha
     return c, n
 
