@@ -36,12 +36,20 @@ static double plotted(const struct collect_row *r, int f, bool cost)
 	return cost ? r->fv[f].cost_pct : r->fv[f].score;
 }
 
-/* One row of the last frame: a chart line (VM rows) or a heatmap row (vCPU rows). */
+/*
+ * One entity recorded, in any frame: a chart line (VM rows) or a heatmap row
+ * (vCPU rows).  Keys carry the pid, so each incarnation of a restarted VM is
+ * an entity of its own.
+ */
 struct series {
-	struct ds_mean mean[FACTOR_N]; /* VM rows: the plotted value per bucket */
-	struct ds_mode node;           /* vCPU rows: the node per bucket */
+	char *key, *name, *vm_key;     /* heap; name: the VM's (vCPU rows: their VM's) */
+	enum ent_kind kind;
+	int index, pid;
+	size_t first, last, frames;    /* frames it was in: first .. last, how many */
 	bool vm, vcpu;
-	int frame_node;                /* in the frame being added */
+	struct ds_mean mean[FACTOR_N]; /* VM rows: the plotted value per bucket */
+	struct ds_mode node;           /* vCPU rows: the node per bucket (no frame: absent) */
+	bool same_name;                /* another VM entity has its name: label with the pid */
 };
 
 struct html_plot {
@@ -49,9 +57,10 @@ struct html_plot {
 	struct ds_geom g;
 	bool cost[FACTOR_N];          /* some row has a cost for the factor (else: scores) */
 	double vmax_cost[FACTOR_N], vmax_score[FACTOR_N]; /* over VM rows, single intervals */
-	struct collect_frame last;
-	struct strmap keys;           /* key -> row of last */
-	struct series *s;             /* last.n_rows, after the first html_plot_add */
+	struct strmap keys;           /* key -> index in s */
+	struct series *s;             /* every entity of every frame, first seen first */
+	size_t n_s, cap_s;
+	bool laid_out;
 };
 
 struct html_plot *html_plot_new(size_t max_buckets)
@@ -78,6 +87,35 @@ static bool is_vcpu(const struct collect_row *r)
 	return r->kind == ENT_VCPU || r->kind == ENT_THREAD;
 }
 
+/* The entity of row r of frame f, added the first time its key is seen. */
+static struct series *entity(struct html_plot *p, const struct collect_frame *f,
+			     const struct collect_row *r)
+{
+	const struct collect_row *vr = r->vm_row < f->n_rows ? &f->rows[r->vm_row] : r;
+	struct series *s;
+	size_t k;
+
+	if (!r->key)
+		return NULL;
+	if (strmap_get(&p->keys, r->key, &k))
+		return &p->s[k];
+	VP_GROW(p->s, p->cap_s, p->n_s + 1);
+	s = &p->s[p->n_s];
+	memset(s, 0, sizeof(*s));
+	s->key = xstrdup(r->key);
+	s->name = xstrdup(vr->name ? vr->name : "?");
+	s->vm_key = xstrdup(vr->key ? vr->key : "");
+	s->kind = r->kind;
+	s->index = r->index;
+	s->pid = vr->pid;
+	s->vm = is_vm(r);
+	s->vcpu = is_vcpu(r);
+	s->first = p->n;
+	strmap_put(&p->keys, s->key, p->n_s);
+	p->n_s++;
+	return s;
+}
+
 void html_plot_scan(struct html_plot *p, struct collect_frame *f)
 {
 	size_t k;
@@ -85,7 +123,12 @@ void html_plot_scan(struct html_plot *p, struct collect_frame *f)
 
 	for (k = 0; k < f->n_rows; k++) {
 		const struct collect_row *r = &f->rows[k];
+		struct series *s = entity(p, f, r);
 
+		if (s && (s->frames == 0 || s->last != p->n)) {
+			s->last = p->n;
+			s->frames++;
+		}
 		for (i = 0; i < FACTOR_N; i++) {
 			if (isfinite(r->fv[i].cost_pct))
 				p->cost[i] = true;
@@ -97,31 +140,28 @@ void html_plot_scan(struct html_plot *p, struct collect_frame *f)
 				p->vmax_score[i] = r->fv[i].score;
 		}
 	}
-	collect_frame_release(&p->last);
-	p->last = *f;
-	memset(f, 0, sizeof(*f));
+	collect_frame_release(f);
 	p->n++;
 }
 
 static void layout(struct html_plot *p)
 {
-	size_t k;
+	size_t j, k;
 	int i;
 
 	ds_geom_init(&p->g, p->n, p->max_b);
-	p->s = xcalloc(p->last.n_rows ? p->last.n_rows : 1, sizeof(*p->s));
-	for (k = 0; k < p->last.n_rows; k++) {
-		const struct collect_row *r = &p->last.rows[k];
+	for (k = 0; k < p->n_s; k++) {
 		struct series *s = &p->s[k];
 
-		strmap_put(&p->keys, r->key, k);
-		s->vm = is_vm(r);
-		s->vcpu = is_vcpu(r);
 		for (i = 0; s->vm && i < FACTOR_N; i++)
 			ds_mean_init(&s->mean[i], &p->g);
 		if (s->vcpu)
 			ds_mode_init(&s->node, &p->g);
+		for (j = 0; s->vm && j < p->n_s; j++)
+			if (j != k && p->s[j].vm && !strcmp(p->s[j].name, s->name))
+				s->same_name = true;
 	}
+	p->laid_out = true;
 }
 
 void html_plot_add(struct html_plot *p, const struct collect_frame *f)
@@ -129,30 +169,28 @@ void html_plot_add(struct html_plot *p, const struct collect_frame *f)
 	size_t j, k;
 	int i;
 
-	if (!p->s)
+	if (!p->laid_out)
 		layout(p);
 	if (p->fi >= p->n)
 		return;
-	for (k = 0; k < p->last.n_rows; k++)
-		p->s[k].frame_node = -1;
 	for (j = 0; j < f->n_rows; j++) {
 		const struct collect_row *r = &f->rows[j];
 		struct series *s;
 
-		if (!strmap_get(&p->keys, r->key, &k))
+		if (!r->key || !strmap_get(&p->keys, r->key, &k))
 			continue;
 		s = &p->s[k];
-		s->frame_node = r->node;
 		for (i = 0; s->vm && i < FACTOR_N; i++)
 			ds_mean_add(&s->mean[i], p->fi, plotted(r, i, p->cost[i]));
+		/* only the frames a vCPU was in: a bucket it was never in stays empty */
+		if (s->vcpu)
+			ds_mode_add(&s->node, p->fi, r->node);
 	}
-	for (k = 0; k < p->last.n_rows; k++)
-		if (p->s[k].vcpu) {
-			ds_mode_add(&p->s[k].node, p->fi, p->s[k].frame_node);
-			if (p->fi + 1 == p->n)
-				ds_mode_finish(&p->s[k].node);
-		}
 	p->fi++;
+	if (p->fi == p->n)
+		for (k = 0; k < p->n_s; k++)
+			if (p->s[k].vcpu)
+				ds_mode_finish(&p->s[k].node);
 }
 
 void html_plot_free(struct html_plot *p)
@@ -162,14 +200,18 @@ void html_plot_free(struct html_plot *p)
 
 	if (!p)
 		return;
-	for (k = 0; p->s && k < p->last.n_rows; k++) {
-		for (i = 0; p->s[k].vm && i < FACTOR_N; i++)
-			ds_mean_release(&p->s[k].mean[i]);
-		if (p->s[k].vcpu)
-			ds_mode_release(&p->s[k].node);
+	for (k = 0; k < p->n_s; k++) {
+		struct series *s = &p->s[k];
+
+		for (i = 0; p->laid_out && s->vm && i < FACTOR_N; i++)
+			ds_mean_release(&s->mean[i]);
+		if (p->laid_out && s->vcpu)
+			ds_mode_release(&s->node);
+		free(s->key);
+		free(s->name);
+		free(s->vm_key);
 	}
 	free(p->s);
-	collect_frame_release(&p->last);
 	strmap_release(&p->keys);
 	free(p);
 }
@@ -177,6 +219,21 @@ void html_plot_free(struct html_plot *p)
 static double x_of(const struct html_plot *p, size_t b)
 {
 	return 40 + (double)(CHART_W - 50) * (double)b / (double)(p->g.nb > 1 ? p->g.nb - 1 : 1);
+}
+
+/* A VM's label: its name, its pid when a restart gave the name to two entities,
+ * and the intervals it was in when not the whole run (numbered from 1). */
+static void vm_label(const struct html_plot *p, const struct series *s, struct sbuf *out)
+{
+	esc(out, s->name);
+	if (s->same_name)
+		sbuf_addf(out, " (pid %d)", s->pid);
+	if (s->first > 0 || s->last + 1 < p->n) {
+		if (s->first == s->last)
+			sbuf_addf(out, " [interval %zu]", s->first + 1);
+		else
+			sbuf_addf(out, " [intervals %zu-%zu]", s->first + 1, s->last + 1);
+	}
 }
 
 static void chart(const struct recording *rec, const struct html_plot *p, int f, struct sbuf *out)
@@ -203,71 +260,121 @@ static void chart(const struct recording *rec, const struct html_plot *p, int f,
 		       "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%zu</text>\n",
 		  CHART_H + 16, CHART_W / 2, CHART_H + 16, rec->interval_s, CHART_W - 10, CHART_H + 16,
 		  p->n);
-	/* one polyline per VM row position of the last frame (VMs keep their order) */
-	for (k = 0; p->s && k < p->last.n_rows; k++) {
-		const struct collect_row *vr = &p->last.rows[k];
+	/*
+	 * One path per VM entity recorded, first seen first: a segment per run of
+	 * buckets with a value, a gap where the VM did not exist (or had no
+	 * value), and a dot for a run of one bucket, so a VM that lived for one
+	 * interval of a long recording is still drawn.
+	 */
+	for (k = 0; k < p->n_s; k++) {
 		const struct series *s = &p->s[k];
-		struct sbuf pts = SBUF_INIT;
+		const char *colour = palette[series % 8];
+		struct sbuf d = SBUF_INIT, dots = SBUF_INIT;
+		size_t run = 0;
+		double px = 0, py = 0;
 
-		if (!is_vm(vr))
+		if (!s->vm)
 			continue;
-		for (b = 0; b < p->g.nb; b++)
-			if (isfinite(ds_mean_get(&s->mean[f], b))) {
-				double v = ds_mean_get(&s->mean[f], b);
+		for (b = 0; b <= p->g.nb; b++) {
+			double v = b < p->g.nb ? ds_mean_get(&s->mean[f], b) : NAN;
 
-				sbuf_addf(&pts, "%.1f,%.1f ", x_of(p, b),
-					  CHART_H - v / vmax * (CHART_H - 10));
+			if (!isfinite(v)) {
+				if (run == 1)
+					sbuf_addf(&dots, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>",
+						  px, py, colour);
+				run = 0;
+				continue;
 			}
-		sbuf_addf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>\n",
-			  palette[series % 8], sbuf_str(&pts));
-		sbuf_addf(out, "<text x=\"%d\" y=\"%zu\" fill=\"%s\">", CHART_W - 160,
-			  14 + 14 * series, palette[series % 8]);
-		esc(out, vr->name);
-		sbuf_addstr(out, "</text>\n");
+			px = x_of(p, b);
+			py = CHART_H - v / vmax * (CHART_H - 10);
+			sbuf_addf(&d, "%s%.1f,%.1f ", run ? "L" : "M", px, py);
+			run++;
+		}
+		sbuf_addf(out, "<g class=\"vm\" data-key=\"");
+		esc(out, s->key);
+		sbuf_addf(out, "\"><path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" d=\"%s\"/>%s",
+			  colour, sbuf_str(&d), sbuf_str(&dots));
+		sbuf_addf(out, "<text x=\"%d\" y=\"%zu\" fill=\"%s\">", CHART_W - 200,
+			  14 + 14 * series, colour);
+		vm_label(p, s, out);
+		sbuf_addstr(out, "</text></g>\n");
 		series++;
-		sbuf_release(&pts);
+		sbuf_release(&d);
+		sbuf_release(&dots);
 	}
 	sbuf_addstr(out, "</svg>\n");
 }
 
+/* One heatmap row: a vCPU's node per bucket; a bucket it was never in is blank. */
+static void heat_row(const struct html_plot *p, const struct series *vm, const struct series *s,
+		     int cell, struct sbuf *out)
+{
+	size_t b;
+
+	sbuf_addstr(out, "<tr data-key=\"");
+	esc(out, s->key);
+	sbuf_addstr(out, "\"><th>");
+	if (vm)
+		vm_label(p, vm, out);
+	else
+		esc(out, s->name);
+	sbuf_addf(out, " %s %d</th><td>", s->kind == ENT_THREAD ? "thread" : "vCPU", s->index);
+	for (b = 0; b < p->g.nb; b++) {
+		size_t first, end, count;
+		int node = ds_mode_get(&s->node, b, &count);
+
+		ds_range(&p->g, b, &first, &end);
+		if (!count) {
+			sbuf_addf(out, "<span class=\"c gone\" style=\"width:%dpx\" ", cell);
+			if (end - first <= 1)
+				sbuf_addf(out, "title=\"interval %zu: not there\"></span>", first + 1);
+			else
+				sbuf_addf(out, "title=\"intervals %zu-%zu: not there\"></span>", first + 1, end);
+			continue;
+		}
+		sbuf_addf(out, "<span class=\"c\" style=\"width:%dpx;background:%s\" ",
+			  cell, node >= 0 ? palette[node % 8] : "#ccc");
+		if (end - first <= 1)
+			sbuf_addf(out, "title=\"interval %zu: node %d\"></span>", first + 1, node);
+		else
+			sbuf_addf(out, "title=\"intervals %zu-%zu: node %d in %zu of %zu\"></span>",
+				  first + 1, end, node, count, end - first);
+	}
+	sbuf_addstr(out, "</td></tr>\n");
+}
+
 static void heatmap(const struct recording *rec, const struct html_plot *p, struct sbuf *out)
 {
-	const struct collect_frame *last = &p->last;
-	size_t k, b;
+	size_t j, k;
 	int cell;
 
 	sbuf_addstr(out, "<h2>vCPU placement over time</h2>\n<p>Each square is one interval, "
-			 "coloured by the NUMA node the vCPU ran on (grey: unknown).</p>\n");
+			 "coloured by the NUMA node the vCPU ran on (grey: unknown; blank: the vCPU "
+			 "did not exist).  Every VM and vCPU recorded has a row, the ones that "
+			 "ended or started during the recording too.</p>\n");
 	if (p->g.nb < p->n)
 		sbuf_addf(out, "<p>Downsampled: %zu intervals in %zu squares of %zu or %zu intervals; "
-			       "a square has the node of most of its intervals, and the charts above "
-			       "plot each square's mean.</p>\n", p->n, p->g.nb, p->n / p->g.nb,
-			  (p->n + p->g.nb - 1) / p->g.nb);
+			       "a square has the node of most of the intervals the vCPU was in, and the "
+			       "charts above plot each square's mean over the intervals each VM was "
+			       "in, so a VM or vCPU that lived for one interval still shows.</p>\n",
+			  p->n, p->g.nb, p->n / p->g.nb, (p->n + p->g.nb - 1) / p->g.nb);
 	sbuf_addstr(out, "<table class=\"heat\">\n");
 	cell = p->g.nb > 120 ? 4 : 10;
-	for (k = 0; p->s && k < last->n_rows; k++) {
-		const struct collect_row *vr = &last->rows[k];
-		const struct series *s = &p->s[k];
-
-		if (!is_vcpu(vr))
+	/* each VM's vCPUs under it, VMs first seen first; then vCPUs whose VM row was never seen */
+	for (j = 0; j < p->n_s; j++) {
+		if (!p->s[j].vm)
 			continue;
-		sbuf_addstr(out, "<tr><th>");
-		esc(out, last->rows[vr->vm_row].name);
-		sbuf_addf(out, " %s %d</th><td>", vr->kind == ENT_THREAD ? "thread" : "vCPU", vr->index);
-		for (b = 0; b < p->g.nb; b++) {
-			size_t first, end, count;
-			int node = ds_mode_get(&s->node, b, &count);
+		for (k = 0; k < p->n_s; k++)
+			if (p->s[k].vcpu && !strcmp(p->s[k].vm_key, p->s[j].key))
+				heat_row(p, &p->s[j], &p->s[k], cell, out);
+	}
+	for (k = 0; k < p->n_s; k++) {
+		bool has_vm = false;
 
-			ds_range(&p->g, b, &first, &end);
-			sbuf_addf(out, "<span class=\"c\" style=\"width:%dpx;background:%s\" ",
-				  cell, node >= 0 ? palette[node % 8] : "#ccc");
-			if (end - first <= 1)
-				sbuf_addf(out, "title=\"interval %zu: node %d\"></span>", first, node);
-			else
-				sbuf_addf(out, "title=\"intervals %zu-%zu: node %d in %zu of %zu\"></span>",
-					  first, end - 1, node, count, end - first);
-		}
-		sbuf_addstr(out, "</td></tr>\n");
+		for (j = 0; p->s[k].vcpu && j < p->n_s && !has_vm; j++)
+			has_vm = p->s[j].vm && !strcmp(p->s[k].vm_key, p->s[j].key);
+		if (p->s[k].vcpu && !has_vm)
+			heat_row(p, NULL, &p->s[k], cell, out);
 	}
 	sbuf_addstr(out, "</table>\n<p>");
 	for (k = 0; k < (size_t)(rec->plat.topo.n_nodes > 0 ? rec->plat.topo.n_nodes : 0); k++)
@@ -290,7 +397,7 @@ void report_html(const struct recording *rec, const struct model *m, const struc
 			 "border-bottom:1px solid #ddd;vertical-align:top}\n"
 			 ".axis{stroke:#888}.chart text{font-size:11px}\n"
 			 ".heat td,.heat th{border:none;padding:1px 4px;white-space:nowrap}\n"
-			 ".c{display:inline-block;height:12px;margin-right:1px}\n"
+			 ".c{display:inline-block;height:12px;margin-right:1px}.gone{background:#fff;outline:1px dotted #ddd}\n"
 			 "pre{background:#f4f4f4;padding:6px}.na{color:#888}\n"
 			 ".critical{color:#b00;font-weight:bold}.warning{color:#b60}\n"
 			 "</style></head><body>\n<h1>vmmprof report</h1>\n<p>");

@@ -9,8 +9,9 @@
 /*
  * The page's time series, gathered in two passes over the frames without
  * holding them: pass 1 (html_plot_scan, every frame in order) counts the
- * frames, finds each factor's scale and keeps the last frame, whose VM rows
- * are the chart lines and whose vCPU rows the heatmap rows; pass 2
+ * frames, finds each factor's scale and lists every entity of every frame
+ * (by key, so each incarnation of a restarted VM apart) with the frames it
+ * was in: its VMs are the chart lines and its vCPUs the heatmap rows; pass 2
  * (html_plot_add, the same frames again) fills at most max_buckets buckets
  * per line and row.  Up to max_buckets frames a bucket is one frame and the
  * page is exactly the frame-by-frame one.  Beyond, frame i goes to bucket
@@ -18,7 +19,9 @@
  * chart point is the mean of the bucket's values, the y axis still reaches
  * the highest single interval, and a heatmap cell is the node the vCPU ran
  * on in most of the bucket's intervals (a tie: the later one), its title
- * saying in how many.  Memory: rows x buckets, whatever the frame count.
+ * saying in how many.  Means and nodes are over the frames an entity was
+ * in; a bucket it was never in is a gap.  Memory: entities x buckets,
+ * whatever the frame count.
  */
 #define HTML_MAX_BUCKETS 1000
 

@@ -48,40 +48,55 @@ void rec_synth_platform(struct platform *p)
 
 void rec_synth_frame(struct collect_frame *f, size_t vcpus)
 {
-	size_t i;
+	const struct rec_synth_vm vm = { "vm1", 42, vcpus };
+
+	rec_synth_frame_vms(f, &vm, 1);
+}
+
+void rec_synth_frame_vms(struct collect_frame *f, const struct rec_synth_vm *vms, size_t n_vms)
+{
+	size_t i, v, n = 0;
 	char buf[64];
 
 	memset(f, 0, sizeof(*f));
 	f->duration = 1.0;
 	f->cpu_mhz = 2000;
-	f->n_rows = 1 + vcpus;
-	f->rows = xcalloc(f->n_rows, sizeof(*f->rows));
-	for (i = 0; i < f->n_rows; i++) {
-		struct collect_row *r = &f->rows[i];
+	for (v = 0; v < n_vms; v++)
+		n += 1 + vms[v].vcpus;
+	f->n_rows = n;
+	f->rows = xcalloc(n ? n : 1, sizeof(*f->rows));
+	n = 0;
+	for (v = 0; v < n_vms; v++) {
+		size_t vm_row = n;
 
-		r->ent = -1;
-		r->vm_row = 0;
-		r->adapter = HVA_KVM;
-		r->pid = 42;
-		r->domid = -1;
-		r->inputs = xcalloc(2, sizeof(double));
-		r->remote.q = VQ_ESTIMATE;
-		if (i == 0) {
-			r->kind = ENT_VM;
-			r->key = xstrdup("vm:kvm:42");
-			r->name = xstrdup("vm1");
-			r->index = r->tid = r->cpu = r->node = -1;
-			r->n_mem_nodes = 1;
-			r->mem_node = xcalloc(1, sizeof(uint64_t));
-			r->mem_node[0] = 1 << 20;
-		} else {
-			snprintf(buf, sizeof(buf), "vcpu:kvm:42:%zu", i - 1);
-			r->kind = ENT_VCPU;
-			r->key = xstrdup(buf);
-			r->index = (int)(i - 1);
-			r->tid = 43 + (int)i;
-			r->cpu = (int)(i % 2);
-			r->node = 0;
+		for (i = 0; i <= vms[v].vcpus; i++) {
+			struct collect_row *r = &f->rows[n++];
+
+			r->ent = -1;
+			r->vm_row = vm_row;
+			r->adapter = HVA_KVM;
+			r->pid = vms[v].pid;
+			r->domid = -1;
+			r->inputs = xcalloc(2, sizeof(double));
+			r->remote.q = VQ_ESTIMATE;
+			if (i == 0) {
+				r->kind = ENT_VM;
+				snprintf(buf, sizeof(buf), "vm:kvm:%d", vms[v].pid);
+				r->key = xstrdup(buf);
+				r->name = xstrdup(vms[v].name);
+				r->index = r->tid = r->cpu = r->node = -1;
+				r->n_mem_nodes = 1;
+				r->mem_node = xcalloc(1, sizeof(uint64_t));
+				r->mem_node[0] = 1 << 20;
+			} else {
+				snprintf(buf, sizeof(buf), "vcpu:kvm:%d:%zu", vms[v].pid, i - 1);
+				r->kind = ENT_VCPU;
+				r->key = xstrdup(buf);
+				r->index = (int)(i - 1);
+				r->tid = vms[v].pid + 1 + (int)i;
+				r->cpu = (int)(i % 2);
+				r->node = 0;
+			}
 		}
 	}
 }

@@ -30,6 +30,16 @@ void rec_synth_platform(struct platform *p);
  */
 void rec_synth_frame(struct collect_frame *f, size_t vcpus);
 
+/* A VM of rec_synth_frame_vms(): rows keyed "vm:kvm:PID" and "vcpu:kvm:PID:i". */
+struct rec_synth_vm {
+	const char *name;
+	int pid;
+	size_t vcpus;
+};
+
+/* A frame as rec_synth_frame()'s with these VMs, each followed by its vCPU rows. */
+void rec_synth_frame_vms(struct collect_frame *f, const struct rec_synth_vm *vms, size_t n_vms);
+
 /* Set every row's inputs (tclk, place; remote = place) and the frame's t_ns. */
 void rec_synth_set(struct collect_frame *f, uint64_t t_ns, double tclk, double place);
 

@@ -75,7 +75,7 @@ test_expect_success 'HTML: one self-contained page with charts, heatmap, bottlen
 	            if k in ("src", "href") and v and "://" in v: self.ext.append(v)
 	p = P(); s = open(sys.argv[1]).read(); p.feed(s)
 	assert p.tags.get("svg", 0) >= 1, p.tags
-	assert p.tags.get("polyline", 0) >= 1, p.tags
+	assert p.tags.get("path", 0) >= 1, p.tags
 	assert "vCPU placement over time" in s and "Ranked bottlenecks" in s and "Advice" in s
 	assert "Not measured" in s and "traffic" in s
 	assert not p.ext, p.ext

@@ -1,8 +1,11 @@
 /* rec_synth.c - writes a synthetic recording for bench/record-throughput.sh
  *
- *   rec_synth PATH FRAMES VCPUS
+ *   rec_synth PATH FRAMES VCPUS [churn]
  *
  * Each frame holds one VM row and VCPUS vCPU rows (src/record/synth.h);
+ * with "churn" the host changes as it does for weeks of recording: "vm1"
+ * (pid 42) runs frames 0 .. FRAMES/2 - 1 and is restarted as pid 43 for
+ * the rest; "vm2" (pid 77, one vCPU) lives for frame FRAMES/4 alone.
  * each row carries the two inputs of a tiny model named "software", so a
  * frame is (1 + VCPUS) * 2 samples.  Frame k (0, 1, ...) has t_ns =
  * (k + 1) * 1e9, tclk = 1e8 + k % 1000 and place_rem = (k % 100) / 100
@@ -12,6 +15,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "record/record.h"
@@ -30,14 +34,18 @@ int main(int argc, char **argv)
 	struct model *m = NULL;
 	struct rec_writer *w = NULL;
 	struct platform plat;
-	struct collect_frame f;
+	struct collect_frame f, fa, fb, fc;
+	const struct rec_synth_vm vm1 = { "vm1", 42, 0 }, vm1b = { "vm1", 43, 0 };
+	struct rec_synth_vm two[2] = { { "vm1", 42, 0 }, { "vm2", 77, 1 } }, a = vm1, c = vm1b;
+	int churn;
 	struct vp_err err;
 	unsigned long frames, k;
 	double t0, t1;
 	int rc = 1;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: rec_synth PATH FRAMES VCPUS\n");
+	churn = argc == 5 && !strcmp(argv[4], "churn");
+	if (argc != 4 && !churn) {
+		fprintf(stderr, "usage: rec_synth PATH FRAMES VCPUS [churn]\n");
 		return 2;
 	}
 	frames = strtoul(argv[2], NULL, 10);
@@ -46,7 +54,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	rec_synth_platform(&plat);
-	rec_synth_frame(&f, strtoul(argv[3], NULL, 10));
+	a.vcpus = c.vcpus = two[0].vcpus = strtoul(argv[3], NULL, 10);
+	rec_synth_frame_vms(&fa, &a, 1);
+	rec_synth_frame_vms(&fb, two, 2);
+	rec_synth_frame_vms(&fc, &c, 1);
 
 	t0 = now();
 	{
@@ -56,6 +67,13 @@ int main(int argc, char **argv)
 			goto out;
 	}
 	for (k = 0; k < frames; k++) {
+		struct collect_frame *fk = &fa;
+
+		if (churn && k == frames / 4)
+			fk = &fb;
+		else if (churn && k >= frames / 2)
+			fk = &fc;
+		f = *fk;
 		rec_synth_set(&f, (k + 1) * 1000000000ull, 1e8 + (double)(k % 1000),
 			      (double)(k % 100) / 100.0);
 		if (rec_append(w, &f, &err)) {
@@ -66,12 +84,14 @@ int main(int argc, char **argv)
 	if (rec_close(w, &err))
 		goto out;
 	t1 = now();
-	printf("samples %lu seconds %.3f\n", frames * (unsigned long)f.n_rows * 2, t1 - t0);
+	printf("samples %lu seconds %.3f\n", frames * (unsigned long)fa.n_rows * 2, t1 - t0);
 	rc = 0;
 out:
 	if (rc)
 		fprintf(stderr, "rec_synth: %s\n", err.msg);
-	collect_frame_release(&f);
+	collect_frame_release(&fa);
+	collect_frame_release(&fb);
+	collect_frame_release(&fc);
 	platform_release(&plat);
 	model_free(m);
 	return rc;
