@@ -39,6 +39,25 @@ vendors' event definitions, NOT read from the models' cost terms:
     uncore_imc RPQ_CYCLES_FULL / WPQ_CYCLES_FULL (ICX: per pseudo-channel, _PCH0/_PCH1)
                                           DRAM clocks a channel's read / write pending
                                           queue was full (SPR's tables have none)
+  Intel Nehalem-EP / Westmere-EP (SDM vol. 3B; perfmon NehalemEP_core.json,
+  WestmereEX_core.json; libpfm4 nhm_unc / wsm_unc transcribing the SDM):
+    MEM_UNCORE_RETIRED.LOCAL_DRAM (Westmere: LOCAL_DRAM_AND_REMOTE_CACHE_HIT, which
+      also counts clean lines from the other socket), .REMOTE_DRAM, .OTHER_CORE_L2_HITM
+      (Westmere: LOCAL_HITM), Westmere .REMOTE_HITM, Nehalem OFFCORE_RESPONSE_0
+      DEMAND_DATA_RD.REMOTE_CACHE_HITM: retired loads by source; LLC_MISSES /
+      LLC_REFERENCES; no stall-cycle count (the costs are estimates)
+    uncore UNC_CLK_UNHALTED               uncore clocks
+    uncore UNC_GQ_ALLOC.READ_TRACKER / .RT_LLC_MISS / UNC_GQ_OCCUPANCY.READ_TRACKER
+                                          requests entering the Global Queue's read
+                                          tracker, those that missed the LLC, and their
+                                          residency summed per uncore clock: an LLC hit
+                                          holds its entry the L3 latency, a miss the
+                                          whole miss latency (the QPI hop included)
+    uncore UNC_GQ_CYCLES_FULL.*_TRACKER, UNC_QHL_CYCLES_FULL.*  uncore clocks a tracker
+                                          was full
+    uncore UNC_QMC_NORMAL_READS.ANY / UNC_QMC_WRITES.FULL_ANY  64-byte DRAM reads /
+                                          writes of the node; UNC_QHL_REQUESTS local
+                                          and remote reads at the home
   AMD Zen 2/3/4 (PPRs 55803, 55898, 57930; perf's amdzen2/3/4 JSON):
     demand data cache fills from local DRAM (MEM_IO_LCL / DRAM_IO_NEAR /
     LS_MABRESP_LCL_DRAM), remote DRAM (MEM_IO_RMT / DRAM_IO_FAR / ..._RMT_DRAM),
@@ -99,6 +118,7 @@ DEFAULTS = {
 }
 
 FAMILIES = {
+    "nhm-ep": "nhm", "wsm-ep": "nhm",
     "skx": "intel", "icx": "intel", "spr": "intel",
     "zen2": "amd", "zen3": "amd", "zen4": "amd",
     "neoverse-n1": "arm",
@@ -226,6 +246,54 @@ def intel(model, p, x):
     return c, n
 
 
+def nhm(model, p, x):
+    d = p["duration"]
+    c = {}
+    n = {}
+    wsm = model == "wsm-ep"
+    c["cycles"] = x["cyc"]
+    c["instructions"] = x["ins"]
+    c["task-clock"] = x["run"] * 1e9
+    # MEM_UNCORE_RETIRED (event 0x0f): Nehalem local DRAM umask 0x20, remote DRAM 0x10;
+    # Westmere remote DRAM 0x20 (written raw), local DRAM and remote cache 0x08
+    if wsm:
+        c["MEM_UNCORE_RETIRED:LOCAL_DRAM_AND_REMOTE_CACHE_HIT"] = x["n_loc"] + x["fwd_r"]
+        c["cpu/event=0x0f,umask=0x20/"] = x["n_rem"]
+        c["MEM_UNCORE_RETIRED:LOCAL_HITM"] = x["n_hl"]
+        c["MEM_UNCORE_RETIRED:REMOTE_HITM"] = x["hitm_r"]
+    else:
+        c["MEM_UNCORE_RETIRED:LOCAL_DRAM"] = x["n_loc"]
+        c["MEM_UNCORE_RETIRED:REMOTE_DRAM"] = x["n_rem"]
+        c["MEM_UNCORE_RETIRED:OTHER_CORE_L2_HITM"] = x["n_hl"]
+        c["OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_HITM"] = x["hitm_r"]
+    c["LLC_MISSES"] = x["misses"]
+    x["solo"] = solo_mpki(x, x["misses"])
+    c["LLC_REFERENCES"] = x["misses"] + x["n_hl"] + x["n_l3"]
+    c["OFFCORE_REQUESTS_SQ_FULL"] = p["sq_full"] * x["cyc"]
+    # the socket's uncore: the GQ read tracker holds the node's local reads (the
+    # row's and its co-runners') and the row's remote ones for their whole latency,
+    # the L3 hits for the L3 latency
+    uclk = p["cha_ghz"] * 1e9 * d
+    miss = x["node_reads"] + x["n_rem"]
+    hits = x["n_l3"] + x["n_hl"]
+    occ = (x["node_reads"] * x["res_ns"] + x["n_rem"] * x["res_r_ns"] +
+           x["n_l3"] * p["lat_llc"] + x["n_hl"] * p["c2c_local"]) * p["cha_ghz"]
+    n["uncore/event=0xff,umask=0x00/"] = uclk
+    n["uncore/event=0x03,umask=0x01/"] = miss + hits
+    n["uncore/event=0x03,umask=0x02/"] = miss
+    n["uncore/event=0x02,umask=0x01/"] = occ
+    n["uncore/event=0x00,umask=0x01/"] = p["tracker_full"] * uclk   # GQ read tracker full
+    n["uncore/event=0x00,umask=0x02/"] = 0
+    n["uncore/event=0x00,umask=0x04/"] = 0
+    n["uncore/event=0x21,umask=0x04/"] = 0                          # QHL local full
+    n["uncore/event=0x21,umask=0x02/"] = 0
+    n["uncore/event=0x2c,umask=0x07/"] = x["node_reads"]
+    n["uncore/event=0x2f,umask=0x07/"] = x["node_writes"]
+    n["uncore/event=0x20,umask=0x10/"] = x["node_reads"]
+    n["uncore/event=0x20,umask=0x04/"] = 0
+    return c, n
+
+
 def amd(model, p, x):
     d = p["duration"]
     c = {}
@@ -303,7 +371,7 @@ def generate(model, params):
     if not fam:
         raise ValueError("no event definitions for model '%s' (%s)" % (model, ", ".join(sorted(FAMILIES))))
     x = physics(p)
-    c, n = {"intel": intel, "amd": amd, "arm": arm}[fam](model, p, x)
+    c, n = {"intel": intel, "nhm": nhm, "amd": amd, "arm": arm}[fam](model, p, x)
     return p, x, c, n
 
 
