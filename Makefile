@@ -159,6 +159,7 @@ install: $(BUILD)/vmmprof
 	install -m 644 contrib/grafana/*.json $(DESTDIR)$(DOCDIR)/contrib/grafana/
 	for c in $$($(BUILD)/vmmprof help | awk '/^  [a-z]/ {print $$1}'); do \
 		$(BUILD)/vmmprof help --man $$c > $(DESTDIR)$(PREFIX)/share/man/man1/vmmprof-$$c.1 || exit 1; done
+	$(BUILD)/vmmprof help --man > $(DESTDIR)$(PREFIX)/share/man/man1/vmmprof.1
 	ln -sf vmmprof-serve.1 $(DESTDIR)$(PREFIX)/share/man/man1/vmmprofd.1
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	$(BUILD)/vmmprof help --completion bash \

@@ -280,6 +280,82 @@ void cli_render_man(const struct cmd *c, struct sbuf *out)
 	free(upper);
 }
 
+static const char overview_desc[] =
+	"vmmprof finds what costs virtual machines time on NUMA hosts (KVM/QEMU, libvirt,\n"
+	"Xen): per node, per VM and per vCPU, which of five factors costs how much, and what\n"
+	"to change in vCPU and memory placement to fix it.  The factors are data locality\n"
+	"(remote memory accesses), LLC contention (misses above the VM's solo rate), sharing\n"
+	"(cache lines moved between cores), memory-controller (IMC) contention and contention\n"
+	"of the shared uncore request trackers (queue).\n"
+	"\n"
+	"One pipeline serves every command: the platform is probed (CPU, topology, PMUs,\n"
+	"hypervisor), a model (a text file per CPU family, see vmmprof-model(1)) says which\n"
+	"hardware events and software sources measure each factor there, the collector counts\n"
+	"them per CPU, VM, vCPU and node, the cost stage turns the counts into each factor's\n"
+	"share of the cycles, and the diagnosis ranks the costs and gives placement advice\n"
+	"with the commands that apply it.\n"
+	"\n"
+	"Every value is labelled with how it was obtained: measured (counted by hardware or\n"
+	"the kernel), estimate (derived from counts and the calibration), apportioned (a\n"
+	"shared count divided by residency), proxy (a related quantity standing in for the\n"
+	"factor) or unavailable (n/a, always with the reason).  Unknown is never printed as 0.";
+
+static const char overview_files[] =
+	"~/.config/vmmprof/calibration.json\tthe machine's calibration written by\n"
+	"\tvmmprof-calibrate(1) ($XDG_CONFIG_HOME/vmmprof/ when set)\n"
+	"~/.config/vmmprof/models/\tthe user's models, searched before the installed ones\n"
+	"PREFIX/share/vmmprof/models/\tthe models shipped with vmmprof\n"
+	"/etc/vmmprof/users\tthe daemon's users and tokens (vmmprof-user(1), vmmprof-serve(1))";
+
+static const char overview_env[] =
+	"VMMPROF_REMOTE\tURL of a vmmprofd to run commands against, as --remote\n"
+	"VMMPROF_TOKEN_FILE\tthe token for it, as --token-file\n"
+	"VMMPROF_CACERT\tthe CA certificate that signs its TLS certificate, as --cacert\n"
+	"XDG_CONFIG_HOME\twhere the calibration and the user's models are (default ~/.config)";
+
+static const char overview_exit[] =
+	"0\tsuccess\n"
+	"1\tan error at run time, named with the thing and the place\n"
+	"2\ta usage error (an unknown option, a bad value)\n"
+	"N\tvmmprof stat COMMAND exits as COMMAND did, 127 when it cannot run it, as perf stat";
+
+/* vmmprof(1): the page every command's page cites. */
+void cli_render_man_overview(struct sbuf *out)
+{
+	const struct cmd *const *c;
+
+	sbuf_addf(out, ".TH VMMPROF 1 \"\" \"vmmprof %s\" \"vmmprof manual\"\n", VMMPROF_VERSION);
+	sbuf_addstr(out, ".SH NAME\nvmmprof \\- NUMA performance profiler for virtualized hosts\n"
+			 ".SH SYNOPSIS\n\\fBvmmprof\\fR [\\-\\-version] [\\-\\-help] "
+			 "[\\-\\-remote URL [\\-\\-token\\-file FILE] [\\-\\-cacert FILE]] "
+			 "COMMAND [ARGS]\n.SH DESCRIPTION\n");
+	each_line(overview_desc, out, man_para);
+	sbuf_addstr(out, ".SH COMMANDS\n");
+	for (c = vp_cmds; *c; c++) {
+		sbuf_addf(out, ".TP\n\\fBvmmprof\\-%s\\fR(1)\n", (*c)->name);
+		man_text(out, (*c)->summary, strlen((*c)->summary));
+		sbuf_addch(out, '\n');
+	}
+	sbuf_addstr(out, ".SH OPTIONS\n");
+	each_line("--version\tprint the version and exit\n"
+		  "-h, --help\tlist the commands; COMMAND --help shows a command's page\n"
+		  "--remote URL\trun info, list, model, stat, top, diagnose and record against the "
+		  "vmmprofd at URL\n"
+		  "--token-file FILE\tthe token for --remote\n"
+		  "--cacert FILE\tthe CA certificate for --remote over TLS", out, man_item);
+	sbuf_addstr(out, ".SH FILES\n");
+	each_line(overview_files, out, man_item);
+	sbuf_addstr(out, ".SH ENVIRONMENT\n");
+	each_line(overview_env, out, man_item);
+	sbuf_addstr(out, ".SH EXIT STATUS\n");
+	each_line(overview_exit, out, man_item);
+	sbuf_addstr(out, ".SH SEE ALSO\n");
+	for (c = vp_cmds; *c; c++)
+		sbuf_addf(out, "\\fBvmmprof\\-%s\\fR(1), ", (*c)->name);
+	sbuf_addstr(out, "\\fBvmmprofd\\fR(1), \\fBperf\\fR(1), \\fBnumactl\\fR(8), "
+			 "\\fBvirsh\\fR(1), \\fBxl\\fR(1)\n");
+}
+
 int cli_usage_error(const struct cmd *c, const char *fmt, ...)
 {
 	va_list ap;

@@ -35,6 +35,8 @@ const struct cmd *cli_find_cmd(const char *name);
 
 void cli_render_help(const struct cmd *c, struct sbuf *out);
 void cli_render_man(const struct cmd *c, struct sbuf *out);
+/* vmmprof(1): the overview page, every command listed. */
+void cli_render_man_overview(struct sbuf *out);
 /* The bash completion script of every command (src/cli/completion.c). */
 void cli_render_completion(struct sbuf *out);
 

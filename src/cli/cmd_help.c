@@ -25,8 +25,12 @@ static int run_help(int argc, char **argv)
 	if (i >= argc) {
 		const struct cmd *const *p;
 
-		if (man)
-			return cli_usage_error(&cmd_help, "--man needs a COMMAND");
+		if (man) {
+			cli_render_man_overview(&sb);
+			rc = cli_write(&sb);
+			sbuf_release(&sb);
+			return rc;
+		}
 		sbuf_addstr(&sb, "usage: vmmprof [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
 		for (p = vp_cmds; *p; p++)
 			sbuf_addf(&sb, "  %-10s %s\n", (*p)->name, (*p)->summary);
@@ -55,9 +59,10 @@ const struct cmd cmd_help = {
 	.args = "@commands|",
 	.fn = run_help,
 	.summary = "show the help page of a command",
-	.synopsis = "help [COMMAND]\nhelp --man COMMAND\nhelp --completion bash",
+	.synopsis = "help [COMMAND]\nhelp --man [COMMAND]\nhelp --completion bash",
 	.description = "Without a COMMAND, lists every command.  With one, prints the same page\n"
-		       "as 'vmmprof COMMAND --help'.  With --man, prints the page as a man page.\n"
+		       "as 'vmmprof COMMAND --help'.  With --man, prints the page as a man page;\n"
+		       "'help --man' alone prints vmmprof(1), the overview every page cites.\n"
 		       "\n"
 		       "With --completion bash, prints a bash completion script made from every\n"
 		       "command's options: flags, their values (event names, models, VMs, files,\n"

@@ -39,6 +39,21 @@ test_expect_success 'every command renders a man page that man can format' '
 	done
 '
 
+test_expect_success 'help --man alone: vmmprof(1), every command in it, the page every other page cites' '
+	vmmprof help --man >o.1 &&
+	grep_q "^\.TH VMMPROF 1 " o.1 &&
+	for c in $(vmmprof help | awk "/^  [a-z]/ {print \$1}"); do
+		grep_q "^\\\\fBvmmprof\\\\-$c\\\\fR(1)$" o.1 || { echo "vmmprof(1) lacks $c"; return 1; }
+		vmmprof help --man $c | grep -q "fBvmmprof\\\\fR(1)" || { echo "the $c page does not cite vmmprof(1)"; return 1; }
+	done &&
+	for s in NAME SYNOPSIS DESCRIPTION COMMANDS OPTIONS FILES ENVIRONMENT "EXIT STATUS" "SEE ALSO"; do
+		grep_q "^\.SH $s\$" o.1 || { echo "no section $s"; return 1; }
+	done &&
+	if command -v groff >/dev/null; then
+		groff -man -Tutf8 -ww o.1 >/dev/null 2>w && ! grep -q . w
+	fi
+'
+
 test_expect_success 'help of an unknown command fails with exit 2' '
 	expect_exit 2 vmmprof help frobnicate 2>err && grep_q "unknown command" err
 '

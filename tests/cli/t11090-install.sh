@@ -74,6 +74,8 @@ test_expect_success 'docs, the unit'"'"'s Documentation= file, man pages and com
 		test -s "$D$P/share/man/man1/vmmprof-$c.1" || return 1
 	done &&
 	grep_q "^\.TH" "$D$P/share/man/man1/vmmprof-diagnose.1" &&
+	# vmmprof(1), the page every command page cites in SEE ALSO
+	grep_q "^\.TH VMMPROF 1" "$D$P/share/man/man1/vmmprof.1" &&
 	test -s "$D$P/share/bash-completion/completions/vmmprof"
 '
 
