@@ -426,6 +426,7 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 		}
 		row->kind = in->vms[i].adapter == HVA_NATIVE ? ENT_PROCESS : ENT_VM;
 		r->vm[i].memory_bound = mb && mb->type == JV_BOOL && mb->b;
+		r->vm[i].memory_bound_known = mb && mb->type == JV_BOOL;
 		r->vm[i].stall_pct = jv_num(o, "memory_stall_pct");
 		r->vm[i].remainder_pct = jv_num(o, "interaction_pct");
 		in->vms[i].mem_node = vms_mem_node_from_json(jv_get(o, "mem_node_bytes"),

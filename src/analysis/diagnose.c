@@ -239,10 +239,19 @@ static void eval_vms(const struct diag_input *in, struct diag_result *r)
 		}
 		s->stall_pct = any && stall_known ? 100.0 * stall / s->cycles : NAN;
 		s->remainder_pct = any && rem_known ? 100.0 * rem / s->cycles : NAN;
+		s->memory_bound_known = true;
 		if (any && stall_known)
 			s->memory_bound = 100.0 * stall / s->cycles >= p->membound_pct;
 		else
 			s->memory_bound = total >= p->membound_pct;
+		/* neither a stall budget nor any factor's cost: unknown, not "no" */
+		if (!(any && stall_known)) {
+			bool some = false;
+
+			for (f = 0; f < FACTOR_N; f++)
+				some |= isfinite(s->cost_pct[f]);
+			s->memory_bound_known = some;
+		}
 
 		for (f = 0; f < FACTOR_N; f++) {
 			struct diag_bottleneck *b;
@@ -1286,7 +1295,10 @@ void diag_result_write(const struct diag_input *in, const struct diag_result *r,
 		jw_arr_end(&w);
 		jw_kdouble(&w, "cycles", r->vm[i].cycles);
 		jw_kbool(&w, "cycles_estimated", r->vm[i].cycles_proxy);
-		jw_kbool(&w, "memory_bound", r->vm[i].memory_bound);
+		if (r->vm[i].memory_bound_known)
+			jw_kbool(&w, "memory_bound", r->vm[i].memory_bound);
+		else
+			jw_key(&w, "memory_bound"), jw_null(&w);
 		jw_kdouble(&w, "memory_stall_pct", r->vm[i].stall_pct);
 		jw_kdouble(&w, "interaction_pct", r->vm[i].remainder_pct);
 		vms_json_mem_node(&w, in->vms[i].mem_node, in->vms[i].n_mem_nodes);

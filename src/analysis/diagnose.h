@@ -172,6 +172,7 @@ struct diag_vm_summary {
 	double cost_pct[FACTOR_N];   /* cycle-weighted: sum of costs / sum of cycles */
 	enum vp_quality quality[FACTOR_N]; /* the weakest label among its vCPUs */
 	bool memory_bound;
+	bool memory_bound_known;     /* from the stall budget, or some factor's cost */
 	double stall_pct;            /* memory-stall budget in % of cycles; NaN unknown */
 	double remainder_pct;        /* the factors' interaction, % of cycles; NaN unknown */
 };

@@ -133,6 +133,38 @@ TEST(diagnose_healthy_gives_no_advice)
 }
 
 /*
+ * Nothing measured: no stall budget, no factor's cost.  Whether the VM is
+ * memory-bound is unknown: false in no field, null in the JSON (issue 23:
+ * diagnose printed "memory-bound no" for every VM when no cost was known).
+ */
+TEST(diagnose_memory_bound_unknown_without_stall_or_cost)
+{
+	struct scenario s;
+	struct sbuf out = SBUF_INIT;
+
+	sc_init(&s);
+	sc_vm(&s, "dark", HVA_KVM, false, 1.0, 0.0);
+	sc_vcpu(&s, 0, 0, 0);
+	run(&s);
+	CHECK(!s.r.vm[0].memory_bound_known);
+	diag_result_json(&s.in, &s.r, &out, false);
+	CHECK(strstr(sbuf_str(&out), "\"memory_bound\":null") != NULL);
+	CHECK(strstr(sbuf_str(&out), "\"memory_bound\":false") == NULL);
+	sbuf_release(&out);
+	diag_result_release(&s.r);
+
+	/* one factor's cost of 2 %: known, and not bound (2 < 20) */
+	sc_init(&s);
+	sc_vm(&s, "lit", HVA_KVM, false, 1.0, 0.0);
+	sc_vcpu(&s, 0, 0, 0);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 2e7, VQ_ESTIMATE);
+	run(&s);
+	CHECK(s.r.vm[0].memory_bound_known);
+	CHECK(!s.r.vm[0].memory_bound);
+	diag_result_release(&s.r);
+}
+
+/*
  * VM "web" (libvirt, pid 100): 90 % of its memory on node 1, both vCPUs on
  * node 0, 40 % of cycles memory-bound, locality 3e8 of 1e9 = 30 %.
  * One move fixes it: migrate the memory to node 0.
