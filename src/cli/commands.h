@@ -12,6 +12,7 @@ extern const struct cmd cmd_model;
 extern const struct cmd cmd_record;
 extern const struct cmd cmd_report;
 extern const struct cmd cmd_compare;
+extern const struct cmd cmd_verify;
 extern const struct cmd cmd_stat;
 extern const struct cmd cmd_bench;
 extern const struct cmd cmd_calibrate;

@@ -25,6 +25,7 @@ const struct cmd *const vp_cmds[] = {
 	&cmd_bench,
 	&cmd_calibrate,
 	&cmd_probe,
+	&cmd_verify,
 	&cmd_top,
 	&cmd_serve,
 	&cmd_user,

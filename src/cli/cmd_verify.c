@@ -1,0 +1,192 @@
+/* cmd_verify.c - `vmmprof verify`: provoke each factor beside a control, count it, judge it */
+#include "cli/commands.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis/verify.h"
+#include "bench/provoke.h"
+#include "cli/pipeline.h"
+#include "version.h"
+
+#define MAX_CHECKS 32
+
+static void machine_of(struct verify_machine *m, const struct platform *p,
+		       const struct bench_topo *t, const char *model)
+{
+	struct utsname u;
+	struct tm tm;
+	time_t now = time(NULL);
+
+	memset(m, 0, sizeof(*m));
+	if (gethostname(m->host, sizeof(m->host) - 1))
+		snprintf(m->host, sizeof(m->host), "unknown");
+	if (!uname(&u)) {
+		snprintf(m->kernel, sizeof(m->kernel), "%.64s", u.release);
+		snprintf(m->arch, sizeof(m->arch), "%.31s", u.machine);
+	}
+	snprintf(m->cpu, sizeof(m->cpu), "%.31s family %d model %d (%.90s)", t->machine.vendor,
+		 t->machine.family, t->machine.model, t->machine.model_name);
+	m->n_cpus = t->machine.n_cpus;
+	m->n_nodes = t->n_nodes;
+	m->n_packages = t->n_pkgs;
+	snprintf(m->hypervisor, sizeof(m->hypervisor), "%s%s%s%s", hv_kind_name(p->hv.kind),
+		 p->hv.signature[0] ? " (" : "", p->hv.signature, p->hv.signature[0] ? ")" : "");
+	if (p->core_pmu)
+		snprintf(m->core_pmu, sizeof(m->core_pmu), "%s", p->core_pmu_name);
+	else
+		snprintf(m->core_pmu, sizeof(m->core_pmu), "none%s%.100s",
+			 p->core_pmu_reason[0] ? ": " : "", p->core_pmu_reason);
+	snprintf(m->model, sizeof(m->model), "%s", model);
+	gmtime_r(&now, &tm);
+	strftime(m->when, sizeof(m->when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(m->version, sizeof(m->version), "%s", VMMPROF_VERSION);
+}
+
+static int save(const char *path, const struct sbuf *doc)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return cli_errorf("cannot write '%s': %s", path, strerror(errno));
+	fwrite(doc->buf, 1, doc->len, f);
+	return cli_close_output(f, path);
+}
+
+static int run_verify(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "save", required_argument, NULL, 's' },
+		{ "runs", required_argument, NULL, 'r' },
+		{ "model", required_argument, NULL, 'm' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pipe_opts po = { .root = "/" };
+	struct pipeline pl;
+	struct platform plat;
+	struct bench_topo t;
+	struct pmu_db *db = NULL;
+	struct verify_check *c = NULL;
+	struct verify_machine m;
+	struct provoke_env e;
+	struct vp_err err = { 0, "" };
+	struct sbuf out = SBUF_INIT, doc = SBUF_INIT;
+	const char *save_path = NULL;
+	bool json = false, have_plat = false, have_topo = false, have_pl = false;
+	int opt, rc = 0, runs = 3, pass, fail, skp;
+	size_t n, i;
+	char *end;
+
+	while ((opt = getopt_long(argc, argv, "m:", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			json = true;
+			break;
+		case 's':
+			save_path = optarg;
+			break;
+		case 'r':
+			runs = (int)strtol(optarg, &end, 10);
+			if (*end || runs < 2 || runs > VERIFY_MAX_RUNS)
+				return cli_usage_error(&cmd_verify,
+						       "--runs wants 2..%d (a margin needs a spread), not '%s'",
+						       VERIFY_MAX_RUNS, optarg);
+			break;
+		case 'm':
+			po.model = optarg;
+			break;
+		default:
+			return cli_usage_error(&cmd_verify, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error(&cmd_verify, "unexpected argument '%s'", argv[optind]);
+	if (platform_probe(&plat, "/", &err))
+		return cli_error(&err);
+	have_plat = true;
+	if ((rc = pipeline_choose(&pl, &po, &plat)))
+		goto out;
+	have_pl = true;
+	if (bench_topo_probe(&t, &err)) {
+		rc = cli_error(&err);
+		goto out;
+	}
+	have_topo = true;
+	if (pmu_db_new(&db, "/", &err)) {
+		rc = cli_error(&err);
+		goto out;
+	}
+	machine_of(&m, &plat, &t, pl.model ? pl.model->name : "none");
+	memset(&e, 0, sizeof(e));
+	e.t = &t;
+	e.db = db;
+	e.core_pmu = plat.core_pmu;
+	e.core_pmu_why = plat.core_pmu_reason;
+	e.runs = runs;
+	c = calloc(MAX_CHECKS, sizeof(*c));
+	if (!c) {
+		rc = cli_errorf("out of memory");
+		goto out;
+	}
+	n = provoke_checks(&e, c, MAX_CHECKS);
+	for (i = 0; i < n; i++)
+		verify_judge(&c[i]);
+	verify_json(&m, c, n, &doc);
+	if (save_path && (rc = save(save_path, &doc)))
+		goto out;
+	if (json)
+		sbuf_add(&out, doc.buf, doc.len);
+	else
+		verify_text(&m, c, n, &out);
+	rc = cli_write(&out);
+	verify_tally(c, n, &pass, &fail, &skp);
+	if (!rc && fail)
+		rc = 1;
+out:
+	free(c);
+	pmu_db_free(db);
+	if (have_topo)
+		bench_topo_release(&t);
+	if (have_pl)
+		pipeline_close(&pl);
+	if (have_plat)
+		platform_release(&plat);
+	sbuf_release(&out);
+	sbuf_release(&doc);
+	return rc;
+}
+
+const struct cmd cmd_verify = {
+	.name = "verify",
+	.fn = run_verify,
+	.summary = "prove each factor on this machine: provoke it, count it, judge it",
+	.synopsis = "verify [--json] [--save FILE] [--runs N] [-m MODEL]",
+	.description =
+		"Provokes each factor with the benchmark's scenario beside a control run that\n"
+		"lacks it, counts both, and judges whether the factor's metric and cost moved\n"
+		"the way the physics says.  Each margin comes from the spread of the runs\n"
+		"(--runs of each side) and is printed beside the verdict; measuring and\n"
+		"judging are separate, the judge a pure function of the counts.\n"
+		"\n"
+		"A check is hardware (a core or uncore PMU counts it), software (the\n"
+		"kernel's software events) or placement (where the kernel put the pages).\n"
+		"A check this machine cannot run is skipped with the reason (no core PMU,\n"
+		"one NUMA node, no second package, a missing scenario), never passed; a\n"
+		"hardware count of 0 beside work that must make it non-zero is a suspect\n"
+		"zero of an emulated PMU and skipped too.  The exit status is 1 when a\n"
+		"check failed.  docs/verification.md explains how to read a result.",
+	.options = "--json\tprint the result as JSON (the document --save writes)\n"
+		   "--save FILE\tkeep the result with this machine's identity, to share it\n"
+		   "--runs N\tcontrol and treatment runs of each check, 2..16 (default 3)\n"
+		   "-m, --model MODEL\tthe model the hardware checks count with (default: the\n"
+		   "\tone chosen for this machine)",
+	.examples = "vmmprof verify\tthe table and the verdict\n"
+		    "vmmprof verify --save verify-$(hostname).json\tkeep the result to share it",
+};

@@ -1,0 +1,112 @@
+#!/bin/sh
+# t9400-verify.sh - `vmmprof verify`: each factor's checks, honest skips, the counting
+# checks exact, --json and --save with the machine's identity
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'help and man page' '
+	vmmprof help verify >h && grep_q "^  vmmprof verify \[--json\]" h && grep -q -- "--save FILE" h &&
+	vmmprof verify --help >h2 && cmp h h2 &&
+	vmmprof help --man verify >man && grep_q "^\.TH" man
+'
+
+test_expect_success 'usage errors: --runs needs a spread, unknown options and arguments' '
+	expect_exit 2 vmmprof verify --runs 1 2>err && grep_q "runs wants 2..16" err &&
+	expect_exit 2 vmmprof verify --runs 17 2>err && grep_q "runs wants 2..16" err &&
+	expect_exit 2 vmmprof verify --frob 2>err && grep_q "unknown option" err &&
+	expect_exit 2 vmmprof verify extra 2>err && grep_q "unexpected argument" err
+'
+
+# What this machine has decides which checks may run: the expectation comes
+# from the platform (info), not from verify.
+vmmprof info --json >"$TRASH/info.json" 2>/dev/null
+core=$(python3 -c 'import json; print(json.load(open("'"$TRASH/info.json"'"))["pmus"]["core_pmu"])' 2>/dev/null)
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+
+test_expect_success 'verify --json --save: every factor checked, the saved file names the machine' '
+	vmmprof verify --json --save saved.json >j &&
+	cmp j saved.json &&
+	python3 -c "
+import json, socket, os
+j = json.load(open(\"j\"))
+m = j[\"machine\"]
+assert m[\"host\"] == socket.gethostname(), m
+assert m[\"kernel\"] == os.uname().release and m[\"arch\"] == os.uname().machine, m
+assert m[\"cpus\"] >= 1 and m[\"nodes\"] >= 1 and m[\"when\"].endswith(\"Z\"), m
+assert m[\"model\"], m
+fs = set(c[\"factor\"] for c in j[\"checks\"])
+assert fs == {\"counting\", \"locality\", \"llc\", \"sharing\", \"imc\", \"queue\"}, fs
+v = j[\"verdict\"]
+n = len(j[\"checks\"])
+assert v[\"passed\"] + v[\"failed\"] + v[\"skipped\"] == n, v
+for c in j[\"checks\"]:
+    assert c[\"verdict\"] in (\"pass\", \"fail\", \"skipped\"), c
+    assert c[\"why\"], c
+    if c[\"verdict\"] == \"skipped\":
+        assert c[\"measured\"] is None and c[\"control\"] == [] and c[\"treatment\"] == [], c
+"
+'
+
+# Touching N fresh anonymous pages (no huge pages) faults exactly once per
+# page (the kernel's page fault handler; anonymous memory has no fault-around):
+# 2064 pages against 16 is +2048 faults, with no spread.
+test_expect_success 'software counting: page faults of fresh pages are exact' '
+	python3 -c "
+import json
+j = json.load(open(\"j\"))
+c = [c for c in j[\"checks\"] if c[\"check\"] == \"page faults of fresh pages\"][0]
+assert c[\"kind\"] == \"software\" and c[\"expected\"] == 2048, c
+assert c[\"verdict\"] == \"pass\" and c[\"measured\"] == 2048, c
+"
+'
+
+# mbind(MPOL_BIND) to the CPU's own node: every page there (move_pages and numa_maps).
+test_expect_success 'placement: memory bound to the local node is there' '
+	python3 -c "
+import json
+j = json.load(open(\"j\"))
+for name in (\"pages where bound, local node\", \"numa_maps sees them there, local node\"):
+    c = [c for c in j[\"checks\"] if c[\"check\"] == name][0]
+    assert c[\"kind\"] == \"placement\" and c[\"verdict\"] == \"pass\" and c[\"measured\"] == 100, c
+"
+'
+
+if test "$core" = False; then
+	test_expect_success 'no core PMU: every hardware check skipped with that reason, none passed' '
+		python3 -c "
+import json
+j = json.load(open(\"j\"))
+hw = [c for c in j[\"checks\"] if c[\"kind\"] == \"hardware\"]
+assert len(hw) >= 12, len(hw)
+for c in hw:
+    assert c[\"verdict\"] == \"skipped\", c
+    assert c[\"factor\"] == \"queue\" or c[\"why\"].startswith(\"no core PMU\"), c
+" &&
+		vmmprof verify >out &&
+		grep_q "^counting  *instructions of a loop of known length .*skipped: no core PMU" out &&
+		grep_q "^verdict: [0-9]* passed, 0 failed, [0-9]* skipped: no hardware check ran here" out
+	'
+else
+	test_skip 'no core PMU: every hardware check skipped' "this machine has a core PMU"
+fi
+
+if test "$nodes" = 1; then
+	test_expect_success 'one NUMA node: the remote checks say so' '
+		vmmprof verify >out &&
+		grep_q "pages where bound, remote node .*skipped: needs 2 NUMA nodes, this machine has 1" out &&
+		grep_q "IMC cost, packed vs spread .*needs 2 NUMA nodes, this machine has 1" out
+	'
+else
+	test_skip 'one NUMA node: the remote checks say so' "this machine has $nodes nodes"
+fi
+
+test_expect_success 'queue: skipped until its multi-core tracker scenario exists' '
+	vmmprof verify >out &&
+	grep_q "^queue .*skipped: waits for the multi-core tracker scenario" out
+'
+
+test_expect_success 'a file that cannot be written is an error naming it' '
+	expect_exit 1 vmmprof verify --save /nonexistent/dir/v.json 2>err &&
+	grep_q "/nonexistent/dir/v.json" err
+'
+
+test_done
