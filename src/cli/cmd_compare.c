@@ -54,6 +54,8 @@ struct run {
 	size_t n_vms;
 	size_t frames;
 	double seconds;
+	struct collect_frame total; /* the whole run: din's names point into it */
+	bool have_total;
 	struct diag_input din;      /* the diagnosis of the whole run (BEFORE's advice) */
 	struct diag_result res;
 	bool have_diag;
@@ -134,7 +136,7 @@ static void take_frame(struct run *r, const struct collect_frame *fr)
 static int open_run(struct run *r, const char *path, struct pipe_opts *o)
 {
 	struct rec_total *acc;
-	struct collect_frame fr, total;
+	struct collect_frame fr;
 	struct vp_err err;
 	int more;
 
@@ -157,16 +159,14 @@ static int open_run(struct run *r, const char *path, struct pipe_opts *o)
 		rec_total_add(acc, &fr);
 		collect_frame_release(&fr);
 	}
-	rec_total_finish(acc, &total);
-	if (more < 0) {
-		collect_frame_release(&total);
+	rec_total_finish(acc, &r->total);
+	r->have_total = true;
+	if (more < 0)
 		return cli_error(&err);
-	}
 	frame_diag_input(r->p.model, r->av.factor_ok, &r->rec.plat.topo,
-			 r->rec.have_cal ? &r->rec.cal : NULL, &total, &r->din);
+			 r->rec.have_cal ? &r->rec.cal : NULL, &r->total, &r->din);
 	if (!diagnose(&r->din, &r->res, &err))
 		r->have_diag = true;
-	collect_frame_release(&total);
 	return 0;
 }
 
@@ -184,6 +184,8 @@ static void close_run(struct run *r)
 	if (r->have_diag)
 		diag_result_release(&r->res);
 	collect_diag_release(&r->din);
+	if (r->have_total)
+		collect_frame_release(&r->total);
 	if (r->have_av)
 		model_avail_release(r->p.model, &r->av);
 	if (r->have_p)
@@ -302,9 +304,12 @@ static void text_out(const struct run *b, const struct run *a, struct sbuf *out)
 		table_render(&t, out, 2, true);
 		table_release(&t);
 		sbuf_addstr(out, "  predicted (BEFORE's diagnosis): ");
-		if (adv)
+		if (adv && isfinite(adv->gain_pct))
 			sbuf_addf(out, "%s, at most %.1f%% of its cycles [%s]\n", adv->action,
 				  adv->gain_pct, adv->rule);
+		else if (adv)
+			sbuf_addf(out, "%s, gain n/a: the diagnosis had no cost to predict it "
+				       "from [%s]\n", adv->action, adv->rule);
 		else
 			sbuf_addstr(out, "no advice for this VM\n");
 		sbuf_addstr(out, "  realised: ");
