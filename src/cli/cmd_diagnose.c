@@ -11,6 +11,7 @@
 #include "analysis/compare.h"
 #include "analysis/diagnose.h"
 #include "analysis/diag_render.h"
+#include "cli/diag_apply.h"
 #include "cli/interrupt.h"
 #include "cli/pipeline.h"
 #include "record/record.h"
@@ -274,6 +275,23 @@ out_pipe:
 	return rc;
 }
 
+/* A collecting option as `record` takes it ("--root=DIR"), heap. */
+static char *pass_opt(int opt, const char *arg)
+{
+	static const struct { int opt; const char *name; } names[] = {
+		{ PO_ROOT, "root" }, { 'm', "model" }, { PO_MODEL_PATH, "model-path" },
+		{ PO_CAL, "calibration" }, { PO_VM, "vm" }, { 'p', "pid" },
+		{ PO_RESCTRL, "resctrl" }, { PO_WAIT, "wait" }, { PO_XEN_NUMA, "xen-numa-dump" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].opt == opt)
+			return arg ? xasprintf("--%s=%s", names[i].name, arg) :
+				     xasprintf("--%s", names[i].name);
+	return xstrdup("--");
+}
+
 static int run_diagnose(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -281,9 +299,15 @@ static int run_diagnose(int argc, char **argv)
 		PIPE_LONGOPTS,
 		{ "json", no_argument, NULL, 'j' },
 		{ "xen-hard-pin", no_argument, NULL, 'H' },
+		{ "apply", no_argument, NULL, 'A' },
+		{ "dry-run", no_argument, NULL, 'N' },
+		{ "yes", no_argument, NULL, 'Y' },
+		{ "allow-low-confidence", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pipe_opts o = { .root = "/" };
+	struct diag_apply_opts ao = { .po = &o };
+	bool apply = false;
 	struct pipeline p;
 	struct collect_frame fr = { 0 };
 	struct sbuf head = SBUF_INIT;
@@ -302,6 +326,9 @@ static int run_diagnose(int argc, char **argv)
 				rc = 2;
 				goto out;
 			}
+			/* the same options for the recordings of --apply */
+			ao.pass = xrealloc(ao.pass, (ao.n_pass + 1) * sizeof(char *));
+			ao.pass[ao.n_pass++] = pass_opt(opt, optarg);
 			continue;
 		}
 		switch (opt) {
@@ -318,6 +345,10 @@ static int run_diagnose(int argc, char **argv)
 			break;
 		case 'j': json = true; break;
 		case 'H': xen_hard_pin = true; break;
+		case 'A': apply = true; break;
+		case 'N': ao.dry_run = true; break;
+		case 'Y': ao.yes = true; break;
+		case 'L': ao.allow_low = true; break;
 		default:
 			rc = cli_usage_error(&cmd_diagnose, "unknown option '%s'", argv[optind - 1]);
 			goto out;
@@ -325,6 +356,22 @@ static int run_diagnose(int argc, char **argv)
 	}
 	if (optind + 1 < argc) {
 		rc = cli_usage_error(&cmd_diagnose, "one recording at a time");
+		goto out;
+	}
+	if (!apply && (ao.dry_run || ao.yes || ao.allow_low)) {
+		rc = cli_usage_error(&cmd_diagnose, "--dry-run, --yes and --allow-low-confidence "
+				     "go with --apply");
+		goto out;
+	}
+	if (apply && (optind < argc || json)) {
+		rc = cli_usage_error(&cmd_diagnose, "--apply acts on the live machine: not on a "
+				     "recording, and not with --json");
+		goto out;
+	}
+	if (apply) {
+		ao.duration = duration;
+		cli_catch_interrupts();
+		rc = diagnose_apply(&ao);
 		goto out;
 	}
 	if (optind < argc) {
@@ -376,6 +423,9 @@ static int run_diagnose(int argc, char **argv)
 		}
 	}
 out:
+	for (r = 0; r < (int)ao.n_pass; r++)
+		free(ao.pass[r]);
+	free(ao.pass);
 	ivals_release(&iv);
 	free(reasons);
 	collect_frame_release(&fr);
@@ -392,6 +442,8 @@ const struct cmd cmd_diagnose = {
 	.fn = run_diagnose,
 	.summary = "find each VM's NUMA bottlenecks, their cost, and what to change",
 	.synopsis = "diagnose [--duration SECS] [--vm NAME]... [--wait[=SECS]] [-m MODEL] [--json]\n"
+		    "diagnose --apply [--dry-run] [--yes] [--allow-low-confidence] [--duration SECS]\n"
+		    "         [--vm NAME]... [-p PID[,PID...]] [-m MODEL]\n"
 		    "diagnose -p PID[,PID...] [--duration SECS] [--json]\n"
 		    "diagnose [--json] RECORDING",
 	.description =
@@ -399,14 +451,26 @@ const struct cmd cmd_diagnose = {
 		"evaluates the five factors (data locality, LLC contention, sharing, memory-\n"
 		"controller contention, queue-tracker contention) for every vCPU and VM, ranks\n"
 		"the bottlenecks by their cost in % of cycles, and prints advice as the exact\n"
-		"virsh, taskset, xl or migratepages commands to run.  It runs nothing itself.\n"
+		"virsh, taskset, xl or migratepages commands to run.  It runs nothing itself\n"
+		"unless --apply.\n"
 		"\n"
 		"What cannot be measured here is said, with the reason; a proxy is labelled a\n"
 		"proxy.  The method is described in docs/method.md.  Ctrl-C ends the\n"
 		"collection early and diagnoses what was collected.\n"
 		"\n"
 		"Given a RECORDING (from 'vmmprof record'), diagnoses the whole recorded run\n"
-		"with the same code, without the machine.",
+		"with the same code, without the machine.\n"
+		"\n"
+		"With --apply (never the default) it closes the loop: records for the\n"
+		"duration, diagnoses that recording, and runs each advice's commands one by\n"
+		"one, printing each and its result; then records as long again, prints\n"
+		"'vmmprof compare' of the two recordings and the commands that undo what\n"
+		"was applied.  An advice is applied whole or not at all, and only when each\n"
+		"of its commands has an exact undo (migratepages between two nodes, taskset,\n"
+		"virsh vcpupin); advice of low confidence, or clashing with a higher-ranked\n"
+		"one, is not applied, and each is listed with the reason.  It asks before\n"
+		"running anything on a terminal and refuses without one unless --yes;\n"
+		"--dry-run prints the plan and the undo and runs nothing.",
 	.options =
 		"-d, --duration SECS\thow long to collect (default 5)\n"
 		VM_WAIT_HELP
@@ -417,6 +481,11 @@ const struct cmd cmd_diagnose = {
 		"\t~/.config/vmmprof/calibration.json, written by 'vmmprof calibrate')\n"
 		"--json\tprint the diagnosis as JSON (schema in docs/method.md)\n"
 		XEN_NUMA_HELP
+		"--apply\trun the advice's commands, then record after, compare, and print the\n"
+		"\tundo commands\n"
+		"--dry-run\twith --apply: print what would be run and its undo, run nothing\n"
+		"--yes\twith --apply: do not ask (needed when not on a terminal)\n"
+		"--allow-low-confidence\twith --apply: apply advice of low confidence too\n"
 		"--xen-hard-pin\tXen: advise hard affinity (xl vcpu-pin DOM V CPUS) where the\n"
 		"\tadvice otherwise steers vCPUs with soft affinity (xl vcpu-pin DOM V - CPUS)\n"
 		"--resctrl\tmeasure each VM's LLC occupancy and memory traffic (Intel RDT,\n"
@@ -427,5 +496,6 @@ const struct cmd cmd_diagnose = {
 	.examples =
 		"vmmprof diagnose\tevery VM on this host, 5 s\n"
 		"vmmprof diagnose --vm web -d 30\tone VM, 30 s\n"
-		"vmmprof diagnose -p $(pidof memcached) --json\ta native process, as JSON",
+		"vmmprof diagnose -p $(pidof memcached) --json\ta native process, as JSON\n"
+		"vmmprof diagnose --vm web --apply --dry-run\twhat --apply would run, and its undo",
 };

@@ -1,0 +1,81 @@
+/* apply.h - `diagnose --apply`: which advice may be applied, its commands one by one, and their undo */
+#ifndef VP_APPLY_H
+#define VP_APPLY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/diagnose.h"
+
+/*
+ * The plan is made from a diagnosis alone (no command is run here): each
+ * advice is applied whole or not at all, and only when every one of its
+ * command lines has an exact undo.  Undo commands are derived from the
+ * line and the state before it, which the caller supplies:
+ *
+ *   migratepages PID FROM TO           -> migratepages PID TO FROM
+ *   taskset -pc CPUS TID               -> taskset -pc BEFORE TID
+ *   virsh vcpupin DOM V CPUS [FLAGS]   -> virsh vcpupin DOM V BEFORE [FLAGS]
+ *
+ * BEFORE is the thread's CPU affinity before (the vCPU's thread for virsh).
+ * Anything else (migratepages from every node, virsh numatune, xl, a
+ * restart, a comment) has no undo vmmprof can derive and is not applied.
+ */
+
+/* The thread's CPU affinity now as a CPU list ("0-3"), heap; NULL when unknown. */
+typedef char *(*apply_affinity_fn)(void *ctx, int tid);
+
+struct apply_step {
+	char *cmd;                   /* heap: the command line as the advice gives it */
+	char *undo;                  /* heap: the line that undoes it */
+};
+
+struct apply_item {
+	size_t advice;               /* index into the diag_result's advice */
+	enum diag_confidence confidence;
+	bool apply;
+	char *why_not;               /* heap, when !apply */
+	struct apply_step *steps;    /* n_steps, in the advice's order */
+	size_t n_steps;
+};
+
+struct apply_plan {
+	struct apply_item *items;    /* one per advice, in rank order */
+	size_t n;
+	size_t n_apply;              /* items with apply set */
+};
+
+/*
+ * The confidence of advice i: the highest confidence among the bottlenecks
+ * of its VM (its vCPU's, or the VM's own) in the factor its rule acts on;
+ * low when none is found.
+ */
+enum diag_confidence apply_advice_confidence(const struct diag_input *in,
+					     const struct diag_result *r, size_t i);
+
+/*
+ * One command line's undo: 0 with *undo (heap), or VP_EUNSUPP with *why
+ * (heap) saying why there is none.  Blank and comment-only lines give 0
+ * with both NULL (nothing to run).  tid is the thread a virsh vcpupin
+ * moves (-1 unknown).
+ */
+int apply_undo_line(const char *line, int tid, apply_affinity_fn aff, void *ctx, char **undo,
+		    char **why);
+
+/*
+ * Plan every advice of r (a diagnosis of in).  allow_low: apply advice of
+ * low confidence too.  Release with apply_plan_release().
+ */
+void apply_plan_make(const struct diag_input *in, const struct diag_result *r, bool allow_low,
+		     apply_affinity_fn aff, void *ctx, struct apply_plan *out);
+void apply_plan_release(struct apply_plan *p);
+
+/*
+ * Split a command line into words (blanks separate, '...' quotes) for
+ * execvp; a NULL-terminated heap array of heap strings (apply_split_free()),
+ * empty at a '#' comment, or NULL with *why on an unterminated quote.
+ */
+char **apply_split(const char *line, const char **why);
+void apply_split_free(char **words);
+
+#endif

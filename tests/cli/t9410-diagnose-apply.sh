@@ -1,0 +1,143 @@
+#!/bin/sh
+# t9410-diagnose-apply.sh - `diagnose --apply`: the advice's exact commands run one by one
+# (stubs first in PATH), before and after recorded and compared, the undo list; refusals:
+# --dry-run, no terminal without --yes, low confidence unless told, a failed command stops
+. "$(dirname "$0")/lib.sh"
+
+R=$VP_DATA/root
+
+# Stubs of the tools the advice runs: each logs its arguments, prints a line,
+# and exits with $STUB_EXIT (0 unless a test says otherwise).
+mkdir -p "$TRASH/bin"
+for tool in taskset virsh migratepages xl; do
+	cat >"$TRASH/bin/$tool" <<EOF
+#!/bin/sh
+echo "$tool \$*" >>"$TRASH/stub.log"
+echo "$tool stub: done"
+exit \${STUB_EXIT:-0}
+EOF
+	chmod +x "$TRASH/bin/$tool"
+done
+STUBPATH="$TRASH/bin:$PATH"
+
+# host-qemu (tests/data/root/README.md): vCPU 1 of 'vptest,x' is thread 4003, whose
+# status file says Cpus_allowed_list 0-3; 71 % of the VM's memory is on node 0
+# (CPUs 0-1) while it ran on node 1, and the software model's locality is a proxy:
+# the advice 'taskset -pc 0-1 4003' has low confidence.  Undo: back to 0-3.
+apply() {
+	rm -f "$TRASH/stub.log"
+	PATH="$STUBPATH" TMPDIR="$TRASH" vmmprof diagnose --root "$R/host-qemu" -d 0.3 --apply "$@"
+}
+
+test_expect_success 'usage: --dry-run, --yes, --allow-low-confidence need --apply; --apply not on a recording nor --json' '
+	expect_exit 2 vmmprof diagnose --dry-run 2>err && grep_q "go with --apply" err &&
+	expect_exit 2 vmmprof diagnose --yes 2>err && grep_q "go with --apply" err &&
+	expect_exit 2 vmmprof diagnose --apply x.vmmdb 2>err && grep_q "not on a recording" err &&
+	expect_exit 2 vmmprof diagnose --apply --json 2>err && grep_q "not with --json" err &&
+	vmmprof help diagnose >h && grep -q -- "--allow-low-confidence" h
+'
+
+if vmmprof record -o "$TRASH/probe.vmmdb" -d 0.1 --root "$R/host-qemu" 2>&1 |
+	grep -q "built without SQLite"; then
+	test_skip 'diagnose --apply' 'built without SQLite: --apply records before and after'
+	test_done
+	exit 0
+fi
+
+test_expect_success 'low confidence is not applied unless told: nothing runs' '
+	apply --yes </dev/null >out 2>err &&
+	grep_q "^  1. pin-vcpu-to-memory (low confidence): not applied" out &&
+	grep_q "because its confidence is low .*--allow-low-confidence applies it" out &&
+	grep_q "^nothing to apply: no command was run" out &&
+	test ! -e stub.log &&
+	! grep -q "recording after" out
+'
+
+test_expect_success '--dry-run: the exact command and its undo, nothing runs' '
+	apply --allow-low-confidence --dry-run </dev/null >out 2>err &&
+	grep_q "^  1. pin-vcpu-to-memory (low confidence): apply" out &&
+	grep_q "^     run:  taskset -pc 0-1 4003$" out &&
+	grep_q "^     undo: taskset -pc 0-3 4003$" out &&
+	grep_q "^dry run (--dry-run): no command was run" out &&
+	test ! -e stub.log
+'
+
+test_expect_success 'no terminal and no --yes: refuses before running anything' '
+	expect_exit 1 apply --allow-low-confidence </dev/null >out 2>err &&
+	grep_q "no terminal to confirm on (--yes applies without asking)" err &&
+	test ! -e stub.log
+'
+
+test_expect_success 'on a terminal it asks; anything but y runs nothing' '
+	rm -f stub.log &&
+	PATH="$STUBPATH" TMPDIR="$TRASH" python3 -c "
+import os, pty, sys, select, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+buf = b\"\"
+end = time.time() + 120
+while b\"[y/N]\" not in buf and time.time() < end:
+    r, _, _ = select.select([fd], [], [], 1)
+    if r:
+        try:
+            buf += os.read(fd, 4096)
+        except OSError:
+            break
+assert b\"apply these 1 command now? [y/N]\" in buf, buf[-400:]
+os.write(fd, b\"n\\n\")
+while True:
+    try:
+        d = os.read(fd, 4096)
+    except OSError:
+        break
+    if not d:
+        break
+    buf += d
+_, st = os.waitpid(pid, 0)
+assert b\"not confirmed: no command was run\" in buf, buf[-400:]
+assert os.WEXITSTATUS(st) == 0, st
+" "$VMMPROF" diagnose --root "$R/host-qemu" -d 0.3 --apply --allow-low-confidence &&
+	test ! -e stub.log
+'
+
+test_expect_success 'applied: the command runs once, exactly; after is recorded, compared; the undo is printed' '
+	apply --allow-low-confidence --yes </dev/null >out 2>err &&
+	test "$(cat stub.log)" = "taskset -pc 0-1 4003" &&
+	grep_q "^\\\$ taskset -pc 0-1 4003$" out &&
+	grep_q "^    taskset stub: done$" out &&
+	grep_q "^  exit status 0$" out &&
+	grep_q "^diagnose --apply: recording after for 0.3 s into $TRASH/vmmprof-apply\\..*/after.vmmdb" out &&
+	grep_q "^VM vptest,x (matched by name)" out &&
+	grep_q "^  predicted (BEFORE.s diagnosis): pin vptest,x vCPU 1 to node 0 (CPUs 0-1).*gain n/a: the diagnosis had no cost" out &&
+	grep_q "^  realised: the gain in time cannot be measured" out &&
+	tail -2 out >undo &&
+	printf "%s\n" "to undo what was applied, run (in this order):" "  taskset -pc 0-3 4003" >want &&
+	cmp want undo
+'
+
+test_expect_success 'a command that fails stops the run: nothing after it, nothing recorded after' '
+	STUB_EXIT=3 && export STUB_EXIT &&
+	expect_exit 1 apply --allow-low-confidence --yes </dev/null >out 2>err &&
+	unset STUB_EXIT &&
+	test "$(cat stub.log)" = "taskset -pc 0-1 4003" &&
+	grep_q "^  exit status 3: failed$" out &&
+	grep_q "^stopped at a failed command" out &&
+	! grep -q "recording after" out &&
+	tail -1 out | grep -q "(nothing was applied)"
+'
+
+# host-libvirt-v2: web1 is libvirt-managed; its vCPU 1 is thread 1003, whose status
+# file says Cpus_allowed_list 2-3: the undo pins it back there, with the same flags.
+# The advice comes from the recording made before, which does not keep whether the
+# domain is persistent: so --live only (the live diagnosis adds --config).
+test_expect_success 'virsh vcpupin: the undo restores the vCPU thread'"'"'s affinity before, same flags' '
+	rm -f stub.log &&
+	PATH="$STUBPATH" TMPDIR="$TRASH" vmmprof diagnose --root "$R/host-libvirt-v2" -d 0.3 \
+		--apply --allow-low-confidence --yes </dev/null >out 2>err &&
+	test "$(cat stub.log)" = "virsh vcpupin web1 1 0-1 --live" &&
+	tail -1 out >undo &&
+	test "$(cat undo)" = "  virsh vcpupin web1 1 2-3 --live"
+'
+
+test_done
