@@ -68,6 +68,10 @@ vendors' event definitions, NOT read from the models' cost terms:
     l3_xi_sampled_latency counts cycles / 10); amd_df DRAM channel beats (Zen 2/3:
     8 channels, 64 bytes each) or amd_umc CAS commands (Zen 4); the MAB
     (miss address buffer) occupancy per cycle and its allocations.
+  AMD Zen 5 (perf's amdzen5 JSON; libpfm4 4.13 has no table, so raw codes):
+    as Zen 4: ls_dmnd_fills_from_sys PMCx043 umask 0x08 dram_io_near, 0x40
+    dram_io_far, 0x04 near_cache, 0x10 far_cache; ls_alloc_mab_count PMCx05F;
+    ls_mab_alloc.all_allocations PMCx041 umask 0x0f; amd_l3 and amd_umc as Zen 4.
   Arm Neoverse N1 (TRM "PMU events"): REMOTE_ACCESS 0x31 accesses to another
     socket, BUS_ACCESS 0x19 accesses that left the core, L2D_CACHE_REFILL 0x17,
     LL_CACHE_RD 0x36, LL_CACHE_MISS_RD 0x37, STALL_BACKEND 0x24.
@@ -120,7 +124,7 @@ DEFAULTS = {
 FAMILIES = {
     "nhm-ep": "nhm", "wsm-ep": "nhm",
     "skx": "intel", "icx": "intel", "spr": "intel",
-    "zen2": "amd", "zen3": "amd", "zen4": "amd",
+    "zen2": "amd", "zen3": "amd", "zen4": "amd", "zen5": "amd",
     "neoverse-n1": "arm",
 }
 
@@ -309,16 +313,23 @@ def amd(model, p, x):
                  "EXT_CACHE_LCL", "EXT_CACHE_RMT"),
         "zen4": ("DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM", "DRAM_IO_NEAR", "DRAM_IO_FAR",
                  "NEAR_CACHE_NEAR_FAR", "FAR_CACHE_NEAR_FAR"),
-    }[model]
-    c["%s:%s" % (names[0], names[1])] = x["n_loc"]
-    c["%s:%s" % (names[0], names[2])] = x["n_rem"]
-    c["%s:%s" % (names[0], names[3])] = x["n_hl"]
-    c["%s:%s" % (names[0], names[4])] = rc
+    }.get(model)
+    if names:
+        c["%s:%s" % (names[0], names[1])] = x["n_loc"]
+        c["%s:%s" % (names[0], names[2])] = x["n_rem"]
+        c["%s:%s" % (names[0], names[3])] = x["n_hl"]
+        c["%s:%s" % (names[0], names[4])] = rc
+    else:
+        # Zen 5: raw PMCx043, as perf's r-codes and as sysfs terms
+        c["r0843"] = x["n_loc"]
+        c["cpu/event=0x43,umask=0x40/"] = x["n_rem"]
+        c["r0443"] = x["n_hl"]
+        c["cpu/event=0x43,umask=0x10/"] = rc
     # the CCX's L3: a fill from another CCX is a miss of this one
     miss = x["misses"] + x["n_hl"]
     x["solo"] = solo_mpki(x, miss)
     lat_cyc = (x["dram_ns"] + x["n_hl"] * p["c2c_local"]) * p["ghz"]
-    if model == "zen4":
+    if model in ("zen4", "zen5"):
         c["amd_l3/event=0x04,umask=0xff/"] = miss + x["n_l3"]
         c["amd_l3/event=0x04,umask=0x01/"] = miss
         c["amd_l3/event=0xac,umask=0x3f,enallcores=1,enallslices=1,sliceid=3,threadmask=3/"] = lat_cyc / 10
@@ -337,11 +348,16 @@ def amd(model, p, x):
         beats = x["node_reads"] + x["node_writes"]
         for ch, ev in enumerate(("0x07", "0x47", "0x87", "0xc7", "0x107", "0x147", "0x187", "0x1c7")):
             n["amd_df/event=%s,umask=0x38/" % ev] = beats / 8
-    if model in ("zen3", "zen4"):
+    if model in ("zen3", "zen4", "zen5"):
         l1m = miss + x["n_l3"] + p["l1_miss_other"] * x["run"]
         # MAB occupancy per cycle summed = the misses' residency in core clocks (Little)
-        c["ALLOC_MAB_COUNT"] = (x["dram_ns"] + x["l3_ns"]) * p["ghz"] / 1
-        c["MAB_ALLOCATION_BY_TYPE:ALL"] = l1m
+        occ = (x["dram_ns"] + x["l3_ns"]) * p["ghz"] / 1
+        if model == "zen5":
+            c["cpu/event=0x5f/"] = occ
+            c["cpu/event=0x41,umask=0x0f/"] = l1m
+        else:
+            c["ALLOC_MAB_COUNT"] = occ
+            c["MAB_ALLOCATION_BY_TYPE:ALL"] = l1m
     return c, n
 
 

@@ -22,6 +22,7 @@ fixture_of() {
 	zen2) echo zen2-2s ;;
 	zen3) echo zen3-2s ;;
 	zen4) echo zen4-2s ;;
+	zen5) echo zen5-2s ;;
 	neoverse-n1) echo arm-n1 ;;
 	vpmu | vpmu-intel) echo kvm-guest-vpmu ;;
 	software) echo local ;;
