@@ -18,16 +18,12 @@
 
 static int parse_sort(const char *s, enum top_sort *k)
 {
-	static const enum top_sort keys[] = { TOP_SORT_NAME, TOP_SORT_CPU, TOP_SORT_REMOTE, TOP_SORT_MEM };
-	size_t i;
+	int v = top_sort_lookup(s);
 
-	for (i = 0; i < VP_ARRAY_SIZE(keys); i++) {
-		if (!strcmp(s, top_sort_name(keys[i]))) {
-			*k = keys[i];
-			return 0;
-		}
-	}
-	return -1;
+	if (v < 0)
+		return -1;
+	*k = (enum top_sort)v;
+	return 0;
 }
 
 /* The screen's samples: this machine's, until SIGTERM or SIGINT (caught with --resctrl). */
@@ -182,7 +178,7 @@ static int run_top(int argc, char **argv)
 		case 's':
 			if (parse_sort(optarg, &sort)) {
 				rc = cli_usage_error(&cmd_top, "unknown sort key '%s' (name, cpu, remote, "
-						     "memory)", optarg);
+						     "memory, llc, sharing, imc, queue)", optarg);
 				goto out;
 			}
 			break;
@@ -267,7 +263,12 @@ const struct cmd cmd_top = {
 		"then runs on software sources alone and says why.\n"
 		"\n"
 		"Keys: 1 nodes, 2 VMs, 3 vCPUs, Tab next view, Enter on a VM shows its vCPUs, Esc\n"
-		"or Backspace goes back, c/r/m/n sort by CPU, remote, memory, name, ? help, q quit.\n"
+		"or Backspace goes back; sort by c CPU, r remote (LOCAL), l LLC, s sharing, i IMC,\n"
+		"u queue, m memory, n name, < and > the previous or next key; / filters the VMs\n"
+		"and vCPUs by name (Enter applies, empty clears); ? help, q quit.  The screen fits\n"
+		"any width from 80 columns: narrower than 130, the factor columns come first and\n"
+		"Left/Right pages to the identity and resctrl columns; cells are clipped, never\n"
+		"wrapped.  NO_COLOR (any value) turns colours off; severity is then marked ! and !!.\n"
 		"\n"
 		"--batch prints the same rows as text every interval; --json prints one JSON object\n"
 		"per interval (JSON lines), with each factor's value, quality, reason, source,\n"
@@ -277,7 +278,8 @@ const struct cmd cmd_top = {
 		   "-n, --iterations N\tstop after N samples (batch; default: until interrupted)\n"
 		   "-d, --delay SECS\tinterval between samples (default 2)\n"
 		   "--json\tJSON lines (implies --batch)\n"
-		   "-s, --sort name|cpu|remote|memory\tthe order of the VM rows\n"
+		   "-s, --sort name|cpu|remote|memory|llc|sharing|imc|queue\tthe order of the rows\n"
+		   "\t(a factor: by its cost when known, else its value)\n"
 		   "--vm NAME\tonly this VM (repeatable; default: every VM); a name no VM has\n"
 		   "\tis an error that lists the VMs there are, unless --wait\n"
 		   "--wait\taccept a --vm that is not there yet: it is shown from the sample\n"

@@ -25,9 +25,39 @@ const char *top_factor_title(int f)
 
 const char *top_sort_name(enum top_sort k)
 {
-	static const char *const n[] = { "name", "cpu", "remote", "memory" };
+	static const char *const n[TOP_SORT_N] = { "name", "cpu", "remote", "memory", "llc",
+						   "sharing", "imc", "queue" };
 
-	return n[k];
+	return k >= 0 && k < TOP_SORT_N ? n[k] : "?";
+}
+
+int top_sort_lookup(const char *name)
+{
+	int k;
+
+	for (k = 0; k < TOP_SORT_N; k++)
+		if (!strcmp(name, top_sort_name((enum top_sort)k)))
+			return k;
+	return -1;
+}
+
+/* The factor a sort key orders by; -1 none. */
+static int sort_factor(enum top_sort k)
+{
+	switch (k) {
+	case TOP_SORT_REMOTE: return FACTOR_LOCALITY;
+	case TOP_SORT_LLC: return FACTOR_LLC;
+	case TOP_SORT_SHARING: return FACTOR_SHARING;
+	case TOP_SORT_IMC: return FACTOR_IMC;
+	case TOP_SORT_QUEUE: return FACTOR_QUEUE;
+	default: return -1;
+	}
+}
+
+/* What a factor column sorts by: the cost when the cell has one, else the value. */
+static double sort_value(const struct top_cell *c)
+{
+	return isfinite(c->cost_pct) ? c->cost_pct : c->q.v;
 }
 
 /* A fixture tree's thread ids are not this machine's: counting them would count strangers. */
@@ -571,12 +601,16 @@ static int cmp_vm(const void *pa, const void *pb, void *arg)
 	enum top_sort k = *(const enum top_sort *)arg;
 	int c = 0;
 
-	switch (k) {
-	case TOP_SORT_CPU: c = cmp_desc(a->cpu_pct, b->cpu_pct); break;
-	case TOP_SORT_REMOTE: c = cmp_desc(a->factor[FACTOR_LOCALITY].q.v, b->factor[FACTOR_LOCALITY].q.v); break;
-	case TOP_SORT_MEM: c = cmp_desc(a->mem, b->mem); break;
-	case TOP_SORT_NAME: break;
-	}
+	int f = sort_factor(k);
+
+	if (f == FACTOR_LOCALITY)
+		c = cmp_desc(a->factor[f].q.v, b->factor[f].q.v);
+	else if (f >= 0)
+		c = cmp_desc(sort_value(&a->factor[f]), sort_value(&b->factor[f]));
+	else if (k == TOP_SORT_CPU)
+		c = cmp_desc(a->cpu_pct, b->cpu_pct);
+	else if (k == TOP_SORT_MEM)
+		c = cmp_desc(a->mem, b->mem);
 	return c ? c : strcmp(a->name, b->name);
 }
 
@@ -587,10 +621,14 @@ static int cmp_vcpu(const void *pa, const void *pb, void *arg)
 	enum top_sort k = *(const enum top_sort *)arg;
 	int c = 0;
 
+	int f = sort_factor(k);
+
 	if (k == TOP_SORT_CPU)
 		c = cmp_desc(a->cpu_pct, b->cpu_pct);
-	else if (k == TOP_SORT_REMOTE)
-		c = cmp_desc(a->factor[FACTOR_LOCALITY].q.v, b->factor[FACTOR_LOCALITY].q.v);
+	else if (f == FACTOR_LOCALITY)
+		c = cmp_desc(a->factor[f].q.v, b->factor[f].q.v);
+	else if (f >= 0)
+		c = cmp_desc(sort_value(&a->factor[f]), sort_value(&b->factor[f]));
 	if (!c)
 		c = (a->vm > b->vm) - (a->vm < b->vm);
 	return c ? c : (a->index > b->index) - (a->index < b->index);
@@ -627,6 +665,19 @@ void top_fmt(char *buf, size_t size, const char *fmt, double v)
 		snprintf(buf, size, "n/a");
 	else
 		snprintf(buf, size, fmt, v);
+}
+
+void top_fmt_factor_short(char *buf, size_t size, int factor, const struct top_cell *c, bool sev_mark)
+{
+	const struct qval *q = &c->q;
+	const char *mark = q->q == VQ_ESTIMATE ? "e" : q->q == VQ_APPORTIONED ? "a" :
+			   q->q == VQ_PROXY ? "p" : "";
+	const char *sev = !sev_mark ? "" : c->sev == SEV_CRITICAL ? "!!" : c->sev == SEV_WARNING ? "!" : "";
+
+	if (!isnan(q->v) && c->src == TOP_SRC_MODEL && isfinite(c->cost_pct))
+		snprintf(buf, size, "%.1f%%%s%s", c->cost_pct, c->cost_est ? "e" : mark, sev);
+	else
+		top_fmt_factor(buf, size, factor, c, sev_mark);
 }
 
 void top_fmt_factor(char *buf, size_t size, int factor, const struct top_cell *c, bool sev_mark)

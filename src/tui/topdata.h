@@ -221,8 +221,12 @@ int top_sample(struct top_state *s, struct vp_err *err);
 
 const char *top_factor_title(int f);  /* "LOCAL", "LLC", "SHARE", "IMC", "QUEUE" */
 
-enum top_sort { TOP_SORT_NAME, TOP_SORT_CPU, TOP_SORT_REMOTE, TOP_SORT_MEM };
+/* Sort keys: the factors by their cost when the cell has one, else by their value. */
+enum top_sort { TOP_SORT_NAME, TOP_SORT_CPU, TOP_SORT_REMOTE, TOP_SORT_MEM, TOP_SORT_LLC,
+		TOP_SORT_SHARING, TOP_SORT_IMC, TOP_SORT_QUEUE, TOP_SORT_N };
 const char *top_sort_name(enum top_sort k);
+/* The key of a name top_sort_name() gives; -1 unknown. */
+int top_sort_lookup(const char *name);
 /* Sort the VM and vCPU rows (vCPUs stay grouped under their VM order when by name). */
 void top_sort(struct top_state *s, enum top_sort k);
 
@@ -234,6 +238,8 @@ void top_fmt(char *buf, size_t size, const char *fmt, double v);
  * gives one; ! warning, !! critical when sev_mark), LOCAL's placement
  * estimate as "23.5%e", LLC occupancy as MiB, "n/a" otherwise.
  */
+/* The same in at most 8 characters for a narrow screen: the cost share when known, else as above. */
+void top_fmt_factor_short(char *buf, size_t size, int factor, const struct top_cell *c, bool sev_mark);
 void top_fmt_factor(char *buf, size_t size, int factor, const struct top_cell *c, bool sev_mark);
 
 #endif

@@ -117,7 +117,7 @@ test_expect_success 'models: -m completes the model files'"'"' names' '
 test_expect_success 'the words a flag or an argument takes' '
 	comp "vmmprof bench " >got &&
 	want latency bandwidth llc sharing imc queue all && diff -u want got &&
-	comp "vmmprof top --sort " >got && want name cpu remote memory && diff -u want got &&
+	comp "vmmprof top --sort " >got && want name cpu remote memory llc sharing imc queue && diff -u want got &&
 	comp "vmmprof top --sort=" >got && diff -u want got &&
 	comp "vmmprof user add bob --role " >got && want admin operator viewer && diff -u want got &&
 	comp "vmmprof list " >got && want events pmus vms && diff -u want got &&
