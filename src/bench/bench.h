@@ -122,6 +122,20 @@ int curve_levels(const double *x, const double *y, int n, double tol,
  */
 int curve_knee(const double *x, const double *y, int n, double min_dist);
 
+/*
+ * The knee of a scaling curve: y[i] is the per-core throughput with the
+ * i-th core count running at once (ascending; y[0] the fewest, best one).
+ * While the shared trackers have room each added core keeps the rate it
+ * has alone; past the knee the cores share a fixed capacity and each one's
+ * rate falls.  Efficiency e[i] = y[i] / y[0], smoothed by a three-point
+ * median (the ends by the median of the first / last three), so a single
+ * noisy sample moves nothing; the knee is the last point before e falls
+ * below 1 - tol and stays below to the end.  Returns its index, or -1 when
+ * there are fewer than 3 points, y[0] is not a positive number, or the
+ * efficiency never stays below 1 - tol (still scaling: no knee).
+ */
+int scaling_knee(const double *y, int n, double tol);
+
 /* Median of n values (array reordered); NaN for n = 0. */
 double bench_median(double *v, int n);
 
@@ -295,9 +309,47 @@ struct queue_result {
 	double mlp;                /* highest rate / rate at k = 1 */
 	char note[BENCH_TEXT];
 	char bound[BENCH_TEXT * 2];
+	/* the shared-tracker scenario (bench_queue_cores): core_k chains on each
+	 * of 1..n CPUs of one package at once, memory on their node */
+	int core_k;                /* chains per core; 0: the scenario did not run */
+	int core_pkg;              /* the package */
+	int n_core_points;
+	int cores[BENCH_MAX_POINTS];
+	double core_rate[BENCH_MAX_POINTS];    /* misses per microsecond of one core, mean */
+	double core_ns[BENCH_MAX_POINTS];      /* one miss's latency (ns per step), mean */
+	double total_rate[BENCH_MAX_POINTS];   /* misses per microsecond of all of them */
+	double tracker_full[BENCH_MAX_POINTS]; /* share of time full, NaN: not counted */
+	int knee_cores;            /* the last core count that still scaled; -1 none */
+	char core_note[BENCH_TEXT];
+	char tracker_note[BENCH_TEXT];         /* why tracker_full is n/a */
+	char core_bound[BENCH_TEXT * 2];
 };
 int bench_queue(const struct bench_topo *t, const struct bench_opts *o,
 		struct queue_result *r, struct vp_err *err);
+
+/*
+ * Counts taken around each point of the shared-tracker scenario (a front
+ * end's: the library does not choose a model).  start() before the cores
+ * run, stop() after: the share of time the shared trackers were full over
+ * that window, or NaN with *why set (static or ctx-owned text).
+ */
+struct bench_tracker_hook {
+	int (*start)(void *ctx);
+	double (*stop)(void *ctx, const char **why);
+	void *ctx;
+};
+
+/*
+ * The shared-tracker scenario: k chains (r->knee_k from bench_queue when it
+ * found one, else 8) on each of 1, 2, ... CPUs of the package of the first
+ * CPU, at once, their chains spread over one cycle in DRAM of that CPU's
+ * node.  Per-core miss rate and latency at each core count; the knee
+ * (scaling_knee) is where the shared trackers stop taking more misses.
+ * hook may be NULL (tracker_full n/a, tracker_note says so).
+ */
+int bench_queue_cores(const struct bench_topo *t, const struct bench_opts *o,
+		      const struct bench_tracker_hook *hook, struct queue_result *r,
+		      struct vp_err *err);
 
 /* Guest probe: what the hypervisor hides, inferred. */
 struct probe_result {

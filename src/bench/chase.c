@@ -148,3 +148,30 @@ int curve_knee(const double *x, const double *y, int n, double min_dist)
 		return top < n - 1 ? top : -1;
 	return best;
 }
+
+static double med3(double a, double b, double c)
+{
+	return fmax(fmin(a, b), fmin(fmax(a, b), c));
+}
+
+int scaling_knee(const double *y, int n, double tol)
+{
+	double e[BENCH_MAX_POINTS], s[BENCH_MAX_POINTS];
+	int i, first_below = -1;
+
+	if (n < 3 || n > BENCH_MAX_POINTS || !(y[0] > 0) || !isfinite(y[0]))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!isfinite(y[i]))
+			return -1;
+		e[i] = y[i] / y[0];
+	}
+	s[0] = 1;                          /* the reference itself */
+	for (i = 1; i < n - 1; i++)
+		s[i] = med3(e[i - 1], e[i], e[i + 1]);
+	s[n - 1] = med3(e[n - 3], e[n - 2], e[n - 1]);
+	/* the first point from which the efficiency stays below 1 - tol */
+	for (i = n - 1; i >= 1 && s[i] < 1 - tol; i--)
+		first_below = i;
+	return first_below > 0 ? first_below - 1 : -1;
+}

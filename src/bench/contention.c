@@ -2,11 +2,13 @@
 #include "bench/internal.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/timeutil.h"
 
 /* Victim latency at ws bytes of b with n co-runners writing on cpus[]. */
 static double victim_ns(const struct bench_topo *t, const struct bench_opts *o,
@@ -250,6 +252,187 @@ int bench_queue(const struct bench_topo *t, const struct bench_opts *o,
 out:
 	bench_buf_free(&b);
 	bench_affinity_restore(&aff);
+	bench_progress(o, "queue", 1, "done");
+	return ret;
+}
+
+/* One core of the shared-tracker scenario: k chains walked until told to stop. */
+struct qworker {
+	int cpu, k;
+	void *p[64];
+	volatile int *go, *measure, *stop;
+	uint64_t steps;            /* between its own start of measuring and the stop */
+	uint64_t ns;
+	pthread_t th;
+	bool started;
+};
+
+static void *qworker_main(void *arg)
+{
+	struct qworker *w = arg;
+	uint64_t steps = 0, t0 = 0, s0 = 0;
+	bool measuring = false;
+	void *volatile sink;
+
+	bench_bind_self(w->cpu, NULL);
+	while (!__atomic_load_n(w->go, __ATOMIC_ACQUIRE))
+		sched_yield();
+	while (!__atomic_load_n(w->stop, __ATOMIC_RELAXED)) {
+		if (!measuring && __atomic_load_n(w->measure, __ATOMIC_RELAXED)) {
+			measuring = true;
+			t0 = vp_now_ns();
+			s0 = steps;
+		}
+		sink = bench_walk_k(w->p, w->k, 1024);
+		steps += 1024;
+	}
+	(void)sink;
+	if (measuring) {
+		w->ns = vp_now_ns() - t0;
+		w->steps = steps - s0;
+	}
+	return NULL;
+}
+
+/* The core counts to try out of n: all up to 8, then every 2 to 16, every 4 to 32,
+ * every 8 beyond (and n itself). */
+static int core_counts(int n, int *out)
+{
+	int c, m = 0;
+
+	for (c = 1; c <= n && m < BENCH_MAX_POINTS; c += c < 8 ? 1 : c < 16 ? 2 : c < 32 ? 4 : 8)
+		out[m++] = c;
+	if (m && out[m - 1] != n && m < BENCH_MAX_POINTS)
+		out[m++] = n;
+	return m;
+}
+
+int bench_queue_cores(const struct bench_topo *t, const struct bench_opts *o,
+		      const struct bench_tracker_hook *hook, struct queue_result *r,
+		      struct vp_err *err)
+{
+	int cpus[256], counts[BENCH_MAX_POINTS], n = 0, np, i, j, k, ret = 0;
+	struct bench_buf b = { 0 };
+	size_t bytes = bench_dram_bytes(t, o), nlines = bytes / LINE;
+	struct qworker *w = NULL;
+	void **marks = NULL;
+	double window;
+	char desc[BENCH_TEXT];
+
+	r->knee_cores = -1;
+	r->n_core_points = 0;
+	r->core_pkg = t->cpu_pkg[0];
+	k = r->knee_k > 0 && r->knee_k <= 64 ? r->knee_k : 8;
+	r->core_k = k;
+	for (i = 0; i < t->n_cpus && n < 256; i++)
+		if (t->cpu_pkg[i] == t->cpu_pkg[0])
+			cpus[n++] = t->cpus[i];
+	np = core_counts(n, counts);
+	if (!hook)
+		snprintf(r->tracker_note, sizeof(r->tracker_note),
+			 "not counted: no model with a tracker-full count for this machine");
+	if ((ret = bench_buf_alloc(&b, bytes, t->cpu_node[0], o->huge, err)))
+		goto out;
+	/* one cycle through the buffer; n x k starting points spread evenly along it,
+	 * so no two chains walk the same lines at the same time */
+	chase_build(b.p, nlines, LINE, o->seed + 11);
+	marks = xcalloc((size_t)n * (size_t)k, sizeof(void *));
+	{
+		void *p = b.p;
+		size_t gap = nlines / ((size_t)n * (size_t)k);
+
+		for (i = 0; i < n * k; i++) {
+			marks[i] = p;
+			p = chase_walk(p, gap ? gap : 1);
+		}
+	}
+	bench_buf_describe(&b, desc, sizeof(desc));
+	snprintf(r->core_bound, sizeof(r->core_bound),
+		 "%d chains on each of CPUs", k);
+	for (i = 0; i < n; i++)
+		bench_addf(r->core_bound, sizeof(r->core_bound), " %d", cpus[i]);
+	bench_addf(r->core_bound, sizeof(r->core_bound), " (package %d, in that order; SMT "
+		   "siblings count as cores) over one cycle of %s", r->core_pkg, desc);
+	window = o->time_s / (np > 0 ? np : 1);
+	w = xcalloc((size_t)n, sizeof(*w));
+	for (i = 0; i < np && !bench_stopped(o); i++) {
+		volatile int go = 0, measure = 0, stop = 0;
+		int c = counts[i], started = 0;
+		double sum_rate = 0, sum_ns = 0, frac = NAN;
+		const char *why = NULL;
+		bool hooked = false;
+
+		bench_progress(o, "queue", 0.5 + 0.5 * i / np, "%d core%s with %d chains each", c,
+			       c == 1 ? "" : "s", k);
+		for (j = 0; j < c; j++) {
+			struct qworker *q = &w[j];
+			int m;
+
+			memset(q, 0, sizeof(*q));
+			q->cpu = cpus[j];
+			q->k = k;
+			for (m = 0; m < k; m++)
+				q->p[m] = marks[j * k + m];
+			q->go = &go;
+			q->measure = &measure;
+			q->stop = &stop;
+			if ((ret = pthread_create(&q->th, NULL, qworker_main, q))) {
+				ret = vp_err_errno(err, ret, "cannot start a chasing thread");
+				break;
+			}
+			q->started = true;
+			started++;
+		}
+		__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+		if (!ret) {
+			/* a fifth of the window to warm up, the rest measured */
+			bench_sleep_s(window * 0.2);
+			if (hook && hook->start && !hook->start(hook->ctx))
+				hooked = true;
+			__atomic_store_n(&measure, 1, __ATOMIC_RELAXED);
+			bench_sleep_s(window * 0.8);
+			if (hooked)
+				frac = hook->stop(hook->ctx, &why);
+		}
+		__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+		for (j = 0; j < started; j++)
+			pthread_join(w[j].th, NULL);
+		if (ret)
+			goto out;
+		for (j = 0; j < c; j++) {
+			double ns = w[j].steps ? (double)w[j].ns / (double)w[j].steps : NAN;
+
+			sum_ns += ns;
+			sum_rate += k / ns * 1000;
+		}
+		r->cores[i] = c;
+		r->core_ns[i] = sum_ns / c;
+		r->core_rate[i] = sum_rate / c;
+		r->total_rate[i] = sum_rate;
+		r->tracker_full[i] = frac;
+		if (hook && isnan(frac) && why && !*r->tracker_note)
+			snprintf(r->tracker_note, sizeof(r->tracker_note), "%s", why);
+		r->n_core_points++;
+	}
+	if (r->n_core_points < 3) {
+		snprintf(r->core_note, sizeof(r->core_note),
+			 "%d core count%s on package %d: finding where the shared trackers saturate "
+			 "needs at least 3", r->n_core_points, r->n_core_points == 1 ? "" : "s",
+			 r->core_pkg);
+	} else {
+		int kn = scaling_knee(r->core_rate, r->n_core_points, 0.1);
+
+		if (kn >= 0)
+			r->knee_cores = r->cores[kn];
+		else
+			snprintf(r->core_note, sizeof(r->core_note),
+				 "no knee: each core kept within 10 %% of its rate alone up to %d cores",
+				 r->cores[r->n_core_points - 1]);
+	}
+out:
+	free(w);
+	free(marks);
+	bench_buf_free(&b);
 	bench_progress(o, "queue", 1, "done");
 	return ret;
 }

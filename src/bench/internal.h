@@ -38,6 +38,9 @@ double bench_chase_sampled(void **starts, int k, size_t nlines, double budget_s,
  */
 void bench_chase_marks(void *buf, size_t nlines, void **marks);
 
+/* k chains advanced together steps times (p[] moves on); returns p[0]. */
+void *bench_walk_k(void **p, int k, uint64_t steps);
+
 /* The working set that is surely DRAM: 4x the LLC (2x quick), at least 64 MiB;
  * o->dram_bytes when set (small emulated guests). */
 size_t bench_dram_bytes(const struct bench_topo *t, const struct bench_opts *o);

@@ -88,7 +88,7 @@ void bench_chase_marks(void *buf, size_t nlines, void **marks)
 }
 
 /* k chains advanced together (p[] moves on): their loads are independent of each other. */
-VP_UNINSTRUMENTED static void *walk_k(void **p, int k, uint64_t steps)
+VP_UNINSTRUMENTED void *bench_walk_k(void **p, int k, uint64_t steps)
 {
 	uint64_t s;
 	int j;
@@ -125,13 +125,13 @@ double bench_chase_sampled(void **starts, int k, size_t nlines, double budget_s,
 	while (done < warm && (double)(vp_now_ns() - t0) < target) {
 		uint64_t chunk = warm - done < 65536 ? warm - done : 65536;
 
-		sink = walk_k(p, k, chunk);
+		sink = bench_walk_k(p, k, chunk);
 		done += chunk;
 	}
 	/* size a sample to the target from a run of at least a tenth of it */
 	for (;;) {
 		t0 = vp_now_ns();
-		sink = walk_k(p, k, steps);
+		sink = bench_walk_k(p, k, steps);
 		dt = vp_now_ns() - t0;
 		if ((double)dt >= target / 10 || steps >= (1ull << 34))
 			break;
@@ -142,7 +142,7 @@ double bench_chase_sampled(void **starts, int k, size_t nlines, double budget_s,
 		steps = 64;
 	for (i = 0; i < nsamp && (i == 0 || !bench_stopped(o)); i++) {
 		t0 = vp_now_ns();
-		sink = walk_k(p, k, steps);
+		sink = bench_walk_k(p, k, steps);
 		dt = vp_now_ns() - t0;
 		samples[n++] = (double)dt / (double)steps;
 	}

@@ -548,6 +548,39 @@ void report_queue(const struct queue_result *r, struct sbuf *out)
 	add_lines(out, "note:", r->note);
 	sbuf_addstr(out, "\n");
 	add_lines(out, "bound:", r->bound);
+	if (r->core_k > 0) {
+		static const char *const ch[] = { ">cores", ">misses/us per core", ">ns per miss",
+						  ">misses/us all", ">trackers full" };
+		struct table ct;
+
+		sbuf_addf(out, "\nqueue: shared trackers, %d chains on each of 1..n CPUs of package "
+			  "%d at once\n", r->core_k, r->core_pkg);
+		table_init(&ct, 5, ch);
+		for (i = 0; i < r->n_core_points; i++) {
+			table_row(&ct);
+			table_cell(&ct, "%d", r->cores[i]);
+			table_cell(&ct, "%s", report_num(a, r->core_rate[i], 1));
+			table_cell(&ct, "%s", report_num(a, r->core_ns[i], 1));
+			table_cell(&ct, "%s", report_num(a, r->total_rate[i], 1));
+			if (isfinite(r->tracker_full[i]))
+				table_cell(&ct, "%.1f%%", 100 * r->tracker_full[i]);
+			else
+				table_cell(&ct, "n/a");
+		}
+		table_render(&ct, out, 2, true);
+		table_release(&ct);
+		if (r->knee_cores > 0)
+			sbuf_addf(out, "  knee at %d core%s: more cores no longer add misses in flight "
+				  "(the shared trackers are full)\n", r->knee_cores,
+				  r->knee_cores == 1 ? "" : "s");
+		else
+			sbuf_addstr(out, "  knee: n/a\n");
+		add_lines(out, "note:", r->core_note);
+		if (*r->tracker_note)
+			add_lines(out, "trackers full:", r->tracker_note);
+		sbuf_addstr(out, "\n");
+		add_lines(out, "bound:", r->core_bound);
+	}
 }
 
 void report_queue_json(const struct queue_result *r, struct jw *w)
@@ -572,6 +605,32 @@ void report_queue_json(const struct queue_result *r, struct jw *w)
 	jw_kdouble(w, "mlp", r->mlp);
 	json_note(w, "note", r->note);
 	jw_kstr(w, "bound", r->bound);
+	if (r->core_k > 0) {
+		jw_key(w, "cores");
+		jw_obj_begin(w);
+		jw_kint(w, "k", r->core_k);
+		jw_kint(w, "package", r->core_pkg);
+		jw_key(w, "points");
+		jw_arr_begin(w);
+		for (i = 0; i < r->n_core_points; i++) {
+			jw_obj_begin(w);
+			jw_kint(w, "cores", r->cores[i]);
+			jw_kdouble(w, "misses_per_us_per_core", r->core_rate[i]);
+			jw_kdouble(w, "ns_per_miss", r->core_ns[i]);
+			jw_kdouble(w, "misses_per_us", r->total_rate[i]);
+			jw_kdouble(w, "tracker_full", r->tracker_full[i]);
+			jw_obj_end(w);
+		}
+		jw_arr_end(w);
+		if (r->knee_cores > 0)
+			jw_kint(w, "knee_cores", r->knee_cores);
+		else
+			jw_key(w, "knee_cores"), jw_null(w);
+		json_note(w, "note", r->core_note);
+		json_note(w, "tracker_note", r->tracker_note);
+		jw_kstr(w, "bound", r->core_bound);
+		jw_obj_end(w);
+	}
 	jw_obj_end(w);
 }
 

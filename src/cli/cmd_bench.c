@@ -102,7 +102,8 @@ static int run_one(const char *name, const struct bench_topo *t, struct bench_op
 	} else {
 		struct queue_result *r = xcalloc(1, sizeof(*r));
 
-		if (!(ret = bench_queue(t, o, r, err)))
+		if (!(ret = bench_queue(t, o, r, err)) &&
+		    !(ret = bench_queue_cores(t, o, NULL, r, err)))
 			json ? report_queue_json(r, w) : report_queue(r, out);
 		free(r);
 	}
@@ -234,6 +235,8 @@ const struct cmd cmd_bench = {
 		"           threads spread over nodes; the knee where the controller saturates.\n"
 		"queue      k = 1..32 independent chains on one CPU: the miss rate rises until\n"
 		"           the miss queues are full; the knee is the effective queue depth.\n"
+		"           Then k chains on each of 1, 2, ... CPUs of one package at once: the\n"
+		"           knee where each core's miss rate falls is the shared trackers full.\n"
 		"\n"
 		"On a machine with one NUMA node the node-pair parts report the one pair and\n"
 		"say so.  Figures that cannot be measured print as n/a with the reason.\n"

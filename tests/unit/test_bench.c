@@ -137,6 +137,93 @@ TEST(knee_uneven_steps)
 	CHECK_INT(k >= 0 ? x[k] : -1, 12);
 }
 
+/* The shared-tracker scenario: per-core miss rate against the number of cores
+ * running at once.  Up to the knee each core keeps its rate alone (10 misses/us);
+ * past it the cores share a fixed capacity (60 misses/us), so one core gets 60 / c. */
+static double capped(int c, int knee)
+{
+	return c <= knee ? 10 : 10.0 * knee / c;
+}
+
+TEST(scaling_knee_hand_placed)
+{
+	double y[16];
+	int i, k;
+
+	for (i = 0; i < 16; i++)   /* cores 1..16, knee placed at 6 */
+		y[i] = capped(i + 1, 6);
+	k = scaling_knee(y, 16, 0.1);
+	/* at 7 cores each gets 60 / 7 = 8.57 < 9 (10 % below its rate alone), and
+	 * every later point is lower still: the last core count that scaled is 6 */
+	CHECK_INT(k >= 0 ? k + 1 : -1, 6);
+
+	for (i = 0; i < 16; i++)   /* knee at the first point: 2 cores already share */
+		y[i] = capped(i + 1, 1);
+	k = scaling_knee(y, 16, 0.1);
+	CHECK_INT(k >= 0 ? k + 1 : -1, 1);
+
+	for (i = 0; i < 16; i++)   /* a gradual fall of 2 % per added core crosses 10 % after 6 */
+		y[i] = 10 * (1 - 0.02 * i);
+	k = scaling_knee(y, 16, 0.1);
+	CHECK_INT(k >= 0 ? k + 1 : -1, 6);
+}
+
+TEST(scaling_knee_uneven_counts)
+{
+	/* bench_queue_cores' counts on a 24-CPU package; the trackers fill at 10 cores */
+	int c[] = { 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24 };
+	double y[14];
+	int i, k;
+
+	for (i = 0; i < 14; i++)
+		y[i] = capped(c[i], 10);
+	k = scaling_knee(y, 14, 0.1);
+	CHECK_INT(k >= 0 ? c[k] : -1, 10);
+}
+
+TEST(scaling_knee_noisy)
+{
+	double y[16];
+	int i, k;
+
+	/* +-3 % alternating noise on every point, a single sample that dipped to 70 %
+	 * at 3 cores (a preemption), and a single one back at its full rate at 11
+	 * cores: neither moves the knee from 6 */
+	for (i = 0; i < 16; i++)
+		y[i] = capped(i + 1, 6) * (1 + (i % 2 ? 0.03 : -0.03));
+	y[0] = 10;
+	y[2] = 7;
+	y[10] = 10;
+	k = scaling_knee(y, 16, 0.1);
+	CHECK_INT(k >= 0 ? k + 1 : -1, 6);
+}
+
+TEST(scaling_knee_none)
+{
+	double y[16];
+	int i;
+
+	for (i = 0; i < 16; i++)   /* every core keeps its rate, within 5 %: no knee */
+		y[i] = 10 * (1 - 0.05 * (i % 2));
+	CHECK_INT(scaling_knee(y, 16, 0.1), -1);
+
+	for (i = 0; i < 16; i++)   /* falls to half at the very last point only: one sample */
+		y[i] = 10;         /* cannot tell a knee from noise, so no knee */
+	y[15] = 5;
+	CHECK_INT(scaling_knee(y, 16, 0.1), -1);
+
+	for (i = 0; i < 16; i++)   /* it dips, then recovers: no knee */
+		y[i] = i >= 4 && i < 8 ? 8 : 10;
+	CHECK_INT(scaling_knee(y, 16, 0.1), -1);
+
+	y[0] = 10, y[1] = 5, y[2] = 3;
+	CHECK_INT(scaling_knee(y, 2, 0.1), -1);   /* too few points */
+	y[0] = 0;
+	CHECK_INT(scaling_knee(y, 3, 0.1), -1);   /* no reference rate */
+	y[0] = NAN;
+	CHECK_INT(scaling_knee(y, 3, 0.1), -1);
+}
+
 TEST(levels_staircase)
 {
 	/* 4 KiB .. 128 MiB doubling: 1 ns to 32 KiB, 4 ns to 512 KiB, one

@@ -1,0 +1,41 @@
+#!/bin/sh
+# t8006-bench-queue-cores.sh - bench queue's shared-tracker scenario: k chains on
+# each of 1..n CPUs of one package at once.  Two CPUs cannot show a knee (that
+# takes more cores than the socket's trackers serve: docs/bench.md), so this checks
+# what the run must state whatever the machine: every core count from 1 up, each
+# core's misses and latency measured, the total the sum of the cores', no tracker
+# count without a model (n/a with the reason), and a knee only from 3 core counts.
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'bench queue --json: the cores scenario, its points and notes' '
+	vmmprof bench queue --quick --time 1 --json -q >r.json &&
+	c="j[\"scenarios\"][\"queue\"][\"cores\"]" &&
+	test "$(json_get r.json "$c[\"points\"][0][\"cores\"]")" = 1 &&
+	test "$(json_get r.json "all(b[\"cores\"] > a[\"cores\"] for a, b in zip($c[\"points\"], $c[\"points\"][1:]))")" = True &&
+	test "$(json_get r.json "all(p[\"misses_per_us_per_core\"] > 0 and p[\"ns_per_miss\"] > 0 for p in $c[\"points\"])")" = True &&
+	test "$(json_get r.json "all(abs(p[\"misses_per_us\"] - p[\"cores\"] * p[\"misses_per_us_per_core\"]) <= 1e-9 * p[\"misses_per_us\"] for p in $c[\"points\"])")" = True &&
+	test "$(json_get r.json "all(p[\"tracker_full\"] is None for p in $c[\"points\"])")" = True &&
+	json_get r.json "$c[\"tracker_note\"]" >tn && grep_q "not counted" tn &&
+	test "$(json_get r.json "$c[\"k\"] >= 1")" = True
+'
+
+test_expect_success 'a knee only from three core counts; fewer say why' '
+	c="j[\"scenarios\"][\"queue\"][\"cores\"]" &&
+	n=$(json_get r.json "len($c[\"points\"])") &&
+	if [ "$n" -lt 3 ]; then
+		test "$(json_get r.json "$c[\"knee_cores\"]")" = None &&
+		json_get r.json "$c[\"note\"]" >note && grep_q "needs at least 3" note
+	else
+		test "$(json_get r.json "$c[\"knee_cores\"] is not None or \"no knee\" in ($c[\"note\"] or \"\")")" = True
+	fi
+'
+
+test_expect_success 'the text report: the table, the knee line and the bound statement' '
+	vmmprof bench queue --quick --time 1 -q >q.txt &&
+	grep_q "queue: shared trackers, [0-9]* chains on each of 1..n CPUs of package" q.txt &&
+	grep_q "misses/us per core" q.txt &&
+	grep_q "trackers full: not counted" q.txt &&
+	grep_q "bound: [0-9]* chains on each of CPUs" q.txt
+'
+
+test_done
