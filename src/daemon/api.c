@@ -143,6 +143,7 @@ static const char *content_type(const char *name)
 		{ ".png", "image/png" },
 		{ ".ico", "image/x-icon" },
 		{ ".txt", "text/plain; charset=utf-8" },
+		{ ".vmmdb", "application/vnd.sqlite3" },
 		{ ".vmmrec", "application/vnd.sqlite3" },
 		{ ".db", "application/vnd.sqlite3" },
 	};
@@ -239,7 +240,7 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Recordings are named OWNER+STAMP-SESSION.vmmrec: the owner is the part before '+'. */
+/* Recordings are named OWNER+STAMP-SESSION.vmmdb: the owner is the part before '+'. */
 static bool rec_visible(const struct vpd_req *r, const char *name)
 {
 	const char *plus = strchr(name, '+');
@@ -308,7 +309,10 @@ enum MHD_Result vpd_api_recordings(struct vpd_req *r, const char *name)
 		while (dp && (de = readdir(dp))) {
 			size_t l = strlen(de->d_name);
 
-			if (!vpd_name_ok(de->d_name) || l < 8 || strcmp(de->d_name + l - 7, ".vmmrec") ||
+			/* .vmmdb as the CLI writes them; .vmmrec, the daemon's name before, still listed */
+			if (!vpd_name_ok(de->d_name) || l < 7 ||
+			    (strcmp(de->d_name + l - 6, ".vmmdb") &&
+			     (l < 8 || strcmp(de->d_name + l - 7, ".vmmrec"))) ||
 			    !rec_visible(r, de->d_name))
 				continue;
 			VP_GROW(names, cap, n + 1);

@@ -771,7 +771,7 @@ static unsigned create_status(int code)
 	return MHD_HTTP_INTERNAL_SERVER_ERROR;
 }
 
-/* Open the session's recording: OWNER+YYYYMMDD-HHMMSS-ID.vmmrec in --recordings-dir. */
+/* Open the session's recording: OWNER+YYYYMMDD-HHMMSS-ID.vmmdb in --recordings-dir. */
 static int open_recording(struct vpd *d, struct session *s, struct vp_err *err)
 {
 	struct vpd_sessions *ss = d->sessions;
@@ -786,7 +786,7 @@ static int open_recording(struct vpd *d, struct session *s, struct vp_err *err)
 
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	s->rec_name = xasprintf("%s+%s-%s.vmmrec", s->owner, stamp, s->id);
+	s->rec_name = xasprintf("%s+%s-%s.vmmdb", s->owner, stamp, s->id);
 	path = xasprintf("%s/%s", d->conf.recordings_dir, s->rec_name);
 	for (i = 0; i < s->model->n_inputs; i++)
 		reasons[i] = hub_view_input_reason(ss->hub, s->view, i);

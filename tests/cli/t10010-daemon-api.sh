@@ -24,6 +24,9 @@ ln -s ../secret/file web/link
 printf 'SQLite format 3\000' >recs/op+20261130-000000-s1.vmmrec
 printf 'SQLite format 3\000' >recs/adm+20261130-000000-s2.vmmrec
 ln -s ../secret/file recs/op+link.vmmrec
+# the extension the daemon writes now (.vmmdb, as the CLI); .vmmrec above is its old one
+printf 'SQLite format 3\000' >recs/op+20261201-000000-s3.vmmdb
+printf 'not a recording\n' >recs/op+notes.txt
 
 start_daemon d --users users --web-dir web --recordings-dir recs --audit-log audit \
 	--root "$R/host-qemu"
@@ -113,9 +116,12 @@ test_expect_success 'the web UI refuses traversal and symbolic links out of its 
 
 test_expect_success 'recordings: each user lists its own, admin all; downloads are sqlite3 files' '
 	expect_status 200 d op.tok GET /api/v1/recordings &&
-	test "$(json_get body "[r[\"name\"] for r in j[\"recordings\"]]")" = "['"'"'op+20261130-000000-s1.vmmrec'"'"', '"'"'op+link.vmmrec'"'"']" &&
+	test "$(json_get body "[r[\"name\"] for r in j[\"recordings\"]]")" = "['"'"'op+20261130-000000-s1.vmmrec'"'"', '"'"'op+20261201-000000-s3.vmmdb'"'"', '"'"'op+link.vmmrec'"'"']" &&
 	expect_status 200 d adm.tok GET /api/v1/recordings &&
-	test "$(json_get body "len(j[\"recordings\"])")" = 3 &&
+	test "$(json_get body "len(j[\"recordings\"])")" = 4 &&
+	expect_status 200 d op.tok GET /api/v1/recordings/op+20261201-000000-s3.vmmdb &&
+	cmp recs/op+20261201-000000-s3.vmmdb body &&
+	grep -qi "^Content-Type: application/vnd.sqlite3" headers &&
 	expect_status 200 d op.tok GET /api/v1/recordings/op+20261130-000000-s1.vmmrec &&
 	cmp recs/op+20261130-000000-s1.vmmrec body &&
 	grep -qi "^Content-Type: application/vnd.sqlite3" headers &&

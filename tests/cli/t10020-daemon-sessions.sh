@@ -302,7 +302,7 @@ test_expect_success 'SIGTERM ends a recording session cleanly: the recording is 
 	expect_status 201 d op1.tok POST /api/v1/sessions \
 		-d "{\"model\":\"t-clk\",\"pids\":[$W1],\"interval_ms\":300,\"record\":true}" &&
 	name=$(json_get body "j[\"recording\"]") &&
-	case $name in op1+*-s*.vmmrec) ;; *) echo "bad name $name"; return 1 ;; esac &&
+	case $name in op1+*-s*.vmmdb) ;; *) echo "bad name $name"; return 1 ;; esac &&
 	sleep 1.5 &&
 	stop_daemon d &&
 	test "$(cat d.rc)" = 0 &&

@@ -336,7 +336,7 @@ def scenario_session(args, b):
 
     # it was recorded: the file in the daemon's recordings directory, listed and downloaded through the page
     recdir = os.path.join(args.tokens, "rec")
-    files = [f for f in os.listdir(recdir) if f.endswith("-%s.vmmrec" % sid)]
+    files = [f for f in os.listdir(recdir) if f.endswith("-%s.vmmdb" % sid)]
     check(len(files) == 1 and files[0].startswith("alice+"), "the daemon wrote alice's recording of %s: %s" % (sid, files))
     path = os.path.join(recdir, files[0])
     with open(path, "rb") as f:
