@@ -89,7 +89,8 @@ CPUS = {
                "UNC_M_WPQ_CYCLES_FULL_PCH0", "UNC_M_WPQ_CYCLES_FULL_PCH1"]),
     "spr": ("perfmon", ["SPR/events/sapphirerapids_core.json", "SPR/events/sapphirerapids_uncore.json",
                         "SPR/events/sapphirerapids_uncore_experimental.json"],
-            ICX_CORE + ["XQ.FULL_CYCLES"] + SPR_COST + ICX_UNCORE + ["UNC_M_CLOCKTICKS"]),
+            ICX_CORE + ["XQ.FULL_CYCLES"] + SPR_COST + ICX_UNCORE
+            + ["UNC_M_CLOCKTICKS", "UNC_M_RDB_FULL:u24", "UNC_M_RDB_OCCUPANCY", "UNC_M_RDB_INSERTS"]),
     "nhm-ep": ("perfmon", ["NHM-EP/events/NehalemEP_core.json"],
                ["MEM_UNCORE_RETIRED.LOCAL_DRAM", "MEM_UNCORE_RETIRED.REMOTE_DRAM",
                 "MEM_UNCORE_RETIRED.OTHER_CORE_L2_HITM", "OFFCORE_RESPONSE_0.ANY_DATA.REMOTE_CACHE_HITM",
@@ -258,13 +259,15 @@ def amd_arm_row(e, name, rel, std):
 
 
 def derive(row, mods):
-    """Apply :cN / :e1 / :i1 to a row; name the derivation."""
+    """Apply :cN / :e1 / :i1 / :uN (a unit mask the vendor's description asks for,
+    e.g. UNC_M_RDB_FULL's 'Umask must be set to the maximum number of elements')
+    to a row; name the derivation."""
     note = []
     for m in mods:
         k, v = m[0], int(m[1:])
-        idx = {"c": 5, "i": 6, "e": 7}[k]
-        row[idx] = str(v)
-        note.append({"c": "cmask", "i": "inv", "e": "edge"}[k] + "=%d" % v)
+        idx = {"c": 5, "i": 6, "e": 7, "u": 3}[k]
+        row[idx] = hex(v) if k == "u" else str(v)
+        note.append({"c": "cmask", "i": "inv", "e": "edge", "u": "umask"}[k] + "=%d" % v)
     if mods:
         row[0] = row[0] + "".join(":" + m for m in mods)
         row[-1] += " (derived: vendor event with %s)" % ", ".join(note)

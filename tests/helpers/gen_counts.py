@@ -38,7 +38,9 @@ vendors' event definitions, NOT read from the models' cost terms:
     uncore_imc CLOCKTICKS                 DRAM clocks of each channel (summed over channels)
     uncore_imc RPQ_CYCLES_FULL / WPQ_CYCLES_FULL (ICX: per pseudo-channel, _PCH0/_PCH1)
                                           DRAM clocks a channel's read / write pending
-                                          queue was full (SPR's tables have none)
+                                          queue was full; SPR (which has neither):
+                                          RDB_FULL with umask 24, clocks its read buffer
+                                          held all 24 entries
   Intel Nehalem-EP / Westmere-EP (SDM vol. 3B; perfmon NehalemEP_core.json,
   WestmereEX_core.json; libpfm4 nhm_unc / wsm_unc transcribing the SDM):
     MEM_UNCORE_RETIRED.LOCAL_DRAM (Westmere: LOCAL_DRAM_AND_REMOTE_CACHE_HIT, which
@@ -246,6 +248,10 @@ def intel(model, p, x):
             n["uncore_imc/event=0x15/"] = full  # _PCH1
             n["uncore_imc/event=0x22/"] = 0     # WPQ_CYCLES_FULL_PCH0
             n["uncore_imc/event=0x16/"] = 0     # _PCH1
+        else:
+            # SPR: RDB_FULL with umask = the read buffer's 24 entries: clocks it was full
+            n["uncore_imc/event=0x01,umask=0x01/"] = imc_clk
+            n["uncore_imc/event=0x19,umask=0x18/"] = full
         n["uncore_cha_0/event=%s/" % ("0x00" if model == "icx" else "0x01")] = cha
     return c, n
 
