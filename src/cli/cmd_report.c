@@ -44,7 +44,8 @@ static void timeline_csv_head(struct sbuf *out)
 		sbuf_addf(out, ",%s_score,%s_cost_pct,%s_severity,%s_quality",
 			  factor_name((enum factor_id)k), factor_name((enum factor_id)k),
 			  factor_name((enum factor_id)k), factor_name((enum factor_id)k));
-	sbuf_addch(out, '\n');
+	/* the incarnation (pid, start) and its state: last, so older readers keep their columns */
+	sbuf_addstr(out, ",pid,started,state\n");
 }
 
 /* One CSV row of frame f: an entity row (of VM vm) or a node row (vm NULL). */
@@ -77,7 +78,9 @@ static void timeline_csv_row(const struct collect_frame *fr, size_t f, const str
 		sbuf_addch(out, ',');
 		sbuf_addstr(out, q);
 	}
-	sbuf_addch(out, '\n');
+	csv_int(out, r->kind == ENT_NODE || r->pid <= 0 ? -1 : r->pid);
+	csv_num(out, r->kind != ENT_NODE && r->started > 0 ? r->started : NAN);
+	sbuf_addf(out, ",%s\n", r->kind == ENT_NODE ? "" : row_state_name(r->state));
 }
 
 /* One frame (number f) of the CSV timeline, then its node rows (kind "node", no vm). */
@@ -145,6 +148,11 @@ static void timeline_json_frame(struct jw *w, const struct model *m, const char 
 		jw_obj_begin(w);
 		jw_kstr(w, "kind", ent_kind_name(r->kind));
 		jw_kstr(w, "vm", fr->rows[r->vm_row].name);
+		/* the incarnation: pid and start (s after boot); running, paused or ended */
+		if (r->pid > 0)
+			jw_kint(w, "pid", r->pid);
+		jw_kdouble(w, "started", r->started > 0 ? r->started : NAN);
+		jw_kstr(w, "state", row_state_name(r->state));
 		if (r->index >= 0)
 			jw_kint(w, "vcpu", r->index);
 		if (r->node >= 0)

@@ -50,6 +50,19 @@ struct collect_opts {
 };
 
 /*
+ * Where an entity is in its life in a frame.  A VM or vCPU that has
+ * ended is in the frame it ended in once more, with what its counters
+ * counted up to its end (its last, partial interval), and not after; a
+ * paused one is shown but never rated: it gave its vCPUs no guest time.
+ */
+enum row_state {
+	RS_RUNNING,                     /* (or not known to be paused) */
+	RS_PAUSED,                      /* paused or suspended (libvirt, QMP) */
+	RS_ENDED,                       /* gone since the previous frame: its last interval */
+};
+const char *row_state_name(enum row_state s); /* "running", "paused", "ended" */
+
+/*
  * One evaluated entity (a vCPU or thread, or a VM or process).  A frame is
  * self-contained: everything the diagnosis needs is in it, so a recording
  * that stores frames can be diagnosed without the live machine.
@@ -66,6 +79,10 @@ struct collect_row {
 					   (kvm_libvirt_domain()); not recorded: unknown there */
 	enum diag_numa_mode numa_mode;  /* libvirt VM rows: its memory mode; not recorded */
 	int pid, domid;                 /* VM rows: QEMU/process pid, Xen domain id (-1 none) */
+	double started;                 /* VM and vCPU rows: the process's start, s after boot
+					   (/proc/PID/stat field 22): with pid, the incarnation;
+					   <= 0 or NaN unknown */
+	enum row_state state;
 	int index, tid;                 /* vCPU rows: vCPU number, host thread (-1 none) */
 	int cpu, node;                  /* vCPU rows: placement at the sample, -1 unknown */
 	uint64_t *mem_node;             /* VM rows: resident bytes per node id, heap; NULL unknown */

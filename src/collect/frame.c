@@ -53,6 +53,20 @@ void frame_eval_row(const struct model *m, const struct platform *plat, const st
 	cost_out_none(&r->cost);
 	for (t = 0; t < FACTOR_N; t++)
 		r->fv[t].cost_cycles = r->fv[t].cost_pct = NAN;
+	/* paused: its vCPUs were given no guest time, there is nothing to rate (nor cost) */
+	for (t = 0; r->state == RS_PAUSED && t < FACTOR_N; t++) {
+		r->fv[t].score = NAN;
+		r->fv[t].sev = SEV_NA;
+	}
+	for (t = 0; r->state == RS_PAUSED && t < CT_N; t++)
+		r->term[t] = NAN;
+}
+
+const char *row_state_name(enum row_state s)
+{
+	static const char *const n[] = { "running", "paused", "ended" };
+
+	return s <= RS_ENDED ? n[s] : "?";
 }
 
 /* ---- the cost stage over a frame ---- */
@@ -560,7 +574,7 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 			d->numa_mode = r->numa_mode;
 			d->pid = r->pid;
 			d->domid = r->domid;
-			d->scored = true;
+			d->scored = r->state != RS_PAUSED; /* paused: shown, never rated */
 			for (fi = 0; fi < FACTOR_N; fi++) {
 				d->score[fi] = r->fv[fi].score;
 				d->sev[fi] = r->fv[fi].sev;

@@ -81,8 +81,12 @@ static void row_json(struct jw *w, const struct frame_meta *meta, const struct m
 		kint_or_null(w, "pid", r->pid);
 		jw_kint(w, "domid", r->domid);
 	}
-	if (!node)
+	if (!node) {
 		jw_kuint(w, "vm_row", r->vm_row);
+		/* the incarnation (with pid) and where it is in its life */
+		jw_kdouble(w, "started", r->started > 0 ? r->started : NAN);
+		jw_kstr(w, "state", row_state_name(r->state));
+	}
 	if (vcpu) {
 		kint_or_null(w, "index", r->index);
 		kint_or_null(w, "tid", r->tid);

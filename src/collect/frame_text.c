@@ -13,11 +13,16 @@
 static void row_label(const struct collect_frame *f, const struct collect_row *r, char *buf,
 		      size_t size)
 {
-	if (r->kind == ENT_VM || r->kind == ENT_PROCESS)
-		snprintf(buf, size, "%s", r->name ? r->name : "?");
+	const char *st = r->state == RS_RUNNING ? "" : r->state == RS_PAUSED ? " (paused)" : " (ended)";
+
+	/* a VM's row names its incarnation: one restarted under its name has another pid */
+	if ((r->kind == ENT_VM || r->kind == ENT_PROCESS) && r->pid > 0)
+		snprintf(buf, size, "%s [pid %d]%s", r->name ? r->name : "?", r->pid, st);
+	else if (r->kind == ENT_VM || r->kind == ENT_PROCESS)
+		snprintf(buf, size, "%s%s", r->name ? r->name : "?", st);
 	else
-		snprintf(buf, size, "%s/%s %d", f->rows[r->vm_row].name ? f->rows[r->vm_row].name : "?",
-			 r->kind == ENT_THREAD ? "thread" : "vCPU", r->index);
+		snprintf(buf, size, "%s/%s %d%s", f->rows[r->vm_row].name ? f->rows[r->vm_row].name : "?",
+			 r->kind == ENT_THREAD ? "thread" : "vCPU", r->index, st);
 }
 
 static void num(char *buf, size_t size, double v, const char *fmt)
@@ -171,6 +176,10 @@ int frame_from_json(const struct jv *v, struct collect_frame *f, bool unavailabl
 		r->name = jv_str(o, "name") ? xstrdup(jv_str(o, "name")) : NULL;
 		r->key = jv_str(o, "key") ? xstrdup(jv_str(o, "key")) : NULL;
 		r->pid = int_or(o, "pid", -1);
+		r->started = jv_num(o, "started");
+		r->state = jv_str(o, "state") && !strcmp(jv_str(o, "state"), "paused") ? RS_PAUSED :
+			   jv_str(o, "state") && !strcmp(jv_str(o, "state"), "ended") ? RS_ENDED :
+			   RS_RUNNING;
 		r->domid = int_or(o, "domid", -1);
 		r->index = int_or(o, "index", -1);
 		r->tid = int_or(o, "tid", -1);

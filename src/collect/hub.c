@@ -57,6 +57,8 @@ struct hub_sub {                /* one series a view reads: an input's event on 
 	struct cnt_value start;     /* its totals when the view was added ... */
 	struct cnt_value prev;      /* ... and at the view's previous sample */
 	bool start_ended, prev_ended; /* the series had ended by then */
+	bool fresh;                 /* opened at this frame for a thread that came later: counts
+				       from the next frame (this one has nothing to give) */
 };
 
 struct hub_view {
@@ -66,6 +68,7 @@ struct hub_view {
 	size_t n_evs;
 	struct hub_sub *subs;
 	size_t n_subs, cap_subs;
+	size_t n_joined;            /* the view's targets joined so far (they only grow) */
 };
 
 struct hub {
@@ -399,7 +402,7 @@ static void join_node(struct hub *h, size_t vi, size_t e, size_t input, struct v
  * every pair that is counted.  Returns the first open failure when the
  * view has events and none of them could be counted.
  */
-static int view_join(struct hub *h, size_t vi, struct vp_err *err)
+static int view_join(struct hub *h, size_t vi, size_t t_from, struct vp_err *err)
 {
 	struct cview *cv = h->v[vi].cv;
 	const struct evdesc_list *evl = cview_events(cv);
@@ -419,10 +422,12 @@ static int view_join(struct hub *h, size_t vi, struct vp_err *err)
 		ev_of[k] = e;
 		view_add_ev(v, e);
 		if (node) {
-			join_node(h, vi, e, (size_t)evl->v[k].spec_index, &node_first, &node_ret);
+			if (!t_from)
+				join_node(h, vi, e, (size_t)evl->v[k].spec_index, &node_first,
+					  &node_ret);
 			continue;
 		}
-		for (ti = 0; ti < n_t; ti++)
+		for (ti = t_from; ti < n_t; ti++)
 			if (!find_counter(h, e, cview_target_tid(cv, ti), NULL, NULL))
 				tids[n_miss++] = (pid_t)cview_target_tid(cv, ti);
 		if (n_miss) {
@@ -436,7 +441,7 @@ static int view_join(struct hub *h, size_t vi, struct vp_err *err)
 				first = e2;
 			}
 		}
-		for (ti = 0; ti < n_t; ti++) {
+		for (ti = t_from; ti < n_t; ti++) {
 			struct hub_sub *s;
 			size_t set, ctr;
 
@@ -449,9 +454,11 @@ static int view_join(struct hub *h, size_t vi, struct vp_err *err)
 			s->target = ti;
 			s->set = set;
 			s->ctr = ctr;
+			s->fresh = t_from > 0;
 		}
 	}
-	for (k = 0; k < evl->n; k++) {
+	h->v[vi].n_joined = n_t;
+	for (k = 0; !t_from && k < evl->n; k++) {
 		size_t input = (size_t)evl->v[k].spec_index, e = ev_of[k];
 
 		if (!view_reads_input(&h->v[vi], input)) {
@@ -471,6 +478,8 @@ static int view_join(struct hub *h, size_t vi, struct vp_err *err)
 	 * events that cannot open fail the view only when it has nothing else
 	 * (no per-thread event, no software source) to show.
 	 */
+	if (t_from) /* a VM or vCPU that came later: what failed stays n/a for it */
+		return 0;
 	if (evl->n && !h->v[vi].n_subs && (first_ret || (node_ret && !sources))) {
 		*err = first_ret ? first : node_first;
 		return first_ret ? first_ret : node_ret;
@@ -506,7 +515,7 @@ int hub_view_add(struct hub *h, const struct hub_view_opts *o, int *id, struct v
 	memset(&h->v[vi], 0, sizeof(h->v[vi]));
 	h->v[vi].used = true;
 	h->v[vi].cv = cv;
-	ret = view_join(h, vi, err);
+	ret = view_join(h, vi, 0, err);
 	v = &h->v[vi];
 	if (!ret)
 		ret = read_sets(h, v, err);
@@ -588,6 +597,38 @@ static size_t counter_nodes(const struct hub *h, const struct hub_set *set, size
 }
 
 /*
+ * The view's targets grew (a VM or vCPU thread that came since the last
+ * frame): the same join as when the view was added, for the new threads
+ * only, so no counter is reopened; their series start now, from the totals
+ * just read, and count from the next frame.  An open that fails leaves
+ * those threads n/a, as a view's threads that could not be counted are.
+ */
+static void grow(struct hub *h, int id)
+{
+	struct hub_view *v = &h->v[id];
+	size_t from = v->n_joined, first_new = v->n_subs, i;
+	struct vp_err e = { 0, "" };
+
+	view_join(h, (size_t)id, from, &e);
+	v = &h->v[id];
+	h->gen++;
+	for (i = first_new; i < v->n_subs; i++) {
+		struct hub_sub *s = &v->subs[i];
+		struct hub_set *set = &h->set[s->set];
+
+		if (set->read_gen != h->gen) {
+			if (cnt_session_read(set->cs, &set->snap, &e)) {
+				s->start_ended = s->prev_ended = true; /* no baseline: never counted */
+				continue;
+			}
+			set->read_gen = h->gen;
+		}
+		s->start = s->prev = set->snap.total[s->ctr];
+		s->start_ended = s->prev_ended = set->snap.state[s->ctr] != CNT_SERIES_LIVE;
+	}
+}
+
+/*
  * A view's frame: its series' totals now minus its baselines, summed per
  * (input, target) and scaled as one counter (perf's aggregation), then
  * evaluated by the view.
@@ -607,6 +648,12 @@ static int hub_frame(struct hub *h, int id, bool total, struct collect_frame *f,
 	if (!v)
 		return vp_err_set(err, VP_EINVAL, "no view %d", id);
 	m = cview_model(v->cv);
+	/* the host now: VMs and vCPU threads that came since are counted from here */
+	ret = cview_scan(v->cv, err);
+	if (ret)
+		return ret;
+	if (cview_n_targets(v->cv) > v->n_joined)
+		grow(h, id);
 	n_t = cview_n_targets(v->cv);
 	n_in = m->n_inputs;
 	nn = h->o.plat->topo.n_nodes > 0 ? (size_t)h->o.plat->topo.n_nodes : 0;
@@ -631,7 +678,7 @@ static int hub_frame(struct hub *h, int id, bool total, struct collect_frame *f,
 		double sc = h->ev[set->ev].ev.scale;
 		struct cnt_value d;
 
-		if (total ? s->start_ended : s->prev_ended)
+		if ((total ? s->start_ended : s->prev_ended) || s->fresh)
 			continue; /* ended before this interval: no series, as cnt_sum() does */
 		cnt_value_delta(&d, &set->snap.total[s->ctr], base);
 		if (s->node) {
@@ -693,6 +740,7 @@ static int hub_frame(struct hub *h, int id, bool total, struct collect_frame *f,
 
 		s->prev = set->snap.total[s->ctr];
 		s->prev_ended = set->snap.state[s->ctr] != CNT_SERIES_LIVE;
+		s->fresh = false;
 	}
 out:
 	free(agg);

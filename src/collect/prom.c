@@ -93,7 +93,7 @@ static bool is_leaf(const struct collect_row *r)
 	return r->kind == ENT_VCPU || r->kind == ENT_THREAD;
 }
 
-/* The labels that name a row: level, vm, vcpu, node, model, session, host. */
+/* The labels that name a row: level, vm, vcpu, node, pid, state (paused, ended), model, session, host. */
 static void row_labels(const struct prom_input *in, const struct prom_view *v,
 		       const struct collect_row *r, struct labels *l)
 {
@@ -109,6 +109,11 @@ static void row_labels(const struct prom_input *in, const struct prom_view *v,
 	} else {
 		lbl_add(l, "vm", r->name);
 	}
+	/* the incarnation: a VM restarted under its name is other series */
+	if (r->pid > 0)
+		lbl_addi(l, "pid", r->pid);
+	if (r->state != RS_RUNNING)
+		lbl_add(l, "state", row_state_name(r->state));
 	lbl_add(l, "model", v->model->name);
 	lbl_add(l, "session", v->session);
 	lbl_add(l, "host", in->host);

@@ -33,6 +33,7 @@ struct target {                 /* one counted thread */
 	struct task_schedstat ss0;  /* schedstat at the start ... */
 	struct task_schedstat ssp;  /* ... and at the previous sample */
 	bool have_ss;
+	bool fresh;                 /* came after the view was made: counted from the next frame */
 };
 
 struct cview {
@@ -54,6 +55,9 @@ struct cview {
 	struct evdesc_list evl;     /* the events the hub opens, spec_index = input */
 	struct hv_vm_list vms;      /* the last scan */
 	struct hv_vm_list gone;     /* scanned once, gone since: their rows stay in total frames */
+	size_t gone_shown;          /* gone.vms[0..gone_shown) have had their ended rows in a
+				       sample frame; the others have theirs in the next one */
+	bool scanned;               /* the first scan is done: targets found later are fresh */
 	struct attrib attrib;
 	struct schedtrace *trace;   /* exact residency for the placement sources, NULL: sampled;
 				       a reference of the hub's shared recorder */
@@ -173,7 +177,7 @@ static bool wanted_vm(const struct collect_opts *o, const struct hv_vm *vm)
 static bool same_vm(const struct hv_vm *a, const struct hv_vm *b)
 {
 	return a->adapter == b->adapter && a->pid == b->pid && a->domid == b->domid &&
-	       !strcmp(a->name ? a->name : "", b->name ? b->name : "");
+	       a->start_ticks == b->start_ticks && !strcmp(a->name ? a->name : "", b->name ? b->name : "");
 }
 
 static const struct hv_vm *find_vm(const struct hv_vm_list *l, const struct hv_vm *vm)
@@ -184,6 +188,47 @@ static const struct hv_vm *find_vm(const struct hv_vm_list *l, const struct hv_v
 		if (same_vm(&l->vms[i], vm))
 			return &l->vms[i];
 	return NULL;
+}
+
+/* The vCPU of vm that is v (its thread; under Xen its index), or NULL. */
+static const struct hv_vcpu *find_vcpu(const struct hv_vm *vm, const struct hv_vcpu *v)
+{
+	size_t i;
+
+	for (i = 0; i < vm->n_vcpus; i++)
+		if (v->tid > 0 ? vm->vcpus[i].tid == v->tid : vm->vcpus[i].index == v->index)
+			return &vm->vcpus[i];
+	return NULL;
+}
+
+static struct target *find_target(struct cview *c, int tid);
+
+/*
+ * Every vCPU thread scanned becomes a target once: those of the first scan
+ * when the view is made, the others (a VM that started, a vCPU added) as
+ * they come, counted from the next frame.
+ */
+static void add_targets(struct cview *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->vms.n; i++)
+		for (j = 0; j < c->vms.vms[i].n_vcpus; j++) {
+			const struct hv_vcpu *v = &c->vms.vms[i].vcpus[j];
+			struct target *t;
+
+			if (v->tid <= 0 || v->ended || find_target(c, v->tid))
+				continue;
+			VP_GROW(c->t, c->cap_t, c->n_t + 1);
+			t = &c->t[c->n_t];
+			memset(t, 0, sizeof(*t));
+			t->tid = v->tid;
+			t->pid = c->vms.vms[i].pid;
+			t->have_ss = !task_schedstat_read(c->root, t->pid, t->tid, &t->ss0, NULL);
+			t->ssp = t->ss0;
+			t->fresh = c->scanned;
+			c->n_t++;
+		}
 }
 
 static int scan(struct cview *c, struct vp_err *err)
@@ -226,12 +271,34 @@ static int scan(struct cview *c, struct vp_err *err)
 		c->gone.vms[c->gone.n++] = prev.vms[i];
 		memset(&prev.vms[i], 0, sizeof(prev.vms[i]));
 	}
-	hv_vm_list_release(&prev);
 	hv_vm_list_release(&all);
 	attrib_update(&c->attrib, &c->vms, vp_now_ns());
 	if (c->meter)
 		resctrl_meter_update(c->meter, c->vms.vms, c->vms.n);
+	/* a vCPU thread gone from a VM still there: one more row, its last interval */
+	for (i = 0; i < prev.n; i++) {
+		struct hv_vm *now = (struct hv_vm *)find_vm(&c->vms, &prev.vms[i]);
+		size_t j;
+
+		for (j = 0; now && j < prev.vms[i].n_vcpus; j++) {
+			struct hv_vcpu *v = &prev.vms[i].vcpus[j];
+
+			if (v->ended || find_vcpu(now, v))
+				continue;
+			*hv_vm_add_vcpu(now) = *v;
+			now->vcpus[now->n_vcpus - 1].ended = true;
+			memset(v, 0, sizeof(*v));
+		}
+	}
+	hv_vm_list_release(&prev);
+	add_targets(c);
+	c->scanned = true;
 	return 0;
+}
+
+int cview_scan(struct cview *c, struct vp_err *err)
+{
+	return scan(c, err);
 }
 
 /*
@@ -303,22 +370,7 @@ static void resolve_events(struct cview *c)
 	const struct model *m = c->o.model;
 	size_t i, j, n_events_in = 0;
 
-	for (i = 0; i < c->vms.n; i++)
-		for (j = 0; j < c->vms.vms[i].n_vcpus; j++) {
-			const struct hv_vcpu *v = &c->vms.vms[i].vcpus[j];
-			struct target *t;
-
-			if (v->tid <= 0)
-				continue;
-			VP_GROW(c->t, c->cap_t, c->n_t + 1);
-			t = &c->t[c->n_t];
-			memset(t, 0, sizeof(*t));
-			t->tid = v->tid;
-			t->pid = c->vms.vms[i].pid;
-			t->have_ss = !task_schedstat_read(c->root, t->pid, t->tid, &t->ss0, NULL);
-			t->ssp = t->ss0;
-			c->n_t++;
-		}
+	/* the targets are the first scan's (add_targets()) */
 	for (i = 0; i < m->n_inputs; i++) {
 		const struct model_input *in = &m->inputs[i];
 		struct vp_err e;
@@ -574,6 +626,12 @@ static void vcpu_inputs(struct cview *c, const struct hv_vcpu *v, int ent, bool 
 
 	if (t && t->have_ss)
 		have_now = !task_schedstat_read(c->root, t->pid, t->tid, &now, NULL);
+	if (t && t->fresh && !total) { /* its baseline is this frame's: counted from the next */
+		if (have_now)
+			t->ssp = now;
+		have_now = false;
+		t = NULL;
+	}
 	for (i = 0; i < m->n_inputs; i++) {
 		const struct task_schedstat *base = t ? (total ? &t->ss0 : &t->ssp) : NULL;
 
@@ -874,6 +932,13 @@ static void llc_tenancy(struct cview *c, struct collect_frame *f)
 	c->llc_prev = now;
 }
 
+static double clk_tck(void)
+{
+	long t = sysconf(_SC_CLK_TCK);
+
+	return t > 0 ? (double)t : 100.0;
+}
+
 int cview_frame(struct cview *c, bool total, const double *counts, const double *ncounts,
 		const bool *nsplit, struct collect_frame *f, struct vp_err *err)
 {
@@ -883,18 +948,19 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	uint64_t now;
 	double *mw, *share = NULL, *home = NULL;
 	size_t i, j, k, v = 0, n_live;
-	int ret;
 
 	memset(f, 0, sizeof(*f));
 	/* the interval ends where the caller read the counters, not after the scan
 	 * below (tens of ms on a slow or loaded machine): rates use this duration */
 	now = vp_now_ns();
-	ret = scan(c, err);
-	if (ret)
-		return ret;
-	/* the whole run: what has exited is in it too (borrowed from c->gone until the end) */
+	(void)err; /* the hub scanned (cview_scan()) before it read the counters */
+	/*
+	 * The whole run: what has exited is in it too; a sample: what exited
+	 * since the previous sample, once, with its last interval (borrowed
+	 * from c->gone until the end).
+	 */
 	n_live = c->vms.n;
-	for (i = 0; total && i < c->gone.n; i++) {
+	for (i = total ? 0 : c->gone_shown; i < c->gone.n; i++) {
 		const struct hv_vm *g = &c->gone.vms[i];
 		size_t len = strlen(gone_notes);
 
@@ -906,6 +972,8 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 			 len ? ", " : "", g->adapter == HVA_NATIVE ? "process" : "VM",
 			 g->name ? g->name : "?", g->pid);
 	}
+	if (!total)
+		c->gone_shown = c->gone.n;
 	if (ncounts)
 		share = vcpu_shares(c, total, counts, &home);
 	f->t_ns = now;
@@ -978,6 +1046,8 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 		}
 		vr->pid = vm->pid;
 		vr->domid = vm->domid;
+		vr->started = vm->start_ticks ? (double)vm->start_ticks / clk_tck() : NAN;
+		vr->state = i >= n_live ? RS_ENDED : vm->paused == 1 ? RS_PAUSED : RS_RUNNING;
 		vr->index = vr->tid = vr->cpu = vr->node = -1;
 		if (vm->n_mem_nodes > 0 && vm->mem_node) {
 			vr->n_mem_nodes = vm->n_mem_nodes;
@@ -1004,6 +1074,8 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 			r->adapter = vm->adapter;
 			r->pid = vm->pid;
 			r->domid = vm->domid;
+			r->started = vr->started;
+			r->state = vm->vcpus[j].ended ? RS_ENDED : vr->state;
 			r->index = vm->vcpus[j].index;
 			r->tid = vm->vcpus[j].tid;
 			r->cpu = vm->vcpus[j].cpu;
@@ -1071,14 +1143,27 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 		frame_mark_node_inputs(m, counted, f);
 		free(counted);
 	}
+	for (i = 0; !total && i < c->n_t; i++)
+		c->t[i].fresh = false;
 	snprintf(f->notes, sizeof(f->notes), "%s%s%s%s%s", c->notes,
 		 c->notes[0] && c->vms.notes[0] ? "; " : "", c->vms.notes,
 		 (c->notes[0] || c->vms.notes[0]) && rdt_notes[0] ? "; " : "", rdt_notes);
 	if (gone_notes[0]) {
 		size_t len = strlen(f->notes);
 
-		snprintf(f->notes + len, sizeof(f->notes) - len, "%sexited during the run, counted "
-			 "until then: %s", len ? "; " : "", gone_notes);
+		snprintf(f->notes + len, sizeof(f->notes) - len, "%s%s: %s", len ? "; " : "",
+			 total ? "exited during the run, counted until then"
+			       : "ended in this interval, counted until then", gone_notes);
+	}
+	/* which VMs are paused, and how that is known: their rows are not rated */
+	for (i = 0; i < n_live; i++) {
+		const struct hv_vm *vm = &c->vms.vms[i];
+		size_t len = strlen(f->notes);
+
+		if (vm->paused == 1)
+			snprintf(f->notes + len, sizeof(f->notes) - len, "%sVM '%s' (pid %d) is "
+				 "paused, not rated: %s", len ? "; " : "", vm->name ? vm->name : "?",
+				 vm->pid, vm->state_source);
 	}
 	c->vms.n = n_live; /* the borrowed ones stay c->gone's */
 	if (!total)

@@ -46,7 +46,8 @@ void cview_free(struct cview *v);
 const struct model *cview_model(const struct cview *v);
 /* The model's events to count per target thread: evdesc.spec_index is the input. */
 const struct evdesc_list *cview_events(const struct cview *v);
-/* Threads to count (vCPU threads or a process's threads), fixed when the view is made. */
+/* Threads to count (vCPU threads or a process's threads): those of the VMs there when the
+ * view was made, and those that came since (cview_scan()); never fewer. */
 size_t cview_n_targets(const struct cview *v);
 int cview_target_tid(const struct cview *v, size_t i);
 /*
@@ -61,6 +62,15 @@ void cview_input_fail(struct cview *v, size_t input, const char *why);
 const char *cview_input_reason(const struct cview *v, size_t input);
 const struct model_avail *cview_avail(const struct cview *v);
 const struct attrib *cview_attrib(const struct cview *v);
+/*
+ * Look at the host again before a frame's counters are read: the VMs (or
+ * processes) that came are added, with their vCPU threads as new targets
+ * (cview_n_targets() grows; the hub opens their counters, which count from
+ * the next frame); those that went are kept for the next sample frame,
+ * which shows their last interval once, marked ended.  Every frame calls
+ * it (the hub does); cview_frame() builds on this scan.
+ */
+int cview_scan(struct cview *v, struct vp_err *err);
 /* Mark the start (call when the counters' baselines have been taken). */
 void cview_start(struct cview *v);
 

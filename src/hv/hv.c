@@ -75,6 +75,7 @@ struct hv_vm *hv_vm_list_add(struct hv_vm_list *l, enum hv_adapter_id a)
 	vm->pid = -1;
 	vm->domid = -1;
 	vm->vpmu = -1;
+	vm->paused = -1;
 	vm->psr_llc_bytes = vm->psr_mbm_bps = vm->psr_mbm_local_bps = NAN;
 	cpulist_init(&vm->node_affinity);
 	return vm;

@@ -47,6 +47,9 @@ struct hv_vcpu {
 	/* Xen with hv_ctx.xen_trace: seconds run on each pCPU during the trace (by pCPU id) */
 	double *trace_pcpu_s;      /* NULL: not traced (the VM's trace_reason says why) */
 	int n_trace_pcpus;
+	bool ended;                /* the collector's mark: gone since its previous scan of a VM
+				      still there (its last interval is shown once); adapters
+				      leave it false */
 };
 
 struct hv_vm {
@@ -80,6 +83,13 @@ struct hv_vm {
 	double psr_mbm_bps;        /* memory bandwidth, bytes/s (xl's 10 ms sample) */
 	double psr_mbm_local_bps;  /* of it, to the local node */
 	char *psr_reason;          /* what was measured, or why not; NULL not asked */
+	/* lifecycle (issue 20): which incarnation this is, and whether it runs */
+	uint64_t start_ticks;      /* the process's start, clock ticks after boot (/proc/PID/stat
+				      field 22): with pid, one incarnation; 0 unknown (Xen) */
+	int paused;                /* 1 paused or suspended (it has no guest time to rate),
+				      0 running, -1 not known (no state source for it) */
+	char state_source[96];     /* where paused came from ("libvirt domain state 'paused'
+				      (user)"), "" when not known */
 };
 
 /* Owned by the caller: hv_vm_list_release(). */

@@ -8,9 +8,17 @@
 #include "util/sbuf.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "util/timeutil.h"
 
 /* Guest RAM mappings are at least this long; smaller ones are QEMU's own. */
 #define GUEST_RAM_MIN (32ull << 20)
@@ -352,8 +360,193 @@ static void read_guest_ram(const struct hv_ctx *ctx, struct hv_vm *vm)
 	numa_maps_release(&nm);
 }
 
-static void scan_one(const struct hv_ctx *ctx, int pid, char *const *argv, size_t argc,
-		     struct hv_vm_list *out)
+/* An attribute's value in the first tag of xml that starts with tag ("<domstatus"); heap or NULL. */
+static char *tag_attr(const char *xml, const char *tag, const char *attr)
+{
+	const char *t = strstr(xml, tag), *end, *a;
+	char pat[64];
+	size_t len;
+
+	if (!t || !(end = strchr(t, '>')))
+		return NULL;
+	snprintf(pat, sizeof(pat), " %s=", attr);
+	a = strstr(t, pat);
+	if (!a || a > end)
+		return NULL;
+	a += strlen(pat);
+	if (*a != '\'' && *a != '"')
+		return NULL;
+	len = strcspn(a + 1, *a == '\'' ? "'" : "\"");
+	return xstrndup(a + 1, len);
+}
+
+int kvm_libvirt_paused(const char *xml, int pid, char *what, size_t size)
+{
+	char *state = tag_attr(xml, "<domstatus", "state");
+	char *reason = tag_attr(xml, "<domstatus", "reason");
+	char *p = tag_attr(xml, "<domstatus", "pid");
+	int ret = -1;
+
+	if (state && (pid <= 0 || !p || atoi(p) == pid)) {
+		ret = !strcmp(state, "paused") || !strcmp(state, "pmsuspended");
+		snprintf(what, size, "libvirt domain state '%s'%s%s%s", state, reason ? " (" : "",
+			 reason ? reason : "", reason ? ")" : "");
+	}
+	free(state);
+	free(reason);
+	free(p);
+	return ret;
+}
+
+char *kvm_qmp_socket(char *const *argv, size_t argc)
+{
+	size_t i, j;
+
+	for (i = 1; i + 1 < argc; i++) {
+		const char *v = argv[i + 1];
+
+		if ((!strcmp(argv[i], "-qmp") || !strcmp(argv[i], "--qmp")) && !strncmp(v, "unix:", 5)) {
+			v += 5;
+			if (!strncmp(v, "path=", 5))
+				v += 5;
+			return xstrndup(v, strcspn(v, ","));
+		}
+	}
+	/* -chardev socket,id=ID,path=PATH,server=on with -mon chardev=ID,mode=control */
+	for (i = 1; i + 1 < argc; i++) {
+		const char *v = argv[i + 1], *id, *path;
+		char want[80];
+
+		if (strcmp(argv[i], "-chardev") || strncmp(v, "socket,", 7) ||
+		    !(id = strstr(v, "id=")) || !(path = strstr(v, "path=")))
+			continue;
+		id += 3;
+		snprintf(want, sizeof(want), "chardev=%.*s", (int)strcspn(id, ","), id);
+		for (j = 1; j + 1 < argc; j++) {
+			const char *m = argv[j + 1], *hit;
+
+			if (strcmp(argv[j], "-mon") || !strstr(m, "mode=control") ||
+			    !(hit = strstr(m, want)))
+				continue;
+			if (hit[strlen(want)] != ',' && hit[strlen(want)] != '\0')
+				continue;
+			path += 5;
+			return xstrndup(path, strcspn(path, ","));
+		}
+	}
+	return NULL;
+}
+
+/* Read QMP lines into buf until one holds "return" or "error" (or, greeting, "QMP"); 0 or -1. */
+static int qmp_wait(int fd, char *buf, size_t size, const char *want, uint64_t deadline)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (;;) {
+		char *nl;
+		struct pollfd pf = { fd, POLLIN, 0 };
+		uint64_t now = vp_now_ns();
+		ssize_t n;
+
+		while ((nl = strchr(buf, '\n'))) {
+			*nl = '\0';
+			if (strstr(buf, want) || strstr(buf, "\"error\""))
+				return strstr(buf, want) ? 0 : -1;
+			memmove(buf, nl + 1, strlen(nl + 1) + 1); /* an event: skip it */
+			len = strlen(buf);
+		}
+		if (now >= deadline || len + 1 >= size)
+			return -1;
+		if (poll(&pf, 1, (int)((deadline - now) / 1000000 + 1)) <= 0)
+			return -1;
+		n = read(fd, buf + len, size - len - 1);
+		if (n <= 0)
+			return -1;
+		len += (size_t)n;
+		buf[len] = '\0';
+	}
+}
+
+int kvm_qmp_paused(const char *root, const char *path, int timeout_ms, char *what, size_t size)
+{
+	struct sockaddr_un sa;
+	char *full = vp_path(root, path), buf[8192];
+	uint64_t deadline = vp_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	static const char caps[] = "{\"execute\":\"qmp_capabilities\"}\n";
+	static const char query[] = "{\"execute\":\"query-status\"}\n";
+	const char *why = NULL;
+	char *st;
+	int fd = -1, ret = -1;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	if (strlen(full) >= sizeof(sa.sun_path)) {
+		why = "its path is too long for a unix socket";
+		goto out;
+	}
+	strcpy(sa.sun_path, full);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		why = errno == EACCES ? "permission denied" : errno == ECONNREFUSED ?
+		      "refused (nobody listens)" : strerror(errno);
+		goto out;
+	}
+	/* one client at a time: a greeting that never comes means another holds the monitor */
+	if (qmp_wait(fd, buf, sizeof(buf), "\"QMP\"", deadline)) {
+		why = "no greeting (another client may hold the monitor)";
+		goto out;
+	}
+	if (write(fd, caps, sizeof(caps) - 1) != (ssize_t)sizeof(caps) - 1 ||
+	    qmp_wait(fd, buf, sizeof(buf), "\"return\"", deadline) ||
+	    write(fd, query, sizeof(query) - 1) != (ssize_t)sizeof(query) - 1 ||
+	    qmp_wait(fd, buf, sizeof(buf), "\"return\"", deadline)) {
+		why = "no answer to query-status";
+		goto out;
+	}
+	st = strstr(buf, "\"status\"");
+	if (!st || !strstr(buf, "\"running\"")) {
+		why = "an answer without status";
+		goto out;
+	}
+	st = strchr(st + 8, '"');
+	ret = strstr(buf, "\"running\": false") || strstr(buf, "\"running\":false");
+	snprintf(what, size, "QMP query-status '%.*s'", st ? (int)strcspn(st + 1, "\"") : 1,
+		 st ? st + 1 : "?");
+out:
+	if (why)
+		snprintf(what, size, "QMP socket '%s': %s", path, why);
+	if (fd >= 0)
+		close(fd);
+	free(full);
+	return ret;
+}
+
+/* Paused or running: libvirt's status where libvirt runs it, else QMP when a socket is named. */
+static void read_run_state(const struct hv_ctx *ctx, struct hv_vm *vm, char *const *argv,
+			   size_t argc)
+{
+	char *path, *xml = NULL, *qmp;
+
+	if (vm->name && *vm->name && !strchr(vm->name, '/') && vm->name[0] != '.') {
+		path = xasprintf("/run/libvirt/qemu/%s.xml", vm->name);
+		if (!vp_read_file(ctx->root, path, &xml, NULL, NULL))
+			vm->paused = kvm_libvirt_paused(xml, vm->pid, vm->state_source,
+							sizeof(vm->state_source));
+		free(xml);
+		free(path);
+		if (vm->paused >= 0)
+			return;
+	}
+	qmp = kvm_qmp_socket(argv, argc);
+	if (qmp)
+		vm->paused = kvm_qmp_paused(ctx->root, qmp, 250, vm->state_source,
+					    sizeof(vm->state_source));
+	free(qmp);
+}
+
+static void scan_one(const struct hv_ctx *ctx, int pid, uint64_t start_ticks, char *const *argv,
+		     size_t argc, struct hv_vm_list *out)
 {
 	struct hv_vm *vm = hv_vm_list_add(out, HVA_KVM);
 	struct task_cgroup cg;
@@ -363,6 +556,7 @@ static void scan_one(const struct hv_ctx *ctx, int pid, char *const *argv, size_
 	bool from_comm = false;
 
 	vm->pid = pid;
+	vm->start_ticks = start_ticks;
 	vm->name = kvm_name_from_cmdline(argv, argc);
 	if (vm->name)
 		vm->name_source = xstrdup("cmdline");
@@ -467,6 +661,7 @@ static void scan_one(const struct hv_ctx *ctx, int pid, char *const *argv, size_
 	vm->accel = accel ? xstrdup(accel) : NULL;
 	free(tids);
 	read_guest_ram(ctx, vm);
+	read_run_state(ctx, vm, argv, argc);
 }
 
 int hv_kvm_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err)
@@ -488,7 +683,7 @@ int hv_kvm_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err 
 		if (task_stat_read(ctx->root, pids[i], 0, &st, NULL))
 			goto next;
 		if (kvm_is_qemu(argv[0], st.comm))
-			scan_one(ctx, pids[i], argv, argc, out);
+			scan_one(ctx, pids[i], st.starttime, argv, argc, out);
 next:
 		vp_free_names(argv, argc);
 	}

@@ -24,5 +24,25 @@ char *kvm_vm_cgroup(const char *thread_cgroup);
  * for another mode or none (strict, libvirt's default), -1 unreadable.
  */
 void kvm_libvirt_domain(const char *root, const char *name, int *persistent, int *restrictive);
+/*
+ * The state in libvirt's status of a running domain (the <domstatus
+ * state='paused' reason='user' pid='N'> that opens /run/libvirt/qemu/NAME.xml):
+ * 1 paused (state paused or pmsuspended), 0 another state, -1 no domstatus
+ * or (pid > 0) one of another process.  what gets "libvirt domain state
+ * 'S' (R)".
+ */
+int kvm_libvirt_paused(const char *xml, int pid, char *what, size_t size);
+/*
+ * The QMP socket a QEMU command line names (-qmp unix:PATH,..., or a
+ * -chardev socket,path=PATH that a -mon mode=control uses); heap or NULL.
+ */
+char *kvm_qmp_socket(char *const *argv, size_t argc);
+/*
+ * QMP's query-status over the unix socket path (under root), at most
+ * timeout_ms in all: 1 paused (running false), 0 running, -1 not known
+ * (why in what: no answer, another client holds the monitor, ...);
+ * otherwise what gets "QMP query-status 'S'".
+ */
+int kvm_qmp_paused(const char *root, const char *path, int timeout_ms, char *what, size_t size);
 
 #endif

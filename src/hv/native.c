@@ -22,6 +22,7 @@ static void scan_process(const struct hv_ctx *ctx, int pid, struct hv_vm_list *o
 		return; /* gone */
 	vm = hv_vm_list_add(out, HVA_NATIVE);
 	vm->pid = pid;
+	vm->start_ticks = st.starttime;
 	vm->name = xstrdup(st.comm);
 	vm->name_source = xstrdup("comm");
 	if (!task_cgroup_read(ctx->root, pid, 0, &cg, NULL)) {

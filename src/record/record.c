@@ -51,7 +51,7 @@ static bool node_input_of(const struct recording *r, const struct model *m, size
  * share of a node count (as the live collector flags it).
  */
 static void bind_frame(const struct recording *r, const int *map, double *scratch,
-		       const struct model *m, struct collect_frame *f)
+		       const struct model *m, struct collect_frame *f, struct cost_solo *solo)
 {
 	bool *node_input = NULL;
 	size_t i, k;
@@ -60,7 +60,8 @@ static void bind_frame(const struct recording *r, const int *map, double *scratc
 		bind_row(r, map, scratch, m, f, &f->rows[i]);
 	for (i = 0; i < f->n_nodes; i++)
 		bind_row(r, map, scratch, m, f, &f->nodes[i]);
-	frame_cost(m, r->have_cal ? &r->cal : NULL, f, NULL);
+	/* the LLC cost's solo rates, from the intervals each row was alone so far, as live */
+	frame_cost(m, r->have_cal ? &r->cal : NULL, f, solo);
 	if (!r->node_inputs)
 		return;
 	node_input = xcalloc(m->n_inputs + 1, sizeof(bool));
@@ -88,7 +89,11 @@ static void bind_frame(const struct recording *r, const int *map, double *scratc
  * tables only, so they read these files the same): rows.mem_reason and
  * frames.rdt_why (ids into texts, which holds each distinct text once: the
  * same reason on every VM row of every frame costs a byte or two), and
- * node_rdt (--resctrl's per-node sums, by node id).
+ * node_rdt (--resctrl's per-node sums, by node id).  Schema 4 (the lifecycle,
+ * issue 20): rows.started (the process's start, s after boot: with pid the
+ * incarnation), rows.state (NULL running, 'paused', 'ended': the interval
+ * it ended in, counted up to its end) and rows.llc_alone (1 its LLC had no
+ * other busy tenant, 0 it had, NULL not known: the LLC cost's solo rate).
  */
 static const char *const schema_sql =
 	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
@@ -100,7 +105,8 @@ static const char *const schema_sql =
 	"CREATE TABLE rows (seq INTEGER NOT NULL, pos INTEGER NOT NULL, kind TEXT NOT NULL,"
 	"  key TEXT, name TEXT, vm_pos INTEGER, adapter TEXT, libvirt INTEGER, pid INTEGER,"
 	"  domid INTEGER, idx INTEGER, tid INTEGER, cpu INTEGER, node INTEGER, remote REAL,"
-	"  remote_quality TEXT, mem_reason INTEGER, PRIMARY KEY (seq, pos)) WITHOUT ROWID;"
+	"  remote_quality TEXT, mem_reason INTEGER, started REAL, state TEXT, llc_alone INTEGER,"
+	"  PRIMARY KEY (seq, pos)) WITHOUT ROWID;"
 	"CREATE TABLE row_mem (seq INTEGER NOT NULL, pos INTEGER NOT NULL, node INTEGER NOT NULL,"
 	"  bytes INTEGER NOT NULL, PRIMARY KEY (seq, pos, node)) WITHOUT ROWID;"
 	"CREATE TABLE vals (seq INTEGER NOT NULL, pos INTEGER NOT NULL, input INTEGER NOT NULL,"
@@ -326,7 +332,7 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 	if (sqlite3_prepare_v2(w->db, "INSERT INTO frames VALUES (?, ?, ?, ?, ?, ?)", -1,
 			       &w->st_frame, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-			       "?, ?, ?, ?, ?, ?)", -1, &w->st_row, NULL) ||
+			       "?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &w->st_row, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO node_rdt VALUES (?, ?, ?, ?, ?)", -1,
 			       &w->st_rdt, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO texts VALUES (?, ?)", -1, &w->st_text, NULL) ||
@@ -441,6 +447,15 @@ static int append_row(struct rec_writer *w, const struct collect_row *r, size_t 
 	sqlite3_bind_text(st, 16, r->kind == ENT_NODE ?
 			  vp_quality_name(r->apportioned ? VQ_APPORTIONED : VQ_MEASURED) :
 			  vp_quality_name(r->remote.q), -1, SQLITE_STATIC);
+	bind_double(st, 18, r->kind != ENT_NODE && r->started > 0 ? r->started : NAN);
+	if (r->state == RS_RUNNING || r->kind == ENT_NODE)
+		sqlite3_bind_null(st, 19);
+	else
+		sqlite3_bind_text(st, 19, row_state_name(r->state), -1, SQLITE_STATIC);
+	if (r->llc_alone)
+		sqlite3_bind_int(st, 20, r->llc_alone > 0);
+	else
+		sqlite3_bind_null(st, 20);
 	if ((ret = bind_text_id(w, st, 17, r->kind == ENT_VM ? r->mem_reason : NULL, err)) ||
 	    (ret = step(w, st, err)))
 		return ret;
@@ -728,6 +743,7 @@ struct rec_cursor {
 	sqlite3_stmt *st[CUR_N];
 	int rc[CUR_N];                   /* last sqlite3_step(): SQLITE_ROW = a pending row */
 	const struct model *m;           /* bound model, NULL none */
+	struct cost_solo *solo;          /* each row's solo LLC miss rate over the frames read */
 	int *map;                        /* m's input k is recorded input map[k] (-1 none) */
 	double *raw;                     /* one row's inputs in recorded order */
 	size_t rows_hint;                /* rows of the last frame, for the first allocation */
@@ -741,7 +757,8 @@ struct rec_cursor {
 static const char *const cursor_sql[CUR_N] = {
 	"SELECT seq, t_ns, duration, cpu_mhz, notes, rdt_why FROM frames ORDER BY seq",
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	 "node, remote, remote_quality, mem_reason FROM rows ORDER BY seq, pos"),
+	 "node, remote, remote_quality, mem_reason, started, state, llc_alone FROM rows "
+	 "ORDER BY seq, pos"),
 	"SELECT seq, pos, node, bytes FROM row_mem ORDER BY seq, pos",
 	"SELECT seq, pos, input, value FROM vals ORDER BY seq, pos, input",
 	"SELECT seq, node, llc, mbm_total, mbm_local FROM node_rdt ORDER BY seq, node",
@@ -755,11 +772,16 @@ static const char *const cursor_sql[CUR_N] = {
 static const char *const cursor_sql_old[CUR_N] = {
 	"SELECT seq, t_ns, duration, cpu_mhz, notes, NULL FROM frames ORDER BY seq",
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	 "node, remote, remote_quality, NULL FROM rows ORDER BY seq, pos"),
+	 "node, remote, remote_quality, NULL, NULL, NULL, NULL FROM rows ORDER BY seq, pos"),
 	NULL,
 	NULL,
 	"SELECT 0, 0, NULL, NULL, NULL WHERE 0",
 };
+
+/* Schema 3 files with mem_reason: the lifecycle columns NULL (running, start unknown). */
+static const char *const rows_sql_3 =
+	"SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
+	"node, remote, remote_quality, mem_reason, NULL, NULL, NULL FROM rows ORDER BY seq, pos";
 
 static const char *const cursor_table[CUR_N] = { "frames", "rows", "row_mem", "vals",
 						 "node_rdt" };
@@ -785,6 +807,7 @@ static void cursor_free(struct rec_cursor *c)
 		free(c->texts[k]);
 	free(c->texts);
 	sqlite3_close(c->db);
+	cost_solo_free(c->solo);
 	free(c->map);
 	free(c->raw);
 	free(c);
@@ -797,6 +820,8 @@ static int cursor_prime(struct recording *r, struct vp_err *err)
 
 	r->n_read = 0;
 	c->failed = 0;
+	cost_solo_free(c->solo); /* a second pass learns the solo rates again, in order */
+	c->solo = cost_solo_new();
 	for (i = 0; i < CUR_N; i++) {
 		sqlite3_reset(c->st[i]);
 		c->rc[i] = sqlite3_step(c->st[i]);
@@ -884,6 +909,14 @@ static void read_row(sqlite3_stmt *st, struct collect_row *row)
 	for (k = 0; q && k <= VQ_UNAVAILABLE; k++)
 		if (!strcmp(vp_quality_name((enum vp_quality)k), q))
 			row->remote.q = (enum vp_quality)k;
+	row->started = col_double(st, 17);
+	q = (const char *)sqlite3_column_text(st, 18);
+	row->state = RS_RUNNING;
+	for (k = 0; q && k <= RS_ENDED; k++)
+		if (!strcmp(row_state_name((enum row_state)k), q))
+			row->state = (enum row_state)k;
+	row->llc_alone = sqlite3_column_type(st, 19) == SQLITE_NULL ? 0 :
+			 sqlite3_column_int(st, 19) ? 1 : -1;
 }
 
 /* Fill frame f (seq n) from the scans; 0 or a message in msg. */
@@ -1082,7 +1115,7 @@ int rec_next_frame(struct recording *r, struct collect_frame *f, struct vp_err *
 		}
 	}
 	if (c->m)
-		bind_frame(r, c->map, c->raw, c->m, f);
+		bind_frame(r, c->map, c->raw, c->m, f, c->solo);
 	r->n_read++;
 	return 1;
 fail:
@@ -1142,7 +1175,8 @@ int rec_open(const char *path, struct recording *r, struct vp_err *err)
 			       NULL) != SQLITE_OK)
 		c->st_text = NULL;
 	for (i = 0; i < CUR_N; i++)
-		if (sqlite3_prepare_v2(c->db, cursor_sql[i], -1, &c->st[i], NULL) != SQLITE_OK &&
+		if (sqlite3_prepare_v2(c->db, i == CUR_ROWS && r->schema < 4 ? rows_sql_3 :
+				       cursor_sql[i], -1, &c->st[i], NULL) != SQLITE_OK &&
 		    (!cursor_sql_old[i] ||
 		     sqlite3_prepare_v2(c->db, cursor_sql_old[i], -1, &c->st[i], NULL) != SQLITE_OK)) {
 			char what[32];
@@ -1297,6 +1331,7 @@ int rec_bind_model(struct recording *r, const struct model *m, struct model_avai
 	struct diags d;
 	int *map;
 	double *scratch;
+	struct cost_solo *solo;
 	size_t f, i, k;
 
 	if (strcmp(m->name, r->model_name))
@@ -1306,6 +1341,7 @@ int rec_bind_model(struct recording *r, const struct model *m, struct model_avai
 	for (k = 0; k < m->n_inputs; k++)
 		map[k] = recorded_input(r, m->inputs[k].name);
 	scratch = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
+	solo = cost_solo_new();
 	for (f = 0; f < r->n_frames; f++) {
 		struct collect_frame *fr = &r->frames[f];
 
@@ -1314,8 +1350,9 @@ int rec_bind_model(struct recording *r, const struct model *m, struct model_avai
 			fr->rows[i].inputs = xrealloc(fr->rows[i].inputs, m->n_inputs * sizeof(double));
 		for (i = 0; m->n_inputs > r->n_inputs && i < fr->n_nodes; i++)
 			fr->nodes[i].inputs = xrealloc(fr->nodes[i].inputs, m->n_inputs * sizeof(double));
-		bind_frame(r, map, scratch, m, fr);
+		bind_frame(r, map, scratch, m, fr, solo);
 	}
+	cost_solo_free(solo);
 	if (r->cur) {
 		/* frames read from now on are bound as they are read */
 		free(r->cur->map);
@@ -1357,6 +1394,7 @@ struct rec_total {
 	bool *add;                /* per input: it adds up over time (else averaged) */
 	struct total_rows ents;   /* out.rows */
 	struct total_rows nodes;  /* out.nodes */
+	struct cost_solo *solo;   /* the rows' solo LLC miss rates, from the frames added */
 };
 
 struct rec_total *rec_total_new(const struct recording *r, const struct model *m)
@@ -1372,6 +1410,7 @@ struct rec_total *rec_total_new(const struct recording *r, const struct model *m
 		t->add[k] = additive(&m->inputs[k]);
 	strmap_init(&t->ents.keys);
 	strmap_init(&t->nodes.keys);
+	t->solo = cost_solo_new();
 	return t;
 }
 
@@ -1417,6 +1456,14 @@ static void total_rows_add(struct rec_total *t, struct total_rows *tr, struct co
 		}
 		dst = &(*rows)[j];
 		dst->apportioned |= src->apportioned;
+		/*
+		 * The whole run: ended once it ended; paused only when it was paused in
+		 * every interval (one that ran is rated over its run); tenancy is per
+		 * interval (the solo rates).
+		 */
+		if (src->state == RS_ENDED || (dst->state == RS_PAUSED && src->state != RS_PAUSED))
+			dst->state = src->state == RS_ENDED ? RS_ENDED : RS_RUNNING;
+		dst->llc_alone = 0;
 		/* placement and memory: the latest */
 		dst->cpu = src->cpu;
 		dst->node = src->node;
@@ -1501,6 +1548,7 @@ void rec_total_add(struct rec_total *t, const struct collect_frame *fr)
 	total_rows_add(t, &t->ents, &out->rows, &out->n_rows, fr, fr->rows, fr->n_rows);
 	total_rows_add(t, &t->nodes, &out->nodes, &out->n_nodes, fr, fr->nodes, fr->n_nodes);
 	total_rdt_add(out, fr);
+	cost_solo_update(t->solo, fr);
 }
 
 void rec_total_finish(struct rec_total *t, struct collect_frame *out)
@@ -1516,7 +1564,8 @@ void rec_total_finish(struct rec_total *t, struct collect_frame *out)
 	for (i = 0; i < out->n_nodes; i++)
 		frame_eval_row(t->m, &r->plat, r->have_cal ? &r->cal : NULL, out->cpu_mhz,
 			       &out->nodes[i], out->duration);
-	frame_cost(t->m, r->have_cal ? &r->cal : NULL, out, NULL);
+	frame_cost(t->m, r->have_cal ? &r->cal : NULL, out, t->solo);
+	cost_solo_free(t->solo);
 	strmap_release(&t->ents.keys);
 	strmap_release(&t->nodes.keys);
 	free(t->ents.cnt);

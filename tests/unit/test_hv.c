@@ -839,3 +839,56 @@ TEST(xen_psr_attaches_reads_and_detaches_its_own)
 		CHECK_CONTAINS(vm->psr_reason, "psr=cmt");
 	hv_vm_list_release(&l);
 }
+
+/* libvirt's domain state from its status XML, for the pid it names (libvirt's format). */
+TEST(kvm_libvirt_paused_from_domstatus)
+{
+	static const struct {
+		int line;
+		const char *xml;
+		int pid, want;
+		const char *what;
+	} rows[] = {
+		{ __LINE__, "<domstatus state='paused' reason='user' pid='7'>\n<domain/>", 7, 1,
+		  "libvirt domain state 'paused' (user)" },
+		{ __LINE__, "<domstatus state='running' reason='booted' pid='7'>", 7, 0,
+		  "libvirt domain state 'running' (booted)" },
+		{ __LINE__, "<domstatus state=\"pmsuspended\" pid=\"7\">", 7, 1,
+		  "libvirt domain state 'pmsuspended'" },
+		/* another incarnation's status (a stale file): not this process's state */
+		{ __LINE__, "<domstatus state='paused' reason='user' pid='8'>", 7, -1, "" },
+		{ __LINE__, "<domain type='kvm'>", 7, -1, "" },
+	};
+	size_t i;
+
+	for (i = 0; i < VP_ARRAY_SIZE(rows); i++) {
+		char what[96] = "";
+
+		if (kvm_libvirt_paused(rows[i].xml, rows[i].pid, what, sizeof(what)) != rows[i].want)
+			test_fail(__FILE__, rows[i].line, "state of '%s'", rows[i].xml);
+		CHECK_STR(what, rows[i].what);
+	}
+}
+
+/* The QMP socket a command line names, in QEMU's two spellings. */
+TEST(kvm_qmp_socket_from_cmdline)
+{
+	char *a[] = { "qemu-system-x86_64", "-name", "g", "-qmp", "unix:/run/q.sock,server=on,wait=off" };
+	char *b[] = { "qemu", "-chardev", "socket,id=mon0,path=/tmp/m.sock,server=on,wait=off",
+		      "-mon", "chardev=mon0,mode=control" };
+	char *c[] = { "qemu", "-chardev", "socket,id=mon0,path=/tmp/m.sock,server=on", "-mon",
+		      "chardev=mon0,mode=readline" };
+	char *d[] = { "qemu", "-chardev", "socket,id=mon,path=/tmp/x.sock,server=on", "-mon",
+		      "chardev=mon0,mode=control" };
+	char *p;
+
+	p = kvm_qmp_socket(a, VP_ARRAY_SIZE(a));
+	CHECK_STR(p ? p : "(null)", "/run/q.sock");
+	free(p);
+	p = kvm_qmp_socket(b, VP_ARRAY_SIZE(b));
+	CHECK_STR(p ? p : "(null)", "/tmp/m.sock");
+	free(p);
+	/* a human monitor is not QMP; another chardev's id is not this one */
+	CHECK(!kvm_qmp_socket(c, VP_ARRAY_SIZE(c)));
+	CHECK(!kvm_qmp_socket(d, VP_ARRAY_SIZE(d)));
+}

@@ -534,7 +534,7 @@ TEST(record_node_rows_round_trip)
 	if (w)
 		CHECK_INT(rec_close(w, &err), 0);
 	CHECK_INT(rec_read(path, &rec, &err), 0);
-	CHECK_INT(rec.schema, 3);
+	CHECK_INT(rec.schema, REC_SCHEMA_VERSION);
 	CHECK_STR(rec.node_inputs ? rec.node_inputs : "(none)", "tclk");
 	CHECK_INT((int)rec.n_frames, 2);
 	if (rec.n_frames != 2)
@@ -708,5 +708,94 @@ out:
 	platform_release(&plat);
 	model_free(m);
 	unlink(path);
+#endif
+}
+
+/*
+ * Schema 4: each row's incarnation start, state and LLC tenancy are written
+ * and read back (frame 0: the VM running, its vCPU alone on its LLC; frame
+ * 1: the VM paused, the vCPU sharing; frame 2: both ended); a paused row is
+ * not rated (the locality score of place 0.1 would be 0.1).  The same file
+ * made a schema 3 one (the columns dropped, the number set back) reads with
+ * them unknown: running, start unknown, tenancy not known.
+ */
+TEST(record_lifecycle_round_trip_and_schema_3)
+{
+#ifndef HAVE_SQLITE
+	SKIP("built without SQLite");
+#else
+	char path[] = "/tmp/vmmprof-rec4-XXXXXX";
+	struct model *m = load_model();
+	struct platform plat;
+	struct rec_writer *w = NULL;
+	struct collect_frame f, g;
+	struct recording rec;
+	struct model_avail av;
+	struct vp_err err = { 0, "" };
+	static const enum row_state vm_state[3] = { RS_RUNNING, RS_PAUSED, RS_ENDED };
+	static const signed char alone[3] = { 1, -1, 0 };
+	size_t k;
+
+	if (!m)
+		return;
+	temp_path(path);
+	rec_synth_platform(&plat);
+	rec_synth_frame(&f, 1);
+	{
+		struct rec_header h = { &plat, m, NULL, NULL, 1.0, "vmmprof record" };
+
+		CHECK_INT(rec_create(&w, path, &h, &err), 0);
+	}
+	for (k = 0; w && k < 3; k++) {
+		rec_synth_set(&f, (k + 1) * 1000000000ull, 1e8, 0.1);
+		f.rows[0].started = f.rows[1].started = 4321.25;
+		f.rows[0].state = f.rows[1].state = vm_state[k];
+		f.rows[1].llc_alone = alone[k];
+		CHECK_INT(rec_append(w, &f, &err), 0);
+	}
+	if (w)
+		CHECK_INT(rec_close(w, &err), 0);
+	collect_frame_release(&f);
+	CHECK_INT(rec_open(path, &rec, &err), 0);
+	CHECK_INT(rec.schema, 4);
+	CHECK_INT(rec_bind_model(&rec, m, &av, &err), 0);
+	for (k = 0; k < 3; k++) {
+		CHECK_INT(rec_next_frame(&rec, &g, &err), 1);
+		CHECK_INT((int)g.n_rows, 2);
+		CHECK_NEAR(g.rows[0].started, 4321.25, 0);
+		CHECK_NEAR(g.rows[1].started, 4321.25, 0);
+		CHECK_INT(g.rows[0].state, vm_state[k]);
+		CHECK_INT(g.rows[1].state, vm_state[k]);
+		CHECK_INT(g.rows[1].llc_alone, alone[k]);
+		if (vm_state[k] == RS_PAUSED) {
+			CHECK_NAN(g.rows[1].fv[FACTOR_LOCALITY].score);
+			CHECK_INT(g.rows[1].fv[FACTOR_LOCALITY].sev, SEV_NA);
+		} else {
+			CHECK_NEAR(g.rows[1].fv[FACTOR_LOCALITY].score, 0.1, 1e-12);
+		}
+		collect_frame_release(&g);
+	}
+	model_avail_release(m, &av);
+	rec_release(&rec);
+
+	CHECK_INT(sql(path, "ALTER TABLE rows DROP COLUMN started; ALTER TABLE rows DROP COLUMN state;"
+		      "ALTER TABLE rows DROP COLUMN llc_alone; UPDATE meta SET value = '3' WHERE "
+		      "key = 'schema_version'; PRAGMA user_version = 3"), SQLITE_OK);
+	CHECK_INT(rec_open(path, &rec, &err), 0);
+	CHECK_INT(rec.schema, 3);
+	for (k = 0; k < 3; k++) {
+		CHECK_INT(rec_next_frame(&rec, &g, &err), 1);
+		CHECK_INT((int)g.n_rows, 2);
+		CHECK(!(g.rows[0].started > 0));
+		CHECK_INT(g.rows[1].state, RS_RUNNING);
+		CHECK_INT(g.rows[1].llc_alone, 0);
+		CHECK_NEAR(g.rows[1].inputs[0], 1e8, 0);
+		collect_frame_release(&g);
+	}
+	CHECK_INT(rec_next_frame(&rec, &g, &err), 0);
+	rec_release(&rec);
+	platform_release(&plat);
+	unlink(path);
+	model_free(m);
 #endif
 }
