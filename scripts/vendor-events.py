@@ -73,6 +73,20 @@ SPR_COST = [
     "OFFCORE_REQUESTS.DATA_RD", "MEM_LOAD_RETIRED.L3_MISS", "CPU_CLK_UNHALTED.THREAD",
 ]
 
+HSX_BDX = [
+    "MEM_LOAD_UOPS_L3_MISS_RETIRED.LOCAL_DRAM", "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_DRAM",
+    "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_HITM", "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD",
+    "MEM_LOAD_UOPS_L3_HIT_RETIRED.XSNP_HITM", "LONGEST_LAT_CACHE.REFERENCE", "LONGEST_LAT_CACHE.MISS",
+    "CYCLE_ACTIVITY.STALLS_L2_PENDING", "CYCLE_ACTIVITY.STALLS_LDM_PENDING",
+    "OFFCORE_REQUESTS_BUFFER.SQ_FULL", "L1D_PEND_MISS.FB_FULL",
+    "UNC_M_CAS_COUNT.RD", "UNC_M_CAS_COUNT.WR", "UNC_M_DCLOCKTICKS", "UNC_M_WPQ_CYCLES_FULL",
+    "UNC_C_TOR_INSERTS.MISS_LOCAL_OPCODE:opc=0x182", "UNC_C_TOR_OCCUPANCY.MISS_LOCAL_OPCODE:opc=0x182",
+    "UNC_C_TOR_INSERTS.MISS_REMOTE_OPCODE:opc=0x182", "UNC_C_TOR_OCCUPANCY.MISS_REMOTE_OPCODE:opc=0x182",
+    "UNC_C_CLOCKTICKS", "UNC_H_CLOCKTICKS", "UNC_H_TRACKER_CYCLES_FULL.ALL",
+    "UNC_H_TRACKER_OCCUPANCY.READS_LOCAL", "UNC_H_TRACKER_OCCUPANCY.READS_REMOTE",
+    "UNC_H_REQUESTS.READS_LOCAL", "UNC_H_REQUESTS.READS_REMOTE",
+]
+
 CPUS = {
     "skx": ("perfmon", ["SKX/events/skylakex_core.json", "SKX/events/skylakex_uncore.json",
                         "SKX/events/skylakex_uncore_experimental.json"],
@@ -91,6 +105,31 @@ CPUS = {
                         "SPR/events/sapphirerapids_uncore_experimental.json"],
             ICX_CORE + ["XQ.FULL_CYCLES"] + SPR_COST + ICX_UNCORE
             + ["UNC_M_CLOCKTICKS", "UNC_M_RDB_FULL:u24", "UNC_M_RDB_OCCUPANCY", "UNC_M_RDB_INSERTS"]),
+    # Sandy Bridge-EP .. Broadwell-EP: models written with raw codes (the CPU rule
+    # picks them); the CBo TOR events with the demand-data-read opcode filter
+    "snb-ep": ("perfmon", ["JKT/events/Jaketown_core.json", "JKT/events/Jaketown_uncore.json"],
+               ["MEM_LOAD_UOPS_LLC_MISS_RETIRED.LOCAL_DRAM", "MEM_LOAD_UOPS_LLC_MISS_RETIRED.REMOTE_DRAM",
+                "OFFCORE_RESPONSE.DEMAND_DATA_RD.LLC_MISS.REMOTE_HITM",
+                "MEM_LOAD_UOPS_LLC_HIT_RETIRED.XSNP_HITM", "LONGEST_LAT_CACHE.REFERENCE", "LONGEST_LAT_CACHE.MISS",
+                "CYCLE_ACTIVITY.STALLS_L2_PENDING", "CYCLE_ACTIVITY.STALLS_L1D_PENDING",
+                "OFFCORE_REQUESTS_BUFFER.SQ_FULL", "L1D_PEND_MISS.FB_FULL",
+                "UNC_M_CAS_COUNT.RD", "UNC_M_CAS_COUNT.WR", "UNC_M_CLOCKTICKS", "UNC_M_RPQ_CYCLES_FULL",
+                "UNC_M_WPQ_CYCLES_FULL", "UNC_M_RPQ_INSERTS", "UNC_M_RPQ_OCCUPANCY",
+                "UNC_C_TOR_INSERTS.MISS_OPCODE:opc=0x182", "UNC_C_TOR_OCCUPANCY.MISS_OPCODE:opc=0x182",
+                "UNC_C_CLOCKTICKS", "UNC_H_TRACKER_INSERTS.ALL", "UNC_H_REQUESTS.READS"]),
+    "ivb-ep": ("perfmon", ["IVT/events/ivytown_core.json", "IVT/events/ivytown_uncore.json"],
+               ["MEM_LOAD_UOPS_LLC_MISS_RETIRED.LOCAL_DRAM", "MEM_LOAD_UOPS_LLC_MISS_RETIRED.REMOTE_DRAM",
+                "MEM_LOAD_UOPS_LLC_MISS_RETIRED.REMOTE_HITM", "MEM_LOAD_UOPS_LLC_MISS_RETIRED.REMOTE_FWD",
+                "MEM_LOAD_UOPS_LLC_HIT_RETIRED.XSNP_HITM", "LONGEST_LAT_CACHE.REFERENCE", "LONGEST_LAT_CACHE.MISS",
+                "CYCLE_ACTIVITY.STALLS_L2_PENDING", "CYCLE_ACTIVITY.STALLS_LDM_PENDING",
+                "OFFCORE_REQUESTS_BUFFER.SQ_FULL", "L1D_PEND_MISS.FB_FULL",
+                "UNC_M_CAS_COUNT.RD", "UNC_M_CAS_COUNT.WR", "UNC_M_DCLOCKTICKS", "UNC_M_WPQ_CYCLES_FULL",
+                "UNC_C_TOR_INSERTS.MISS_LOCAL_OPCODE:opc=0x182", "UNC_C_TOR_OCCUPANCY.MISS_LOCAL_OPCODE:opc=0x182",
+                "UNC_C_TOR_INSERTS.MISS_REMOTE_OPCODE:opc=0x182", "UNC_C_TOR_OCCUPANCY.MISS_REMOTE_OPCODE:opc=0x182",
+                "UNC_C_CLOCKTICKS", "UNC_H_TRACKER_CYCLES_NE", "UNC_H_REQUESTS.READS_LOCAL",
+                "UNC_H_REQUESTS.READS_REMOTE"]),
+    "hsx": ("perfmon", ["HSX/events/haswellx_core.json", "HSX/events/haswellx_uncore.json"], HSX_BDX),
+    "bdx": ("perfmon", ["BDX/events/broadwellx_core.json", "BDX/events/broadwellx_uncore.json"], HSX_BDX),
     "nhm-ep": ("perfmon", ["NHM-EP/events/NehalemEP_core.json"],
                ["MEM_UNCORE_RETIRED.LOCAL_DRAM", "MEM_UNCORE_RETIRED.REMOTE_DRAM",
                 "MEM_UNCORE_RETIRED.OTHER_CORE_L2_HITM", "OFFCORE_RESPONSE_0.ANY_DATA.REMOTE_CACHE_HITM",
@@ -170,7 +209,7 @@ HAND = {
     ],
 }
 
-UNIT_PMU = {"imc": "uncore_imc", "cha": "uncore_cha", "upi ll": "uncore_upi", "upi": "uncore_upi",
+UNIT_PMU = {"cbo": "uncore_cbox", "ha": "uncore_ha", "qpi ll": "uncore_qpi", "imc": "uncore_imc", "cha": "uncore_cha", "upi ll": "uncore_upi", "upi": "uncore_upi",
             "l3pmc": "amd_l3", "dfpmc": "amd_df", "umcpmc": "amd_umc"}
 
 COLS = ["event", "pmu", "code", "umask", "umask_ext", "cmask", "inv", "edge", "msr", "filter", "extra",
@@ -258,12 +297,26 @@ def amd_arm_row(e, name, rel, std):
             ",".join(extra) or "-", "-", rel]
 
 
+# The opcode the TOR's filter_opc field takes for demand data reads: Intel's
+# Xeon E5/E7 tables give only the filter's bits (CBoFilter[31:23],
+# CBoFilter1[28:20]); the value comes from the kernel's pmu-events metrics
+# for these CPUs (jaketown, ivytown: the DRAM read latency metric's
+# UNC_C_TOR_*.MISS_OPCODE@filter_opc\=0x182@; haswellx, broadwellx:
+# uncore-cache.json LLC_MISSES.DATA_READ, "Filter": "filter_opc=0x182").
+OPC_SOURCE = ("filter_opc=0x182 = demand data read, as the kernel's tools/perf/pmu-events/arch/x86/%s "
+              "gives it (commit 76b2cf07a6d2)")
+
+
 def derive(row, mods):
     """Apply :cN / :e1 / :i1 / :uN (a unit mask the vendor's description asks for,
     e.g. UNC_M_RDB_FULL's 'Umask must be set to the maximum number of elements')
-    to a row; name the derivation."""
+    / :opc=V (the CBo's filter_opc) to a row; name the derivation."""
     note = []
     for m in mods:
+        if m.startswith("opc="):
+            row[9] = "filter_opc=" + m[4:]
+            note.append("filter_opc=" + m[4:])
+            continue
         k, v = m[0], int(m[1:])
         idx = {"c": 5, "i": 6, "e": 7, "u": 3}[k]
         row[idx] = hex(v) if k == "u" else str(v)
@@ -271,6 +324,12 @@ def derive(row, mods):
     if mods:
         row[0] = row[0] + "".join(":" + m for m in mods)
         row[-1] += " (derived: vendor event with %s)" % ", ".join(note)
+        if any(m.startswith("opc=") for m in mods):
+            row[-1] += "; " + OPC_SOURCE % (
+                "jaketown/jkt-metrics.json" if "Jaketown" in row[-1] else
+                "ivytown/ivt-metrics.json" if "ivytown" in row[-1] else
+                "haswellx/uncore-cache.json LLC_MISSES.DATA_READ" if "haswellx" in row[-1] else
+                "broadwellx/uncore-cache.json LLC_MISSES.DATA_READ")
     return row
 
 

@@ -45,10 +45,19 @@ test_expect_success 'a Zen 4 host (family 25 model 17) gets zen4, a Zen 2 host (
 	vmmprof model list --root z2 >out && grep_q "chosen for z2: zen2" out
 '
 
+# A Haswell desktop part (6/60; Haswell-EP, 6/63, has the hsx model)
 test_expect_success 'an Intel CPU no model covers, with a PMU: vpmu-intel; an unknown AMD one: vpmu' '
-	mkroot hsw icx-2s GenuineIntel 6 63 && mkroot amd icx-2s AuthenticAMD 21 2 &&
+	mkroot hsw icx-2s GenuineIntel 6 60 && mkroot amd icx-2s AuthenticAMD 21 2 &&
 	vmmprof model list --root hsw >out && grep_q "chosen for hsw: vpmu-intel" out &&
 	vmmprof model list --root amd >out && grep_q "chosen for amd: vpmu, by a core PMU is present" out
+'
+
+test_expect_success 'Sandy Bridge-EP .. Broadwell-EP and Zen 5 hosts get their models' '
+	mkroot hsx icx-2s GenuineIntel 6 63 && mkroot bdx icx-2s GenuineIntel 6 79 &&
+	mkroot z5 icx-2s AuthenticAMD 26 2 &&
+	vmmprof model list --root hsx >out && grep_q "chosen for hsx: hsx, by CPU GenuineIntel family 0x6 model 0x3f" out &&
+	vmmprof model list --root bdx >out && grep_q "chosen for bdx: bdx, by CPU GenuineIntel family 0x6 model 0x4f" out &&
+	vmmprof model list --root z5 >out && grep_q "chosen for z5: zen5, by CPU AuthenticAMD family 0x1a model 0x2" out
 '
 
 test_expect_success 'list --json: every model, the chosen one, the search path' '

@@ -128,6 +128,7 @@ FAMILIES = {
     "skx": "intel", "icx": "intel", "spr": "intel",
     "zen2": "amd", "zen3": "amd", "zen4": "amd", "zen5": "amd",
     "neoverse-n1": "arm",
+    "snb-ep": "intel-ep", "ivb-ep": "intel-ep", "hsx": "intel-ep", "bdx": "intel-ep",
 }
 
 
@@ -253,6 +254,77 @@ def intel(model, p, x):
             n["uncore_imc/event=0x01,umask=0x01/"] = imc_clk
             n["uncore_imc/event=0x19,umask=0x18/"] = full
         n["uncore_cha_0/event=%s/" % ("0x00" if model == "icx" else "0x01")] = cha
+    return c, n
+
+
+def intel_ep(model, p, x):
+    """Sandy Bridge-EP .. Broadwell-EP (Intel perfmon jaketown/ivytown/haswellx/broadwellx
+    core and uncore JSON; the models write them raw):
+      0xd3 retired loads by source (IVB-EP: local DRAM 0x03, remote 0x0c; else 0x01,
+      0x04; remote HITM 0x10, FWD 0x20 -- SNB-EP has neither: its remote HITM is the
+      offcore response DEMAND_DATA_RD.LLC_MISS.REMOTE_HITM, MSR 0x107fc00001);
+      0xd2/0x04 XSNP_HITM; 0x2e/0x41, 0x4f LLC miss / reference;
+      CYCLE_ACTIVITY.STALLS_L2_PENDING 0xa3/0x05 c5 (the L2-miss stall) and
+      STALLS_LDM_PENDING 0xa3/0x06 c6 (any load miss: IVB-EP and later);
+      uncore_imc CAS 0x04/0x03, 0x0c; uncore_cbox TOR 0x35/0x36 with the DRd opcode
+      filter: local and remote misses apart (umask 0x23 / 0x83; SNB-EP only all
+      misses, 0x03), residency summed per CBo clock (Little); CBo clock 0x00;
+      uncore_ha TRACKER_CYCLES_FULL.ALL 0x02/0x02 over CLOCKTICKS 0x00 (HSX, BDX);
+      uncore_imc RPQ/WPQ_CYCLES_FULL 0x12/0x22 over DRAM clocks 0x00 (SNB-EP)."""
+    d = p["duration"]
+    c = {}
+    n = {}
+    c["cycles"] = x["cyc"]
+    c["instructions"] = x["ins"]
+    c["task-clock"] = x["run"] * 1e9
+    ivb = model == "ivb-ep"
+    c["cpu/event=0xd3,umask=%s/" % ("0x03" if ivb else "0x01")] = x["n_loc"]
+    c["cpu/event=0xd3,umask=%s/" % ("0x0c" if ivb else "0x04")] = x["n_rem"]
+    if model == "snb-ep":
+        # demand data reads answered by a remote modified line (offcore response)
+        c["cpu/event=0xb7,umask=0x01,offcore_rsp=0x107fc00001/"] = x["hitm_r"]
+    else:
+        c["cpu/event=0xd3,umask=0x10/"] = x["hitm_r"]
+        c["cpu/event=0xd3,umask=0x20/"] = x["fwd_r"]
+    c["cpu/event=0xd2,umask=0x04/"] = x["n_hl"]
+    c["cpu/event=0x2e,umask=0x41/"] = x["misses"]
+    x["solo"] = solo_mpki(x, x["misses"])
+    c["cpu/event=0x2e,umask=0x4f/"] = x["misses"] + x["n_hl"] + x["n_l3"]
+    c["cpu/event=0xa3,umask=0x05,cmask=5/"] = x["s_l2"]
+    if model != "snb-ep":
+        c["cpu/event=0xa3,umask=0x06,cmask=6/"] = x["s_mem"]
+    c["cpu/event=0xb2,umask=0x01/"] = p["sq_full"] * x["cyc"]
+    # the serving node
+    cbo = p["cha_ghz"] * 1e9 * d
+    ins_l = x["node_reads"]
+    occ_l = ins_l * x["res_ns"] * p["cha_ghz"]
+    ins_r = x["n_rem"]                      # the row's remote reads, from this socket's TOR
+    occ_r = ins_r * x["res_r_ns"] * p["cha_ghz"]
+    n["uncore_imc/event=0x04,umask=0x03/"] = x["node_reads"]
+    n["uncore_imc/event=0x04,umask=0x0c/"] = x["node_writes"]
+    n["uncore_cbox_0/event=0x00/"] = cbo
+    if model == "snb-ep":
+        opc = "filter_opc=0x182"
+        n["uncore_cbox/event=0x35,umask=0x03,%s/" % opc] = ins_l + ins_r
+        n["uncore_cbox/event=0x36,umask=0x03,%s/" % opc] = occ_l + occ_r
+        imc_clk = p["dclk_ghz"] * 1e9 * d * p["imc_channels"]
+        n["uncore_imc/event=0x00/"] = imc_clk
+        n["uncore_imc/event=0x12/"] = p["tracker_full"] * imc_clk   # RPQ full
+        n["uncore_imc/event=0x22/"] = 0
+    else:
+        opc = "filter_opc=0x182"
+        n["uncore_cbox/event=0x35,umask=0x23,%s/" % opc] = ins_l
+        n["uncore_cbox/event=0x36,umask=0x23,%s/" % opc] = occ_l
+        n["uncore_cbox/event=0x35,umask=0x83,%s/" % opc] = ins_r
+        n["uncore_cbox/event=0x36,umask=0x83,%s/" % opc] = occ_r
+    if model in ("hsx", "bdx"):
+        ha_clk = p["cha_ghz"] * 1e9 * d * 2                # two home agents
+        n["uncore_ha/event=0x00/"] = ha_clk
+        n["uncore_ha/event=0x02,umask=0x02/"] = p["tracker_full"] * ha_clk
+        n["uncore_ha/event=0x01,umask=0x01/"] = x["node_reads"]
+        n["uncore_ha/event=0x01,umask=0x02/"] = 0
+        n["uncore_ha/event=0x04,umask=0x04/"] = x["node_reads"] * x["res_ns"] * p["cha_ghz"]
+        n["uncore_ha/event=0x04,umask=0x08/"] = 0
     return c, n
 
 
@@ -393,7 +465,7 @@ def generate(model, params):
     if not fam:
         raise ValueError("no event definitions for model '%s' (%s)" % (model, ", ".join(sorted(FAMILIES))))
     x = physics(p)
-    c, n = {"intel": intel, "nhm": nhm, "amd": amd, "arm": arm}[fam](model, p, x)
+    c, n = {"intel": intel, "intel-ep": intel_ep, "nhm": nhm, "amd": amd, "arm": arm}[fam](model, p, x)
     return p, x, c, n
 
 

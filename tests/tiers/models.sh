@@ -23,6 +23,8 @@ fixture_of() {
 	zen3) echo zen3-2s ;;
 	zen4) echo zen4-2s ;;
 	zen5) echo zen5-2s ;;
+	hsx) echo hsx-2s ;;
+	bdx) echo bdx-2s ;;
 	neoverse-n1) echo arm-n1 ;;
 	vpmu | vpmu-intel) echo kvm-guest-vpmu ;;
 	software) echo local ;;

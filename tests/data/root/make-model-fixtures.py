@@ -40,6 +40,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # format attributes: (driver file, C attribute name) -> (sysfs name, format)
 # ---------------------------------------------------------------------------
 AMD_CORE = 'arch/x86/events/amd/core.c'
+INTEL_CORE = 'arch/x86/events/intel/core.c'
+SNBEP = 'arch/x86/events/intel/uncore_snbep.c'
 AMD_UNC = 'arch/x86/events/amd/uncore.c'
 
 FORMATS = {
@@ -49,6 +51,36 @@ FORMATS = {
     (AMD_CORE, 'edge'): ('edge', 'config:18'),
     (AMD_CORE, 'inv'): ('inv', 'config:23'),
     (AMD_CORE, 'cmask'): ('cmask', 'config:24-31'),
+    # PMU_FORMAT_ATTR(name, "...") in intel/core.c (intel_arch3_formats_attr, offcore_rsp)
+    (INTEL_CORE, 'event'): ('event', 'config:0-7'),
+    (INTEL_CORE, 'umask'): ('umask', 'config:8-15'),
+    (INTEL_CORE, 'edge'): ('edge', 'config:18'),
+    (INTEL_CORE, 'pc'): ('pc', 'config:19'),
+    (INTEL_CORE, 'any'): ('any', 'config:21'),
+    (INTEL_CORE, 'inv'): ('inv', 'config:23'),
+    (INTEL_CORE, 'cmask'): ('cmask', 'config:24-31'),
+    (INTEL_CORE, 'offcore_rsp'): ('offcore_rsp', 'config1:0-63'),
+    # DEFINE_UNCORE_FORMAT_ATTR(var, name, "...") in intel/uncore_snbep.c
+    (SNBEP, 'event'): ('event', 'config:0-7'),
+    (SNBEP, 'umask'): ('umask', 'config:8-15'),
+    (SNBEP, 'edge'): ('edge', 'config:18'),
+    (SNBEP, 'tid_en'): ('tid_en', 'config:19'),
+    (SNBEP, 'inv'): ('inv', 'config:23'),
+    (SNBEP, 'thresh8'): ('thresh', 'config:24-31'),
+    (SNBEP, 'filter_tid'): ('filter_tid', 'config1:0-4'),
+    (SNBEP, 'filter_tid3'): ('filter_tid', 'config1:0-5'),
+    (SNBEP, 'filter_link'): ('filter_link', 'config1:5-8'),
+    (SNBEP, 'filter_link2'): ('filter_link', 'config1:6-8'),
+    (SNBEP, 'filter_nid'): ('filter_nid', 'config1:10-17'),
+    (SNBEP, 'filter_nid2'): ('filter_nid', 'config1:32-47'),
+    (SNBEP, 'filter_state'): ('filter_state', 'config1:18-22'),
+    (SNBEP, 'filter_state2'): ('filter_state', 'config1:17-22'),
+    (SNBEP, 'filter_state3'): ('filter_state', 'config1:17-23'),
+    (SNBEP, 'filter_opc'): ('filter_opc', 'config1:23-31'),
+    (SNBEP, 'filter_opc2'): ('filter_opc', 'config1:52-60'),
+    (SNBEP, 'filter_nc'): ('filter_nc', 'config1:62'),
+    (SNBEP, 'filter_c6'): ('filter_c6', 'config1:61'),
+    (SNBEP, 'filter_isoc'): ('filter_isoc', 'config1:63'),
     # DEFINE_UNCORE_FORMAT_ATTR(var, name, "...") in amd/uncore.c (Linux 6.8+)
     (AMD_UNC, 'event14v2'): ('event', 'config:0-7,32-37'),
     (AMD_UNC, 'umask12'): ('umask', 'config:8-15,24-27'),
@@ -64,6 +96,24 @@ FORMATS = {
 
 # the attribute sets each PMU gets, as the drivers assemble them
 PMU_FORMATS = {
+    # intel/core.c intel_arch3_formats_attr[] (event, umask, edge, pc, any, inv,
+    # cmask) and format_attr_offcore_rsp (Sandy Bridge and later)
+    'intel-core': [(INTEL_CORE, a) for a in ('event', 'umask', 'edge', 'pc', 'any', 'inv', 'cmask',
+                                             'offcore_rsp')],
+    # uncore_snbep.c snbep_uncore_formats_attr[] (HA, IMC of SNB-EP, HSX, BDX) and
+    # ivbep_uncore_formats_attr[] (IVB-EP): the same five
+    'snbep-common': [(SNBEP, a) for a in ('event', 'umask', 'edge', 'inv', 'thresh8')],
+    # snbep_uncore_cbox_formats_attr[]
+    'snbep-cbox': [(SNBEP, a) for a in ('event', 'umask', 'edge', 'tid_en', 'inv', 'thresh8', 'filter_tid',
+                                        'filter_nid', 'filter_state', 'filter_opc')],
+    # ivbep_uncore_cbox_formats_attr[] (no inv)
+    'ivbep-cbox': [(SNBEP, a) for a in ('event', 'umask', 'edge', 'tid_en', 'thresh8', 'filter_tid',
+                                        'filter_link', 'filter_state2', 'filter_nid2', 'filter_opc2',
+                                        'filter_nc', 'filter_c6', 'filter_isoc')],
+    # hswep_uncore_cbox_formats_attr[] (Haswell-EP; Broadwell-EP's cbox uses the same group)
+    'hswep-cbox': [(SNBEP, a) for a in ('event', 'umask', 'edge', 'tid_en', 'thresh8', 'filter_tid3',
+                                        'filter_link2', 'filter_state3', 'filter_nid2', 'filter_opc2',
+                                        'filter_nc', 'filter_c6', 'filter_isoc')],
     # amd/core.c amd_format_attr[]
     'amd-core': [(AMD_CORE, a) for a in ('event', 'umask', 'edge', 'inv', 'cmask')],
     # amd/uncore.c amd_uncore_df_ctx_init, pmu_version >= 2: event14v2, umask12
@@ -279,7 +329,74 @@ def zen5_2s(R):
     ])
 
 
+def intel_ep(R, model, name, cbox, n_ha, n_imc, kern, title, notes):
+    # trimmed to 4 cores per socket with SMT; one uncore PMU per box, its
+    # cpumask a CPU of each socket (the kernel's uncore PMUs cover every socket)
+    per = two_socket(R, 4, True, 4, '256K', '20480K')
+    w(R, '/proc/cpuinfo', cpuinfo_x86(16, 'GenuineIntel', 6, model, 2, name, 'pdcm pcid dca'))
+    for n, t in (('software', 1), ('tracepoint', 2), ('breakpoint', 5), ('msr', 8)):
+        pmu(R, n, t)
+    pmu(R, 'cpu', 4, 'intel-core')                        # PERF_TYPE_RAW
+    both = [per[0][0], per[1][0]]
+    t = 20
+    for i in range(4):                                    # a CBo per core
+        pmu(R, 'uncore_cbox_%d' % i, t, cbox, both)
+        t += 1
+    for i in range(n_ha):
+        pmu(R, 'uncore_ha' if n_ha == 1 else 'uncore_ha_%d' % i, t, 'snbep-common', both)
+        t += 1
+    for i in range(n_imc):
+        pmu(R, 'uncore_imc_%d' % i, t, 'snbep-common', both)
+        t += 1
+    common(R, 'Nov 30 00:00:01 xeon kernel: [    0.300000] Performance Events: PEBS fmt2+, %s '
+              'events, 16-deep LBR, full-width counters, Intel PMU driver.\n' % kern, ('Dell Inc.', 'PowerEdge R730'))
+    readme(R, title, [
+        '2 x 4 cores with SMT (trimmed), 2 NUMA nodes.  `type` numbers are made up but `cpu` '
+        '(PERF_TYPE_RAW, 4).', '',
+        '| PMU | formats from |', '|-----|--------------|',
+        '| `cpu` | arch/x86/events/intel/core.c `intel_arch3_formats_attr[]`, `format_attr_offcore_rsp` |',
+        '| `uncore_cbox_0..3` | arch/x86/events/intel/uncore_snbep.c %s |' % notes[0],
+        '| `uncore_ha*`, `uncore_imc_*` | uncore_snbep.c %s |' % notes[1], '',
+        notes[2]])
+
+
+def snb_ep_2s(R):
+    intel_ep(R, 0x2d, 'Intel(R) Xeon(R) CPU E5-2680 0 @ 2.70GHz', 'snbep-cbox', 1, 4, 'SandyBridge',
+             'snb-ep-2s: a two-socket Xeon E5-2600 (Sandy Bridge-EP, family 6 model 0x2d) host',
+             ['`snbep_uncore_cbox_formats_attr[]` (filter_opc config1:23-31)',
+              '`snbep_uncore_formats_attr[]`; one HA (`snbep_uncore_ha` num_boxes 1: `uncore_ha`), 4 IMC channels',
+              "perf's mapfile.csv gives GenuineIntel-6-2D the `jaketown` table."])
+
+
+def ivb_ep_2s(R):
+    intel_ep(R, 0x3e, 'Intel(R) Xeon(R) CPU E5-2680 v2 @ 2.80GHz', 'ivbep-cbox', 2, 8, 'IvyBridge',
+             'ivb-ep-2s: a two-socket Xeon E5-2600 v2 (Ivy Bridge-EP, family 6 model 0x3e) host',
+             ['`ivbep_uncore_cbox_formats_attr[]` (filter_opc config1:52-60, no inv)',
+              '`ivbep_uncore_formats_attr[]`; two HAs, 8 IMC channels (`ivbep_uncore_ha`, `ivbep_uncore_imc`)',
+              "perf's mapfile.csv gives GenuineIntel-6-3E the `ivytown` table."])
+
+
+def hsx_2s(R):
+    intel_ep(R, 0x3f, 'Intel(R) Xeon(R) CPU E5-2680 v3 @ 2.50GHz', 'hswep-cbox', 2, 8, 'Haswell',
+             'hsx-2s: a two-socket Xeon E5-2600 v3 (Haswell-EP, family 6 model 0x3f) host',
+             ['`hswep_uncore_cbox_formats_attr[]` (filter_opc config1:52-60, no inv)',
+              '`snbep_uncore_formats_attr[]` (`hswep_uncore_ha`, `hswep_uncore_imc`: 2 HAs, 8 channels)',
+              "perf's mapfile.csv gives GenuineIntel-6-3F the `haswellx` table."])
+
+
+def bdx_2s(R):
+    intel_ep(R, 0x4f, 'Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz', 'hswep-cbox', 2, 8, 'Broadwell',
+             'bdx-2s: a two-socket Xeon E5-2600 v4 (Broadwell-EP, family 6 model 0x4f) host',
+             ['`hswep_uncore_cbox_formats_attr[]` (`bdx_uncore_cbox` uses Haswell-EP\'s group)',
+              '`snbep_uncore_formats_attr[]` (`bdx_uncore_ha`, `bdx_uncore_imc`: 2 HAs, 8 channels)',
+              "perf's mapfile.csv gives GenuineIntel-6-4F the `broadwellx` table."])
+
+
 TREES = {
+    'snb-ep-2s': {'make': snb_ep_2s, 'mapfile': ('x86', 'GenuineIntel-6-2D', 'jaketown')},
+    'ivb-ep-2s': {'make': ivb_ep_2s, 'mapfile': ('x86', 'GenuineIntel-6-3E', 'ivytown')},
+    'hsx-2s': {'make': hsx_2s, 'mapfile': ('x86', 'GenuineIntel-6-3F', 'haswellx')},
+    'bdx-2s': {'make': bdx_2s, 'mapfile': ('x86', 'GenuineIntel-6-4F', 'broadwellx')},
     'zen5-2s': {'make': zen5_2s, 'mapfile': ('x86', 'AuthenticAMD-26-2', 'amdzen5')},
 }
 
