@@ -38,4 +38,30 @@ test_expect_success 'the text report: the table, the knee line and the bound sta
 	grep_q "bound: [0-9]* chains on each of CPUs" q.txt
 '
 
+# The counting path, with a stand-in: a user model whose queue_full_frac is its node's
+# cpu-clock (which counts on every CPU, idle or not) over the frame's duration x the
+# CPUs, so 1.0 on a one-node machine whatever runs.  It shows that each point's count
+# comes from the node row of the first CPU's node over the point's measured window.
+mkdir -p "$TRASH/xdg/vmmprof/models"
+cat >"$TRASH/xdg/vmmprof/models/qtest.model" <<'MODEL'
+model qtest
+description "test: a node software event standing in for a tracker-full count"
+match software
+include software
+event nclk = cpu-clock node
+metric queue_full_frac = nclk / (duration * 1e9) / #num_cpus
+MODEL
+if XDG_CONFIG_HOME="$TRASH/xdg" vmmprof model list 2>/dev/null | grep -q '^\* *qtest ' &&
+   [ "$(vmmprof info --json 2>/dev/null | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["topology"]["nodes"]))' 2>/dev/null)" = 1 ]; then
+	test_expect_success 'with a model that counts it, the trackers-full column is the node row'"'"'s value' '
+		XDG_CONFIG_HOME="$TRASH/xdg" vmmprof bench queue --quick --time 1 --json -q >c.json &&
+		c="j[\"scenarios\"][\"queue\"][\"cores\"]" &&
+		test "$(json_get c.json "all(0.9 <= p[\"tracker_full\"] <= 1.1 for p in $c[\"points\"])")" = True &&
+		test "$(json_get c.json "$c[\"tracker_note\"]")" = None
+	'
+else
+	test_skip 'the trackers-full column from a counting model' \
+		'the stand-in model is not the one chosen here (a hardware model matches), or more than one node'
+fi
+
 test_done
