@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <getopt.h>
 #include <string.h>
 
 #include "util/alloc.h"
@@ -361,7 +362,7 @@ int cli_usage_error(const struct cmd *c, const char *fmt, ...)
 	va_list ap;
 	struct sbuf sb = SBUF_INIT;
 
-	fprintf(stderr, "error: ");
+	fprintf(stderr, "vmmprof: error: ");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -371,6 +372,28 @@ int cli_usage_error(const struct cmd *c, const char *fmt, ...)
 	fprintf(stderr, "%s\nSee 'vmmprof help %s'.\n", sbuf_str(&sb), c->name);
 	sbuf_release(&sb);
 	return 2;
+}
+
+int cli_bad_option(const struct cmd *c, char **argv, const char *optstring)
+{
+	const char *arg = argv[optind - 1], *eq;
+	char name[64];
+
+	/* getopt's own messages are off (opterr = 0 in main): this is the one line */
+	if (!strncmp(arg, "--", 2)) {
+		eq = strchr(arg, '=');
+		snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+		/* a long option getopt knows has its value in optopt; an unknown one 0 */
+		if (optopt)
+			return cli_usage_error(c, "option '%s' needs a value", name);
+		return cli_usage_error(c, "unknown option '%s'", name);
+	}
+	if (optopt > 0 && optopt < 256 && optopt != ':' && optopt != '+' &&
+	    strchr(optstring, optopt))
+		return cli_usage_error(c, "option '-%c' needs a value", optopt);
+	if (optopt > 32 && optopt < 127)
+		return cli_usage_error(c, "unknown option '-%c'", optopt);
+	return cli_usage_error(c, "unknown option '%s'", arg);
 }
 
 int cli_error(const struct vp_err *err)

@@ -41,6 +41,12 @@ void cli_render_man_overview(struct sbuf *out);
 void cli_render_completion(struct sbuf *out);
 
 /* Print "error: MSG" and the command's usage lines to stderr; returns 2. */
+/*
+ * The usage error of getopt_long()'s '?' (or ':'): one line, "unknown option
+ * 'X'" or "option 'X' needs a value", from optopt and argv[optind - 1];
+ * OPTSTRING is the one given to getopt_long().  Exit status 2.
+ */
+int cli_bad_option(const struct cmd *c, char **argv, const char *optstring);
 int cli_usage_error(const struct cmd *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Print "vmmprof: error: MSG" to stderr; returns 1. */

@@ -260,7 +260,7 @@ static int run_bench(int argc, char **argv)
 			quiet = true;
 			break;
 		case '?':
-			return cli_usage_error(&cmd_bench, "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option(&cmd_bench, argv, "t:qm");
 		default:
 			if ((rc = bench_cli_opt(&cmd_bench, opt, optarg, &o, &time_set)))
 				return rc;

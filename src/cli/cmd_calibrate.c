@@ -86,7 +86,7 @@ static int run_calibrate(int argc, char **argv)
 			break;
 		case '?':
 			free(path);
-			return cli_usage_error(&cmd_calibrate, "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option(&cmd_calibrate, argv, "o:t:q");
 		default:
 			if ((rc = bench_cli_opt(&cmd_calibrate, opt, optarg, &o, &time_set))) {
 				free(path);

@@ -427,7 +427,7 @@ static int run_compare(int argc, char **argv)
 			json = true;
 			continue;
 		}
-		rc = cli_usage_error(&cmd_compare, "unknown option '%s'", argv[optind - 1]);
+		rc = cli_bad_option(&cmd_compare, argv, "j");
 		goto out;
 	}
 	if (optind + 2 != argc) {

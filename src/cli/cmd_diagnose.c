@@ -350,7 +350,7 @@ static int run_diagnose(int argc, char **argv)
 		case 'Y': ao.yes = true; break;
 		case 'L': ao.allow_low = true; break;
 		default:
-			rc = cli_usage_error(&cmd_diagnose, "unknown option '%s'", argv[optind - 1]);
+			rc = cli_bad_option(&cmd_diagnose, argv, "d:m:p:");
 			goto out;
 		}
 	}

@@ -42,7 +42,7 @@ static int run_info(int argc, char **argv)
 		case ':':
 			return cli_usage_error(&cmd_info, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage_error(&cmd_info, "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option(&cmd_info, argv, ":");
 		}
 	}
 	if (optind < argc)

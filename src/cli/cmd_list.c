@@ -578,7 +578,7 @@ static int run_list(int argc, char **argv)
 		case 'P': o.xen_psr = true; break;
 		case 'R': o.raw = true; break;
 		default:
-			return cli_usage_error(&cmd_list, "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option(&cmd_list, argv, "");
 		}
 	}
 	if (vp_exists(o.root, "/"))

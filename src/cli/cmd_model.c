@@ -118,7 +118,7 @@ static int parse_opts(int argc, char **argv, struct model_opts *o)
 		case ':':
 			return cli_usage_error(&cmd_model, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage_error(&cmd_model, "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option(&cmd_model, argv, ":v");
 		}
 	}
 	if (!*o->root)

@@ -40,7 +40,7 @@ static int run_probe(int argc, char **argv)
 			quiet = true;
 			break;
 		case '?':
-			return cli_usage_error(&cmd_probe, "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option(&cmd_probe, argv, "t:q");
 		default:
 			if ((rc = bench_cli_opt(&cmd_probe, opt, optarg, &o, &time_set)))
 				return rc;

@@ -78,7 +78,7 @@ static int run_record(int argc, char **argv)
 		}
 		case 'q': quiet = true; break;
 		default:
-			rc = cli_usage_error(&cmd_record, "unknown option '%s'", argv[optind - 1]);
+			rc = cli_bad_option(&cmd_record, argv, "o:d:I:m:p:q");
 			goto out;
 		}
 	}

@@ -424,7 +424,7 @@ static int run_report(int argc, char **argv)
 		case 'c': fmt = FMT_CSV; forms |= 2; break;
 		case 'H': html = optarg; forms |= 4; break;
 		default:
-			rc = cli_usage_error(&cmd_report, "unknown option '%s'", argv[optind - 1]);
+			rc = cli_bad_option(&cmd_report, argv, "");
 			goto out;
 		}
 	}

@@ -76,7 +76,7 @@ static int run_serve(int argc, char **argv)
 			goto out;
 		}
 		if (c == '?') {
-			rc = cli_usage_error(&cmd_serve, "unknown option '%s'", argv[optind - 1]);
+			rc = cli_bad_option(&cmd_serve, argv, ":");
 			goto out;
 		}
 		if (c == 'c') {

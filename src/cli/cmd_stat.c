@@ -343,7 +343,7 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 			break;
 		}
 		default:
-			return cli_usage_error(self(), "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option(self(), argv, "+e:aAC:p:t:G:I:x:o:m:r:");
 		}
 	}
 	if (optind < argc)

@@ -183,7 +183,7 @@ static int run_top(int argc, char **argv)
 			}
 			break;
 		default:
-			rc = cli_usage_error(&cmd_top, "unknown option '%s'", argv[optind - 1]);
+			rc = cli_bad_option(&cmd_top, argv, "bn:d:s:m:");
 			goto out;
 		}
 	}

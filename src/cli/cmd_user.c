@@ -81,7 +81,7 @@ static int run_user(int argc, char **argv)
 		case ':':
 			return cli_usage_error(&cmd_user, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage_error(&cmd_user, "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option(&cmd_user, argv, ":");
 		}
 	}
 	if (optind >= argc)

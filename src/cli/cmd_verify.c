@@ -103,7 +103,7 @@ static int run_verify(int argc, char **argv)
 			po.model = optarg;
 			break;
 		default:
-			return cli_usage_error(&cmd_verify, "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option(&cmd_verify, argv, "m:");
 		}
 	}
 	if (optind < argc)

@@ -87,7 +87,7 @@ static int global_opt(int argc, char **argv, int *i, const char *name, const cha
 		*val = argv[*i] + n + 1;
 	} else if (!argv[*i][n]) {
 		if (*i + 1 >= argc) {
-			fprintf(stderr, "error: '%s' needs a value\n", name);
+			fprintf(stderr, "vmmprof: error: '%s' needs a value\n", name);
 			return -1;
 		}
 		*val = argv[++*i];
@@ -155,13 +155,13 @@ int main(int argc, char **argv)
 		return finish(0);
 	}
 	if (argv[1][0] == '-') {
-		fprintf(stderr, "error: unknown option '%s'\n", argv[1]);
+		fprintf(stderr, "vmmprof: error: unknown option '%s'\n", argv[1]);
 		print_main_usage(stderr);
 		return 2;
 	}
 	c = cli_find_cmd(argv[1]);
 	if (!c) {
-		fprintf(stderr, "error: unknown command '%s'\n", argv[1]);
+		fprintf(stderr, "vmmprof: error: unknown command '%s'\n", argv[1]);
 		print_main_usage(stderr);
 		return 2;
 	}
@@ -172,6 +172,8 @@ int main(int argc, char **argv)
 		return finish(rc);
 	}
 	optind = 1;
+	/* every command says what is wrong with an option itself (cli_bad_option()), in one line */
+	opterr = 0;
 	/* with VMMPROF_REMOTE set, commands that have no remote form still run here */
 	if (remote.url && (remote_given || remote_supported(c)))
 		rc = remote_run(&remote, c, argc - 1, argv + 1);

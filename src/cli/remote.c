@@ -746,7 +746,7 @@ static int run_get(struct rconn *c, const struct cmd *cmd, int argc, char **argv
 		switch (opt) {
 		case RO_JSON: json = true; break;
 		case RO_ROOT: return local_only(cmd, "--root");
-		default: return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		default: return cli_bad_option(cmd, argv, "");
 		}
 	}
 	if (optind < argc)
@@ -787,7 +787,7 @@ static int run_list_vms(struct rconn *c, int argc, char **argv)
 		switch (opt) {
 		case RO_JSON: o.json = true; break;
 		case RO_ROOT: return local_only(&cmd_list, "--root");
-		default: return cli_usage_error(&cmd_list, "unknown option '%s'", argv[optind - 1]);
+		default: return cli_bad_option(&cmd_list, argv, "");
 		}
 	}
 	if (optind < argc)
@@ -1432,7 +1432,7 @@ static int run_top(struct rconn *c, int argc, char **argv)
 			t.sort = keys[k];
 			break;
 		default:
-			return cli_usage_error(&cmd_top, "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option(&cmd_top, argv, "bn:d:s:");
 		}
 	}
 	if (optind < argc)

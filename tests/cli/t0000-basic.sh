@@ -54,6 +54,26 @@ test_expect_success 'help --man alone: vmmprof(1), every command in it, the page
 	fi
 '
 
+test_expect_success 'a bad option: one line, the prefix of every error, no getopt message' '
+	for c in $(vmmprof help | awk "/^  [a-z]/ {print \$1}"); do
+		[ $c = help ] && continue
+		sub=; [ $c = model ] && sub=list
+		expect_exit 2 vmmprof $c $sub --frob=1 2>err || return 1
+		test "$(head -n 1 err)" = "vmmprof: error: unknown option '"'"'--frob'"'"'" ||
+			{ echo "$c:"; cat err; return 1; }
+		! grep -q "unrecognized\|requires an argument\|invalid option" err || { cat err; return 1; }
+	done &&
+	expect_exit 2 vmmprof stat -e 2>err &&
+	test "$(head -n 1 err)" = "vmmprof: error: option '"'"'-e'"'"' needs a value" &&
+	expect_exit 2 vmmprof top --sort 2>err &&
+	test "$(head -n 1 err)" = "vmmprof: error: option '"'"'--sort'"'"' needs a value" &&
+	expect_exit 2 vmmprof stat -Z true 2>err &&
+	test "$(head -n 1 err)" = "vmmprof: error: unknown option '"'"'-Z'"'"'" &&
+	# a run-time error has the same prefix
+	expect_exit 1 vmmprof report no-such.vmmdb 2>err &&
+	grep_q "^vmmprof: error: " err
+'
+
 test_expect_success 'help of an unknown command fails with exit 2' '
 	expect_exit 2 vmmprof help frobnicate 2>err && grep_q "unknown command" err
 '
