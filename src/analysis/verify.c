@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/json.h"
+#include "util/jsonread.h"
 #include "util/table.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -205,7 +206,7 @@ void verify_text(const struct verify_machine *m, const struct verify_check *c, s
 					      "MARGIN", "VERDICT" };
 	struct table t;
 	char e[96], v[64], g[64];
-	int pass, fail, skp, hw = 0, hw_skip = 0;
+	int pass, fail, skp, hw = 0, hw_skip = 0, fhw = 0, fhw_skip = 0;
 	size_t i;
 
 	sbuf_addf(out, "machine: %s, %s %s, %s; %d CPUs, %d NUMA node%s, %d package%s\n",
@@ -236,6 +237,10 @@ void verify_text(const struct verify_machine *m, const struct verify_check *c, s
 		if (c[i].kind == VK_HARDWARE) {
 			hw++;
 			hw_skip += c[i].verdict == VV_SKIP;
+			if (strcmp(c[i].factor, "counting")) {
+				fhw++;
+				fhw_skip += c[i].verdict == VV_SKIP;
+			}
 		}
 	}
 	table_render(&t, out, 0, true);
@@ -251,6 +256,9 @@ void verify_text(const struct verify_machine *m, const struct verify_check *c, s
 	else if (hw && hw_skip == hw)
 		sbuf_addstr(out, ": no hardware check ran here, only the software and placement "
 				 "ones; the factors' counts and costs are unverified on this machine");
+	else if (fhw && fhw_skip == fhw)
+		sbuf_addstr(out, ": the counting ran, but every factor check was skipped: no factor's "
+				 "counts or costs are verified on this machine");
 	else if (!pass)
 		sbuf_addstr(out, ": nothing was verified");
 	sbuf_addch(out, '\n');
@@ -308,6 +316,8 @@ void verify_json(const struct verify_machine *m, const struct verify_check *c, s
 		for (i = 0; x->verdict != VV_SKIP && i < x->n_treat; i++)
 			jw_double(&w, x->treat[i]);
 		jw_arr_end(&w);
+		jw_kdouble(&w, "companion", x->companion);
+		jw_kstr(&w, "companion_name", x->companion_name);
 		jw_kstr(&w, "provoked", x->note);
 		jw_obj_end(&w);
 	}
@@ -321,4 +331,93 @@ void verify_json(const struct verify_machine *m, const struct verify_check *c, s
 	jw_obj_end(&w);
 	jw_obj_end(&w);
 	sbuf_addch(out, '\n');
+}
+
+static void copy_str(char *dst, size_t size, const char *s)
+{
+	snprintf(dst, size, "%s", s ? s : "");
+}
+
+static int runs_of(const struct jv *arr, double *v, int *n)
+{
+	size_t i;
+
+	*n = 0;
+	if (!arr)
+		return 0;
+	if (arr->type != JV_ARR || arr->n > VERIFY_MAX_RUNS)
+		return -1;
+	for (i = 0; i < arr->n; i++)
+		v[(*n)++] = arr->items[i].type == JV_NUM ? arr->items[i].num : NAN;
+	return 0;
+}
+
+static const char *expect_name(int i)
+{
+	static const char *const n[] = { "rise", "exact", "at_least" };
+
+	return i >= 0 && i < 3 ? n[i] : NULL;
+}
+
+static const char *kind_name(int i)
+{
+	return verify_kind_name((enum verify_kind)i);
+}
+
+int verify_from_json(const struct jv *doc, struct verify_machine *m, struct verify_check *c,
+		     size_t max, size_t *n, struct vp_err *err)
+{
+	const struct jv *mj = jv_get(doc, "machine"), *cs = jv_arr(doc, "checks");
+	size_t i;
+
+	*n = 0;
+	memset(m, 0, sizeof(*m));
+	if (!mj || mj->type != JV_OBJ || !cs)
+		return vp_err_set(err, VP_EFORMAT, "not a 'vmmprof verify' result: no %s",
+				  !mj || mj->type != JV_OBJ ? "'machine' object" : "'checks' array");
+	copy_str(m->host, sizeof(m->host), jv_str(mj, "host"));
+	copy_str(m->kernel, sizeof(m->kernel), jv_str(mj, "kernel"));
+	copy_str(m->arch, sizeof(m->arch), jv_str(mj, "arch"));
+	copy_str(m->cpu, sizeof(m->cpu), jv_str(mj, "cpu"));
+	m->n_cpus = (int)jv_num(mj, "cpus");
+	m->n_nodes = (int)jv_num(mj, "nodes");
+	m->n_packages = (int)jv_num(mj, "packages");
+	copy_str(m->hypervisor, sizeof(m->hypervisor), jv_str(mj, "hypervisor"));
+	copy_str(m->core_pmu, sizeof(m->core_pmu), jv_str(mj, "core_pmu"));
+	copy_str(m->model, sizeof(m->model), jv_str(mj, "model"));
+	copy_str(m->when, sizeof(m->when), jv_str(mj, "when"));
+	copy_str(m->version, sizeof(m->version), jv_str(mj, "vmmprof"));
+	for (i = 0; i < cs->n && *n < max; i++) {
+		const struct jv *o = &cs->items[i];
+		struct verify_check *x = &c[*n];
+		const char *verdict = jv_str(o, "verdict");
+		int kind = jv_enum(jv_str(o, "kind"), 3, kind_name);
+		int expect = jv_enum(jv_str(o, "expect"), 3, expect_name);
+
+		memset(x, 0, sizeof(*x));
+		x->factor = jv_str(o, "factor");
+		x->name = jv_str(o, "check");
+		x->unit = jv_str(o, "unit");
+		if (!x->factor || !x->name || kind < 0 || expect < 0 || !verdict)
+			return vp_err_set(err, VP_EFORMAT, "check %zu (line %d): a factor, check, "
+					  "kind, expect and verdict are needed", i + 1, o->line);
+		x->kind = (enum verify_kind)kind;
+		x->expect = (enum verify_expect)expect;
+		x->expected = jv_num(o, "expected");
+		x->companion = jv_num(o, "companion");
+		x->companion_name = jv_str(o, "companion_name");
+		copy_str(x->note, sizeof(x->note), jv_str(o, "provoked"));
+		if (runs_of(jv_get(o, "control"), x->control, &x->n_control) ||
+		    runs_of(jv_get(o, "treatment"), x->treat, &x->n_treat))
+			return vp_err_set(err, VP_EFORMAT, "check %zu (line %d): 'control' and "
+					  "'treatment' are arrays of at most %d runs", i + 1, o->line,
+					  VERIFY_MAX_RUNS);
+		if (!strcmp(verdict, "skipped"))
+			copy_str(x->skip, sizeof(x->skip), jv_str(o, "why"));
+		if (!strcmp(verdict, "skipped") && !x->skip[0])
+			copy_str(x->skip, sizeof(x->skip), "skipped (no reason saved)");
+		verify_judge(x);
+		(*n)++;
+	}
+	return 0;
 }

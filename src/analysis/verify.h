@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/err.h"
 #include "util/sbuf.h"
 
 /*
@@ -102,5 +103,15 @@ void verify_text(const struct verify_machine *m, const struct verify_check *c, s
 /* The same as one JSON document (docs/verification.md). */
 void verify_json(const struct verify_machine *m, const struct verify_check *c, size_t n,
 		 struct sbuf *out);
+
+struct jv;
+/*
+ * Read a document of verify_json() back (`verify --load FILE`): the machine
+ * into *m, at most max checks into c (*n of them), each judged again from
+ * its saved runs (a skipped one keeps its reason).  The checks' texts point
+ * into doc, which must outlive them.  0, or VP_EFORMAT naming what is wrong.
+ */
+int verify_from_json(const struct jv *doc, struct verify_machine *m, struct verify_check *c,
+		     size_t max, size_t *n, struct vp_err *err);
 
 #endif

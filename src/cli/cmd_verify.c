@@ -13,6 +13,9 @@
 #include "analysis/verify.h"
 #include "bench/provoke.h"
 #include "cli/pipeline.h"
+#include "util/alloc.h"
+#include "util/fs.h"
+#include "util/jsonread.h"
 #include "version.h"
 
 #define MAX_CHECKS 32
@@ -59,6 +62,46 @@ static int save(const char *path, const struct sbuf *doc)
 	return cli_close_output(f, path);
 }
 
+/* `verify --load FILE`: a saved result's table (or JSON), judged again from its runs. */
+static int load(const char *path, bool json)
+{
+	struct vp_err err = { 0, "" };
+	struct verify_machine m;
+	struct verify_check *c = xcalloc(MAX_CHECKS, sizeof(*c));
+	struct sbuf out = SBUF_INIT;
+	struct jv doc;
+	char *text = NULL;
+	size_t len = 0, n = 0;
+	bool parsed = false;
+	int rc = 0, pass, fail, skp;
+
+	if (vp_read_file(NULL, path, &text, &len, &err) ||
+	    jv_parse(&doc, text, len, path, &err)) {
+		rc = cli_error(&err);
+		goto out;
+	}
+	parsed = true;
+	if (verify_from_json(&doc, &m, c, MAX_CHECKS, &n, &err)) {
+		rc = cli_errorf("'%s': %s", path, err.msg);
+		goto out;
+	}
+	if (json)
+		verify_json(&m, c, n, &out);
+	else
+		verify_text(&m, c, n, &out);
+	rc = cli_write(&out);
+	verify_tally(c, n, &pass, &fail, &skp);
+	if (!rc && fail)
+		rc = 1;
+out:
+	if (parsed)
+		jv_release(&doc);
+	free(text);
+	free(c);
+	sbuf_release(&out);
+	return rc;
+}
+
 static int run_verify(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -66,6 +109,7 @@ static int run_verify(int argc, char **argv)
 		{ "save", required_argument, NULL, 's' },
 		{ "runs", required_argument, NULL, 'r' },
 		{ "model", required_argument, NULL, 'm' },
+		{ "load", required_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pipe_opts po = { .root = "/" };
@@ -78,7 +122,8 @@ static int run_verify(int argc, char **argv)
 	struct provoke_env e;
 	struct vp_err err = { 0, "" };
 	struct sbuf out = SBUF_INIT, doc = SBUF_INIT;
-	const char *save_path = NULL;
+	const char *save_path = NULL, *load_path = NULL;
+	bool runs_set = false;
 	bool json = false, have_plat = false, have_topo = false, have_pl = false;
 	int opt, rc = 0, runs = 3, pass, fail, skp;
 	size_t n, i;
@@ -98,6 +143,10 @@ static int run_verify(int argc, char **argv)
 				return cli_usage_error(&cmd_verify,
 						       "--runs wants 2..%d (a margin needs a spread), not '%s'",
 						       VERIFY_MAX_RUNS, optarg);
+			runs_set = true;
+			break;
+		case 'l':
+			load_path = optarg;
 			break;
 		case 'm':
 			po.model = optarg;
@@ -108,6 +157,11 @@ static int run_verify(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error(&cmd_verify, "unexpected argument '%s'", argv[optind]);
+	if (load_path && (save_path || runs_set || po.model))
+		return cli_usage_error(&cmd_verify, "--load reads a saved result: no --save, --runs "
+				       "or --model with it");
+	if (load_path)
+		return load(load_path, json);
 	if (platform_probe(&plat, "/", &err))
 		return cli_error(&err);
 	have_plat = true;
@@ -167,7 +221,8 @@ const struct cmd cmd_verify = {
 	.name = "verify",
 	.fn = run_verify,
 	.summary = "prove each factor on this machine: provoke it, count it, judge it",
-	.synopsis = "verify [--json] [--save FILE] [--runs N] [-m MODEL]",
+	.synopsis = "verify [--json] [--save FILE] [--runs N] [-m MODEL]\n"
+		    "verify --load FILE [--json]",
 	.description =
 		"Provokes each factor with the benchmark's scenario beside a control run that\n"
 		"lacks it, counts both, and judges whether the factor's metric and cost moved\n"
@@ -181,12 +236,17 @@ const struct cmd cmd_verify = {
 		"one NUMA node, no second package, a missing scenario), never passed; a\n"
 		"hardware count of 0 beside work that must make it non-zero is a suspect\n"
 		"zero of an emulated PMU and skipped too.  The exit status is 1 when a\n"
-		"check failed.  docs/verification.md explains how to read a result.",
+		"check failed.  docs/verification.md explains how to read a result.\n"
+		"\n"
+		"--load prints a result saved with --save (on this machine or another), each\n"
+		"check judged again from its saved runs.",
 	.options = "--json\tprint the result as JSON (the document --save writes)\n"
 		   "--save FILE\tkeep the result with this machine's identity, to share it\n"
 		   "--runs N\tcontrol and treatment runs of each check, 2..16 (default 3)\n"
+		   "--load FILE\tprint a saved result instead of running the checks\n"
 		   "-m, --model MODEL\tthe model the hardware checks count with (default: the\n"
 		   "\tone chosen for this machine)",
 	.examples = "vmmprof verify\tthe table and the verdict\n"
-		    "vmmprof verify --save verify-$(hostname).json\tkeep the result to share it",
+		    "vmmprof verify --save verify-$(hostname).json\tkeep the result to share it\n"
+		    "vmmprof verify --load verify-host1.json\tread a result shared from host1",
 };

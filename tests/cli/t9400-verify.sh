@@ -104,6 +104,17 @@ test_expect_success 'queue: skipped until its multi-core tracker scenario exists
 	grep_q "^queue .*skipped: waits for the multi-core tracker scenario" out
 '
 
+test_expect_success '--load: a saved result prints the same table, judged again from its runs' '
+	vmmprof verify --save s.json >live &&
+	vmmprof verify --load s.json >loaded &&
+	sed 1,2d live >a && sed 1,2d loaded >b && cmp a b &&
+	vmmprof verify --load s.json --json >j2 && cmp s.json j2 &&
+	expect_exit 2 vmmprof verify --load s.json --runs 3 2>err && grep_q "no --save, --runs" err &&
+	echo "{}" >bad.json &&
+	expect_exit 1 vmmprof verify --load bad.json 2>err &&
+	grep_q "bad.json.*not a .vmmprof verify. result" err
+'
+
 test_expect_success 'a file that cannot be written is an error naming it' '
 	expect_exit 1 vmmprof verify --save /nonexistent/dir/v.json 2>err &&
 	grep_q "/nonexistent/dir/v.json" err

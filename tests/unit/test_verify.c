@@ -6,6 +6,7 @@
 
 #include "analysis/verify.h"
 #include "bench/provoke.h"
+#include "util/jsonread.h"
 
 static void set(double *dst, int *n, const double *v, int k)
 {
@@ -254,5 +255,78 @@ TEST(verify_text_verdict)
 	verify_text(&m, c, 2, &out);
 	CHECK_CONTAINS(out.buf, "skipped: no core PMU");
 	CHECK_CONTAINS(out.buf, "verdict: 1 passed, 0 failed, 1 skipped: no hardware check ran here");
+	/* the hardware counting passed, every factor check skipped: still said */
+	c[0].kind = VK_HARDWARE;
+	c[0].factor = "counting";
+	sbuf_reset(&out);
+	verify_text(&m, c, 2, &out);
+	CHECK_CONTAINS(out.buf, "verdict: 1 passed, 0 failed, 1 skipped: the counting ran, but every "
+				"factor check was skipped");
+	sbuf_release(&out);
+}
+
+/*
+ * A saved result read back: the same checks and verdicts, judged again from
+ * the saved runs, so a run edited into the file changes the verdict.
+ */
+TEST(verify_json_round_trip)
+{
+	double ctl[] = { 16, 16 }, trt[] = { 2064, 2064 }, zero[] = { 0, 0 };
+	struct verify_check c[3], back[4];
+	struct verify_machine m, mb;
+	struct sbuf out = SBUF_INIT;
+	struct vp_err err = { 0, "" };
+	struct jv doc;
+	size_t n = 0;
+	char *p;
+
+	memset(&m, 0, sizeof(m));
+	strcpy(m.host, "h1");
+	m.n_nodes = 2;
+	c[0] = check(VK_SOFTWARE, VX_EXACT, 2048, ctl, 2, trt, 2);
+	c[0].factor = "counting";
+	c[0].name = "page faults";
+	c[1] = check(VK_HARDWARE, VX_RISE, NAN, zero, 2, zero, 2);
+	c[1].companion = 1e9;
+	c[1].companion_name = "cycles";
+	verify_judge(&c[1]);
+	memset(&c[2], 0, sizeof(c[2]));
+	c[2].factor = "llc";
+	c[2].name = "misses";
+	c[2].unit = "";
+	c[2].kind = VK_HARDWARE;
+	strcpy(c[2].skip, "no core PMU");
+	verify_judge(&c[2]);
+	CHECK_INT(c[1].verdict, VV_SKIP);
+	verify_json(&m, c, 3, &out);
+	CHECK_INT(jv_parse(&doc, out.buf, out.len, "t", &err), 0);
+	CHECK_INT(verify_from_json(&doc, &mb, back, 4, &n, &err), 0);
+	CHECK_INT((int)n, 3);
+	CHECK_STR(mb.host, "h1");
+	CHECK_INT(mb.n_nodes, 2);
+	CHECK_INT(back[0].verdict, VV_PASS);
+	CHECK_NEAR(back[0].measured, 2048, 0);
+	CHECK_STR(back[0].name, "page faults");
+	/* the suspect zero is found again from the saved companion */
+	CHECK_INT(back[1].verdict, VV_SKIP);
+	CHECK_CONTAINS(back[1].why, "suspect zero");
+	CHECK_INT(back[2].verdict, VV_SKIP);
+	CHECK_STR(back[2].why, "no core PMU");
+	jv_release(&doc);
+	/* a treatment run edited from 2064 to 2065: no longer exact */
+	p = strstr(out.buf, "2064");
+	CHECK(p != NULL);
+	p[3] = '5';
+	CHECK_INT(jv_parse(&doc, out.buf, out.len, "t", &err), 0);
+	CHECK_INT(verify_from_json(&doc, &mb, back, 4, &n, &err), 0);
+	CHECK_INT(back[0].verdict, VV_PASS);  /* the spread of 1 covers it: 2064.5 - 16 */
+	jv_release(&doc);
+	p = strstr(out.buf, "2064");
+	CHECK(p != NULL);
+	p[3] = '5';
+	CHECK_INT(jv_parse(&doc, out.buf, out.len, "t", &err), 0);
+	CHECK_INT(verify_from_json(&doc, &mb, back, 4, &n, &err), 0);
+	CHECK_INT(back[0].verdict, VV_FAIL);  /* both 2065: +2049 with no spread */
+	jv_release(&doc);
 	sbuf_release(&out);
 }
