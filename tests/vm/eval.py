@@ -278,6 +278,62 @@ def check_locality_advice(arch, kind, d):
         print("FAIL %s want one migrate-memory to node 0 (migratepages PID 1 0), got %s" % (name, advice))
 
 
+def check_verify(arch, d):
+    """vmmprof verify --json in the guest, against physics and the guest's
+    definition:
+    - counting/page faults: first writes to N fresh anonymous pages fault
+      once each: +2048 exactly, in both guests;
+    - counting/instructions: 2 instructions per loop iteration, 10^7 more
+      iterations in the treatment: +2 x 10^7 exactly on the aarch64 guest,
+      whose emulated PMU counts every retired instruction under -icount;
+      skipped "no core PMU" on x86_64 (TCG emulates no x86 PMU);
+    - placement: memory bound to the CPU's node and to another node is
+      100 % there (both guests have >= 2 nodes);
+    - every other hardware check is skipped with a reason, never passed:
+      the emulator has no caches, no uncore and no HITM to count."""
+    pre = arch + "/verify/"
+    if isinstance(d, Exception):
+        print("FAIL %srun not JSON: %s" % (pre, d))
+        return
+    checks = {(c["factor"], c["check"]): c for c in d.get("checks", [])}
+
+    def one(name, key, ok, want):
+        c = checks.get(key)
+        if c is None:
+            print("FAIL %s%s: no check %s" % (pre, name, key))
+        elif ok(c):
+            print("ok %s%s %s, measured %s, margin %s (%s)" %
+                  (pre, name, c["verdict"], c["measured"], c["margin"], c["why"]))
+        else:
+            print("FAIL %s%s: want %s, got %s measured %s (%s)" %
+                  (pre, name, want, c["verdict"], c["measured"], c["why"]))
+
+    one("page-faults", ("counting", "page faults of fresh pages"),
+        lambda c: c["verdict"] == "pass" and c["measured"] == 2048, "pass, +2048")
+    if arch == "aarch64":
+        one("instructions", ("counting", "instructions of a loop of known length"),
+            lambda c: c["verdict"] == "pass" and c["measured"] == 2e7, "pass, +20000000")
+    else:
+        one("instructions", ("counting", "instructions of a loop of known length"),
+            lambda c: c["verdict"] == "skipped" and c["why"] == "no core PMU",
+            "skipped: no core PMU")
+    for where in ("local", "remote"):
+        for what in ("pages where bound", "numa_maps sees them there"):
+            one("placement-%s-%s" % (where, what.split()[0]),
+                ("locality", "%s, %s node" % (what, where)),
+                lambda c: c["verdict"] == "pass" and c["measured"] == 100, "pass, 100 %")
+    hw = [c for c in d.get("checks", []) if c["kind"] == "hardware" and c["factor"] != "counting"]
+    bad = [c for c in hw if c["verdict"] != "skipped" or not c["why"] or
+           (arch == "x86_64" and c["factor"] != "queue" and not c["why"].startswith("no core PMU"))]
+    name = pre + "hardware-skipped"
+    if hw and not bad:
+        print("ok %s %d factor checks skipped with a reason: %s" %
+              (name, len(hw), "; ".join(sorted(set(c["why"] for c in hw)))))
+    else:
+        print("FAIL %s want every hardware factor check skipped with a reason: %s" %
+              (name, [(c["check"], c["verdict"], c["why"]) for c in bad] or "none found"))
+
+
 def guest(log, arch, nodes, cpus, mem, dist):
     data = vmdata(log)
     if "diag-remote" in data or "diag-local" in data:
@@ -287,6 +343,8 @@ def guest(log, arch, nodes, cpus, mem, dist):
             check_model_run("%s/model/%s" % (arch, m), data["diag-model-" + m], ())
     if "models" in data:
         check_models(arch, data["models"])
+    if "verify" in data:
+        check_verify(arch, data["verify"])
     if "encode" in data:
         check_encode(arch, data["encode"], data.get("pmutype"))
     if "info" in data:

@@ -191,3 +191,13 @@ else
 	vt_skip model/auto "'vmmprof diagnose' is not on main yet (issue 9)"
 	vt_skip model/vpmu "'vmmprof diagnose' is not on main yet (issue 9)"
 fi
+
+# vmmprof verify: every factor's check on this guest, judged on the host
+# (eval.py check_verify).  Exit 1 (a check failed) still prints the JSON.
+if vt_has verify; then
+	vt_data verify $on0 vmmprof verify --json
+	rc=$?
+	[ $rc -le 1 ] || vt_fail verify/run "vmmprof verify exited $rc: $(head -c 200 /tmp/vt_data.err)"
+else
+	vt_skip verify/run "'vmmprof verify' is not in this build"
+fi

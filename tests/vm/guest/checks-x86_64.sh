@@ -73,6 +73,16 @@ else
 	vt_skip locality/vmmprof-factor "'vmmprof diagnose' is not on main yet (issue 9)"
 fi
 
+# vmmprof verify: every factor's check on this guest, judged on the host
+# (eval.py check_verify).  Exit 1 (a check failed) still prints the JSON.
+if vt_has verify; then
+	vt_data verify vmmprof verify --json
+	rc=$?
+	[ $rc -le 1 ] || vt_fail verify/run "vmmprof verify exited $rc: $(head -c 200 /tmp/vt_data.err)"
+else
+	vt_skip verify/run "'vmmprof verify' is not in this build"
+fi
+
 # Hold for the host's checks of this running VM: wait for "go" on ttyS1.
 if [ -e /dev/ttyS1 ]; then
 	stty -F /dev/ttyS1 raw -echo 2>/dev/null
