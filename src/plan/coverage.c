@@ -30,60 +30,65 @@ static const struct recipe recipes[] = {
 	    "LLC_MISSES / LLC_REFERENCES",
 	    "MEM_UNCORE_RETIRED:OTHER_CORE_L2_HITM, OFFCORE_RESPONSE_0:ANY_DATA:REMOTE_CACHE_HITM",
 	    NULL,
-	    "OFFCORE_REQUESTS_SQ_FULL" },
+	    NULL },  /* OFFCORE_REQUESTS_SQ_FULL: a core sub-metric, not the queue factor */
 	  { "uncore", "uncore", NULL, "uncore", "uncore" },
 	  { "UNC_QHL_REQUESTS:LOCAL_READS / :REMOTE_READS",
 	    "UNC_LLC_MISS:ANY, UNC_LLC_HITS:ANY",
 	    NULL,
 	    "UNC_QMC_NORMAL_READS:ANY, UNC_QMC_WRITES:FULL_ANY, UNC_QMC_OCCUPANCY, UNC_QHL_CYCLES_FULL",
-	    "UNC_GQ_CYCLES_FULL:{READ,WRITE,PEER_PROBE}_TRACKER / UNC_CLK_UNHALTED" } },
+	    "UNC_GQ_CYCLES_FULL:{READ,WRITE,PEER_PROBE}_TRACKER, UNC_QHL_CYCLES_FULL:{LOCAL,REMOTE} / "
+	    "UNC_CLK_UNHALTED; UNC_GQ_OCCUPANCY / UNC_GQ_ALLOC:RT_LLC_MISS (residency)" } },
 	{ { "wsm_dp" }, "Westmere-EP", false,
 	  { "MEM_UNCORE_RETIRED:LOCAL_DRAM_AND_REMOTE_CACHE_HIT / :REMOTE_DRAM",
 	    "LLC_MISSES / LLC_REFERENCES",
 	    "MEM_UNCORE_RETIRED:LOCAL_HITM / :REMOTE_HITM",
 	    NULL,
-	    "OFFCORE_REQUESTS_SQ_FULL" },
+	    NULL },  /* OFFCORE_REQUESTS_SQ_FULL: a core sub-metric, not the queue factor */
 	  { "uncore", "uncore", NULL, "uncore", "uncore" },
 	  { "UNC_QHL_REQUESTS:LOCAL_READS / :REMOTE_READS",
 	    "UNC_LLC_MISS:ANY, UNC_LLC_HITS:ANY",
 	    NULL,
 	    "UNC_QMC_NORMAL_READS:ANY, UNC_QMC_WRITES:FULL_ANY, UNC_QMC_OCCUPANCY, UNC_QHL_CYCLES_FULL",
-	    "UNC_GQ_CYCLES_FULL:{READ,WRITE,PEER_PROBE}_TRACKER / UNC_CLK_UNHALTED" } },
+	    "UNC_GQ_CYCLES_FULL:{READ,WRITE,PEER_PROBE}_TRACKER, UNC_QHL_CYCLES_FULL:{LOCAL,REMOTE} / "
+	    "UNC_CLK_UNHALTED; UNC_GQ_OCCUPANCY / UNC_GQ_ALLOC:RT_LLC_MISS (residency)" } },
 	{ { "skx", "clx" }, "Skylake-SP / Cascade Lake", false,
 	  { "MEM_LOAD_L3_MISS_RETIRED:LOCAL_DRAM / :REMOTE_DRAM",
 	    "LONGEST_LAT_CACHE:MISS / :REFERENCE, CYCLE_ACTIVITY:STALLS_L3_MISS",
 	    "MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM, MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM / :REMOTE_FWD",
 	    NULL,
-	    "L1D_PEND_MISS:FB_FULL, OFFCORE_REQUESTS_BUFFER:SQ_FULL" },
-	  { "uncore_cha", NULL, "uncore_upi", "uncore_imc", "uncore_cha" },
+	    NULL },  /* SQ_FULL, FB_FULL: core sub-metrics, not the queue factor */
+	  { "uncore_cha", NULL, "uncore_upi", "uncore_imc", "uncore_imc" },
 	  { "TOR_INSERTS.IA_MISS (config1 local 0x40432 / remote 0x40431)",
 	    NULL,
 	    "TxL_FLITS.ALL_DATA (MB/s = flits x 64 / 9 / t)",
 	    "CAS_COUNT.RD / .WR, RPQ_OCCUPANCY / RPQ_INSERTS, RPQ_CYCLES_FULL, CLOCKTICKS",
-	    "TOR_OCCUPANCY.IA_MISS / TOR_INSERTS.IA_MISS" } },
+	    "RPQ_CYCLES_FULL / WPQ_CYCLES_FULL over CLOCKTICKS (full share); CHA TOR_OCCUPANCY / "
+	    "TOR_INSERTS.IA_MISS_DRD (residency)" } },
 	{ { "icx" }, "Ice Lake-SP", false,
 	  { "OCR:DEMAND_DATA_RD_LOCAL_DRAM / :DEMAND_DATA_RD_REMOTE_DRAM",
 	    "LONGEST_LAT_CACHE:MISS / :REFERENCES",  /* libpfm4's icx spelling */
 	    /* perf's XSNP_FWD: libpfm4 4.13 still calls it XSNP_HITM on ICX (same code) */
 	    "MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM",
 	    NULL,
-	    "SQ_MISC:SQ_FULL" },
-	  { "uncore_cha", NULL, NULL, "uncore_imc", "uncore_cha" },
+	    NULL },  /* SQ_MISC:SQ_FULL: a core sub-metric */
+	  { "uncore_cha", NULL, NULL, "uncore_imc", "uncore_imc" },
 	  { "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_LOCAL / _REMOTE",
 	    NULL, NULL,
 	    "CAS_COUNT.RD (0x04/0x0f) / .WR (0x04/0x30), RPQ per pseudo-channel",
-	    "TOR_OCCUPANCY / TOR_INSERTS.IA_MISS_DRD" } },
+	    "RPQ/WPQ_CYCLES_FULL_PCH0/1 over CLOCKTICKS (full share); CHA TOR_OCCUPANCY / "
+	    "TOR_INSERTS.IA_MISS_DRD_LOCAL/_REMOTE (residency)" } },
 	{ { "spr" }, "Sapphire Rapids", false,
 	  { "OCR:DEMAND_DATA_RD_LOCAL_DRAM / :DEMAND_DATA_RD_REMOTE_DRAM",
 	    "LONGEST_LAT_CACHE:MISS / :REFERENCE",
 	    "MEM_LOAD_L3_HIT_RETIRED:XSNP_FWD",
 	    NULL,
-	    "XQ:FULL_CYCLES" },
-	  { "uncore_cha", NULL, NULL, "uncore_imc", "uncore_cha" },
+	    NULL },  /* XQ:FULL_CYCLES: a core sub-metric */
+	  { "uncore_cha", NULL, NULL, "uncore_imc", "uncore_imc" },
 	  { "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_LOCAL / _REMOTE",
 	    NULL, NULL,
 	    "CAS_COUNT.RD (0x05/0xcf) / .WR (0x05/0xf0)",
-	    "TOR_OCCUPANCY / TOR_INSERTS.IA_MISS_DRD" } },
+	    "RDB_FULL (umask 24, the read buffer's entries) over CLOCKTICKS (full share); CHA "
+	    "TOR_OCCUPANCY / TOR_INSERTS.IA_MISS_DRD_LOCAL/_REMOTE (residency)" } },
 	{ { "amd64_fam17h_zen2" }, "Zen 2", true,
 	  { "DATA_CACHE_REFILLS_FROM_SYSTEM:LS_MABRESP_LCL_DRAM / :LS_MABRESP_RMT_DRAM",
 	    NULL,
@@ -95,19 +100,19 @@ static const struct recipe recipes[] = {
 	    "l3_request_g1.caching_l3_cache_accesses, l3_comb_clstr_state.request_miss",
 	    NULL,
 	    "DRAM channel data controller 0..7 (x64 B)",
-	    "xi_sys_fill_latency x16 / xi_ccx_sdp_req1" } },
+	    NULL } },  /* amd_l3's miss latency is the whole miss latency, not a tracker */
 	{ { "amd64_fam19h_zen3" }, "Zen 3", true,
 	  { "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:MEM_IO_LCL / :MEM_IO_RMT",
 	    NULL,
 	    "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:EXT_CACHE_LCL / :EXT_CACHE_RMT",
 	    NULL,
-	    "ALLOC_MAB_COUNT / MAB_ALLOCATION_BY_TYPE:ALL" },
+	    NULL },  /* the MABs are per core: a sub-metric */
 	  { NULL, "amd_l3", NULL, "amd_df", "amd_l3" },
 	  { NULL,
 	    "l3_lookup_state.all / .miss",
 	    NULL,
 	    "DRAM channel data controller 0..7 (x64 B)",
-	    "xi_sys_fill_latency x16 / xi_ccx_sdp_req1" } },
+	    NULL } },  /* amd_l3's miss latency is the whole miss latency, not a tracker */
 	{ { "amd64_fam19h_zen4" }, "Zen 4", true,
 	  { "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:DRAM_IO_NEAR / :DRAM_IO_FAR",
 	    NULL,
@@ -119,7 +124,7 @@ static const struct recipe recipes[] = {
 	    "l3_lookup_state.all / .miss",
 	    NULL,
 	    "umc_cas_cmd.rd / .wr, umc_data_slot_clks.all, umc_mem_clk",
-	    "l3_xi_sampled_latency.all x10 / l3_xi_sampled_latency_requests.all" } },
+	    NULL } },  /* amd_l3's miss latency is the whole miss latency, not a tracker */
 };
 
 const char *cov_kind_name(enum cov_kind k)
@@ -376,6 +381,15 @@ static void do_queue(const struct platform *p, const struct recipe *rc, struct c
 {
 	char src[160];
 
+	if (rc && rc->zen) {
+		/* as the models say (amd-core.inc): nothing counts a shared tracker */
+		set(r, VQ_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
+		note(r, "no Zen uncore event counts a shared request tracker full or rejecting; "
+		     "amd_l3's miss latency is the whole miss latency, and the MABs are per core");
+		remains(r, "the L3-miss latency and MAB occupancy as metrics, and the IMC factor's "
+			"queueing at the memory controller");
+		return;
+	}
 	if (try_uncore(p, rc, FACTOR_QUEUE, r) || try_core(p, rc, FACTOR_QUEUE, r))
 		return;
 	if (p->core_pmu) {

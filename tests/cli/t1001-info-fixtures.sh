@@ -51,14 +51,15 @@ test_expect_success 'nhm-ep: the single "uncore" PMU serves imc and queue; no cg
 	grep_q "cgroup v2 *unavailable (no cgroup2 mount" out
 '
 
-test_expect_success 'kvm-guest-vpmu: guest with core PMU, imc unavailable and why' '
+test_expect_success 'kvm-guest-vpmu: guest with core PMU, imc unavailable and queue a proxy, and why' '
 	vmmprof info --root "$R/kvm-guest-vpmu" --json >j &&
 	test "$(json_get j "j[\"virtualization\"][\"hypervisor\"]")" = KVM &&
 	test "$(json_get j "j[\"virtualization\"][\"role\"]")" = guest &&
 	test "$(json_get j "j[\"pmus\"][\"core_pmu_name\"]")" = cpu &&
 	test "$(json_get j "\",\".join(f[\"quality\"] for f in j[\"coverage\"][\"factors\"])")" = \
-		measured,measured,measured,unavailable,measured &&
-	json_get j "j[\"coverage\"][\"factors\"][3][\"note\"]" | grep -q "uncore_imc PMU not exposed"
+		measured,measured,measured,unavailable,proxy &&
+	json_get j "j[\"coverage\"][\"factors\"][3][\"note\"]" | grep -q "uncore_imc PMU not exposed" &&
+	json_get j "j[\"coverage\"][\"factors\"][4][\"note\"]" | grep -q "uncore_imc PMU not exposed"
 '
 
 test_expect_success 'kvm-guest-novpmu: one assumed node, no core PMU and the kernel says why' '
