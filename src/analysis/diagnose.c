@@ -346,7 +346,7 @@ static void eval_nodes(const struct diag_input *in, struct diag_result *r)
 			b->quality = nd->bw_quality == VQ_APPORTIONED ? VQ_APPORTIONED : VQ_MEASURED;
 			b->confidence = confidence(b->quality, false, true);
 			if (isfinite(nd->queue_full_frac))
-				b->evidence = xasprintf("node %d: request queues full %.1f%% of uncore cycles", nd->id,
+				b->evidence = xasprintf("node %d: shared request trackers full %.1f%% of the time", nd->id,
 					 100 * nd->queue_full_frac);
 			else
 				b->evidence = xasprintf("node %d: full shared request trackers cost its threads %.1f%% "
