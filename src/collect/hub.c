@@ -402,7 +402,7 @@ static void join_node(struct hub *h, size_t vi, size_t e, size_t input, struct v
  * every pair that is counted.  Returns the first open failure when the
  * view has events and none of them could be counted.
  */
-static int view_join(struct hub *h, size_t vi, size_t t_from, struct vp_err *err)
+static int view_join(struct hub *h, size_t vi, size_t t_from, bool later, struct vp_err *err)
 {
 	struct cview *cv = h->v[vi].cv;
 	const struct evdesc_list *evl = cview_events(cv);
@@ -422,7 +422,7 @@ static int view_join(struct hub *h, size_t vi, size_t t_from, struct vp_err *err
 		ev_of[k] = e;
 		view_add_ev(v, e);
 		if (node) {
-			if (!t_from)
+			if (!later)
 				join_node(h, vi, e, (size_t)evl->v[k].spec_index, &node_first,
 					  &node_ret);
 			continue;
@@ -454,13 +454,16 @@ static int view_join(struct hub *h, size_t vi, size_t t_from, struct vp_err *err
 			s->target = ti;
 			s->set = set;
 			s->ctr = ctr;
-			s->fresh = t_from > 0;
+			s->fresh = later;
 		}
 	}
 	h->v[vi].n_joined = n_t;
-	for (k = 0; !t_from && k < evl->n; k++) {
+	/* no thread yet: the per-thread events wait for the threads that come (grow()) */
+	for (k = 0; !later && k < evl->n; k++) {
 		size_t input = (size_t)evl->v[k].spec_index, e = ev_of[k];
 
+		if (!n_t && !cview_input_node(cv, input))
+			continue;
 		if (!view_reads_input(&h->v[vi], input)) {
 			char *why = xasprintf("not counted: %s",
 					      h->ev[e].why ? h->ev[e].why : "no thread could be counted");
@@ -478,7 +481,7 @@ static int view_join(struct hub *h, size_t vi, size_t t_from, struct vp_err *err
 	 * events that cannot open fail the view only when it has nothing else
 	 * (no per-thread event, no software source) to show.
 	 */
-	if (t_from) /* a VM or vCPU that came later: what failed stays n/a for it */
+	if (later) /* a VM or vCPU that came later: what failed stays n/a for it */
 		return 0;
 	if (evl->n && !h->v[vi].n_subs && (first_ret || (node_ret && !sources))) {
 		*err = first_ret ? first : node_first;
@@ -515,7 +518,7 @@ int hub_view_add(struct hub *h, const struct hub_view_opts *o, int *id, struct v
 	memset(&h->v[vi], 0, sizeof(h->v[vi]));
 	h->v[vi].used = true;
 	h->v[vi].cv = cv;
-	ret = view_join(h, vi, 0, err);
+	ret = view_join(h, vi, 0, false, err);
 	v = &h->v[vi];
 	if (!ret)
 		ret = read_sets(h, v, err);
@@ -609,7 +612,7 @@ static void grow(struct hub *h, int id)
 	size_t from = v->n_joined, first_new = v->n_subs, i;
 	struct vp_err e = { 0, "" };
 
-	view_join(h, (size_t)id, from, &e);
+	view_join(h, (size_t)id, from, true, &e);
 	v = &h->v[id];
 	h->gen++;
 	for (i = first_new; i < v->n_subs; i++) {

@@ -414,16 +414,11 @@ static void resolve_events(struct cview *c)
 		c->evl.n = j;
 		note(c, "per-thread counters off: %s", VP_FIXTURE_THREADS);
 	}
-	if (!c->n_t) {
-		/* nothing to count the per-thread events on; per-node ones still count */
-		for (i = j = 0; i < c->evl.n; i++) {
-			if (c->in_node[c->evl.v[i].spec_index])
-				c->evl.v[j++] = c->evl.v[i];
-			else
-				evdesc_release(&c->evl.v[i]);
-		}
-		c->evl.n = j;
-	}
+	/*
+	 * No thread yet (no VM, or Xen's): the per-thread events stay resolved,
+	 * for the VMs and vCPU threads that come later (cview_scan()); per-node
+	 * ones count now.
+	 */
 	c->act_in[0] = model_find_input(m, "loc_dram");
 	c->act_in[1] = model_find_input(m, "rem_dram");
 	for (i = 0; i < 2; i++)

@@ -305,22 +305,6 @@ void top_apply_frame(struct top_state *s, const struct model *m, const struct mo
 	strmap_release(&keys);
 }
 
-/* Every counted cell without a model value this sample. */
-static void blank(struct top_state *s, const char *why)
-{
-	size_t i;
-	int k;
-
-	for (k = 0; k < TOP_NFACTORS; k++) {
-		if (s->cnt.state[k] != TOP_F_COUNTED)
-			continue;
-		for (i = 0; i < s->n_vms; i++)
-			no_value(&s->vms[i].factor[k], why);
-		for (i = 0; i < s->n_vcpus; i++)
-			no_value(&s->vcpus[i].factor[k], why);
-	}
-}
-
 static bool counted_tid(const struct top_counting *c, int tid)
 {
 	size_t i;
@@ -348,38 +332,58 @@ static void fail(struct top_state *s, const char *what, const char *msg)
 
 /*
  * One sample of the counters into the rows top_sample() has just built.  A
- * vCPU thread the collector does not count (a VM started since) reopens it
- * over every VM: its counters start then, so that sample has no model
- * values.  A failing read turns counting off with the reason.
+ * VM or vCPU thread that came since is counted by the collector itself
+ * (it looks at the host before each sample and opens the new threads'
+ * counters, src/collect/hub.c), the same way for record, diagnose and the
+ * daemon's sessions: its first sample has no model value, the next ones do.
+ * A failing read turns counting off with the reason.
  */
 void top_count_sample(struct top_state *s)
 {
 	struct top_counting *c = &s->cnt;
 	struct collect_frame f;
 	struct vp_err err = { 0, "" };
+	bool *fresh = NULL, *fresh_vm = NULL, any = false;
 	size_t i;
+	int k;
 
 	if (!c->col)
 		return;
-	for (i = 0; i < s->n_vcpus; i++)
-		if (s->vcpus[i].tid > 0 && !counted_tid(c, s->vcpus[i].tid))
-			break;
-	if (i < s->n_vcpus) {
-		stop(c);
-		if (open_collector(s, &err)) {
-			fail(s, "reopening the counters for new vCPUs failed", err.msg);
-			return;
-		}
-		c->reopened++;
-		top_count_describe(s, collect_avail(c->col));
-		blank(s, intern(c, "the counters were reopened for new vCPU threads: values from "
-				"the next sample"));
-		return;
+	fresh = xcalloc(s->n_vcpus + 1, sizeof(bool));
+	fresh_vm = xcalloc(s->n_vms + 1, sizeof(bool));
+	for (i = 0; i < s->n_vcpus; i++) {
+		if (s->vcpus[i].tid <= 0 || counted_tid(c, s->vcpus[i].tid))
+			continue;
+		fresh[i] = any = true;
+		if (s->vcpus[i].vm < s->n_vms)
+			fresh_vm[s->vcpus[i].vm] = true;
+		c->tids = xrealloc(c->tids, (c->n_tids + 1) * sizeof(*c->tids));
+		c->tids[c->n_tids++] = s->vcpus[i].tid;
 	}
+	if (any)
+		c->reopened++;
 	if (collect_sample(c->col, &f, &err)) {
+		free(fresh);
+		free(fresh_vm);
 		fail(s, "reading the counters failed", err.msg);
 		return;
 	}
 	top_apply_frame(s, c->m, collect_avail(c->col), &f, input_reason, c->col);
 	collect_frame_release(&f);
+	/* seen for the first time: its counters opened at this sample (whichever scan saw it first) */
+	for (k = 0; any && k < TOP_NFACTORS; k++) {
+		const char *why = intern(c, "counted from the next sample: its vCPU threads came "
+					 "since the last one");
+
+		if (c->state[k] != TOP_F_COUNTED)
+			continue;
+		for (i = 0; i < s->n_vcpus; i++)
+			if (fresh[i])
+				no_value(&s->vcpus[i].factor[k], why);
+		for (i = 0; i < s->n_vms; i++)
+			if (fresh_vm[i])
+				no_value(&s->vms[i].factor[k], why);
+	}
+	free(fresh);
+	free(fresh_vm);
 }

@@ -126,7 +126,8 @@ struct top_counting {
 	struct collector *col;          /* NULL when off */
 	int *tids;                      /* the vCPU threads the collector counts */
 	size_t n_tids;
-	unsigned long reopened;         /* times the collector was reopened for new vCPU threads */
+	unsigned long reopened;         /* samples at which new vCPU threads joined the counters
+					   (the collector adds them; it is not reopened) */
 	char **whys;                    /* per-row reasons of the last sample (interned), heap */
 	size_t n_whys;
 	char status[640];               /* one line: model, counted / estimated / unavailable */

@@ -107,8 +107,9 @@ for l in open(\"late.out\"):
 	head -1 late.out >first && ! grep -q "\"name\":\"$NAME\"" first &&
 	tail -1 late.out >last &&
 	test "$(json_get last "[c for c in j[\"vcpus\"] if c[\"vm\"]==\"$NAME\" and c[\"vcpu\"]==0][0][\"factors\"][\"locality\"][\"source\"]")" = model &&
-	# the first sample that shows the VM reopened the counters: no model value yet
-	# (--vm: other guests on this machine do not reopen them)
+	# the first sample that shows the VM: its threads joined the counters (the
+	# collector adds them, counting from the next sample): no model value yet
+	# (--vm: other guests on this machine do not join)
 	test "$(json_get last "j[\"counters\"][\"reopened\"]")" = 1 &&
 	python3 -c "
 import json
