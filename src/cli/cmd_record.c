@@ -138,8 +138,8 @@ static int run_record(int argc, char **argv)
 			rc = cli_error(&err);
 			break;
 		}
-		/* every process or VM named is gone: nothing more will be counted (the
-		 * targets are fixed at the start), so say so and stop, as stat -p does */
+		/* every process or VM named is gone (its last interval, marked ended, was the
+		 * frame before): say so and stop, as stat -p does */
 		gone = (o.n_pids || o.n_vms) && had_rows && !fr.n_rows;
 		had_rows = had_rows || fr.n_rows;
 		collect_frame_release(&fr);
@@ -185,6 +185,12 @@ const struct cmd cmd_record = {
 		"node and where it comes from, model inputs, and with --resctrl each node's\n"
 		"LLC occupancy and memory traffic.  'vmmprof report' and 'vmmprof diagnose\n"
 		"FILE' read it back through the same analysis as live mode.\n"
+		"\n"
+		"The recording follows the host: a VM (one named with --vm, or any without it)\n"
+		"or vCPU that starts while it runs has rows from the interval it appears in and\n"
+		"is counted from the next; one that ends has its last, partial interval,\n"
+		"marked ended; a VM restarted under its name is another incarnation (pid,\n"
+		"start); a paused VM is marked paused and not rated (docs/record-format.md).\n"
 		"\n"
 		"Each interval is committed on its own: Ctrl-C, SIGTERM, a VM that exits, or\n"
 		"a crash leave a valid file holding every interval collected before.  With -p\n"

@@ -1,5 +1,7 @@
 /* test_hub.c - the shared collector: views over one merged counter set */
 #include <dirent.h>
+#include <pthread.h>
+#include <sys/syscall.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -1003,4 +1005,118 @@ out:
 	fix_release(&x);
 	model_free(m);
 	model_free(only);
+}
+
+/* A thread of the test that burns when told to, then ends when told to. */
+struct late_thread {
+	volatile int step;          /* 1: burn 80 ms, 2: exit */
+	volatile int done;          /* 1: burnt */
+	volatile int tid;
+};
+
+static void *late_main(void *arg)
+{
+	struct late_thread *t = arg;
+
+	t->tid = (int)syscall(SYS_gettid);
+	while (t->step < 1)
+		usleep(1000);
+	burn_ms(80);
+	t->done = 1;
+	while (t->step < 2)
+		usleep(1000);
+	return NULL;
+}
+
+static const struct collect_row *row_of_tid(const struct collect_frame *f, int tid)
+{
+	size_t i;
+
+	for (i = 0; i < f->n_rows; i++)
+		if (f->rows[i].kind == ENT_THREAD && f->rows[i].tid == tid)
+			return &f->rows[i];
+	return NULL;
+}
+
+/*
+ * A thread that starts after the view was made (a vCPU hot-added): the view
+ * counts it without being made again.  The sample that first sees it has its
+ * row with no count (its counter opens at that sample: n/a, not 0); the next
+ * has the 80 ms it burnt (at least 70 ms, at most its process's CPU time over
+ * the interval plus 20 ms); the sample after it ended has its row once more,
+ * marked ended, and none after that.
+ */
+TEST(hub_view_grows_with_a_thread_that_comes_and_ends)
+{
+	struct model *m = load_text(model_a);
+	struct collect_frame f;
+	struct late_thread lt = { 0, 0, 0 };
+	const struct collect_row *r;
+	struct vp_err err = { 0, "" };
+	pthread_t th;
+	struct fix x;
+	int pid = (int)getpid(), id, tc = -1;
+	size_t n0;
+	double c0;
+	bool started = false;
+
+	memset(&f, 0, sizeof(f));
+	fix_init(&x, "/");
+	if (!m || !x.ok)
+		goto out;
+	tc = model_find_input(m, "tclk");
+	id = add_pid_view(x.h, m, &pid, __LINE__);
+	if (id < 0)
+		goto out;
+	n0 = hub_view_n_targets(x.h, id);
+	if (pthread_create(&th, NULL, late_main, &lt))
+		goto out;
+	started = true;
+	while (!lt.tid)
+		usleep(1000);
+	CHECK_INT(hub_sample(x.h, id, &f, &err), 0);
+	r = row_of_tid(&f, lt.tid);
+	CHECK(r != NULL);
+	if (r) {
+		CHECK_NAN(r->inputs[tc]);
+		CHECK_INT(r->state, RS_RUNNING);
+	}
+	CHECK_INT((int)hub_view_n_targets(x.h, id), (int)n0 + 1);
+	collect_frame_release(&f);
+
+	c0 = cpu_ms();
+	lt.step = 1;
+	while (!lt.done)
+		usleep(1000);
+	CHECK_INT(hub_sample(x.h, id, &f, &err), 0);
+	c0 = cpu_ms() - c0;
+	r = row_of_tid(&f, lt.tid);
+	CHECK(r != NULL);
+	if (r) {
+		CHECK(r->inputs[tc] / 1e6 >= 70);
+		CHECK(r->inputs[tc] / 1e6 <= c0 + 20);
+	}
+	collect_frame_release(&f);
+
+	lt.step = 2;
+	pthread_join(th, NULL);
+	started = false;
+	CHECK_INT(hub_sample(x.h, id, &f, &err), 0);
+	r = row_of_tid(&f, lt.tid);
+	CHECK(r != NULL);
+	if (r) {
+		CHECK_INT(r->state, RS_ENDED);
+		CHECK(isfinite(r->inputs[tc]));
+	}
+	collect_frame_release(&f);
+	CHECK_INT(hub_sample(x.h, id, &f, &err), 0);
+	CHECK(row_of_tid(&f, lt.tid) == NULL);
+out:
+	if (started) {
+		lt.step = 2;
+		pthread_join(th, NULL);
+	}
+	collect_frame_release(&f);
+	fix_release(&x);
+	model_free(m);
 }
