@@ -52,12 +52,18 @@ test_expect_success 'an Intel CPU no model covers, with a PMU: vpmu-intel; an un
 	vmmprof model list --root amd >out && grep_q "chosen for amd: vpmu, by a core PMU is present" out
 '
 
-test_expect_success 'Sandy Bridge-EP .. Broadwell-EP and Zen 5 hosts get their models' '
+test_expect_success 'Sandy Bridge-EP .. Broadwell-EP, Emerald and Granite Rapids, Zen 5 hosts get their models' '
 	mkroot hsx icx-2s GenuineIntel 6 63 && mkroot bdx icx-2s GenuineIntel 6 79 &&
 	mkroot z5 icx-2s AuthenticAMD 26 2 &&
 	vmmprof model list --root hsx >out && grep_q "chosen for hsx: hsx, by CPU GenuineIntel family 0x6 model 0x3f" out &&
 	vmmprof model list --root bdx >out && grep_q "chosen for bdx: bdx, by CPU GenuineIntel family 0x6 model 0x4f" out &&
-	vmmprof model list --root z5 >out && grep_q "chosen for z5: zen5, by CPU AuthenticAMD family 0x1a model 0x2" out
+	vmmprof model list --root z5 >out && grep_q "chosen for z5: zen5, by CPU AuthenticAMD family 0x1a model 0x2" out &&
+	mkroot snb icx-2s GenuineIntel 6 45 && mkroot ivb icx-2s GenuineIntel 6 62 &&
+	mkroot emr icx-2s GenuineIntel 6 207 && mkroot gnr icx-2s GenuineIntel 6 174 &&
+	vmmprof model list --root snb >out && grep_q "chosen for snb: snb-ep, by CPU GenuineIntel family 0x6 model 0x2d" out &&
+	vmmprof model list --root ivb >out && grep_q "chosen for ivb: ivb-ep, by CPU GenuineIntel family 0x6 model 0x3e" out &&
+	vmmprof model list --root emr >out && grep_q "chosen for emr: emr, by CPU GenuineIntel family 0x6 model 0xcf" out &&
+	vmmprof model list --root gnr >out && grep_q "chosen for gnr: gnr, by CPU GenuineIntel family 0x6 model 0xae" out
 '
 
 test_expect_success 'list --json: every model, the chosen one, the search path' '

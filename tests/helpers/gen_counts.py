@@ -128,6 +128,7 @@ FAMILIES = {
     "skx": "intel", "icx": "intel", "spr": "intel",
     "zen2": "amd", "zen3": "amd", "zen4": "amd", "zen5": "amd",
     "neoverse-n1": "arm",
+    "emr": "spr-like", "gnr": "spr-like",
     "snb-ep": "intel-ep", "ivb-ep": "intel-ep", "hsx": "intel-ep", "bdx": "intel-ep",
 }
 
@@ -265,7 +266,8 @@ def intel_ep(model, p, x):
       offcore response DEMAND_DATA_RD.LLC_MISS.REMOTE_HITM, MSR 0x107fc00001);
       0xd2/0x04 XSNP_HITM; 0x2e/0x41, 0x4f LLC miss / reference;
       CYCLE_ACTIVITY.STALLS_L2_PENDING 0xa3/0x05 c5 (the L2-miss stall) and
-      STALLS_LDM_PENDING 0xa3/0x06 c6 (any load miss: IVB-EP and later);
+      STALLS_LDM_PENDING 0xa3/0x06 c6 (any load miss; Sandy Bridge-EP's
+      STALLS_L1D_PENDING, an L1D miss pending, has that encoding);
       uncore_imc CAS 0x04/0x03, 0x0c; uncore_cbox TOR 0x35/0x36 with the DRd opcode
       filter: local and remote misses apart (umask 0x23 / 0x83; SNB-EP only all
       misses, 0x03), residency summed per CBo clock (Little); CBo clock 0x00;
@@ -291,8 +293,8 @@ def intel_ep(model, p, x):
     x["solo"] = solo_mpki(x, x["misses"])
     c["cpu/event=0x2e,umask=0x4f/"] = x["misses"] + x["n_hl"] + x["n_l3"]
     c["cpu/event=0xa3,umask=0x05,cmask=5/"] = x["s_l2"]
-    if model != "snb-ep":
-        c["cpu/event=0xa3,umask=0x06,cmask=6/"] = x["s_mem"]
+    # STALLS_LDM_PENDING (IVB-EP and later), STALLS_L1D_PENDING (SNB-EP): same encoding
+    c["cpu/event=0xa3,umask=0x06,cmask=6/"] = x["s_mem"]
     c["cpu/event=0xb2,umask=0x01/"] = p["sq_full"] * x["cyc"]
     # the serving node
     cbo = p["cha_ghz"] * 1e9 * d
@@ -317,6 +319,12 @@ def intel_ep(model, p, x):
         n["uncore_cbox/event=0x36,umask=0x23,%s/" % opc] = occ_l
         n["uncore_cbox/event=0x35,umask=0x83,%s/" % opc] = ins_r
         n["uncore_cbox/event=0x36,umask=0x83,%s/" % opc] = occ_r
+    if model == "ivb-ep":
+        # the write pending queues are the one shared tracker Intel's IVB-EP tables
+        # count full: the generator's tracker_full is their share of DRAM clocks
+        imc_clk = p["dclk_ghz"] * 1e9 * d * p["imc_channels"]
+        n["uncore_imc/event=0x00/"] = imc_clk
+        n["uncore_imc/event=0x22/"] = p["tracker_full"] * imc_clk
     if model in ("hsx", "bdx"):
         ha_clk = p["cha_ghz"] * 1e9 * d * 2                # two home agents
         n["uncore_ha/event=0x00/"] = ha_clk
@@ -325,6 +333,50 @@ def intel_ep(model, p, x):
         n["uncore_ha/event=0x01,umask=0x02/"] = 0
         n["uncore_ha/event=0x04,umask=0x04/"] = x["node_reads"] * x["res_ns"] * p["cha_ghz"]
         n["uncore_ha/event=0x04,umask=0x08/"] = 0
+    return c, n
+
+
+# Emerald and Granite Rapids: Sapphire Rapids' physics and encodings (Intel's
+# emeraldrapids/graniterapids tables give the same core codes), written raw since
+# libpfm4 4.13 has no table for them; Granite Rapids' memory controller has two
+# sub-channels: CAS_COUNT_SCH0/SCH1 0x05/0x06, RPQ_INSERTS.SCHn_PCHm 0x10 umask
+# 0x10/0x20/0x40/0x80, RPQ_OCCUPANCY_SCHn_PCHm 0x80..0x83.
+SPR_RAW = {
+    "MEM_LOAD_L3_MISS_RETIRED:LOCAL_DRAM": "cpu/event=0xd3,umask=0x01/",
+    "MEM_LOAD_L3_MISS_RETIRED:REMOTE_FWD": "cpu/event=0xd3,umask=0x08/",
+    "MEM_LOAD_L3_HIT_RETIRED:XSNP_FWD": "cpu/event=0xd2,umask=0x04/",
+    "LONGEST_LAT_CACHE:MISS": "cpu/event=0x2e,umask=0x41/",
+    "LONGEST_LAT_CACHE:REFERENCE": "cpu/event=0x2e,umask=0x4f/",
+    "CYCLE_ACTIVITY:STALLS_L3_MISS": "cpu/event=0xa3,umask=0x06,cmask=6/",
+    "MEMORY_ACTIVITY:STALLS_L2_MISS": "cpu/event=0x47,umask=0x05,cmask=5/",
+    "EXE_ACTIVITY:BOUND_ON_LOADS": "cpu/event=0xa6,umask=0x21,cmask=5/",
+    "XQ:FULL_CYCLES": "cpu/event=0x2d,umask=0x01,cmask=1/",
+}
+GNR_IMC = {
+    "uncore_imc/event=0x05,umask=0xcf/": ["uncore_imc/event=0x05,umask=0xcf/", "uncore_imc/event=0x06,umask=0xcf/"],
+    "uncore_imc/event=0x05,umask=0xf0/": ["uncore_imc/event=0x05,umask=0xf0/", "uncore_imc/event=0x06,umask=0xf0/"],
+    "uncore_imc/event=0x10,umask=0x01/": ["uncore_imc/event=0x10,umask=0x10/", "uncore_imc/event=0x10,umask=0x40/"],
+    "uncore_imc/event=0x10,umask=0x02/": ["uncore_imc/event=0x10,umask=0x20/", "uncore_imc/event=0x10,umask=0x80/"],
+    "uncore_imc/event=0x80/": ["uncore_imc/event=0x80/", "uncore_imc/event=0x82/"],
+    "uncore_imc/event=0x81/": ["uncore_imc/event=0x81/", "uncore_imc/event=0x83/"],
+}
+
+
+def spr_like(model, p, x):
+    c, n = intel("spr", p, x)
+    c = {SPR_RAW.get(k, k): v for k, v in c.items()}
+    if model == "gnr":
+        n2 = {}
+        for k, v in n.items():
+            if k in GNR_IMC:                 # the traffic split evenly over the sub-channels
+                for k2 in GNR_IMC[k]:
+                    n2[k2] = v / 2
+            else:
+                n2[k] = v
+        n = n2
+        # no RDB_FULL in Intel's Granite Rapids tables: the model has no such input
+        n.pop("uncore_imc/event=0x19,umask=0x18/", None)
+        n.pop("uncore_imc/event=0x01,umask=0x01/", None)
     return c, n
 
 
@@ -465,7 +517,7 @@ def generate(model, params):
     if not fam:
         raise ValueError("no event definitions for model '%s' (%s)" % (model, ", ".join(sorted(FAMILIES))))
     x = physics(p)
-    c, n = {"intel": intel, "intel-ep": intel_ep, "nhm": nhm, "amd": amd, "arm": arm}[fam](model, p, x)
+    c, n = {"intel": intel, "intel-ep": intel_ep, "spr-like": spr_like, "nhm": nhm, "amd": amd, "arm": arm}[fam](model, p, x)
     return p, x, c, n
 
 

@@ -25,6 +25,10 @@ fixture_of() {
 	zen5) echo zen5-2s ;;
 	hsx) echo hsx-2s ;;
 	bdx) echo bdx-2s ;;
+	ivb-ep) echo ivb-ep-2s ;;
+	snb-ep) echo snb-ep-2s ;;
+	emr) echo emr-2s ;;
+	gnr) echo gnr-2s ;;
 	neoverse-n1) echo arm-n1 ;;
 	vpmu | vpmu-intel) echo kvm-guest-vpmu ;;
 	software) echo local ;;

@@ -81,6 +81,10 @@ FORMATS = {
     (SNBEP, 'filter_nc'): ('filter_nc', 'config1:62'),
     (SNBEP, 'filter_c6'): ('filter_c6', 'config1:61'),
     (SNBEP, 'filter_isoc'): ('filter_isoc', 'config1:63'),
+    (SNBEP, 'umask_ext4'): ('umask', 'config:8-15,32-55'),
+    (SNBEP, 'umask_ext5'): ('umask', 'config:8-15,32-63'),
+    (SNBEP, 'tid_en2'): ('tid_en', 'config:16'),
+    (SNBEP, 'filter_tid5'): ('filter_tid', 'config1:0-9'),
     # DEFINE_UNCORE_FORMAT_ATTR(var, name, "...") in amd/uncore.c (Linux 6.8+)
     (AMD_UNC, 'event14v2'): ('event', 'config:0-7,32-37'),
     (AMD_UNC, 'umask12'): ('umask', 'config:8-15,24-27'),
@@ -114,6 +118,11 @@ PMU_FORMATS = {
     'hswep-cbox': [(SNBEP, a) for a in ('event', 'umask', 'edge', 'tid_en', 'thresh8', 'filter_tid3',
                                         'filter_link2', 'filter_state3', 'filter_nid2', 'filter_opc2',
                                         'filter_nc', 'filter_c6', 'filter_isoc')],
+    # uncore_snbep.c spr_uncore_cha_formats_attr[] (Sapphire Rapids' CHA; Emerald
+    # Rapids uses spr_uncores, Granite Rapids' CHA the same group)
+    'spr-cha': [(SNBEP, a) for a in ('event', 'umask_ext5', 'tid_en2', 'inv', 'thresh8', 'filter_tid5')],
+    # spr_uncore_raw_formats_attr[] (IMC, UPI of SPR, EMR, GNR)
+    'spr-raw': [(SNBEP, a) for a in ('event', 'umask_ext4', 'edge', 'inv', 'thresh8')],
     # amd/core.c amd_format_attr[]
     'amd-core': [(AMD_CORE, a) for a in ('event', 'umask', 'edge', 'inv', 'cmask')],
     # amd/uncore.c amd_uncore_df_ctx_init, pmu_version >= 2: event14v2, umask12
@@ -392,7 +401,54 @@ def bdx_2s(R):
               "perf's mapfile.csv gives GenuineIntel-6-4F the `broadwellx` table."])
 
 
+def xeon_sp(R, model, name, n_imc, kern, title, notes):
+    per = two_socket(R, 4, True, 4, '2048K', '327680K')
+    w(R, '/proc/cpuinfo', cpuinfo_x86(16, 'GenuineIntel', 6, model, 2, name, 'pdcm pcid avx512f amx_tile'))
+    for n, t in (('software', 1), ('tracepoint', 2), ('breakpoint', 5), ('msr', 8)):
+        pmu(R, n, t)
+    pmu(R, 'cpu', 4, 'intel-core')
+    both = [per[0][0], per[1][0]]
+    t = 20
+    for i in range(4):                                    # four of the CHAs are kept
+        pmu(R, 'uncore_cha_%d' % i, t, 'spr-cha', both)
+        t += 1
+    for i in range(n_imc):
+        pmu(R, 'uncore_imc_%d' % i, t, 'spr-raw', both)
+        t += 1
+    for i in range(4):
+        pmu(R, 'uncore_upi_%d' % i, t, 'spr-raw', both)
+        t += 1
+    common(R, 'Nov 30 00:00:01 xeon kernel: [    0.300000] Performance Events: XSAVE Architectural LBR, '
+              'PEBS fmt4+-baseline, AnyThread deprecated, %s events, 32-deep LBR, full-width counters, '
+              'Intel PMU driver.\n' % kern, ('Dell Inc.', 'PowerEdge R760'))
+    readme(R, title, [
+        '2 x 4 cores with SMT (trimmed), 2 NUMA nodes.  `type` numbers are made up but `cpu` '
+        '(PERF_TYPE_RAW, 4).', '',
+        '| PMU | formats from |', '|-----|--------------|',
+        '| `cpu` | arch/x86/events/intel/core.c `intel_arch3_formats_attr[]`, `format_attr_offcore_rsp` |',
+        '| `uncore_cha_0..3` | arch/x86/events/intel/uncore_snbep.c `spr_uncore_cha_formats_attr[]` '
+        '(umask config:8-15,32-63) |',
+        '| `uncore_imc_*`, `uncore_upi_0..3` | uncore_snbep.c `spr_uncore_raw_formats_attr[]` '
+        '(umask config:8-15,32-55) |', '', notes])
+
+
+def emr_2s(R):
+    xeon_sp(R, 0xcf, 'INTEL(R) XEON(R) PLATINUM 8592+', 8, 'EmeraldRapids',
+            'emr-2s: a two-socket 5th-gen Xeon Scalable (Emerald Rapids, family 6 model 0xcf) host',
+            "perf's mapfile.csv gives GenuineIntel-6-CF the `emeraldrapids` table; the kernel "
+            "drives its uncore with Sapphire Rapids' (uncore.c: EMERALDRAPIDS_X -> spr_uncore_init).")
+
+
+def gnr_2s(R):
+    xeon_sp(R, 0xad, 'Intel(R) Xeon(R) 6980P', 12, 'GraniteRapids',
+            'gnr-2s: a two-socket Xeon 6 P-core (Granite Rapids, family 6 model 0xad) host',
+            "perf's mapfile.csv gives GenuineIntel-6-A[DE] the `graniterapids` table; the kernel "
+            "names its uncore PMUs from the discovery table with SPR's format groups (gnr_uncores).")
+
+
 TREES = {
+    'emr-2s': {'make': emr_2s, 'mapfile': ('x86', 'GenuineIntel-6-CF', 'emeraldrapids')},
+    'gnr-2s': {'make': gnr_2s, 'mapfile': ('x86', 'GenuineIntel-6-AD', 'graniterapids')},
     'snb-ep-2s': {'make': snb_ep_2s, 'mapfile': ('x86', 'GenuineIntel-6-2D', 'jaketown')},
     'ivb-ep-2s': {'make': ivb_ep_2s, 'mapfile': ('x86', 'GenuineIntel-6-3E', 'ivytown')},
     'hsx-2s': {'make': hsx_2s, 'mapfile': ('x86', 'GenuineIntel-6-3F', 'haswellx')},
