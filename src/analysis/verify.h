@@ -19,7 +19,7 @@
  */
 
 #define VERIFY_MAX_RUNS 16
-#define VERIFY_TEXT 256
+#define VERIFY_TEXT 640
 
 enum verify_kind {
 	VK_HARDWARE,   /* counted by a core or uncore PMU */

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -346,9 +347,70 @@ static void check_placement(const struct provoke_env *e, struct verify_check *pl
 	}
 }
 
-/* The queue check's reason while its scenario is missing. */
-#define NO_QUEUE_SCENARIO \
-	"waits for the multi-core tracker scenario of the queue factor (issue 16), not in this build"
+/*
+ * The shared trackers: bench queue's cores scenario (k chains on each of 1..n
+ * CPUs of one package at once), the trackers' full share at one core (the
+ * control, below the knee) against all of them (past it), in %.
+ */
+static void check_queue(const struct provoke_env *e, struct verify_check *x)
+{
+	const struct bench_topo *t = e->t;
+	struct queue_result *r;
+	struct bench_opts o;
+	int i, same = 0;
+
+	for (i = 0; i < t->n_cpus; i++)
+		same += t->cpu_pkg[i] == t->cpu_pkg[0];
+	provoke_hw_reason(e->core_pmu, t, 0, 0, 0, x->skip, sizeof(x->skip));
+	if (same < 2)
+		add_reason(x->skip, sizeof(x->skip), "needs %d CPUs on one package, this machine "
+			   "has %d", 2, same);
+	if (x->skip[0])
+		return;
+	if (!e->tracker) {
+		snprintf(x->skip, sizeof(x->skip), "%.600s", e->tracker_why && *e->tracker_why ?
+			 e->tracker_why : "the trackers' full share is not counted here");
+		return;
+	}
+	bench_opts_default(&o);
+	o.quick = true;
+	o.time_s = 4;
+	o.stop = e->stop;
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		snprintf(x->skip, sizeof(x->skip), "out of memory");
+		return;
+	}
+	for (i = 0; i < e->runs; i++) {
+		struct vp_err err = { 0, "" };
+		int last;
+
+		memset(r, 0, sizeof(*r));
+		r->knee_k = -1;   /* bench_queue_cores' own chain count */
+		if (bench_queue_cores(t, &o, e->tracker, r, &err)) {
+			snprintf(x->skip, sizeof(x->skip), "the queue scenario failed: %s", err.msg);
+			break;
+		}
+		if (r->n_core_points < 2) {
+			snprintf(x->skip, sizeof(x->skip), "the queue scenario measured %d core count%s, "
+				 "not a control and a treatment", r->n_core_points,
+				 r->n_core_points == 1 ? "" : "s");
+			break;
+		}
+		last = r->n_core_points - 1;
+		if (isnan(r->tracker_full[0]) || isnan(r->tracker_full[last])) {
+			snprintf(x->skip, sizeof(x->skip), "%.600s", r->tracker_note[0] ? r->tracker_note :
+				 "the trackers' full share was not counted");
+			break;
+		}
+		x->control[x->n_control++] = 100 * r->tracker_full[0];
+		x->treat[x->n_treat++] = 100 * r->tracker_full[last];
+		snprintf(x->note, sizeof(x->note), "bench queue's cores scenario, %d chains on each "
+			 "core of package %d: 1 core against %d", r->core_k, r->core_pkg, r->cores[last]);
+	}
+	free(r);
+}
+
 /* Hardware checks whose prerequisites hold but that this version does not yet provoke. */
 #define NOT_PROVOKED \
 	"not provoked with counts by this version yet (issue 17 item 1): run the bench scenario under 'vmmprof stat -m MODEL'"
@@ -386,9 +448,9 @@ size_t provoke_checks(const struct provoke_env *e, struct verify_check *c, size_
 		{ "imc", "IMC cost, packed vs spread", "% cycles", 2, 0, 0, false,
 		  "the same runs, the model's IMC cost (serving node's queueing delay)" },
 		{ "queue", "tracker-full fraction past the knee", "%", 0, 0, 0, true,
-		  "the multi-core tracker scenario past its knee against below it" },
+		  "bench queue's cores scenario: every core of a package against one" },
 		{ "queue", "queue cost past the knee", "% cycles", 0, 0, 0, true,
-		  "the same runs, the model's queue cost" },
+		  "the same scenario, the model's queue cost" },
 	};
 
 	for (i = 0; i < t->n_nodes; i++)
@@ -427,8 +489,8 @@ size_t provoke_checks(const struct provoke_env *e, struct verify_check *c, size_
 			      NAN)))
 			break;
 		snprintf(x->note, sizeof(x->note), "%s", hw[i].how);
-		if (hw[i].queue && !e->have_queue_scenario) {
-			snprintf(x->skip, sizeof(x->skip), NO_QUEUE_SCENARIO);
+		if (hw[i].queue && !strcmp(hw[i].name, "tracker-full fraction past the knee")) {
+			check_queue(e, x);
 			continue;
 		}
 		provoke_hw_reason(e->core_pmu, t, hw[i].nodes, hw[i].llc_cpus, hw[i].pkgs, x->skip,

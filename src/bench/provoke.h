@@ -17,10 +17,12 @@ struct provoke_env {
 	const char *core_pmu_why;     /* when not: the probe's reason ("" none known) */
 	int runs;                     /* control and treatment runs of each check (2..VERIFY_MAX_RUNS) */
 	/*
-	 * The multi-core tracker scenario of the queue factor (issue 16) is
-	 * not in this build: the queue check is skipped with that reason.
+	 * Counts the shared trackers' full share around each point of the
+	 * queue scenario (bench_queue_cores()); NULL: the queue check is
+	 * skipped with tracker_why.
 	 */
-	bool have_queue_scenario;
+	const struct bench_tracker_hook *tracker;
+	const char *tracker_why;
 	volatile int *stop;           /* set non-zero to end early; may be NULL */
 };
 

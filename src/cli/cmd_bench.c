@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/bench_report.h"
+#include "cli/bench_tracker.h"
 #include "cli/pipeline.h"
 #include "util/alloc.h"
 #include "util/json.h"
@@ -61,108 +62,6 @@ int bench_cli_opt(const struct cmd *c, int opt, const char *arg, struct bench_op
 	return cli_usage_error(c, "unknown option");
 }
 
-/*
- * The shared trackers' full share beside bench queue's cores scenario: the
- * model chosen for this machine, counted on this process (native mode), its
- * node row of the first CPU's node read after each point (the metric
- * queue_full_frac: docs/models.md "The queue factor").
- */
-struct tracker_count {
-	struct pipeline p;
-	struct platform plat;
-	bool have_plat;
-	int metric, node;
-	int self;                  /* the pid counted: the collector keeps a pointer to it */
-	char why[640];
-};
-
-static int tracker_start(void *ctx)
-{
-	struct tracker_count *tc = ctx;
-	struct collect_frame f;
-	struct vp_err err = { 0, "" };
-
-	if (collect_sample(tc->p.col, &f, &err)) {
-		snprintf(tc->why, sizeof(tc->why), "not counted: %s", err.msg);
-		return -1;
-	}
-	collect_frame_release(&f);
-	return 0;
-}
-
-static double tracker_stop(void *ctx, const char **why)
-{
-	struct tracker_count *tc = ctx;
-	struct collect_frame f;
-	struct vp_err err = { 0, "" };
-	double v = NAN;
-	size_t j;
-
-	if (collect_sample(tc->p.col, &f, &err)) {
-		snprintf(tc->why, sizeof(tc->why), "not counted: %s", err.msg);
-		*why = tc->why;
-		return NAN;
-	}
-	for (j = 0; j < f.n_nodes; j++)
-		if (f.nodes[j].node == tc->node && f.nodes[j].metrics)
-			v = f.nodes[j].metrics[tc->metric];
-	collect_frame_release(&f);
-	if (isnan(v)) {
-		snprintf(tc->why, sizeof(tc->why), "not counted: model %s's queue_full_frac is n/a on "
-			 "node %d (its uncore counters did not count here: 'vmmprof info' says why)",
-			 tc->p.model->name, tc->node);
-		*why = tc->why;
-	}
-	return v;
-}
-
-/* 0 with tc ready to count, or -1 with tc->why saying why not. */
-static int tracker_open(struct tracker_count *tc, int node)
-{
-	struct pipe_opts po = { 0 };
-	struct vp_err err = { 0, "" };
-
-	memset(tc, 0, sizeof(*tc));
-	tc->node = node;
-	tc->self = (int)getpid();
-	if (platform_probe(&tc->plat, NULL, &err)) {
-		snprintf(tc->why, sizeof(tc->why), "not counted: %s", err.msg);
-		return -1;
-	}
-	tc->have_plat = true;
-	if (pipeline_choose(&tc->p, &po, &tc->plat) || !tc->p.model) {
-		snprintf(tc->why, sizeof(tc->why), "not counted: no model for this machine (%.500s)",
-			 tc->p.why);
-		return -1;
-	}
-	tc->metric = model_find_metric(tc->p.model, "queue_full_frac");
-	if (tc->metric < 0) {
-		snprintf(tc->why, sizeof(tc->why), "not counted: model %s counts no tracker-full "
-			 "share (no queue_full_frac metric: docs/models.md, \"The queue factor\")",
-			 tc->p.model->name);
-		return -1;
-	}
-	{
-		struct collect_opts co = {
-			.root = NULL, .plat = &tc->plat, .model = tc->p.model,
-			.cal = tc->p.have_cal ? &tc->p.cal : NULL, .pids = &tc->self, .n_pids = 1,
-		};
-
-		if (collect_new(&tc->p.col, &co, &err)) {
-			snprintf(tc->why, sizeof(tc->why), "not counted: %s", err.msg);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static void tracker_close(struct tracker_count *tc)
-{
-	pipeline_close(&tc->p);
-	if (tc->have_plat)
-		platform_release(&tc->plat);
-}
-
 static int run_one(const char *name, const struct bench_topo *t, struct bench_opts *o,
 		   bool json, struct jw *w, struct sbuf *out, struct vp_err *err)
 {
@@ -206,9 +105,9 @@ static int run_one(const char *name, const struct bench_topo *t, struct bench_op
 	} else {
 		struct queue_result *r = xcalloc(1, sizeof(*r));
 
-		struct tracker_count *tc = xcalloc(1, sizeof(*tc));
-		struct bench_tracker_hook hook = { tracker_start, tracker_stop, tc };
-		bool counting = !tracker_open(tc, t->cpu_node[0]);
+		struct bench_tracker *tc = xcalloc(1, sizeof(*tc));
+		struct bench_tracker_hook hook = { bench_tracker_start, bench_tracker_stop, tc };
+		bool counting = !bench_tracker_open(tc, t->cpu_node[0]);
 
 		if (!(ret = bench_queue(t, o, r, err)) &&
 		    !(ret = bench_queue_cores(t, o, counting ? &hook : NULL, r, err))) {
@@ -216,7 +115,7 @@ static int run_one(const char *name, const struct bench_topo *t, struct bench_op
 				snprintf(r->tracker_note, sizeof(r->tracker_note), "%.500s", tc->why);
 			json ? report_queue_json(r, w) : report_queue(r, out);
 		}
-		tracker_close(tc);
+		bench_tracker_close(tc);
 		free(tc);
 		free(r);
 	}

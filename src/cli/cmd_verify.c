@@ -12,6 +12,7 @@
 
 #include "analysis/verify.h"
 #include "bench/provoke.h"
+#include "cli/bench_tracker.h"
 #include "cli/pipeline.h"
 #include "util/alloc.h"
 #include "util/fs.h"
@@ -120,6 +121,8 @@ static int run_verify(int argc, char **argv)
 	struct verify_check *c = NULL;
 	struct verify_machine m;
 	struct provoke_env e;
+	struct bench_tracker *tc = NULL;
+	struct bench_tracker_hook hook = { bench_tracker_start, bench_tracker_stop, NULL };
 	struct vp_err err = { 0, "" };
 	struct sbuf out = SBUF_INIT, doc = SBUF_INIT;
 	const char *save_path = NULL, *load_path = NULL;
@@ -184,6 +187,14 @@ static int run_verify(int argc, char **argv)
 	e.core_pmu = plat.core_pmu;
 	e.core_pmu_why = plat.core_pmu_reason;
 	e.runs = runs;
+	/* the queue check counts the trackers with the model chosen here, where a PMU can */
+	if (plat.core_pmu && t.n_cpus > 0) {
+		tc = xcalloc(1, sizeof(*tc));
+		if (!bench_tracker_open(tc, t.cpu_node[0]))
+			e.tracker = &hook;
+		e.tracker_why = tc->why;
+	}
+	hook.ctx = tc;
 	c = calloc(MAX_CHECKS, sizeof(*c));
 	if (!c) {
 		rc = cli_errorf("out of memory");
@@ -204,6 +215,10 @@ static int run_verify(int argc, char **argv)
 	if (!rc && fail)
 		rc = 1;
 out:
+	if (tc) {
+		bench_tracker_close(tc);
+		free(tc);
+	}
 	free(c);
 	pmu_db_free(db);
 	if (have_topo)
