@@ -537,7 +537,7 @@ static void xen_trace_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, siz
 	struct vp_err e = { 0, "" };
 	unsigned char *data = NULL;
 	size_t len = 0, i, j, k;
-	char *text = NULL;
+	char *text = NULL, lost[300] = "";
 	bool live = !ctx->root || !*ctx->root || !strcmp(ctx->root, "/");
 
 	if (!isfinite(tsc_hz)) {
@@ -585,11 +585,12 @@ static void xen_trace_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, siz
 			continue;
 		vm->trace_s = (double)(r.tsc_last - r.tsc_first) / tsc_hz;
 		free(vm->trace_reason);
+		if (r.n_lost)
+			snprintf(lost, sizeof(lost), ", inexact: Xen lost %llu records during the "
+				 "trace (full buffers): " TBUF_ADVICE, (unsigned long long)r.n_lost);
 		vm->trace_reason = xasprintf(
 			"xentrace, %.2f s: run time per pCPU from %zu runstate-change records "
-			"(TRC_SCHED_MIN)%s%s", vm->trace_s, r.n_sched,
-			r.n_lost ? ", inexact: Xen lost records (full buffers): " : "",
-			r.n_lost ? TBUF_ADVICE : "");
+			"(TRC_SCHED_MIN)%s", vm->trace_s, r.n_sched, lost);
 		for (j = 0; j < vm->n_vcpus; j++) {
 			struct hv_vcpu *v = &vm->vcpus[j];
 
@@ -764,6 +765,8 @@ int hv_xen_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err 
 		xen_numa_scan(ctx, out, first, nr_nodes);
 	if (!ret && ctx->xen_trace)
 		xen_trace_scan(ctx, out, first, tsc_hz);
+	if (!ret && ctx->xen_tracer && !ctx->xen_trace)
+		hv_xen_tracer_read(ctx->xen_tracer, tsc_hz, out, first);
 	if (!ret && ctx->xen_psr)
 		xen_psr_scan(ctx, out, first);
 	return ret;

@@ -32,7 +32,13 @@
  * the trace's first stamp; one still running at the end to its last.
  * Idle vCPUs (domain 0x7fff) are skipped.  TRC_LOST_RECORDS (0x0001f001)
  * counts records Xen could not write (a full buffer): figures are then
- * inexact and n_lost says how many.
+ * inexact and n_lost says how many.  Its extra words are the count, the
+ * domain and vCPU, and first_tsc, the stamp of the first record lost.  As
+ * a pCPU's first record, or with a first_tsc older than the trace's first
+ * stamp, it tells of records lost before the trace began (Xen traces from
+ * boot when booted with tbuf_size=, and stops writing while a buffer is
+ * full until xentrace -D empties it): n_lost_before, which leaves the
+ * trace exact.
  */
 
 #define XT_SCHED_MIN        0x00021000u /* TRC_SCHED_MIN: runstate changes only */
@@ -54,7 +60,8 @@ struct xentrace_res {
 	uint64_t tsc_first, tsc_last;   /* the trace's first and last stamps */
 	size_t n_records;               /* records read (CPU-change headers excluded) */
 	size_t n_sched;                 /* of them, TRC_SCHED_MIN records */
-	uint64_t n_lost;                /* records Xen lost (TRC_LOST_RECORDS) */
+	uint64_t n_lost;                /* records Xen lost during the trace (TRC_LOST_RECORDS) */
+	uint64_t n_lost_before;         /* ... before it: a pCPU's first record (harmless) */
 	int n_pcpus;                    /* highest pCPU seen + 1 */
 };
 
@@ -66,6 +73,39 @@ struct xentrace_res {
 int xentrace_parse(const unsigned char *buf, size_t len, struct xentrace_res *out,
 		   struct vp_err *err);
 void xentrace_res_release(struct xentrace_res *r);
+
+/*
+ * The same read as it is written: a running xentrace's output fed in
+ * pieces as they appear (a pipe, a growing file).  Only whole windows are
+ * parsed; the rest is kept for the next feed.  The per-pCPU state carries
+ * over, so a vCPU that runs for many feeds without a runstate change is
+ * charged for all of it, and xentrace_stream_ticks() includes the runs
+ * still open, up to the newest stamp.  The trace's first stamp is the
+ * smallest of the first feed that held a whole window.
+ */
+struct xt_cur {
+	int domid, vcpu;                /* running on this pCPU; -1 none known */
+	uint64_t since;
+	bool known;                     /* a change was seen here: no run from the start */
+	bool any;                       /* a record was seen here */
+};
+
+struct xentrace_stream {
+	struct xentrace_res res;        /* closed runs, stamps, counts so far */
+	size_t cap;
+	struct xt_cur *cur;             /* per pCPU */
+	int n_cur;
+	unsigned char *pend;            /* bytes of a window not all fed yet */
+	size_t n_pend, cap_pend;
+	size_t consumed;                /* bytes parsed so far (offsets in errors) */
+	bool started, any_tsc;
+};
+
+void xentrace_stream_init(struct xentrace_stream *s);
+int xentrace_stream_feed(struct xentrace_stream *s, const unsigned char *buf, size_t len,
+			 struct vp_err *err);
+uint64_t xentrace_stream_ticks(const struct xentrace_stream *s, int domid, int vcpu, int pcpu);
+void xentrace_stream_release(struct xentrace_stream *s);
 
 /* Ticks domid's vCPU vcpu ran on pcpu (-1: on every pCPU; vcpu -1: every vCPU). */
 uint64_t xentrace_ticks(const struct xentrace_res *r, int domid, int vcpu, int pcpu);

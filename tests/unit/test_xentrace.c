@@ -79,7 +79,8 @@ static void rs(struct tb *t, uint64_t tsc, int dom, int vcpu, int old, int new)
  */
 static void build(struct tb *t)
 {
-	uint32_t one = (uint32_t)1 | 1u << 16, lost[4] = { 3, 0, 0, 0 }, mem = 7;
+	/* 3 lost from TSC 9700 on (count, domain/vCPU, first_tsc low, high) */
+	uint32_t one = (uint32_t)1 | 1u << 16, lost[4] = { 3, 0, 9700, 0 }, mem = 7;
 
 	memset(t, 0, sizeof(*t));
 	t->win = (size_t)-1;
@@ -145,6 +146,117 @@ TEST(xentrace_bad_input)
 	/* nothing at all: no records, no error */
 	CHECK_INT(xentrace_parse(t.b, 0, &r, &err), 0);
 	CHECK_INT(r.n_pcpus, 0);
+	xentrace_res_release(&r);
+	free(t.b);
+}
+
+/*
+ * The same trace fed as a running xentrace writes it, in pieces of every
+ * size from 1 byte: the same run times as the whole parse (dom2 vCPU 0,
+ * still running, up to the newest stamp), and nothing parsed of a window
+ * before all of it is there.
+ */
+TEST(xentrace_stream_in_pieces)
+{
+	struct tb t;
+	struct vp_err err = { 0, "" };
+	size_t piece, off;
+
+	build(&t);
+	for (piece = 1; piece <= t.n; piece += piece < 16 ? 1 : 37) {
+		struct xentrace_stream s;
+
+		xentrace_stream_init(&s);
+		for (off = 0; off < t.n; off += piece) {
+			size_t n = t.n - off < piece ? t.n - off : piece;
+
+			CHECK_INT(xentrace_stream_feed(&s, t.b + off, n, &err), 0);
+			if (off + n < 12 + 3 * 16)   /* the first window (3 records) not all there */
+				CHECK_INT((int)s.res.n_records, 0);
+		}
+		CHECK_U64(s.res.tsc_first, 100);
+		CHECK_U64(s.res.tsc_last, 9800);
+		CHECK_INT((int)s.res.n_sched, 8);
+		CHECK_U64(xentrace_stream_ticks(&s, 1, 0, 1), 4000);
+		CHECK_U64(xentrace_stream_ticks(&s, 1, 0, 0), 3000);
+		CHECK_U64(xentrace_stream_ticks(&s, 1, 1, 0), 400);
+		CHECK_U64(xentrace_stream_ticks(&s, 2, 0, 1), 2800);
+		xentrace_stream_release(&s);
+	}
+	free(t.b);
+}
+
+/*
+ * A vCPU that runs without a runstate change for several feeds (a busy
+ * vCPU alone on its pCPU) is charged for all of it: its run stays open
+ * from 1000 and reaches the newest stamp of each feed (other pCPUs' records
+ * move the clock), then closes at 5000.
+ */
+TEST(xentrace_stream_open_run_carries_over)
+{
+	struct tb a, b, c;
+	struct xentrace_stream s;
+	struct vp_err err = { 0, "" };
+
+	memset(&a, 0, sizeof(a));
+	a.win = (size_t)-1;
+	b = c = a;
+	window(&a, 0);
+	rs(&a, 1000, 1, 0, 1, 0);
+	close_window(&a);
+	window(&b, 1);
+	rs(&b, 1500, 2, 0, 2, 0);
+	rs(&b, 2000, 2, 0, 0, 2);
+	close_window(&b);
+	window(&c, 0);
+	rs(&c, 5000, 1, 0, 0, 1);
+	close_window(&c);
+	xentrace_stream_init(&s);
+	CHECK_INT(xentrace_stream_feed(&s, a.b, a.n, &err), 0);
+	CHECK_U64(xentrace_stream_ticks(&s, 1, 0, 0), 0);      /* started at the newest stamp */
+	CHECK_INT(xentrace_stream_feed(&s, b.b, b.n, &err), 0);
+	CHECK_U64(xentrace_stream_ticks(&s, 1, 0, 0), 1000);   /* 2000 - 1000, still running */
+	CHECK_U64(xentrace_stream_ticks(&s, 2, 0, 1), 500);
+	CHECK_INT(xentrace_stream_feed(&s, c.b, c.n, &err), 0);
+	CHECK_U64(xentrace_stream_ticks(&s, 1, 0, 0), 4000);   /* 5000 - 1000, closed */
+	CHECK_U64(xentrace_stream_ticks(&s, 1, 0, -1), 4000);
+	xentrace_stream_release(&s);
+	free(a.b);
+	free(b.b);
+	free(c.b);
+}
+
+/*
+ * Xen booted with tbuf_size= traces from boot: its buffers are full before
+ * xentrace -D empties them, and the first record Xen writes on a pCPU then
+ * tells of the records lost before the trace began.  That loss leaves the
+ * trace exact, as does one whose first lost record (first_tsc) is older
+ * than the trace's first stamp; one that began inside the trace does not.
+ */
+TEST(xentrace_lost_before_the_trace)
+{
+	struct tb t;
+	struct xentrace_res r;
+	struct vp_err err = { 0, "" };
+	uint32_t lost[4] = { 500, 0, 10, 0 }, later[4] = { 2, 0, 250, 0 }, old[4] = { 7, 0, 20, 0 };
+
+	memset(&t, 0, sizeof(t));
+	t.win = (size_t)-1;
+	window(&t, 0);
+	rec(&t, 0x0001f001u, 50, 4, lost);
+	rs(&t, 100, 1, 0, 1, 0);
+	rs(&t, 400, 1, 0, 0, 2);
+	window(&t, 1);
+	rec(&t, 0x0001f001u, 60, 4, lost);
+	rs(&t, 200, 2, 0, 1, 0);
+	rec(&t, 0x0001f001u, 300, 4, later);
+	/* not a pCPU's first record, but its losses began before the trace (TSC 20 < 50) */
+	rec(&t, 0x0001f001u, 350, 4, old);
+	close_window(&t);
+	CHECK_INT(xentrace_parse(t.b, t.n, &r, &err), 0);
+	CHECK_U64(r.n_lost_before, 1007);
+	CHECK_U64(r.n_lost, 2);
+	CHECK_U64(xentrace_ticks(&r, 1, 0, 0), 300);
 	xentrace_res_release(&r);
 	free(t.b);
 }
