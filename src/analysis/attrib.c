@@ -77,6 +77,7 @@ void attrib_init(struct attrib *a, const struct topology *topo)
 	int i, host;
 
 	memset(a, 0, sizeof(*a));
+	a->node_topo = topo;
 	a->n_nodes = 1;
 	if (topo && topo->known && topo->n_nodes > 0)
 		a->n_nodes = topo->nodes[topo->n_nodes - 1].id + 1;
@@ -130,6 +131,7 @@ void attrib_release(struct attrib *a)
 		free(a->ents[i].name);
 		free(a->ents[i].node_run_s);
 		free(a->ents[i].interval_node_run_s);
+		free(a->ents[i].xt_base);
 		free(a->ents[i].mem_node);
 	}
 	free(a->ents);
@@ -220,6 +222,47 @@ static bool exact_residency(struct attrib *a, struct entity *ent, int tid)
 	return true;
 }
 
+/*
+ * Exact residency of a Xen vCPU from Xen's scheduler trace (hv_xen_tracer):
+ * the adapter gives its run time per pCPU since the trace began; the
+ * entity counts from its first update (xt_base), per node of Xen's
+ * topology.  false when there is no trace or a pCPU has no known node.
+ */
+static bool xen_residency(struct attrib *a, struct entity *ent, const struct hv_vcpu *v)
+{
+	double *cum;
+	int c, n;
+
+	if (!v->trace_pcpu_s || v->n_trace_pcpus <= 0 || !a->node_topo)
+		return false;
+	if (!ent->xt_base) {
+		ent->xt_base = xcalloc((size_t)v->n_trace_pcpus, sizeof(double));
+		memcpy(ent->xt_base, v->trace_pcpu_s, (size_t)v->n_trace_pcpus * sizeof(double));
+		ent->n_xt_base = v->n_trace_pcpus;
+	}
+	cum = xcalloc((size_t)a->n_nodes, sizeof(double));
+	for (c = 0; c < v->n_trace_pcpus; c++) {
+		double r = v->trace_pcpu_s[c] - (c < ent->n_xt_base ? ent->xt_base[c] : 0);
+
+		if (!(r > 0))
+			continue;
+		n = topology_cpu_node(a->node_topo, c);
+		if (n < 0 || n >= a->n_nodes) {
+			free(cum);
+			return false;
+		}
+		cum[n] += r;
+	}
+	for (n = 0; n < a->n_nodes; n++) {
+		ent->interval_node_run_s[n] = cum[n] - ent->node_run_s[n];
+		if (ent->interval_node_run_s[n] < 0)
+			ent->interval_node_run_s[n] = 0;
+		ent->node_run_s[n] = cum[n];
+	}
+	free(cum);
+	return true;
+}
+
 static void update_vcpu(struct attrib *a, int e, const struct hv_vcpu *v, bool fresh)
 {
 	struct entity *ent = &a->ents[e];
@@ -237,7 +280,7 @@ static void update_vcpu(struct attrib *a, int e, const struct hv_vcpu *v, bool f
 			d = 0; /* a counter that went backwards: a new thread behind the same id */
 		ent->run_s += d;
 	}
-	ent->residency_exact = exact_residency(a, ent, v->tid);
+	ent->residency_exact = exact_residency(a, ent, v->tid) || xen_residency(a, ent, v);
 	if (!ent->residency_exact && !fresh && isfinite(d) && v->node >= 0 && v->node < a->n_nodes) {
 		/* the sampling fallback: charge the interval to where it runs now */
 		ent->node_run_s[v->node] += d;

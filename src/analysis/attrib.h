@@ -21,7 +21,9 @@
  * context-switch recorder watches the vCPU's thread (attrib_use_schedtrace():
  * its run time on each CPU, summed per node); otherwise it comes from the
  * sampling fallback: at each update a vCPU's CPU time since the previous
- * update is charged to the node of the CPU it is on now.
+ * update is charged to the node of the CPU it is on now.  A Xen vCPU's is
+ * exact when the adapter read Xen's scheduler trace (hv_vcpu.trace_pcpu_s,
+ * from hv_ctx.xen_tracer): its run time on each pCPU, summed per node.
  */
 
 
@@ -55,7 +57,10 @@ struct entity {
 	double run_s;              /* run time charged since this entity was first seen */
 	double interval_run_s;     /* run time in the last interval, NaN on the first update */
 	double *node_run_s;        /* n_nodes: cumulative run time charged to each node */
-	bool residency_exact;      /* node_run_s from context-switch records, not sampling */
+	bool residency_exact;      /* node_run_s from context-switch records (or Xen's
+				      scheduler trace), not sampling */
+	double *xt_base;           /* Xen vCPU: the trace's run time per pCPU at the first update */
+	int n_xt_base;
 	double *interval_node_run_s; /* n_nodes: the same for the last interval */
 	uint64_t *mem_node;        /* VM: resident memory per node (n_nodes), NULL unknown */
 	struct qval remote_frac;   /* expected remote-access fraction (placement estimate) */
@@ -77,6 +82,7 @@ struct attrib {
 	struct attrib_watch *watched; /* threads this tree watches on it, one watch each */
 	size_t n_watched, cap_watched;
 	const struct topology *topo;    /* CPU -> node for the tracer's per-CPU times */
+	const struct topology *node_topo; /* attrib_init()'s: pCPU -> node for Xen's trace */
 	struct entity *ents;
 	size_t n, cap;
 	uint64_t t_ns, prev_ns;    /* last update, the one before (0 before the second) */

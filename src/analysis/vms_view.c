@@ -80,7 +80,7 @@ int vms_scan_xen(struct vms_view *v, const char *root, struct hv_xen_numa *xen_n
 int vms_scan_traced(struct vms_view *v, const char *root, struct hv_xen_numa *xen_numa,
 		    const struct hv_xen_trace *xen_trace, bool xen_psr, struct vp_err *err)
 {
-	struct hv_ctx ctx;
+	struct hv_ctx ctx = { NULL };
 	int ret;
 
 	memset(v, 0, sizeof(*v));
@@ -94,6 +94,7 @@ int vms_scan_traced(struct vms_view *v, const char *root, struct hv_xen_numa *xe
 	ctx.xen_numa = xen_numa;
 	ctx.xen_trace = xen_trace;
 	ctx.xen_psr = xen_psr;
+	ctx.xen_tracer = NULL;
 	ret = hv_scan_vms(&ctx, &v->vms, err);
 	if (ret)
 		return ret;

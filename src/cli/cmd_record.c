@@ -208,6 +208,7 @@ const struct cmd cmd_record = {
 		"--calibration FILE\tthe machine's calibration (default ~/.config/vmmprof/calibration.json)\n"
 		"-q, --quiet\tno progress on standard error\n"
 		XEN_NUMA_HELP
+		XENTRACE_HELP
 		"--resctrl\tone resctrl monitoring group per VM for its LLC occupancy and\n"
 		"\tmemory traffic, removed at the end (docs/vms.md)\n"
 		"--root DIR\tread /proc and /sys under DIR (fixture trees: per-thread counters\n"

@@ -56,6 +56,7 @@ static int run_serve(int argc, char **argv)
 		{ "model-path", required_argument, NULL, 'M' },
 		{ "metrics-auth", required_argument, NULL, 'm' },
 		{ "xen-numa-dump", optional_argument, NULL, 'X' },
+		{ "xentrace", no_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *config = NULL;
@@ -86,7 +87,7 @@ static int run_serve(int argc, char **argv)
 		for (o = opts; o->name && o->val != c; o++)
 			;
 		keys[n] = o->name;
-		vals[n++] = c == 'P' ? "true" : c == 'X' && !optarg ? "on" : optarg;
+		vals[n++] = c == 'P' || c == 'T' ? "true" : c == 'X' && !optarg ? "on" : optarg;
 	}
 	if (optind < argc) {
 		rc = cli_usage_error(&cmd_serve, "unexpected argument '%s'", argv[optind]);
@@ -174,7 +175,10 @@ const struct cmd cmd_serve = {
 		   "--metrics-auth none|token\twhether GET /metrics needs a token (default token)\n"
 		   "--xen-numa-dump[=SECS]\tXen: the collector asks Xen for every domain's memory\n"
 		   "\tper node (its 'u' debug key) at most every SECS (default 60); off by\n"
-		   "\tdefault: it writes to Xen's console ring (docs/xen.md)",
+		   "\tdefault: it writes to Xen's console ring (docs/xen.md)\n"
+		   "--xentrace\tXen: each vCPU's residency per node exact, from a xentrace that\n"
+		   "\truns as long as the daemon (needs Xen's trace buffers: tbuf_size= or\n"
+		   "\t'xentrace -S'); off by default: sampled from xl vcpu-list",
 	.examples = "vmmprof user add alice --role admin --users users\tcreate the first user\n"
 		    "vmmprof serve --users users\tserve on 127.0.0.1:7767\n"
 		    "curl -H \"Authorization: Bearer $TOKEN\" localhost:7767/api/v1/info\task it\n"

@@ -69,7 +69,7 @@ static int run_batch(struct top_state *s, long iterations, double delay, bool js
 	return rc;
 }
 
-enum { OPT_NO_COUNTERS = 1100 };
+enum { OPT_NO_COUNTERS = 1100, OPT_XENTRACE };
 
 /*
  * Counters for top: the model given with -m or chosen for the platform,
@@ -121,13 +121,15 @@ static int run_top(int argc, char **argv)
 		{ "vm", required_argument, NULL, PO_VM },
 		{ "wait", optional_argument, NULL, PO_WAIT },
 		{ "resctrl", no_argument, NULL, PO_RESCTRL },
+		{ "xentrace", no_argument, NULL, OPT_XENTRACE },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pipe_opts po = { .root = "/" };
 	struct pipeline p;
 	struct top_state s;
 	struct hv_xen_numa xen_numa = { 0, 0 };
-	bool xen_dump = false;
+	bool xen_dump = false, xentrace = false;
+	struct hv_xen_tracer *tracer = NULL;
 	double every_s;
 	struct vp_err err = { 0, "" };
 	const char *root = "/";
@@ -153,6 +155,7 @@ static int run_top(int argc, char **argv)
 		case 'r': root = optarg; break;
 		case OPT_NO_COUNTERS: no_counters = true; break;
 		case PO_RESCTRL: resctrl = true; break;
+		case OPT_XENTRACE: xentrace = true; break;
 		case 'n':
 			iterations = strtol(optarg, &end, 10);
 			if (*end || iterations <= 0) {
@@ -216,6 +219,12 @@ static int run_top(int argc, char **argv)
 		goto out;
 	if (xen_dump)
 		s.xen_numa = &xen_numa;
+	if (xentrace) {
+		/* xentrace turns Xen's tracing off when stopped: every way out must stop it */
+		cli_catch_interrupts();
+		hv_xen_tracer_start(&tracer, root, &err); /* failed: sampled, the notes say why */
+		s.xen_tracer = tracer;
+	}
 	if (batch)
 		rc = run_batch(&s, iterations, delay, json, sort);
 	else if (tui_run_source(&s, delay, sort, sample_here, NULL, &err))
@@ -224,6 +233,7 @@ out:
 	/* the collector reads the model: close it before the model goes */
 	if (inited)
 		top_release(&s);
+	hv_xen_tracer_stop(tracer);
 	if (have_p)
 		pipeline_close(&p);
 	pipe_opts_release(&po);
@@ -234,8 +244,8 @@ const struct cmd cmd_top = {
 	.name = "top",
 	.fn = run_top,
 	.summary = "live view of nodes, VMs and vCPUs: placement, memory spread, the five factors",
-	.synopsis = "top [-d SECS] [--sort KEY] [--vm NAME]... [--wait[=SECS]] [-m MODEL] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--root DIR]\n"
-		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [--vm NAME]... [--wait[=SECS]] [-m MODEL] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--root DIR]",
+	.synopsis = "top [-d SECS] [--sort KEY] [--vm NAME]... [--wait[=SECS]] [-m MODEL] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--root DIR]\n"
+		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [--vm NAME]... [--wait[=SECS]] [-m MODEL] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--root DIR]",
 	.description =
 		"A live view in the manner of numatop and htop.  The nodes view shows memory per\n"
 		"node, the pages allocated locally and remotely per second (numastat) and CPU load.\n"
@@ -294,6 +304,7 @@ const struct cmd cmd_top = {
 		   "\tgroup per VM, moves its threads in, removes it on exit (needs root); with\n"
 		   "\t--remote the daemon's groups, shared with its sessions (operator role)\n"
 		   XEN_NUMA_HELP
+		   XENTRACE_HELP
 		   "--root DIR\tread /proc and /sys under DIR (fixture trees; counters are off)",
 	.examples = "vmmprof top\tthe live view\n"
 		    "vmmprof top --no-counters\twithout perf events (software sources only)\n"

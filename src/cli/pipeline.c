@@ -58,6 +58,7 @@ int pipe_opt(const struct cmd *c, struct pipe_opts *o, int opt, const char *arg)
 	case 'm': o->model = arg; return 1;
 	case PO_CAL: o->cal_path = arg; return 1;
 	case PO_RESCTRL: o->resctrl = true; return 1;
+	case PO_XENTRACE: o->xentrace = true; return 1;
 	case PO_WAIT: {
 		char *end;
 
@@ -233,6 +234,11 @@ int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect)
 			p->xen_numa.every_ns = (uint64_t)(o->xen_numa_every_s * 1e9);
 			co.xen_numa = &p->xen_numa;
 		}
+		if (o->xentrace) {
+			/* a start that fails leaves the residency sampled, and the notes say why */
+			hv_xen_tracer_start(&p->xen_tracer, o->root, &err);
+			co.xen_tracer = p->xen_tracer;
+		}
 		if (collect_new(&p->col, &co, &err))
 			return cli_error(&err);
 	}
@@ -242,6 +248,7 @@ int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect)
 void pipeline_close(struct pipeline *p)
 {
 	collect_free(p->col);
+	hv_xen_tracer_stop(p->xen_tracer);
 	model_free(p->model);
 	if (p->have_reg)
 		model_registry_release(&p->reg);

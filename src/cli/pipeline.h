@@ -27,11 +27,13 @@ struct pipe_opts {
 	bool xen_numa;              /* --xen-numa-dump: Xen's pages per node (opt-in) */
 	double xen_numa_every_s;    /* its minimum time between dumps */
 	bool resctrl;               /* --resctrl: one resctrl monitoring group per VM */
+	bool xentrace;              /* --xentrace: Xen residency from a running xentrace */
 	double wait_s;              /* --wait: seconds to wait for a --vm that is not there; 0 fail */
 };
 
 /* Long options shared by the collecting commands: values 1000+ for getopt_long. */
-enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM, PO_XEN_NUMA, PO_RESCTRL, PO_WAIT };
+enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM, PO_XEN_NUMA, PO_RESCTRL, PO_WAIT,
+       PO_XENTRACE };
 
 /* Their getopt_long entries (with -m and -p as short options). */
 #define PIPE_LONGOPTS \
@@ -43,7 +45,8 @@ enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM, PO_XEN_NUMA, PO_RESCTRL, PO
 	{ "pid", required_argument, NULL, 'p' }, \
 	{ "resctrl", no_argument, NULL, PO_RESCTRL }, \
 	{ "wait", optional_argument, NULL, PO_WAIT }, \
-	{ "xen-numa-dump", optional_argument, NULL, PO_XEN_NUMA }
+	{ "xen-numa-dump", optional_argument, NULL, PO_XEN_NUMA }, \
+	{ "xentrace", no_argument, NULL, PO_XENTRACE }
 
 /* The help lines of --vm and --wait, for the commands that take them. */
 #define VM_WAIT_HELP \
@@ -64,6 +67,12 @@ int pipe_wait_vms(const struct pipe_opts *o, const struct platform *plat, bool b
 #define XEN_NUMA_HELP \
 	"--xen-numa-dump[=SECS]\tXen: memory per node of every domain from Xen's 'u' debug key,\n" \
 	"\tasked for at most every SECS (default 60); it writes to Xen's console ring\n"
+
+/* The help lines of --xentrace, for the commands that take it. */
+#define XENTRACE_HELP \
+	"--xentrace\tXen: each vCPU's residency per node exact, from Xen's scheduler trace\n" \
+	"\t(xentrace runs for the whole run and is read as it writes; it needs Xen's\n" \
+	"\ttrace buffers: tbuf_size= or 'xentrace -S'); otherwise sampled from xl vcpu-list\n"
 
 /*
  * The value of --xen-numa-dump[=SECS] (arg NULL: the default, 60 s) in
@@ -91,6 +100,7 @@ struct pipeline {
 	struct sbuf cal_note;       /* which calibration, or why none */
 	struct collector *col;
 	struct hv_xen_numa xen_numa; /* the collector's opt-in state (--xen-numa-dump) */
+	struct hv_xen_tracer *xen_tracer; /* --xentrace: the running trace; NULL none */
 };
 
 /*

@@ -15,7 +15,8 @@ struct collector {
 int collect_new(struct collector **out, const struct collect_opts *o, struct vp_err *err)
 {
 	struct collector *c = xcalloc(1, sizeof(*c));
-	struct hub_opts ho = { o->root, o->plat, o->cal, o->xen_numa, o->trace, o->rdt };
+	struct hub_opts ho = { o->root, o->plat, o->cal, o->xen_numa, o->trace, o->rdt,
+			       o->xen_tracer };
 	struct hub_view_opts vo;
 	int ret;
 

@@ -40,6 +40,8 @@ struct collect_opts {
 	bool strict;                    /* fail when a process or VM named is not there
 					   (otherwise the run has no rows for it) */
 	struct hv_xen_numa *xen_numa;   /* opt-in Xen page dumps (hv.h); NULL off */
+	struct hv_xen_tracer *xen_tracer; /* a running xentrace (hv.h), the caller's; NULL:
+					   Xen residency sampled */
 	bool resctrl;                   /* make one resctrl monitoring group per VM, move its
 					   threads in, remove it at the end (src/collect/resctrl_vm.h) */
 	struct schedtrace *trace;       /* a context-switch recorder to share (top's), NULL:

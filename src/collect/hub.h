@@ -39,6 +39,8 @@ struct hub_opts {
 	struct resctrl_vms *rdt;        /* resctrl groups to share (top's: one set per process),
 					   the caller's, freed after the hub; NULL: the hub makes
 					   its own when a view asks for resctrl */
+	struct hv_xen_tracer *xen_tracer; /* a running xentrace for every view (hv.h), the
+					   caller's, stopped after the hub; NULL: sampled */
 };
 
 /* What one view (session) asks for. */

@@ -235,6 +235,8 @@ static int scan(struct cview *c, struct vp_err *err)
 {
 	struct hv_ctx ctx = { c->root, c->o.plat, NULL, c->o.xen_numa };
 	struct hv_vm_list all, prev;
+
+	ctx.xen_tracer = c->o.xen_tracer;
 	size_t i;
 	int ret;
 
@@ -251,6 +253,15 @@ static int scan(struct cview *c, struct vp_err *err)
 	prev = c->vms;
 	memset(&c->vms, 0, sizeof(c->vms));
 	memcpy(c->vms.notes, all.notes, sizeof(all.notes));
+	{
+		char xres[400];
+		size_t len = strlen(c->vms.notes);
+
+		hv_xen_residency_note(&all, c->o.xen_tracer, xres, sizeof(xres));
+		if (xres[0])
+			snprintf(c->vms.notes + len, sizeof(c->vms.notes) - len, "%s%s",
+				 len ? "; " : "", xres);
+	}
 	for (i = 0; i < all.n; i++) {
 		if (all.vms[i].dom0 || !wanted_vm(&c->o, &all.vms[i]))
 			continue;
@@ -335,7 +346,9 @@ static void open_trace(struct cview *c)
 			snprintf(ts->why, sizeof(ts->why), "%s", e.msg);
 	}
 	if (!ts->st) {
-		note(c, "residency per node sampled at each frame, not traced: %s", ts->why);
+		/* on a dom0 the domains' residency is Xen's: the scan's note says how it is known */
+		if (!c->o.plat->topo.from_xen)
+			note(c, "residency per node sampled at each frame, not traced: %s", ts->why);
 		return;
 	}
 	c->trace = schedtrace_ref(ts->st);

@@ -77,6 +77,7 @@ struct vpd_sessions {
 	 * hub's, /api/v1/vms, top streams), taken under the lock; NULL off */
 	struct hv_xen_numa xen_numa_state;
 	struct hv_xen_numa *xen_numa;
+	struct hv_xen_tracer *xen_tracer; /* xentrace = on: read by every scan, under the lock */
 	struct session **v;
 	size_t n, cap;
 	unsigned next_id;
@@ -488,6 +489,17 @@ int vpd_sessions_start(struct vpd *d)
 				"%g s\n", d->conf.xen_numa_every_s);
 	}
 	ho.xen_numa = ss->xen_numa;
+	if (d->conf.xentrace) {
+		struct vp_err terr = { 0, "" };
+
+		/* a start that fails leaves residency sampled; the notes say why */
+		if (hv_xen_tracer_start(&ss->xen_tracer, d->conf.root, &terr))
+			fprintf(stderr, "vmmprofd: warning: xentrace: %s (Xen residency sampled)\n",
+				terr.msg);
+		else
+			fprintf(stderr, "vmmprofd: Xen residency from a running xentrace\n");
+		ho.xen_tracer = ss->xen_tracer;
+	}
 	if (hub_new(&ss->hub, &ho, &err)) {
 		snprintf(ss->hub_error, sizeof(ss->hub_error), "no collector here: %s", err.msg);
 		fprintf(stderr, "vmmprofd: warning: %s (sessions are refused)\n", ss->hub_error);
@@ -541,6 +553,7 @@ void vpd_sessions_free(struct vpd *d)
 		session_unref(ss->v[i]);
 	free(ss->v);
 	hub_free(ss->hub);
+	hv_xen_tracer_stop(ss->xen_tracer);
 	cpustat_release(&ss->cs_prev);
 	if (ss->have_pl)
 		pipeline_close(&ss->pl);
@@ -1277,13 +1290,14 @@ static void top_events(struct stream *st)
 		st->ended = true;
 		return;
 	}
-	/* the Xen dump's rate limit and the resctrl groups are shared with the collector:
-	 * sample under the lock */
+	/* the Xen dump's rate limit, the resctrl groups and the xentrace are shared
+	 * with the collector: sample under the lock */
 	st->top.xen_numa = ss->xen_numa;
-	if (!ss->xen_numa && !st->top_rdt)
+	st->top.xen_tracer = ss->xen_tracer;   /* the collector reads it too */
+	if (!ss->xen_numa && !st->top_rdt && !ss->xen_tracer)
 		pthread_mutex_unlock(&ss->lock);
 	ret = top_sample(&st->top, &err);
-	if (ss->xen_numa || st->top_rdt)
+	if (ss->xen_numa || st->top_rdt || ss->xen_tracer)
 		pthread_mutex_unlock(&ss->lock);
 	if (ret) {
 		struct jw w;

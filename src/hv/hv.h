@@ -156,7 +156,36 @@ struct hv_ctx {
 	struct hv_xen_numa *xen_numa;   /* NULL: no Xen page dumps (the default) */
 	const struct hv_xen_trace *xen_trace; /* NULL: residency sampled (the default) */
 	bool xen_psr;                   /* Xen PSR per domain: attach, read, detach (opt-in) */
+	struct hv_xen_tracer *xen_tracer; /* a running xentrace (periodic views); NULL none */
 };
+
+/*
+ * A running xentrace for the periodic views (top, diagnose, record, the
+ * daemon): started once, read at every scan without blocking (it writes
+ * into a pipe; src/hv/xen_tracer.c), stopped at the end, when xentrace
+ * turns Xen's tracing off again.  At each scan every Xen vCPU gets its run
+ * time per pCPU since the start (hv_vcpu.trace_pcpu_s) and each domain a
+ * trace_reason: what the trace holds, or why there is none (xentrace
+ * missing or failed, with its own error and the tbuf_size= advice; no
+ * record yet; no cpu_mhz).  Like `list vms --xentrace` it never sizes
+ * Xen's buffers.  Only one may run on a host: Xen's buffers are one.
+ */
+struct hv_xen_tracer;
+/* Always gives *t; a start that failed returns its code and leaves *t failed, saying why. */
+int hv_xen_tracer_start(struct hv_xen_tracer **t, const char *root, struct vp_err *err);
+/* Read what xentrace wrote since; fill out's Xen domains (from first).  -1 once it failed. */
+int hv_xen_tracer_read(struct hv_xen_tracer *t, double tsc_hz, struct hv_vm_list *out,
+		       size_t first);
+const char *hv_xen_tracer_why(const struct hv_xen_tracer *t); /* "" while it works */
+bool hv_xen_tracer_lost(const struct hv_xen_tracer *t);     /* Xen lost records */
+void hv_xen_tracer_stop(struct hv_xen_tracer *t);
+/*
+ * How a scan's Xen domains' residency per node is known, for the notes:
+ * exact from the trace, or sampled and why (t NULL: not asked for).  ""
+ * when l has no Xen domain but dom0.
+ */
+void hv_xen_residency_note(const struct hv_vm_list *l, const struct hv_xen_tracer *t, char *buf,
+			   size_t size);
 
 const char *hv_adapter_name(enum hv_adapter_id a); /* "kvm", "xen", "guest", "native" */
 

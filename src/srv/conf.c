@@ -104,6 +104,7 @@ void srv_conf_format(const struct srv_conf *c, struct sbuf *out)
 		sbuf_addf(out, "xen_numa_dump = %.17g\n", c->xen_numa_every_s);
 	else
 		sbuf_addstr(out, "xen_numa_dump = off\n");
+	sbuf_addf(out, "xentrace = %s\n", c->xentrace ? "on" : "off");
 }
 
 static int parse_bool(const char *v, bool *out, struct vp_err *err)
@@ -186,6 +187,8 @@ int srv_conf_set(struct srv_conf *c, const char *key, const char *value, struct 
 		return parse_bool(value, &c->allow_plain_http, err);
 	if (!strcmp(k, "xen_numa_dump"))
 		return parse_xen_numa(c, value, err);
+	if (!strcmp(k, "xentrace"))
+		return parse_bool(value, &c->xentrace, err);
 	if (!strcmp(k, "metrics_auth")) {
 		if (!strcmp(value, "none"))
 			c->metrics_auth_none = true;

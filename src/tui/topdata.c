@@ -88,6 +88,12 @@ int top_init(struct top_state *s, const char *root, struct vp_err *err)
 			snprintf(s->residency, sizeof(s->residency),
 				 "residency per node: sampled at each update (%s)", terr.msg);
 		}
+		/* dom0's context switches are dom0's vCPUs: Xen schedules the domains */
+		if (s->plat.topo.from_xen)
+			snprintf(s->residency, sizeof(s->residency),
+				 "residency per node: sampled from xl vcpu-list at each update (a "
+				 "vCPU that moved inside an interval is charged to one node; exact "
+				 "with --xentrace)");
 	}
 	s->interval_s = NAN;
 	/* until a model is given: the software figures, and what could count the rest */
@@ -462,6 +468,16 @@ static void add_vcpu_rows(struct top_state *s, const struct hv_vm *vm, size_t vm
 		sbuf_release(&sb);
 		r->cpu_pct = isnan(s->attrib.ents[e].interval_run_s) || !(s->interval_s > 0) ? NAN :
 			     100.0 * s->attrib.ents[e].interval_run_s / s->interval_s;
+		{
+			const struct entity *en = &s->attrib.ents[e];
+
+			snprintf(r->residency, sizeof(r->residency), "%s", !en->residency_exact ?
+				 "sampled" : c->trace_pcpu_s ? "xentrace" : "context switches");
+			for (size_t n = 0; n < 8; n++)
+				r->node_run_s[n] = n < (size_t)s->attrib.n_nodes &&
+						   isfinite(en->interval_run_s) ?
+						   en->interval_node_run_s[n] : NAN;
+		}
 		factors(s, r->factor, s->attrib.ents[e].remote_frac);
 		for (size_t n = 0; n < s->n_nodes; n++)
 			if (s->nodes[n].node == c->node)
@@ -497,6 +513,7 @@ int top_sample(struct top_state *s, struct vp_err *err)
 {
 	struct hv_vm_list l = { 0 };
 	struct hv_ctx ctx = { s->root, &s->plat, NULL, s->xen_numa };
+	char xres[400];
 	struct rdt_acc acc = { NULL, 0, false, "" };
 	struct node_stat *ns = NULL;
 	struct cpustat cs = { 0 };
@@ -504,10 +521,12 @@ int top_sample(struct top_state *s, struct vp_err *err)
 	uint64_t now;
 	int ret;
 
+	ctx.xen_tracer = s->xen_tracer;
 	ret = hv_scan_vms(&ctx, &l, err);
 	if (ret)
 		goto out;
 	keep_named(s, &l);
+	hv_xen_residency_note(&l, s->xen_tracer, xres, sizeof(xres));
 	if (s->rdt_meter)
 		resctrl_meter_update(s->rdt_meter, l.vms, l.n);
 	acc.n_nodes = s->plat.topo.n_nodes;
@@ -520,7 +539,7 @@ int top_sample(struct top_state *s, struct vp_err *err)
 	attrib_update(&s->attrib, &l, now);
 	s->t_ns = now;
 	{
-		const char *res = s->trace && schedtrace_lost(s->trace) ?
+		const char *res = xres[0] ? xres : s->trace && schedtrace_lost(s->trace) ?
 			"residency per node: context-switch records were lost, residency is approximate" :
 			s->residency;
 		struct sbuf nb = SBUF_INIT;

@@ -83,6 +83,8 @@ struct top_vcpu {
 	int index, tid, cpu, node;
 	char affinity[64];
 	double cpu_pct;                 /* % of one CPU in the interval; NaN on the first */
+	double node_run_s[8];           /* run time per node (first 8) in the interval; NaN unknown */
+	char residency[24];             /* "xentrace", "context switches" (exact), "sampled" */
 	struct top_cell factor[TOP_NFACTORS];
 };
 
@@ -160,6 +162,7 @@ struct top_state {
 
 	struct schedtrace *trace;       /* exact residency; NULL: sampled */
 	struct hv_xen_numa *xen_numa;   /* opt-in Xen page dumps (set after top_init); NULL off */
+	struct hv_xen_tracer *xen_tracer; /* top_xentrace(): exact Xen residency; NULL sampled */
 	const char *const *vm_names;    /* only these VMs (set after top_init, caller's); none: all */
 	size_t n_vm_names;
 	char residency[192];            /* how residency is known, and why not exactly */

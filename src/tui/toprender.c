@@ -9,6 +9,7 @@
 #include "util/alloc.h"
 #include "util/json.h"
 #include "util/table.h"
+#include "util/vocab.h"
 
 /* The --resctrl cells: LLC occupancy in MiB, memory traffic in MB/s (10^6 bytes). */
 static void rdt_cells(struct table *t, const struct top_rdt *r)
@@ -299,6 +300,24 @@ void top_render_json(const struct top_state *s, uint64_t start_ns, struct sbuf *
 		jw_kint(&w, "node", c->node);
 		jw_kstr(&w, "affinity", c->affinity);
 		jw_kdouble(&w, "cpu_pct", c->cpu_pct);
+		if (c->residency[0]) {
+			/* exact (xentrace, context switches): measured; sampled: an estimate */
+			jw_key(&w, "residency");
+			jw_obj_begin(&w);
+			jw_kstr(&w, "source", c->residency);
+			jw_kstr(&w, "quality", vp_quality_name(strcmp(c->residency, "sampled") ?
+							       VQ_MEASURED : VQ_ESTIMATE));
+			jw_key(&w, "node_run_s");
+			jw_arr_begin(&w);
+			/* in the order of the nodes array, by node id */
+			for (size_t k = 0; k < s->n_nodes; k++) {
+				int id = s->nodes[k].node;
+
+				jw_double(&w, id >= 0 && id < 8 ? c->node_run_s[id] : NAN);
+			}
+			jw_arr_end(&w);
+			jw_obj_end(&w);
+		}
 		json_factors(&w, c->factor);
 		jw_obj_end(&w);
 	}

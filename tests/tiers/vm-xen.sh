@@ -6,13 +6,13 @@
 # tests/vm/cache/xen/; the first build takes a few minutes, later runs about
 # a minute.  Last line: "vm-xen: N passed, N failed, N skipped".
 #
-#   VP_XEN_TIMEOUT=S   kill a boot that runs longer (default 900 s)
+#   VP_XEN_TIMEOUT=S   kill a boot that runs longer (default 1500 s)
 #   VP_BUILD=DIR       the vmmprof build to put in dom0 (default build)
 set -u
 cd "$(dirname "$0")/../.."
 xen_repo=$(pwd)
 . tests/vm/xen/build.sh
-limit=${VP_XEN_TIMEOUT:-900}
+limit=${VP_XEN_TIMEOUT:-1500}
 bdir=${VP_BUILD:-build}
 out=$XEN_CACHE/last-run
 

@@ -13,6 +13,10 @@ has_cmd() { "$VM" help 2>/dev/null | awk '/^  [a-z]/ { print $1 }' | grep -qx "$
 # has_opt CMD OPT: the help page of CMD names OPT
 has_opt() { "$VM" help "$1" 2>/dev/null | grep -q -- "$2"; }
 stamp() { echo "VMTEST-INFO $* at $(cut -d' ' -f1 /proc/uptime) s"; }
+# want SECTION: the section runs (all do unless vmtest.only=A,B,... is on
+# dom0's command line: VP_XEN_DOM0_ARGS=vmtest.only=xentrace for one check)
+only=$(sed -n 's/.*vmtest\.only=\([^ ]*\).*/\1/p' /proc/cmdline)
+want() { [ -z "$only" ] || case ",$only," in *",$1,"*) true ;; *) false ;; esac; }
 data() { # data NAME CMD...: CMD's output (and stderr) as VMTEST-DATA lines
 	n=$1
 	shift
@@ -71,7 +75,9 @@ fi
 
 stamp info start
 # --- vmmprof info: role host, hypervisor Xen, dom0, the PMU mode and why it is unknown
-if has_cmd info; then
+if ! want info; then
+	for c in info-role info-pmu-mode info-topology-xen info-psr-reason; do echo "VMTEST skip $c not selected (vmtest.only=$only)"; done
+elif has_cmd info; then
 	"$VM" info --json >"$T/info.json" 2>"$T/info.err"
 	echo "$?" >"$T/info.rc"
 	"$VM" info >"$T/info.txt" 2>&1
@@ -90,7 +96,9 @@ stamp list-vms start
 # --- vmmprof list vms: the domU, its vCPUs' pCPU and affinity, memory, node affinity
 # (on a build without the 'vms' kind, "vms" is taken as an event pattern:
 # compare.py skips when the JSON has no "vms" array)
-if has_cmd list; then
+if ! want list; then
+	for c in list-vms-domain list-vms-vcpus list-vms-memory list-vms-node-affinity list-vms-memory-per-node list-vms-memory-per-node-opt-in; do echo "VMTEST skip $c not selected (vmtest.only=$only)"; done
+elif has_cmd list; then
 	xl vcpu-list >"$T/vcpu-before" 2>&1
 	xl dmesg >"$T/dmesg-list-before" 2>&1
 	"$VM" list vms --json >"$T/list.json" 2>"$T/list.err"
@@ -121,7 +129,9 @@ stamp diagnose start
 # --- vmmprof diagnose --xen-numa-dump: the domU's memory per node as Xen's dump
 # says (the newest in the ring after it ran: the one it asked for), weighed
 # by the locality estimate
-if has_opt diagnose xen-numa-dump; then
+if ! want diagnose; then
+	for c in diagnose-memory-per-node; do echo "VMTEST skip $c not selected (vmtest.only=$only)"; done
+elif has_opt diagnose xen-numa-dump; then
 	"$VM" diagnose -d 2 --xen-numa-dump --json >"$T/diag-numa.json" 2>"$T/diag-numa.err"
 	echo "$?" >"$T/diag-numa.rc"
 	xl dmesg >"$T/dmesg-diag-after" 2>&1
@@ -132,37 +142,94 @@ fi
 
 stamp xentrace start
 # --- exact residency from xentrace: vCPU 0 of vptest is pinned to pCPU 1 by
-# its config; it is moved to pCPU 0 mid-trace with xl vcpu-pin, and its
-# traced seconds per pCPU are compared with xl vcpu-list's Time(s) before
-# the trace, at the move and after it (compare.py check_xentrace)
-if has_opt list xentrace; then
+# its config and moved to pCPU 0 with xl vcpu-pin while the trace runs.
+# (1) list vms --xentrace=60: its traced seconds per pCPU against xl
+# vcpu-list's Time(s) around the trace and dom0's wall clock (uptime) at
+# each step (compare.py check_xentrace).  (2) top --xentrace, the trace read
+# as xentrace writes it: the move comes after top's second sample and top
+# samples twice more, so by construction samples before the move and
+# after it exist (compare.py check_top_xentrace).  The domU's load keeps
+# both vCPUs running a large part of the time under TCG.
+up() { cut -d' ' -f1 /proc/uptime; }
+if ! want xentrace; then
+	echo "VMTEST skip xentrace-residency not selected (vmtest.only=$only)"
+	echo "VMTEST skip top-xentrace not selected (vmtest.only=$only)"
+elif has_opt list xentrace; then
+	up >"$T/trace-w0"
 	xl vcpu-list >"$T/trace-vcpu-before" 2>&1
-	"$VM" list vms --json --xentrace=12 >"$T/trace.json" 2>"$T/trace.err" &
+	"$VM" list vms --json --xentrace=60 >"$T/trace.json" 2>"$T/trace.err" &
 	pid=$!
-	# the adapter's xl calls come first (seconds under TCG); move the vCPU
-	# once xentrace has run for 4 s of its 12
-	for i in $(seq 1 120); do
+	# the adapter's xl calls come first (seconds under TCG): wait for
+	# xentrace, noting the last time it was not there yet (the trace began
+	# after that: A >= wd), then read xl, move the vCPU, read xl again, and
+	# once more 5 s later
+	for i in $(seq 1 240); do
 		pidof xentrace >/dev/null 2>&1 && break
+		up >"$T/trace-wd"
 		sleep 0.5
 	done
-	sleep 4
+	[ -s "$T/trace-wd" ] || up >"$T/trace-wd"
+	up >"$T/trace-wa"
+	xl vcpu-list >"$T/trace-vcpu-a" 2>&1
+	sleep 3
+	xl vcpu-list >"$T/trace-vcpu-p" 2>&1
+	up >"$T/trace-wpin"
 	xl vcpu-pin vptest 0 0 >"$T/trace-pin.out" 2>&1
 	xl vcpu-list >"$T/trace-vcpu-switch" 2>&1
+	up >"$T/trace-w1"
 	stamp xentrace moved vptest vCPU 0 to pCPU 0
+	sleep 3
+	xl vcpu-list >"$T/trace-vcpu-s2" 2>&1
+	up >"$T/trace-ws2"
 	wait $pid
 	echo "$?" >"$T/trace.rc"
+	up >"$T/trace-wexit"
 	xl vcpu-list >"$T/trace-vcpu-after" 2>&1
+	up >"$T/trace-w2"
 	xl vcpu-pin vptest 0 1 >/dev/null 2>&1
 	sed 's/^/VMTEST-LOG xentrace: /' "$T/trace.err" "$T/trace-pin.out"
-	python3 -c "import json; [print('VMTEST-LOG xentrace:', v.get('name'), v.get('trace_reason'), [c.get('traced_run_s_per_pcpu') for c in v.get('vcpus', [])]) for v in json.load(open('$T/trace.json')).get('vms', [])]" 2>&1
+	python3 -c "import json; [print('VMTEST-LOG xentrace:', v.get('name'), v.get('trace_s'), v.get('trace_reason'), [c.get('traced_run_s_per_pcpu') for c in v.get('vcpus', [])]) for v in json.load(open('$T/trace.json')).get('vms', [])]" 2>&1
+	for f in trace-vcpu-before trace-vcpu-a trace-vcpu-p trace-vcpu-switch trace-vcpu-s2 trace-vcpu-after; do
+		grep vptest "$T/$f" | sed "s/^/VMTEST-LOG xentrace: $f: /"
+	done
+	echo "VMTEST-LOG xentrace: wall clock: $(for n in 0 d a pin 1 s2 exit 2; do printf 'w%s=%s ' $n "$(cat "$T/trace-w$n")"; done)"
 	cmp xentrace "$T"
+	# --- top --xentrace: the move (back to pCPU 1 now) after the second sample
+	if has_opt top xentrace; then
+		xl vcpu-pin vptest 0 0 >/dev/null 2>&1
+		"$VM" top --json --xentrace -n 4 -d 1 >"$T/top-trace.jsonl" 2>"$T/top-trace.err" &
+		pid=$!
+		for i in $(seq 1 480); do
+			[ "$(wc -l <"$T/top-trace.jsonl")" -ge 2 ] && break
+			sleep 0.5
+		done
+		wc -l <"$T/top-trace.jsonl" >"$T/top-trace-before-move"
+		xl vcpu-pin vptest 0 1 >"$T/top-trace-pin.out" 2>&1
+		wc -l <"$T/top-trace.jsonl" >"$T/top-trace-after-move"
+		stamp top-xentrace moved vptest vCPU 0 to pCPU 1 after sample "$(cat "$T/top-trace-before-move")"
+		wait $pid
+		echo "$?" >"$T/top-trace.rc"
+		pidof xentrace >"$T/top-trace-after" 2>&1
+		sed 's/^/VMTEST-LOG top-xentrace: /' "$T/top-trace.err" "$T/top-trace-pin.out"
+		python3 -c "
+import json
+for k, l in enumerate(open('$T/top-trace.jsonl'), 1):
+    s = json.loads(l)
+    print('VMTEST-LOG top-xentrace: sample', k, s.get('interval_s'), [(c['vcpu'], c.get('cpu_pct'), c.get('residency')) for c in s['vcpus'] if c['vm'] == 'vptest'])" 2>&1
+		cmp top-xentrace "$T"
+	else
+		echo "VMTEST skip top-xentrace waiting for vmmprof top --xentrace"
+	fi
 else
 	echo "VMTEST skip xentrace-residency waiting for vmmprof list vms --xentrace"
+	echo "VMTEST skip top-xentrace waiting for vmmprof top --xentrace"
 fi
 
 stamp top start
 # --- vmmprof top --batch: dom0's software sources; what it cannot measure says why
-if has_cmd top; then
+if ! want top; then
+	for c in top-batch top-xen-numa-dump; do echo "VMTEST skip $c not selected (vmtest.only=$only)"; done
+elif has_cmd top; then
 	"$VM" top --batch -n 2 -d 1 >"$T/top.txt" 2>"$T/top.err"
 	echo "$?" >"$T/top.rc"
 	sed 's/^/VMTEST-LOG top: /' "$T/top.txt" "$T/top.err"
@@ -180,7 +247,9 @@ fi
 
 stamp destroy start
 # --- the domU destroyed while vmmprof top runs: exit 0, its rows end
-if has_cmd top; then
+if ! want destroy; then
+	for c in domu-destroyed-midrun; do echo "VMTEST skip $c not selected (vmtest.only=$only)"; done
+elif has_cmd top; then
 	"$VM" top --json -n 8 -d 1 >"$T/destroy.jsonl" 2>"$T/destroy.err" &
 	pid=$!
 	# destroy once the first sample (with the domU) is out

@@ -237,44 +237,149 @@ def check_info_topology(d, doc):
 
 
 def check_xentrace(d):
-    """vCPU 0 of vptest pinned to pCPU 1, moved to pCPU 0 mid-trace: traced seconds per pCPU
-    against xl vcpu-list's Time(s) before the trace, at the move and after it (0.1 s steps)."""
+    """vCPU 0 of vptest, pinned to pCPU 1 (made busy once xentrace runs), moved to pCPU 0
+    mid-trace: its traced seconds per pCPU against xl vcpu-list's Time(s) around the trace, and
+    dom0's wall clock (uptime) at each step.
+
+    Readings (checks.sh): t0 before vmmprof starts; wd the last time xentrace was not running
+    yet (the trace [A, B] begins after it: A >= wd); ta when xentrace appeared (wa); tp 3 s
+    later, just before the move (wpin); ts just after it (w1); ts2 3 s later (ws2); wexit when
+    vmmprof had exited (B <= wexit); t2 after that.  trace_s (first to last stamp) <= B - A.
+    The physics: a vCPU's CPU time grows by at most the wall time, it is on pCPU 1 until the
+    move and on pCPU 0 after it, and the trace holds all of its run time in [A, B].  So, with
+    r = 0.1 s for two roundings of xl's Time(s) (0.1 s steps) and the trace's TSC-to-seconds
+    conversion (Xen calibrates cpu_mhz itself, under TCG on a loaded host) allowed 5 %:
+      upper: pCPU 1 <= ts - t0 + r and pCPU 0 <= t2 - ts + r (the trace lies inside them)
+      lower: pCPU 1 >= tp - ta - r when [wa, wpin] lies in the trace: wa >= A, which holds
+             if wa >= wexit - trace_s (A = B - (B - A) <= wexit - trace_s), and wpin <= B,
+             which holds if wpin <= wd + trace_s (B >= A + trace_s >= wd + trace_s);
+             pCPU 0 >= ts2 - ts - r when ws2 <= wd + trace_s (the reading before B).
+    Load stretches the steps; a lower bound whose condition does not hold is not checked and
+    the detail says so (never a wall-clock guess)."""
     rc = read(d, "trace.rc").strip()
     doc, err = load_json(d, "trace.json")
     if rc != "0" or doc is None:
         say("fail", "xentrace-residency", "list vms --xentrace exited %s: %s %s" % (rc, err or "", read(d, "trace.err")[:300]))
         return
     nr_cpus = xl_info(read(d, "xl-info-n"))[0]
-    t0 = xl_vcpus(read(d, "trace-vcpu-before"), nr_cpus).get(("vptest", 0))
-    t1 = xl_vcpus(read(d, "trace-vcpu-switch"), nr_cpus).get(("vptest", 0))
-    t2 = xl_vcpus(read(d, "trace-vcpu-after"), nr_cpus).get(("vptest", 0))
+    t = {}
+    for n in ("before", "a", "p", "switch", "s2", "after"):
+        t[n] = xl_vcpus(read(d, "trace-vcpu-" + n), nr_cpus).get(("vptest", 0))
     vm = find_vm(doc, "vptest")
-    if not (t0 and t1 and t2 and vm):
-        say("fail", "xentrace-residency", "missing xl readings or vptest in the JSON")
+    try:
+        w = {n: float(read(d, "trace-w" + n).strip()) for n in ("0", "d", "a", "pin", "1", "s2", "exit", "2")}
+    except ValueError:
+        w = None
+    if not all(t.values()) or not vm or w is None:
+        say("fail", "xentrace-residency", "missing xl readings, wall-clock stamps or vptest in the JSON")
         return
     reason = vm.get("trace_reason") or ""
     runs = (vm.get("vcpus") or [{}])[0].get("traced_run_s_per_pcpu")
-    if runs is None:
+    trace_s = vm.get("trace_s")
+    if runs is None or not trace_s:
         say("fail", "xentrace-residency", "no traced residency: %s" % reason)
         return
+    trace_s = float(trace_s)
     on1, on0 = float(runs.get("1", 0)), float(runs.get("0", 0))
-    d1, d2 = t1["time"] - t0["time"], t2["time"] - t1["time"]
-    bad = []
-    if t1["cpu"] != 0 or t0["cpu"] != 1:
-        bad.append("xl placed vCPU 0 on pCPU %s then %s, the test wants 1 then 0" % (t0["cpu"], t1["cpu"]))
+    r, conv = 0.1, 0.05
+    tm = {k: v["time"] for k, v in t.items()}
+    up1, up0 = tm["switch"] - tm["before"] + r, tm["after"] - tm["switch"] + r
+    bad, notes = [], []
+    if t["p"]["cpu"] != 1 or t["switch"]["cpu"] != 0 or t["s2"]["cpu"] != 0:
+        bad.append("xl placed vCPU 0 on pCPU %s before the move, %s and %s after, the test wants 1, 0, 0"
+                   % (t["p"]["cpu"], t["switch"]["cpu"], t["s2"]["cpu"]))
     if not on1 > 0 or not on0 > 0:
         bad.append("traced %.3f s on pCPU 1 and %.3f s on pCPU 0: it ran on both" % (on1, on0))
-    # the trace lies inside the xl readings: at most their difference, + 0.1 s resolution
-    if on1 > d1 + 0.15:
-        bad.append("traced %.3f s on pCPU 1 > %.1f s of CPU time before the move" % (on1, d1))
-    if on0 > d2 + 0.15:
-        bad.append("traced %.3f s on pCPU 0 > %.1f s of CPU time after the move" % (on0, d2))
+    if on1 * (1 - conv) > up1:
+        bad.append("traced %.3f s on pCPU 1 > %.1f s of CPU time up to the move" % (on1, up1))
+    if on0 * (1 - conv) > up0:
+        bad.append("traced %.3f s on pCPU 0 > %.1f s of CPU time after the move" % (on0, up0))
+    if trace_s * (1 - conv) > w["2"] - w["0"]:
+        bad.append("trace of %.2f s longer than the %.2f s of wall time around it" % (trace_s, w["2"] - w["0"]))
+    lo1 = lo0 = None
+    if w["a"] >= w["exit"] - trace_s and w["pin"] <= w["d"] + trace_s:
+        lo1 = tm["p"] - tm["a"] - r
+        if on1 * (1 + conv) < lo1:
+            bad.append("traced %.3f s on pCPU 1 < %.2f s that xl counted inside the trace before the move" % (on1, lo1))
+    else:
+        notes.append("pCPU 1 lower bound not checked: the readings at +3 s (%.1f) and before the move (%.1f) "
+                     "are not provably inside the trace (%.1f..%.1f s, %.1f s long)"
+                     % (w["a"], w["pin"], w["d"], w["exit"], trace_s))
+    if w["s2"] <= w["d"] + trace_s:
+        lo0 = tm["s2"] - tm["switch"] - r
+        if on0 * (1 + conv) < lo0:
+            bad.append("traced %.3f s on pCPU 0 < %.2f s that xl counted inside the trace after the move" % (on0, lo0))
+    else:
+        notes.append("pCPU 0 lower bound not checked: the reading 3 s after the move (%.1f) is not provably "
+                     "before the trace's end (>= %.1f)" % (w["s2"], w["d"] + trace_s))
     for k, x in runs.items():
         if int(k) not in (0, 1) and x > 0:
             bad.append("traced on pCPU %s, which does not exist" % k)
-    say("fail" if bad else "ok", "xentrace-residency", "; ".join(bad) or
-        "pCPU 1 %.3f s (xl: <= %.1f s before the move), pCPU 0 %.3f s (xl: <= %.1f s after); %s"
-        % (on1, d1, on0, d2, reason))
+    fmt = lambda lo: "-" if lo is None else "%.2f" % lo
+    say("fail" if bad else "ok", "xentrace-residency", "; ".join(bad + notes) if bad else
+        "pCPU 1 %.3f s in [%s, %.1f], pCPU 0 %.3f s in [%s, %.1f] (xl Time(s) inside and around the %.2f s "
+        "trace)%s; %s" % (on1, fmt(lo1), up1, on0, fmt(lo0), up0, trace_s,
+                          "; " + "; ".join(notes) if notes else "", reason))
+
+
+def check_top_xentrace(d):
+    """top --json --xentrace -n 4 -d 1, vptest's vCPU 0 hard-pinned to pCPU 0 (node 0) and
+    moved to pCPU 1 (node 1) after top's second sample: m1 samples were out before the move
+    began, m2 when it was done.  Sample j covers [scan j-1, scan j].  Exact residency says:
+      samples 2..m1 (before the move): no run time on pCPU 1's node (it could not run there);
+      samples m2+2..4 (after it): none on pCPU 0's node;
+      samples m1+1..m2+1 (the move inside): run time on both nodes -- the one interval in
+      which sampling would charge everything to one node (the vCPU's load runs every 0.5 s,
+      so it runs on both sides of the move);
+    and every sample after the first is labelled 'xentrace' / measured, the notes say exact,
+    and no xentrace runs after top exited (it turned Xen's tracing off)."""
+    rc = read(d, "top-trace.rc").strip()
+    if rc != "0":
+        say("fail", "top-xentrace", "top --xentrace exited %s: %s" % (rc, read(d, "top-trace.err")[:300]))
+        return
+    try:
+        samples = [json.loads(l) for l in read(d, "top-trace.jsonl").splitlines() if l.strip()]
+        m1, m2 = int(read(d, "top-trace-before-move")), int(read(d, "top-trace-after-move"))
+    except ValueError as e:
+        say("fail", "top-xentrace", "unreadable: %s" % e)
+        return
+    node_of = xl_info(read(d, "xl-info-n"))[2]
+    n0, n1 = node_of.get(0), node_of.get(1)
+    bad, per = [], {}
+    if len(samples) != 4:
+        bad.append("%d samples, not 4" % len(samples))
+    for j, s in enumerate(samples[1:], 2):
+        notes = s.get("notes") or ""
+        if "Xen residency per node: exact, from Xen's scheduler trace" not in notes:
+            bad.append("sample %d notes: %s" % (j, notes[:200]))
+        nodes = [n.get("node") for n in s.get("nodes", [])]
+        c = [c for c in s.get("vcpus", []) if c.get("vm") == "vptest" and c.get("vcpu") == 0]
+        res = (c[0].get("residency") or {}) if c else {}
+        if res.get("source") != "xentrace" or res.get("quality") != "measured":
+            bad.append("sample %d: vptest vCPU 0 residency %r" % (j, res))
+            continue
+        per[j] = dict(zip(nodes, res.get("node_run_s") or []))
+    before = [j for j in per if j <= m1]
+    after = [j for j in per if j >= m2 + 2]
+    during = [j for j in per if m1 < j <= m2 + 1]
+    for j in before:
+        if (per[j].get(n1) or 0) > 0:
+            bad.append("sample %d, before the move: %.3f s on node %s, where it could not run" % (j, per[j][n1], n1))
+    for j in after:
+        if (per[j].get(n0) or 0) > 0:
+            bad.append("sample %d, after the move: %.3f s on node %s, where it could not run" % (j, per[j][n0], n0))
+    if not before or not after or not during:
+        bad.append("samples before the move %s, with it %s, after it %s: the schedule did not happen" % (before, during, after))
+    else:
+        on0 = sum(per[j].get(n0) or 0 for j in during)
+        on1 = sum(per[j].get(n1) or 0 for j in during)
+        if not (on0 > 0 and on1 > 0):
+            bad.append("interval(s) %s with the move: %.3f s on node %s and %.3f s on node %s, want both > 0" % (during, on0, n0, on1, n1))
+    if read(d, "top-trace-after").strip():
+        bad.append("xentrace still running after top exited (pid %s)" % read(d, "top-trace-after").strip())
+    say("fail" if bad else "ok", "top-xentrace", "; ".join(bad) or
+        "vptest vCPU 0 run time per node by sample (move after sample %d, done by %d): %s"
+        % (m1, m2, {j: {k: round(v, 3) for k, v in x.items()} for j, x in per.items()}))
 
 
 def xl_numa_pages(text):
@@ -669,6 +774,6 @@ def selftest(root):
 if __name__ == "__main__":
     if sys.argv[1] == "selftest":
         sys.exit(0 if selftest(sys.argv[2]) else 1)
-    check = {"info": check_info, "xentrace": check_xentrace, "list": check_list, "diagnose": check_diagnose, "top": check_top,
+    check = {"info": check_info, "xentrace": check_xentrace, "top-xentrace": check_top_xentrace, "list": check_list, "diagnose": check_diagnose, "top": check_top,
              "destroy": check_destroy}
     check[sys.argv[1]](sys.argv[2])
