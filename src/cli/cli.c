@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <getopt.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/alloc.h"
 #include "version.h"
@@ -394,6 +395,33 @@ int cli_bad_option(const struct cmd *c, char **argv, const char *optstring)
 	if (optopt > 32 && optopt < 127)
 		return cli_usage_error(c, "unknown option '-%c'", optopt);
 	return cli_usage_error(c, "unknown option '%s'", arg);
+}
+
+int cli_keep_old(const char *path, struct vp_err *err)
+{
+	static const char *const side[] = { "", "-wal", "-shm" };
+	size_t i;
+
+	if (access(path, F_OK))
+		return 0;
+	for (i = 0; i < VP_ARRAY_SIZE(side); i++) {
+		char *from = xasprintf("%s%s", path, side[i]);
+		char *to = xasprintf("%s.old%s", path, side[i]);
+		int bad = 0;
+
+		if (i == 0 || !access(from, F_OK))
+			bad = rename(from, to);
+		else
+			unlink(to);
+		if (bad)
+			vp_err_set(err, -errno, "cannot keep '%s' as '%s': %s", from, to,
+				   strerror(errno));
+		free(from);
+		free(to);
+		if (bad)
+			return err->code;
+	}
+	return 0;
 }
 
 int cli_error(const struct vp_err *err)

@@ -47,6 +47,14 @@ void cli_render_completion(struct sbuf *out);
  * OPTSTRING is the one given to getopt_long().  Exit status 2.
  */
 int cli_bad_option(const struct cmd *c, char **argv, const char *optstring);
+/* record's file without -o, as perf record's perf.data. */
+#define CLI_RECORD_DEFAULT "vmmprof.vmmdb"
+/*
+ * An existing PATH becomes PATH.old (replacing an older one), its SQLite
+ * side files (-wal, -shm) with it, as perf record keeps perf.data.old.
+ * Nothing there: nothing done.  0 or a negative errno with err set.
+ */
+int cli_keep_old(const char *path, struct vp_err *err);
 int cli_usage_error(const struct cmd *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Print "vmmprof: error: MSG" to stderr; returns 1. */

@@ -28,6 +28,7 @@ static int parse_number(const char *s, double *out, double lo, double hi)
 
 static int run_record(int argc, char **argv)
 {
+	bool rotate = false;
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
@@ -82,9 +83,10 @@ static int run_record(int argc, char **argv)
 			goto out;
 		}
 	}
+	/* as perf record writes perf.data: the default name, the one before kept as .old */
 	if (!out) {
-		rc = cli_usage_error(&cmd_record, "-o FILE is required");
-		goto out;
+		out = CLI_RECORD_DEFAULT;
+		rotate = true;
 	}
 	if (optind < argc) {
 		rc = cli_usage_error(&cmd_record, "unexpected argument '%s'", argv[optind]);
@@ -104,6 +106,10 @@ static int run_record(int argc, char **argv)
 		struct rec_header h = { &p.plat, p.model, reasons, p.have_cal ? &p.cal : NULL,
 					interval, sbuf_str(&cmdline) };
 
+		if (rotate && cli_keep_old(out, &err)) {
+			rc = cli_error(&err);
+			goto out;
+		}
 		if (rec_create(&w, out, &h, &err)) {
 			rc = cli_error(&err);
 			goto out;
@@ -175,8 +181,8 @@ const struct cmd cmd_record = {
 	.name = "record",
 	.fn = run_record,
 	.summary = "record every interval of the live pipeline into a file",
-	.synopsis = "record -o FILE [-d SECS] [-I MS] [--vm NAME]... [--wait[=SECS]] [-m MODEL]\n"
-		    "record -o FILE -p PID[,PID...] [-d SECS] [-I MS]",
+	.synopsis = "record [-o FILE] [-d SECS] [-I MS] [--vm NAME]... [--wait[=SECS]] [-m MODEL]\n"
+		    "record [-o FILE] -p PID[,PID...] [-d SECS] [-I MS]",
 	.description =
 		"Runs the same collection as 'vmmprof diagnose' and writes every interval\n"
 		"into an SQLite recording (the schema is docs/record-format.md): the\n"
@@ -198,7 +204,8 @@ const struct cmd cmd_record = {
 		"exited, and says so.  A process named with -p that does not exist is an\n"
 		"error.",
 	.options =
-		"-o, --output FILE\tthe recording to create (it must not exist)\n"
+		"-o, --output FILE\tthe recording to create (it must not exist); default\n"
+		"\tvmmprof.vmmdb, an existing one kept as vmmprof.vmmdb.old (as perf.data)\n"
 		"-d, --duration SECS\tstop after this long (default: until Ctrl-C)\n"
 		"-I, --interval MS\tinterval length in milliseconds (default 1000)\n"
 		VM_WAIT_HELP

@@ -1205,6 +1205,7 @@ static int run_record(struct rconn *c, int argc, char **argv)
 	struct sbuf path = SBUF_INIT, data = SBUF_INIT;
 	struct vp_err err;
 	const char *outpath = NULL;
+	bool rotate = false;
 	double duration = 0;
 	char *id = NULL, *name = NULL, *end;
 	bool quiet = false;
@@ -1248,8 +1249,16 @@ static int run_record(struct rconn *c, int argc, char **argv)
 				     argv[optind]);
 		goto out;
 	}
-	if (!outpath || !strcmp(outpath, "-")) {
-		rc = cli_usage_error(&cmd_record, "with --remote record needs -o FILE");
+	/* as locally: vmmprof.vmmdb by default (the one before kept as .old), never over a file named */
+	if (outpath && !strcmp(outpath, "-")) {
+		rc = cli_usage_error(&cmd_record, "with --remote record writes a file, not '-'");
+		goto out;
+	}
+	if (!outpath) {
+		outpath = CLI_RECORD_DEFAULT;
+		rotate = true;
+	} else if (!access(outpath, F_OK)) {
+		rc = cli_errorf("'%s' exists: not overwriting a recording", outpath);
 		goto out;
 	}
 	cli_catch_interrupts();
@@ -1278,6 +1287,10 @@ static int run_record(struct rconn *c, int argc, char **argv)
 		curl_free(esc);
 	}
 	if (rc_request(c, "GET", sbuf_str(&path), NULL, &data, &err)) {
+		rc = cli_error(&err);
+		goto out;
+	}
+	if (rotate && cli_keep_old(outpath, &err)) {
 		rc = cli_error(&err);
 		goto out;
 	}

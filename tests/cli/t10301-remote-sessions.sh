@@ -80,7 +80,8 @@ test_expect_success 'stat (text): each frame as the timeline rows vmmprof report
 	test $(grep -c "^  t(s)  entity  *node  *cycles  *locality  *llc  *sharing  *imc  *queue$" out) = 2 &&
 	# the process and its thread in each frame; the burning thread has cycles (a proxy from
 	# task-clock), llc, sharing and queue are not in the software model: n/a, never 0
-	test $(grep -c "^ *[0-9.]*  workload  " out) = 2 &&
+	# the process named with its pid, as every output tells incarnations apart
+	test $(grep -c "^ *[0-9.]*  workload \[pid $WL\]  " out) = 2 &&
 	grep "^ *[0-9.]*  workload/thread 0 " out >rows &&
 	test $(wc -l <rows) = 2 &&
 	awk "{ if (\$5 !~ /^[0-9.]+(e\+[0-9]+)?$/ || \$7 != \"n/a\" || \$8 != \"n/a\" || \$10 != \"n/a\") bad = 1 } END { exit bad }" rows &&
@@ -113,6 +114,16 @@ test_expect_success 'record -o FILE --duration 1: the recording downloaded, an S
 	head -c 16 rec.vmmdb | od -c | head -1 | grep -q "S   Q   L   i   t   e       f   o   r   m   a   t       3" &&
 	vmmprof diagnose rec.vmmdb --json >diag &&
 	test "$(json_get diag "j[\"model\"]")" = software &&
+	test "$(running)" = 0
+'
+
+test_expect_success 'record with --remote names files as locally: -o never overwrites, no -o gives vmmprof.vmmdb' '
+	expect_exit 1 vmmprof --remote "$U" --token-file "$T" record -m software -p $WL --duration 1 -o rec.vmmdb 2>err &&
+	grep_q "exists: not overwriting" err && test "$(running)" = 0 &&
+	mkdir -p def && cp rec.vmmdb def/vmmprof.vmmdb &&
+	( cd def && vmmprof --remote "$U" --token-file "$T" record -q -m software -p $WL --duration 1 -I 200 ) &&
+	cmp def/vmmprof.vmmdb.old rec.vmmdb && ! cmp -s def/vmmprof.vmmdb rec.vmmdb &&
+	vmmprof diagnose def/vmmprof.vmmdb --json >diag2 &&
 	test "$(running)" = 0
 '
 

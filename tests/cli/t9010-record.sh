@@ -125,8 +125,22 @@ test_expect_success 'a file that is not a recording, a missing file: clear error
 	expect_exit 1 vmmprof report nope.vmmdb 2>err && grep_q "cannot open recording .nope.vmmdb." err
 '
 
+test_expect_success 'without -o: vmmprof.vmmdb, the one before kept as vmmprof.vmmdb.old (as perf.data)' '
+	mkdir def && { sleep 60 & sp=$!; } &&
+	( cd def && vmmprof record -q -p $sp -d 0.3 -I 100 ) &&
+	test -s def/vmmprof.vmmdb && ! test -e def/vmmprof.vmmdb.old &&
+	cp def/vmmprof.vmmdb first.copy &&
+	( cd def && vmmprof record -q -p $sp -d 0.3 -I 100 ) &&
+	cmp def/vmmprof.vmmdb.old first.copy && ! cmp -s def/vmmprof.vmmdb first.copy &&
+	vmmprof report def/vmmprof.vmmdb.old >/dev/null &&
+	# a run that cannot start leaves the last recording where it was
+	cp def/vmmprof.vmmdb second.copy &&
+	( cd def && expect_exit 1 vmmprof record -q -p $sp -m no-such-model -d 0.3 2>../err ) &&
+	cmp def/vmmprof.vmmdb second.copy && cmp def/vmmprof.vmmdb.old first.copy &&
+	kill $sp
+'
+
 test_expect_success 'usage errors exit 2' '
-	expect_exit 2 vmmprof record -d 1 2>err && grep_q "\-o FILE is required" err &&
 	expect_exit 2 vmmprof record -o x -I 1 2>err && grep_q "invalid interval" err &&
 	expect_exit 2 vmmprof report 2>err && grep_q "RECORDING is required" err
 '
