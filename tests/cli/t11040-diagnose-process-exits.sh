@@ -31,9 +31,13 @@ assert 0.8 * w * m / 1e3 <= c <= 1.25 * p * m / 1e3, (c, w, p, m)" "$cyc" "$work
 fi
 
 test_expect_success 'the text report names the process, not "No VM found"' '
-	sh -c "sleep 0.5" &
+	# the process ends 0.5 s after diagnose has attached (its "collecting" line), not
+	# 0.5 s after it was started: on a loaded machine the start-up took longer than that
+	sh -c "while [ ! -e go ]; do sleep 0.05; done; sleep 0.5" &
 	sp=$! &&
-	vmmprof diagnose -p $sp -d 1.5 >d.txt 2>err &&
+	{ "$VMMPROF" diagnose -p $sp -d 3 >d.txt 2>err & dp=$!; } &&
+	i=0 && while [ $i -lt 400 ] && ! grep -q "collecting for" err; do sleep 0.05; i=$((i + 1)); done &&
+	touch go && wait $dp &&
 	! grep -q "No VM found" d.txt &&
 	grep_q "exited during the run" d.txt
 '
