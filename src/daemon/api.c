@@ -44,9 +44,17 @@ enum MHD_Result vpd_api_info(struct vpd_req *r)
 	struct vp_err err = { 0, "" };
 	struct sbuf sb = SBUF_INIT;
 
+	struct model_dirs dirs;
+	struct model_registry reg;
+
 	if (platform_probe(&p, r->d->conf.root, &err))
 		return vpd_reply_err(r, &err);
-	coverage_compute(&p, &cv);
+	/* the model `model list` marks on the daemon's model path, as local info does */
+	model_dirs_build(&dirs, r->d->model_path, r->d->n_model_path);
+	model_registry_init(&reg, (const char *const *)dirs.v, dirs.n);
+	coverage_compute(&p, &reg, &cv);
+	model_registry_release(&reg);
+	model_dirs_release(&dirs);
 	info_json(&p, &cv, &sb);
 	platform_release(&p);
 	return vpd_reply_json(r, MHD_HTTP_OK, &sb);

@@ -29,21 +29,20 @@ void model_host_close(struct model_host *mc)
 	pmu_db_free(mc->db);
 }
 
-int model_host_check(struct model_host *mc, const char *root, const struct model *m,
-			 struct model_avail *av, struct diags *d, char *table_from, size_t size)
+void model_machine_setup(struct model_machine *mm, const struct platform *plat, struct pmu_db *db,
+			 const char *root, const struct model *m, char *table_from, size_t size)
 {
-	struct model_machine mm;
 	const char *t;
 
-	memset(&mm, 0, sizeof(mm));
-	mm.db = mc->db;
-	mm.root = root;
-	mm.plat = mc->plat_ok ? &mc->plat : NULL;
-	if (mc->plat_ok && mc->plat.cpu.pfm_pmu[0]) {
-		snprintf(mm.pfm_table, sizeof(mm.pfm_table), "%s", mc->plat.cpu.pfm_pmu);
-		snprintf(table_from, size, "libpfm4 table '%s' (this machine's CPU)", mm.pfm_table);
+	memset(mm, 0, sizeof(*mm));
+	mm->db = db;
+	mm->root = root;
+	mm->plat = plat;
+	if (plat && plat->cpu.pfm_pmu[0]) {
+		snprintf(mm->pfm_table, sizeof(mm->pfm_table), "%s", plat->cpu.pfm_pmu);
+		snprintf(table_from, size, "libpfm4 table '%s' (this machine's CPU)", mm->pfm_table);
 	} else if (strcmp(root, "/") && (t = model_pfm_table(m))) {
-		snprintf(mm.pfm_table, sizeof(mm.pfm_table), "%s", t);
+		snprintf(mm->pfm_table, sizeof(mm->pfm_table), "%s", t);
 		snprintf(table_from, size, "libpfm4 table '%s' (the model's match rule: the root "
 			 "names no CPU)", t);
 	} else if (mc->plat_ok && mc->plat.cpu.known && mc->plat.cpu.pfm_source[0]) {
@@ -53,6 +52,14 @@ int model_host_check(struct model_host *mc, const char *root, const struct model
 	} else {
 		snprintf(table_from, size, "no libpfm4 core table (no CPU PMU detected)");
 	}
+}
+
+int model_host_check(struct model_host *mc, const char *root, const struct model *m,
+		     struct model_avail *av, struct diags *d, char *table_from, size_t size)
+{
+	struct model_machine mm;
+
+	model_machine_setup(&mm, mc->plat_ok ? &mc->plat : NULL, mc->db, root, m, table_from, size);
 	return model_check_inputs(m, model_machine_check, &mm, av, d);
 }
 

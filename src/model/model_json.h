@@ -7,6 +7,7 @@
 
 #include "model/model.h"
 #include "model/registry.h"
+#include "model/resolve.h"
 #include "platform/platform.h"
 #include "pmu/event.h"
 #include "util/jsonread.h"
@@ -34,6 +35,14 @@ void model_host_close(struct model_host *mc);
  */
 int model_host_check(struct model_host *mc, const char *root, const struct model *m,
 		     struct model_avail *av, struct diags *d, char *table_from, size_t size);
+/*
+ * The machine model_host_check() checks on, for a caller that holds its own
+ * platform (plat, may be NULL) and event database (db, may be NULL): the
+ * libpfm4 table is the platform's CPU's, else on a fixture root the first
+ * one m's match rules name.  *mm points into plat and db.
+ */
+void model_machine_setup(struct model_machine *mm, const struct platform *plat, struct pmu_db *db,
+			 const char *root, const struct model *m, char *table_from, size_t size);
 
 /* "cpu intel family 0x6 model 0x55; pmu skx clx" */
 void model_match_summary(const struct model *m, struct sbuf *sb);

@@ -1,131 +1,17 @@
-/* coverage.c - the factor-coverage decision: best source per factor on a platform */
+/* coverage.c - the factor coverage of a platform, read off the model chosen for it */
 #include "plan/coverage.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-/*
- * Event recipes per CPU family, from REFERENCES.md section 1.  core[] needs
- * the core PMU and is spelled as libpfm4 4.13 names the events of that
- * table ("EVENT:UMASK / :UMASK2, EVENT2": a leading ':' repeats the event
- * before it); tests/helpers/check_recipes.c encodes every one of them.
- * unc[] names the uncore PMU family that must be present for unc_ev[],
- * which are spelled as the kernel's sysfs aliases and perf name them
- * (libpfm4 lacks most of those tables).
- */
-struct recipe {
-	const char *pfm[3];        /* libpfm4 core tables this recipe serves */
-	const char *label;
-	bool zen;                  /* sharing on Zen: cache-to-cache fills, not HITM */
-	const char *core[FACTOR_N];
-	const char *unc[FACTOR_N];
-	const char *unc_ev[FACTOR_N];
-};
-
-static const struct recipe recipes[] = {
-	/* single-socket Westmere ("wsm") has the Nehalem umasks, not Westmere-EP's */
-	{ { "nhm", "nhm_ex", "wsm" }, "Nehalem", false,
-	  { "MEM_UNCORE_RETIRED:LOCAL_DRAM / :REMOTE_DRAM",
-	    "LLC_MISSES / LLC_REFERENCES",
-	    "MEM_UNCORE_RETIRED:OTHER_CORE_L2_HITM, OFFCORE_RESPONSE_0:ANY_DATA:REMOTE_CACHE_HITM",
-	    NULL,
-	    NULL },  /* OFFCORE_REQUESTS_SQ_FULL: a core sub-metric, not the queue factor */
-	  { "uncore", "uncore", NULL, "uncore", "uncore" },
-	  { "UNC_QHL_REQUESTS:LOCAL_READS / :REMOTE_READS",
-	    "UNC_LLC_MISS:ANY, UNC_LLC_HITS:ANY",
-	    NULL,
-	    "UNC_QMC_NORMAL_READS:ANY, UNC_QMC_WRITES:FULL_ANY, UNC_QMC_OCCUPANCY, UNC_QHL_CYCLES_FULL",
-	    "UNC_GQ_CYCLES_FULL:{READ,WRITE,PEER_PROBE}_TRACKER, UNC_QHL_CYCLES_FULL:{LOCAL,REMOTE} / "
-	    "UNC_CLK_UNHALTED; UNC_GQ_OCCUPANCY / UNC_GQ_ALLOC:RT_LLC_MISS (residency)" } },
-	{ { "wsm_dp" }, "Westmere-EP", false,
-	  { "MEM_UNCORE_RETIRED:LOCAL_DRAM_AND_REMOTE_CACHE_HIT / :REMOTE_DRAM",
-	    "LLC_MISSES / LLC_REFERENCES",
-	    "MEM_UNCORE_RETIRED:LOCAL_HITM / :REMOTE_HITM",
-	    NULL,
-	    NULL },  /* OFFCORE_REQUESTS_SQ_FULL: a core sub-metric, not the queue factor */
-	  { "uncore", "uncore", NULL, "uncore", "uncore" },
-	  { "UNC_QHL_REQUESTS:LOCAL_READS / :REMOTE_READS",
-	    "UNC_LLC_MISS:ANY, UNC_LLC_HITS:ANY",
-	    NULL,
-	    "UNC_QMC_NORMAL_READS:ANY, UNC_QMC_WRITES:FULL_ANY, UNC_QMC_OCCUPANCY, UNC_QHL_CYCLES_FULL",
-	    "UNC_GQ_CYCLES_FULL:{READ,WRITE,PEER_PROBE}_TRACKER, UNC_QHL_CYCLES_FULL:{LOCAL,REMOTE} / "
-	    "UNC_CLK_UNHALTED; UNC_GQ_OCCUPANCY / UNC_GQ_ALLOC:RT_LLC_MISS (residency)" } },
-	{ { "skx", "clx" }, "Skylake-SP / Cascade Lake", false,
-	  { "MEM_LOAD_L3_MISS_RETIRED:LOCAL_DRAM / :REMOTE_DRAM",
-	    "LONGEST_LAT_CACHE:MISS / :REFERENCE, CYCLE_ACTIVITY:STALLS_L3_MISS",
-	    "MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM, MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM / :REMOTE_FWD",
-	    NULL,
-	    NULL },  /* SQ_FULL, FB_FULL: core sub-metrics, not the queue factor */
-	  { "uncore_cha", NULL, "uncore_upi", "uncore_imc", "uncore_imc" },
-	  { "TOR_INSERTS.IA_MISS (config1 local 0x40432 / remote 0x40431)",
-	    NULL,
-	    "TxL_FLITS.ALL_DATA (MB/s = flits x 64 / 9 / t)",
-	    "CAS_COUNT.RD / .WR, RPQ_OCCUPANCY / RPQ_INSERTS, RPQ_CYCLES_FULL, CLOCKTICKS",
-	    "RPQ_CYCLES_FULL / WPQ_CYCLES_FULL over CLOCKTICKS (full share); CHA TOR_OCCUPANCY / "
-	    "TOR_INSERTS.IA_MISS_DRD (residency)" } },
-	{ { "icx" }, "Ice Lake-SP", false,
-	  { "OCR:DEMAND_DATA_RD_LOCAL_DRAM / :DEMAND_DATA_RD_REMOTE_DRAM",
-	    "LONGEST_LAT_CACHE:MISS / :REFERENCES",  /* libpfm4's icx spelling */
-	    /* perf's XSNP_FWD: libpfm4 4.13 still calls it XSNP_HITM on ICX (same code) */
-	    "MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM",
-	    NULL,
-	    NULL },  /* SQ_MISC:SQ_FULL: a core sub-metric */
-	  { "uncore_cha", NULL, NULL, "uncore_imc", "uncore_imc" },
-	  { "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_LOCAL / _REMOTE",
-	    NULL, NULL,
-	    "CAS_COUNT.RD (0x04/0x0f) / .WR (0x04/0x30), RPQ per pseudo-channel",
-	    "RPQ/WPQ_CYCLES_FULL_PCH0/1 over CLOCKTICKS (full share); CHA TOR_OCCUPANCY / "
-	    "TOR_INSERTS.IA_MISS_DRD_LOCAL/_REMOTE (residency)" } },
-	{ { "spr" }, "Sapphire Rapids", false,
-	  { "OCR:DEMAND_DATA_RD_LOCAL_DRAM / :DEMAND_DATA_RD_REMOTE_DRAM",
-	    "LONGEST_LAT_CACHE:MISS / :REFERENCE",
-	    "MEM_LOAD_L3_HIT_RETIRED:XSNP_FWD",
-	    NULL,
-	    NULL },  /* XQ:FULL_CYCLES: a core sub-metric */
-	  { "uncore_cha", NULL, NULL, "uncore_imc", "uncore_imc" },
-	  { "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_LOCAL / _REMOTE",
-	    NULL, NULL,
-	    "CAS_COUNT.RD (0x05/0xcf) / .WR (0x05/0xf0)",
-	    "RDB_FULL (umask 24, the read buffer's entries) over CLOCKTICKS (full share); CHA "
-	    "TOR_OCCUPANCY / TOR_INSERTS.IA_MISS_DRD_LOCAL/_REMOTE (residency)" } },
-	{ { "amd64_fam17h_zen2" }, "Zen 2", true,
-	  { "DATA_CACHE_REFILLS_FROM_SYSTEM:LS_MABRESP_LCL_DRAM / :LS_MABRESP_RMT_DRAM",
-	    NULL,
-	    "DATA_CACHE_REFILLS_FROM_SYSTEM:LS_MABRESP_LCL_CACHE / :LS_MABRESP_RMT_CACHE",
-	    NULL,
-	    NULL },
-	  { NULL, "amd_l3", NULL, "amd_df", "amd_l3" },
-	  { NULL,
-	    "l3_request_g1.caching_l3_cache_accesses, l3_comb_clstr_state.request_miss",
-	    NULL,
-	    "DRAM channel data controller 0..7 (x64 B)",
-	    NULL } },  /* amd_l3's miss latency is the whole miss latency, not a tracker */
-	{ { "amd64_fam19h_zen3" }, "Zen 3", true,
-	  { "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:MEM_IO_LCL / :MEM_IO_RMT",
-	    NULL,
-	    "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:EXT_CACHE_LCL / :EXT_CACHE_RMT",
-	    NULL,
-	    NULL },  /* the MABs are per core: a sub-metric */
-	  { NULL, "amd_l3", NULL, "amd_df", "amd_l3" },
-	  { NULL,
-	    "l3_lookup_state.all / .miss",
-	    NULL,
-	    "DRAM channel data controller 0..7 (x64 B)",
-	    NULL } },  /* amd_l3's miss latency is the whole miss latency, not a tracker */
-	{ { "amd64_fam19h_zen4" }, "Zen 4", true,
-	  { "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:DRAM_IO_NEAR / :DRAM_IO_FAR",
-	    NULL,
-	    "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:NEAR_CACHE_NEAR_FAR / :FAR_CACHE_NEAR_FAR",
-	    NULL,
-	    NULL },
-	  { "amd_df", "amd_l3", NULL, "amd_umc", "amd_l3" },
-	  { "local / remote processor read beats x64 B",
-	    "l3_lookup_state.all / .miss",
-	    NULL,
-	    "umc_cas_cmd.rd / .wr, umc_data_slot_clks.all, umc_mem_clk",
-	    NULL } },  /* amd_l3's miss latency is the whole miss latency, not a tracker */
-};
+#include "model/model_json.h"
+#include "model/resolve.h"
+#include "pmu/event.h"
+#include "util/alloc.h"
+#include "util/sbuf.h"
 
 const char *cov_kind_name(enum cov_kind k)
 {
@@ -139,48 +25,201 @@ const char *cov_kind_name(enum cov_kind k)
 	return "none";
 }
 
-static const struct recipe *recipe_for(const char *pfm)
-{
-	size_t i, k;
+/*
+ * What vmmprof still has for a factor no model can compute here, beyond
+ * the software model: its active probes and the scheduler's figures.
+ * These name vmmprof's own tools, not events, so they hold on every CPU.
+ */
+static const char *const no_model_left[FACTOR_N] = {
+	[FACTOR_LOCALITY] = "the placement estimate: vCPU residency by node (sched) x guest RAM "
+			    "by node (numa_maps)",
+	[FACTOR_LLC] = "an active probe (vmmprof probe: a timed pointer chase over LLC-sized "
+		       "buffers) can infer lost capacity; the LLC domains are known from the topology",
+	[FACTOR_SHARING] = "nothing per VM: which vCPUs share data cannot be seen without counters",
+	[FACTOR_IMC] = "an active probe (vmmprof probe: latency under a bandwidth load) shows how "
+		       "loaded memory is as this machine sees it, not who loads it",
+	[FACTOR_QUEUE] = "task-clock and run-queue delay (schedstat) show a slowdown, not its cause",
+};
 
-	if (!pfm || !*pfm)
-		return NULL;
-	for (i = 0; i < sizeof(recipes) / sizeof(recipes[0]); i++)
-		for (k = 0; k < 3 && recipes[i].pfm[k]; k++)
-			if (!strcmp(recipes[i].pfm[k], pfm))
-				return &recipes[i];
-	return NULL;
+__attribute__((format(printf, 3, 4)))
+static void setf(char *dst, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(dst, size, fmt, ap);
+	va_end(ap);
 }
 
-const char *coverage_recipe_core(const char *pfm, enum factor_id f)
-{
-	const struct recipe *rc = recipe_for(pfm);
+/* ---- the inputs a score reads, through the metrics it names ---- */
 
-	return rc && f < FACTOR_N ? rc->core[f] : NULL;
+struct reads {
+	const struct model *m;
+	char *seen_metric;
+	char *seen_input;
+	int order[COV_MAX_INPUTS];   /* input ids in the order the formula reads them */
+	int n;
+};
+
+static void visit_reads(void *ctx, const struct expr *node)
+{
+	struct reads *rd = ctx;
+
+	if (node->k == EX_METRIC && node->id >= 0 && (size_t)node->id < rd->m->n_metrics) {
+		if (rd->seen_metric[node->id])
+			return;
+		rd->seen_metric[node->id] = 1;
+		expr_visit(rd->m->metrics[node->id].e, visit_reads, rd);
+	} else if ((node->k == EX_INPUT || node->k == EX_HAS) && node->id >= 0 &&
+		   (size_t)node->id < rd->m->n_inputs && !rd->seen_input[node->id]) {
+		rd->seen_input[node->id] = 1;
+		if (rd->n < COV_MAX_INPUTS)
+			rd->order[rd->n++] = node->id;
+	}
 }
 
-static const struct pmu_family *family(const struct platform *p, const char *name)
+/* The PMU family of a PMU instance name: "uncore_imc_3" -> "uncore_imc". */
+static void pmu_family(const char *pmu, char *out, size_t size)
 {
+	size_t len = strlen(pmu), k = len;
+
+	while (k && isdigit((unsigned char)pmu[k - 1]))
+		k--;
+	if (k && k < len && pmu[k - 1] == '_')
+		len = k - 1;
+	snprintf(out, size, "%.*s", (int)len, pmu);
+}
+
+static void fill_input(struct cov_input *ci, const struct model *m, size_t id,
+		       const struct model_avail *av, struct model_machine *mm)
+{
+	const struct model_input *in = &m->inputs[id];
+
+	setf(ci->name, sizeof(ci->name), "%s", in->name);
+	setf(ci->spec, sizeof(ci->spec), "%s", in->spec);
+	setf(ci->desc, sizeof(ci->desc), "%s", in->desc ? in->desc : "");
+	ci->source = in->kind == INPUT_SOURCE;
+	ci->optional = in->optional;
+	ci->per_node = in->per_node || in->home;
+	ci->present = av->input_ok[id];
+	if (!ci->present) {
+		setf(ci->reason, sizeof(ci->reason), "%s",
+		     av->input_reason[id] ? av->input_reason[id] : "not present");
+		return;
+	}
+	if (in->kind == INPUT_EVENT) {
+		/* what the collector would open: the same resolution, kept for its PMU */
+		struct evdesc_list l;
+		char *reason = NULL;
+
+		evdesc_list_init(&l);
+		if (!model_resolve_event(mm, in->spec, 0, &l, &reason) && l.n) {
+			pmu_family(l.v[0].pmu, ci->pmu, sizeof(ci->pmu));
+			ci->per_node = ci->per_node || l.v[0].uncore;
+		}
+		free(reason);
+		evdesc_list_release(&l);
+	}
+}
+
+/*
+ * The kind of what a computable score reads: per-node counts first (a row
+ * that reads one is shared out by residency), then per-thread events, then
+ * resctrl, then the other software sources.
+ */
+static enum cov_kind kind_of(const struct cov_row *r)
+{
+	bool core = false, node = false, rdt = false;
 	int i;
 
-	for (i = 0; name && i < p->n_families; i++)
-		if (!strcmp(p->families[i].family, name))
-			return &p->families[i];
-	return NULL;
+	for (i = 0; i < r->n_inputs; i++) {
+		const struct cov_input *ci = &r->inputs[i];
+
+		if (!ci->present)
+			continue;
+		if (ci->source)
+			rdt = rdt || !strncmp(ci->spec, "resctrl.", 8);
+		else if (ci->per_node)
+			node = true;
+		else
+			core = true;
+	}
+	return node ? COV_SRC_UNCORE : core ? COV_SRC_CORE : rdt ? COV_SRC_RESCTRL : COV_SRC_SOFTWARE;
 }
 
-static void remains(struct cov_row *r, const char *text)
+static void row_from_model(struct cov_row *r, const struct model *m, const struct model_avail *av,
+			   struct model_machine *mm)
 {
-	snprintf(r->remains, sizeof(r->remains), "%s", text);
+	const struct model_factor *fa = &m->factors[r->factor];
+	struct sbuf sb = SBUF_INIT;
+	struct reads rd;
+	int i;
+
+	r->label = fa->quality;
+	setf(r->source, sizeof(r->source), "model %s", m->name);
+	if (fa->desc)
+		setf(r->desc, sizeof(r->desc), "%s", fa->desc);
+	if (fa->quality == VQ_UNAVAILABLE || !fa->score) {
+		r->label = VQ_UNAVAILABLE;
+		r->quality = VQ_UNAVAILABLE;
+		r->kind = COV_SRC_NONE;
+		setf(r->note, sizeof(r->note), "model %s: %s", m->name,
+		     fa->reason ? fa->reason : av->factor_reason[r->factor] ?
+		     av->factor_reason[r->factor] : "not bound");
+		return;
+	}
+	expr_format(fa->score, &sb);
+	setf(r->score, sizeof(r->score), "%s", sbuf_str(&sb));
+	sbuf_release(&sb);
+	memset(&rd, 0, sizeof(rd));
+	rd.m = m;
+	rd.seen_metric = xcalloc(m->n_metrics + 1, 1);
+	rd.seen_input = xcalloc(m->n_inputs + 1, 1);
+	expr_visit(fa->score, visit_reads, &rd);
+	for (i = 0; i < rd.n; i++)
+		fill_input(&r->inputs[i], m, (size_t)rd.order[i], av, mm);
+	r->n_inputs = rd.n;
+	free(rd.seen_metric);
+	free(rd.seen_input);
+	if (av->factor_ok[r->factor]) {
+		r->quality = fa->quality;
+		r->kind = kind_of(r);
+	} else {
+		r->quality = VQ_UNAVAILABLE;
+		r->kind = COV_SRC_NONE;
+		setf(r->note, sizeof(r->note), "%s", av->factor_reason[r->factor] ?
+		     av->factor_reason[r->factor] : "its score cannot be computed here");
+	}
 }
 
-static void set(struct cov_row *r, enum vp_quality q, enum cov_kind k, const char *source,
-		const char *events)
+/* ---- what is left when the chosen model cannot compute a factor ---- */
+
+struct checked {
+	const struct model *m;
+	struct model_avail av;
+	bool ok;
+};
+
+static void check_model(struct checked *ck, const struct model *m, const struct platform *p,
+			struct pmu_db *db, struct model_machine *mm, char *table_from, size_t size)
 {
-	r->quality = q;
-	r->kind = k;
-	snprintf(r->source, sizeof(r->source), "%s", source);
-	snprintf(r->events, sizeof(r->events), "%s", events ? events : "");
+	ck->m = m;
+	model_machine_setup(mm, p, db, p->root, m, table_from, size);
+	model_check_inputs(m, model_machine_check, mm, &ck->av, NULL);
+	ck->ok = true;
+}
+
+static void set_remains(struct cov_row *r, const struct checked *sw)
+{
+	const struct model_factor *fa;
+
+	if (sw->ok && sw->av.factor_ok[r->factor]) {
+		fa = &sw->m->factors[r->factor];
+		setf(r->remains, sizeof(r->remains), "model %s: %s (%s)", sw->m->name,
+		     fa->desc ? fa->desc : "its score", vp_quality_name(fa->quality));
+		return;
+	}
+	setf(r->remains, sizeof(r->remains), "%s", no_model_left[r->factor]);
 }
 
 __attribute__((format(printf, 2, 3)))
@@ -200,253 +239,46 @@ static void note(struct cov_row *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Do we run inside a VM (whatever else runs here)?  Xen dom0 sees the hardware. */
-static bool in_vm(const struct platform *p)
-{
-	if (p->hv.xen_dom0)
-		return false;
-	return (p->hv.kind != HV_NONE && p->hv.kind != HV_UNKNOWN) || p->cpu.flag_hypervisor;
-}
-
-/* Why there is no core PMU, shortened for a table note. */
-static const char *no_core(const struct platform *p)
-{
-	if (!p->pmus_known)
-		return "PMU inventory unknown";
-	if (p->hv.kind == HV_XEN)
-		return "no core PMU: Xen gives this domain no vPMU (Xen's vpmu= boot option)";
-	if (strstr(p->core_pmu_reason, "virtualization"))
-		return "no core PMU: the hypervisor exposes none (no vPMU)";
-	if (in_vm(p))
-		return "no core PMU in this VM (no vPMU)";
-	return "no core PMU";
-}
-
-/* Try the recipe's uncore PMU for factor f; true when it serves. */
-static bool try_uncore(const struct platform *p, const struct recipe *rc, enum factor_id f,
-		       struct cov_row *r)
-{
-	const struct pmu_family *fam;
-	char src[160];
-
-	if (!rc || !rc->unc[f])
-		return false;
-	fam = family(p, rc->unc[f]);
-	if (!fam)
-		return false;
-	snprintf(src, sizeof(src), "uncore PMU %s x%d", fam->family, fam->n_instances);
-	set(r, VQ_APPORTIONED, COV_SRC_UNCORE, src, rc->unc_ev[f]);
-	note(r, "counted per socket or L3, shared out to VMs by residency (an estimate)");
-	return true;
-}
-
-static bool try_core(const struct platform *p, const struct recipe *rc, enum factor_id f,
-		     struct cov_row *r)
-{
-	char src[160];
-
-	if (!p->core_pmu || !rc || !rc->core[f])
-		return false;
-	snprintf(src, sizeof(src), "core PMU %s (%s events)", p->core_pmu_name, p->cpu.pfm_pmu);
-	set(r, VQ_MEASURED, COV_SRC_CORE, src, rc->core[f]);
-	return true;
-}
-
-/* Why the recipe's uncore PMU does not serve, if it has one. */
-static void uncore_missing(const struct platform *p, const struct recipe *rc, enum factor_id f,
-			   struct cov_row *r)
-{
-	if (rc && rc->unc[f])
-		note(r, "%s PMU not exposed%s", rc->unc[f],
-		     in_vm(p) ? " (a VM sees no uncore PMU)" : "");
-}
-
-static void do_locality(const struct platform *p, const struct recipe *rc, struct cov_row *r)
-{
-	const struct perm_info *pm = &p->perm;
-
-	if (try_core(p, rc, FACTOR_LOCALITY, r)) {
-		if (in_vm(p))
-			note(r, "counts the host's physical nodes, which this VM's virtual nodes "
-			     "need not match");
-		if (pm->resctrl_mbm_total && pm->resctrl_mbm_local)
-			note(r, "also resctrl mbm_local_bytes / mbm_total_bytes");
-		return;
-	}
-	if (try_uncore(p, rc, FACTOR_LOCALITY, r))
-		return;
-	if (pm->resctrl_mbm_total && pm->resctrl_mbm_local) {
-		set(r, VQ_MEASURED, COV_SRC_RESCTRL, "resctrl MBM",
-		    "(mbm_total_bytes - mbm_local_bytes) / mbm_total_bytes per monitoring group");
-		note(r, "bytes, not accesses");
-		return;
-	}
-	set(r, VQ_PROXY, COV_SRC_SOFTWARE, "software: placement estimate",
-	    "vCPU residency by node (sched) x guest RAM by node (numa_maps), numastat, "
-	    "/proc/vmstat numa_*");
-	if (!p->core_pmu)
-		note(r, "%s", no_core(p));
-	else if (!rc)
-		note(r, "no locality events known for libpfm4 table '%s'",
-		     p->cpu.pfm_pmu[0] ? p->cpu.pfm_pmu : "none");
-	if (p->hv.xen_dom0)
-		; /* xen_dom0_rows() says it */
-	else if (p->topo.known && p->topo.n_nodes == 1)
-		note(r, in_vm(p) ?
-		     "one (virtual) NUMA node: the host's placement of this guest's memory is "
-		     "invisible here" : "one NUMA node: all memory is local here");
-}
-
-static void do_llc(const struct platform *p, const struct recipe *rc, struct cov_row *r)
-{
-	const struct perm_info *pm = &p->perm;
-	bool amd = !strcmp(p->cpu.vendor, "AuthenticAMD");
-	bool arm = !strcmp(p->cpu.arch, "aarch64");
-	char src[160];
-
-	if (try_core(p, rc, FACTOR_LLC, r) || try_uncore(p, rc, FACTOR_LLC, r)) {
-		if (pm->resctrl_llc_occupancy)
-			note(r, "also resctrl llc_occupancy");
-		return;
-	}
-	if (pm->resctrl_llc_occupancy) {
-		set(r, VQ_MEASURED, COV_SRC_RESCTRL, "resctrl", "llc_occupancy per monitoring group");
-		note(r, "occupancy in bytes, not misses");
-		uncore_missing(p, rc, FACTOR_LLC, r);
-		return;
-	}
-	if (p->core_pmu) {
-		snprintf(src, sizeof(src), "core PMU %s (generic events)", p->core_pmu_name);
-		if (amd || arm) {
-			set(r, VQ_PROXY, COV_SRC_CORE, src, "cache-references / cache-misses");
-			note(r, amd ? "AMD maps the generic cache events to L2, not the LLC" :
-			     "Arm maps the generic cache events to L1D refills, not the LLC");
-		} else {
-			set(r, VQ_MEASURED, COV_SRC_CORE, src, "cache-references / cache-misses");
-		}
-		uncore_missing(p, rc, FACTOR_LLC, r);
-		return;
-	}
-	set(r, VQ_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
-	note(r, "%s", no_core(p));
-	uncore_missing(p, rc, FACTOR_LLC, r);
-	note(r, "no resctrl llc_occupancy");
-	remains(r, "an active probe (timed pointer chase over LLC-sized buffers) can infer "
-		"lost capacity; the LLC domains are known from the topology");
-}
-
-static void do_sharing(const struct platform *p, const struct recipe *rc, struct cov_row *r)
-{
-	if (try_core(p, rc, FACTOR_SHARING, r)) {
-		if (rc->zen) {
-			r->quality = VQ_PROXY;
-			note(r, "fills from other CCX caches: counters do not separate HITM");
-		}
-		return;
-	}
-	if (try_uncore(p, rc, FACTOR_SHARING, r))
-		return;
-	set(r, VQ_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
-	remains(r, "nothing per VM: which vCPUs share data cannot be seen without counters");
-	if (!p->core_pmu)
-		note(r, "%s; HITM and snoop-forward counts need one", no_core(p));
-	else
-		note(r, "no HITM events known for libpfm4 table '%s'",
-		     p->cpu.pfm_pmu[0] ? p->cpu.pfm_pmu : "none");
-}
-
-static void do_imc(const struct platform *p, const struct recipe *rc, struct cov_row *r)
-{
-	const struct perm_info *pm = &p->perm;
-
-	if (try_uncore(p, rc, FACTOR_IMC, r))
-		return;
-	if (pm->resctrl_mbm_total) {
-		set(r, VQ_PROXY, COV_SRC_RESCTRL, "resctrl MBM", "mbm_total_bytes per monitoring group");
-		note(r, "bandwidth only: no controller queueing");
-		uncore_missing(p, rc, FACTOR_IMC, r);
-		return;
-	}
-	set(r, VQ_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
-	if (rc && rc->unc[FACTOR_IMC])
-		uncore_missing(p, rc, FACTOR_IMC, r);
-	else
-		note(r, "no memory-controller PMU (uncore_imc, amd_df, amd_umc) known here");
-	note(r, "no resctrl mbm_total_bytes");
-	remains(r, "an active probe (latency under a bandwidth load) shows how loaded memory "
-		"is as this machine sees it, not who loads it");
-}
-
-static void do_queue(const struct platform *p, const struct recipe *rc, struct cov_row *r)
-{
-	char src[160];
-
-	if (rc && rc->zen) {
-		/* as the models say (amd-core.inc): nothing counts a shared tracker */
-		set(r, VQ_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
-		note(r, "no Zen uncore event counts a shared request tracker full or rejecting; "
-		     "amd_l3's miss latency is the whole miss latency, and the MABs are per core");
-		remains(r, "the L3-miss latency and MAB occupancy as metrics, and the IMC factor's "
-			"queueing at the memory controller");
-		return;
-	}
-	if (try_uncore(p, rc, FACTOR_QUEUE, r) || try_core(p, rc, FACTOR_QUEUE, r))
-		return;
-	if (p->core_pmu) {
-		snprintf(src, sizeof(src), "core PMU %s (generic events)", p->core_pmu_name);
-		set(r, VQ_PROXY, COV_SRC_CORE, src, "CPI = cycles / instructions");
-		uncore_missing(p, rc, FACTOR_QUEUE, r);
-		note(r, "nothing architectural counts queue occupancy");
-		return;
-	}
-	set(r, VQ_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
-	note(r, "%s; not even CPI (cycles, instructions)", no_core(p));
-	uncore_missing(p, rc, FACTOR_QUEUE, r);
-	remains(r, "task-clock and run-queue delay (schedstat) show a slowdown, not its cause");
-}
-
 /*
- * A Xen dom0: perf there counts dom0's own vCPUs, so a core or uncore
- * source that the generic rules found does not measure other domains
- * (docs/xen.md).  Each factor then says what it has and what would enable
- * it on Xen: the vPMU mode, PSR, the uncore's reach.
+ * A Xen dom0: perf there counts dom0's own vCPUs, so a factor the chosen
+ * model computes from a core or uncore PMU does not measure the other
+ * domains (docs/xen.md): it is unavailable, whatever the model says.  Each
+ * factor then says what would enable it on Xen (the vPMU mode, PSR, the
+ * uncore's reach), and locality what is left: Xen's placement estimate.
  */
-static void xen_dom0_rows(const struct platform *p, struct coverage *c)
+static void xen_dom0_rows(const struct platform *p, struct coverage *c, const struct checked *sw)
 {
 	char pmu[320], psr[192];
-	bool have_psr = platform_xen_psr(p, psr, sizeof(psr));
 	int f;
 
 	platform_xen_pmu_why(p, pmu, sizeof(pmu));
+	platform_xen_psr(p, psr, sizeof(psr));
 	for (f = 0; f < FACTOR_N; f++) {
 		struct cov_row *r = &c->rows[f];
 
-		if (r->kind != COV_SRC_CORE && r->kind != COV_SRC_UNCORE)
-			continue;
-		/* what dom0's PMUs count is dom0's, not the domains' */
-		set(r, VQ_UNAVAILABLE, COV_SRC_NONE, "none", NULL);
-		r->note[0] = '\0';
-	}
-	for (f = 0; f < FACTOR_N; f++) {
-		struct cov_row *r = &c->rows[f];
-
+		if (r->kind == COV_SRC_CORE || r->kind == COV_SRC_UNCORE) {
+			/* what dom0's PMUs count is dom0's, not the domains' */
+			r->quality = VQ_UNAVAILABLE;
+			r->kind = COV_SRC_NONE;
+			r->note[0] = '\0';
+			note(r, "in a Xen dom0 the PMU counts dom0's own vCPUs, not the domains'");
+			set_remains(r, sw);
+		}
 		if (f == FACTOR_LOCALITY) {
-			if (r->kind == COV_SRC_NONE || r->kind == COV_SRC_SOFTWARE) {
-				set(r, VQ_PROXY, COV_SRC_SOFTWARE, "software: placement estimate", NULL);
-				snprintf(r->events, sizeof(r->events),
-					 "vCPU run time per pCPU (xl vcpu-list) x domain pages per node "
-					 "(Xen's 'u' dump, --xen-numa-dump, or the vNUMA config)");
-				r->note[0] = '\0';
-			}
+			/* whatever the model computes here, per domain it needs counters */
 			note(r, "measured remote shares per domain need counters: %s", pmu);
 			if (!p->topo.from_xen)
 				note(r, "dom0 sees one node: the machine's nodes are Xen's (xl info -n: %s)",
 				     p->hv.xen_info_reason[0] ? p->hv.xen_info_reason : "not read");
+			if (r->quality == VQ_UNAVAILABLE)
+				setf(r->remains, sizeof(r->remains),
+				     "the placement estimate: vCPU run time per pCPU (xl vcpu-list) x "
+				     "domain pages per node (Xen's 'u' dump, --xen-numa-dump, or the "
+				     "vNUMA config)");
 			continue;
 		}
 		if (r->quality != VQ_UNAVAILABLE)
 			continue;
-		r->note[0] = '\0';
 		switch (f) {
 		case FACTOR_LLC:
 			note(r, "per-domain LLC occupancy: Xen PSR CMT (xl psr-cmt-show "
@@ -469,10 +301,11 @@ static void xen_dom0_rows(const struct platform *p, struct coverage *c)
 			break;
 		}
 	}
-	(void)have_psr;
 }
 
-/* Append the factors of quality q as "a, b" to sb-like buffer; returns how many. */
+/* ---- the summary lines ---- */
+
+/* Append the factors of quality q as "a, b" to buf; returns how many. */
 static int list_quality(const struct coverage *c, enum vp_quality q, char *buf, size_t size)
 {
 	size_t o = strlen(buf);
@@ -512,35 +345,76 @@ static void set_verdict(struct coverage *c)
 		}
 	}
 	if (!n_lost)
-		snprintf(c->verdict, sizeof(c->verdict), "nothing lost: %s", remains);
+		setf(c->verdict, sizeof(c->verdict), "nothing lost: %s", remains);
 	else if (n_lost == FACTOR_N)
-		snprintf(c->verdict, sizeof(c->verdict), "lost: all five factors");
+		setf(c->verdict, sizeof(c->verdict), "lost: all five factors");
 	else
-		snprintf(c->verdict, sizeof(c->verdict), "lost: %s; remains: %s", lost, remains);
+		setf(c->verdict, sizeof(c->verdict), "lost: %s; remains: %s", lost, remains);
 }
 
-void coverage_compute(const struct platform *p, struct coverage *c)
+void coverage_compute(const struct platform *p, const struct model_registry *r,
+		      struct coverage *c)
 {
-	const struct recipe *rc = recipe_for(p->cpu.pfm_pmu);
+	const struct model_entry *chosen, *swe;
+	struct vp_err err = { 0, "" };
+	struct pmu_db *db = NULL;
+	struct model_machine mm, swm;
+	struct checked ck = { 0 }, sw = { 0 };
+	char sw_table[256];
 	int counts[VQ_N] = { 0 }, f;
 
 	memset(c, 0, sizeof(*c));
-	if (rc)
-		snprintf(c->recipe, sizeof(c->recipe), "%s", rc->label);
-	for (f = 0; f < FACTOR_N; f++)
+	for (f = 0; f < FACTOR_N; f++) {
 		c->rows[f].factor = (enum factor_id)f;
-	do_locality(p, rc, &c->rows[FACTOR_LOCALITY]);
-	do_llc(p, rc, &c->rows[FACTOR_LLC]);
-	do_sharing(p, rc, &c->rows[FACTOR_SHARING]);
-	do_imc(p, rc, &c->rows[FACTOR_IMC]);
-	do_queue(p, rc, &c->rows[FACTOR_QUEUE]);
+		c->rows[f].quality = c->rows[f].label = VQ_UNAVAILABLE;
+		c->rows[f].kind = COV_SRC_NONE;
+		setf(c->rows[f].source, sizeof(c->rows[f].source), "none");
+	}
+	chosen = model_registry_choose(r, p, c->model_why, sizeof(c->model_why), &err);
+	if (pmu_db_new(&db, p->root, &err) == 0) {
+		/* the event database is read; err keeps the choice's message, if any */
+	} else {
+		db = NULL;
+	}
+	swe = model_registry_find(r, "software");
+	if (swe && swe->m && (!chosen || chosen->m != swe->m))
+		check_model(&sw, swe->m, p, db, &swm, sw_table, sizeof(sw_table));
+	if (!chosen) {
+		setf(c->model_why, sizeof(c->model_why), "%s", err.msg);
+		for (f = 0; f < FACTOR_N; f++) {
+			setf(c->rows[f].note, sizeof(c->rows[f].note), "no model matches this machine");
+			set_remains(&c->rows[f], &sw);
+		}
+	} else {
+		setf(c->model, sizeof(c->model), "%s", chosen->name);
+		setf(c->model_path, sizeof(c->model_path), "%s", chosen->path);
+		if (!p->core_pmu && p->core_pmu_reason[0]) {
+			size_t o = strlen(c->model_why);
+
+			setf(c->model_why + o, sizeof(c->model_why) - o, "; no core PMU: %s",
+			     p->core_pmu_reason);
+		}
+		check_model(&ck, chosen->m, p, db, &mm, c->table_from, sizeof(c->table_from));
+		if (!p->core_pmu)
+			c->table_from[0] = '\0';  /* no core event can count here, whatever table */
+		for (f = 0; f < FACTOR_N; f++) {
+			row_from_model(&c->rows[f], chosen->m, &ck.av, &mm);
+			if (c->rows[f].quality == VQ_UNAVAILABLE)
+				set_remains(&c->rows[f], &sw);
+		}
+		model_avail_release(chosen->m, &ck.av);
+	}
 	if (p->hv.xen_dom0)
-		xen_dom0_rows(p, c);
+		xen_dom0_rows(p, c, &sw);
+	if (sw.ok)
+		model_avail_release(sw.m, &sw.av);
+	pmu_db_free(db);
 	for (f = 0; f < FACTOR_N; f++)
 		counts[c->rows[f].quality]++;
 	set_verdict(c);
-	snprintf(c->summary, sizeof(c->summary),
-		 "%s: %d measured, %d apportioned, %d by proxy, %d unavailable",
-		 p->core_pmu ? "hardware counters" : "no hardware PMU", counts[VQ_MEASURED],
-		 counts[VQ_APPORTIONED], counts[VQ_PROXY], counts[VQ_UNAVAILABLE]);
+	setf(c->summary, sizeof(c->summary),
+	     "%s%s%s: %d measured, %d estimated, %d apportioned, %d by proxy, %d unavailable",
+	     c->model[0] ? "model '" : "no model", c->model, c->model[0] ? "'" : "",
+	     counts[VQ_MEASURED], counts[VQ_ESTIMATE], counts[VQ_APPORTIONED], counts[VQ_PROXY],
+	     counts[VQ_UNAVAILABLE]);
 }

@@ -1,52 +1,77 @@
-/* coverage.h - which source would measure each of the five factors on a platform */
+/* coverage.h - what the model chosen for a platform measures of the five factors there */
 #ifndef VP_COVERAGE_H
 #define VP_COVERAGE_H
 
+#include <stdbool.h>
+
+#include "model/registry.h"
 #include "platform/platform.h"
 #include "util/vocab.h"
 
 /*
- * The factor-coverage table that `vmmprof info` prints: for each factor,
- * the best source this platform offers (core PMU events of a named recipe,
- * an uncore PMU, resctrl, a software proxy) or "unavailable" with the
- * reason.  The decision is one function over struct platform so that a
- * model-based plan can later replace it without changing callers.
+ * The factor-coverage table that `vmmprof info` prints.  It has one
+ * source of truth: the model model_registry_choose() picks for the
+ * platform, its inputs checked on the platform's root with the resolver
+ * `vmmprof model check --root` uses (model_check_inputs() with
+ * model_machine_check()).  For each factor: the model's quality label, the
+ * events and sources its score reads, whether each exists here (the reason
+ * when not), and what is left when the factor cannot be computed.
  */
 
 enum cov_kind {
-	COV_SRC_CORE,     /* core PMU events */
-	COV_SRC_UNCORE,   /* an uncore PMU */
+	COV_SRC_CORE,     /* perf events counted per thread or CPU (core PMU, software events) */
+	COV_SRC_UNCORE,   /* per-node counts: an uncore PMU, or an input the model marks node/home */
 	COV_SRC_RESCTRL,  /* resctrl monitoring */
-	COV_SRC_SOFTWARE, /* procfs/sysfs counters, placement estimates */
-	COV_SRC_NONE,
+	COV_SRC_SOFTWARE, /* procfs/sysfs/scheduler sources, placement estimates */
+	COV_SRC_NONE,     /* the factor cannot be computed here */
+};
+
+#define COV_MAX_INPUTS 16
+
+struct cov_input {             /* one event or source a factor's score reads */
+	char name[48];             /* the model's name for it: "sq_full" */
+	char spec[160];            /* "OFFCORE_REQUESTS_BUFFER:SQ_FULL", "resctrl.mbm_total_bytes" */
+	char desc[160];            /* the model's description of it; "" when none */
+	bool source;               /* a software source, not a perf event */
+	bool per_node;             /* counted per node: an uncore PMU's event, or marked node/home */
+	bool optional;
+	bool present;              /* exists on this machine (or fixture root) */
+	char pmu[64];              /* present events: the PMU family that counts it ("cpu", "uncore_imc") */
+	char reason[240];          /* !present: why not */
 };
 
 struct cov_row {
 	enum factor_id factor;
-	enum vp_quality quality;
+	enum vp_quality quality;   /* the model's label when its score can be computed here, else unavailable */
+	enum vp_quality label;     /* the model's label whatever this machine has */
 	enum cov_kind kind;
-	char source[160];           /* "core PMU cpu (skx recipe)", "uncore_imc x6", "resctrl", "software" */
-	char events[256];          /* what would be read: event names, files */
-	char note[768];            /* why not better / what is lost; "" when nothing to add */
+	char source[160];          /* "model skx", or "none" */
+	char score[256];           /* the score's formula; "" when the model binds none */
+	char desc[256];            /* the binding's description; "" when none */
+	struct cov_input inputs[COV_MAX_INPUTS];
+	int n_inputs;              /* inputs the score reads, through its metrics */
+	char note[768];            /* why unavailable (and, in a Xen dom0, what would enable it); "" when nothing to add */
 	char remains[256];         /* when unavailable: what is left to go on instead */
 };
 
 struct coverage {
-	char recipe[48];           /* the event recipe family ("Skylake-SP / Cascade Lake"), "" when none */
+	char model[64];            /* the chosen model, "" when none matched */
+	char model_path[256];
+	char model_why[256];       /* which match rule chose it, or why none was */
+	char table_from[256];      /* which libpfm4 table checked its core events */
 	char summary[256];         /* one line: counts per quality */
 	char verdict[256];         /* plain words: which factors are lost, which remain and how */
 	struct cov_row rows[FACTOR_N];
 };
 
-/* Fill *c (caller-owned, nothing to release) from *p. */
-void coverage_compute(const struct platform *p, struct coverage *c);
-
 /*
- * The core-PMU events of the recipe serving libpfm4 table pfm for factor
- * f, in libpfm4 spelling ("EVENT:UMASK / :UMASK2, EVENT2"); NULL when the
- * recipe has none.  Static storage.
+ * Fill *c (caller-owned, nothing to release) from the model r chooses for
+ * p, checked on p->root.  On a fixture root the caller sets
+ * LIBPFM_ENCODE_INACTIVE first, as for `model check --root` (a library
+ * does not touch the environment).
  */
-const char *coverage_recipe_core(const char *pfm, enum factor_id f);
+void coverage_compute(const struct platform *p, const struct model_registry *r,
+		      struct coverage *c);
 
 const char *cov_kind_name(enum cov_kind k);       /* "core", "uncore", "resctrl", "software", "none" */
 

@@ -1,4 +1,4 @@
-/* info_json.c - the `vmmprof info --json` document (schema vmmprof-info/1), shared with the daemon */
+/* info_json.c - the `vmmprof info --json` document (schema vmmprof-info/2), shared with the daemon */
 #include "plan/info_json.h"
 
 #include <limits.h>
@@ -260,13 +260,31 @@ static void json_perm(const struct platform *p, struct jw *w)
 	jw_obj_end(w);
 }
 
+static void json_input(const struct cov_input *ci, struct jw *w)
+{
+	jw_obj_begin(w);
+	jw_kstr(w, "name", ci->name);
+	jw_kstr(w, "spec", ci->spec);
+	jstr_or_null(w, "description", ci->desc);
+	jw_kstr(w, "kind", ci->source ? "source" : "event");
+	jw_kbool(w, "per_node", ci->per_node);
+	jw_kbool(w, "optional", ci->optional);
+	jw_kbool(w, "present", ci->present);
+	jstr_or_null(w, "pmu", ci->pmu);
+	jstr_or_null(w, "reason", ci->reason);
+	jw_obj_end(w);
+}
+
 static void json_coverage(const struct coverage *cv, struct jw *w)
 {
-	int f;
+	int f, i;
 
 	jw_key(w, "coverage");
 	jw_obj_begin(w);
-	jstr_or_null(w, "recipe", cv->recipe);
+	jstr_or_null(w, "model", cv->model);
+	jstr_or_null(w, "model_path", cv->model_path);
+	jw_kstr(w, "chosen_by", cv->model_why);
+	jstr_or_null(w, "core_table", cv->table_from);
 	jw_kstr(w, "summary", cv->summary);
 	jw_kstr(w, "verdict", cv->verdict);
 	jw_key(w, "factors");
@@ -277,9 +295,16 @@ static void json_coverage(const struct coverage *cv, struct jw *w)
 		jw_obj_begin(w);
 		jw_kstr(w, "factor", factor_name(r->factor));
 		jw_kstr(w, "quality", vp_quality_name(r->quality));
+		jw_kstr(w, "model_quality", vp_quality_name(r->label));
 		jw_kstr(w, "kind", cov_kind_name(r->kind));
 		jw_kstr(w, "source", r->source);
-		jstr_or_null(w, "events", r->events);
+		jstr_or_null(w, "score", r->score);
+		jstr_or_null(w, "description", r->desc);
+		jw_key(w, "reads");
+		jw_arr_begin(w);
+		for (i = 0; i < r->n_inputs; i++)
+			json_input(&r->inputs[i], w);
+		jw_arr_end(w);
 		jstr_or_null(w, "note", r->note);
 		jstr_or_null(w, "instead", r->remains);
 		jw_obj_end(w);
@@ -294,7 +319,7 @@ void info_json(const struct platform *p, const struct coverage *cv, struct sbuf 
 
 	jw_init(&w, sb, true);
 	jw_obj_begin(&w);
-	jw_kstr(&w, "schema", "vmmprof-info/1");
+	jw_kstr(&w, "schema", "vmmprof-info/2");
 	jw_kstr(&w, "root", p->root);
 	jw_kbool(&w, "live", !strcmp(p->root, "/"));
 	json_cpu(p, &w);
@@ -556,12 +581,30 @@ static void rd_perm(const struct jv *v, const struct jv *rc, struct perm_info *p
 	rd_str(rc, "reason", pm->resctrl_reason, sizeof(pm->resctrl_reason));
 }
 
+static void rd_input(const struct jv *v, struct cov_input *ci)
+{
+	const char *k = jv_str(v, "kind");
+
+	rd_str(v, "name", ci->name, sizeof(ci->name));
+	rd_str(v, "spec", ci->spec, sizeof(ci->spec));
+	rd_str(v, "description", ci->desc, sizeof(ci->desc));
+	ci->source = k && !strcmp(k, "source");
+	ci->per_node = rd_bool(v, "per_node");
+	ci->optional = rd_bool(v, "optional");
+	ci->present = rd_bool(v, "present");
+	rd_str(v, "pmu", ci->pmu, sizeof(ci->pmu));
+	rd_str(v, "reason", ci->reason, sizeof(ci->reason));
+}
+
 static int rd_coverage(const struct jv *v, struct coverage *cv, struct vp_err *err)
 {
 	const struct jv *rows = jv_arr(v, "factors");
-	size_t i;
+	size_t i, k;
 
-	rd_str(v, "recipe", cv->recipe, sizeof(cv->recipe));
+	rd_str(v, "model", cv->model, sizeof(cv->model));
+	rd_str(v, "model_path", cv->model_path, sizeof(cv->model_path));
+	rd_str(v, "chosen_by", cv->model_why, sizeof(cv->model_why));
+	rd_str(v, "core_table", cv->table_from, sizeof(cv->table_from));
 	rd_str(v, "summary", cv->summary, sizeof(cv->summary));
 	rd_str(v, "verdict", cv->verdict, sizeof(cv->verdict));
 	if (!rows || rows->n != FACTOR_N)
@@ -569,16 +612,23 @@ static int rd_coverage(const struct jv *v, struct coverage *cv, struct vp_err *e
 				  FACTOR_N);
 	for (i = 0; i < rows->n; i++) {
 		const struct jv *r = &rows->items[i];
+		const struct jv *in = jv_arr(r, "reads");
 		struct cov_row *row = &cv->rows[i];
 
 		row->factor = (enum factor_id)rd_enum(jv_str(r, "factor"), factor_name_i, FACTOR_N,
 						       (int)i);
 		row->quality = (enum vp_quality)rd_enum(jv_str(r, "quality"), quality_name_i,
 							 VQ_UNAVAILABLE + 1, VQ_UNAVAILABLE);
+		row->label = (enum vp_quality)rd_enum(jv_str(r, "model_quality"), quality_name_i,
+						       VQ_UNAVAILABLE + 1, VQ_UNAVAILABLE);
 		row->kind = (enum cov_kind)rd_enum(jv_str(r, "kind"), kind_name_i, COV_SRC_NONE + 1,
 						   COV_SRC_NONE);
 		rd_str(r, "source", row->source, sizeof(row->source));
-		rd_str(r, "events", row->events, sizeof(row->events));
+		rd_str(r, "score", row->score, sizeof(row->score));
+		rd_str(r, "description", row->desc, sizeof(row->desc));
+		for (k = 0; in && k < in->n && k < COV_MAX_INPUTS; k++)
+			rd_input(&in->items[k], &row->inputs[k]);
+		row->n_inputs = (int)k;
 		rd_str(r, "note", row->note, sizeof(row->note));
 		rd_str(r, "instead", row->remains, sizeof(row->remains));
 	}
@@ -593,8 +643,8 @@ int info_from_json(const struct jv *doc, struct platform *p, struct coverage *cv
 
 	memset(p, 0, sizeof(*p));
 	memset(cv, 0, sizeof(*cv));
-	if (!schema || strcmp(schema, "vmmprof-info/1"))
-		return vp_err_set(err, VP_EFORMAT, "not a vmmprof-info/1 document (schema '%s')",
+	if (!schema || strcmp(schema, "vmmprof-info/2"))
+		return vp_err_set(err, VP_EFORMAT, "not a vmmprof-info/2 document (schema '%s')",
 				  schema ? schema : "none");
 	rd_str(doc, "root", p->root, sizeof(p->root));
 	rd_cpu(jv_get(doc, "cpu"), p);

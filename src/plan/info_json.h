@@ -7,7 +7,7 @@
 #include "util/jsonread.h"
 #include "util/sbuf.h"
 
-/* Append the document (schema vmmprof-info/1, docs/info-json.md), pretty and
+/* Append the document (schema vmmprof-info/2, docs/info-json.md), pretty and
  * ending in a newline, to sb. */
 void info_json(const struct platform *p, const struct coverage *cv, struct sbuf *sb);
 
@@ -16,7 +16,7 @@ void info_json(const struct platform *p, const struct coverage *cv, struct sbuf 
  * platform_release(), also after an error) and *cv: every field that
  * info_text() prints, so the remote client prints the daemon's info with the
  * local renderer.  What the document does not carry (per-CPU arrays) stays
- * empty.  Returns 0, or VP_EFORMAT when doc is not vmmprof-info/1.
+ * empty.  Returns 0, or VP_EFORMAT when doc is not vmmprof-info/2.
  */
 int info_from_json(const struct jv *doc, struct platform *p, struct coverage *cv,
 		   struct vp_err *err);

@@ -356,19 +356,45 @@ static void text_perm(const struct platform *p, struct sbuf *sb)
 
 static void text_coverage(const struct coverage *cv, struct sbuf *sb)
 {
-	int f;
+	int f, i;
 
 	sbuf_addf(sb, "\nFactor coverage: %s\n", cv->summary);
 	sbuf_addf(sb, "  %s\n", cv->verdict);
-	if (cv->recipe[0])
-		sbuf_addf(sb, "  event recipe: %s\n", cv->recipe);
+	if (cv->model[0])
+		sbuf_addf(sb, "  model %s chosen by: %s\n", cv->model, cv->model_why);
+	else
+		sbuf_addf(sb, "  no model: %s\n", cv->model_why);
+	if (cv->table_from[0])
+		sbuf_addf(sb, "  core events checked with: %s\n", cv->table_from);
 	for (f = 0; f < FACTOR_N; f++) {
 		const struct cov_row *r = &cv->rows[f];
 
-		sbuf_addf(sb, "  %-9s %-12s %s\n", factor_name(r->factor),
+		sbuf_addf(sb, "  %-9s %-12s %s", factor_name(r->factor),
 			  vp_quality_name(r->quality), r->source);
-		if (r->events[0])
-			sbuf_addf(sb, "  %-22s reads: %s\n", "", r->events);
+		if (r->kind != COV_SRC_NONE)
+			sbuf_addf(sb, " (%s)", cov_kind_name(r->kind));
+		if (r->quality != r->label)
+			sbuf_addf(sb, "; the model says %s", vp_quality_name(r->label));
+		sbuf_addch(sb, '\n');
+		if (r->score[0])
+			sbuf_addf(sb, "  %-22s score: %s\n", "", r->score);
+		for (i = 0; i < r->n_inputs; i++) {
+			const struct cov_input *ci = &r->inputs[i];
+
+			sbuf_addf(sb, "  %-22s %s %s = %s", "", ci->present ? "reads " : "absent",
+				  ci->name, ci->spec);
+			if (ci->desc[0])
+				sbuf_addf(sb, " \"%s\"", ci->desc);
+			sbuf_addf(sb, "%s: ", ci->optional ? " (optional)" : "");
+			if (!ci->present)
+				sbuf_addstr(sb, ci->reason);
+			else if (ci->source)
+				sbuf_addstr(sb, "software source");
+			else
+				sbuf_addf(sb, "%s%s", ci->pmu[0] ? ci->pmu : "perf event",
+					  ci->per_node ? ", per node" : "");
+			sbuf_addch(sb, '\n');
+		}
 		if (r->note[0])
 			sbuf_addf(sb, "  %-22s %s: %s\n", "",
 				  r->quality == VQ_UNAVAILABLE ? "why" : "note", r->note);

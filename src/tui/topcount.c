@@ -51,7 +51,8 @@ static enum vp_quality vq_of(enum vp_quality q)
 /*
  * Each factor's state and the reason behind it: the model's binding when
  * counting is on (av: what exists here), else top's software figure and
- * the coverage decision's source that could count it.
+ * why counting is off (`vmmprof info` says what the model chosen here
+ * would count).
  */
 void top_count_describe(struct top_state *s, const struct model_avail *av)
 {
@@ -60,7 +61,6 @@ void top_count_describe(struct top_state *s, const struct model_avail *av)
 	int f;
 
 	for (f = 0; f < TOP_NFACTORS; f++) {
-		const struct cov_row *cr = &s->cov.rows[f];
 		const struct model_factor *mf = c->m && c->on ? &c->m->factors[f] : NULL;
 		struct sbuf why = SBUF_INIT;
 
@@ -79,14 +79,9 @@ void top_count_describe(struct top_state *s, const struct model_avail *av)
 					  mf->quality == VQ_UNAVAILABLE && mf->reason ? mf->reason :
 					  av && av->factor_reason[f] ? av->factor_reason[f] :
 					  "cannot compute it here");
-			else if (cr->quality == VQ_UNAVAILABLE)
-				sbuf_addstr(&why, cr->note[0] ? cr->note : "no source on this machine");
-			else if (cr->kind == COV_SRC_SOFTWARE)
-				sbuf_addf(&why, "a software source could give it; counters are off: %s",
-					  c->off);
 			else
-				sbuf_addf(&why, "%s could count it; counters are off: %s", cr->source,
-					  c->off);
+				sbuf_addf(&why, "counters are off: %s ('vmmprof info' says what "
+					  "would count it here)", c->off);
 			if (f == FACTOR_LOCALITY)
 				sbuf_addf(&est, "locality (placement estimate)");
 			else

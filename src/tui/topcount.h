@@ -11,7 +11,7 @@ void top_count_release(struct top_state *s);
 /*
  * Each factor's state, reason and the status line: from s->cnt.m's
  * bindings and av (what exists here) when counting is on, else the
- * software figures and the coverage's sources.  top_count_start() and
+ * software figures and why counting is off.  top_count_start() and
  * top_count_off() call it; tests call it to stand in for a collector.
  */
 void top_count_describe(struct top_state *s, const struct model_avail *av);

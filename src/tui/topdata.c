@@ -72,7 +72,6 @@ int top_init(struct top_state *s, const char *root, struct vp_err *err)
 	ret = platform_probe(&s->plat, root, err);
 	if (ret)
 		return ret;
-	coverage_compute(&s->plat, &s->cov);
 	attrib_init(&s->attrib, &s->plat.topo);
 	{
 		struct vp_err terr = { 0, "" };

@@ -10,7 +10,6 @@
 #include "bench/calib.h"
 #include "hv/hv.h"
 #include "model/model.h"
-#include "plan/coverage.h"
 #include "platform/platform.h"
 #include "source/cpustat.h"
 #include "source/numastat.h"
@@ -138,7 +137,6 @@ struct top_counting {
 struct top_state {
 	const char *root;
 	struct platform plat;
-	struct coverage cov;
 	struct attrib attrib;
 	struct node_stat *ns_prev;
 	size_t n_ns_prev;

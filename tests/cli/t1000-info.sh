@@ -11,7 +11,7 @@ test_expect_success 'info prints every section and exits 0' '
 
 test_expect_success 'info --json parses and has every section' '
 	vmmprof info --json >j &&
-	test "$(json_get j "j[\"schema\"]")" = vmmprof-info/1 &&
+	test "$(json_get j "j[\"schema\"]")" = vmmprof-info/2 &&
 	for k in cpu virtualization topology pmus permissions resctrl coverage; do
 		test "$(json_get j "\"$k\" in j")" = True || { echo "no $k"; return 1; }
 	done

@@ -14,8 +14,10 @@ test_expect_success 'skx-2s: text names the CPU, host role, nodes, uncore famili
 	grep_q "^ *uncore_imc  uncore *6  30..35  0,4" out &&
 	grep_q "^ *uncore_cha  uncore *20  10..29  0,4" out &&
 	grep_q "resctrl *mounted, L3 monitoring: llc_occupancy, mbm_total_bytes, mbm_local_bytes" out &&
-	grep_q "^  imc *apportioned *uncore PMU uncore_imc x6" out &&
-	grep_q "^  locality *measured *core PMU cpu (skx events)" out
+	grep_q "^  model skx chosen by: CPU GenuineIntel family 0x6 model 0x55 " out &&
+	grep_q "^  imc *apportioned *model skx (uncore)" out &&
+	grep_q "reads  cas_rd = uncore_imc/event=0x04,umask=0x03/ \"CAS_COUNT.RD\" (optional): uncore_imc, per node" out &&
+	grep_q "^  locality *measured *model skx (core)" out
 '
 
 test_expect_success 'skx-2s: JSON has the same content' '
@@ -29,7 +31,13 @@ test_expect_success 'skx-2s: JSON has the same content' '
 	test "$(json_get j "[f[\"instances\"] for f in j[\"pmus\"][\"families\"] if f[\"family\"] == \"uncore_imc\"][0]")" = 6 &&
 	test "$(json_get j "len(j[\"pmus\"][\"devices\"])")" = 37 &&
 	test "$(json_get j "\",\".join(j[\"resctrl\"][\"mon_features\"])")" = llc_occupancy,mbm_total_bytes,mbm_local_bytes &&
-	test "$(json_get j "j[\"coverage\"][\"factors\"][3][\"quality\"]")" = apportioned
+	test "$(json_get j "j[\"coverage\"][\"factors\"][3][\"quality\"]")" = apportioned &&
+	test "$(json_get j "j[\"coverage\"][\"model\"]")" = skx &&
+	# models/skx.model: queue = max(sq_full / cyc, fb_full / cyc), no CHA TOR counter
+	test "$(json_get j "\",\".join(sorted(i[\"name\"] for i in j[\"coverage\"][\"factors\"][4][\"reads\"]))")" = \
+		cyc,fb_full,sq_full &&
+	test "$(json_get j "[i[\"spec\"] for i in j[\"coverage\"][\"factors\"][4][\"reads\"] if i[\"name\"] == \"sq_full\"][0]")" = \
+		OFFCORE_REQUESTS_BUFFER:SQ_FULL
 '
 
 test_expect_success 'zen3-2s: four LLC domains, amd_df/amd_l3, non-root' '
@@ -39,15 +47,17 @@ test_expect_success 'zen3-2s: four LLC domains, amd_df/amd_l3, non-root' '
 	grep_q "^ *amd_l3 *uncore *1 *13  0,2,4,6" out &&
 	grep_q "privileges *not root, CAP_PERFMON no" out &&
 	grep_q "resctrl *unavailable (resctrl not mounted" out &&
-	grep_q "^  sharing *proxy" out &&
-	grep_q "^  imc *apportioned *uncore PMU amd_df x1" out
+	grep_q "^  sharing *proxy *model zen3 (core)" out &&
+	grep_q "^  imc *apportioned *model zen3 (uncore)" out &&
+	grep_q "reads  df_ch0 = amd_df/event=0x07,umask=0x38/ \"DRAM channel data controller 0\" (optional): amd_df, per node" out
 '
 
 test_expect_success 'nhm-ep: the single "uncore" PMU serves imc and queue; no cgroup v2' '
 	vmmprof info --root "$R/nhm-ep" >out &&
 	grep_q "libpfm4 *nhm " out &&
 	grep_q "^ *uncore  *uncore *1 *6  0,4" out &&
-	grep_q "UNC_GQ_CYCLES_FULL" out &&
+	grep_q "^  queue *apportioned *model nhm-ep (uncore)" out &&
+	grep_q "reads  gq_full_rd = uncore/event=0x00,umask=0x01/ \"UNC_GQ_CYCLES_FULL:READ_TRACKER\" (optional): uncore, per node" out &&
 	grep_q "cgroup v2 *unavailable (no cgroup2 mount" out
 '
 
@@ -56,10 +66,12 @@ test_expect_success 'kvm-guest-vpmu: guest with core PMU, imc unavailable and qu
 	test "$(json_get j "j[\"virtualization\"][\"hypervisor\"]")" = KVM &&
 	test "$(json_get j "j[\"virtualization\"][\"role\"]")" = guest &&
 	test "$(json_get j "j[\"pmus\"][\"core_pmu_name\"]")" = cpu &&
+	# a Cascade Lake vPMU: the skx model, whose imc needs uncore_imc, which a guest lacks
+	test "$(json_get j "j[\"coverage\"][\"model\"]")" = skx &&
 	test "$(json_get j "\",\".join(f[\"quality\"] for f in j[\"coverage\"][\"factors\"])")" = \
-		measured,measured,measured,unavailable,proxy &&
-	json_get j "j[\"coverage\"][\"factors\"][3][\"note\"]" | grep -q "uncore_imc PMU not exposed" &&
-	json_get j "j[\"coverage\"][\"factors\"][4][\"note\"]" | grep -q "uncore_imc PMU not exposed"
+		measured,measured,measured,unavailable,measured &&
+	test "$(json_get j "j[\"coverage\"][\"factors\"][3][\"model_quality\"]")" = apportioned &&
+	json_get j "j[\"coverage\"][\"factors\"][3][\"note\"]" | grep -q "no PMU .uncore_imc. here"
 '
 
 test_expect_success 'kvm-guest-novpmu: one assumed node, no core PMU and the kernel says why' '

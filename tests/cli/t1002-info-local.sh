@@ -26,16 +26,17 @@ test_expect_success 'as root in a VM the reason is the kernel line about virtual
 	fi
 '
 
-test_expect_success 'coverage: nothing measured, every factor has a source or a reason and a substitute' '
+test_expect_success 'coverage: the software model, every factor has its inputs or a reason and a substitute' '
 	vmmprof info --json >j &&
-	test "$(json_get j "sum(f[\"quality\"] in (\"measured\", \"apportioned\") for f in j[\"coverage\"][\"factors\"])")" = 0 &&
+	test "$(json_get j "j[\"coverage\"][\"model\"]")" = software &&
+	json_get j "j[\"coverage\"][\"chosen_by\"]" | grep -q "no core PMU: " &&
+	test "$(json_get j "sum(f[\"quality\"] in (\"measured\", \"apportioned\") for f in j[\"coverage\"][\"factors\"] if f[\"factor\"] != \"imc\")")" = 0 &&
 	test "$(json_get j "all(f[\"quality\"] != \"unavailable\" or (f[\"note\"] and f[\"instead\"]) for f in j[\"coverage\"][\"factors\"])")" = True &&
-	test "$(json_get j "all(f[\"quality\"] == \"unavailable\" or f[\"events\"] for f in j[\"coverage\"][\"factors\"])")" = True &&
+	test "$(json_get j "all(f[\"quality\"] == \"unavailable\" or any(i[\"present\"] for i in f[\"reads\"]) for f in j[\"coverage\"][\"factors\"])")" = True &&
 	vmmprof info >out &&
-	grep_q "^Factor coverage: no hardware PMU" out &&
-	grep_q "^  locality *proxy *software: placement estimate" out &&
-	grep_q "instead: " out &&
-	grep_q "^  lost: .*; remains: locality by proxy" out
+	grep_q "^Factor coverage: model .software.: " out &&
+	grep_q "^  model software chosen by: software (.*); no core PMU: " out &&
+	grep_q "instead: " out
 '
 
 test_expect_success 'the real topology: as many CPUs and nodes as the kernel says' '

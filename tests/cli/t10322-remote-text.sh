@@ -149,7 +149,7 @@ s.handle_request()
 	i=0
 	while [ ! -e fake/ready ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	expect_exit 1 vmmprof --remote "http://127.0.0.1:$p" --token-file "$T" info >out 2>err &&
-	grep_q "not a vmmprof-info/1 document" err &&
+	grep_q "not a vmmprof-info/2 document" err &&
 	test ! -s out
 '
 

@@ -1,10 +1,13 @@
 /* test_info_text.c - info's text from the probe equals the text from its JSON read back (the remote client) */
 #include "test.h"
 
+#include <stdlib.h>
+
 #include "plan/coverage.h"
 #include "plan/info_json.h"
 #include "plan/info_text.h"
 #include "platform/platform.h"
+#include "util/alloc.h"
 #include "util/jsonread.h"
 
 /* Text from the probe, and text from info_json() -> info_from_json(). */
@@ -20,7 +23,17 @@ static void roundtrip(int line, const char *root)
 		CHECK_AT(line, 0, "probe of '%s' failed: %s", root, err.msg);
 		return;
 	}
-	coverage_compute(&p, &cv);
+	{
+		/* the built-in models, as the binary in the source tree finds them */
+		char *dir = xstrdup(test_data("../../models"));
+		const char *dirs[1] = { dir };
+		struct model_registry reg;
+
+		model_registry_init(&reg, dirs, 1);
+		coverage_compute(&p, &reg, &cv);
+		model_registry_release(&reg);
+		free(dir);
+	}
 	info_text(&p, &cv, "X", &direct);
 	info_json(&p, &cv, &doc);
 	CHECK_AT(line, !jv_parse(&v, doc.buf, doc.len, "info", &err), "%s: %s", root, err.msg);
@@ -63,10 +76,10 @@ TEST(info_text_from_json_equals_probe)
 TEST(info_from_json_rejects)
 {
 	static const struct { int line; const char *doc; const char *msg; } rows[] = {
-		{ __LINE__, "{}", "not a vmmprof-info/1 document (schema 'none')" },
-		{ __LINE__, "{\"schema\":\"vmmprof-info/2\"}", "schema 'vmmprof-info/2'" },
-		{ __LINE__, "{\"schema\":\"vmmprof-info/1\"}", "coverage has not 5 factors" },
-		{ __LINE__, "{\"schema\":\"vmmprof-info/1\",\"coverage\":{\"factors\":[{},{},{},{}]}}",
+		{ __LINE__, "{}", "not a vmmprof-info/2 document (schema 'none')" },
+		{ __LINE__, "{\"schema\":\"vmmprof-info/1\"}", "schema 'vmmprof-info/1'" }, /* before the model-based coverage */
+		{ __LINE__, "{\"schema\":\"vmmprof-info/2\"}", "coverage has not 5 factors" },
+		{ __LINE__, "{\"schema\":\"vmmprof-info/2\",\"coverage\":{\"factors\":[{},{},{},{}]}}",
 		  "coverage has not 5 factors" },
 		{ __LINE__, "[1]", "schema 'none'" },
 	};

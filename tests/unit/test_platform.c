@@ -1,4 +1,4 @@
-/* test_platform.c - the platform probe and the factor coverage over fixture trees */
+/* test_platform.c - the platform probe over fixture trees */
 #include "test.h"
 
 #include <errno.h>
@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plan/coverage.h"
 #include "platform/platform.h"
 #include "util/alloc.h"
 #include "util/cpulist.h"
@@ -66,37 +65,6 @@ static int pmu_index(const struct platform *p, const char *name)
 }
 
 #define KB(x) ((uint64_t)(x) * 1024)
-
-/* One expected coverage row. */
-struct cov_want {
-	enum vp_quality q;
-	enum cov_kind k;
-	const char *source_has;  /* substring of source, or NULL */
-};
-
-static void check_coverage(int line, const struct platform *p, const struct cov_want want[FACTOR_N])
-{
-	struct coverage cv;
-	int f;
-
-	coverage_compute(p, &cv);
-	for (f = 0; f < FACTOR_N; f++) {
-		const struct cov_row *r = &cv.rows[f];
-
-		CHECK_AT(line, r->quality == want[f].q, "%s: quality %s, expected %s",
-			 factor_name(r->factor), vp_quality_name(r->quality),
-			 vp_quality_name(want[f].q));
-		CHECK_AT(line, r->kind == want[f].k, "%s: kind %s, expected %s",
-			 factor_name(r->factor), cov_kind_name(r->kind), cov_kind_name(want[f].k));
-		if (want[f].source_has)
-			CHECK_AT(line, strstr(r->source, want[f].source_has), "%s: source '%s' lacks '%s'",
-				 factor_name(r->factor), r->source, want[f].source_has);
-		/* never a silent gap: an unavailable factor says why and what is left */
-		if (r->quality == VQ_UNAVAILABLE)
-			CHECK_AT(line, r->note[0] && r->remains[0], "%s: unavailable without reason",
-				 factor_name(r->factor));
-	}
-}
 
 TEST(platform_skx_2s)
 {
@@ -227,23 +195,6 @@ TEST(platform_skx_2s)
 	CHECK(p.perm.cgroup_v2);
 	CHECK_STR(p.perm.cgroup_root, "/sys/fs/cgroup");
 	CHECK(!p.perm.cgroup_v1);
-	{
-		const struct cov_want w[FACTOR_N] = {
-			{ VQ_MEASURED, COV_SRC_CORE, "core PMU cpu" },
-			{ VQ_MEASURED, COV_SRC_CORE, "core PMU cpu" },
-			{ VQ_MEASURED, COV_SRC_CORE, "core PMU cpu" },
-			{ VQ_APPORTIONED, COV_SRC_UNCORE, "uncore_imc x6" },
-			/* the queue's full share is the IMC's RPQ/WPQ cycles full (skx.model) */
-			{ VQ_APPORTIONED, COV_SRC_UNCORE, "uncore_imc x6" },
-		};
-		check_coverage(__LINE__, &p, w);
-	}
-	{
-		struct coverage cv;
-
-		coverage_compute(&p, &cv);
-		CHECK_STR(cv.verdict, "nothing lost: locality, llc, sharing measured; imc, queue apportioned");
-	}
 	platform_release(&p);
 }
 
@@ -310,17 +261,6 @@ TEST(platform_zen3_2s)
 	CHECK(p.perm.cgroup_v2);
 	CHECK_STR(p.perm.cgroup_root, "/sys/fs/cgroup/unified");
 	CHECK(p.perm.cgroup_v1);
-	{
-		const struct cov_want w[FACTOR_N] = {
-			{ VQ_MEASURED, COV_SRC_CORE, "core PMU cpu" },
-			{ VQ_APPORTIONED, COV_SRC_UNCORE, "amd_l3 x1" },
-			{ VQ_PROXY, COV_SRC_CORE, NULL },     /* Zen: no HITM, only CCX fills */
-			{ VQ_APPORTIONED, COV_SRC_UNCORE, "amd_df x1" },
-			/* no shared tracker is counted on Zen (amd-core.inc): n/a, not a latency */
-			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
-		};
-		check_coverage(__LINE__, &p, w);
-	}
 	platform_release(&p);
 }
 
@@ -329,7 +269,6 @@ TEST(platform_nhm_ep)
 	struct platform p;
 	const struct pmu_info *pi;
 	const struct pmu_family *fm;
-	struct coverage cv;
 
 	if (probe_tree(&p, "nhm-ep"))
 		return;
@@ -366,27 +305,12 @@ TEST(platform_nhm_ep)
 	CHECK(!p.perm.cgroup_v2);
 	CHECK(p.perm.cgroup_v1);
 	CHECK_CONTAINS(p.perm.cgroup_reason, "no cgroup2 mount");
-	{
-		const struct cov_want w[FACTOR_N] = {
-			{ VQ_MEASURED, COV_SRC_CORE, NULL },
-			{ VQ_MEASURED, COV_SRC_CORE, NULL },
-			{ VQ_MEASURED, COV_SRC_CORE, NULL },
-			{ VQ_APPORTIONED, COV_SRC_UNCORE, "uncore x1" },
-			{ VQ_APPORTIONED, COV_SRC_UNCORE, "uncore x1" },
-		};
-		check_coverage(__LINE__, &p, w);
-	}
-	coverage_compute(&p, &cv);
-	CHECK_STR(cv.recipe, "Nehalem");
-	CHECK_CONTAINS(cv.rows[FACTOR_QUEUE].events, "UNC_GQ_CYCLES_FULL");
-	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].events, "MEM_UNCORE_RETIRED:LOCAL_DRAM");
 	platform_release(&p);
 }
 
 TEST(platform_kvm_guest_vpmu)
 {
 	struct platform p;
-	struct coverage cv;
 	int i;
 
 	if (probe_tree(&p, "kvm-guest-vpmu"))
@@ -417,32 +341,12 @@ TEST(platform_kvm_guest_vpmu)
 	for (i = 0; i < p.n_families; i++)
 		CHECK(p.families[i].cls != PMU_UNCORE);
 	CHECK(!p.perm.resctrl_supported);
-	{
-		const struct cov_want w[FACTOR_N] = {
-			{ VQ_MEASURED, COV_SRC_CORE, NULL },
-			{ VQ_MEASURED, COV_SRC_CORE, NULL },
-			{ VQ_MEASURED, COV_SRC_CORE, NULL },
-			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
-			/* a guest sees no uncore: the shared trackers' full share (the IMC's
-			 * queues) is not there, and the core's SQ/FB are sub-metrics, so only
-			 * CPI stands in */
-			{ VQ_PROXY, COV_SRC_CORE, NULL },
-		};
-		check_coverage(__LINE__, &p, w);
-	}
-	coverage_compute(&p, &cv);
-	CHECK_CONTAINS(cv.rows[FACTOR_IMC].note, "uncore_imc PMU not exposed");
-	CHECK_CONTAINS(cv.rows[FACTOR_QUEUE].note, "uncore_imc PMU not exposed");
-	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].note, "host's physical nodes");
-	CHECK_STR(cv.verdict, "lost: imc; remains: locality, llc, sharing measured; queue by proxy");
 	platform_release(&p);
 }
 
 TEST(platform_kvm_guest_novpmu)
 {
 	struct platform p;
-	struct coverage cv;
-	int f;
 
 	if (probe_tree(&p, "kvm-guest-novpmu"))
 		return;
@@ -468,23 +372,6 @@ TEST(platform_kvm_guest_novpmu)
 	CHECK(!p.core_pmu);
 	CHECK_STR(p.core_pmu_name, "");
 	CHECK_CONTAINS(p.core_pmu_reason, "PMU not available due to virtualization");
-	{
-		const struct cov_want w[FACTOR_N] = {
-			{ VQ_PROXY, COV_SRC_SOFTWARE, NULL },
-			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
-			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
-			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
-			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
-		};
-		check_coverage(__LINE__, &p, w);
-	}
-	coverage_compute(&p, &cv);
-	for (f = 0; f < FACTOR_N; f++)
-		if (f != FACTOR_IMC)
-			CHECK_CONTAINS(cv.rows[f].note, "hypervisor exposes none");
-	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].note, "invisible here");
-	CHECK_CONTAINS(cv.summary, "no hardware PMU");
-	CHECK_STR(cv.verdict, "lost: llc, sharing, imc, queue; remains: locality by proxy");
 	platform_release(&p);
 }
 
@@ -514,24 +401,12 @@ TEST(platform_arm_n1)
 		CHECK_STR(pi->family, "armv8_pmuv3");
 	pi = platform_find_pmu(&p, "arm_cmn_0");
 	CHECK(pi && pi->cls == PMU_UNCORE);
-	{
-		/* no recipe for arm_n1: generic events, which Arm maps to L1D */
-		const struct cov_want w[FACTOR_N] = {
-			{ VQ_PROXY, COV_SRC_SOFTWARE, NULL },
-			{ VQ_PROXY, COV_SRC_CORE, NULL },
-			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
-			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
-			{ VQ_PROXY, COV_SRC_CORE, NULL },
-		};
-		check_coverage(__LINE__, &p, w);
-	}
 	platform_release(&p);
 }
 
 TEST(platform_xen_pv_dom0)
 {
 	struct platform p;
-	struct coverage cv;
 
 	if (probe_tree(&p, "xen-pv-dom0"))
 		return;
@@ -548,15 +423,6 @@ TEST(platform_xen_pv_dom0)
 	CHECK(!p.core_pmu);
 	CHECK_CONTAINS(p.core_pmu_reason, "unsupported p6 CPU model 1 no PMU driver");
 	CHECK_INT(p.n_pmus, 3);
-	coverage_compute(&p, &cv);
-	CHECK_INT(cv.rows[FACTOR_LOCALITY].quality, VQ_PROXY);
-	/* no vPMU: the reason names the boot option; no xl output: the topology stays dom0's */
-	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].note, "Xen has no vPMU");
-	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].note, "add vpmu=1 to Xen's command line");
-	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].note, "xl info -n");
-	CHECK(!p.topo.from_xen);
-	CHECK_CONTAINS(p.hv.xen_info_reason, "xl/info-n.txt");
-	CHECK_INT(cv.rows[FACTOR_SHARING].quality, VQ_UNAVAILABLE);
 	platform_release(&p);
 }
 
@@ -651,16 +517,6 @@ TEST(platform_broken_tree)
 	CHECK_STR(p.perm.resctrl_features, "");
 	CHECK_CONTAINS(p.perm.resctrl_reason, "without L3 monitoring");
 	CHECK(!p.perm.cgroup_v2);
-	{
-		const struct cov_want w[FACTOR_N] = {
-			{ VQ_PROXY, COV_SRC_SOFTWARE, NULL },
-			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
-			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
-			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
-			{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL },
-		};
-		check_coverage(__LINE__, &p, w);
-	}
 	platform_release(&p);
 }
 
@@ -668,8 +524,6 @@ TEST(platform_broken_tree)
 TEST(platform_local_capture)
 {
 	struct platform p;
-	int f;
-	struct coverage cv;
 
 	if (probe_tree(&p, "local"))
 		return;
@@ -696,10 +550,6 @@ TEST(platform_local_capture)
 	CHECK(!p.perm.resctrl_supported);
 	CHECK(p.perm.cgroup_v2);
 	CHECK_STR(p.perm.cgroup_root, "/sys/fs/cgroup/unified");
-	coverage_compute(&p, &cv);
-	CHECK_INT(cv.rows[FACTOR_LOCALITY].quality, VQ_PROXY);
-	for (f = FACTOR_LLC; f < FACTOR_N; f++)
-		CHECK_INT(cv.rows[f].quality, VQ_UNAVAILABLE);
 	platform_release(&p);
 }
 
@@ -965,48 +815,8 @@ TEST(platform_live)
 	platform_release(&p);
 }
 
-/* Hand-built platforms for decisions no fixture tree reaches. */
-TEST(coverage_haswell_with_resctrl)
+TEST(platform_names)
 {
-	struct platform p;
-	struct coverage cv;
-
-	memset(&p, 0, sizeof(p));
-	snprintf(p.cpu.vendor, sizeof(p.cpu.vendor), "GenuineIntel");
-	snprintf(p.cpu.arch, sizeof(p.cpu.arch), "x86_64");
-	snprintf(p.cpu.pfm_pmu, sizeof(p.cpu.pfm_pmu), "hsw_ep");  /* no recipe for it */
-	p.cpu.known = true;
-	p.pmus_known = true;
-	p.core_pmu = true;
-	snprintf(p.core_pmu_name, sizeof(p.core_pmu_name), "cpu");
-	p.perm.resctrl_mbm_total = p.perm.resctrl_mbm_local = true;
-	p.hv.kind = HV_NONE;
-	coverage_compute(&p, &cv);
-	CHECK_STR(cv.recipe, "");
-	CHECK_INT(cv.rows[FACTOR_LOCALITY].quality, VQ_MEASURED);
-	CHECK_INT(cv.rows[FACTOR_LOCALITY].kind, COV_SRC_RESCTRL);
-	CHECK_INT(cv.rows[FACTOR_LLC].quality, VQ_MEASURED);       /* Intel: generic = LLC */
-	CHECK_CONTAINS(cv.rows[FACTOR_LLC].events, "cache-misses");
-	CHECK_INT(cv.rows[FACTOR_SHARING].quality, VQ_UNAVAILABLE);
-	CHECK_CONTAINS(cv.rows[FACTOR_SHARING].note, "hsw_ep");
-	CHECK_INT(cv.rows[FACTOR_IMC].quality, VQ_PROXY);
-	CHECK_INT(cv.rows[FACTOR_IMC].kind, COV_SRC_RESCTRL);
-	CHECK_INT(cv.rows[FACTOR_QUEUE].quality, VQ_PROXY);
-	CHECK_CONTAINS(cv.rows[FACTOR_QUEUE].events, "CPI");
-	/* the same on AMD: generic cache events are L2 there, so only a proxy */
-	snprintf(p.cpu.vendor, sizeof(p.cpu.vendor), "AuthenticAMD");
-	snprintf(p.cpu.pfm_pmu, sizeof(p.cpu.pfm_pmu), "amd64_fam15h_interlagos");
-	coverage_compute(&p, &cv);
-	CHECK_INT(cv.rows[FACTOR_LLC].quality, VQ_PROXY);
-	CHECK_CONTAINS(cv.rows[FACTOR_LLC].note, "L2");
-}
-
-TEST(coverage_names)
-{
-	CHECK_STR(factor_name(FACTOR_LOCALITY), "locality");
-	CHECK_STR(factor_name(FACTOR_QUEUE), "queue");
-	CHECK_STR(vp_quality_name(VQ_APPORTIONED), "apportioned");
-	CHECK_STR(cov_kind_name(COV_SRC_RESCTRL), "resctrl");
 	CHECK_STR(hv_kind_name(HV_TCG), "QEMU TCG");
 	CHECK_STR(plat_role_name(ROLE_HOST), "host");
 	CHECK_STR(pmu_class_name(PMU_TRACEPOINT), "tracepoint");
@@ -1146,31 +956,4 @@ TEST(platform_xen_boot_options)
 	platform_xen_pmu_why(&p, why, sizeof(why));
 	CHECK_CONTAINS(why, "Operation not supported");
 	CHECK_CONTAINS(why, "add vpmu=1");
-}
-
-/*
- * dom0 with a core PMU (a Skylake-SP tree taken as dom0, pmu_mode 'self'):
- * the core events count dom0's own vCPUs, so no factor is "measured" for
- * the domains, and each says why.
- */
-TEST(platform_xen_dom0_core_pmu_is_not_per_domain)
-{
-	struct platform p;
-	struct coverage cv;
-	int f;
-
-	if (probe_tree(&p, "skx-2s"))
-		return;
-	CHECK(p.core_pmu);
-	p.hv.xen_dom0 = true;
-	snprintf(p.hv.xen_pmu_mode, sizeof(p.hv.xen_pmu_mode), "self");
-	coverage_compute(&p, &cv);
-	for (f = 0; f < FACTOR_N; f++) {
-		CHECK(cv.rows[f].quality != VQ_MEASURED && cv.rows[f].quality != VQ_APPORTIONED);
-		if (f != FACTOR_IMC) /* the IMC is uncore: no pmu_mode reaches it */
-			CHECK_CONTAINS(cv.rows[f].note, "pmu_mode is 'self'");
-	}
-	CHECK_CONTAINS(cv.rows[FACTOR_IMC].note, "dom0 has no uncore PMU");
-	CHECK_INT(cv.rows[FACTOR_LOCALITY].quality, VQ_PROXY);
-	platform_release(&p);
 }
