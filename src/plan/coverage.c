@@ -356,7 +356,7 @@ void coverage_compute(const struct platform *p, const struct model_registry *r,
 		      struct coverage *c)
 {
 	const struct model_entry *chosen, *swe;
-	struct vp_err err = { 0, "" };
+	struct vp_err err = { 0, "" }, dberr = { 0, "" };
 	struct pmu_db *db = NULL;
 	struct model_machine mm, swm;
 	struct checked ck = { 0 }, sw = { 0 };
@@ -371,11 +371,8 @@ void coverage_compute(const struct platform *p, const struct model_registry *r,
 		setf(c->rows[f].source, sizeof(c->rows[f].source), "none");
 	}
 	chosen = model_registry_choose(r, p, c->model_why, sizeof(c->model_why), &err);
-	if (pmu_db_new(&db, p->root, &err) == 0) {
-		/* the event database is read; err keeps the choice's message, if any */
-	} else {
-		db = NULL;
-	}
+	if (pmu_db_new(&db, p->root, &dberr))
+		db = NULL;   /* then every event is absent, "no PMU database" */
 	swe = model_registry_find(r, "software");
 	if (swe && swe->m && (!chosen || chosen->m != swe->m))
 		check_model(&sw, swe->m, p, db, &swm, sw_table, sizeof(sw_table));

@@ -51,7 +51,7 @@ struct cov_row {
 	struct cov_input inputs[COV_MAX_INPUTS];
 	int n_inputs;              /* inputs the score reads, through its metrics */
 	char note[768];            /* why unavailable (and, in a Xen dom0, what would enable it); "" when nothing to add */
-	char remains[256];         /* when unavailable: what is left to go on instead */
+	char remains[512];         /* when unavailable: what is left to go on instead */
 };
 
 struct coverage {
