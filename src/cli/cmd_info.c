@@ -124,6 +124,8 @@ const struct cmd cmd_info = {
 		"(measured, estimate, apportioned, proxy), the events and sources its score\n"
 		"reads and whether each exists here; or 'unavailable', why, and what is\n"
 		"left instead (the software model's proxy, the placement estimate, a probe).\n"
+		"It also lists the model's cost terms and whether each exists here: with a\n"
+		"stall count costs split measured stall cycles, without one they are estimates.\n"
 		"\n"
 		"Anything that cannot be read is shown as 'unknown (REASON)'; the command\n"
 		"still prints everything else and exits 0.  A root that does not exist\n"

@@ -25,6 +25,16 @@ const char *cov_kind_name(enum cov_kind k)
 	return "none";
 }
 
+const char *cov_anchor_name(enum cov_anchor a)
+{
+	switch (a) {
+	case COV_COST_NONE: return "none";
+	case COV_COST_MEASURED: return "measured";
+	case COV_COST_ESTIMATED: return "estimated";
+	}
+	return "none";
+}
+
 /*
  * What vmmprof still has for a factor no model can compute here, beyond
  * the software model: its active probes and the scheduler's figures.
@@ -352,6 +362,64 @@ static void set_verdict(struct coverage *c)
 		setf(c->verdict, sizeof(c->verdict), "lost: %s; remains: %s", lost, remains);
 }
 
+/* The model's cost terms here, and whether a stall count anchors its costs. */
+static void cost_terms(struct coverage *c, const struct model *m, const struct model_avail *av)
+{
+	bool stall = false, any = false;
+	int t, i;
+
+	for (t = 0; t < CT_N; t++) {
+		struct cov_term *ct;
+		struct sbuf sb = SBUF_INIT;
+		struct reads rd;
+
+		if (!m->cost_term[t])
+			continue;
+		ct = &c->terms[c->n_terms++];
+		setf(ct->term, sizeof(ct->term), "%s", cost_term_name((enum cost_term)t));
+		expr_format(m->cost_term[t], &sb);
+		setf(ct->formula, sizeof(ct->formula), "%s", sbuf_str(&sb));
+		sbuf_release(&sb);
+		memset(&rd, 0, sizeof(rd));
+		rd.m = m;
+		rd.seen_metric = xcalloc(m->n_metrics + 1, 1);
+		rd.seen_input = xcalloc(m->n_inputs + 1, 1);
+		expr_visit(m->cost_term[t], visit_reads, &rd);
+		ct->present = true;
+		for (i = 0; i < rd.n && ct->present; i++) {
+			const struct model_input *in = &m->inputs[rd.order[i]];
+
+			if (av->input_ok[rd.order[i]])
+				continue;
+			ct->present = false;
+			setf(ct->reason, sizeof(ct->reason), "%s '%s' unavailable: %s",
+			     in->kind == INPUT_EVENT ? "event" : "source", in->name,
+			     av->input_reason[rd.order[i]] ? av->input_reason[rd.order[i]] :
+			     "not present");
+		}
+		free(rd.seen_metric);
+		free(rd.seen_input);
+		if (!ct->present)
+			continue;
+		any = true;
+		stall = stall || t == CT_STALL_MEM || t == CT_STALL_L2_MISS || t == CT_STALL_L3_MISS;
+	}
+	if (stall) {
+		c->anchor = COV_COST_MEASURED;
+		setf(c->cost_note, sizeof(c->cost_note), "costs split the measured memory-stall "
+		     "cycles");
+	} else if (any) {
+		c->anchor = COV_COST_ESTIMATED;
+		setf(c->cost_note, sizeof(c->cost_note), "no stall count here (cost stall_mem, "
+		     "stall_l2_miss or stall_l3_miss): costs are estimates, count x latency");
+	} else {
+		c->anchor = COV_COST_NONE;
+		setf(c->cost_note, sizeof(c->cost_note), c->n_terms ?
+		     "none of the model's cost terms can be computed here: scores only, no costs" :
+		     "the model binds no cost terms: scores only, no costs");
+	}
+}
+
 void coverage_compute(const struct platform *p, const struct model_registry *r,
 		      struct coverage *c)
 {
@@ -378,6 +446,7 @@ void coverage_compute(const struct platform *p, const struct model_registry *r,
 		check_model(&sw, swe->m, p, db, &swm, sw_table, sizeof(sw_table));
 	if (!chosen) {
 		setf(c->model_why, sizeof(c->model_why), "%s", err.msg);
+		setf(c->cost_note, sizeof(c->cost_note), "no model: no costs");
 		for (f = 0; f < FACTOR_N; f++) {
 			setf(c->rows[f].note, sizeof(c->rows[f].note), "no model matches this machine");
 			set_remains(&c->rows[f], &sw);
@@ -399,6 +468,7 @@ void coverage_compute(const struct platform *p, const struct model_registry *r,
 			if (c->rows[f].quality == VQ_UNAVAILABLE)
 				set_remains(&c->rows[f], &sw);
 		}
+		cost_terms(c, chosen->m, &ck.av);
 		model_avail_release(chosen->m, &ck.av);
 	}
 	if (p->hv.xen_dom0)

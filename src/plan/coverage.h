@@ -54,6 +54,20 @@ struct cov_row {
 	char remains[512];         /* when unavailable: what is left to go on instead */
 };
 
+struct cov_term {              /* one `cost TERM = FORMULA` of the model */
+	char term[24];             /* "stall_mem" */
+	char formula[160];
+	bool present;              /* every input it reads exists here */
+	char reason[240];          /* !present: the first input missing, and why */
+};
+
+/* What the cost stage can make of the model's cost terms here (docs/method.md "Costs"). */
+enum cov_anchor {
+	COV_COST_NONE,             /* no cost term can be computed: scores only */
+	COV_COST_MEASURED,         /* a stall count (stall_mem, stall_l2_miss, stall_l3_miss) exists */
+	COV_COST_ESTIMATED,        /* access counts without a stall count: count x latency / MLP */
+};
+
 struct coverage {
 	char model[64];            /* the chosen model, "" when none matched */
 	char model_path[256];
@@ -62,6 +76,10 @@ struct coverage {
 	char summary[256];         /* one line: counts per quality */
 	char verdict[256];         /* plain words: which factors are lost, which remain and how */
 	struct cov_row rows[FACTOR_N];
+	enum cov_anchor anchor;
+	char cost_note[256];       /* why the costs are what anchor says */
+	struct cov_term terms[CT_N];  /* the terms the model binds, in enum cost_term order */
+	int n_terms;
 };
 
 /*
@@ -74,5 +92,6 @@ void coverage_compute(const struct platform *p, const struct model_registry *r,
 		      struct coverage *c);
 
 const char *cov_kind_name(enum cov_kind k);       /* "core", "uncore", "resctrl", "software", "none" */
+const char *cov_anchor_name(enum cov_anchor a);   /* "none", "measured", "estimated" */
 
 #endif

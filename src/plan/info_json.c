@@ -287,6 +287,24 @@ static void json_coverage(const struct coverage *cv, struct jw *w)
 	jstr_or_null(w, "core_table", cv->table_from);
 	jw_kstr(w, "summary", cv->summary);
 	jw_kstr(w, "verdict", cv->verdict);
+	jw_key(w, "costs");
+	jw_obj_begin(w);
+	jw_kstr(w, "anchor", cov_anchor_name(cv->anchor));
+	jw_kstr(w, "note", cv->cost_note);
+	jw_key(w, "terms");
+	jw_arr_begin(w);
+	for (i = 0; i < cv->n_terms; i++) {
+		const struct cov_term *t = &cv->terms[i];
+
+		jw_obj_begin(w);
+		jw_kstr(w, "term", t->term);
+		jw_kstr(w, "formula", t->formula);
+		jw_kbool(w, "present", t->present);
+		jstr_or_null(w, "reason", t->reason);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	jw_obj_end(w);
 	jw_key(w, "factors");
 	jw_arr_begin(w);
 	for (f = 0; f < FACTOR_N; f++) {
@@ -403,6 +421,7 @@ static const char *class_name_i(int i) { return pmu_class_name((enum pmu_class)i
 static const char *factor_name_i(int i) { return factor_name((enum factor_id)i); }
 static const char *quality_name_i(int i) { return vp_quality_name((enum vp_quality)i); }
 static const char *kind_name_i(int i) { return cov_kind_name((enum cov_kind)i); }
+static const char *anchor_name_i(int i) { return cov_anchor_name((enum cov_anchor)i); }
 
 static void rd_cpu(const struct jv *c, struct platform *p)
 {
@@ -599,6 +618,8 @@ static void rd_input(const struct jv *v, struct cov_input *ci)
 static int rd_coverage(const struct jv *v, struct coverage *cv, struct vp_err *err)
 {
 	const struct jv *rows = jv_arr(v, "factors");
+	const struct jv *costs = jv_get(v, "costs");
+	const struct jv *terms = costs ? jv_arr(costs, "terms") : NULL;
 	size_t i, k;
 
 	rd_str(v, "model", cv->model, sizeof(cv->model));
@@ -607,6 +628,21 @@ static int rd_coverage(const struct jv *v, struct coverage *cv, struct vp_err *e
 	rd_str(v, "core_table", cv->table_from, sizeof(cv->table_from));
 	rd_str(v, "summary", cv->summary, sizeof(cv->summary));
 	rd_str(v, "verdict", cv->verdict, sizeof(cv->verdict));
+	if (costs) {
+		cv->anchor = (enum cov_anchor)rd_enum(jv_str(costs, "anchor"), anchor_name_i,
+						      COV_COST_ESTIMATED + 1, COV_COST_NONE);
+		rd_str(costs, "note", cv->cost_note, sizeof(cv->cost_note));
+		for (k = 0; terms && k < terms->n && k < CT_N; k++) {
+			const struct jv *t = &terms->items[k];
+			struct cov_term *ct = &cv->terms[k];
+
+			rd_str(t, "term", ct->term, sizeof(ct->term));
+			rd_str(t, "formula", ct->formula, sizeof(ct->formula));
+			ct->present = rd_bool(t, "present");
+			rd_str(t, "reason", ct->reason, sizeof(ct->reason));
+		}
+		cv->n_terms = (int)k;
+	}
 	if (!rows || rows->n != FACTOR_N)
 		return vp_err_set(err, VP_EFORMAT, "the info document's coverage has not %d factors",
 				  FACTOR_N);

@@ -366,6 +366,13 @@ static void text_coverage(const struct coverage *cv, struct sbuf *sb)
 		sbuf_addf(sb, "  no model: %s\n", cv->model_why);
 	if (cv->table_from[0])
 		sbuf_addf(sb, "  core events checked with: %s\n", cv->table_from);
+	sbuf_addf(sb, "  costs: %s: %s\n", cov_anchor_name(cv->anchor), cv->cost_note);
+	for (i = 0; i < cv->n_terms; i++) {
+		const struct cov_term *t = &cv->terms[i];
+
+		sbuf_addf(sb, "    cost %-14s = %s: %s\n", t->term, t->formula,
+			  t->present ? "here" : t->reason);
+	}
 	for (f = 0; f < FACTOR_N; f++) {
 		const struct cov_row *r = &cv->rows[f];
 

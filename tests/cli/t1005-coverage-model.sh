@@ -51,6 +51,17 @@ for row, f in zip(cov["factors"], show["factors"]):
             bad.append("%s: %s reason %r, model show %r" % (name, i["name"], i["reason"], s["reason"]))
     if f.get("score") and not row["reads"]:
         bad.append("%s: a score that reads nothing" % name)
+# cost terms: the model's, as model show lists them; the anchor as model check warns
+terms = [(t["term"], t["formula"]) for t in cov["costs"]["terms"]]
+if terms != [(t["term"], t["formula"]) for t in show["cost_terms"]]:
+    bad.append("cost terms %r, model show %r" % (terms, show["cost_terms"]))
+for t in cov["costs"]["terms"]:
+    if not t["present"] and not t["reason"]:
+        bad.append("cost %s absent without a reason" % t["term"])
+if "no cost terms" in check_line and cov["costs"]["anchor"] != "none":
+    bad.append("model check: no cost terms; info: anchor %s" % cov["costs"]["anchor"])
+if "costs are estimates" in check_line and cov["costs"]["anchor"] == "measured":
+    bad.append("model check: no stall count; info: anchor measured")
 # a model with an error here (a fixture whose PMU lacks a format field) fails
 # its check, which then counts no factors: model show's are compared above
 if "FAILED" not in check_line and (" %d of 5 factors available;" % n_ok) not in check_line:
@@ -76,6 +87,24 @@ test_expect_success 'the skx queue factor is the skx model'"'"'s: SQ and fill-bu
 	grep_q "reads  sq_full = OFFCORE_REQUESTS_BUFFER:SQ_FULL" q &&
 	grep_q "reads  fb_full = L1D_PEND_MISS:FB_FULL" q &&
 	! grep -q "TOR" q
+'
+
+test_expect_success 'costs: skx anchored on its stall counts; neoverse-n1 estimates; the software model none' '
+	vmmprof info --root "$R/skx-2s" --json >j &&
+	# models/skx.model: cost stall_mem = stall_mem (CYCLE_ACTIVITY:STALLS_MEM_ANY), a core event
+	test "$(json_get j "j[\"coverage\"][\"costs\"][\"anchor\"]")" = measured &&
+	test "$(json_get j "[t[\"present\"] for t in j[\"coverage\"][\"costs\"][\"terms\"] if t[\"term\"] == \"stall_mem\"][0]")" = True &&
+	vmmprof info --root "$R/kvm-guest-vpmu" --json >j &&
+	# a guest: node_bw_gbs reads uncore_imc CAS counts, which it lacks
+	json_get j "[t[\"reason\"] for t in j[\"coverage\"][\"costs\"][\"terms\"] if t[\"term\"] == \"node_bw_gbs\"][0]" |
+		grep -q "no PMU .uncore_imc. here" &&
+	vmmprof info --root "$R/arm-n1" --json >j &&
+	# models/neoverse-n1.model binds dram_local, dram_remote, llc_miss, instr and no stall term
+	test "$(json_get j "j[\"coverage\"][\"costs\"][\"anchor\"]")" = estimated &&
+	test "$(json_get j "\",\".join(t[\"term\"] for t in j[\"coverage\"][\"costs\"][\"terms\"])")" = \
+		dram_local,dram_remote,llc_miss,instr &&
+	vmmprof info --root "$R/kvm-guest-novpmu" >out &&
+	grep_q "^  costs: none: the model binds no cost terms" out
 '
 
 test_expect_success 'no PMU (kvm-guest-novpmu, xen-pv-dom0, local): the software model, and info says why' '

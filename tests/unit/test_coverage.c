@@ -48,7 +48,7 @@ static const struct {
 		{ VQ_APPORTIONED, COV_SRC_UNCORE, "l3_miss", true },   /* l3_mpki */
 		{ VQ_PROXY, COV_SRC_CORE, "rem_cache", true },         /* xccx_pki: no HITM on Zen */
 		{ VQ_APPORTIONED, COV_SRC_UNCORE, "df_ch7", true },
-		/* l3_lat_ratio: amd-core.inc labels it proxy (a latency, not tracker contention) */
+		/* l3_lat_ratio: a latency, not tracker contention (amd-core.inc says proxy) */
 		{ VQ_PROXY, COV_SRC_UNCORE, "l3_lat16", true } } },
 	/* nhm-ep.model + nhm-uncore.inc: the one "uncore" PMU gives the GQ and the QMC */
 	{ __LINE__, "root/nhm-ep", "nhm-ep", {
@@ -183,6 +183,63 @@ TEST(coverage_skx_queue_reads_what_the_model_reads)
 	CHECK(cv.rows[FACTOR_IMC].inputs[0].per_node);
 	CHECK_STR(cv.verdict, "nothing lost: locality, llc, sharing, queue measured; imc apportioned");
 	platform_release(&p);
+	model_registry_release(&reg);
+}
+
+/*
+ * The cost anchor, from the models' `cost` lines: skx binds stall_mem
+ * (CYCLE_ACTIVITY:STALLS_MEM_ANY, a core event); neoverse-n1 binds access
+ * counts and no stall term; software.model binds none.
+ */
+TEST(coverage_cost_anchor)
+{
+	static const struct {
+		int line;
+		const char *root;
+		enum cov_anchor a;
+		const char *absent;     /* the terms absent there, " a b ", NULL: none */
+	} cases[] = {
+		{ __LINE__, "root/skx-2s", COV_COST_MEASURED, NULL },
+		/* a guest: no uncore_imc (mem_bw) nor uncore_cha (tor_lat_ns) */
+		{ __LINE__, "root/kvm-guest-vpmu", COV_COST_MEASURED, " node_bw_gbs tracker_ns " },
+		{ __LINE__, "root/arm-n1", COV_COST_ESTIMATED, NULL },
+		{ __LINE__, "root/kvm-guest-novpmu", COV_COST_NONE, NULL },
+	};
+	struct model_registry reg;
+	size_t i;
+	int k;
+
+	open_builtin(&reg);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct platform p;
+		struct coverage cv;
+		struct vp_err err;
+		int n_absent = 0;
+
+		if (platform_probe(&p, test_data(cases[i].root), &err)) {
+			CHECK_AT(cases[i].line, 0, "%s", err.msg);
+			continue;
+		}
+		coverage_compute(&p, &reg, &cv);
+		CHECK_AT(cases[i].line, cv.anchor == cases[i].a, "%s: anchor %s", cases[i].root,
+			 cov_anchor_name(cv.anchor));
+		CHECK_AT(cases[i].line, cv.cost_note[0], "%s: no cost note", cases[i].root);
+		for (k = 0; k < cv.n_terms; k++) {
+			char key[32];
+			bool want;
+
+			snprintf(key, sizeof(key), " %s ", cv.terms[k].term);
+			want = !cases[i].absent || !strstr(cases[i].absent, key);
+			n_absent += !want;
+			CHECK_AT(cases[i].line, cv.terms[k].present == want, "%s: cost %s present %d",
+				 cases[i].root, cv.terms[k].term, cv.terms[k].present);
+			CHECK_AT(cases[i].line, cv.terms[k].present || cv.terms[k].reason[0],
+				 "%s: cost %s absent without a reason", cases[i].root, cv.terms[k].term);
+		}
+		CHECK_AT(cases[i].line, !cases[i].absent || n_absent == 2, "%s: %d of %s", cases[i].root,
+			 n_absent, cases[i].absent);
+		platform_release(&p);
+	}
 	model_registry_release(&reg);
 }
 
