@@ -291,13 +291,17 @@ async function loadHost() {
   row('role', (virt.role || 'unknown') + (virt.role_evidence ? ': ' + virt.role_evidence : ''));
   row('hypervisor', virt.hypervisor || 'n/a');
   row('core PMU', pm.core_pmu ? (pm.core_pmu_name || 'yes') : 'none' + (pm.core_pmu_reason ? ': ' + pm.core_pmu_reason : ''));
-  if (i.coverage) row('coverage', i.coverage.verdict || i.coverage.summary || '');
+  if (i.coverage) row('coverage', (i.coverage.model ? 'model ' + i.coverage.model + ': ' : '') +
+    (i.coverage.verdict || i.coverage.summary || ''));
   clear($('host-summary')).append(dl);
 
   const cov = clear($('coverage'));
   for (const f of (i.coverage && i.coverage.factors) || []) {
     const li = el('li', { dataset: { factor: f.factor } }, el('b', null, f.factor), ': ', el('span', { class: 'q q-' + f.quality }, f.quality),
       ' ', f.source && f.source !== 'none' ? f.source : '', f.note ? ' \u2014 ' + f.note : '');
+    if (f.reads && f.reads.length)
+      li.append(el('div', { class: 'muted' }, 'reads: ' +
+        f.reads.map((r) => r.name + (r.present ? '' : ' (absent)')).join(', ')));
     if (f.instead) li.append(el('div', { class: 'muted' }, 'instead: ' + f.instead));
     cov.append(li);
   }
