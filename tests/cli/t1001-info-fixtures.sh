@@ -33,11 +33,11 @@ test_expect_success 'skx-2s: JSON has the same content' '
 	test "$(json_get j "\",\".join(j[\"resctrl\"][\"mon_features\"])")" = llc_occupancy,mbm_total_bytes,mbm_local_bytes &&
 	test "$(json_get j "j[\"coverage\"][\"factors\"][3][\"quality\"]")" = apportioned &&
 	test "$(json_get j "j[\"coverage\"][\"model\"]")" = skx &&
-	# models/skx.model: queue = max(sq_full / cyc, fb_full / cyc), no CHA TOR counter
+	# models/skx.model: queue = max(rpq_full, wpq_full) / imc_clk, the IMC pending queues full
 	test "$(json_get j "\",\".join(sorted(i[\"name\"] for i in j[\"coverage\"][\"factors\"][4][\"reads\"]))")" = \
-		cyc,fb_full,sq_full &&
-	test "$(json_get j "[i[\"spec\"] for i in j[\"coverage\"][\"factors\"][4][\"reads\"] if i[\"name\"] == \"sq_full\"][0]")" = \
-		OFFCORE_REQUESTS_BUFFER:SQ_FULL
+		imc_clk,rpq_full,wpq_full &&
+	test "$(json_get j "[i[\"spec\"] for i in j[\"coverage\"][\"factors\"][4][\"reads\"] if i[\"name\"] == \"rpq_full\"][0]")" = \
+		uncore_imc/event=0x12/
 '
 
 test_expect_success 'zen3-2s: four LLC domains, amd_df/amd_l3, non-root' '
@@ -66,10 +66,10 @@ test_expect_success 'kvm-guest-vpmu: guest with core PMU, imc unavailable and qu
 	test "$(json_get j "j[\"virtualization\"][\"hypervisor\"]")" = KVM &&
 	test "$(json_get j "j[\"virtualization\"][\"role\"]")" = guest &&
 	test "$(json_get j "j[\"pmus\"][\"core_pmu_name\"]")" = cpu &&
-	# a Cascade Lake vPMU: the skx model, whose imc needs uncore_imc, which a guest lacks
+	# a Cascade Lake vPMU: the skx model, whose imc and queue need uncore_imc, which a guest lacks
 	test "$(json_get j "j[\"coverage\"][\"model\"]")" = skx &&
 	test "$(json_get j "\",\".join(f[\"quality\"] for f in j[\"coverage\"][\"factors\"])")" = \
-		measured,measured,measured,unavailable,measured &&
+		measured,measured,measured,unavailable,unavailable &&
 	test "$(json_get j "j[\"coverage\"][\"factors\"][3][\"model_quality\"]")" = apportioned &&
 	json_get j "j[\"coverage\"][\"factors\"][3][\"note\"]" | grep -q "no PMU .uncore_imc. here"
 '

@@ -81,12 +81,15 @@ for t in $(cd "$R" && ls -d */ | tr -d /); do
 	'
 done
 
-test_expect_success 'the skx queue factor is the skx model'"'"'s: SQ and fill-buffer full cycles, no CHA TOR counter' '
+# models/skx.model: score tracker_full_frac = max(rpq_full, wpq_full) / imc_clk
+test_expect_success 'the skx queue factor is the skx model'"'"'s: the IMC pending queues full, per node' '
 	vmmprof info --root "$R/skx-2s" >out &&
 	grep -A8 "^  queue" out >q &&
-	grep_q "reads  sq_full = OFFCORE_REQUESTS_BUFFER:SQ_FULL" q &&
-	grep_q "reads  fb_full = L1D_PEND_MISS:FB_FULL" q &&
-	! grep -q "TOR" q
+	grep_q "^  queue *apportioned *model skx (uncore)" q &&
+	grep_q "score: tracker_full_frac" q &&
+	grep_q "reads  rpq_full = uncore_imc/event=0x12/ .*: uncore_imc, per node" q &&
+	grep_q "reads  wpq_full = uncore_imc/event=0x22/ .*: uncore_imc, per node" q &&
+	! grep -q "sq_full" q
 '
 
 test_expect_success 'costs: skx anchored on its stall counts; neoverse-n1 estimates; the software model none' '

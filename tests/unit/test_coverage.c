@@ -34,14 +34,15 @@ static const struct {
 		{ VQ_MEASURED, COV_SRC_CORE, "llc_miss", true },       /* llc_mpki */
 		{ VQ_MEASURED, COV_SRC_CORE, "loc_hitm", true },       /* hitm_pki */
 		{ VQ_APPORTIONED, COV_SRC_UNCORE, "cas_rd", true },    /* bw_util: CAS_COUNT, home */
-		{ VQ_MEASURED, COV_SRC_CORE, "sq_full", true } } },    /* max(sq_full, fb_full) / cyc */
+		/* tracker_full_frac: the IMC's RPQ/WPQ-full clocks, per socket (home) */
+		{ VQ_APPORTIONED, COV_SRC_UNCORE, "rpq_full", true } } },
 	/* a Cascade Lake vPMU: skx.model; a guest has no uncore_imc, so no bw_util */
 	{ __LINE__, "root/kvm-guest-vpmu", "skx", {
 		{ VQ_MEASURED, COV_SRC_CORE, "rem_dram", true },
 		{ VQ_MEASURED, COV_SRC_CORE, "llc_miss", true },
 		{ VQ_MEASURED, COV_SRC_CORE, "rem_hitm", true },
 		{ VQ_UNAVAILABLE, COV_SRC_NONE, "cas_rd", false },
-		{ VQ_MEASURED, COV_SRC_CORE, "fb_full", true } } },
+		{ VQ_UNAVAILABLE, COV_SRC_NONE, "rpq_full", false } } },
 	/* zen3.model + amd-core.inc; amd_l3 and amd_df are per-CCX / per-socket */
 	{ __LINE__, "root/zen3-2s", "zen3", {
 		{ VQ_MEASURED, COV_SRC_CORE, "rem_dram", true },
@@ -155,7 +156,10 @@ TEST(coverage_is_the_chosen_models)
 	model_registry_release(&reg);
 }
 
-/* The skx queue factor is the model's SQ/FB-full cycles, not the CHA TOR of a per-CPU table. */
+/*
+ * The skx queue factor is what skx.model scores: the IMC's read and write
+ * pending queues full (uncore_imc), not a per-CPU table's choice.
+ */
 TEST(coverage_skx_queue_reads_what_the_model_reads)
 {
 	struct model_registry reg;
@@ -173,15 +177,16 @@ TEST(coverage_skx_queue_reads_what_the_model_reads)
 	}
 	coverage_compute(&p, &reg, &cv);
 	q = &cv.rows[FACTOR_QUEUE];
-	CHECK_STR(q->score, "max(sq_full_frac, fb_full_frac)");
-	CHECK_INT(q->n_inputs, 3);              /* sq_full, cyc, fb_full */
+	CHECK_STR(q->score, "tracker_full_frac");
+	CHECK_INT(q->n_inputs, 3);              /* rpq_full, imc_clk, wpq_full */
 	for (i = 0; i < q->n_inputs; i++)
 		CHECK(!strstr(q->inputs[i].spec, "uncore_cha"));
-	CHECK(find_read(q, "sq_full") && !strcmp(find_read(q, "sq_full")->spec,
-						"OFFCORE_REQUESTS_BUFFER:SQ_FULL"));
+	CHECK(find_read(q, "rpq_full") && !strcmp(find_read(q, "rpq_full")->spec,
+						 "uncore_imc/event=0x12/"));
+	CHECK(find_read(q, "wpq_full") && find_read(q, "wpq_full")->per_node);
 	CHECK_STR(cv.rows[FACTOR_IMC].inputs[0].pmu, "uncore_imc");
 	CHECK(cv.rows[FACTOR_IMC].inputs[0].per_node);
-	CHECK_STR(cv.verdict, "nothing lost: locality, llc, sharing, queue measured; imc apportioned");
+	CHECK_STR(cv.verdict, "nothing lost: locality, llc, sharing measured; imc, queue apportioned");
 	platform_release(&p);
 	model_registry_release(&reg);
 }
@@ -200,8 +205,9 @@ TEST(coverage_cost_anchor)
 		const char *absent;     /* the terms absent there, " a b ", NULL: none */
 	} cases[] = {
 		{ __LINE__, "root/skx-2s", COV_COST_MEASURED, NULL },
-		/* a guest: no uncore_imc (mem_bw) nor uncore_cha (tor_lat_ns) */
-		{ __LINE__, "root/kvm-guest-vpmu", COV_COST_MEASURED, " node_bw_gbs tracker_ns " },
+		/* a guest: no uncore_imc (mem_bw, the queues' full clocks) nor uncore_cha (tor_lat_ns) */
+		{ __LINE__, "root/kvm-guest-vpmu", COV_COST_MEASURED,
+		  " node_bw_gbs tracker_ns tracker_full " },
 		{ __LINE__, "root/arm-n1", COV_COST_ESTIMATED, NULL },
 		{ __LINE__, "root/kvm-guest-novpmu", COV_COST_NONE, NULL },
 	};
@@ -236,7 +242,7 @@ TEST(coverage_cost_anchor)
 			CHECK_AT(cases[i].line, cv.terms[k].present || cv.terms[k].reason[0],
 				 "%s: cost %s absent without a reason", cases[i].root, cv.terms[k].term);
 		}
-		CHECK_AT(cases[i].line, !cases[i].absent || n_absent == 2, "%s: %d of %s", cases[i].root,
+		CHECK_AT(cases[i].line, !cases[i].absent || n_absent == 3, "%s: %d of %s", cases[i].root,
 			 n_absent, cases[i].absent);
 		platform_release(&p);
 	}
