@@ -45,10 +45,10 @@ void model_machine_setup(struct model_machine *mm, const struct platform *plat, 
 		snprintf(mm->pfm_table, sizeof(mm->pfm_table), "%s", t);
 		snprintf(table_from, size, "libpfm4 table '%s' (the model's match rule: the root "
 			 "names no CPU)", t);
-	} else if (mc->plat_ok && mc->plat.cpu.known && mc->plat.cpu.pfm_source[0]) {
+	} else if (plat && plat->cpu.known && plat->cpu.pfm_source[0]) {
 		/* e.g. "no libpfm4 table for AuthenticAMD family 0x1a model 0x2": the
 		 * model must write its core events raw */
-		snprintf(table_from, size, "no libpfm4 core table: %s", mc->plat.cpu.pfm_source);
+		snprintf(table_from, size, "no libpfm4 core table: %s", plat->cpu.pfm_source);
 	} else {
 		snprintf(table_from, size, "no libpfm4 core table (no CPU PMU detected)");
 	}
