@@ -49,8 +49,8 @@ static const struct {
 		{ VQ_APPORTIONED, COV_SRC_UNCORE, "l3_miss", true },   /* l3_mpki */
 		{ VQ_PROXY, COV_SRC_CORE, "rem_cache", true },         /* xccx_pki: no HITM on Zen */
 		{ VQ_APPORTIONED, COV_SRC_UNCORE, "df_ch7", true },
-		/* l3_lat_ratio: a latency, not tracker contention (amd-core.inc says proxy) */
-		{ VQ_PROXY, COV_SRC_UNCORE, "l3_lat16", true } } },
+		/* amd-core.inc declares it unavailable: no Zen event counts a tracker full */
+		{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL, false } } },
 	/* nhm-ep.model + nhm-uncore.inc: the one "uncore" PMU gives the GQ and the QMC */
 	{ __LINE__, "root/nhm-ep", "nhm-ep", {
 		{ VQ_MEASURED, COV_SRC_CORE, "loc_dram", true },
@@ -58,13 +58,13 @@ static const struct {
 		{ VQ_MEASURED, COV_SRC_CORE, "rem_hitm", true },
 		{ VQ_APPORTIONED, COV_SRC_UNCORE, "qmc_rd", true },
 		{ VQ_APPORTIONED, COV_SRC_UNCORE, "gq_full_rd", true } } },
-	/* neoverse-n1.model: sharing and imc declared unavailable; queue a stall proxy */
+	/* neoverse-n1.model: sharing, imc and queue declared unavailable */
 	{ __LINE__, "root/arm-n1", "neoverse-n1", {
 		{ VQ_MEASURED, COV_SRC_CORE, NULL, true },
 		{ VQ_MEASURED, COV_SRC_CORE, NULL, true },
 		{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL, false },
 		{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL, false },
-		{ VQ_PROXY, COV_SRC_CORE, NULL, true } } },
+		{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL, false } } },
 	/*
 	 * No core PMU: software.model.  Its locality reads resctrl, the
 	 * placement and /proc/vmstat, none of which a static check of these
