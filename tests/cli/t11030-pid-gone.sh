@@ -35,7 +35,7 @@ test_expect_success 'one missing among several: still an error' '
 test_expect_success 'record -p: the process exits after ~0.6 s of 6: said, stopped, intervals kept' '
 	# the process ends 0.6 s after record has attached (its first line), not after it
 	# was started: on a loaded machine the start-up alone took longer than that
-	sh -c "while [ ! -e go ]; do sleep 0.05; done; sleep 0.6" & s=$! &&
+	rm -f go err x.vmmdb && { sh -c "while [ ! -e go ]; do sleep 0.05; done; sleep 0.6" & s=$!; } &&
 	{ "$VMMPROF" record -o x.vmmdb -p $s -d 6 -I 200 2>err & rp=$!; } &&
 	i=0 && while [ $i -lt 400 ] && ! grep -q "^vmmprof record: " err; do sleep 0.05; i=$((i + 1)); done &&
 	touch go && wait $rp &&

@@ -33,8 +33,8 @@ fi
 test_expect_success 'the text report names the process, not "No VM found"' '
 	# the process ends 0.5 s after diagnose has attached (its "collecting" line), not
 	# 0.5 s after it was started: on a loaded machine the start-up took longer than that
-	sh -c "while [ ! -e go ]; do sleep 0.05; done; sleep 0.5" &
-	sp=$! &&
+	rm -f go err d.txt &&
+	{ sh -c "while [ ! -e go ]; do sleep 0.05; done; sleep 0.5" & sp=$!; } &&
 	{ "$VMMPROF" diagnose -p $sp -d 3 >d.txt 2>err & dp=$!; } &&
 	i=0 && while [ $i -lt 400 ] && ! grep -q "collecting for" err; do sleep 0.05; i=$((i + 1)); done &&
 	touch go && wait $dp &&

@@ -115,11 +115,14 @@ test_expect_success '-t: one thread only, against the CPU time that thread measu
 '
 
 test_expect_success 'a thread that exits mid-run ends its series; the run goes on' '
-	rm -f r; "$W" --delay 300 --thread-ms 100 --cpu-ms 50 --hold-ms 900 --report r &
+	# the work starts once the counters are open (their first interval line), not
+	# after a fixed delay: under load the start-up outlasted the delay (14.8 ms counted)
+	rm -f r go j; "$W" --wait-file go --thread-ms 100 --cpu-ms 50 --hold-ms 900 --report r &
 	wpid=$! &&
 	wait_report r thread_tid && pid=$(report pid r) && tid=$(report thread_tid r) &&
-	vmmprof stat --json -o - -I 100 -p $pid -e task-clock >j 2>err &&
-	wait $wpid &&
+	{ "$VMMPROF" stat --json -o - -I 100 -p $pid -e task-clock >j 2>err & sp=$!; } &&
+	wait_lines j && touch go &&
+	wait $sp && wait $wpid &&
 	python3 - j $tid <<-PY
 	import json, sys
 	lines = [json.loads(l) for l in open(sys.argv[1])]

@@ -43,8 +43,10 @@ test_expect_success 'sched.run_ns of a command: its CPU time, a thread that ende
 	run=$(metric run_total j) && proc=$(report proc_cpu_ns r) &&
 	echo "run_ns $run, the process measured $proc ns" &&
 	# the process'"'"'s own CPU clock at its report (main thread, the ended thread,
-	# start-up); the exit after the report adds a little (tens of ms on a loaded machine)
-	python3 -c "import sys; r, p = map(float, sys.argv[1:]); sys.exit(not (0.97 * p <= r <= 1.05 * p + 50e6))" "$run" "$proc"
+	# start-up); the exit after the report adds a little (tens of ms on a loaded machine);
+	# the child'"'"'s time between fork and exec is on its clock but before the counters
+	# (enabled at exec): 9 ms of 261 under load
+	python3 -c "import sys; r, p = map(float, sys.argv[1:]); sys.exit(not (0.97 * p - 20e6 <= r <= 1.05 * p + 50e6))" "$run" "$proc"
 '
 
 test_expect_success 'sched.run_ns of a command: children that ended count (schedstat would lose them)' '
