@@ -1169,9 +1169,10 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 		size_t len = strlen(f->notes);
 
 		if (vm->paused == 1)
-			snprintf(f->notes + len, sizeof(f->notes) - len, "%sVM '%s' (pid %d) is "
+			snprintf(f->notes + len, sizeof(f->notes) - len, "%sVM '%s' (%s %d) is "
 				 "paused, not rated: %s", len ? "; " : "", vm->name ? vm->name : "?",
-				 vm->pid, vm->state_source);
+				 vm->adapter == HVA_XEN ? "domain" : "pid",
+				 vm->adapter == HVA_XEN ? vm->domid : vm->pid, vm->state_source);
 	}
 	c->vms.n = n_live; /* the borrowed ones stay c->gone's */
 	if (!total)

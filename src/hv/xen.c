@@ -232,6 +232,12 @@ int xen_parse_list_n(const char *text, struct hv_vm_list *l, size_t first, int n
 		if (nt < 7 || !strcmp(tok[0], "Name") || sscanf(tok[nt - 6], "%d", &domid) != 1 ||
 		    !(vm = find_domid(l, first, domid)))
 			goto next;
+		/* State "rbpscd": p, its third letter, is a paused domain (xl pause) */
+		if (strlen(tok[nt - 3]) == 6 && strspn(tok[nt - 3], "rbpscd-") == 6) {
+			vm->paused = tok[nt - 3][2] == 'p';
+			snprintf(vm->state_source, sizeof(vm->state_source), "xl list state '%s'",
+				 tok[nt - 3]);
+		}
 		cpulist_init(&cl);
 		if (!strcmp(tok[nt - 1], "all")) {
 			if (nr_nodes <= 0) /* "all" of how many: unknown */

@@ -892,3 +892,27 @@ TEST(kvm_qmp_socket_from_cmdline)
 	CHECK(!kvm_qmp_socket(c, VP_ARRAY_SIZE(c)));
 	CHECK(!kvm_qmp_socket(d, VP_ARRAY_SIZE(d)));
 }
+
+/* A paused domain from xl list's State column ("--p---": xl pause), as xl prints it. */
+TEST(xen_paused_from_list_n)
+{
+	static const char text[] =
+		"Name                                        ID   Mem VCPUs\tState\tTime(s) NODE Affinity\n"
+		"Domain-0                                     0  2048     2     r-----     159.2 all\n"
+		"run                                          1   128     2     -b----      54.7 1\n"
+		"held                                         2   128     1     --p---       3.0 0\n";
+	struct hv_vm_list l = { 0 };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		hv_vm_list_add(&l, HVA_XEN)->domid = i;
+	/* not in the listing: not known */
+	hv_vm_list_add(&l, HVA_XEN)->domid = 7;
+	CHECK_INT(xen_parse_list_n(text, &l, 0, 2), 0);
+	CHECK_INT(l.vms[0].paused, 0);
+	CHECK_INT(l.vms[1].paused, 0);
+	CHECK_INT(l.vms[2].paused, 1);
+	CHECK_STR(l.vms[2].state_source, "xl list state '--p---'");
+	CHECK_INT(l.vms[3].paused, -1);
+	hv_vm_list_release(&l);
+}
