@@ -169,21 +169,42 @@ static size_t view_nodes(const struct collect_frame *f, int **out)
 }
 
 /*
+ * How weak a cost quality is, for a sum over rows: the sum is as weak as
+ * its weakest part (an estimate without a stall anchor is weaker than a
+ * measured stall shared out by residency).
+ */
+static int cost_rank(enum vp_quality q)
+{
+	switch (q) {
+	case VQ_MEASURED: return 0;
+	case VQ_APPORTIONED: return 1;
+	case VQ_ESTIMATE: return 2;
+	case VQ_PROXY: return 3;
+	default: return 4;
+	}
+}
+
+/*
  * A node's cost of factor f: the vCPUs that ran there, summed.  cost_pct is
  * their summed cost over their summed cycles (only vCPUs that have both).
  */
-static void node_cost(const struct collect_frame *fr, int node, int f, double *cost,
-		      double *pct)
+static void node_cost(const struct model *m, const struct collect_frame *fr, int node, int f,
+		      double *cost, double *pct, enum vp_quality *q)
 {
 	double c = 0, cyc = 0, all = 0;
 	bool any = false, any_pct = false;
 	size_t i;
 
+	*q = VQ_MEASURED;
 	for (i = 0; i < fr->n_rows; i++) {
 		const struct collect_row *r = &fr->rows[i];
+		enum vp_quality rq;
 
 		if (!is_leaf(r) || r->node != node || !isfinite(r->fv[f].cost_cycles))
 			continue;
+		rq = frame_cost_quality(m, fr, r, f);
+		if (cost_rank(rq) > cost_rank(*q))
+			*q = rq;
 		any = true;
 		all += r->fv[f].cost_cycles;
 		if (isfinite(r->cycles) && r->cycles > 0) {
@@ -194,6 +215,8 @@ static void node_cost(const struct collect_frame *fr, int node, int f, double *c
 	}
 	*cost = any ? all : NAN;
 	*pct = any_pct ? 100.0 * c / cyc : NAN;
+	if (!any)
+		*q = VQ_UNAVAILABLE;
 }
 
 static double node_cycles(const struct collect_frame *fr, int node)
@@ -211,6 +234,64 @@ static double node_cycles(const struct collect_frame *fr, int node)
 		}
 	}
 	return any ? cyc : NAN;
+}
+
+/* Why row r's cost of factor f is n/a: static text or the model's own. */
+static const char *cost_why(const struct model *m, const struct collect_row *r, int f, bool pct)
+{
+	const struct model_factor *mf = &m->factors[f];
+
+	if (!isnan(r->fv[f].cost_cycles) && pct)
+		return "the entity's cycles are unknown, so no share of them";
+	if (!mf->bound)
+		return "the model binds no such factor";
+	if (mf->quality == VQ_UNAVAILABLE)
+		return mf->reason ? mf->reason : "the model declares the factor unavailable";
+	if (r->cost.why[f])
+		return r->cost.why[f];
+	if (r->cost.anchor_why)
+		return r->cost.anchor_why;
+	return "no cost computed for this entity (no access counts)";
+}
+
+/*
+ * A cost sample with its quality label, or, when the cost is n/a, a comment
+ * line instead (the text format ignores '#' lines other than HELP and
+ * TYPE): "# n/a NAME{LABELS,factor="F"}: REASON", the reason on one line.
+ */
+static void cost_sample(struct sbuf *out, const char *name, const struct labels *l,
+			struct sbuf *ex, const char *factor, enum vp_quality q, double v,
+			const char *why)
+{
+	const char *p;
+
+	extra_lbl(ex, "factor", factor);
+	if (q != VQ_UNAVAILABLE && isfinite(v)) {
+		sbuf_addf(ex, ",quality=\"%s\"", vp_quality_name(q));
+		sample(out, name, l, sbuf_str(ex), v);
+		return;
+	}
+	sbuf_addf(out, "# n/a %s{", name);
+	if (l->sb.len)
+		sbuf_addf(out, "%s,", sbuf_str(&l->sb));
+	sbuf_addf(out, "%s}: ", sbuf_str(ex));
+	for (p = why; p && *p; p++)
+		sbuf_addch(out, *p == '\n' || *p == '\r' ? ' ' : *p);
+	sbuf_addch(out, '\n');
+}
+
+/* Why a node's sum of factor f is n/a (pct: when its cost is known, the cycles are not). */
+static const char *node_why(const struct model *m, int f, double cost)
+{
+	const struct model_factor *mf = &m->factors[f];
+
+	if (!isnan(cost))
+		return "no vCPU that ran on the node has both this cost and its cycles";
+	if (!mf->bound)
+		return "the model binds no such factor";
+	if (mf->quality == VQ_UNAVAILABLE)
+		return mf->reason ? mf->reason : "the model declares the factor unavailable";
+	return "no vCPU that ran on the node has this cost";
 }
 
 enum fam_kind { F_SCORE, F_PCT, F_CYCLES, F_QUALITY, F_SEVERITY };
@@ -242,11 +323,15 @@ static void factor_family(struct sbuf *out, const struct prom_input *in, enum fa
 					sample(out, name, &l, extra_lbl(&ex, "factor", fn), r->fv[f].score);
 					break;
 				case F_PCT:
-					sample(out, name, &l, extra_lbl(&ex, "factor", fn), r->fv[f].cost_pct);
+					cost_sample(out, name, &l, &ex, fn,
+						    frame_cost_quality(v->model, fr, r, f),
+						    r->fv[f].cost_pct, cost_why(v->model, r, f, true));
 					break;
 				case F_CYCLES:
-					sample(out, name, &l, extra_lbl(&ex, "factor", fn),
-					       per_s(r->fv[f].cost_cycles, fr->duration));
+					cost_sample(out, name, &l, &ex, fn,
+						    frame_cost_quality(v->model, fr, r, f),
+						    per_s(r->fv[f].cost_cycles, fr->duration),
+						    cost_why(v->model, r, f, false));
 					break;
 				case F_SEVERITY:
 					sample(out, name, &l, extra_lbl(&ex, "factor", fn),
@@ -269,10 +354,12 @@ static void factor_family(struct sbuf *out, const struct prom_input *in, enum fa
 			node_labels(in, v, nodes[ni], &l);
 			for (f = 0; f < FACTOR_N; f++) {
 				double cost, pct;
+				enum vp_quality q;
 
-				node_cost(fr, nodes[ni], f, &cost, &pct);
-				sample(out, name, &l, extra_lbl(&ex, "factor", factor_name((enum factor_id)f)),
-				       k == F_PCT ? pct : per_s(cost, fr->duration));
+				node_cost(v->model, fr, nodes[ni], f, &cost, &pct, &q);
+				cost_sample(out, name, &l, &ex, factor_name((enum factor_id)f), q,
+					    k == F_PCT ? pct : per_s(cost, fr->duration),
+					    node_why(v->model, f, cost));
 			}
 		}
 		free(nodes);
@@ -412,11 +499,14 @@ void prom_render(struct sbuf *out, const struct prom_input *in)
 	       "Factor severity from the model's thresholds: 0 ok, 1 warning, 2 critical");
 	factor_family(out, in, F_SEVERITY, "vmmprof_factor_severity");
 	family(out, "vmmprof_factor_cost_pct", "gauge",
-	       "Estimated stall cost of the factor in percent of the entity's cycles, per VM, vCPU "
-	       "and node (a node: its vCPUs' costs over their cycles)");
+	       "Stall cost of the factor in percent of the entity's cycles, per VM, vCPU and node (a "
+	       "node: its vCPUs' costs over their cycles); label quality: measured (split of counted "
+	       "stall cycles), apportioned (node counts shared out), estimate (count x latency, no "
+	       "stall count); an n/a cost has no sample, a '# n/a' comment says why");
 	factor_family(out, in, F_PCT, "vmmprof_factor_cost_pct");
 	family(out, "vmmprof_factor_cost_cycles_per_second", "gauge",
-	       "Estimated stall cycles per second the factor costs, per VM, vCPU and node");
+	       "Stall cycles per second the factor costs, per VM, vCPU and node; quality and n/a as "
+	       "for vmmprof_factor_cost_pct");
 	factor_family(out, in, F_CYCLES, "vmmprof_factor_cost_cycles_per_second");
 	family(out, "vmmprof_factor_quality", "gauge",
 	       "1 for the factor's quality label (measured, apportioned, proxy, unavailable); an "

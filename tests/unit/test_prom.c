@@ -56,26 +56,28 @@ static const char want[] =
 	"vmmprof_factor_severity" L_C0 ",factor=\"locality\"} 1\n"
 	"vmmprof_factor_severity" L_C0 ",factor=\"imc\"} 2\n"
 	"vmmprof_factor_severity" L_C1 ",factor=\"locality\"} 0\n"
-	"# HELP vmmprof_factor_cost_pct Estimated stall cost of the factor in percent of the entity's "
-	"cycles, per VM, vCPU and node (a node: its vCPUs' costs over their cycles)\n"
+	"# HELP vmmprof_factor_cost_pct Stall cost of the factor in percent of the entity's cycles, "
+	"per VM, vCPU and node (a node: its vCPUs' costs over their cycles); label quality: measured "
+	"(split of counted stall cycles), apportioned (node counts shared out), estimate (count x "
+	"latency, no stall count); an n/a cost has no sample, a '# n/a' comment says why\n"
 	"# TYPE vmmprof_factor_cost_pct gauge\n"
-	"vmmprof_factor_cost_pct" L_VM ",factor=\"locality\"} 10\n"
-	"vmmprof_factor_cost_pct" L_C0 ",factor=\"locality\"} 10\n"
-	"vmmprof_factor_cost_pct" L_C0 ",factor=\"imc\"} 5\n"
-	"vmmprof_factor_cost_pct" L_C1 ",factor=\"locality\"} 10\n"
+	"vmmprof_factor_cost_pct" L_VM ",factor=\"locality\",quality=\"measured\"} 10\n"
+	"vmmprof_factor_cost_pct" L_C0 ",factor=\"locality\",quality=\"measured\"} 10\n"
+	"vmmprof_factor_cost_pct" L_C0 ",factor=\"imc\",quality=\"measured\"} 5\n"
+	"vmmprof_factor_cost_pct" L_C1 ",factor=\"locality\",quality=\"estimate\"} 10\n"
 	/* node 0: (6e8 + 4e8) / (6e9 + 4e9); imc only vCPU 0 has it: 3e8 / 6e9 */
-	"vmmprof_factor_cost_pct" L_N0 ",factor=\"locality\"} 10\n"
-	"vmmprof_factor_cost_pct" L_N0 ",factor=\"imc\"} 5\n"
-	"# HELP vmmprof_factor_cost_cycles_per_second Estimated stall cycles per second the factor "
-	"costs, per VM, vCPU and node\n"
+	"vmmprof_factor_cost_pct" L_N0 ",factor=\"locality\",quality=\"estimate\"} 10\n"
+	"vmmprof_factor_cost_pct" L_N0 ",factor=\"imc\",quality=\"measured\"} 5\n"
+	"# HELP vmmprof_factor_cost_cycles_per_second Stall cycles per second the factor costs, per "
+	"VM, vCPU and node; quality and n/a as for vmmprof_factor_cost_pct\n"
 	"# TYPE vmmprof_factor_cost_cycles_per_second gauge\n"
 	/* costs over the 2 s frame */
-	"vmmprof_factor_cost_cycles_per_second" L_VM ",factor=\"locality\"} 500000000\n"
-	"vmmprof_factor_cost_cycles_per_second" L_C0 ",factor=\"locality\"} 300000000\n"
-	"vmmprof_factor_cost_cycles_per_second" L_C0 ",factor=\"imc\"} 150000000\n"
-	"vmmprof_factor_cost_cycles_per_second" L_C1 ",factor=\"locality\"} 200000000\n"
-	"vmmprof_factor_cost_cycles_per_second" L_N0 ",factor=\"locality\"} 500000000\n"
-	"vmmprof_factor_cost_cycles_per_second" L_N0 ",factor=\"imc\"} 150000000\n"
+	"vmmprof_factor_cost_cycles_per_second" L_VM ",factor=\"locality\",quality=\"measured\"} 500000000\n"
+	"vmmprof_factor_cost_cycles_per_second" L_C0 ",factor=\"locality\",quality=\"measured\"} 300000000\n"
+	"vmmprof_factor_cost_cycles_per_second" L_C0 ",factor=\"imc\",quality=\"measured\"} 150000000\n"
+	"vmmprof_factor_cost_cycles_per_second" L_C1 ",factor=\"locality\",quality=\"estimate\"} 200000000\n"
+	"vmmprof_factor_cost_cycles_per_second" L_N0 ",factor=\"locality\",quality=\"estimate\"} 500000000\n"
+	"vmmprof_factor_cost_cycles_per_second" L_N0 ",factor=\"imc\",quality=\"measured\"} 150000000\n"
 	"# HELP vmmprof_factor_quality 1 for the factor's quality label (measured, apportioned, proxy, "
 	"unavailable); an unavailable factor has no score or cost sample\n"
 	"# TYPE vmmprof_factor_quality gauge\n"
@@ -164,6 +166,24 @@ static const char want[] =
 	"# HELP vmmprof_scrape_duration_seconds Time the previous /metrics rendering took\n"
 	"# TYPE vmmprof_scrape_duration_seconds gauge\n";
 
+/* text without its "# n/a " comment lines (heap) */
+static char *strip_na(const char *s)
+{
+	char *o = calloc(1, strlen(s) + 1), *w = o;
+
+	while (*s) {
+		const char *nl = strchr(s, '\n');
+		size_t len = nl ? (size_t)(nl - s) + 1 : strlen(s);
+
+		if (strncmp(s, "# n/a ", 6)) {
+			memcpy(w, s, len);
+			w += len;
+		}
+		s += len;
+	}
+	return o;
+}
+
 static void nan_factors(struct collect_row *r)
 {
 	int f;
@@ -196,6 +216,7 @@ TEST(prom_render_by_hand)
 	struct prom_input in = { .host = "h1", .version = "9.9", .views = &v, .n_views = 1,
 				 .nodes = nodes, .n_nodes = 2 };
 	struct sbuf out = SBUF_INIT;
+	char *got;
 	size_t i, at;
 
 	m.factors[FACTOR_LOCALITY].bound = true;
@@ -229,6 +250,7 @@ TEST(prom_render_by_hand)
 	set_factor(&rows[1], FACTOR_IMC, 0.5, 3e8, 5, SEV_CRITICAL);
 	rows[2].cycles = 4e9;
 	rows[2].cycles_proxy = true;
+	rows[2].cost.anchor = ANCHOR_ESTIMATED;  /* no stall count: its cost is an estimate */
 	rows[2].remote.v = 0.25;
 	rows[2].remote.q = VQ_ESTIMATE;
 	set_factor(&rows[2], FACTOR_LOCALITY, 0.3, 4e8, 10, SEV_OK);
@@ -247,17 +269,20 @@ TEST(prom_render_by_hand)
 	in.self.scrape_duration_s = NAN;
 
 	prom_render(&out, &in);
+	/* the n/a comments are prom_render_cost_na's; here the samples, without them */
+	got = strip_na(sbuf_str(&out));
 	/* the first differing line makes a readable failure */
-	for (at = 0; out.buf && want[at] && out.buf[at] == want[at]; at++)
+	for (at = 0; want[at] && got[at] == want[at]; at++)
 		;
-	if (!out.buf || strcmp(out.buf, want)) {
+	if (strcmp(got, want)) {
 		size_t ls = at;
 
 		while (ls > 0 && want[ls - 1] != '\n')
 			ls--;
 		test_fail(__FILE__, __LINE__, "differs at byte %zu:\n  got:  %.160s\n  want: %.160s", at,
-			  out.buf ? out.buf + ls : "(null)", want + ls);
+			  got + ls, want + ls);
 	}
+	free(got);
 	sbuf_release(&out);
 }
 
@@ -331,4 +356,99 @@ TEST(prom_render_node_rows)
 	CHECK(!strstr(sbuf_str(&out), "metric=\"busy\",quality"));
 	CHECK_CONTAINS(sbuf_str(&out), "factor=\"imc\",quality=\"apportioned\"} 1\n");
 	sbuf_release(&out);
+}
+
+/*
+ * Costs carry their quality, and an n/a cost has no sample but a comment
+ * with its reason (the text format ignores '#' lines that are not HELP or
+ * TYPE).  One VM row whose counts are node shares (apportioned), and one of
+ * its vCPUs, on node 1, with a measured stall split:
+ *   locality  VM: n/a, the cost stage's reason; vCPU 2e8 cycles in a 1 s frame
+ *   llc       not bound by the model
+ *   sharing   declared unavailable, its reason on two lines
+ *   imc       VM: 3e8 cycles, apportioned; no cycles, so no percent
+ *   queue     VM: n/a, the anchor's reason
+ */
+TEST(prom_render_cost_na)
+{
+	struct model m = { .name = "m3" };
+	struct collect_row rows[2];
+	struct collect_frame fr = { 0 };
+	struct prom_view v = { "s3", &m, &fr };
+	struct prom_input in = { .host = "h", .version = "1", .views = &v, .n_views = 1 };
+	struct sbuf out = SBUF_INIT;
+	const char *o;
+
+#define V3 "{level=\"vm\",vm=\"v\",model=\"m3\",session=\"s3\",host=\"h\","
+#define C3 "{level=\"vcpu\",vm=\"v\",vcpu=\"0\",node=\"1\",model=\"m3\",session=\"s3\",host=\"h\","
+#define N3 "{level=\"node\",node=\"1\",model=\"m3\",session=\"s3\",host=\"h\","
+	m.factors[FACTOR_LOCALITY].bound = true;
+	m.factors[FACTOR_LOCALITY].quality = VQ_MEASURED;
+	m.factors[FACTOR_SHARING].bound = true;
+	m.factors[FACTOR_SHARING].quality = VQ_UNAVAILABLE;
+	m.factors[FACTOR_SHARING].reason = (char *)"no HITM event\non this CPU";
+	m.factors[FACTOR_IMC].bound = true;
+	m.factors[FACTOR_IMC].quality = VQ_MEASURED;
+	m.factors[FACTOR_QUEUE].bound = true;
+	m.factors[FACTOR_QUEUE].quality = VQ_PROXY;
+	memset(rows, 0, sizeof(rows));
+	nan_factors(&rows[0]);
+	nan_factors(&rows[1]);
+	rows[0].kind = ENT_VM;
+	rows[0].name = (char *)"v";
+	rows[0].cycles = NAN;
+	rows[0].remote.v = NAN;
+	rows[0].apportioned = true;
+	rows[0].cost.anchor = ANCHOR_MEASURED;
+	rows[0].cost.why[FACTOR_LOCALITY] = "no remote DRAM count";
+	rows[0].cost.anchor_why = "no memory-bound stall count";
+	rows[0].fv[FACTOR_IMC].cost_cycles = 3e8;
+	rows[1].kind = ENT_VCPU;
+	rows[1].vm_row = 0;
+	rows[1].index = 0;
+	rows[1].node = 1;
+	rows[1].cycles = NAN;
+	rows[1].remote.v = NAN;
+	rows[1].cost.anchor = ANCHOR_MEASURED;
+	rows[1].fv[FACTOR_LOCALITY].cost_cycles = 2e8;
+	fr.duration = 1;
+	fr.rows = rows;
+	fr.n_rows = 2;
+	in.self.start_time_s = NAN;
+	in.self.scrape_duration_s = NAN;
+	prom_render(&out, &in);
+	o = sbuf_str(&out);
+	CHECK_CONTAINS(o, "\n# n/a vmmprof_factor_cost_pct" V3 "factor=\"locality\"}: "
+		       "no remote DRAM count\n");
+	CHECK_CONTAINS(o, "\n# n/a vmmprof_factor_cost_pct" V3 "factor=\"llc\"}: "
+		       "the model binds no such factor\n");
+	CHECK_CONTAINS(o, "\n# n/a vmmprof_factor_cost_cycles_per_second" V3 "factor=\"sharing\"}: "
+		       "no HITM event on this CPU\n");
+	CHECK_CONTAINS(o, "\nvmmprof_factor_cost_cycles_per_second" V3 "factor=\"imc\","
+		       "quality=\"apportioned\"} 300000000\n");
+	CHECK_CONTAINS(o, "\n# n/a vmmprof_factor_cost_pct" V3 "factor=\"imc\"}: "
+		       "the entity's cycles are unknown, so no share of them\n");
+	CHECK_CONTAINS(o, "\n# n/a vmmprof_factor_cost_pct" V3 "factor=\"queue\"}: "
+		       "no memory-bound stall count\n");
+	/* the vCPU's own row is not apportioned: its split of counted stalls is measured */
+	CHECK_CONTAINS(o, "\nvmmprof_factor_cost_cycles_per_second" C3 "factor=\"locality\","
+		       "quality=\"measured\"} 200000000\n");
+	CHECK_CONTAINS(o, "\nvmmprof_factor_cost_cycles_per_second" N3 "factor=\"locality\","
+		       "quality=\"measured\"} 200000000\n");
+	CHECK_CONTAINS(o, "\n# n/a vmmprof_factor_cost_pct" N3 "factor=\"locality\"}: "
+		       "no vCPU that ran on the node has both this cost and its cycles\n");
+	CHECK_CONTAINS(o, "\n# n/a vmmprof_factor_cost_cycles_per_second" N3 "factor=\"queue\"}: "
+		       "no vCPU that ran on the node has this cost\n");
+	/* never a NaN, never a cost sample without its quality */
+	CHECK(!strstr(o, "NaN"));
+	for (; (o = strstr(o, "\nvmmprof_factor_cost_")) != NULL; o++) {
+		const char *eol = strchr(o + 1, '\n');
+		const char *q = strstr(o, "quality=\"");
+
+		CHECK(q && eol && q < eol);
+	}
+	sbuf_release(&out);
+#undef V3
+#undef C3
+#undef N3
 }
