@@ -310,9 +310,30 @@ void platform_xen_pmu_why(const struct platform *p, char *buf, size_t size)
 			 h->xen_pmu_mode, pin);
 		return;
 	}
-	snprintf(buf, size,
-		 "pmu_mode is 'all', but dom0's perf counts on dom0's vCPUs (pCPUs only with %s) "
-		 "and vmmprof does not apportion per-pCPU counts to domains yet", pin);
+	{
+		/* 'all': dom0's counts are per pCPU only when dom0 is pinned 1:1 */
+		int k = (int)platform_local_topo(p)->online.n;
+		bool pin_opt = platform_xen_option(h, "dom0_vcpus_pin", NULL, 0);
+		char d0[96] = "", how[256];
+
+		platform_xen_option(h, "dom0", d0, sizeof(d0));
+		if (pin_opt && n > 0 && k == n)
+			snprintf(how, sizeof(how), "dom0 has one vCPU pinned on each of the %d pCPUs",
+				 n);
+		else if (n > 0)
+			snprintf(how, sizeof(how), "dom0 is not pinned 1:1 (%d vCPU(s) on %d pCPUs%s): "
+				 "its perf counts on its vCPUs, which are pCPUs only with %s", k, n,
+				 pin_opt ? "" : ", no dom0_vcpus_pin", pin);
+		else
+			snprintf(how, sizeof(how), "dom0's pinning is unknown (the pCPUs are not "
+				 "known): its perf counts on its vCPUs, which are pCPUs only with %s",
+				 pin);
+		snprintf(buf, size,
+			 "pmu_mode is 'all'; %s%s; vmmprof does not apportion per-pCPU counts to "
+			 "domains yet", how, strstr(d0, "msr-relaxed") ?
+			 "; Xen's command line has dom0=msr-relaxed: dom0's reads of MSRs Xen does "
+			 "not handle return 0, so a zero count is not evidence" : "");
+	}
 }
 
 bool platform_xen_psr(const struct platform *p, char *why, size_t size)
