@@ -47,6 +47,19 @@ static char qual_letter(enum vp_quality q)
 }
 
 /* Name of a bottleneck's entity, whole: "web vCPU 0", "VM web", "node 1". */
+/* " [pid P]" when another VM of the run has the same name (a VM restarted under its name). */
+static void incarnation(const struct diag_input *in, size_t vi, struct sbuf *out)
+{
+	const struct diag_vm *vm = &in->vms[vi];
+	size_t i;
+
+	for (i = 0; vm->name && vm->pid > 0 && i < in->n_vms; i++)
+		if (i != vi && in->vms[i].name && !strcmp(in->vms[i].name, vm->name)) {
+			sbuf_addf(out, " [pid %d]", vm->pid);
+			return;
+		}
+}
+
 static void entity_name(const struct diag_input *in, const struct diag_bottleneck *b,
 			struct sbuf *out)
 {
@@ -55,13 +68,15 @@ static void entity_name(const struct diag_input *in, const struct diag_bottlenec
 		const struct diag_vcpu *v = &in->vcpus[b->entity];
 		const struct diag_vm *vm = &in->vms[v->vm];
 
-		sbuf_addf(out, "%s %s %d", vm->name,
-			  vm->adapter == HVA_NATIVE ? "thread" : "vCPU", v->index);
+		sbuf_addstr(out, vm->name);
+		incarnation(in, v->vm, out);
+		sbuf_addf(out, " %s %d", vm->adapter == HVA_NATIVE ? "thread" : "vCPU", v->index);
 		break;
 	}
 	case DIAG_VM:
 		sbuf_addf(out, "%s %s", in->vms[b->entity].adapter == HVA_NATIVE ? "process" : "VM",
 			  in->vms[b->entity].name);
+		incarnation(in, b->entity, out);
 		break;
 	case DIAG_NODE:
 		sbuf_addf(out, "node %d", in->nodes[b->entity].id);
