@@ -127,7 +127,7 @@ FAMILIES = {
     "nhm-ep": "nhm", "wsm-ep": "nhm",
     "skx": "intel", "icx": "intel", "spr": "intel",
     "zen2": "amd", "zen3": "amd", "zen4": "amd", "zen5": "amd",
-    "neoverse-n1": "arm",
+    "neoverse-n1": "arm", "neoverse-n2": "arm", "neoverse-v1": "arm", "neoverse-v2": "arm",
     "emr": "spr-like", "gnr": "spr-like",
     "snb-ep": "intel-ep", "ivb-ep": "intel-ep", "hsx": "intel-ep", "bdx": "intel-ep",
 }

@@ -29,6 +29,9 @@ fixture_of() {
 	snb-ep) echo snb-ep-2s ;;
 	emr) echo emr-2s ;;
 	gnr) echo gnr-2s ;;
+	neoverse-n2) echo neoverse-n2-2s ;;
+	neoverse-v1) echo neoverse-v1-2s ;;
+	neoverse-v2) echo neoverse-v2-2s ;;
 	neoverse-n1) echo arm-n1 ;;
 	vpmu | vpmu-intel) echo kvm-guest-vpmu ;;
 	software) echo local ;;

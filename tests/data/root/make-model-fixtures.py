@@ -40,6 +40,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # format attributes: (driver file, C attribute name) -> (sysfs name, format)
 # ---------------------------------------------------------------------------
 AMD_CORE = 'arch/x86/events/amd/core.c'
+ARM_PMUV3 = 'drivers/perf/arm_pmuv3.c'
 INTEL_CORE = 'arch/x86/events/intel/core.c'
 SNBEP = 'arch/x86/events/intel/uncore_snbep.c'
 AMD_UNC = 'arch/x86/events/amd/uncore.c'
@@ -85,6 +86,8 @@ FORMATS = {
     (SNBEP, 'umask_ext5'): ('umask', 'config:8-15,32-63'),
     (SNBEP, 'tid_en2'): ('tid_en', 'config:16'),
     (SNBEP, 'filter_tid5'): ('filter_tid', 'config1:0-9'),
+    # PMU_FORMAT_ATTR(event, "config:0-15") in drivers/perf/arm_pmuv3.c
+    (ARM_PMUV3, 'event'): ('event', 'config:0-15'),
     # DEFINE_UNCORE_FORMAT_ATTR(var, name, "...") in amd/uncore.c (Linux 6.8+)
     (AMD_UNC, 'event14v2'): ('event', 'config:0-7,32-37'),
     (AMD_UNC, 'umask12'): ('umask', 'config:8-15,24-27'),
@@ -123,6 +126,8 @@ PMU_FORMATS = {
     'spr-cha': [(SNBEP, a) for a in ('event', 'umask_ext5', 'tid_en2', 'inv', 'thresh8', 'filter_tid5')],
     # spr_uncore_raw_formats_attr[] (IMC, UPI of SPR, EMR, GNR)
     'spr-raw': [(SNBEP, a) for a in ('event', 'umask_ext4', 'edge', 'inv', 'thresh8')],
+    # arm_pmuv3.c armv8_pmuv3_format_attrs[]: event (long, rdpmc are flags, not kept)
+    'armv8-pmuv3': [(ARM_PMUV3, 'event')],
     # amd/core.c amd_format_attr[]
     'amd-core': [(AMD_CORE, a) for a in ('event', 'umask', 'edge', 'inv', 'cmask')],
     # amd/uncore.c amd_uncore_df_ctx_init, pmu_version >= 2: event14v2, umask12
@@ -446,7 +451,47 @@ def gnr_2s(R):
             "names its uncore PMUs from the discovery table with SPR's format groups (gnr_uncores).")
 
 
+def arm_2s(R, part, what, dmi, notes):
+    # two sockets of 4 cores (trimmed), no SMT; one PMU per core type (armv8_pmuv3_0)
+    per = two_socket(R, 4, False, 4, '1024K', '32768K')
+    w(R, '/proc/cpuinfo', ''.join(
+        'processor\t: %d\nBogoMIPS\t: 2000.00\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 '
+        'atomics fphp asimdhp cpuid asimdrdm jscvt fcma lrcpc dcpop sha3 sm3 sm4 asimddp sha512 sve '
+        'asimdfhm dit uscat ilrcpc flagm ssbs sb paca pacg dcpodp sve2 sveaes svepmull svebitperm '
+        'svesha3 svesm4 flagm2 frint svei8mm svebf16 i8mm bf16 dgh rng bti\n'
+        'CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x0\nCPU part\t: %s\n'
+        'CPU revision\t: 1\n\n' % (c, part) for c in range(8)))
+    for n, t in (('software', 1), ('tracepoint', 2), ('breakpoint', 5), ('kprobe', 6), ('uprobe', 7)):
+        pmu(R, n, t)
+    pmu(R, 'armv8_pmuv3_0', 8, 'armv8-pmuv3')
+    common(R, 'Nov 30 00:00:01 arm kernel: [    0.300000] hw perfevents: enabled with armv8_pmuv3_0 PMU '
+              'driver, 7 counters available\n', dmi)
+    readme(R, what, [
+        '2 x 4 cores (trimmed), no SMT, 2 NUMA nodes.  `type` numbers are made up.', '',
+        '| PMU | formats from |', '|-----|--------------|',
+        '| `armv8_pmuv3_0` | drivers/perf/arm_pmuv3.c `armv8_pmuv3_format_attrs[]` (`event` config:0-15) |',
+        '', notes])
+
+
+def n2_2s(R):
+    arm_2s(R, '0xd49', 'neoverse-n2-2s: a two-socket Arm Neoverse N2 host (implementer 0x41, part 0xd49)',
+           ('Microsoft', 'Cobalt 100'), "perf's arm64 mapfile.csv gives 0x00000000410fd490 `arm/neoverse-n2-v2`.")
+
+
+def v1_2s(R):
+    arm_2s(R, '0xd40', 'neoverse-v1-2s: a two-socket Arm Neoverse V1 host (implementer 0x41, part 0xd40)',
+           ('Amazon EC2', 'c7g.metal'), "perf's arm64 mapfile.csv gives 0x00000000410fd400 `arm/neoverse-v1`.")
+
+
+def v2_2s(R):
+    arm_2s(R, '0xd4f', 'neoverse-v2-2s: a two-socket Arm Neoverse V2 host (implementer 0x41, part 0xd4f)',
+           ('NVIDIA', 'Grace CPU Superchip'), "perf's arm64 mapfile.csv gives 0x00000000410fd4f0 `arm/neoverse-n2-v2`.")
+
+
 TREES = {
+    'neoverse-n2-2s': {'make': n2_2s, 'mapfile': ('arm64', '0x00000000410fd490', 'arm/neoverse-n2-v2')},
+    'neoverse-v1-2s': {'make': v1_2s, 'mapfile': ('arm64', '0x00000000410fd400', 'arm/neoverse-v1')},
+    'neoverse-v2-2s': {'make': v2_2s, 'mapfile': ('arm64', '0x00000000410fd4f0', 'arm/neoverse-n2-v2')},
     'emr-2s': {'make': emr_2s, 'mapfile': ('x86', 'GenuineIntel-6-CF', 'emeraldrapids')},
     'gnr-2s': {'make': gnr_2s, 'mapfile': ('x86', 'GenuineIntel-6-AD', 'graniterapids')},
     'snb-ep-2s': {'make': snb_ep_2s, 'mapfile': ('x86', 'GenuineIntel-6-2D', 'jaketown')},
