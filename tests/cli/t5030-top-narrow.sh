@@ -7,20 +7,7 @@
 R=$VP_DATA/root
 S=vp-t5030-$$
 
-screen() { tmux capture-pane -p -t "$S" >"$1"; }
-wait_for() {
-	i=0
-	while [ $i -lt 50 ]; do
-		screen "$2"
-		grep -q -- "$1" "$2" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "screen never showed '$1':"
-	cat "$2"
-	return 1
-}
-keys() { tmux send-keys -t "$S" "$@"; }
+. "$(dirname "$0")/tmux-lib.sh"
 # start W H [ENV]: top on the two-VM libvirt fixture (web1: LLC 1.5M from resctrl, LOCAL 50 %e;
 # db-2: LLC n/a, LOCAL 0 %e) in a W x H terminal
 start() {
@@ -43,7 +30,7 @@ fi
 
 start 80 24
 test_expect_success '80x24, VMs: all five factors on screen, each row one line' '
-	wait_for "2:VMs" s1 && wait_for "^ web1 " s1 &&
+	screen_wait "2:VMs" s1 && screen_wait "^ web1 " s1 &&
 	fits 80 s1 &&
 	grep_q "^ VM .* LOCAL .* LLC .* SHARE .* IMC .* QUEUE *$" s1 &&
 	# the row that follows the header is a VM row, not the rest of a wrapped header
@@ -52,58 +39,58 @@ test_expect_success '80x24, VMs: all five factors on screen, each row one line' 
 '
 
 test_expect_success '80x24, vCPUs: all five factors; Right pages to thread and affinity, Left back' '
-	keys 3 && wait_for "^ VM  *VCPU" s2 && wait_for "^ web1  *1 " s2 &&
+	keys 3 && screen_wait "^ VM  *VCPU" s2 && screen_wait "^ web1  *1 " s2 &&
 	fits 80 s2 && grep_q "LOCAL .* LLC .* SHARE .* IMC .* QUEUE *$" s2 &&
 	grep_q "^ web1  *1  *2  *1 .* 75.0%e" s2 &&
-	keys Right && wait_for "AFFINITY" s2 && wait_for "^ web1  *1  *1003 2-3" s2 &&
+	keys Right && screen_wait "AFFINITY" s2 && screen_wait "^ web1  *1  *1003 2-3" s2 &&
 	fits 80 s2 && ! grep -q "^ VM .*QUEUE" s2 &&
-	keys Left && wait_for "^ VM .*QUEUE" s2
+	keys Left && screen_wait "^ VM .*QUEUE" s2
 '
 
 test_expect_success 'sort by a factor: l (LLC) puts web1 (1.5M) above db-2 (n/a, last)' '
-	keys 2 && wait_for "sort:name" s3 &&
-	keys l && wait_for "sort:llc" s3 &&
+	keys 2 && screen_wait "sort:name" s3 &&
+	keys l && screen_wait "sort:llc" s3 &&
 	awk "/^ web1/{w=NR} /^ db-2/{d=NR} END{exit !(w && d && w < d)}" s3 &&
-	keys n && wait_for "sort:name" s3 &&
+	keys n && screen_wait "sort:name" s3 &&
 	awk "/^ web1/{w=NR} /^ db-2/{d=NR} END{exit !(w && d && d < w)}" s3
 '
 
 test_expect_success '/ filters the rows by VM name, an empty filter clears it' '
-	keys / && wait_for "filter (VM name" s4 &&
-	keys d b Enter && wait_for "filter:db" s4 &&
-	wait_for "^ db-2 " s4 && ! grep -q "^ web1" s4 &&
-	keys / BSpace BSpace Enter && wait_for "^ web1 " s4 && ! grep -q "filter:" s4
+	keys / && screen_wait "filter (VM name" s4 &&
+	keys d b Enter && screen_wait "filter:db" s4 &&
+	screen_wait "^ db-2 " s4 && ! grep -q "^ web1" s4 &&
+	keys / BSpace BSpace Enter && screen_wait "^ web1 " s4 && ! grep -q "filter:" s4
 '
 
 test_expect_success 'the help screen fits 80 columns and names every sort key' '
-	keys "?" && wait_for "factor columns" s5 && fits 80 s5 &&
+	keys "?" && screen_wait "factor columns" s5 && fits 80 s5 &&
 	grep_q "c CPU  r remote  l LLC  s sharing  i IMC  u queue" s5 &&
-	keys x && wait_for "2:VMs" s5 && keys q && wait_for "EXIT=0" s5
+	keys x && screen_wait "2:VMs" s5 && keys q && screen_wait "EXIT=0" s5
 '
 
 start 200 50
 test_expect_success '200x50: the wide layout, identity columns and factors on one row' '
-	wait_for "^ web1 " w1 && fits 200 w1 &&
+	screen_wait "^ web1 " w1 && fits 200 w1 &&
 	grep_q "^ VM  *HV  *ID VCPU .* LOCAL .* QUEUE *$" w1 &&
 	grep_q "^ web1  *kvm  *1000  *2 .* 50.0%e  *1.5M" w1 &&
-	keys q && wait_for "EXIT=0" w1
+	keys q && screen_wait "EXIT=0" w1
 '
 
 test_expect_success 'NO_COLOR: no colour escapes on the screen, the severity marked instead' '
 	start 80 24 NO_COLOR=1 &&
-	wait_for "^ web1 " c1 &&
+	screen_wait "^ web1 " c1 &&
 	tmux capture-pane -p -e -t "$S" >c1e &&
 	# SGR colour codes: 30-37/90-97 foreground, 40-47 background, 38;5 / 48;5 256-colour
 	! grep -Eq "\[([0-9;]*;)?(3[0-7]|9[0-7]|4[0-7]|38;5|48;5)(;[0-9;]*)?m" c1e &&
-	keys q && wait_for "EXIT=0" c1
+	keys q && screen_wait "EXIT=0" c1
 '
 
 test_expect_success 'with colours the same screen has them (the check above can fail)' '
 	start 80 24 &&
-	wait_for "^ web1 " c2 &&
+	screen_wait "^ web1 " c2 &&
 	tmux capture-pane -p -e -t "$S" >c2e &&
 	grep -Eq "\[([0-9;]*;)?(3[0-7]|4[0-7]|38;5|48;5)(;[0-9;]*)?m" c2e &&
-	keys q && wait_for "EXIT=0" c2
+	keys q && screen_wait "EXIT=0" c2
 '
 
 tmux kill-session -t "$S" 2>/dev/null

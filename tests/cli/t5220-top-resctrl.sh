@@ -113,18 +113,7 @@ test_expect_success 'SIGTERM ends top --batch --resctrl cleanly: its groups are 
 
 # the screen, in tmux: the columns, the values, and q removes the groups
 S=vp-t5220-$$
-screen_wait() {
-	i=0
-	while [ $i -lt 100 ]; do
-		tmux capture-pane -p -t "$S" >"$2"
-		grep -q -- "$1" "$2" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "screen never showed '$1':"
-	cat "$2"
-	return 1
-}
+. "$(dirname "$0")/tmux-lib.sh"
 if ! command -v tmux >/dev/null; then
 	test_skip 'top --resctrl on the screen' 'tmux is not installed'
 else
