@@ -156,6 +156,7 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 		table_init(&t, VP_ARRAY_SIZE(bcols), bcols);
 		for (i = 0; i < r->n_b; i++) {
 			const struct diag_bottleneck *b = &r->b[i];
+			const struct cost_ci *ci;
 
 			sbuf_reset(&name);
 			entity_name(in, b, &name);
@@ -167,7 +168,14 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 			table_cell(&t, "%s", severity_name(b->sev));
 			table_cell(&t, "%s", vp_quality_name(b->quality));
 			table_cell(&t, "%s", diag_confidence_name(b->confidence));
-			table_cell(&t, "%s", str_or(b->evidence));
+			if (b->scope == DIAG_VM && b->factor < FACTOR_N &&
+			    (ci = cost_ci_find(dv->ci, in->vms[b->entity].name, (int)b->factor)) &&
+			    ci->holds_zero)
+				table_cell(&t, "%s; its 95%% interval [%.1f, %.1f] holds 0: not "
+					   "distinguishable from no cost", str_or(b->evidence), ci->lo,
+					   ci->hi);
+			else
+				table_cell(&t, "%s", str_or(b->evidence));
 		}
 		table_render(&t, out, 2, true);
 		table_release(&t);
@@ -347,6 +355,10 @@ void diag_render_json(const struct dview *dv, struct sbuf *out)
 	}
 	jw_obj_end(&w);
 	jw_kstr(&w, "notes", dv->fr->notes);
+	if (dv->ci) {
+		jw_key(&w, "cost_intervals");
+		cost_ci_json(dv->ci, &w);
+	}
 	jw_key(&w, "diagnosis");
 	diag_result_write(dv->in, dv->r, &w);
 	jw_obj_end(&w);

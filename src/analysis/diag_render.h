@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "analysis/cost_ci.h"
 #include "analysis/diagnose.h"
 #include "collect/collect.h"
 #include "model/model.h"
@@ -21,6 +22,7 @@ struct dview {
 	const struct diag_result *r;
 	const char *cal_note;
 	const char *recording;            /* the file, NULL live */
+	const struct cost_ci_set *ci;     /* live: each VM's cost intervals, NULL none */
 };
 
 /* head comes first (the caller's summary lines). */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/compare.h"
+#include "analysis/cost_ci.h"
 #include "analysis/diagnose.h"
 #include "analysis/diag_render.h"
 #include "cli/diag_apply.h"
@@ -19,120 +19,13 @@
 #include "util/timeutil.h"
 
 /* Collect for duration seconds with progress on stderr; Ctrl-C ends early. */
-/* Each VM's factor costs, one value per second of the run. */
-struct ivals {
-	char **names;
-	double **v;             /* per VM: n_s x FACTOR_N */
-	size_t n_vms, n_s, cap_s;
-};
-
-static size_t ivals_vm(struct ivals *iv, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < iv->n_vms; i++)
-		if (!strcmp(iv->names[i], name))
-			return i;
-	iv->names = xrealloc(iv->names, (iv->n_vms + 1) * sizeof(char *));
-	iv->v = xrealloc(iv->v, (iv->n_vms + 1) * sizeof(double *));
-	iv->names[iv->n_vms] = xstrdup(name);
-	iv->v[iv->n_vms] = NULL;
-	return iv->n_vms++;
-}
-
-/* One second's frame: a row of costs per VM (NaN for a VM not in it). */
-static void ivals_add(struct ivals *iv, const struct collect_frame *fr)
-{
-	size_t i, k;
-	int f;
-
-	for (i = 0; i < fr->n_rows; i++)
-		if ((fr->rows[i].kind == ENT_VM || fr->rows[i].kind == ENT_PROCESS) && fr->rows[i].name)
-			ivals_vm(iv, fr->rows[i].name);
-	if (iv->n_s == iv->cap_s) {
-		iv->cap_s = iv->cap_s ? 2 * iv->cap_s : 16;
-		for (k = 0; k < iv->n_vms; k++)
-			iv->v[k] = xrealloc(iv->v[k], iv->cap_s * FACTOR_N * sizeof(double));
-	}
-	for (k = 0; k < iv->n_vms; k++) {
-		if (!iv->v[k])
-			iv->v[k] = xcalloc(iv->cap_s * FACTOR_N, sizeof(double));
-		for (f = 0; f < FACTOR_N; f++)
-			iv->v[k][iv->n_s * FACTOR_N + f] = NAN;
-	}
-	for (i = 0; i < fr->n_rows; i++) {
-		const struct collect_row *r = &fr->rows[i];
-
-		if ((r->kind != ENT_VM && r->kind != ENT_PROCESS) || !r->name)
-			continue;
-		k = ivals_vm(iv, r->name);
-		for (f = 0; f < FACTOR_N; f++)
-			iv->v[k][iv->n_s * FACTOR_N + f] = r->fv[f].cost_pct;
-	}
-	iv->n_s++;
-}
-
-static void ivals_release(struct ivals *iv)
-{
-	size_t k;
-
-	for (k = 0; k < iv->n_vms; k++) {
-		free(iv->names[k]);
-		free(iv->v[k]);
-	}
-	free(iv->names);
-	free(iv->v);
-	memset(iv, 0, sizeof(*iv));
-}
-
-/*
- * How far each VM's costs can be trusted: their mean over the one-second
- * samples and its 95 % bootstrap interval (docs/method.md "Confidence").
- */
-static void ivals_text(const struct ivals *iv, struct sbuf *out)
-{
-	double *col = xcalloc(iv->n_s + 1, sizeof(double));
-	size_t k, s;
-	int f;
-
-	if (iv->n_s < 2 || !iv->n_vms) {
-		free(col);
-		return;
-	}
-	sbuf_addf(out, "\nCosts second by second (mean of %zu one-second samples [95%% interval by "
-		       "bootstrap]; an interval that holds 0 is not distinguishable from none)\n",
-		  iv->n_s);
-	for (k = 0; k < iv->n_vms; k++) {
-		bool any = false;
-
-		sbuf_addf(out, "  %s:", iv->names[k]);
-		for (f = 0; f < FACTOR_N; f++) {
-			double mean, lo, hi;
-
-			for (s = 0; s < iv->n_s; s++)
-				col[s] = iv->v[k] ? iv->v[k][s * FACTOR_N + f] : NAN;
-			cmp_mean_interval(col, iv->n_s, 1000, 1, &mean, &lo, &hi);
-			if (!isfinite(mean))
-				continue;
-			any = true;
-			if (isfinite(lo))
-				sbuf_addf(out, " %s %.1f%% [%.1f, %.1f]%s", factor_name((enum factor_id)f),
-					  mean, lo, hi, lo <= 0 ? " (holds 0)" : "");
-			else
-				sbuf_addf(out, " %s %.1f%%", factor_name((enum factor_id)f), mean);
-		}
-		sbuf_addstr(out, any ? "\n" : " no cost known in any sample\n");
-	}
-	free(col);
-}
-
 /*
  * Wait out the run, taking a sample every second: each one tells the cost
  * stage whether a vCPU's LLC had other busy tenants (its solo miss rate,
  * for LLC contention) and gives the costs' spread over the run.
  */
 static void wait_collecting(const char *who, struct collector *col, double duration, bool quiet,
-			    struct ivals *iv)
+			    struct cost_ci_set *iv)
 {
 	uint64_t t0 = vp_now_ns(), end = t0 + (uint64_t)(duration * 1e9);
 	bool progress = !quiet && duration >= 3 && isatty(2), sampling = true;
@@ -152,7 +45,7 @@ static void wait_collecting(const char *who, struct collector *col, double durat
 			if (collect_sample(col, &fr, &err)) {
 				sampling = false;
 			} else {
-				ivals_add(iv, &fr);
+				cost_ci_add(iv, &fr);
 				collect_frame_release(&fr);
 			}
 		}
@@ -315,7 +208,7 @@ static int run_diagnose(int argc, char **argv)
 	double duration = 5.0;
 	bool json = false, opened = false, xen_hard_pin = false;
 	const char **reasons = NULL;
-	struct ivals iv = { 0 };
+	struct cost_ci_set iv = { 0 };
 	int opt, rc = 0, r;
 
 	while ((opt = getopt_long(argc, argv, "d:m:p:", longopts, NULL)) != -1) {
@@ -405,6 +298,13 @@ static int run_diagnose(int argc, char **argv)
 		dv.targets = collect_n_targets(p.col);
 		dv.fr = &fr;
 		dv.cal_note = sbuf_str(&p.cal_note);
+		{
+			struct cost_ci_ctx cx = { cost_ci_running(&fr), fr.residency, p.have_cal,
+						  1000, 1 };
+
+			cost_ci_finish(&iv, &cx);
+			dv.ci = &iv;    /* with fewer than 2 samples the bounds are null */
+		}
 		sbuf_addf(&head, "vmmprof diagnose: %.1f s, model '%s' (%s)\n", fr.duration,
 			  p.model->name, p.why);
 		if (!p.plat.core_pmu)
@@ -417,7 +317,7 @@ static int run_diagnose(int argc, char **argv)
 		if (!rc && !json) {
 			struct sbuf tail = SBUF_INIT;
 
-			ivals_text(&iv, &tail);
+			cost_ci_text(&iv, &tail);
 			rc = cli_write(&tail);
 			sbuf_release(&tail);
 		}
@@ -426,7 +326,7 @@ out:
 	for (r = 0; r < (int)ao.n_pass; r++)
 		free(ao.pass[r]);
 	free(ao.pass);
-	ivals_release(&iv);
+	cost_ci_release(&iv);
 	free(reasons);
 	collect_frame_release(&fr);
 	if (opened)

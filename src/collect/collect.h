@@ -150,6 +150,8 @@ struct collect_frame {
 	struct collect_scaling *scaling; /* one per event input that is counted, heap */
 	size_t n_scaling;
 	char notes[2048];               /* what was not counted and why */
+	const char *residency;          /* where vCPUs ran per node: "exact" (switches traced),
+					   "sampled" (once per frame), "unused"; NULL unknown */
 };
 
 struct collector;

@@ -1153,6 +1153,8 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	}
 	for (i = 0; !total && i < c->n_t; i++)
 		c->t[i].fresh = false;
+	f->residency = !(wants_trace(c) || counts_nodes(c)) ? "unused" :
+		       c->trace ? "exact" : "sampled";
 	snprintf(f->notes, sizeof(f->notes), "%s%s%s%s%s", c->notes,
 		 c->notes[0] && c->vms.notes[0] ? "; " : "", c->vms.notes,
 		 (c->notes[0] || c->vms.notes[0]) && rdt_notes[0] ? "; " : "", rdt_notes);

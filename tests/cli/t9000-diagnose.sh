@@ -135,6 +135,23 @@ test_expect_success 'a live run is sampled every second: the costs second by sec
 	grep_q "^  sh: no cost known in any sample" out
 '
 
+# No PMU here: the spinning shell has no cost in any sample, so every
+# factor's interval is null; what the intervals account for is said anyway.
+test_expect_success 'diagnose --json: cost_intervals per VM and factor, with what they account for' '
+	sh -c "while :; do :; done" &
+	spin=$! &&
+	vmmprof diagnose -p $spin -d 3.5 --json >j 2>err;
+	rc=$?; kill $spin; wait $spin 2>/dev/null
+	test $rc = 0 &&
+	# one sample a second; a loaded machine may take fewer than three in 3.5 s
+	test "$(json_get j "j[\"cost_intervals\"][\"samples\"] >= 1")" = True &&
+	test "$(json_get j "j[\"cost_intervals\"][\"confidence\"]")" = 0.95 &&
+	test "$(json_get j "\" \".join(sorted(j[\"cost_intervals\"][\"accounts_for\"]))")" = \
+		"calibrated multiplexing_running_ratio residency spread" &&
+	test "$(json_get j "\" \".join(v[\"vm\"] for v in j[\"cost_intervals\"][\"vms\"])")" = sh &&
+	test "$(json_get j "set(j[\"cost_intervals\"][\"vms\"][0][\"costs\"].values()) == {None}")" = True
+'
+
 test_expect_success 'an unknown model is an error that names it' '
 	expect_exit 1 vmmprof diagnose -m no-such-model -d 0.2 2>err && grep_q "no-such-model" err
 '
