@@ -39,7 +39,12 @@ if command -v perf >/dev/null; then
 		wait_lines v && wait_lines p && touch go &&
 		wait $vp && wait $pp && wait $wpid &&
 		tc=$(isum task-clock v) &&
-		near "$tc" "$(awk -v w=$(report work_cpu_ns r) "BEGIN { print w / 1e6 }")" 0.05 20 &&
+		# at least the CPU time the workload measured for its work; at most that
+		# plus its start-up after the counters opened and its exit after the
+		# report (under the sanitizers LeakSanitizer scans at exit: 40 ms seen)
+		w=$(awk -v w=$(report work_cpu_ns r) "BEGIN { print w / 1e6 }") &&
+		awk -v t="$tc" -v w="$w" "BEGIN { if (t >= 0.95 * w - 5 && t <= 1.05 * w + 80) exit 0
+			printf \"task-clock %s ms, the work %s ms: not within [0.95w - 5, 1.05w + 80]\\n\", t, w; exit 1 }" &&
 		# each tool stops at its own moment after the report, and the
 		# workload still runs its exit: on a loaded machine that moved the
 		# two totals apart by 29 ms of 330 (CI), as much as each may differ

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model/registry.h"
 #include "plan/coverage.h"
 #include "platform/platform.h"
 #include "util/alloc.h"
@@ -109,7 +110,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		start = i + 1;
 	}
 	if (platform_probe(&p, root, NULL) == 0) {
-		coverage_compute(&p, &cv);
+		/* the built-in models (the tier runs from the source tree), loaded once */
+		static struct model_registry reg;
+		static int have_reg;
+
+		if (!have_reg) {
+			const char *dirs[1] = { "models" };
+
+			setenv("LIBPFM_ENCODE_INACTIVE", "1", 1); /* a fixture root, as model check --root */
+			model_registry_init(&reg, dirs, 1);
+			have_reg = 1;
+		}
+		coverage_compute(&p, &reg, &cv);
 		platform_release(&p);
 	}
 	return 0;
