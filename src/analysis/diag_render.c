@@ -33,17 +33,12 @@ static const char *fmt_pct(char *buf, size_t size, double v)
 	return fmt_num(buf, size, "%.1f%%", v);
 }
 
+/* vp_quality_mark() as a fixed-width letter: a blank when there is no mark. */
 static char qual_letter(enum vp_quality q)
 {
-	switch (q) {
-	case VQ_MEASURED: return ' ';
-	case VQ_APPORTIONED: return 'a';
-	case VQ_ESTIMATE: return 'e';
-	case VQ_PROXY: return 'p';
-	case VQ_UNAVAILABLE:
-	case VQ_N: return ' ';
-	}
-	return ' ';
+	const char *m = vp_quality_mark(q);
+
+	return m[0] ? m[0] : ' ';
 }
 
 /* Name of a bottleneck's entity, whole: "web vCPU 0", "VM web", "node 1". */

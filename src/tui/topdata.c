@@ -685,12 +685,16 @@ void top_fmt(char *buf, size_t size, const char *fmt, double v)
 		snprintf(buf, size, fmt, v);
 }
 
+/* A cell's severity marks: "!!" critical, "!" warning, "" otherwise or when not marked. */
+static const char *sev_marks(const struct top_cell *c, bool sev_mark)
+{
+	return !sev_mark ? "" : c->sev == SEV_CRITICAL ? "!!" : c->sev == SEV_WARNING ? "!" : "";
+}
+
 void top_fmt_factor_short(char *buf, size_t size, int factor, const struct top_cell *c, bool sev_mark)
 {
 	const struct qval *q = &c->q;
-	const char *mark = q->q == VQ_ESTIMATE ? "e" : q->q == VQ_APPORTIONED ? "a" :
-			   q->q == VQ_PROXY ? "p" : "";
-	const char *sev = !sev_mark ? "" : c->sev == SEV_CRITICAL ? "!!" : c->sev == SEV_WARNING ? "!" : "";
+	const char *mark = vp_quality_mark(q->q), *sev = sev_marks(c, sev_mark);
 
 	if (!isnan(q->v) && c->src == TOP_SRC_MODEL && isfinite(c->cost_pct))
 		snprintf(buf, size, "%.1f%%%s%s", c->cost_pct, c->cost_est ? "e" : mark, sev);
@@ -702,9 +706,7 @@ void top_fmt_factor(char *buf, size_t size, int factor, const struct top_cell *c
 {
 	/* a one-letter mark keeps the label in every cell: e estimate, a apportioned, p proxy */
 	const struct qval *q = &c->q;
-	const char *mark = q->q == VQ_ESTIMATE ? "e" : q->q == VQ_APPORTIONED ? "a" :
-			   q->q == VQ_PROXY ? "p" : "";
-	const char *sev = !sev_mark ? "" : c->sev == SEV_CRITICAL ? "!!" : c->sev == SEV_WARNING ? "!" : "";
+	const char *mark = vp_quality_mark(q->q), *sev = sev_marks(c, sev_mark);
 
 	if (isnan(q->v))
 		snprintf(buf, size, "n/a");

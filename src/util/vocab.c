@@ -17,6 +17,19 @@ static const char *const factor_titles[FACTOR_N] = {
 	"queue-tracker contention",
 };
 
+const char *vp_quality_mark(enum vp_quality q)
+{
+	switch (q) {
+	case VQ_APPORTIONED: return "a";
+	case VQ_ESTIMATE: return "e";
+	case VQ_PROXY: return "p";
+	case VQ_MEASURED:
+	case VQ_UNAVAILABLE:
+	case VQ_N: break;
+	}
+	return "";
+}
+
 const char *vp_quality_name(enum vp_quality q)
 {
 	return (unsigned)q < VQ_N ? quality_names[q] : "?";

@@ -17,6 +17,8 @@ enum vp_quality {
 
 /* "measured", "estimate", "apportioned", "proxy", "unavailable"; "?" out of range. */
 const char *vp_quality_name(enum vp_quality q);
+/* The one-letter mark of a value in text cells: "a", "e", "p"; "" measured or unavailable. */
+const char *vp_quality_mark(enum vp_quality q);
 /* The quality named name, or -1. */
 int vp_quality_lookup(const char *name);
 
