@@ -42,16 +42,23 @@ static void put(const char *text)
 		addnstr(text, room);
 }
 
+static void vput(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+static void vput(const char *fmt, va_list ap)
+{
+	char b[1024];
+
+	vsnprintf(b, sizeof(b), fmt, ap);
+	put(b);
+}
+
 static void putf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void putf(const char *fmt, ...)
 {
-	char b[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(b, sizeof(b), fmt, ap);
+	vput(fmt, ap);
 	va_end(ap);
-	put(b);
 }
 
 static void at(int row, int col)
@@ -316,14 +323,12 @@ static void draw_vcpus(struct ui *u, const struct top_state *s)
 static void help_line(int row, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void help_line(int row, int col, const char *fmt, ...)
 {
-	char b[1024];
 	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(b, sizeof(b), fmt, ap);
-	va_end(ap);
 	at(row, col);
-	put(b);
+	va_start(ap, fmt);
+	vput(fmt, ap);
+	va_end(ap);
 }
 
 static void draw_help(const struct top_state *s)
