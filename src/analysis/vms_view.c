@@ -292,6 +292,9 @@ static void text_vm(const struct hv_vm_list *l, size_t k, vms_remote_fn remote, 
 	if (vm->domid >= 0)
 		sbuf_addf(out, ", domid %d", vm->domid);
 	sbuf_addf(out, " (name from %s)\n", vm->name_source ? vm->name_source : "?");
+	if (vm->alias)
+		sbuf_addf(out, "  known as    %s (%s)\n", vm->alias,
+			  vm->alias_source ? vm->alias_source : "?");
 	if (vm->uuid)
 		sbuf_addf(out, "  uuid        %s\n", vm->uuid);
 	if (vm->cgroup)
@@ -387,13 +390,13 @@ static void text_vm(const struct hv_vm_list *l, size_t k, vms_remote_fn remote, 
 }
 
 void vms_text(const struct hv_vm_list *l, vms_remote_fn remote, const void *rctx,
-	      bool (*keep)(const void *ctx, const char *name), const void *kctx, const char *pattern,
+	      bool (*keep)(const void *ctx, const struct hv_vm *vm), const void *kctx, const char *pattern,
 	      struct sbuf *out)
 {
 	size_t i, shown = 0;
 
 	for (i = 0; i < l->n; i++) {
-		if (keep && !keep(kctx, l->vms[i].name))
+		if (keep && !keep(kctx, &l->vms[i]))
 			continue;
 		if (shown++)
 			sbuf_addch(out, '\n');
@@ -494,6 +497,8 @@ static void json_vm(const struct vms_view *v, const struct hv_vm *vm, struct jw 
 		jw_null(w);
 	jw_kbool(w, "dom0", vm->dom0);
 	jw_kstr(w, "uuid", vm->uuid);
+	jw_kstr(w, "alias", vm->alias);
+	jw_kstr(w, "alias_source", vm->alias_source);
 	jw_kstr(w, "cgroup", vm->cgroup);
 	jw_kint(w, "cgroup_version", vm->cgroup_version);
 	jw_kstr(w, "cgroup_dir", vm->cgroup_dir);
@@ -580,7 +585,7 @@ static void json_vm(const struct vms_view *v, const struct hv_vm *vm, struct jw 
 	jw_obj_end(w);
 }
 
-void vms_json(const struct vms_view *v, bool (*keep)(const void *ctx, const char *name),
+void vms_json(const struct vms_view *v, bool (*keep)(const void *ctx, const struct hv_vm *vm),
 	      const void *ctx, struct sbuf *out)
 {
 	struct jw w;
@@ -591,7 +596,7 @@ void vms_json(const struct vms_view *v, bool (*keep)(const void *ctx, const char
 	jw_key(&w, "vms");
 	jw_arr_begin(&w);
 	for (i = 0; i < v->vms.n; i++)
-		if (!keep || keep(ctx, v->vms.vms[i].name))
+		if (!keep || keep(ctx, &v->vms.vms[i]))
 			json_vm(v, &v->vms.vms[i], &w);
 	jw_arr_end(&w);
 	jw_kstr(&w, "notes", v->vms.notes[0] ? v->vms.notes : NULL);
@@ -666,6 +671,8 @@ static void rd_vm(const struct jv *o, struct hv_vm_list *l)
 	vm->domid = rd_int(o, "domid", -1);
 	vm->dom0 = jv_get(o, "dom0") && jv_get(o, "dom0")->type == JV_BOOL && jv_get(o, "dom0")->b;
 	vm->uuid = rd_dup(o, "uuid");
+	vm->alias = rd_dup(o, "alias");
+	vm->alias_source = rd_dup(o, "alias_source");
 	vm->cgroup = rd_dup(o, "cgroup");
 	vm->cgroup_version = rd_int(o, "cgroup_version", 0);
 	vm->cgroup_dir = rd_dup(o, "cgroup_dir");

@@ -37,9 +37,9 @@ int vms_vcpu_entity(const struct vms_view *v, const struct hv_vm *vm, const stru
 
 /*
  * The `vmmprof list vms --json` document (pretty, ending in a newline) for
- * the VMs keep(ctx, name) accepts (keep NULL: every VM).
+ * the VMs keep(ctx, vm) accepts (keep NULL: every VM).
  */
-void vms_json(const struct vms_view *v, bool (*keep)(const void *ctx, const char *name),
+void vms_json(const struct vms_view *v, bool (*keep)(const void *ctx, const struct hv_vm *vm),
 	      const void *ctx, struct sbuf *out);
 
 /*
@@ -52,13 +52,13 @@ typedef bool (*vms_remote_fn)(const void *ctx, size_t vm, long vcpu, struct qval
 bool vms_view_remote(const void *ctx, size_t vm, long vcpu, struct qval *out);
 
 /*
- * The `vmmprof list vms` text for the VMs of l that keep(kctx, name) accepts
+ * The `vmmprof list vms` text for the VMs of l that keep(kctx, vm) accepts
  * (keep NULL: all); pattern is named when nothing matched.  The local
  * command passes its scan, the remote client the daemon's document read back
  * with vms_from_json(): the same text from one renderer.
  */
 void vms_text(const struct hv_vm_list *l, vms_remote_fn remote, const void *rctx,
-	      bool (*keep)(const void *ctx, const char *name), const void *kctx, const char *pattern,
+	      bool (*keep)(const void *ctx, const struct hv_vm *vm), const void *kctx, const char *pattern,
 	      struct sbuf *out);
 
 /*

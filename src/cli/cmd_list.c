@@ -1,6 +1,7 @@
 /* cmd_list.c - `vmmprof list [KIND] [PATTERN]` and `vmmprof list --encode SPEC...` */
 #include "cli/commands.h"
 #include "cli/list.h"
+#include "hv/hv.h"
 
 #include <fnmatch.h>
 #include <getopt.h>
@@ -32,6 +33,11 @@ bool list_match(const struct list_opts *o, const char *s)
 	if (strpbrk(o->pattern, "*?["))
 		return fnmatch(o->pattern, s, FNM_CASEFOLD) == 0;
 	return strcasestr(s, o->pattern) != NULL;
+}
+
+bool list_keep_vm(const void *ctx, const struct hv_vm *vm)
+{
+	return (vm->name && list_match(ctx, vm->name)) || (vm->alias && list_match(ctx, vm->alias));
 }
 
 void list_raw_word(struct sbuf *out, const char *name, size_t len)

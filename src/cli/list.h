@@ -6,6 +6,8 @@
 
 #include "util/sbuf.h"
 
+struct hv_vm;
+
 struct list_opts {
 	const char *root;     /* --root DIR, "/" by default */
 	const char *pattern;  /* NULL: everything; else a glob, or a substring when it has no glob characters */
@@ -28,6 +30,8 @@ struct list_kind {
 
 /* Whether s matches o->pattern (case-insensitive; always true without one). */
 bool list_match(const struct list_opts *o, const char *s);
+/* Whether the pattern matches a VM's name or the name its users know (its alias); ctx is the list_opts. */
+bool list_keep_vm(const void *ctx, const struct hv_vm *vm);
 /* Append one name of a --raw-dump line: a space before all but the first. */
 void list_raw_word(struct sbuf *out, const char *name, size_t len);
 

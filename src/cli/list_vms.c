@@ -5,18 +5,13 @@
 
 #include <string.h>
 
-static bool keep_vm(const void *ctx, const char *name)
-{
-	return list_match(ctx, name);
-}
-
 /* The names 'top --vm' and 'diagnose --vm' take (dom0 is not a VM to choose). */
 static void raw_names(const struct hv_vm_list *l, const struct list_opts *o, struct sbuf *out)
 {
 	size_t i, start = out->len;
 
 	for (i = 0; i < l->n; i++)
-		if (l->vms[i].name && !l->vms[i].dom0 && list_match(o, l->vms[i].name))
+		if (l->vms[i].name && !l->vms[i].dom0 && list_keep_vm(o, &l->vms[i]))
 			list_raw_word(out, l->vms[i].name, strlen(l->vms[i].name));
 	if (out->len > start)
 		sbuf_addch(out, '\n');
@@ -36,9 +31,9 @@ int list_vms(const struct list_opts *o, struct sbuf *out)
 	else if (o->raw)
 		raw_names(&v.vms, o, out);
 	else if (o->json)
-		vms_json(&v, keep_vm, o, out);
+		vms_json(&v, list_keep_vm, o, out);
 	else
-		vms_text(&v.vms, vms_view_remote, &v, keep_vm, o, o->pattern, out);
+		vms_text(&v.vms, vms_view_remote, &v, list_keep_vm, o, o->pattern, out);
 	vms_release(&v);
 	return rc;
 }

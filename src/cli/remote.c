@@ -761,11 +761,6 @@ static int run_get(struct rconn *c, const struct cmd *cmd, int argc, char **argv
 	return rc;
 }
 
-static bool keep_vm(const void *ctx, const char *name)
-{
-	return list_match(ctx, name);
-}
-
 /* list vms [PATTERN]: --json is the daemon's document as is; the text comes
  * from it through the local renderer, filtered here by PATTERN. */
 static int run_list_vms(struct rconn *c, int argc, char **argv)
@@ -807,7 +802,7 @@ static int run_list_vms(struct rconn *c, int argc, char **argv)
 		if (vms_from_json(&doc, &l, &err)) {
 			rc = cli_error(&err);
 		} else {
-			vms_text(&l, vms_json_remote, &doc, keep_vm, &o, o.pattern, &text);
+			vms_text(&l, vms_json_remote, &doc, list_keep_vm, &o, o.pattern, &text);
 			rc = cli_write(&text);
 		}
 		hv_vm_list_release(&l);

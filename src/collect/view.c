@@ -169,7 +169,7 @@ static bool wanted_vm(const struct collect_opts *o, const struct hv_vm *vm)
 	if (!o->n_vm_names)
 		return true;
 	for (i = 0; i < o->n_vm_names; i++)
-		if (vm->name && !strcmp(vm->name, o->vm_names[i]))
+		if (hv_vm_is_named(vm, o->vm_names[i]))
 			return true;
 	return false;
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <strings.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,8 @@ void hv_vm_list_release(struct hv_vm_list *l)
 		free(vm->name);
 		free(vm->name_source);
 		free(vm->uuid);
+		free(vm->alias);
+		free(vm->alias_source);
 		free(vm->accel);
 		free(vm->hypervisor);
 		free(vm->cgroup);
@@ -168,6 +171,13 @@ static bool is_xen_dom0(const struct hv_ctx *ctx)
 	       !vp_exists(ctx->root, "/.vmmprof-fixture/xl");
 }
 
+bool hv_vm_is_named(const struct hv_vm *vm, const char *name)
+{
+	return name && ((vm->name && !strcmp(vm->name, name)) ||
+			(vm->alias && !strcmp(vm->alias, name)) ||
+			(vm->uuid && !strcasecmp(vm->uuid, name)));
+}
+
 int hv_vms_check_names(const struct hv_ctx *ctx, const char *const *names, size_t n,
 		       bool need_vcpus, struct vp_err *err)
 {
@@ -181,15 +191,18 @@ int hv_vms_check_names(const struct hv_ctx *ctx, const char *const *names, size_
 		goto out;
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < l.n; j++)
-			if (!l.vms[j].dom0 && l.vms[j].name && !strcmp(l.vms[j].name, names[i]) &&
+			if (!l.vms[j].dom0 && hv_vm_is_named(&l.vms[j], names[i]) &&
 			    (!need_vcpus || l.vms[j].n_vcpus))
 				break;
 		if (j < l.n)
 			continue;
 		for (j = 0; j < l.n; j++)
 			if (!l.vms[j].dom0)
-				sbuf_addf(&there, "%s%s", seen++ ? ", " : "",
-					  l.vms[j].name ? l.vms[j].name : "(unnamed)");
+				sbuf_addf(&there, "%s%s%s%s%s", seen++ ? ", " : "",
+					  l.vms[j].name ? l.vms[j].name : "(unnamed)",
+					  l.vms[j].alias ? " (" : "",
+					  l.vms[j].alias ? l.vms[j].alias : "",
+					  l.vms[j].alias ? ")" : "");
 		ret = seen ? vp_err_set(err, -ENOENT, "no VM named '%s' here; VMs here: %s", names[i],
 					sbuf_str(&there)) :
 		      vp_err_set(err, -ENOENT, "no VM named '%s' here: no VM found", names[i]);

@@ -57,6 +57,10 @@ struct hv_vm {
 	char *name;
 	char *name_source;         /* "cmdline", "libvirt cgroup", "xl", "pid", ... */
 	char *uuid;                /* NULL when unknown */
+	char *alias;               /* the name its users know it by, where the orchestrator's
+				      name differs: OpenStack Nova's instance name, KubeVirt's
+				      VMI name; NULL none */
+	char *alias_source;        /* where alias came from ("OpenStack Nova metadata") */
 	int pid;                   /* QEMU (or process) pid, -1 under Xen */
 	int domid;                 /* Xen domain id, -1 elsewhere */
 	char *accel;               /* "kvm", "tcg", "pv", "hvm", "pvh"; NULL unknown */
@@ -91,6 +95,12 @@ struct hv_vm {
 	char state_source[96];     /* where paused came from ("libvirt domain state 'paused'
 				      (user)"), "" when not known */
 };
+
+/*
+ * Whether NAME names VM: its name, its alias (Nova's or KubeVirt's name) or its
+ * uuid.  The one test behind every --vm NAME.
+ */
+bool hv_vm_is_named(const struct hv_vm *vm, const char *name);
 
 /* Owned by the caller: hv_vm_list_release(). */
 struct hv_vm_list {

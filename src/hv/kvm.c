@@ -522,6 +522,103 @@ out:
 	return ret;
 }
 
+/* Decode XML's predefined entities and character references in s[0..len). */
+static char *xml_unescape(const char *s, size_t len)
+{
+	static const struct { const char *ent; char ch; } ents[] = {
+		{ "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' }, { "&apos;", '\'' },
+	};
+	struct sbuf sb = SBUF_INIT;
+	size_t i = 0, k;
+
+	while (i < len) {
+		if (s[i] == '&') {
+			for (k = 0; k < VP_ARRAY_SIZE(ents); k++) {
+				size_t n = strlen(ents[k].ent);
+
+				if (i + n <= len && !strncmp(s + i, ents[k].ent, n)) {
+					sbuf_addch(&sb, ents[k].ch);
+					i += n;
+					break;
+				}
+			}
+			if (k < VP_ARRAY_SIZE(ents))
+				continue;
+			if (i + 2 < len && s[i + 1] == '#') {
+				bool hex = s[i + 2] == 'x';
+				char *end;
+				unsigned long c = strtoul(s + i + 2 + hex, &end, hex ? 16 : 10);
+
+				/* ASCII only: a name is shown, not re-encoded */
+				if (end > s + i + 2 + hex && (size_t)(end - s) < len && *end == ';' &&
+				    c >= 0x20 && c < 0x7f) {
+					sbuf_addch(&sb, (char)c);
+					i = (size_t)(end - s) + 1;
+					continue;
+				}
+			}
+		}
+		sbuf_addch(&sb, s[i++]);
+	}
+	return sbuf_detach(&sb);
+}
+
+char *kvm_xml_text(const char *xml, const char *tag)
+{
+	size_t tl = strlen(tag);
+	const char *p = xml, *b, *e;
+	char *close, *text;
+
+	while (p && (p = strchr(p, '<'))) {
+		p++;
+		if (strncmp(p, tag, tl) || (p[tl] != '>' && p[tl] != ' ' && p[tl] != '\t' &&
+					    p[tl] != '\n')) {
+			continue;
+		}
+		b = strchr(p + tl, '>');
+		if (!b || b[-1] == '/')
+			return NULL; /* <tag/>: empty */
+		b++;
+		close = xasprintf("</%s>", tag);
+		e = strstr(b, close);
+		free(close);
+		if (!e)
+			return NULL;
+		while (b < e && isspace((unsigned char)*b))
+			b++;
+		while (e > b && isspace((unsigned char)e[-1]))
+			e--;
+		if (e == b)
+			return NULL;
+		text = xml_unescape(b, (size_t)(e - b));
+		return text;
+	}
+	return NULL;
+}
+
+char *kvm_vm_alias(const char *name, const char *xml, const char *cgroup, char **source)
+{
+	char *alias = xml ? kvm_xml_text(xml, "nova:name") : NULL;
+	const char *us;
+
+	*source = NULL;
+	if (alias) {
+		if (name && !strcmp(alias, name)) {
+			free(alias);
+			return NULL;
+		}
+		*source = xstrdup("OpenStack Nova metadata (nova:name)");
+		return alias;
+	}
+	/* KubeVirt: domain NAMESPACE_NAME; a namespace (a DNS label) has no '_' */
+	if (name && cgroup && strstr(cgroup, "kubepods") && (us = strchr(name, '_')) &&
+	    us > name && us[1]) {
+		*source = xasprintf("KubeVirt VMI in namespace %.*s", (int)(us - name), name);
+		return xstrdup(us + 1);
+	}
+	return NULL;
+}
+
 /* Paused or running: libvirt's status where libvirt runs it, else QMP when a socket is named. */
 static void read_run_state(const struct hv_ctx *ctx, struct hv_vm *vm, char *const *argv,
 			   size_t argc)
@@ -530,9 +627,16 @@ static void read_run_state(const struct hv_ctx *ctx, struct hv_vm *vm, char *con
 
 	if (vm->name && *vm->name && !strchr(vm->name, '/') && vm->name[0] != '.') {
 		path = xasprintf("/run/libvirt/qemu/%s.xml", vm->name);
-		if (!vp_read_file(ctx->root, path, &xml, NULL, NULL))
+		if (!vp_read_file(ctx->root, path, &xml, NULL, NULL)) {
 			vm->paused = kvm_libvirt_paused(xml, vm->pid, vm->state_source,
 							sizeof(vm->state_source));
+			/* this domain's status (not another process's): its metadata */
+			if (vm->paused >= 0) {
+				vm->alias = kvm_vm_alias(vm->name, xml, vm->cgroup, &vm->alias_source);
+				if (!vm->uuid)
+					vm->uuid = kvm_xml_text(xml, "uuid");
+			}
+		}
 		free(xml);
 		free(path);
 		if (vm->paused >= 0)
@@ -662,6 +766,8 @@ static void scan_one(const struct hv_ctx *ctx, int pid, uint64_t start_ticks, ch
 	free(tids);
 	read_guest_ram(ctx, vm);
 	read_run_state(ctx, vm, argv, argc);
+	if (!vm->alias) /* KubeVirt's libvirt runs in the pod: no status file here */
+		vm->alias = kvm_vm_alias(vm->name, NULL, vm->cgroup, &vm->alias_source);
 }
 
 int hv_kvm_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err)

@@ -33,6 +33,22 @@ void kvm_libvirt_domain(const char *root, const char *name, int *persistent, int
  */
 int kvm_libvirt_paused(const char *xml, int pid, char *what, size_t size);
 /*
+ * The text of the first element TAG (e.g. "nova:name", "uuid") in a libvirt
+ * domain XML, with XML's five predefined entities and numeric character
+ * references decoded; heap, or NULL when absent or empty.
+ */
+char *kvm_xml_text(const char *xml, const char *tag);
+/*
+ * The name users know a VM by, where an orchestrator names the libvirt
+ * domain itself: OpenStack Nova's instance name (<nova:name> in the domain's
+ * <metadata>, the domain being "instance-0000000a"), or KubeVirt's VMI
+ * name (KubeVirt names the domain NAMESPACE_VMI and runs QEMU in a pod
+ * under the kubepods cgroup).  xml (may be NULL) is the domain's libvirt
+ * XML, cgroup (may be NULL) the VM's cgroup path.  Returns the alias (heap)
+ * and its source in *source (heap), or NULL.
+ */
+char *kvm_vm_alias(const char *name, const char *xml, const char *cgroup, char **source);
+/*
  * The QMP socket a QEMU command line names (-qmp unix:PATH,..., or a
  * -chardev socket,path=PATH that a -mon mode=control uses); heap or NULL.
  */

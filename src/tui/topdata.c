@@ -495,7 +495,7 @@ static void keep_named(const struct top_state *s, struct hv_vm_list *l)
 	memset(&drop, 0, sizeof(drop));
 	for (i = 0; i < l->n; i++) {
 		for (j = 0; j < s->n_vm_names; j++)
-			if (l->vms[i].name && !strcmp(l->vms[i].name, s->vm_names[j]))
+			if (hv_vm_is_named(&l->vms[i], s->vm_names[j]))
 				break;
 		if (j < s->n_vm_names) {
 			l->vms[n++] = l->vms[i];

@@ -870,6 +870,54 @@ TEST(kvm_libvirt_paused_from_domstatus)
 	}
 }
 
+/*
+ * The names users know: Nova's <nova:name> in the domain's metadata (the
+ * layout of a Nova domain XML, namespace 1.1), with XML entities decoded;
+ * KubeVirt's NAMESPACE_VMI domain name under a kubepods cgroup.
+ */
+TEST(kvm_vm_alias_nova_kubevirt)
+{
+	static const char nova[] =
+		"<domstatus state='running' reason='booted' pid='7'>\n"
+		"  <domain type='kvm' id='5'>\n    <name>instance-0000000e</name>\n"
+		"    <uuid>ff91d2dc-69a1-43ef-abde-c9e4e9a0305b</uuid>\n    <metadata>\n"
+		"      <nova:instance xmlns:nova=\"http://openstack.org/xmlns/libvirt/nova/1.1\">\n"
+		"        <nova:package version=\"25.1.0\"/>\n"
+		"        <nova:name>web &amp; db&#39;s &lt;1&gt;</nova:name>\n"
+		"        <nova:namespaced/>\n"
+		"      </nova:instance>\n    </metadata>\n  </domain>\n</domstatus>\n";
+	char *src, *a;
+
+	a = kvm_xml_text(nova, "uuid");
+	CHECK_STR(a, "ff91d2dc-69a1-43ef-abde-c9e4e9a0305b");
+	free(a);
+	/* "<nova:name>" is not "<nova:namespaced/>", nor "<name>" */
+	a = kvm_vm_alias("instance-0000000e", nova, "/machine.slice/machine-qemu.scope", &src);
+	CHECK_STR(a, "web & db's <1>");
+	CHECK(src && strstr(src, "Nova"));
+	free(a);
+	free(src);
+	CHECK(kvm_xml_text(nova, "nova:flavor") == NULL);
+	CHECK(kvm_xml_text("<a><nova:name>  </nova:name></a>", "nova:name") == NULL);
+	CHECK(kvm_xml_text("<a><nova:name/></a>", "nova:name") == NULL);
+	CHECK(kvm_xml_text("<a><nova:name>x", "nova:name") == NULL); /* not closed */
+	/* the same name twice is no alias */
+	CHECK(kvm_vm_alias("web", "<nova:name>web</nova:name>", NULL, &src) == NULL && !src);
+
+	/* KubeVirt: namespace "default", VMI "vmi-fedora" (split at the first '_') */
+	a = kvm_vm_alias("default_vmi_fedora", NULL,
+			 "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1.slice/"
+			 "cri-containerd-0a.scope", &src);
+	CHECK_STR(a, "vmi_fedora");
+	CHECK_STR(src, "KubeVirt VMI in namespace default");
+	free(a);
+	free(src);
+	/* the same name outside a pod, or with no namespace part: no alias */
+	CHECK(kvm_vm_alias("default_vmi", NULL, "/machine.slice/x.scope", &src) == NULL && !src);
+	CHECK(kvm_vm_alias("_vmi", NULL, "/kubepods/x", &src) == NULL && !src);
+	CHECK(kvm_vm_alias("web1", NULL, "/kubepods/x", &src) == NULL && !src);
+}
+
 /* The QMP socket a command line names, in QEMU's two spellings. */
 TEST(kvm_qmp_socket_from_cmdline)
 {
