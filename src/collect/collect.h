@@ -78,7 +78,7 @@ struct collect_row {
 	enum hv_adapter_id adapter;
 	bool libvirt;                   /* managed by libvirt (advice uses virsh) */
 	enum diag_persist persist;      /* libvirt VM rows: persistent or transient domain
-					   (kvm_libvirt_domain()); not recorded: unknown there */
+					   (kvm_libvirt_domain()); recorded (rows.persist) */
 	enum diag_numa_mode numa_mode;  /* libvirt VM rows: its memory mode; not recorded */
 	int pid, domid;                 /* VM rows: QEMU/process pid, Xen domain id (-1 none) */
 	double started;                 /* VM and vCPU rows: the process's start, s after boot

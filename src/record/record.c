@@ -94,6 +94,11 @@ static void bind_frame(const struct recording *r, const int *map, double *scratc
  * incarnation), rows.state (NULL running, 'paused', 'ended': the interval
  * it ended in, counted up to its end) and rows.llc_alone (1 its LLC had no
  * other busy tenant, 0 it had, NULL not known: the LLC cost's solo rate).
+ * Added within schema 4 (readers of the first schema 4 files read the named
+ * columns only, so they read these files the same): rows.persist
+ * ('persistent' or 'transient' for a libvirt domain, NULL not known), so
+ * that advice from a recording writes virsh's --config where the domain
+ * has a configuration (issue 17).
  */
 static const char *const schema_sql =
 	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
@@ -106,7 +111,7 @@ static const char *const schema_sql =
 	"  key TEXT, name TEXT, vm_pos INTEGER, adapter TEXT, libvirt INTEGER, pid INTEGER,"
 	"  domid INTEGER, idx INTEGER, tid INTEGER, cpu INTEGER, node INTEGER, remote REAL,"
 	"  remote_quality TEXT, mem_reason INTEGER, started REAL, state TEXT, llc_alone INTEGER,"
-	"  PRIMARY KEY (seq, pos)) WITHOUT ROWID;"
+	"  persist TEXT, PRIMARY KEY (seq, pos)) WITHOUT ROWID;"
 	"CREATE TABLE row_mem (seq INTEGER NOT NULL, pos INTEGER NOT NULL, node INTEGER NOT NULL,"
 	"  bytes INTEGER NOT NULL, PRIMARY KEY (seq, pos, node)) WITHOUT ROWID;"
 	"CREATE TABLE vals (seq INTEGER NOT NULL, pos INTEGER NOT NULL, input INTEGER NOT NULL,"
@@ -332,7 +337,7 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 	if (sqlite3_prepare_v2(w->db, "INSERT INTO frames VALUES (?, ?, ?, ?, ?, ?)", -1,
 			       &w->st_frame, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-			       "?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &w->st_row, NULL) ||
+			       "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &w->st_row, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO node_rdt VALUES (?, ?, ?, ?, ?)", -1,
 			       &w->st_rdt, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO texts VALUES (?, ?)", -1, &w->st_text, NULL) ||
@@ -456,6 +461,11 @@ static int append_row(struct rec_writer *w, const struct collect_row *r, size_t 
 		sqlite3_bind_int(st, 20, r->llc_alone > 0);
 	else
 		sqlite3_bind_null(st, 20);
+	if (r->persist == DP_UNKNOWN || r->kind != ENT_VM)
+		sqlite3_bind_null(st, 21);
+	else
+		sqlite3_bind_text(st, 21, r->persist == DP_PERSISTENT ? "persistent" : "transient",
+				  -1, SQLITE_STATIC);
 	if ((ret = bind_text_id(w, st, 17, r->kind == ENT_VM ? r->mem_reason : NULL, err)) ||
 	    (ret = step(w, st, err)))
 		return ret;
@@ -757,7 +767,7 @@ struct rec_cursor {
 static const char *const cursor_sql[CUR_N] = {
 	"SELECT seq, t_ns, duration, cpu_mhz, notes, rdt_why FROM frames ORDER BY seq",
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	 "node, remote, remote_quality, mem_reason, started, state, llc_alone FROM rows "
+	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, persist FROM rows "
 	 "ORDER BY seq, pos"),
 	"SELECT seq, pos, node, bytes FROM row_mem ORDER BY seq, pos",
 	"SELECT seq, pos, input, value FROM vals ORDER BY seq, pos, input",
@@ -772,7 +782,7 @@ static const char *const cursor_sql[CUR_N] = {
 static const char *const cursor_sql_old[CUR_N] = {
 	"SELECT seq, t_ns, duration, cpu_mhz, notes, NULL FROM frames ORDER BY seq",
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	 "node, remote, remote_quality, NULL, NULL, NULL, NULL FROM rows ORDER BY seq, pos"),
+	 "node, remote, remote_quality, NULL, NULL, NULL, NULL, NULL FROM rows ORDER BY seq, pos"),
 	NULL,
 	NULL,
 	"SELECT 0, 0, NULL, NULL, NULL WHERE 0",
@@ -781,7 +791,13 @@ static const char *const cursor_sql_old[CUR_N] = {
 /* Schema 3 files with mem_reason: the lifecycle columns NULL (running, start unknown). */
 static const char *const rows_sql_3 =
 	"SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	"node, remote, remote_quality, mem_reason, NULL, NULL, NULL FROM rows ORDER BY seq, pos";
+	"node, remote, remote_quality, mem_reason, NULL, NULL, NULL, NULL FROM rows ORDER BY seq, pos";
+
+/* Schema 4 files from before rows.persist: not known. */
+static const char *const rows_sql_4 =
+	"SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
+	"node, remote, remote_quality, mem_reason, started, state, llc_alone, NULL FROM rows "
+	"ORDER BY seq, pos";
 
 static const char *const cursor_table[CUR_N] = { "frames", "rows", "row_mem", "vals",
 						 "node_rdt" };
@@ -917,6 +933,9 @@ static void read_row(sqlite3_stmt *st, struct collect_row *row)
 			row->state = (enum row_state)k;
 	row->llc_alone = sqlite3_column_type(st, 19) == SQLITE_NULL ? 0 :
 			 sqlite3_column_int(st, 19) ? 1 : -1;
+	q = (const char *)sqlite3_column_text(st, 20);
+	row->persist = !q ? DP_UNKNOWN : !strcmp(q, "persistent") ? DP_PERSISTENT :
+		       !strcmp(q, "transient") ? DP_TRANSIENT : DP_UNKNOWN;
 }
 
 /* Fill frame f (seq n) from the scans; 0 or a message in msg. */
@@ -1177,6 +1196,8 @@ int rec_open(const char *path, struct recording *r, struct vp_err *err)
 	for (i = 0; i < CUR_N; i++)
 		if (sqlite3_prepare_v2(c->db, i == CUR_ROWS && r->schema < 4 ? rows_sql_3 :
 				       cursor_sql[i], -1, &c->st[i], NULL) != SQLITE_OK &&
+		    (i != CUR_ROWS ||
+		     sqlite3_prepare_v2(c->db, rows_sql_4, -1, &c->st[i], NULL) != SQLITE_OK) &&
 		    (!cursor_sql_old[i] ||
 		     sqlite3_prepare_v2(c->db, cursor_sql_old[i], -1, &c->st[i], NULL) != SQLITE_OK)) {
 			char what[32];
@@ -1464,7 +1485,9 @@ static void total_rows_add(struct rec_total *t, struct total_rows *tr, struct co
 		if (src->state == RS_ENDED || (dst->state == RS_PAUSED && src->state != RS_PAUSED))
 			dst->state = src->state == RS_ENDED ? RS_ENDED : RS_RUNNING;
 		dst->llc_alone = 0;
-		/* placement and memory: the latest */
+		/* placement and memory: the latest; so is a domain's persistence */
+		if (src->persist != DP_UNKNOWN)
+			dst->persist = src->persist;
 		dst->cpu = src->cpu;
 		dst->node = src->node;
 		if (src->mem_node) {

@@ -129,15 +129,16 @@ test_expect_success 'a command that fails stops the run: nothing after it, nothi
 
 # host-libvirt-v2: web1 is libvirt-managed; its vCPU 1 is thread 1003, whose status
 # file says Cpus_allowed_list 2-3: the undo pins it back there, with the same flags.
-# The advice comes from the recording made before, which does not keep whether the
-# domain is persistent: so --live only (the live diagnosis adds --config).
+# web1 is persistent (the fixture has /etc/libvirt/qemu/web1.xml): the recording
+# made before keeps that (rows.persist), so the advice and its undo change the
+# running domain and its configuration, --live --config, as the live diagnosis says.
 test_expect_success 'virsh vcpupin: the undo restores the vCPU thread'"'"'s affinity before, same flags' '
 	rm -f stub.log &&
 	PATH="$STUBPATH" TMPDIR="$TRASH" vmmprof diagnose --root "$R/host-libvirt-v2" -d 0.3 \
 		--apply --allow-low-confidence --yes </dev/null >out 2>err &&
-	test "$(cat stub.log)" = "virsh vcpupin web1 1 0-1 --live" &&
+	test "$(cat stub.log)" = "virsh vcpupin web1 1 0-1 --live --config" &&
 	tail -1 out >undo &&
-	test "$(cat undo)" = "  virsh vcpupin web1 1 2-3 --live"
+	test "$(cat undo)" = "  virsh vcpupin web1 1 2-3 --live --config"
 '
 
 test_done

@@ -799,3 +799,71 @@ TEST(record_lifecycle_round_trip_and_schema_3)
 	model_free(m);
 #endif
 }
+
+/*
+ * rows.persist (within schema 4): a libvirt domain's persistence is written
+ * on its VM row and read back (persistent, transient, not known), so that
+ * advice from a recording writes --config where the domain has a
+ * configuration.  A schema 4 file from before the column (dropped here)
+ * reads with persistence not known and its other schema 4 columns intact.
+ */
+TEST(record_persist_round_trip_and_early_schema_4)
+{
+#ifndef HAVE_SQLITE
+	SKIP("built without SQLite");
+#else
+	char path[] = "/tmp/vmmprof-recp-XXXXXX";
+	struct model *m = load_model();
+	struct platform plat;
+	struct rec_writer *w = NULL;
+	struct collect_frame f, g;
+	struct recording rec;
+	struct vp_err err = { 0, "" };
+	static const enum diag_persist pers[3] = { DP_PERSISTENT, DP_TRANSIENT, DP_UNKNOWN };
+	size_t k;
+
+	if (!m)
+		return;
+	temp_path(path);
+	rec_synth_platform(&plat);
+	rec_synth_frame(&f, 1);
+	CHECK_INT(f.rows[0].kind, ENT_VM);
+	{
+		struct rec_header h = { &plat, m, NULL, NULL, 1.0, "vmmprof record" };
+
+		CHECK_INT(rec_create(&w, path, &h, &err), 0);
+	}
+	for (k = 0; w && k < 3; k++) {
+		rec_synth_set(&f, (k + 1) * 1000000000ull, 1e8, 0.1);
+		f.rows[0].libvirt = true;
+		f.rows[0].persist = pers[k];
+		f.rows[0].started = 77.5;
+		CHECK_INT(rec_append(w, &f, &err), 0);
+	}
+	if (w)
+		CHECK_INT(rec_close(w, &err), 0);
+	collect_frame_release(&f);
+	CHECK_INT(rec_open(path, &rec, &err), 0);
+	for (k = 0; k < 3; k++) {
+		CHECK_INT(rec_next_frame(&rec, &g, &err), 1);
+		CHECK_INT(g.rows[0].persist, pers[k]);
+		CHECK_INT(g.rows[1].persist, DP_UNKNOWN);
+		collect_frame_release(&g);
+	}
+	rec_release(&rec);
+
+	CHECK_INT(sql(path, "ALTER TABLE rows DROP COLUMN persist"), SQLITE_OK);
+	CHECK_INT(rec_open(path, &rec, &err), 0);
+	CHECK_INT(rec.schema, 4);
+	for (k = 0; k < 3; k++) {
+		CHECK_INT(rec_next_frame(&rec, &g, &err), 1);
+		CHECK_INT(g.rows[0].persist, DP_UNKNOWN);
+		CHECK_NEAR(g.rows[0].started, 77.5, 0);
+		collect_frame_release(&g);
+	}
+	rec_release(&rec);
+	platform_release(&plat);
+	unlink(path);
+	model_free(m);
+#endif
+}
