@@ -214,6 +214,11 @@ CPUS = {
     "neoverse-v2": ("pmu-events", ["arm64/arm/neoverse-n2-v2/*.json"],
                     ["REMOTE_ACCESS", "BUS_ACCESS", "L2D_CACHE_REFILL", "LL_CACHE_RD", "LL_CACHE_MISS_RD",
                      "STALL_BACKEND", "STALL_BACKEND_MEM", "MEM_ACCESS", "CPU_CYCLES"]),
+    # Arm's CMN mesh (CMN-600/650/700, CI-700: the table's Compat "(434|436|43c|43a).*"),
+    # the arm_cmn PMU of Neoverse N1/N2/V1/V2 systems: HN-F (node type 0x5) events
+    "cmn": ("pmu-events", ["arm64/arm/cmn/sys/cmn.json"],
+            ["hnf_pocq_retry", "hnf_pocq_reqs_recvd", "hnf_cache_miss", "hnf_slc_sf_cache_access",
+             "hnf_mc_retries", "hnf_mc_reqs"]),
     "nhm-uncore": ("libpfm4", ["lib/events/intel_nhm_unc_events.h"],
                    ["UNC_GQ_CYCLES_FULL.READ_TRACKER", "UNC_GQ_CYCLES_FULL.WRITE_TRACKER",
                     "UNC_GQ_CYCLES_FULL.PEER_PROBE_TRACKER", "UNC_GQ_CYCLES_NOT_EMPTY.READ_TRACKER",
@@ -234,7 +239,7 @@ HAND = {
 }
 
 UNIT_PMU = {"cbo": "uncore_cbox", "ha": "uncore_ha", "qpi ll": "uncore_qpi", "imc": "uncore_imc", "cha": "uncore_cha", "upi ll": "uncore_upi", "upi": "uncore_upi",
-            "l3pmc": "amd_l3", "dfpmc": "amd_df", "umcpmc": "amd_umc"}
+            "l3pmc": "amd_l3", "dfpmc": "amd_df", "umcpmc": "amd_umc", "arm_cmn": "arm_cmn"}
 
 COLS = ["event", "pmu", "code", "umask", "umask_ext", "cmask", "inv", "edge", "msr", "filter", "extra",
         "counters", "source"]
@@ -311,6 +316,11 @@ def amd_arm_row(e, name, rel, std):
         code = std.get(e["ArchStdEvent"])
         rel = rel + " (ArchStdEvent; code from arm64/common-and-microarch.json)"
     extra = []
+    if e.get("EventidCode"):
+        # Arm CMN (sys/cmn.json): the event id within a node type; the driver's
+        # format puts them in `eventid` and `type`
+        code = e["EventidCode"]
+        extra.append("type=0x%x" % int(e["NodeType"], 16))
     for k, f in (("EnAllCores", "enallcores"), ("EnAllSlices", "enallslices"), ("SliceId", "sliceid"),
                  ("ThreadMask", "threadmask"), ("RdWrMask", "rdwrmask")):
         if e.get(k):
@@ -507,7 +517,12 @@ def main():
             commit = t.commit()
             if a.kernel_commit:
                 repo += " (kernel commit %s)" % a.kernel_commit
-            write(a.out, cpu, kind, repo + ", as copied in the tree at", commit,
+            repo += ", as copied in the tree at"
+            if not t.git:
+                # a kernel source tree (a release tarball): the version names it
+                repo = "the Linux kernel's tools/perf/pmu-events/arch (%s)" % (a.kernel_commit or "unnamed version")
+                commit = "none: a source tree, not a git checkout; the version above names it"
+            write(a.out, cpu, kind, repo, commit,
                   ["tools/perf/pmu-events/arch/" + f for f in files], from_pmu_events(t, prefix, files, wants))
         elif kind == "libpfm4" and a.libpfm4:
             t = Tree(a.libpfm4, a.libpfm4_rev)

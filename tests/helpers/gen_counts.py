@@ -77,6 +77,10 @@ vendors' event definitions, NOT read from the models' cost terms:
   Arm Neoverse N1 (TRM "PMU events"): REMOTE_ACCESS 0x31 accesses to another
     socket, BUS_ACCESS 0x19 accesses that left the core, L2D_CACHE_REFILL 0x17,
     LL_CACHE_RD 0x36, LL_CACHE_MISS_RD 0x37, STALL_BACKEND 0x24.
+  Arm CMN mesh (perf's arm64/arm/cmn/sys/cmn.json, drivers/perf/arm-cmn.c): HN-F
+    (node type 0x5) hnf_pocq_retry 0x4 requests the home nodes retried (their
+    point-of-coherency queue could not take them), hnf_pocq_reqs_recvd 0x5 requests
+    they received.
 
 Physics (all rates per second of the row's run time, latencies in ns):
   stall_l3_miss = (n_loc (L_loc + q_loc + t) + n_rem (L_rem + q_rem + t)
@@ -504,7 +508,16 @@ def arm(model, p, x):
     c["r37"] = x["misses"]                                          # LL_CACHE_MISS_RD
     x["solo"] = solo_mpki(x, x["misses"])
     c["r24"] = x["s_mem"]                                           # STALL_BACKEND (memory part)
-    return c, {}
+    # the CMN mesh's home nodes (arm_cmn, HN-F node type 0x5): every request homed on
+    # the node reaches an HN-F (its DRAM reads and writes, the system-cache hits and
+    # the snooped lines); a first attempt that finds the POCQ full (the share of time
+    # it is: 'tracker_full') is answered RetryAck and sent again with a credit, and
+    # hnf_pocq_reqs_recvd counts every arrival, the resend too
+    n = {}
+    u = x["node_reads"] + x["node_writes"] + x["n_l3"] + x["n_hl"]
+    n["arm_cmn/type=0x5,eventid=0x4/"] = p["tracker_full"] * u      # hnf_pocq_retry
+    n["arm_cmn/type=0x5,eventid=0x5/"] = u * (1 + p["tracker_full"])  # hnf_pocq_reqs_recvd
+    return c, n
 
 
 def generate(model, params):

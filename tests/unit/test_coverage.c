@@ -58,13 +58,15 @@ static const struct {
 		{ VQ_MEASURED, COV_SRC_CORE, "rem_hitm", true },
 		{ VQ_APPORTIONED, COV_SRC_UNCORE, "qmc_rd", true },
 		{ VQ_APPORTIONED, COV_SRC_UNCORE, "gq_full_rd", true } } },
-	/* neoverse-n1.model: sharing, imc and queue declared unavailable */
+	/* neoverse-n1.model + arm-cmn.inc: sharing and imc declared unavailable; the
+	 * queue score reads the CMN's HN-F retries, per socket (home), and the tree
+	 * has arm_cmn_0 with the driver's formats */
 	{ __LINE__, "root/arm-n1", "neoverse-n1", {
 		{ VQ_MEASURED, COV_SRC_CORE, NULL, true },
 		{ VQ_MEASURED, COV_SRC_CORE, NULL, true },
 		{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL, false },
 		{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL, false },
-		{ VQ_UNAVAILABLE, COV_SRC_NONE, NULL, false } } },
+		{ VQ_APPORTIONED, COV_SRC_UNCORE, "pocq_retry", true } } },
 	/*
 	 * No core PMU: software.model.  Its locality reads resctrl, the
 	 * placement and /proc/vmstat, none of which a static check of these

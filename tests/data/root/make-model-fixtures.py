@@ -20,12 +20,19 @@ numbers, the trimmed core counts and the memory sizes):
     below with the driver file and the attribute's C name (FORMATS).  With
     --kernel DIR (a directory holding those driver files at their kernel
     paths) the script reads every DEFINE_UNCORE_FORMAT_ATTR / PMU_FORMAT_ATTR
-    line there and stops if a transcription differs from the source.
+    line there and stops if a transcription differs from the source.  The
+    Arm CMN driver (drivers/perf/arm-cmn.c) writes its formats from bit masks
+    instead, `CMN_FORMAT_ATTR(type, CMN_CONFIG_TYPE)` with `#define
+    CMN_CONFIG_TYPE GENMASK_ULL(15, 0)`: --kernel reads those too, and the
+    `events/` aliases the trees carry (CMN_EVENTS) from its event table.
+    Last checked against Linux 6.12 (Debian's linux-source-6.12 6.12.117).
   - which PMUs exist and how many instances: the drivers' registration
     logic, named per tree below.
 
 Run it from anywhere after changing a value, and commit the result.  It
-rewrites only the trees it owns (TREES), never another.
+rewrites only the trees it owns (TREES), never another, and in arm-n1
+(make-platform-fixtures.py's tree) only the `format/` and `events/` of its
+`arm_cmn_0`, which that script leaves to this one.
 """
 import argparse
 import os
@@ -44,6 +51,7 @@ ARM_PMUV3 = 'drivers/perf/arm_pmuv3.c'
 INTEL_CORE = 'arch/x86/events/intel/core.c'
 SNBEP = 'arch/x86/events/intel/uncore_snbep.c'
 AMD_UNC = 'arch/x86/events/amd/uncore.c'
+ARM_CMN = 'drivers/perf/arm-cmn.c'
 
 FORMATS = {
     # PMU_FORMAT_ATTR(name, "...") in amd/core.c: amd_format_attr[]
@@ -99,7 +107,37 @@ FORMATS = {
     (AMD_UNC, 'enallcores'): ('enallcores', 'config:47'),
     (AMD_UNC, 'sliceid'): ('sliceid', 'config:48-50'),
     (AMD_UNC, 'rdwrmask'): ('rdwrmask', 'config:8-9'),
+    # CMN_FORMAT_ATTR(name, MASK) / _CMN_FORMAT_ATTR(name, word, MASK) in arm-cmn.c,
+    # MASK a #define GENMASK_ULL(hi, lo) / BIT_ULL(n); arm_cmn_format_show prints
+    # the mask as a bit list ("config:16-26", "config:31")
+    (ARM_CMN, 'type'): ('type', 'config:0-15'),
+    (ARM_CMN, 'eventid'): ('eventid', 'config:16-26'),
+    (ARM_CMN, 'occupid'): ('occupid', 'config:27-30'),
+    (ARM_CMN, 'bynodeid'): ('bynodeid', 'config:31'),
+    (ARM_CMN, 'nodeid'): ('nodeid', 'config:32-47'),
+    (ARM_CMN, 'wp_dev_sel'): ('wp_dev_sel', 'config:48-50'),
+    (ARM_CMN, 'wp_chn_sel'): ('wp_chn_sel', 'config:51-55'),
+    (ARM_CMN, 'wp_grp'): ('wp_grp', 'config:56-57'),
+    (ARM_CMN, 'wp_exclusive'): ('wp_exclusive', 'config:58'),
+    (ARM_CMN, 'wp_combine'): ('wp_combine', 'config:27-30'),
+    (ARM_CMN, 'wp_val'): ('wp_val', 'config1:0-63'),
+    (ARM_CMN, 'wp_mask'): ('wp_mask', 'config2:0-63'),
 }
+
+# events/ aliases of arm_cmn the trees carry: (sysfs name, node type, event id,
+# occupid or None), as arm-cmn.c's arm_cmn_event_attrs[] registers them
+# (CMN_EVENT_DTC, CMN_EVENT_HNF) and arm_cmn_event_show prints them.  Only the
+# HN-F (node type 5) events of the queue factor and the DTC's cycle counter
+# (type 3): the driver shows more, depending on the mesh.
+CMN_EVENTS = [
+    ('dtc_cycles', 0x3, None, None),
+    ('hnf_cache_miss', 0x5, 0x01, None),
+    ('hnf_slc_sf_cache_access', 0x5, 0x02, None),
+    ('hnf_pocq_retry', 0x5, 0x04, None),
+    ('hnf_pocq_reqs_recvd', 0x5, 0x05, None),
+    ('hnf_mc_retries', 0x5, 0x0c, None),
+    ('hnf_mc_reqs', 0x5, 0x0d, None),
+]
 
 # the attribute sets each PMU gets, as the drivers assemble them
 PMU_FORMATS = {
@@ -139,6 +177,10 @@ PMU_FORMATS = {
                                            'enallslices', 'enallcores', 'sliceid')],
     # amd_uncore_umc_format_attr[]: event8, rdwrmask
     'amd-umc': [(AMD_UNC, 'event8'), (AMD_UNC, 'rdwrmask')],
+    # arm-cmn.c arm_cmn_format_attrs[]
+    'arm-cmn': [(ARM_CMN, a) for a in ('type', 'eventid', 'occupid', 'bynodeid', 'nodeid', 'wp_dev_sel',
+                                       'wp_chn_sel', 'wp_grp', 'wp_exclusive', 'wp_combine', 'wp_val',
+                                       'wp_mask')],
 }
 
 
@@ -159,16 +201,67 @@ def check_kernel(kdir):
             print('make-model-fixtures: %s: not in %s, not checked' % (path, kdir), file=sys.stderr)
             continue
         m = re.search(r'DEFINE_UNCORE_FORMAT_ATTR\(\s*%s\s*,\s*(\w+)\s*,\s*"([^"]*)"' % re.escape(var), text)
-        if m:
+        if path == ARM_CMN:
+            got = cmn_format(text, var)
+        elif m:
             got = (m.group(1), m.group(2))
         else:
             m = re.search(r'PMU_FORMAT_ATTR\(\s*%s\s*,\s*"([^"]*)"' % re.escape(var), text)
-            got = (var, m.group(1)) if m else None
+            got = (var, m.group(1)) if m else gen_format(text, var)
         if got != (name, fmt):
             print('make-model-fixtures: %s: %s is %s in the source, %s here' % (path, var, got, (name, fmt)),
                   file=sys.stderr)
             bad += 1
+    text = srcs.get(ARM_CMN)
+    for name, typ, eid, occ in CMN_EVENTS if text else []:
+        if cmn_event(text, name) != (typ, eid, occ):
+            print('make-model-fixtures: %s: event %s is %s in the source, %s here' %
+                  (ARM_CMN, name, cmn_event(text, name), (typ, eid, occ)), file=sys.stderr)
+            bad += 1
     return bad
+
+
+def gen_format(text, var):
+    """arm_pmuv3.c since Linux 6.8: GEN_PMU_FORMAT_ATTR(var) with ATTR_CFG_FLD_var_{CFG,LO,HI}."""
+    if not re.search(r'GEN_PMU_FORMAT_ATTR\(\s*%s\s*\)' % re.escape(var), text):
+        return None
+    f = {k: re.search(r'#define\s+ATTR_CFG_FLD_%s_%s\s+(\w+)' % (re.escape(var), k), text) for k in ('CFG', 'LO', 'HI')}
+    if not all(f.values()):
+        return None
+    lo, hi = f['LO'].group(1), f['HI'].group(1)
+    return (var, '%s:%s' % (f['CFG'].group(1), lo if lo == hi else '%s-%s' % (lo, hi)))
+
+
+def cmn_format(text, var):
+    """arm-cmn.c: [_]CMN_FORMAT_ATTR(var, [word,] MASK) and MASK's GENMASK_ULL / BIT_ULL."""
+    m = re.search(r'_?CMN_FORMAT_ATTR\(\s*%s\s*,\s*(?:(\d)\s*,\s*)?(\w+)\s*\)' % re.escape(var), text)
+    if not m:
+        return None
+    word = 'config' + (m.group(1) if m.group(1) and m.group(1) != '0' else '')
+    d = re.search(r'#define\s+%s\s+(GENMASK_ULL\(\s*(\d+)\s*,\s*(\d+)\s*\)|BIT_ULL\(\s*(\d+)\s*\))'
+                  % re.escape(m.group(2)), text)
+    if not d:
+        return None
+    if d.group(4):
+        return (var, '%s:%s' % (word, d.group(4)))
+    return (var, '%s:%s-%s' % (word, d.group(3), d.group(2)))
+
+
+def cmn_event(text, name):
+    """arm-cmn.c's arm_cmn_event_attrs[]: (node type, event id, occupid) of an alias."""
+    types = {'CMN_TYPE_DTC': 0x3, 'CMN_TYPE_HNF': 0x5}
+    if name == 'dtc_cycles':
+        return (0x3, None, None) if re.search(r'CMN_EVENT_DTC\(\s*cycles\s*\)', text) else None
+    m = re.search(r'CMN_EVENT_HNF\(\s*\w+\s*,\s*%s\s*,\s*(0x[0-9a-fA-F]+)\s*\)' % re.escape(name[4:]), text)
+    if not m:
+        return None
+    # the node type enum: CMN_TYPE_HNF must still be 5 (INVALID, DVM, CFG, DTC, HNI, HNF)
+    e = re.search(r'enum cmn_node_type \{([^}]*)\}', text)
+    order = [w.strip().split('=')[0].strip() for w in e.group(1).split(',')] if e else []
+    if order[:6] != ['CMN_TYPE_INVALID', 'CMN_TYPE_DVM', 'CMN_TYPE_CFG', 'CMN_TYPE_DTC', 'CMN_TYPE_HNI',
+                     'CMN_TYPE_HNF']:
+        return None
+    return (types['CMN_TYPE_HNF'], int(m.group(1), 16), None)
 
 
 def git_or_file(d, rel):
@@ -279,6 +372,15 @@ def pmu(root, name, typ, formats=None, cpumask=None):
     for key in PMU_FORMATS.get(formats, []):
         fname, fmt = FORMATS[key]
         w(root, d + 'format/' + fname, fmt + '\n')
+    if formats == 'arm-cmn':
+        # arm_cmn_event_show: "type=0x%x" (DTC), "type=0x%x,eventid=0x%x[,occupid=0x%x]"
+        for name, typ, eid, occ in CMN_EVENTS:
+            text = 'type=0x%x' % typ
+            if eid is not None:
+                text += ',eventid=0x%x' % eid
+            if occ is not None:
+                text += ',occupid=0x%x' % occ
+            w(root, d + 'events/' + name, text + '\n')
 
 
 def common(root, kern_log, dmi):
@@ -464,13 +566,38 @@ def arm_2s(R, part, what, dmi, notes):
     for n, t in (('software', 1), ('tracepoint', 2), ('breakpoint', 5), ('kprobe', 6), ('uprobe', 7)):
         pmu(R, n, t)
     pmu(R, 'armv8_pmuv3_0', 8, 'armv8-pmuv3')
+    # one CMN mesh per socket: arm-cmn.c registers a PMU per mesh the firmware
+    # describes, "arm_cmn_%d" in probe order, its cpumask one CPU of the mesh's
+    # node (arm_cmn_probe: cpumask_local_spread(0, dev_to_node(dev)))
+    for i in range(2):
+        pmu(R, 'arm_cmn_%d' % i, 9 + i, 'arm-cmn', [per[i][0]])
     common(R, 'Nov 30 00:00:01 arm kernel: [    0.300000] hw perfevents: enabled with armv8_pmuv3_0 PMU '
               'driver, 7 counters available\n', dmi)
     readme(R, what, [
         '2 x 4 cores (trimmed), no SMT, 2 NUMA nodes.  `type` numbers are made up.', '',
         '| PMU | formats from |', '|-----|--------------|',
         '| `armv8_pmuv3_0` | drivers/perf/arm_pmuv3.c `armv8_pmuv3_format_attrs[]` (`event` config:0-15) |',
+        '| `arm_cmn_0..1` | drivers/perf/arm-cmn.c `arm_cmn_format_attrs[]` (`type` config:0-15, `eventid` '
+        'config:16-26, `occupid` config:27-30, ...; Linux 6.12); `events/`: the HN-F and DTC aliases of '
+        '`arm_cmn_event_attrs[]` the queue factor reads.  One mesh per socket, as the driver registers '
+        'one PMU per mesh the firmware describes: whether a given product\'s firmware describes its '
+        'mesh (and so whether the PMU exists there) is not established by this tree |',
         '', notes])
+
+
+def arm_n1_cmn(R):
+    # arm-n1 is make-platform-fixtures.py's tree (one socket, arm_cmn_0 with its
+    # type and cpumask); only the CMN PMU's format/ and events/ are written here
+    d = os.path.join(HERE, R, 'sys/bus/event_source/devices/arm_cmn_0')
+    for sub in ('format', 'events'):
+        shutil.rmtree(os.path.join(d, sub), ignore_errors=True)
+    for key in PMU_FORMATS['arm-cmn']:
+        fname, fmt = FORMATS[key]
+        w(R, '/sys/bus/event_source/devices/arm_cmn_0/format/' + fname, fmt + '\n')
+    for name, typ, eid, occ in CMN_EVENTS:
+        text = 'type=0x%x' % typ + (',eventid=0x%x' % eid if eid is not None else '') + \
+            (',occupid=0x%x' % occ if occ is not None else '')
+        w(R, '/sys/bus/event_source/devices/arm_cmn_0/events/' + name, text + '\n')
 
 
 def n2_2s(R):
@@ -484,8 +611,12 @@ def v1_2s(R):
 
 
 def v2_2s(R):
-    arm_2s(R, '0xd4f', 'neoverse-v2-2s: a two-socket Arm Neoverse V2 host (implementer 0x41, part 0xd4f)',
-           ('NVIDIA', 'Grace CPU Superchip'), "perf's arm64 mapfile.csv gives 0x00000000410fd4f0 `arm/neoverse-n2-v2`.")
+    # not NVIDIA Grace: Grace's interconnect is NVIDIA's SCF, with no arm_cmn PMU; this
+    # tree is a V2 on CMN meshes (the identity is a neutral, made-up one)
+    arm_2s(R, '0xd4f', 'neoverse-v2-2s: a two-socket Arm Neoverse V2 host on CMN meshes (implementer 0x41, '
+           'part 0xd4f)', ('Arm Ltd', 'Neoverse V2 two-socket host'),
+           "perf's arm64 mapfile.csv gives 0x00000000410fd4f0 `arm/neoverse-n2-v2`.  Not NVIDIA Grace: "
+           "Grace's interconnect is NVIDIA's SCF (its own uncore PMU, no `arm_cmn`).")
 
 
 TREES = {
@@ -500,6 +631,8 @@ TREES = {
     'bdx-2s': {'make': bdx_2s, 'mapfile': ('x86', 'GenuineIntel-6-4F', 'broadwellx')},
     'zen5-2s': {'make': zen5_2s, 'mapfile': ('x86', 'AuthenticAMD-26-2', 'amdzen5')},
 }
+# trees of another script in which this one writes only a PMU's format/ and events/
+PARTS = {'arm-n1': arm_n1_cmn}
 
 
 def main():
@@ -509,13 +642,16 @@ def main():
                     'a work tree or a bare git directory')
     ap.add_argument('trees', nargs='*', help='trees to write (default: all of TREES)')
     a = ap.parse_args()
-    names = a.trees or sorted(TREES)
+    names = a.trees or sorted(TREES) + sorted(PARTS)
     bad = check_kernel(a.kernel) if a.kernel else 0
     if a.pmu_events:
-        bad += sum(check_mapfile(a.pmu_events, n) for n in names)
+        bad += sum(check_mapfile(a.pmu_events, n) for n in names if n in TREES)
     if bad:
         sys.exit(1)
     for n in names:
+        if n in PARTS:
+            PARTS[n](n)
+            continue
         shutil.rmtree(os.path.join(HERE, n), ignore_errors=True)
         TREES[n]['make'](n)
 
