@@ -1020,6 +1020,7 @@ function renderDiagnosis(d) {
       a.effect ? el('div', { class: 'muted' }, 'expected: ' + a.effect + (isNum(a.gain_pct) ? ' (gain ' + fmt(a.gain_pct, 1, ' %') + ')' : '')) : null,
       a.survives_restart ? el('div', { class: 'muted' }, 'after a restart: ' + a.survives_restart) : null,
       a.needs ? el('div', { class: 'muted' }, 'needs: ' + a.needs) : null,
+      a.warning ? el('div', { class: 'error' }, 'warning: ' + a.warning) : null,
       a.command ? el('pre', { class: 'cmd' }, a.command) : null,
       a.conflict ? el('div', { class: 'error' }, 'conflict: ' + (a.conflict_note || a.conflict)) : null);
     box.append(div);

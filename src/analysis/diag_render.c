@@ -144,7 +144,8 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 	int f;
 
 	sbuf_addstr(out, head);
-	sbuf_addstr(out, "\nBottlenecks, ranked by cost (% of the entity's cycles)\n");
+	sbuf_addstr(out, "\nBottlenecks, ranked by cost (% of the entity's cycles; factor cpu: "
+		    "time waiting for a CPU, % of its run + wait time)\n");
 	if (!r->n_b) {
 		sbuf_addstr(out, "  none among the factors that could be evaluated here\n");
 	} else {
@@ -297,6 +298,8 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 			sbuf_addf(out, "     after a restart: %s\n", a->restart);
 		if (a->needs)
 			sbuf_addf(out, "     needs: %s\n", a->needs);
+		if (a->warning)
+			sbuf_addf(out, "     WARNING: %s\n", a->warning);
 		sbuf_addstr(out, "     commands:\n");
 		for (p = str_or(a->command); *p; p = nl + 1) {
 			nl = strchr(p, '\n');
@@ -542,6 +545,7 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 		a->conflict_note = jv_str(o, "conflict_note") ? xstrdup(jv_str(o, "conflict_note")) : NULL;
 		a->restart = jv_str(o, "survives_restart") ? xstrdup(jv_str(o, "survives_restart")) : NULL;
 		a->needs = jv_str(o, "needs") ? xstrdup(jv_str(o, "needs")) : NULL;
+		a->warning = jv_str(o, "warning") ? xstrdup(jv_str(o, "warning")) : NULL;
 	}
 
 	dj->fr.duration = jv_num(doc, "duration_s");

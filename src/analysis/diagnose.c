@@ -529,6 +529,55 @@ static void finish_commands(struct diag_advice *a, const struct diag_vm *vm)
 				     "command that starts it: numactl, taskset -c)");
 }
 
+/*
+ * What on the host would undo an advice behind its back (a->warning):
+ * numad re-places whole processes (CPUs and memory) on its own; automatic
+ * NUMA balancing (kernel.numa_balancing) moves unpinned threads to other
+ * nodes and pages after the threads that touch them, so memory moved to a
+ * node stays there only while the vCPUs are pinned to it or the memory is
+ * bound (a vCPU pin alone is respected: the kernel moves a task only within
+ * its allowed CPUs).  Xen's placement is Xen's: neither applies.
+ */
+static void host_warning(const struct diag_input *in, struct diag_advice *a,
+			 const struct diag_vm *vm)
+{
+	struct sbuf sb = SBUF_INIT;
+	const char *c = a->command ? a->command : "";
+	bool pin = strstr(c, "vcpupin ") || strstr(c, "taskset ");
+	bool acts = pin || strstr(c, "numatune ") || strstr(c, "migratepages ");
+	bool mem = strstr(c, "migratepages ") != NULL;
+	bool pins_all = false;
+	size_t i, n = 0, pinned = 0;
+
+	if (!vm || vm->adapter == HVA_XEN || !acts)
+		return;
+	/* the advice pins every vCPU of the VM too (spread, colocate) */
+	for (i = 0; i < in->n_vcpus; i++)
+		if (&in->vms[in->vcpus[i].vm] == vm) {
+			char t[32];
+
+			n++;
+			snprintf(t, sizeof(t), " %d\n", in->vcpus[i].tid);
+			pinned += vm->libvirt ? 0 : strstr(c, t) != NULL;
+		}
+	pins_all = pin && (vm->libvirt ? a->vcpu < 0 : n && pinned == n);
+	if (in->numad_pid > 0 && vm->pid > 0)
+		sbuf_addf(&sb, "numad (pid %d) runs: it re-places processes' CPUs and memory on "
+			  "its own and can undo this; exclude %s from it ('numad -x %d') or stop it "
+			  "('systemctl stop numad')", in->numad_pid, vm->name, vm->pid);
+	if (in->numa_balancing && mem && !pins_all)
+		sbuf_addf(&sb, "%skernel.numa_balancing is on: it moves unpinned threads to other "
+			  "nodes and pages after the threads that touch them, so memory moved here "
+			  "stays only while %s's %s are pinned to the node or its memory is bound "
+			  "(virsh numatune, numactl --membind); or turn it off for the whole host "
+			  "('sysctl -w kernel.numa_balancing=0': there is no switch per VM)",
+			  sb.len ? "; " : "", vm->name,
+			  vm->adapter == HVA_NATIVE ? "threads" : "vCPUs");
+	free(a->warning);
+	a->warning = sb.len ? sbuf_detach(&sb) : NULL;
+	sbuf_release(&sb);
+}
+
 static void pct_text(char *buf, size_t size, double pct)
 {
 	if (isfinite(pct))
@@ -971,13 +1020,136 @@ static int cpu_node(const struct cpulist *cl, size_t n, int cpu)
 	return -1;
 }
 
+/* The host CPU with id cpu, NULL unknown. */
+static const struct diag_cpu *host_cpu(const struct diag_input *in, int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < in->n_cpus; i++)
+		if (in->cpus[i].id == cpu)
+			return &in->cpus[i];
+	return NULL;
+}
+
+/* Busy share of cpu's SMT siblings (the highest), 1 when one runs a vCPU in view; 0 none. */
+static double sibling_load(const struct diag_input *in, const struct diag_cpu *hc,
+			   const struct cpulist *used)
+{
+	double load = 0;
+	size_t i;
+
+	if (!hc || hc->core < 0)
+		return 0;
+	for (i = 0; i < in->n_cpus; i++) {
+		const struct diag_cpu *o = &in->cpus[i];
+
+		if (o == hc || o->core != hc->core)
+			continue;
+		if (cpulist_has(used, o->id))
+			load = 1;
+		else if (isfinite(o->busy) && o->busy > load)
+			load = o->busy;
+	}
+	return load;
+}
+
+/*
+ * The wait share a busy thread would have on host CPU hc: the CPU's demand D
+ * over the interval, what ran there plus what its run queue waited (in
+ * CPUs), shared fairly with the newcomer: D / (D + 1) (an idle CPU: 0; one
+ * always-runnable thread: 1/2, two threads on one CPU).  Without the queue,
+ * the busy share alone (a lower bound); NaN unknown.
+ */
+static double wait_after(const struct diag_cpu *hc)
+{
+	double d;
+
+	if (!hc || !isfinite(hc->busy))
+		return NAN;
+	d = hc->busy + (isfinite(hc->queued) ? hc->queued : 0);
+	return d / (d + 1);
+}
+
+/*
+ * The CPU of a node's CPU list a waiting vCPU last seen on CPU from should
+ * move to, -1 none.  Not one a vCPU in view ran on (or was given), not one
+ * isolcpus= reserves, and, where the host's CPUs are known, one on which it
+ * would wait less than it does (wait_after(), from everything that ran
+ * there: other VMs, host, emulator and I/O threads).  Of those, the least
+ * predicted wait, then one whose SMT siblings are idle (a core of its own),
+ * then one in the same LLC domain as `from`, then the lowest id.  *n_isol
+ * and *n_busy count the CPUs left out for either reason.
+ */
+static int pick_cpu(const struct diag_input *in, const struct cpulist *node_cpus, int from,
+		    double wait_frac, const struct cpulist *used, double *after_out, int *n_isol,
+		    int *n_busy)
+{
+	const struct diag_cpu *src = host_cpu(in, from);
+	double best_score = INFINITY;
+	int best = -1;
+	size_t m;
+
+	for (m = 0; m < node_cpus->n; m++) {
+		int id = node_cpus->ids[m];
+		const struct diag_cpu *hc = host_cpu(in, id);
+		double w = wait_after(hc), score;
+
+		if (cpulist_has(used, id))
+			continue;
+		if (hc && hc->isolated) {
+			(*n_isol)++;
+			continue;
+		}
+		if (isfinite(w) && w >= wait_frac) {
+			(*n_busy)++;
+			continue;
+		}
+		/* ordering only: predicted wait first, then a busy sibling, then another LLC */
+		score = (isfinite(w) ? w : 0) + 0.5 * sibling_load(in, hc, used) +
+			(src && hc && src->llc >= 0 && hc->llc != src->llc ? 0.01 : 0);
+		if (score < best_score) {
+			best_score = score;
+			best = id;
+			*after_out = w;
+		}
+	}
+	return best;
+}
+
+/*
+ * A node's demand for CPUs over the interval: what ran on its CPUs (busy
+ * shares) plus what its waiting vCPUs in view waited, in CPUs; NaN unknown.
+ */
+static double node_demand(const struct diag_input *in, int ni, int *n_usable)
+{
+	double d = 0;
+	size_t i;
+	bool known = in->n_cpus > 0 && finite_pos(in->duration_s);
+
+	*n_usable = 0;
+	for (i = 0; i < in->n_cpus; i++) {
+		if (in->cpus[i].node != ni)
+			continue;
+		if (!in->cpus[i].isolated)
+			(*n_usable)++;
+		if (isfinite(in->cpus[i].busy))
+			d += in->cpus[i].busy;
+		else
+			known = false;
+	}
+	for (i = 0; known && i < in->n_vcpus; i++)
+		if (node_index(in, in->vcpus[i].node) == ni && isfinite(in->vcpus[i].wait_ns))
+			d += in->vcpus[i].wait_ns / 1e9 / in->duration_s;
+	return known ? d : NAN;
+}
+
 /*
  * Stacked vCPUs: two or more vCPUs that wait for a CPU (CPU contention at
  * the threshold) were last seen on the same CPU.  One keeps it; each other
  * one is pinned to a CPU of the node that holds its VM's memory (else the
- * same node) on which no vCPU in view was seen.  When none is left, the
- * node is overcommitted for the vCPUs in view, and the advice says so
- * instead of moving the wait elsewhere.
+ * same node) that pick_cpu() finds free on the whole host.  When none is
+ * left, the node is overcommitted, and the advice says so with the node's
+ * demand instead of moving the wait elsewhere.
  */
 static void advise_cpu(const struct diag_input *in, struct diag_result *r)
 {
@@ -1013,8 +1185,9 @@ static void advise_cpu(const struct diag_input *in, struct diag_result *r)
 			const struct diag_vm *vm = &in->vms[v->vm];
 			struct diag_advice *a;
 			struct sbuf sb = SBUF_INIT;
-			double hfrac;
+			double hfrac, after = NAN;
 			int home = home_node(in, vm, &hfrac), target = -1, tn = -1, order[2];
+			int n_isol = 0, n_busy = 0;
 			const char *what = vm->adapter == HVA_NATIVE ? "thread" : "vCPU";
 
 			if (v->cpu != c || !(r->vcpu_wait_pct[j] >= p->factor_pct))
@@ -1027,25 +1200,42 @@ static void advise_cpu(const struct diag_input *in, struct diag_result *r)
 			order[0] = home >= 0 ? home : cn;
 			order[1] = cn;
 			for (k = 0; k < 2 && target < 0; k++) {
-				size_t m;
-
-				if (order[k] < 0)
+				if (order[k] < 0 || (k == 1 && order[1] == order[0]))
 					continue;
-				for (m = 0; m < cl[order[k]].n && target < 0; m++)
-					if (!cpulist_has(&used, cl[order[k]].ids[m])) {
-						target = cl[order[k]].ids[m];
-						tn = order[k];
-					}
+				target = pick_cpu(in, &cl[order[k]], c,
+						  r->vcpu_wait_pct[j] / 100.0, &used, &after, &n_isol,
+						  &n_busy);
+				if (target >= 0)
+					tn = order[k];
 			}
 			if (target < 0) {
+				struct sbuf ev = SBUF_INIT;
+				int usable = 0;
+				double dem = cn >= 0 ? node_demand(in, cn, &usable) : NAN;
+
 				a = add_advice(r, "cpu-overcommit", v->vm);
 				a->vcpu = v->index;
 				a->gain_pct = NAN;
-				a->action = xasprintf("%s %s %d waits on CPU %d, and every CPU of node %d "
-						      "already runs a vCPU in view: the node is overcommitted",
+				a->action = xasprintf("%s %s %d waits on CPU %d, and no CPU of node %d is free "
+						      "to take it: the node is overcommitted",
 						      vm->name, what, v->index, c, cn >= 0 ? in->nodes[cn].id : -1);
-				a->evidence = xasprintf("it waited %.1f%% of its run + wait time; %d vCPUs "
-							"waiting for CPU %d", r->vcpu_wait_pct[j], n_stack, c);
+				sbuf_addf(&ev, "it waited %.1f%% of its run + wait time; %d vCPUs waiting "
+					  "for CPU %d; every other CPU of node %d", r->vcpu_wait_pct[j],
+					  n_stack, c, cn >= 0 ? in->nodes[cn].id : -1);
+				if (n_busy || n_isol) {
+					sbuf_addstr(&ev, " runs a vCPU in view");
+					if (n_busy)
+						sbuf_addf(&ev, " or is so busy with other work that it "
+							  "would wait there as long (%d)", n_busy);
+					if (n_isol)
+						sbuf_addf(&ev, " or is reserved by isolcpus= (%d)", n_isol);
+				} else {
+					sbuf_addstr(&ev, " already runs a vCPU in view");
+				}
+				if (isfinite(dem))
+					sbuf_addf(&ev, "; the node ran and queued %.2f CPUs' worth of work on "
+						  "%d usable CPUs over the interval", dem, usable);
+				a->evidence = sbuf_detach(&ev);
 				a->effect = xstrdup("no CPU here is free to take it: fewer busy vCPUs on "
 						    "this node, or a VM moved to another node or host");
 				a->command = xstrdup("# no placement change on this host frees a CPU\n");
@@ -1055,19 +1245,40 @@ static void advise_cpu(const struct diag_input *in, struct diag_result *r)
 			a = add_advice(r, "unstack-vcpus", v->vm);
 			a->vcpu = v->index;
 			a->to_node = tn;
-			a->gain_pct = r->vcpu_wait_pct[j];
+			/* what it gains: its wait now less what it would wait there */
+			a->gain_pct = r->vcpu_wait_pct[j] - (isfinite(after) ? 100 * after : 0);
 			a->action = xasprintf("move %s %s %d from CPU %d, which %d waiting vCPUs share, "
 					      "to CPU %d (node %d%s)", vm->name, what, v->index, c, n_stack, target,
 					      in->nodes[tn].id,
 					      tn == home ? ", where most of its memory is" : "");
-			a->evidence = xasprintf("it waited %.0f ms for a CPU while it ran %.0f ms: %.1f%% "
-						"of its run + wait time (schedstat); no vCPU in view ran on "
-						"CPU %d", v->wait_ns / 1e6, v->run_ns / 1e6,
-						r->vcpu_wait_pct[j], target);
-			a->effect = xasprintf("its wait for a CPU falls towards zero when CPU %d is idle "
-					      "(up to %.1f%% of its run + wait time back, not a share of "
-					      "cycles), and the vCPUs left on CPU %d wait less", target,
-					      r->vcpu_wait_pct[j], c);
+			{
+				const struct diag_cpu *hc = host_cpu(in, target);
+				struct sbuf ev = SBUF_INIT;
+
+				sbuf_addf(&ev, "it waited %.0f ms for a CPU while it ran %.0f ms: %.1f%% of "
+					  "its run + wait time (schedstat); no vCPU in view ran on CPU %d",
+					  v->wait_ns / 1e6, v->run_ns / 1e6, r->vcpu_wait_pct[j], target);
+				if (hc && isfinite(hc->busy))
+					sbuf_addf(&ev, ", busy %.0f%% of the interval with other work%s",
+						  100 * hc->busy, isfinite(hc->queued) ?
+						  "" : " (its queue unknown)");
+				if (hc && isfinite(hc->queued) && hc->queued > 0.005)
+					sbuf_addf(&ev, " and %.2f CPUs' worth queued", hc->queued);
+				if (in->n_cpus && !(hc && isfinite(hc->busy)))
+					sbuf_addstr(&ev, " (its other load is unknown)");
+				a->evidence = sbuf_detach(&ev);
+				if (isfinite(after))
+					a->effect = xasprintf("its wait for a CPU falls from %.1f%% to about "
+							      "%.1f%% of its run + wait time (a fair share of "
+							      "CPU %d beside what ran there; time, not a share of "
+							      "cycles), and the vCPUs left on CPU %d wait less",
+							      r->vcpu_wait_pct[j], 100 * after, target, c);
+				else
+					a->effect = xasprintf("its wait for a CPU falls towards zero when CPU %d "
+							      "is idle (up to %.1f%% of its run + wait time back, "
+							      "not a share of cycles), and the vCPUs left on CPU "
+							      "%d wait less", target, r->vcpu_wait_pct[j], c);
+			}
 			{
 				char cpu[16];
 
@@ -1188,6 +1399,7 @@ int diagnose(const struct diag_input *in, struct diag_result *out, struct vp_err
 		if (!a->command)
 			a->command = xstrdup("");
 		finish_commands(a, a->vm < in->n_vms ? &in->vms[a->vm] : NULL);
+		host_warning(in, a, a->vm < in->n_vms ? &in->vms[a->vm] : NULL);
 	}
 	if (out->n_a)
 		qsort(out->a, out->n_a, sizeof(*out->a), cmp_advice);
@@ -1204,8 +1416,9 @@ void diag_advice_release(struct diag_advice *a)
 	free(a->conflict_note);
 	free(a->restart);
 	free(a->needs);
+	free(a->warning);
 	a->action = a->evidence = a->effect = a->command = a->conflict_note = NULL;
-	a->restart = a->needs = NULL;
+	a->restart = a->needs = a->warning = NULL;
 }
 
 void diag_result_release(struct diag_result *r)
@@ -1273,6 +1486,8 @@ void diag_result_write(const struct diag_input *in, const struct diag_result *r,
 		json_entity(in, b->scope, b->entity, &w);
 		jw_kstr(&w, "factor", diag_factor_name(b->factor));
 		jw_kdouble(&w, "cost_pct", b->cost_pct);
+		/* what cost_pct is a share of: CPU contention is time, not cycles */
+		jw_kstr(&w, "cost_of", b->factor == DIAG_FACTOR_CPU ? "run_wait_time" : "cycles");
 		jw_kdouble(&w, "cost_cycles", b->cost_cycles);
 		jw_kstr(&w, "severity", severity_name(b->sev));
 		jw_kstr(&w, "quality", vp_quality_name(b->quality));
@@ -1373,6 +1588,7 @@ void diag_result_write(const struct diag_input *in, const struct diag_result *r,
 		jw_kstr(&w, "command", a->command);
 		jw_kstr(&w, "survives_restart", a->restart);
 		jw_kstr(&w, "needs", a->needs);
+		jw_kstr(&w, "warning", a->warning);
 		jw_kbool(&w, "conflict", a->conflict);
 		if (a->conflict)
 			jw_kstr(&w, "conflict_note", a->conflict_note);

@@ -92,6 +92,23 @@ struct diag_node {
 	const char *rdt_why;         /* why they are NaN; NULL or "" when known */
 };
 
+/*
+ * One logical CPU of the host, for placing vCPUs (the whole host, not only
+ * the vCPUs in view).  Unknown fields are -1 / NaN; without any (a bare
+ * struct, a recording) the CPU rules fall back on the node's CPU list.
+ */
+struct diag_cpu {
+	int id;                      /* CPU number as the OS names it */
+	int node;                    /* index into diag_input.nodes; -1 unknown */
+	int core;                    /* SMT siblings share it (package and core id); -1 unknown */
+	int llc;                     /* last-level cache domain (topology order); -1 unknown */
+	bool isolated;               /* isolcpus=: the scheduler does not balance onto it */
+	double busy;                 /* share of the interval it ran anything (/proc/stat),
+					the vCPUs in view included; NaN unknown */
+	double queued;               /* what its run queue waited over the interval, in CPUs
+					(/proc/schedstat run_delay / interval); NaN unknown */
+};
+
 /* A node with nothing known yet: every figure NaN, quality unavailable. */
 void diag_node_init(struct diag_node *n, int id, const char *cpus, int n_cpus);
 
@@ -117,6 +134,12 @@ struct diag_input {
 	double lat_local_loaded_ns;  /* calibration; NaN unknown */
 	double lat_remote_idle_ns;
 	struct diag_params params;
+	/* The host beyond the vCPUs in view (0 / NULL: unknown) */
+	struct diag_cpu *cpus;       /* every online CPU, ascending id */
+	size_t n_cpus;
+	double duration_s;           /* the interval the busy shares and schedstat cover; NaN */
+	bool numa_balancing;         /* kernel.numa_balancing is on (false: off or unknown) */
+	int numad_pid;               /* a running numad daemon, 0 none (or unknown) */
 };
 
 /* The defaults of docs/method.md. */
@@ -164,6 +187,8 @@ struct diag_advice {
 	char *restart;               /* whether the change survives a restart of the VM, and why */
 	char *needs;                 /* tools beyond the hypervisor's and their Debian packages
 					("migratepages (Debian package numactl)"); NULL none */
+	char *warning;               /* what on the host would undo it (numa_balancing, numad)
+					and how to stop that; NULL none */
 };
 
 struct diag_vm_summary {

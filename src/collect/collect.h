@@ -152,6 +152,15 @@ struct collect_frame {
 	char notes[2048];               /* what was not counted and why */
 	const char *residency;          /* where vCPUs ran per node: "exact" (switches traced),
 					   "sampled" (once per frame), "unused"; NULL unknown */
+	/* The whole host, in a whole-run frame (cview_frame(total)); else unknown: */
+	bool host_read;                 /* the fields below were read */
+	double *cpu_busy;               /* per CPU id < n_cpu_stat: busy share over the frame
+					   (/proc/stat); NaN unknown; heap */
+	double *cpu_queued;             /* ditto: its run queue's wait in CPUs (/proc/schedstat) */
+	int n_cpu_stat;
+	char *isolated;                 /* /sys/devices/system/cpu/isolated, a CPU list; NULL unknown */
+	bool numa_balancing;            /* kernel.numa_balancing is on */
+	int numad_pid;                  /* a running numad, 0 none */
 };
 
 struct collector;

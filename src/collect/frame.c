@@ -421,6 +421,9 @@ void collect_frame_release(struct collect_frame *f)
 	free(f->node_input);
 	free(f->metric_node);
 	free(f->rdt_node);
+	free(f->cpu_busy);
+	free(f->cpu_queued);
+	free(f->isolated);
 	for (i = 0; i < f->n_scaling; i++)
 		free(f->scaling[i].event);
 	free(f->scaling);
@@ -470,6 +473,48 @@ static int sched_input(const struct model *m, const char *spec)
 		if (m->inputs[i].kind == INPUT_SOURCE && !strcmp(m->inputs[i].spec, spec))
 			return (int)i;
 	return -1;
+}
+
+/*
+ * The host's CPUs for the placement rules: node, SMT core and LLC domain
+ * from the topology, isolcpus= and the load over the run from the frame
+ * (a whole-run frame of a live collector; unknown otherwise).
+ */
+static void host_cpus(const struct topology *topo, const struct collect_frame *f,
+		      struct diag_input *in)
+{
+	struct cpulist iso;
+	size_t i;
+	int d;
+
+	cpulist_init(&iso);
+	if (f->host_read && f->isolated)
+		cpulist_parse(&iso, f->isolated, NULL);
+	in->duration_s = f->duration > 0 ? f->duration : NAN;
+	in->numa_balancing = f->host_read && f->numa_balancing;
+	in->numad_pid = f->host_read ? f->numad_pid : 0;
+	in->cpus = xcalloc(topo->online.n ? topo->online.n : 1, sizeof(*in->cpus));
+	for (i = 0; i < topo->online.n; i++) {
+		struct diag_cpu *c = &in->cpus[in->n_cpus++];
+		int id = topo->online.ids[i];
+		size_t k;
+
+		c->id = id;
+		c->node = c->core = c->llc = -1;
+		for (k = 0; k < in->n_nodes; k++)
+			if (cpulist_has(&topo->nodes[k].cpus, id))
+				c->node = (int)k;
+		if (topo->cpu_core && topo->cpu_package && id < topo->max_cpu &&
+		    topo->cpu_core[id] >= 0 && topo->cpu_package[id] >= 0)
+			c->core = topo->cpu_package[id] * 65536 + topo->cpu_core[id];
+		for (d = 0; d < topo->n_llc; d++)
+			if (cpulist_has(&topo->llc[d].cpus, id))
+				c->llc = d;
+		c->isolated = cpulist_has(&iso, id);
+		c->busy = f->cpu_busy && id < f->n_cpu_stat ? f->cpu_busy[id] : NAN;
+		c->queued = f->cpu_queued && id < f->n_cpu_stat ? f->cpu_queued[id] : NAN;
+	}
+	cpulist_release(&iso);
 }
 
 void frame_diag_input(const struct model *m, const bool *factor_ok, const struct topology *topo,
@@ -547,6 +592,7 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 				n->queue_full_frac = r->term[CT_TRACKER_FULL];
 		}
 	}
+	host_cpus(topo, f, in);
 	for (i = 0; i < f->n_rows; i++)
 		if (f->rows[i].kind == ENT_VM || f->rows[i].kind == ENT_PROCESS)
 			nv++;
@@ -640,5 +686,6 @@ void collect_diag_release(struct diag_input *in)
 	free(in->nodes);
 	free(in->vms);
 	free(in->vcpus);
+	free(in->cpus);
 	memset(in, 0, sizeof(*in));
 }

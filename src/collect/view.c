@@ -49,6 +49,9 @@ struct cview {
 	struct cpustat cs_start, cs_prev; /* /proc/stat for the nodes' busy time */
 	bool have_cs;
 	struct cpustat llc_prev;    /* /proc/stat at the previous sample, for LLC tenancy */
+	struct cpustat run_cs;      /* /proc/stat and /proc/schedstat at the start, for each */
+	struct cpudelay run_dl;     /* CPU's load over the run (the placement rules) */
+	bool have_run_cs, have_run_dl;
 	bool have_llc_cs;
 	enum ent_source *es;        /* per input */
 	double *sw_start, *sw_prev; /* machine-wide cumulative sources */
@@ -525,6 +528,10 @@ void cview_free(struct cview *c)
 	cost_solo_free(c->solo);
 	if (c->have_llc_cs)
 		cpustat_release(&c->llc_prev);
+	if (c->have_run_cs)
+		cpustat_release(&c->run_cs);
+	if (c->have_run_dl)
+		cpudelay_release(&c->run_dl);
 	for (i = 0; c->in_reason && i < c->o.model->n_inputs; i++)
 		free(c->in_reason[i]);
 	free(c->in_reason);
@@ -605,6 +612,12 @@ void cview_start(struct cview *c)
 		else
 			c->have_cs = true;
 	}
+	if (c->have_run_cs)
+		cpustat_release(&c->run_cs);
+	if (c->have_run_dl)
+		cpudelay_release(&c->run_dl);
+	c->have_run_cs = !cpustat_read(c->root, &c->run_cs, NULL);
+	c->have_run_dl = !cpudelay_read(c->root, &c->run_dl, NULL);
 	if (counts_nodes(c) && !c->have_cs)
 		note(c, "node busy time unknown (no /proc/stat): per-node counts are shared "
 			"among the counted vCPUs only");
@@ -940,6 +953,69 @@ static void llc_tenancy(struct cview *c, struct collect_frame *f)
 	c->llc_prev = now;
 }
 
+/* A process named numad under root's /proc; 0 none. */
+static int find_numad(const char *root)
+{
+	char **names = NULL, path[64], comm[32];
+	size_t n = 0, i;
+	int pid = 0;
+
+	if (vp_list_dir(root, "/proc", &names, &n, NULL))
+		return 0;
+	for (i = 0; i < n && !pid; i++) {
+		char *end;
+		long p = strtol(names[i], &end, 10);
+
+		if (*end || p <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/comm", p);
+		if (!vp_read_line(root, path, comm, sizeof(comm), NULL) &&
+		    !strcmp(vp_rstrip(comm), "numad"))
+			pid = (int)p;
+	}
+	vp_free_names(names, n);
+	return pid;
+}
+
+/*
+ * The whole host over the run, for the placement rules: each CPU's busy
+ * share and run-queue wait, isolcpus=, and what would re-place VMs behind
+ * the advice's back (kernel.numa_balancing, numad).
+ */
+static void host_state(struct cview *c, struct collect_frame *f)
+{
+	struct cpustat now;
+	struct cpudelay dl;
+	char line[4096];
+	int on = 0, k, max = -1;
+	size_t i;
+
+	f->host_read = true;
+	if (!vp_read_int(c->root, "/proc/sys/kernel/numa_balancing", &on, NULL))
+		f->numa_balancing = on != 0;
+	if (!vp_read_line(c->root, "/sys/devices/system/cpu/isolated", line, sizeof(line), NULL))
+		f->isolated = xstrdup(vp_rstrip(line));
+	f->numad_pid = find_numad(c->root);
+	if (c->have_run_cs && !cpustat_read(c->root, &now, NULL)) {
+		for (i = 0; i < now.n; i++)
+			if (now.cpus[i].cpu > max)
+				max = now.cpus[i].cpu;
+		f->n_cpu_stat = max + 1;
+		f->cpu_busy = xcalloc((size_t)max + 2, sizeof(double));
+		f->cpu_queued = xcalloc((size_t)max + 2, sizeof(double));
+		for (k = 0; k <= max; k++) {
+			f->cpu_busy[k] = cpustat_busy(&c->run_cs, &now, k);
+			f->cpu_queued[k] = NAN;
+		}
+		if (c->have_run_dl && !cpudelay_read(c->root, &dl, NULL)) {
+			for (k = 0; k <= max; k++)
+				f->cpu_queued[k] = cpudelay_queued(&c->run_dl, &dl, k, f->duration);
+			cpudelay_release(&dl);
+		}
+		cpustat_release(&now);
+	}
+}
+
 static double clk_tck(void)
 {
 	long t = sysconf(_SC_CLK_TCK);
@@ -1142,6 +1218,8 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	node_rows(c, ncounts, nsplit, f);
 	if (!total)
 		llc_tenancy(c, f);
+	else
+		host_state(c, f);
 	frame_cost(m, c->o.cal, f, c->solo);
 	if (counts_nodes(c)) {
 		bool *counted = xcalloc(m->n_inputs + 1, sizeof(bool));

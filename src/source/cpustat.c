@@ -78,3 +78,80 @@ double cpustat_busy(const struct cpustat *prev, const struct cpustat *now, int c
 		return NAN;
 	return (double)(b->busy - a->busy) / (double)(b->total - a->total);
 }
+
+int cpudelay_parse(const char *text, struct cpudelay *out, struct vp_err *err)
+{
+	const char *p = text;
+	size_t cap = 0;
+	int version = -1;
+
+	memset(out, 0, sizeof(*out));
+	while (p && *p) {
+		unsigned long long v[8];
+		int cpu;
+
+		if (sscanf(p, "version %d", &version) == 1) {
+			if (version < 15 || version > 17) {
+				cpudelay_release(out);
+				return vp_err_set(err, VP_EUNSUPP, "/proc/schedstat version %d, not "
+						  "one of 15-17 (sched-stats.rst)", version);
+			}
+		} else if (!strncmp(p, "cpu", 3) && p[3] >= '0' && p[3] <= '9') {
+			if (sscanf(p + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0],
+				   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 9) {
+				cpudelay_release(out);
+				return vp_err_set(err, VP_EPARSE, "/proc/schedstat: short cpu line "
+						  "'%.40s'", p);
+			}
+			VP_GROW(out->cpus, cap, out->n + 1);
+			out->cpus[out->n].cpu = cpu;
+			out->cpus[out->n].wait_ns = v[7];
+			out->n++;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	if (version < 0) {
+		cpudelay_release(out);
+		return vp_err_set(err, VP_EPARSE, "/proc/schedstat has no version line");
+	}
+	return 0;
+}
+
+int cpudelay_read(const char *root, struct cpudelay *out, struct vp_err *err)
+{
+	char *text;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = vp_read_file(root, "/proc/schedstat", &text, NULL, err);
+	if (ret)
+		return ret;
+	ret = cpudelay_parse(text, out, err);
+	free(text);
+	return ret;
+}
+
+void cpudelay_release(struct cpudelay *d)
+{
+	free(d->cpus);
+	memset(d, 0, sizeof(*d));
+}
+
+double cpudelay_queued(const struct cpudelay *prev, const struct cpudelay *now, int cpu,
+		       double secs)
+{
+	const struct cpu_delay *a = NULL, *b = NULL;
+	size_t i;
+
+	for (i = 0; i < prev->n; i++)
+		if (prev->cpus[i].cpu == cpu)
+			a = &prev->cpus[i];
+	for (i = 0; i < now->n; i++)
+		if (now->cpus[i].cpu == cpu)
+			b = &now->cpus[i];
+	if (!a || !b || b->wait_ns < a->wait_ns || !(secs > 0))
+		return NAN;
+	return (double)(b->wait_ns - a->wait_ns) / 1e9 / secs;
+}

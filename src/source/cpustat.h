@@ -27,4 +27,25 @@ void cpustat_release(struct cpustat *s);
 /* Busy fraction of cpu between two reads; NaN when it is missing or no time passed. */
 double cpustat_busy(const struct cpustat *prev, const struct cpustat *now, int cpu);
 
+/*
+ * Each CPU's run-queue wait, the 8th field after "cpuN" in /proc/schedstat
+ * (versions 15-17, Documentation/scheduler/sched-stats.rst: the time tasks
+ * waited to run on this CPU, ns), ascending cpu.  A kernel without
+ * CONFIG_SCHEDSTATS has no file: an error, the waits unknown.
+ */
+struct cpu_delay {
+	int cpu;
+	uint64_t wait_ns;
+};
+struct cpudelay {
+	struct cpu_delay *cpus;
+	size_t n;
+};
+int cpudelay_read(const char *root, struct cpudelay *out, struct vp_err *err);
+int cpudelay_parse(const char *text, struct cpudelay *out, struct vp_err *err);
+void cpudelay_release(struct cpudelay *d);
+/* CPUs' worth of waiting on cpu over secs seconds between two reads; NaN unknown. */
+double cpudelay_queued(const struct cpudelay *prev, const struct cpudelay *now, int cpu,
+		       double secs);
+
 #endif

@@ -55,7 +55,8 @@ test_expect_success 'two busy threads on CPU 0: each waits, ranked as cpu bottle
 	test "$(wc -l <w1)" = 2 &&
 	awk "{ if (\$2 < 40) { print \"wait \" \$2 \" < 40\"; exit 1 } }" w1 &&
 	json_get d1.json "j[\"diagnosis\"][\"bottlenecks\"][0][\"evidence\"]" |
-		grep -q "comparable to, not the same as"
+		grep -q "comparable to, not the same as" &&
+	test "$(json_get d1.json "sorted(set(b[\"cost_of\"] for b in j[\"diagnosis\"][\"bottlenecks\"] if b[\"factor\"] == \"cpu\"))")" = "['"'"'run_wait_time'"'"']"
 '
 
 test_expect_success 'the advice moves one thread to CPU 1 with taskset' '
@@ -66,6 +67,8 @@ test_expect_success 'the advice moves one thread to CPU 1 with taskset' '
 	assert len(a) == 1, j["diagnosis"]["advice"]
 	print(a[0]["vcpu"])
 	print(a[0]["command"].strip())
+	# the whole host was read (/proc/stat): the load of CPU 1 is in the evidence
+	assert "% of the interval with other work" in a[0]["evidence"], a[0]["evidence"]
 	PY
 	moved=$(sed -n 1p adv) && cmd=$(sed -n 2p adv) &&
 	tid=$(echo "$cmd" | awk "{print \$4}") &&

@@ -884,7 +884,8 @@ TEST(diagnose_cpu_overcommit_moves_nothing)
 	if (a) {
 		CHECK_INT(a->vcpu, 1);
 		CHECK_CONTAINS(a->action, "x thread 1 waits on CPU 0");
-		CHECK_CONTAINS(a->action, "node 0 already runs a vCPU in view");
+		CHECK_CONTAINS(a->action, "no CPU of node 0 is free to take it");
+		CHECK_CONTAINS(a->evidence, "every other CPU of node 0 already runs a vCPU in view");
 		CHECK_CONTAINS(a->evidence, "it waited 60.0% of its run + wait time");
 		CHECK(strncmp(a->command, "#", 1) == 0);
 	}
@@ -971,5 +972,189 @@ TEST(diagnose_transient_domain_pins_live_only)
 		CHECK_STR(a->command, "virsh vcpupin db 0 0-3 --live\nvirsh vcpupin db 1 0-3 --live\n");
 		CHECK_CONTAINS(a->restart, "no: db is transient");
 	}
+	diag_result_release(&s.r);
+}
+
+/*
+ * The whole host decides where a stacked vCPU goes.  Node 0 = CPUs 0-3 with
+ * SMT pairs {0,1} and {2,3} in one LLC, node 1 = CPUs 4-7; web (libvirt,
+ * persistent, all memory on node 0) has vCPUs 0 and 1 both on CPU 0, each
+ * 0.5 s run + 0.5 s wait = 50 %.  CPU 1 is idle but CPU 0's SMT sibling
+ * (a core shared with the vCPU that stays); CPU 2 is reserved by isolcpus=;
+ * CPU 3 ran other work 20 % of the second with nothing queued: demand D =
+ * 0.2, so a busy thread there waits about D / (D + 1) = 1/6 = 16.7 % (its
+ * sibling, CPU 2, is idle).  Ordering: CPU 3 (0.167) before CPU 1 (0 +
+ * 0.5 for the busy sibling): vCPU 1 goes to CPU 3, gain 50 - 16.7 = 33.3
+ * points of its run + wait time.
+ */
+static void host_init(struct scenario *s, struct diag_cpu *cpus)
+{
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		cpus[i].id = i;
+		cpus[i].node = i / 4;
+		cpus[i].core = i / 2;     /* SMT pairs {0,1} {2,3} ... */
+		cpus[i].llc = i / 4;
+		cpus[i].isolated = false;
+		cpus[i].busy = 0;
+		cpus[i].queued = 0;
+	}
+	s->in.cpus = cpus;
+	s->in.n_cpus = 8;
+	s->in.duration_s = 1.0;
+}
+
+TEST(diagnose_cpu_unstack_knows_the_host)
+{
+	struct scenario s;
+	struct diag_cpu cpus[8];
+	const struct diag_advice *a;
+	struct diag_vcpu *v;
+	int i;
+
+	sc_init(&s);
+	host_init(&s, cpus);
+	sc_vm(&s, "web", HVA_KVM, true, 1.0, 0.0)->persist = DP_PERSISTENT;
+	for (i = 0; i < 2; i++) {
+		v = sc_vcpu(&s, 0, i, 0);
+		v->cpu = 0;
+		v->run_ns = v->wait_ns = 0.5e9;
+	}
+	cpus[0].busy = 1.0;
+	cpus[2].isolated = true;
+	cpus[3].busy = 0.2;
+	run(&s);
+	a = find_advice(&s.r, "unstack-vcpus");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_INT(a->vcpu, 1);
+		CHECK_STR(a->command, "virsh vcpupin web 1 3 --live --config\n");
+		CHECK_NEAR(a->gain_pct, 50.0 - 100.0 / 6, 1e-9);
+		CHECK_CONTAINS(a->evidence, "busy 20% of the interval with other work");
+		CHECK_CONTAINS(a->effect, "falls from 50.0% to about 16.7%");
+	}
+	diag_result_release(&s.r);
+
+	/*
+	 * CPU 3 now runs one always-runnable thread and has another one waiting
+	 * (busy 1.0 + queued 1.0: D = 2, wait there 2/3 = 66.7 % >= 50 %): no
+	 * better than staying.  CPU 1 is left: idle (wait 0), its sibling runs
+	 * the vCPU that stays; gain the whole 50 points.
+	 */
+	cpus[3].busy = 1.0;
+	cpus[3].queued = 1.0;
+	run(&s);
+	a = find_advice(&s.r, "unstack-vcpus");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_STR(a->command, "virsh vcpupin web 1 1 --live --config\n");
+		CHECK_NEAR(a->gain_pct, 50.0, 1e-9);
+	}
+	diag_result_release(&s.r);
+}
+
+/*
+ * Overcommit on the whole host: one node, CPUs 0-1, 1 s.  x's threads 0
+ * and 1 wait 60 % on CPU 0 (0.4 s run, 0.6 s wait each; CPU 0 busy the
+ * whole second).  No thread in view ran on CPU 1, but other work kept it
+ * busy 90 % with 1.1 CPUs queued: D = 2.0, a newcomer would wait 2/3 =
+ * 66.7 % >= 60 %.  Nothing moves; the node's demand over the second:
+ * busy 1.0 + 0.9, plus the waits in view 0.6 + 0.6 = 3.10 CPUs on 2.
+ */
+TEST(diagnose_cpu_overcommit_counts_the_host)
+{
+	struct scenario s;
+	struct diag_cpu cpus[8];
+	const struct diag_advice *a;
+	struct diag_vcpu *v;
+	int i;
+
+	sc_init(&s);
+	host_init(&s, cpus);
+	s.nodes[0].cpus = "0-1";
+	s.nodes[0].n_cpus = 2;
+	s.in.n_nodes = 1;
+	s.in.n_cpus = 2;
+	sc_vm(&s, "x", HVA_NATIVE, false, 1.0, 0.0);
+	for (i = 0; i < 2; i++) {
+		v = sc_vcpu(&s, 0, i, 0);
+		v->cpu = 0;
+		v->run_ns = 0.4e9;
+		v->wait_ns = 0.6e9;
+	}
+	cpus[0].busy = 1.0;
+	cpus[1].busy = 0.9;
+	cpus[1].queued = 1.1;
+	run(&s);
+	CHECK(find_advice(&s.r, "unstack-vcpus") == NULL);
+	a = find_advice(&s.r, "cpu-overcommit");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_CONTAINS(a->evidence, "so busy with other work that it would wait there as long (1)");
+		CHECK_CONTAINS(a->evidence, "3.10 CPUs' worth of work on 2 usable CPUs");
+	}
+	diag_result_release(&s.r);
+}
+
+/*
+ * What would undo the advice.  The migrate-memory scenario above (web's
+ * vCPUs on node 0, 90 % of its memory on node 1) on a host with
+ * kernel.numa_balancing on and numad running (pid 777): numad re-places
+ * processes on its own (exclude web's QEMU, pid 100); NUMA balancing moves
+ * unpinned vCPU threads, and this advice pins none, so the moved memory
+ * needs them pinned or bound.  A vCPU pin alone (the remote-vCPU scenario)
+ * is respected by NUMA balancing: only numad is named there.  Nothing on
+ * a host where both are off.
+ */
+TEST(diagnose_warns_of_numa_balancing_and_numad)
+{
+	struct scenario s;
+	const struct diag_advice *a;
+
+	sc_init(&s);
+	s.in.numa_balancing = true;
+	s.in.numad_pid = 777;
+	sc_vm(&s, "web", HVA_KVM, true, 0.1, 0.9);
+	sc_vcpu(&s, 0, 0, 0);
+	sc_vcpu(&s, 0, 1, 0);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, VQ_MEASURED);
+	set_cost(&s.vcpus[1], FACTOR_LOCALITY, 3e8, VQ_MEASURED);
+	s.vcpus[0].mem_stall_cycles = s.vcpus[1].mem_stall_cycles = 4e8;
+	s.vcpus[0].remote_frac = s.vcpus[1].remote_frac = 0.85;
+	run(&s);
+	a = find_advice(&s.r, "migrate-memory");
+	CHECK(a != NULL && a->warning != NULL);
+	if (a && a->warning) {
+		CHECK_CONTAINS(a->warning, "numad (pid 777) runs");
+		CHECK_CONTAINS(a->warning, "'numad -x 100'");
+		CHECK_CONTAINS(a->warning, "kernel.numa_balancing is on");
+		CHECK_CONTAINS(a->warning, "'sysctl -w kernel.numa_balancing=0'");
+	}
+	diag_result_release(&s.r);
+
+	sc_init(&s);
+	s.in.numa_balancing = true;
+	s.in.numad_pid = 777;
+	sc_vm(&s, "vm", HVA_KVM, false, 0.2, 0.8);
+	sc_vcpu(&s, 0, 0, 0);
+	sc_vcpu(&s, 0, 1, 1);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, VQ_MEASURED);
+	s.vcpus[0].mem_stall_cycles = 4e8;
+	s.vcpus[0].remote_frac = 0.75;
+	run(&s);
+	a = find_advice(&s.r, "pin-vcpu-to-memory");
+	CHECK(a != NULL && a->warning != NULL);
+	if (a && a->warning) {
+		CHECK_CONTAINS(a->warning, "numad (pid 777)");
+		CHECK(strstr(a->warning, "numa_balancing") == NULL);
+	}
+	diag_result_release(&s.r);
+
+	s.in.numa_balancing = false;
+	s.in.numad_pid = 0;
+	run(&s);
+	a = find_advice(&s.r, "pin-vcpu-to-memory");
+	CHECK(a != NULL && a->warning == NULL);
 	diag_result_release(&s.r);
 }

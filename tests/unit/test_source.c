@@ -334,3 +334,33 @@ TEST(cpustat_busy_between_reads)
 	cpustat_release(&b);
 	CHECK_INT(cpustat_parse("cpu0 1 2\n", &a, NULL), VP_EPARSE);
 }
+
+/*
+ * /proc/schedstat version 15 (Documentation/scheduler/sched-stats.rst):
+ * "cpuN" then yld_count, 0, sched_count, sched_goidle, ttwu_count,
+ * ttwu_local, rq_cpu_time, run_delay, pcount; the domain lines are not CPUs.
+ * cpu1's run_delay grows by 1.5e9 ns over 2 s: 0.75 CPUs' worth queued.
+ */
+TEST(cpudelay_queue_between_reads)
+{
+	struct cpudelay a, b;
+
+	CHECK_INT(cpudelay_parse("version 15\ntimestamp 4295\n"
+				 "cpu0 0 0 10 5 8 4 7000 2000 9\n"
+				 "domain0 03 1 2 3\n"
+				 "cpu1 0 0 10 5 8 4 7000 500000000 9\n", &a, NULL), 0);
+	CHECK_INT(a.n, 2);
+	CHECK_U64(a.cpus[1].wait_ns, 500000000);
+	CHECK_INT(cpudelay_parse("version 15\ntimestamp 4495\n"
+				 "cpu0 0 0 10 5 8 4 7000 2000 9\n"
+				 "cpu1 0 0 10 5 8 4 7000 2000000000 9\n", &b, NULL), 0);
+	CHECK_NEAR(cpudelay_queued(&a, &b, 1, 2.0), 0.75, 1e-12);
+	CHECK_NEAR(cpudelay_queued(&a, &b, 0, 2.0), 0.0, 1e-12);
+	CHECK_NAN(cpudelay_queued(&a, &b, 5, 2.0));   /* no such CPU */
+	CHECK_NAN(cpudelay_queued(&b, &a, 1, 2.0));   /* went backwards */
+	cpudelay_release(&a);
+	cpudelay_release(&b);
+	CHECK_INT(cpudelay_parse("version 14\ncpu0 0 0 1 1 1 1 1 1 1\n", &a, NULL), VP_EUNSUPP);
+	CHECK_INT(cpudelay_parse("version 15\ncpu0 1 2\n", &a, NULL), VP_EPARSE);
+	CHECK_INT(cpudelay_parse("cpu0 0 0 1 1 1 1 1 1 1\n", &a, NULL), VP_EPARSE);
+}
