@@ -450,6 +450,34 @@ static void cmd_pin(const struct diag_vm *vm, int vcpu, int tid, const char *cpu
 }
 
 /*
+ * A whole VM moved to cpus: every vCPU in view, then what runs beside them
+ * and must follow them to the node (libvirt: the emulator threads with
+ * emulatorpin, each IOThread its status lists with iothreadpin; plain QEMU:
+ * its main loop, the thread whose id is the pid: taskset without -a leaves
+ * the vCPUs' own pins alone).  Xen and native processes: the vCPUs only.
+ */
+static void cmd_pin_vm(const struct diag_input *in, size_t vmi, const char *cpus, struct sbuf *sb)
+{
+	const struct diag_vm *vm = &in->vms[vmi];
+	size_t i;
+	int k;
+
+	for (i = 0; i < in->n_vcpus; i++)
+		if (in->vcpus[i].vm == vmi)
+			cmd_pin(vm, in->vcpus[i].index, in->vcpus[i].tid, cpus, sb);
+	if (vm->adapter != HVA_KVM)
+		return;
+	if (vm->libvirt) {
+		sbuf_addf(sb, "virsh emulatorpin %s %s %s\n", vm->name, cpus, virsh_flags(vm));
+		for (k = 0; k < vm->n_iothreads && k < DIAG_MAX_IOTHREADS; k++)
+			sbuf_addf(sb, "virsh iothreadpin %s %d %s %s\n", vm->name,
+				  vm->iothread_ids[k], cpus, virsh_flags(vm));
+	} else if (vm->pid > 0) {
+		sbuf_addf(sb, "taskset -pc %s %d\n", cpus, vm->pid);
+	}
+}
+
+/*
  * Move a VM's memory from node index `from` (-1: from everywhere) to `to`.
  * libvirt changes a running domain's nodeset only in restrictive mode
  * (libvirt >= 8.0; strict, the default, refuses it): otherwise the new
@@ -742,9 +770,7 @@ static void advise_sharing(const struct diag_input *in, struct diag_result *r, s
 		 pc, vp_quality_name(r->vm[vmi].quality[FACTOR_SHARING]), used);
 	pct_text(pct, sizeof(pct), pc);
 	a->effect = xasprintf("cross-socket transfers become in-socket ones: part of %s of its cycles back", pct);
-	for (i = 0; i < in->n_vcpus; i++)
-		if (in->vcpus[i].vm == vmi)
-			cmd_pin(vm, in->vcpus[i].index, in->vcpus[i].tid, in->nodes[target].cpus, &sb);
+	cmd_pin_vm(in, vmi, in->nodes[target].cpus, &sb);
 	a->command = sbuf_detach(&sb);
 	if ((int)nv > in->nodes[target].n_cpus) {
 		a->conflict = true;
@@ -810,7 +836,6 @@ static void advise_spread(const struct diag_input *in, struct diag_result *r)
 			const struct diag_vm *vm = &in->vms[victim];
 			struct diag_advice *a = add_advice(r, "spread", victim);
 			struct sbuf sb = SBUF_INIT;
-			size_t v;
 
 			a->to_node = target;
 			a->gain_pct = vc;
@@ -821,10 +846,7 @@ static void advise_spread(const struct diag_input *in, struct diag_result *r)
 				 heavy_on[i], in->nodes[i].id, vc, in->nodes[target].id);
 			a->effect = xasprintf("both VMs get a cache and memory controller of their own; "
 				 "up to %.1f%% of this VM's cycles back, and relief for the others", vc);
-			for (v = 0; v < in->n_vcpus; v++)
-				if (in->vcpus[v].vm == victim)
-					cmd_pin(vm, in->vcpus[v].index, in->vcpus[v].tid,
-						in->nodes[target].cpus, &sb);
+			cmd_pin_vm(in, victim, in->nodes[target].cpus, &sb);
 			if (vm->adapter != HVA_XEN && vm->pid > 0)
 				cmd_migrate(in, vm, (int)i, target, &sb);
 			else if (vm->adapter == HVA_XEN)

@@ -56,6 +56,8 @@ enum diag_persist { DP_UNKNOWN = 0, DP_PERSISTENT, DP_TRANSIENT };
 enum diag_numa_mode { DN_UNKNOWN = 0, DN_STRICT, DN_RESTRICTIVE }; /* strict: or any mode
 					but restrictive, which alone lets a running domain's nodeset change */
 
+#define DIAG_MAX_IOTHREADS 16
+
 struct diag_vm {
 	const char *name;
 	enum hv_adapter_id adapter;
@@ -72,6 +74,8 @@ struct diag_vm {
 	const char *mem_reason;      /* where they come from, or why unknown; NULL not known */
 	enum diag_persist persist;   /* libvirt: --config only for a persistent domain */
 	enum diag_numa_mode numa_mode; /* libvirt: numatune --live only in restrictive mode */
+	int iothread_ids[DIAG_MAX_IOTHREADS]; /* libvirt: its IOThreads, pinned with its vCPUs */
+	int n_iothreads;             /* 0 none or unknown */
 };
 
 struct diag_node {

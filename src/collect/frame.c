@@ -618,6 +618,8 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 			d->libvirt = r->libvirt;
 			d->persist = r->persist;
 			d->numa_mode = r->numa_mode;
+			d->n_iothreads = r->n_iothreads > 0 ? r->n_iothreads : 0;
+			memcpy(d->iothread_ids, r->iothread_ids, sizeof(d->iothread_ids));
 			d->pid = r->pid;
 			d->domid = r->domid;
 			d->scored = r->state != RS_PAUSED; /* paused: shown, never rated */

@@ -1127,6 +1127,8 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 			kvm_libvirt_domain(c->root, vm->name, &pers, &restr);
 			vr->persist = pers < 0 ? DP_UNKNOWN : pers ? DP_PERSISTENT : DP_TRANSIENT;
 			vr->numa_mode = restr < 0 ? DN_UNKNOWN : restr ? DN_RESTRICTIVE : DN_STRICT;
+			vr->n_iothreads = kvm_libvirt_iothreads(c->root, vm->name, vr->iothread_ids,
+								DIAG_MAX_IOTHREADS);
 		}
 		vr->pid = vm->pid;
 		vr->domid = vm->domid;

@@ -814,6 +814,46 @@ static int numatune_restrictive(const char *xml)
 	return !strncmp(mode + 6, "restrictive", 11);
 }
 
+int kvm_libvirt_iothreads_xml(const char *xml, int *ids, int max)
+{
+	const char *ids_el = strstr(xml, "<iothreadids"), *end, *p;
+	int n = 0, count;
+
+	if (ids_el) {
+		end = strstr(ids_el, "</iothreadids>");
+		for (p = ids_el; (p = strstr(p + 1, "<iothread ")) && (!end || p < end);) {
+			const char *id = strstr(p, "id=");
+
+			if (id && id < strchr(p, '>') && n < max)
+				ids[n++] = atoi(id + 4);
+		}
+		if (n)
+			return n;
+	}
+	p = strstr(xml, "<iothreads>");
+	if (!p)
+		return 0;
+	count = atoi(p + strlen("<iothreads>"));
+	for (n = 0; n < count && n < max; n++)
+		ids[n] = n + 1;
+	return n;
+}
+
+int kvm_libvirt_iothreads(const char *root, const char *name, int *ids, int max)
+{
+	char *path, *xml = NULL;
+	int n = -1;
+
+	if (!name || !*name || strchr(name, '/') || name[0] == '.')
+		return -1;
+	path = xasprintf("/run/libvirt/qemu/%s.xml", name);
+	if (!vp_read_file(root, path, &xml, NULL, NULL))
+		n = kvm_libvirt_iothreads_xml(xml, ids, max);
+	free(xml);
+	free(path);
+	return n;
+}
+
 void kvm_libvirt_domain(const char *root, const char *name, int *persistent, int *restrictive)
 {
 	char *path, *xml = NULL;

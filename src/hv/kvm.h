@@ -25,6 +25,15 @@ char *kvm_vm_cgroup(const char *thread_cgroup);
  */
 void kvm_libvirt_domain(const char *root, const char *name, int *persistent, int *restrictive);
 /*
+ * The IOThread ids of running domain name from its status
+ * /run/libvirt/qemu/NAME.xml: the <iothread id='N'/> of <iothreadids>, else
+ * 1..<iothreads>N</iothreads> (libvirt numbers them from 1 then); at most
+ * max of them in ids.  Returns how many (0: none), -1 when unreadable.
+ */
+int kvm_libvirt_iothreads(const char *root, const char *name, int *ids, int max);
+/* The same from the XML text. */
+int kvm_libvirt_iothreads_xml(const char *xml, int *ids, int max);
+/*
  * The state in libvirt's status of a running domain (the <domstatus
  * state='paused' reason='user' pid='N'> that opens /run/libvirt/qemu/NAME.xml):
  * 1 paused (state paused or pmsuspended), 0 another state, -1 no domstatus

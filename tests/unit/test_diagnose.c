@@ -418,9 +418,15 @@ TEST(diagnose_sharing_colocates)
 {
 	struct scenario s;
 	const struct diag_advice *a;
+	struct diag_vm *vm;
 
 	sc_init(&s);
-	sc_vm(&s, "db", HVA_KVM, true, 0.7, 0.3)->persist = DP_PERSISTENT;
+	vm = sc_vm(&s, "db", HVA_KVM, true, 0.7, 0.3);
+	vm->persist = DP_PERSISTENT;
+	/* two IOThreads in its status (<iothreadids>: ids 1 and 3): they follow the vCPUs */
+	vm->n_iothreads = 2;
+	vm->iothread_ids[0] = 1;
+	vm->iothread_ids[1] = 3;
 	sc_vcpu(&s, 0, 0, 0);
 	sc_vcpu(&s, 0, 1, 1);
 	set_cost(&s.vcpus[0], FACTOR_SHARING, 2.5e8, VQ_MEASURED);
@@ -432,7 +438,10 @@ TEST(diagnose_sharing_colocates)
 	CHECK(a != NULL);
 	if (a) {
 		CHECK_STR(a->command, "virsh vcpupin db 0 0-3 --live --config\n"
-				      "virsh vcpupin db 1 0-3 --live --config\n");
+				      "virsh vcpupin db 1 0-3 --live --config\n"
+				      "virsh emulatorpin db 0-3 --live --config\n"
+				      "virsh iothreadpin db 1 0-3 --live --config\n"
+				      "virsh iothreadpin db 3 0-3 --live --config\n");
 		CHECK_STR(a->restart, "yes: written to db's configuration (--config)");
 		CHECK(a->needs == NULL);
 		CHECK_INT(a->to_node, 0);
@@ -462,7 +471,8 @@ TEST(diagnose_llc_contention_spreads_vms)
 	CHECK(a != NULL);
 	if (a) {
 		CHECK_STR(s.vms[a->vm].name, "a");
-		CHECK_STR(a->command, "taskset -pc 4-7 1000\nmigratepages 100 0 1\n");
+		/* its vCPU thread, then its main loop (pid 100), then its memory */
+		CHECK_STR(a->command, "taskset -pc 4-7 1000\ntaskset -pc 4-7 100\nmigratepages 100 0 1\n");
 		CHECK_NEAR(a->gain_pct, 15.0, 1e-9);
 	}
 	/* the ranking puts b's 25 % first */
@@ -969,7 +979,8 @@ TEST(diagnose_transient_domain_pins_live_only)
 	a = find_advice(&s.r, "colocate");
 	CHECK(a != NULL);
 	if (a) {
-		CHECK_STR(a->command, "virsh vcpupin db 0 0-3 --live\nvirsh vcpupin db 1 0-3 --live\n");
+		CHECK_STR(a->command, "virsh vcpupin db 0 0-3 --live\nvirsh vcpupin db 1 0-3 --live\n"
+				      "virsh emulatorpin db 0-3 --live\n");
 		CHECK_CONTAINS(a->restart, "no: db is transient");
 	}
 	diag_result_release(&s.r);

@@ -964,3 +964,20 @@ TEST(xen_paused_from_list_n)
 	CHECK_INT(l.vms[3].paused, -1);
 	hv_vm_list_release(&l);
 }
+
+/* libvirt's domain XML (formatdomain.html, "IOThreads Allocation"): ids from
+ * <iothreadids> when present, else 1..N from <iothreads>N</iothreads>. */
+TEST(kvm_libvirt_iothreads_from_status)
+{
+	int ids[4] = { 0 };
+
+	CHECK_INT(kvm_libvirt_iothreads_xml("<domain><iothreads>2</iothreads>"
+					    "<iothreadids><iothread id='1'/><iothread id=\"5\" "
+					    "thread_pool_min='2'/></iothreadids></domain>", ids, 4), 2);
+	CHECK_INT(ids[0], 1);
+	CHECK_INT(ids[1], 5);
+	CHECK_INT(kvm_libvirt_iothreads_xml("<domain><iothreads>3</iothreads></domain>", ids, 4), 3);
+	CHECK_INT(ids[2], 3);
+	CHECK_INT(kvm_libvirt_iothreads_xml("<domain><iothreads>9</iothreads></domain>", ids, 4), 4);
+	CHECK_INT(kvm_libvirt_iothreads_xml("<domain><vcpu>2</vcpu></domain>", ids, 4), 0);
+}
