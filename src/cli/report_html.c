@@ -49,6 +49,9 @@ struct series {
 	bool vm, vcpu;
 	struct ds_mean mean[FACTOR_N]; /* VM rows: the plotted value per bucket */
 	struct ds_mode node;           /* vCPU rows: the node per bucket (no frame: absent) */
+	struct ds_mean paused;         /* VM rows: the paused share of each bucket's frames */
+	size_t paused_frames;          /* frames it was in paused */
+	bool ended;                    /* its end was recorded (a row marked ended) */
 	bool same_name;                /* another VM entity has its name: label with the pid */
 };
 
@@ -128,6 +131,8 @@ void html_plot_scan(struct html_plot *p, struct collect_frame *f)
 		if (s && (s->frames == 0 || s->last != p->n)) {
 			s->last = p->n;
 			s->frames++;
+			s->paused_frames += r->state == RS_PAUSED;
+			s->ended |= r->state == RS_ENDED;
 		}
 		for (i = 0; i < FACTOR_N; i++) {
 			if (isfinite(r->fv[i].cost_pct))
@@ -155,6 +160,8 @@ static void layout(struct html_plot *p)
 
 		for (i = 0; s->vm && i < FACTOR_N; i++)
 			ds_mean_init(&s->mean[i], &p->g);
+		if (s->vm)
+			ds_mean_init(&s->paused, &p->g);
 		if (s->vcpu)
 			ds_mode_init(&s->node, &p->g);
 		for (j = 0; s->vm && j < p->n_s; j++)
@@ -182,6 +189,8 @@ void html_plot_add(struct html_plot *p, const struct collect_frame *f)
 		s = &p->s[k];
 		for (i = 0; s->vm && i < FACTOR_N; i++)
 			ds_mean_add(&s->mean[i], p->fi, plotted(r, i, p->cost[i]));
+		if (s->vm)
+			ds_mean_add(&s->paused, p->fi, r->state == RS_PAUSED);
 		/* only the frames a vCPU was in: a bucket it was never in stays empty */
 		if (s->vcpu)
 			ds_mode_add(&s->node, p->fi, r->node);
@@ -205,6 +214,8 @@ void html_plot_free(struct html_plot *p)
 
 		for (i = 0; p->laid_out && s->vm && i < FACTOR_N; i++)
 			ds_mean_release(&s->mean[i]);
+		if (p->laid_out && s->vm)
+			ds_mean_release(&s->paused);
 		if (p->laid_out && s->vcpu)
 			ds_mode_release(&s->node);
 		free(s->key);
@@ -234,6 +245,10 @@ static void vm_label(const struct html_plot *p, const struct series *s, struct s
 		else
 			sbuf_addf(out, " [intervals %zu-%zu]", s->first + 1, s->last + 1);
 	}
+	if (s->paused_frames)
+		sbuf_addf(out, " paused in %zu of %zu", s->paused_frames, s->frames);
+	if (s->ended)
+		sbuf_addf(out, " ended in interval %zu", s->last + 1);
 }
 
 static void chart(const struct recording *rec, const struct html_plot *p, int f, struct sbuf *out)
@@ -289,6 +304,26 @@ static void chart(const struct recording *rec, const struct html_plot *p, int f,
 			py = CHART_H - v / vmax * (CHART_H - 10);
 			sbuf_addf(&d, "%s%.1f,%.1f ", run ? "L" : "M", px, py);
 			run++;
+		}
+		/* paused: a band in the VM's colour just above the axis (no cost is
+		 * rated there); ended: a cross at its last bucket */
+		for (b = 0; s->paused_frames && b < p->g.nb; b++) {
+			double ps = ds_mean_get(&s->paused, b);
+			double half = p->g.nb > 1 ? (x_of(p, 1) - x_of(p, 0)) / 2 : 2;
+			double x0 = fmax(x_of(p, 0), x_of(p, b) - half);
+			double x1 = fmin(x_of(p, p->g.nb - 1), x_of(p, b) + half);
+
+			if (isfinite(ps) && ps > 0)
+				sbuf_addf(&dots, "<rect class=\"paused\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
+					  "height=\"4\" fill=\"%s\"><title>paused</title></rect>",
+					  x0, CHART_H - 5 - 5 * (int)(series % 4), fmax(x1 - x0, 2.0), colour);
+		}
+		if (s->ended) {
+			double ex = x_of(p, ds_bucket(&p->g, s->last));
+
+			sbuf_addf(&dots, "<path class=\"ended\" stroke=\"%s\" stroke-width=\"2\" "
+				  "d=\"M%.1f,%d l8,8 m0,-8 l-8,8\"><title>ended</title></path>",
+				  colour, ex - 4, CHART_H - 14 - 5 * (int)(series % 4));
 		}
 		sbuf_addf(out, "<g class=\"vm\" data-key=\"");
 		esc(out, s->key);

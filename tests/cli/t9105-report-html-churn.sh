@@ -92,4 +92,27 @@ test_expect_success 'a host that never changed: one series, no label of pid or i
 	! grep -q "class=\"c gone\"" s.html
 '
 
+# lifecycle: the churn above with the states a collector records: pid 42
+# ended in frame F/2-1, vm2 in its one frame F/4, pid 43 paused from frame
+# 3F/4 on.  With F = 8 and 8 buckets, bucket b is at x = 40 + 670 * b / 7:
+# the cross of an end is drawn from x - 4 (pid 42: frame 3, 327.14 - 4 =
+# 323.1; vm2: frame 2, 231.43 - 4 = 227.4); a paused bucket is a band of one
+# bucket width (95.71) centred on it and clipped to the axis: frame 6 from
+# 614.29 - 47.86 = 566.4, frame 7 from 662.1 to the axis end 710 (47.9 wide)
+test_expect_success 'ended and paused VMs are marked on the chart and in their labels' '
+	"$synth" l.vmmdb 8 2 lifecycle >/dev/null &&
+	vmmprof report --html l.html l.vmmdb 2>err &&
+	grep_q ">vm1 (pid 42) \[intervals 1-4\] ended in interval 4</text>" l.html &&
+	grep_q ">vm2 \[interval 3\] ended in interval 3</text>" l.html &&
+	grep_q ">vm1 (pid 43) \[intervals 5-8\] paused in 2 of 4</text>" l.html &&
+	grep_q "class=\"ended\" stroke=\"#1f77b4\" stroke-width=\"2\" d=\"M323.1," l.html &&
+	grep_q "class=\"ended\" stroke=\"#d62728\" stroke-width=\"2\" d=\"M227.4," l.html &&
+	test "$(grep -o "<rect class=\"paused\" x=\"[0-9.]*\" y=\"[0-9]*\" width=\"[0-9.]*\"" l.html | tr "\n" " ")" = \
+		"<rect class=\"paused\" x=\"566.4\" y=\"165\" width=\"95.7\" <rect class=\"paused\" x=\"662.1\" y=\"165\" width=\"47.9\" " &&
+	# a churn recording without states has no marks
+	"$synth" c.vmmdb 8 2 churn >/dev/null &&
+	vmmprof report --html c.html c.vmmdb 2>err &&
+	! grep -q "class=\"ended\"\|class=\"paused\"\|ended in\|paused in" c.html
+'
+
 test_done

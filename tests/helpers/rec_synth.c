@@ -1,11 +1,14 @@
 /* rec_synth.c - writes a synthetic recording for bench/record-throughput.sh
  *
- *   rec_synth PATH FRAMES VCPUS [churn]
+ *   rec_synth PATH FRAMES VCPUS [churn|lifecycle]
  *
  * Each frame holds one VM row and VCPUS vCPU rows (src/record/synth.h);
  * with "churn" the host changes as it does for weeks of recording: "vm1"
  * (pid 42) runs frames 0 .. FRAMES/2 - 1 and is restarted as pid 43 for
  * the rest; "vm2" (pid 77, one vCPU) lives for frame FRAMES/4 alone.
+ * "lifecycle" is churn with the states a collector records: pid 42's rows
+ * are marked ended in its last frame (FRAMES/2 - 1), vm2's in its one
+ * frame, and pid 43's rows paused from frame 3 * FRAMES/4 on.
  * each row carries the two inputs of a tiny model named "software", so a
  * frame is (1 + VCPUS) * 2 samples.  Frame k (0, 1, ...) has t_ns =
  * (k + 1) * 1e9, tclk = 1e8 + k % 1000 and place_rem = (k % 100) / 100
@@ -37,15 +40,16 @@ int main(int argc, char **argv)
 	struct collect_frame f, fa, fb, fc;
 	const struct rec_synth_vm vm1 = { "vm1", 42, 0 }, vm1b = { "vm1", 43, 0 };
 	struct rec_synth_vm two[2] = { { "vm1", 42, 0 }, { "vm2", 77, 1 } }, a = vm1, c = vm1b;
-	int churn;
+	int churn, life;
 	struct vp_err err;
 	unsigned long frames, k;
 	double t0, t1;
 	int rc = 1;
 
-	churn = argc == 5 && !strcmp(argv[4], "churn");
+	life = argc == 5 && !strcmp(argv[4], "lifecycle");
+	churn = life || (argc == 5 && !strcmp(argv[4], "churn"));
 	if (argc != 4 && !churn) {
-		fprintf(stderr, "usage: rec_synth PATH FRAMES VCPUS [churn]\n");
+		fprintf(stderr, "usage: rec_synth PATH FRAMES VCPUS [churn|lifecycle]\n");
 		return 2;
 	}
 	frames = strtoul(argv[2], NULL, 10);
@@ -76,6 +80,13 @@ int main(int argc, char **argv)
 		f = *fk;
 		rec_synth_set(&f, (k + 1) * 1000000000ull, 1e8 + (double)(k % 1000),
 			      (double)(k % 100) / 100.0);
+		for (size_t r = 0; r < f.n_rows; r++) { /* the rows are fk's: reset each frame */
+			int pid = f.rows[r].pid;
+
+			f.rows[r].state = !life ? RS_RUNNING :
+					  (pid == 42 && k == frames / 2 - 1) || pid == 77 ? RS_ENDED :
+					  pid == 43 && k >= 3 * frames / 4 ? RS_PAUSED : RS_RUNNING;
+		}
 		if (rec_append(w, &f, &err)) {
 			rec_close(w, NULL);
 			goto out;
