@@ -55,6 +55,17 @@ static void incarnation(const struct diag_input *in, size_t vi, struct sbuf *out
 		}
 }
 
+/* A table's VM cell: its name, and its pid when a restart gave the name to two VMs. */
+static void vm_cell(struct table *t, const struct diag_input *in, size_t vi)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_addstr(&sb, in->vms[vi].name);
+	incarnation(in, vi, &sb);
+	table_cell(t, "%s", sbuf_str(&sb));
+	sbuf_release(&sb);
+}
+
 static void entity_name(const struct diag_input *in, const struct diag_bottleneck *b,
 			struct sbuf *out)
 {
@@ -120,7 +131,7 @@ static void mem_text(const struct diag_input *in, struct sbuf *out)
 		vms_mem_node_text(in->vms[i].mem_node, in->vms[i].n_mem_nodes, in->vms[i].mem_reason,
 				  &sb);
 		table_row(&t);
-		table_cell(&t, "%s", in->vms[i].name);
+		vm_cell(&t, in, i);
 		table_cell(&t, "%s", sbuf_str(&sb));
 		sbuf_release(&sb);
 	}
@@ -200,7 +211,7 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 			for (v = 0; v < in->n_vcpus; v++)
 				nv += in->vcpus[v].vm == i;
 			table_row(&t);
-			table_cell(&t, "%s", in->vms[i].name);
+			vm_cell(&t, in, i);
 			table_cell(&t, "%zu", nv);
 			for (f = 0; f < FACTOR_N; f++) {
 				const struct collect_row *row = NULL;
