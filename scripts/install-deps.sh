@@ -4,6 +4,8 @@
 #   scripts/install-deps.sh          what building and running needs
 #   scripts/install-deps.sh --test   also what the test suite needs
 #                                    (sanitizers, fuzzing, the QEMU testbed)
+#   scripts/install-deps.sh --demo   also what `scripts/run.sh --demo-vm`
+#                                    needs (QEMU, busybox, cpio)
 #
 # Does nothing when every package is present; uses sudo when not root.
 set -eu
@@ -15,12 +17,15 @@ cpio busybox-static qemu-system-x86 qemu-system-arm qemu-utils
 debootstrap
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 libpfm4-dev:arm64 libhwloc-dev:arm64 libnuma-dev:arm64"
+DEMO_PKGS="cpio busybox-static qemu-system-x86 file"
 
 want=$BUILD_PKGS
 if [ "${1:-}" = "--test" ]; then
 	want="$BUILD_PKGS $TEST_PKGS"
+elif [ "${1:-}" = "--demo" ]; then
+	want="$BUILD_PKGS $DEMO_PKGS"
 elif [ $# -gt 0 ]; then
-	echo "usage: $0 [--test]" >&2
+	echo "usage: $0 [--test|--demo]" >&2
 	exit 2
 fi
 

@@ -11,7 +11,7 @@
 #   VP_VM_CACHE     download and image cache (default tests/vm/cache)
 #   VP_VM_TIMEOUT   seconds a guest may run before it is killed (default 300)
 #   VP_VM_KEEP=1    keep the console logs in tests/vm/cache/logs
-#   VP_VM_ONLY=x86_64|aarch64   run one guest only (while developing)
+#   VP_VM_ONLY=x86_64|aarch64|demo   run one guest only (while developing)
 set -u
 cd "$(dirname "$0")/../.."
 top=$(pwd)
@@ -222,17 +222,45 @@ a64_guest() {
 }
 
 only=${VP_VM_ONLY:-all}
-if [ "$only" != aarch64 ]; then
+if [ "$only" != aarch64 ] && [ "$only" != demo ]; then
 	say "x86_64 guest: nodes $X86_CPUS (CPUs), $X86_MEM (MiB), distances $X86_DIST"
 	x86_guest
 fi
-if [ "$only" = x86_64 ]; then
+if [ "$only" = x86_64 ] || [ "$only" = demo ]; then
 	:
 elif say "aarch64 guest: nodes $A64_CPUS (CPUs), $A64_MEM (MiB), PMU neoverse-n1 under -icount" &&
 	vm_foreign_ready aarch64; then
 	a64_guest
 else
 	result FAIL aarch64/kernel "apt does not know arm64 packages: dpkg --add-architecture arm64 && apt-get update (scripts/install-deps.sh --test does it)"
+fi
+# scripts/run.sh --demo-vm as a newcomer runs it (without its package
+# install): the demo guest is found by name with its two vCPU threads, top
+# and diagnose show it, and it is stopped at the end.
+demo_check() {
+	if ! timeout 900 sh scripts/demo-vm.sh 2 >"$work/demo.out" 2>&1; then
+		result FAIL demo-vm/run "scripts/demo-vm.sh failed: $(tail -n 15 "$work/demo.out" | tr '\n' '|')"
+		return
+	fi
+	tr -d '\r' <"$work/demo.out" >"$work/demo.txt"
+	for want in '^vmmprof-demo$' '^  vcpus       2 ' '^vmmprof-demo  *kvm ' \
+		'^Factor cost per VM' '^  vmmprof-demo  *2 ' '^demo-vm: stopping the guest'; do
+		if grep -q -- "$want" "$work/demo.txt"; then
+			result ok "demo-vm/output" "'$want'"
+		else
+			result FAIL "demo-vm/output" "no line '$want' in: $(head -c 1500 "$work/demo.txt" | tr '\n' '|')"
+		fi
+	done
+	sleep 1
+	if pgrep -f 'guest=vmmprof-demo' >/dev/null; then
+		result FAIL demo-vm/stopped "a QEMU with guest=vmmprof-demo still runs"
+	else
+		result ok demo-vm/stopped "no QEMU left"
+	fi
+}
+if [ "$only" = all ] || [ "$only" = demo ]; then
+	say "demo guest: scripts/demo-vm.sh"
+	demo_check
 fi
 [ "${VP_VM_KEEP:-0}" = 1 ] || rm -f "$logs"/*.results
 finish
