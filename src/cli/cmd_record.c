@@ -144,17 +144,30 @@ static int run_record(int argc, char **argv)
 			rc = cli_error(&err);
 			break;
 		}
-		/* every process or VM named is gone (its last interval, marked ended, was the
-		 * frame before): say so and stop, as stat -p does */
-		gone = (o.n_pids || o.n_vms) && had_rows && !fr.n_rows;
+		/*
+		 * every process or VM named is gone (its last interval, marked ended, was
+		 * the frame before).  A process does not come back: say so and stop, as
+		 * stat -p does.  A VM started again under its name is another
+		 * incarnation of it, recorded from the next interval: go on, and say once
+		 * per absence that nothing named runs.
+		 */
+		if ((o.n_pids || o.n_vms) && had_rows && !fr.n_rows && !gone) {
+			gone = true;
+			if (o.n_pids) {
+				collect_frame_release(&fr);
+				fprintf(stderr, "vmmprof record: every process recorded has exited: "
+						"stopping after %lu intervals\n", rec_frames(w));
+				break;
+			}
+			fprintf(stderr, "%svmmprof record: every VM named has ended (interval %lu); "
+					"recording goes on: one started again under its name is "
+					"recorded from the next interval\n",
+				!quiet && isatty(2) ? "\n" : "", rec_frames(w));
+		} else if (fr.n_rows) {
+			gone = false;
+		}
 		had_rows = had_rows || fr.n_rows;
 		collect_frame_release(&fr);
-		if (gone) {
-			fprintf(stderr, "vmmprof record: every %s recorded has %s: stopping after "
-					"%lu intervals\n", o.n_pids ? "process" : "VM",
-				o.n_pids ? "exited" : "ended", rec_frames(w));
-			break;
-		}
 		if (!quiet && isatty(2))
 			fprintf(stderr, "\r  %lu intervals, %.0f s", rec_frames(w),
 				(double)(vp_now_ns() - t0) / 1e9);
@@ -199,10 +212,12 @@ const struct cmd cmd_record = {
 		"start); a paused VM is marked paused and not rated (docs/record-format.md).\n"
 		"\n"
 		"Each interval is committed on its own: Ctrl-C, SIGTERM, a VM that exits, or\n"
-		"a crash leave a valid file holding every interval collected before.  With -p\n"
-		"or --vm, the recording stops (exit 0) once every process or VM named has\n"
-		"exited, and says so.  A process named with -p that does not exist is an\n"
-		"error.",
+		"a crash leave a valid file holding every interval collected before.  With -p,\n"
+		"the recording stops (exit 0) once every process named has exited, and says\n"
+		"so; a process named with -p that does not exist is an error.  With --vm, a\n"
+		"VM that ends may be started again under its name: the recording says that\n"
+		"every VM named has ended and goes on to its duration (or Ctrl-C), recording\n"
+		"a new incarnation from the interval after it appears.",
 	.options =
 		"-o, --output FILE\tthe recording to create (it must not exist); default\n"
 		"\tvmmprof.vmmdb, an existing one kept as vmmprof.vmmdb.old (as perf.data)\n"
