@@ -76,7 +76,9 @@ vendors' event definitions, NOT read from the models' cost terms:
     ls_mab_alloc.all_allocations PMCx041 umask 0x0f; amd_l3 and amd_umc as Zen 4.
   Arm Neoverse N1 (TRM "PMU events"): REMOTE_ACCESS 0x31 accesses to another
     socket, BUS_ACCESS 0x19 accesses that left the core, L2D_CACHE_REFILL 0x17,
-    LL_CACHE_RD 0x36, LL_CACHE_MISS_RD 0x37, STALL_BACKEND 0x24.
+    LL_CACHE_RD 0x36, LL_CACHE_MISS_RD 0x37, STALL_BACKEND 0x24; on N2, V1, V2
+    also STALL_BACKEND_MEM 0x4005, backend stall cycles while a demand load misses
+    the last cache level of the core's clock domain (the L2).
   Arm CMN mesh (perf's arm64/arm/cmn/sys/cmn.json, drivers/perf/arm-cmn.c): HN-F
     (node type 0x5) hnf_pocq_retry 0x4 requests the home nodes retried (their
     point-of-coherency queue could not take them), hnf_pocq_reqs_recvd 0x5 requests
@@ -508,6 +510,11 @@ def arm(model, p, x):
     c["r37"] = x["misses"]                                          # LL_CACHE_MISS_RD
     x["solo"] = solo_mpki(x, x["misses"])
     c["r24"] = x["s_mem"]                                           # STALL_BACKEND (memory part)
+    if model != "neoverse-n1":
+        # STALL_BACKEND_MEM (N2, V1, V2; not in N1's table): backend stall cycles with a
+        # demand load missing the L2, the last cache in the core's clock domain: the
+        # system-cache hits and the DRAM-side misses, as stall_l2_miss
+        c["r4005"] = x["s_l2"]
     # the CMN mesh's home nodes (arm_cmn, HN-F node type 0x5): every request homed on
     # the node reaches an HN-F (its DRAM reads and writes, the system-cache hits and
     # the snooped lines); a first attempt that finds the POCQ full (the share of time
