@@ -222,7 +222,11 @@ static int run_top(int argc, char **argv)
 	if (xentrace) {
 		/* xentrace turns Xen's tracing off when stopped: every way out must stop it */
 		cli_catch_interrupts();
-		hv_xen_tracer_start(&tracer, root, &err); /* failed: sampled, the notes say why */
+		/* failed: sampled, the notes say why; another xentrace running: refused */
+		if (hv_xen_tracer_start(&tracer, root, &err) == -EBUSY) {
+			rc = cli_error(&err);
+			goto out;
+		}
 		s.xen_tracer = tracer;
 	}
 	if (batch)

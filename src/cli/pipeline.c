@@ -235,8 +235,13 @@ int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect)
 			co.xen_numa = &p->xen_numa;
 		}
 		if (o->xentrace) {
-			/* a start that fails leaves the residency sampled, and the notes say why */
-			hv_xen_tracer_start(&p->xen_tracer, o->root, &err);
+			/* a start that fails leaves the residency sampled, and the notes say
+			 * why; but another xentrace running is refused: both would lose */
+			if (hv_xen_tracer_start(&p->xen_tracer, o->root, &err) == -EBUSY) {
+				hv_xen_tracer_stop(p->xen_tracer);
+				p->xen_tracer = NULL;
+				return cli_error(&err);
+			}
 			co.xen_tracer = p->xen_tracer;
 		}
 		if (collect_new(&p->col, &co, &err))

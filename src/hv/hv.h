@@ -190,6 +190,15 @@ const char *hv_xen_tracer_why(const struct hv_xen_tracer *t); /* "" while it wor
 bool hv_xen_tracer_lost(const struct hv_xen_tracer *t);     /* Xen lost records */
 void hv_xen_tracer_stop(struct hv_xen_tracer *t);
 /*
+ * Whether a xentrace already runs on this host (a process named xentrace
+ * in ROOT/proc/PID/stat, not an exited one): its pid, 0 none.  Xen's trace buffers are one
+ * per host and every reader consumes what it reads, so two xentraces split
+ * the records between them and neither trace is whole: the tracers refuse
+ * to start a second one (-EBUSY, the error names the pid).
+ */
+int hv_xentrace_running(const char *root);
+int hv_xentrace_refuse(const char *root, struct vp_err *err);
+/*
  * How a scan's Xen domains' residency per node is known, for the notes:
  * exact from the trace, or sampled and why (t NULL: not asked for).  ""
  * when l has no Xen domain but dom0.

@@ -563,7 +563,7 @@ static void xen_trace_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, siz
 		}
 		close(fd);
 		snprintf(secs, sizeof(secs), "%u", ctx->xen_trace->secs);
-		if (hv_run(ctx, argv, &text, &e) ||
+		if (hv_xentrace_refuse(ctx->root, &e) || hv_run(ctx, argv, &text, &e) ||
 		    vp_read_file("/", path, (char **)&data, &len, &e)) {
 			trace_reason_all(out, first, "no traced residency: %s; " TBUF_ADVICE "%s",
 					 e.msg, "");

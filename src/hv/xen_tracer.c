@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -92,15 +93,59 @@ static int start_failed(struct hv_xen_tracer *t, struct hv_xen_tracer **out, int
 	return ret;
 }
 
+int hv_xentrace_running(const char *root)
+{
+	char **names = NULL, *stat, *close_paren;
+	size_t n = 0, i;
+	int pid = 0;
+
+	if (vp_list_dir(root, "/proc", &names, &n, NULL))
+		return 0;
+	for (i = 0; i < n && !pid; i++) {
+		char *path;
+
+		if (!names[i][0] || strspn(names[i], "0123456789") != strlen(names[i]) ||
+		    atoi(names[i]) == (int)getpid())
+			continue;
+		/* "PID (COMM) STATE ...": an exited one (a zombie, Z or X) holds no buffers */
+		path = xasprintf("/proc/%s/stat", names[i]);
+		stat = NULL;
+		if (!vp_read_file(root, path, &stat, NULL, NULL) &&
+		    (close_paren = strrchr(stat, ')')) && close_paren - stat >= 9 &&
+		    !strncmp(close_paren - 9, "(xentrace)", 10) && close_paren[1] == ' ' &&
+		    close_paren[2] != 'Z' && close_paren[2] != 'X')
+			pid = atoi(names[i]);
+		free(stat);
+		free(path);
+	}
+	vp_free_names(names, n);
+	return pid;
+}
+
+int hv_xentrace_refuse(const char *root, struct vp_err *err)
+{
+	int pid = hv_xentrace_running(root);
+
+	if (!pid)
+		return 0;
+	return vp_err_set(err, -EBUSY, "xentrace is already running (pid %d): Xen's trace buffers "
+			  "are one per host and each reader takes the records it reads, so a second "
+			  "xentrace would leave both traces incomplete; stop it (or let it finish) "
+			  "first", pid);
+}
+
 int hv_xen_tracer_start(struct hv_xen_tracer **out, const char *root, struct vp_err *err)
 {
 	struct hv_xen_tracer *t = xcalloc(1, sizeof(*t));
 	bool live = !root || !*root || !strcmp(root, "/");
+	pid_t parent;
 	int ret;
 
 	t->fd = -1;
 	t->t0_ns = now_ns();
 	xentrace_stream_init(&t->s);
+	if ((ret = hv_xentrace_refuse(live ? "/" : root, err)))
+		return start_failed(t, out, ret, err);
 	if (!live) {
 		char *p = xasprintf("%s/.vmmprof-fixture/xentrace/stream", root);
 		struct stat st;
@@ -128,6 +173,7 @@ int hv_xen_tracer_start(struct hv_xen_tracer **out, const char *root, struct vp_
 		ret = vp_err_errno(err, errno, "cannot make xentrace's file '%s'", t->fifo);
 		return start_failed(t, out, ret, err);
 	}
+	parent = getpid();
 	t->pid = fork();
 	if (t->pid < 0) {
 		t->pid = 0;
@@ -136,7 +182,16 @@ int hv_xen_tracer_start(struct hv_xen_tracer **out, const char *root, struct vp_
 	}
 	if (t->pid == 0) {
 		const char *argv[] = { "xentrace", "-D", "-e", "0x00021000", t->fifo, NULL };
-		int fd = open(t->errf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int fd;
+
+		/*
+		 * xentrace dies with us: SIGINT (on which it turns Xen's tracing
+		 * off and exits) when vmmprof ends in any way, SIGKILL included;
+		 * a parent gone before the prctl() is caught by getppid().
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGINT) || getppid() != parent)
+			_exit(126);
+		fd = open(t->errf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
 		if (fd >= 0)
 			dup2(fd, 2);

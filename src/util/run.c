@@ -6,9 +6,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,13 +44,14 @@ static int run_live(const char *const *argv, char **out, struct vp_err *err)
 	char buf[4096], emsg[256];
 	FILE *ef = tmpfile();
 	ssize_t n;
-	pid_t pid;
+	pid_t pid, parent;
 
 	efd = ef ? fileno(ef) : -1;
 	if (pipe2(pfd, O_CLOEXEC)) {
 		ret = vp_err_errno(err, errno, "cannot create a pipe for '%s'", argv[0]);
 		goto out;
 	}
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		ret = vp_err_errno(err, errno, "cannot fork for '%s'", argv[0]);
@@ -57,7 +60,12 @@ static int run_live(const char *const *argv, char **out, struct vp_err *err)
 		goto out;
 	}
 	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDWR);
+		int devnull;
+
+		/* the tool dies with us (SIGTERM: xentrace then turns Xen's tracing off) */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+			_exit(126);
+		devnull = open("/dev/null", O_RDWR);
 
 		dup2(pfd[1], 1);
 		if (devnull >= 0)
