@@ -57,6 +57,7 @@ static int run_serve(int argc, char **argv)
 		{ "metrics-auth", required_argument, NULL, 'm' },
 		{ "xen-numa-dump", optional_argument, NULL, 'X' },
 		{ "xentrace", no_argument, NULL, 'T' },
+		{ "xen-psr", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *config = NULL;
@@ -87,7 +88,7 @@ static int run_serve(int argc, char **argv)
 		for (o = opts; o->name && o->val != c; o++)
 			;
 		keys[n] = o->name;
-		vals[n++] = c == 'P' || c == 'T' ? "true" : c == 'X' && !optarg ? "on" : optarg;
+		vals[n++] = c == 'P' || c == 'T' || c == 'S' ? "true" : c == 'X' && !optarg ? "on" : optarg;
 	}
 	if (optind < argc) {
 		rc = cli_usage_error(&cmd_serve, "unexpected argument '%s'", argv[optind]);
@@ -178,7 +179,10 @@ const struct cmd cmd_serve = {
 		   "\tdefault: it writes to Xen's console ring (docs/xen.md)\n"
 		   "--xentrace\tXen: each vCPU's residency per node exact, from a xentrace that\n"
 		   "\truns as long as the daemon (needs Xen's trace buffers: tbuf_size= or\n"
-		   "\t'xentrace -S'); off by default: sampled from xl vcpu-list",
+		   "\t'xentrace -S'); off by default: sampled from xl vcpu-list\n"
+		   "--xen-psr\tXen with psr=cmt: each domain's LLC occupancy and memory bandwidth\n"
+		   "\t(Intel CMT/MBM, xl psr-cmt-*) for every session and the top stream; the\n"
+		   "\tdomains are attached for the daemon's life and detached when it stops",
 	.examples = "vmmprof user add alice --role admin --users users\tcreate the first user\n"
 		    "vmmprof serve --users users\tserve on 127.0.0.1:7767\n"
 		    "curl -H \"Authorization: Bearer $TOKEN\" localhost:7767/api/v1/info\task it\n"

@@ -122,6 +122,7 @@ static int run_top(int argc, char **argv)
 		{ "wait", optional_argument, NULL, PO_WAIT },
 		{ "resctrl", no_argument, NULL, PO_RESCTRL },
 		{ "xentrace", no_argument, NULL, OPT_XENTRACE },
+		{ "xen-psr", no_argument, NULL, PO_XEN_PSR },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pipe_opts po = { .root = "/" };
@@ -130,6 +131,8 @@ static int run_top(int argc, char **argv)
 	struct hv_xen_numa xen_numa = { 0, 0 };
 	bool xen_dump = false, xentrace = false;
 	struct hv_xen_tracer *tracer = NULL;
+	struct hv_xen_psr *psr = NULL;
+	bool xen_psr = false;
 	double every_s;
 	struct vp_err err = { 0, "" };
 	const char *root = "/";
@@ -156,6 +159,7 @@ static int run_top(int argc, char **argv)
 		case OPT_NO_COUNTERS: no_counters = true; break;
 		case PO_RESCTRL: resctrl = true; break;
 		case OPT_XENTRACE: xentrace = true; break;
+		case PO_XEN_PSR: xen_psr = true; break;
 		case 'n':
 			iterations = strtol(optarg, &end, 10);
 			if (*end || iterations <= 0) {
@@ -215,6 +219,13 @@ static int run_top(int argc, char **argv)
 	}
 	s.vm_names = po.vms;
 	s.n_vm_names = po.n_vms;
+	if (xen_psr) {
+		/* domains attached for the run: every way out must detach them */
+		cli_catch_interrupts();
+		psr = hv_xen_psr_new();
+		s.xen_psr = psr;
+		s.rdt_on = true;
+	}
 	if ((rc = start_counters(&s, &p, &have_p, &po, no_counters, batch)))
 		goto out;
 	if (xen_dump)
@@ -238,6 +249,11 @@ out:
 	if (inited)
 		top_release(&s);
 	hv_xen_tracer_stop(tracer);
+	{
+		struct hv_ctx ctx = { root, NULL, NULL, NULL };
+
+		hv_xen_psr_stop(psr, &ctx);
+	}
 	if (have_p)
 		pipeline_close(&p);
 	pipe_opts_release(&po);
@@ -248,8 +264,8 @@ const struct cmd cmd_top = {
 	.name = "top",
 	.fn = run_top,
 	.summary = "live view of nodes, VMs and vCPUs: placement, memory spread, the five factors",
-	.synopsis = "top [-d SECS] [--sort KEY] [--vm NAME]... [--wait[=SECS]] [-m MODEL] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--root DIR]\n"
-		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [--vm NAME]... [--wait[=SECS]] [-m MODEL] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--root DIR]",
+	.synopsis = "top [-d SECS] [--sort KEY] [--vm NAME]... [--wait[=SECS]] [-m MODEL] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--root DIR]\n"
+		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [--vm NAME]... [--wait[=SECS]] [-m MODEL] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--root DIR]",
 	.description =
 		"A live view in the manner of numatop and htop.  The nodes view shows memory per\n"
 		"node, the pages allocated locally and remotely per second (numastat) and CPU load.\n"

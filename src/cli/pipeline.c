@@ -59,6 +59,7 @@ int pipe_opt(const struct cmd *c, struct pipe_opts *o, int opt, const char *arg)
 	case PO_CAL: o->cal_path = arg; return 1;
 	case PO_RESCTRL: o->resctrl = true; return 1;
 	case PO_XENTRACE: o->xentrace = true; return 1;
+	case PO_XEN_PSR: o->xen_psr = true; return 1;
 	case PO_WAIT: {
 		char *end;
 
@@ -244,6 +245,10 @@ int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect)
 			}
 			co.xen_tracer = p->xen_tracer;
 		}
+		if (o->xen_psr) {
+			p->xen_psr = hv_xen_psr_new();
+			co.xen_psr = p->xen_psr;
+		}
 		if (collect_new(&p->col, &co, &err))
 			return cli_error(&err);
 	}
@@ -254,6 +259,11 @@ void pipeline_close(struct pipeline *p)
 {
 	collect_free(p->col);
 	hv_xen_tracer_stop(p->xen_tracer);
+	{
+		struct hv_ctx ctx = { p->plat.root, NULL, NULL, NULL };
+
+		hv_xen_psr_stop(p->xen_psr, &ctx); /* detaches what it attached */
+	}
 	model_free(p->model);
 	if (p->have_reg)
 		model_registry_release(&p->reg);

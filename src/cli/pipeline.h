@@ -28,12 +28,13 @@ struct pipe_opts {
 	double xen_numa_every_s;    /* its minimum time between dumps */
 	bool resctrl;               /* --resctrl: one resctrl monitoring group per VM */
 	bool xentrace;              /* --xentrace: Xen residency from a running xentrace */
+	bool xen_psr;               /* --xen-psr: Xen's per-domain CMT/MBM for the run */
 	double wait_s;              /* --wait: seconds to wait for a --vm that is not there; 0 fail */
 };
 
 /* Long options shared by the collecting commands: values 1000+ for getopt_long. */
 enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM, PO_XEN_NUMA, PO_RESCTRL, PO_WAIT,
-       PO_XENTRACE };
+       PO_XENTRACE, PO_XEN_PSR };
 
 /* Their getopt_long entries (with -m and -p as short options). */
 #define PIPE_LONGOPTS \
@@ -46,7 +47,8 @@ enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM, PO_XEN_NUMA, PO_RESCTRL, PO
 	{ "resctrl", no_argument, NULL, PO_RESCTRL }, \
 	{ "wait", optional_argument, NULL, PO_WAIT }, \
 	{ "xen-numa-dump", optional_argument, NULL, PO_XEN_NUMA }, \
-	{ "xentrace", no_argument, NULL, PO_XENTRACE }
+	{ "xentrace", no_argument, NULL, PO_XENTRACE }, \
+	{ "xen-psr", no_argument, NULL, PO_XEN_PSR }
 
 /* The help lines of --vm and --wait, for the commands that take them. */
 #define VM_WAIT_HELP \
@@ -72,7 +74,10 @@ int pipe_wait_vms(const struct pipe_opts *o, const struct platform *plat, bool b
 #define XENTRACE_HELP \
 	"--xentrace\tXen: each vCPU's residency per node exact, from Xen's scheduler trace\n" \
 	"\t(xentrace runs for the whole run and is read as it writes; it needs Xen's\n" \
-	"\ttrace buffers: tbuf_size= or 'xentrace -S'); otherwise sampled from xl vcpu-list\n"
+	"\ttrace buffers: tbuf_size= or 'xentrace -S'); otherwise sampled from xl vcpu-list\n" \
+	"--xen-psr\tXen with psr=cmt (Intel CMT/MBM): each domain's LLC occupancy and memory\n" \
+	"\tbandwidth from 'xl psr-cmt-show' at every update, per domain; attaches the domains\n" \
+	"\twith 'xl psr-cmt-attach' for the run and detaches what it attached at the end\n"
 
 /*
  * The value of --xen-numa-dump[=SECS] (arg NULL: the default, 60 s) in
@@ -101,6 +106,7 @@ struct pipeline {
 	struct collector *col;
 	struct hv_xen_numa xen_numa; /* the collector's opt-in state (--xen-numa-dump) */
 	struct hv_xen_tracer *xen_tracer; /* --xentrace: the running trace; NULL none */
+	struct hv_xen_psr *xen_psr; /* --xen-psr: the domains attached for the run; NULL none */
 };
 
 /*

@@ -49,6 +49,10 @@ struct collect_opts {
 	struct resctrl_vms *rdt;        /* with resctrl: groups to share (top's own set, so that
 					   a VM has one group, not two that take its threads from
 					   each other), kept by the caller; NULL: its own */
+	struct hv_xen_psr *xen_psr;     /* Xen PSR for the run (hv.h), the caller's: each Xen
+					   domain's CMT/MBM serve the model's resctrl.* inputs
+					   (per domain; MBM as xl's 10 ms rate at each scan x the
+					   interval); NULL off */
 };
 
 /*

@@ -41,6 +41,7 @@ struct hub_opts {
 					   its own when a view asks for resctrl */
 	struct hv_xen_tracer *xen_tracer; /* a running xentrace for every view (hv.h), the
 					   caller's, stopped after the hub; NULL: sampled */
+	struct hv_xen_psr *xen_psr;     /* Xen PSR for every view (hv.h), the caller's; NULL off */
 };
 
 /* What one view (session) asks for. */

@@ -67,6 +67,11 @@ struct cview {
 	struct trace_share *ts;     /* the hub's */
 	struct resctrl_vms *rdt;    /* the hub's resctrl groups (--resctrl), NULL: off */
 	struct resctrl_meter *meter; /* this view's use of them, NULL when no input needs it */
+	/* Xen PSR (o.xen_psr): per domain, the MBM bytes of this view's samples so far (xl's
+	 * rate at each scan x the interval), for the whole-run frame */
+	int *psr_dom;
+	double *psr_bytes;          /* 2 per domain: total, local */
+	size_t n_psr;
 	struct target *t;
 	size_t n_t, cap_t;
 	double mhz;                 /* from /proc/cpuinfo, NaN unknown */
@@ -99,6 +104,7 @@ struct check_ctx {
 	struct model_machine *mm;
 	struct resctrl_vms *rdt;
 	bool resctrl;               /* asked for */
+	bool xen_psr;               /* Xen PSR serves them for Xen domains */
 };
 
 /*
@@ -112,6 +118,8 @@ static int check_input(void *ctx, const struct model_input *in, char **reason)
 	const char *why;
 
 	if (es == ES_RDT_LLC || es == ES_RDT_TOTAL || es == ES_RDT_LOCAL) {
+		if (cc->xen_psr)
+			return 0; /* a domain without a value says why (its psr_reason) */
 		if (!cc->resctrl) {
 			*reason = xstrdup("resctrl monitoring is off: --resctrl (a daemon session: "
 					  "resctrl: true) makes one monitoring group per VM");
@@ -240,6 +248,7 @@ static int scan(struct cview *c, struct vp_err *err)
 	struct hv_vm_list all, prev;
 
 	ctx.xen_tracer = c->o.xen_tracer;
+	ctx.xen_psr_run = c->o.xen_psr;
 	size_t i;
 	int ret;
 
@@ -478,6 +487,7 @@ int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *d
 	cc.mm = &mm;
 	cc.rdt = c->rdt;
 	cc.resctrl = o->resctrl;
+	cc.xen_psr = o->xen_psr != NULL;
 	diags_init(&d);
 	model_check_inputs(m, check_input, &cc, &c->av, &d);
 	diags_release(&d);
@@ -526,6 +536,8 @@ void cview_free(struct cview *c)
 	if (!c)
 		return;
 	cost_solo_free(c->solo);
+	free(c->psr_dom);
+	free(c->psr_bytes);
 	if (c->have_llc_cs)
 		cpustat_release(&c->llc_prev);
 	if (c->have_run_cs)
@@ -724,7 +736,8 @@ static void note_vm(char *buf, size_t size, const struct hv_vm *vm, const char *
 
 	if (len + 3 >= size)
 		return;
-	snprintf(buf + len, size - len, "%sresctrl: VM '%s': %s", len ? "; " : "",
+	snprintf(buf + len, size - len, "%s%s '%s': %s", len ? "; " : "",
+		 vm->adapter == HVA_XEN ? "Xen PSR of domain" : "resctrl: VM",
 		 vm->name ? vm->name : "?", why);
 }
 
@@ -1023,12 +1036,50 @@ static double clk_tck(void)
 	return t > 0 ? (double)t : 100.0;
 }
 
+/*
+ * A Xen domain's PSR values for the frame into rdt[3] (LLC bytes now, MBM
+ * bytes total and local over the frame): xl gives the bandwidth as its
+ * 10 ms rate at the scan, so an interval's bytes are that rate x the
+ * interval, and the whole run's the sum over this view's samples plus the
+ * rate x the time since the last one.  why: what is missing, "" none.
+ */
+static void psr_values(struct cview *c, const struct hv_vm *vm, bool total, double duration,
+		       double since_prev, double *rdt, char *why, size_t size)
+{
+	size_t i;
+
+	why[0] = '\0';
+	rdt[0] = vm->psr_llc_bytes;
+	for (i = 0; i < c->n_psr && c->psr_dom[i] != vm->domid; i++)
+		;
+	if (i == c->n_psr) {
+		c->psr_dom = xrealloc(c->psr_dom, (c->n_psr + 1) * sizeof(int));
+		c->psr_bytes = xrealloc(c->psr_bytes, 2 * (c->n_psr + 1) * sizeof(double));
+		c->psr_dom[c->n_psr] = vm->domid;
+		c->psr_bytes[2 * c->n_psr] = c->psr_bytes[2 * c->n_psr + 1] = 0;
+		c->n_psr++;
+	}
+	if (total) {
+		rdt[1] = c->psr_bytes[2 * i] + vm->psr_mbm_bps * since_prev;
+		rdt[2] = c->psr_bytes[2 * i + 1] + vm->psr_mbm_local_bps * since_prev;
+	} else {
+		rdt[1] = vm->psr_mbm_bps * duration;
+		rdt[2] = vm->psr_mbm_local_bps * duration;
+		if (isfinite(rdt[1]))
+			c->psr_bytes[2 * i] += rdt[1];
+		if (isfinite(rdt[2]))
+			c->psr_bytes[2 * i + 1] += rdt[2];
+	}
+	if ((isnan(rdt[0]) || isnan(rdt[1])) && vm->psr_reason)
+		snprintf(why, size, "%s", vm->psr_reason);
+}
+
 int cview_frame(struct cview *c, bool total, const double *counts, const double *ncounts,
 		const bool *nsplit, struct collect_frame *f, struct vp_err *err)
 {
 	const struct model *m = c->o.model;
-	char rdt_notes[1024] = "", gone_notes[512] = "";
-	bool any_rdt = false;
+	char rdt_notes[1024] = "", gone_notes[512] = "", psr_notes[1024] = "";
+	bool any_rdt = false, any_psr = false;
 	uint64_t now;
 	double *mw, *share = NULL, *home = NULL;
 	size_t i, j, k, v = 0, n_live;
@@ -1091,7 +1142,16 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 		 * values (see docs/vms.md), never a share made up per vCPU.
 		 */
 		rdt[0] = rdt[1] = rdt[2] = NAN;
-		if (c->meter) {
+		if (c->o.xen_psr && vm->adapter == HVA_XEN) {
+			char pwhy[640];
+
+			psr_values(c, vm, total, f->duration, (double)(now - c->prev_ns) / 1e9, rdt,
+				   pwhy, sizeof(pwhy));
+			if (pwhy[0])
+				note_vm(psr_notes, sizeof(psr_notes), vm, pwhy);
+			else
+				any_psr = true;
+		} else if (c->meter) {
 			if (resctrl_meter_read(c->meter, vm, total, &rv) || rv.why[0])
 				note_vm(rdt_notes, sizeof(rdt_notes), vm, rv.why);
 			rdt[0] = rv.llc_occupancy;
@@ -1238,6 +1298,21 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	snprintf(f->notes, sizeof(f->notes), "%s%s%s%s%s", c->notes,
 		 c->notes[0] && c->vms.notes[0] ? "; " : "", c->vms.notes,
 		 (c->notes[0] || c->vms.notes[0]) && rdt_notes[0] ? "; " : "", rdt_notes);
+	if (c->o.xen_psr) {
+		size_t len = strlen(f->notes);
+
+		/* how the resctrl.* inputs of Xen domains are known, or why they are not */
+		if (any_psr)
+			snprintf(f->notes + len, sizeof(f->notes) - len, "%sXen PSR: LLC occupancy and "
+				 "memory bandwidth measured by Xen (Intel CMT/MBM, xl psr-cmt-show) per "
+				 "domain, not per vCPU (a vCPU row has its domain's values); the "
+				 "bandwidth is xl's 10 ms sample at each update x the interval, not "
+				 "the interval's average%s%s", len ? "; " : "",
+				 psr_notes[0] ? "; " : "", psr_notes);
+		else if (psr_notes[0])
+			snprintf(f->notes + len, sizeof(f->notes) - len, "%s%s", len ? "; " : "",
+				 psr_notes);
+	}
 	if (gone_notes[0]) {
 		size_t len = strlen(f->notes);
 

@@ -78,6 +78,8 @@ struct vpd_sessions {
 	struct hv_xen_numa xen_numa_state;
 	struct hv_xen_numa *xen_numa;
 	struct hv_xen_tracer *xen_tracer; /* xentrace = on: read by every scan, under the lock */
+	struct hv_xen_psr *xen_psr;     /* xen_psr = on: domains attached for the daemon's life,
+					   read by every scan under the lock */
 	struct session **v;
 	size_t n, cap;
 	unsigned next_id;
@@ -500,6 +502,12 @@ int vpd_sessions_start(struct vpd *d)
 			fprintf(stderr, "vmmprofd: Xen residency from a running xentrace\n");
 		ho.xen_tracer = ss->xen_tracer;
 	}
+	if (d->conf.xen_psr) {
+		ss->xen_psr = hv_xen_psr_new();
+		ho.xen_psr = ss->xen_psr;
+		fprintf(stderr, "vmmprofd: Xen PSR per domain (xl psr-cmt-*): domains attached "
+				"for the daemon's life\n");
+	}
 	if (hub_new(&ss->hub, &ho, &err)) {
 		snprintf(ss->hub_error, sizeof(ss->hub_error), "no collector here: %s", err.msg);
 		fprintf(stderr, "vmmprofd: warning: %s (sessions are refused)\n", ss->hub_error);
@@ -554,6 +562,11 @@ void vpd_sessions_free(struct vpd *d)
 	free(ss->v);
 	hub_free(ss->hub);
 	hv_xen_tracer_stop(ss->xen_tracer);
+	{
+		struct hv_ctx ctx = { d->conf.root, NULL, NULL, NULL };
+
+		hv_xen_psr_stop(ss->xen_psr, &ctx); /* detaches what it attached */
+	}
 	cpustat_release(&ss->cs_prev);
 	if (ss->have_pl)
 		pipeline_close(&ss->pl);
@@ -1294,10 +1307,13 @@ static void top_events(struct stream *st)
 	 * with the collector: sample under the lock */
 	st->top.xen_numa = ss->xen_numa;
 	st->top.xen_tracer = ss->xen_tracer;   /* the collector reads it too */
-	if (!ss->xen_numa && !st->top_rdt && !ss->xen_tracer)
+	st->top.xen_psr = ss->xen_psr;         /* and this */
+	if (ss->xen_psr)
+		st->top.rdt_on = true;
+	if (!ss->xen_numa && !st->top_rdt && !ss->xen_tracer && !ss->xen_psr)
 		pthread_mutex_unlock(&ss->lock);
 	ret = top_sample(&st->top, &err);
-	if (ss->xen_numa || st->top_rdt || ss->xen_tracer)
+	if (ss->xen_numa || st->top_rdt || ss->xen_tracer || ss->xen_psr)
 		pthread_mutex_unlock(&ss->lock);
 	if (ret) {
 		struct jw w;

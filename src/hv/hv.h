@@ -159,6 +159,24 @@ struct hv_xen_trace {
  * attached, before the scan returns.
  */
 
+/*
+ * The periodic views' PSR (top, diagnose, record, the daemon with --xen-psr
+ * / xen_psr = on): a domain is attached once, when a scan first sees it,
+ * and stays attached for the run, so its occupancy is what it holds (not
+ * what it refilled since an attach just before the read); every scan runs
+ * the three `xl psr-cmt-show` reads (their bandwidth is xl's 10 ms sample at
+ * that moment).  hv_xen_psr_stop() detaches exactly the domains vmmprof
+ * attached.  `xl psr-hwinfo` runs once.  Caller-owned; one per host (the
+ * daemon shares one under the sessions' lock).
+ */
+struct hv_xen_psr;
+struct hv_ctx;
+struct hv_xen_psr *hv_xen_psr_new(void);
+/* Detach what it attached (through ctx's runner; ctx NULL: live xl) and free it. */
+void hv_xen_psr_stop(struct hv_xen_psr *p, const struct hv_ctx *ctx);
+/* The domids it has attached so far (for tests and notes). */
+size_t hv_xen_psr_attached(const struct hv_xen_psr *p, const int **domids);
+
 struct hv_ctx {
 	const char *root;               /* "/" or NULL live; a fixture tree in tests */
 	const struct platform *plat;    /* topology for CPU -> node; may be NULL */
@@ -167,6 +185,8 @@ struct hv_ctx {
 	const struct hv_xen_trace *xen_trace; /* NULL: residency sampled (the default) */
 	bool xen_psr;                   /* Xen PSR per domain: attach, read, detach (opt-in) */
 	struct hv_xen_tracer *xen_tracer; /* a running xentrace (periodic views); NULL none */
+	struct hv_xen_psr *xen_psr_run; /* PSR attached for a run (periodic views); NULL: per
+					   scan with xen_psr, or none */
 };
 
 /*

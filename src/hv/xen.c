@@ -639,48 +639,130 @@ static bool psr_show(const struct hv_ctx *ctx, const char *type, struct xen_psr_
 	return !ret;
 }
 
-/* The opt-in: attach what is not attached, read the three monitors, detach what it attached. */
-static void xen_psr_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, size_t first)
+struct hv_xen_psr {
+	bool hw_done;                   /* xl psr-hwinfo ran */
+	bool hw_ok;
+	struct xen_psr_hw hw;
+	char hw_why[512];
+	int *tried, *mine;              /* domids attach was tried for / that vmmprof attached */
+	size_t n_tried, n_mine;
+};
+
+struct hv_xen_psr *hv_xen_psr_new(void)
+{
+	return xcalloc(1, sizeof(struct hv_xen_psr));
+}
+
+static bool domid_in(const int *ids, size_t n, int domid)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] == domid)
+			return true;
+	return false;
+}
+
+void hv_xen_psr_stop(struct hv_xen_psr *p, const struct hv_ctx *ctx)
+{
+	struct hv_ctx live = { 0 };
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->n_mine; i++) {
+		char id[16], *text = NULL;
+		const char *argv[] = { "xl", "psr-cmt-detach", id, NULL };
+
+		snprintf(id, sizeof(id), "%d", p->mine[i]);
+		/* a domain that is gone took its RMID with it: the detach fails, harmlessly */
+		hv_run(ctx ? ctx : &live, argv, &text, NULL);
+		free(text);
+	}
+	free(p->tried);
+	free(p->mine);
+	free(p);
+}
+
+size_t hv_xen_psr_attached(const struct hv_xen_psr *p, const int **domids)
+{
+	*domids = p ? p->mine : NULL;
+	return p ? p->n_mine : 0;
+}
+
+/* xl psr-hwinfo, parsed: false and *why when PSR cannot serve. */
+static bool psr_hw(const struct hv_ctx *ctx, struct xen_psr_hw *hw, char *why, size_t size)
 {
 	static const char *const hw_argv[] = { "xl", "psr-hwinfo", NULL };
-	struct xen_psr_table occ, tot, loc;
-	struct xen_psr_hw hw;
 	struct vp_err e = { 0, "" };
+	char *text = NULL;
+
+	if (ctx->plat && !platform_xen_psr(ctx->plat, why, size))
+		return false;
+	if (hv_run(ctx, hw_argv, &text, &e) || xen_psr_hwinfo_parse(text, hw, &e)) {
+		snprintf(why, size, "%s", e.msg);
+		free(text);
+		return false;
+	}
+	free(text);
+	if (!hw->cmt) {
+		snprintf(why, size, "xl psr-hwinfo: CMT is not enabled (psr=cmt on Xen's command "
+			 "line, on an Intel CPU with RDT)");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The opt-in: attach what is not attached, read the three monitors; per
+ * scan (list vms), detach what it attached; for a run (ctx->xen_psr_run),
+ * keep it attached until hv_xen_psr_stop().
+ */
+static void xen_psr_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, size_t first)
+{
+	struct hv_xen_psr *run = ctx->xen_psr_run;
+	struct xen_psr_table occ, tot, loc;
+	struct xen_psr_hw hw_local, *hw = run ? &run->hw : &hw_local;
 	char why[512], wo[256] = "", wt[256] = "", wl[256] = "", *text = NULL;
 	bool *mine, ok_o, ok_t, ok_l;
 	size_t i;
 
-	if (ctx->plat && !platform_xen_psr(ctx->plat, why, sizeof(why))) {
-		psr_reason_all(out, first, why);
-		return;
+	if (run && !run->hw_done) {
+		run->hw_done = true;
+		run->hw_ok = psr_hw(ctx, hw, run->hw_why, sizeof(run->hw_why));
 	}
-	if (hv_run(ctx, hw_argv, &text, &e) || xen_psr_hwinfo_parse(text, &hw, &e)) {
-		snprintf(why, sizeof(why), "%s", e.msg);
-		psr_reason_all(out, first, why);
-		free(text);
-		return;
-	}
-	free(text);
-	if (!hw.cmt) {
-		psr_reason_all(out, first, "xl psr-hwinfo: CMT is not enabled (psr=cmt on Xen's "
-			       "command line, on an Intel CPU with RDT)");
+	if (run ? !run->hw_ok : !psr_hw(ctx, hw, why, sizeof(why))) {
+		psr_reason_all(out, first, run ? run->hw_why : why);
 		return;
 	}
 	mine = xcalloc(out->n + 1, sizeof(bool));
 	for (i = first; i < out->n; i++) {
 		char id[16];
 		const char *argv[] = { "xl", "psr-cmt-attach", id, NULL };
+		int domid = out->vms[i].domid;
 
 		if (out->vms[i].adapter != HVA_XEN)
 			continue;
-		snprintf(id, sizeof(id), "%d", out->vms[i].domid);
+		if (run && domid_in(run->tried, run->n_tried, domid)) {
+			mine[i] = domid_in(run->mine, run->n_mine, domid);
+			continue;
+		}
+		snprintf(id, sizeof(id), "%d", domid);
 		/* fails when already attached (by someone else): then it is not ours to detach */
 		mine[i] = !hv_run(ctx, argv, &text, NULL);
 		free(text);
+		if (run) {
+			run->tried = xrealloc(run->tried, (run->n_tried + 1) * sizeof(int));
+			run->tried[run->n_tried++] = domid;
+			if (mine[i]) {
+				run->mine = xrealloc(run->mine, (run->n_mine + 1) * sizeof(int));
+				run->mine[run->n_mine++] = domid;
+			}
+		}
 	}
-	ok_o = hw.occupancy && psr_show(ctx, "cache-occupancy", &occ, wo, sizeof(wo));
-	ok_t = hw.total_bw && psr_show(ctx, "total-mem-bandwidth", &tot, wt, sizeof(wt));
-	ok_l = hw.local_bw && psr_show(ctx, "local-mem-bandwidth", &loc, wl, sizeof(wl));
+	ok_o = hw->occupancy && psr_show(ctx, "cache-occupancy", &occ, wo, sizeof(wo));
+	ok_t = hw->total_bw && psr_show(ctx, "total-mem-bandwidth", &tot, wt, sizeof(wt));
+	ok_l = hw->local_bw && psr_show(ctx, "local-mem-bandwidth", &loc, wl, sizeof(wl));
 	for (i = first; i < out->n; i++) {
 		struct hv_vm *vm = &out->vms[i];
 		char id[16];
@@ -688,7 +770,7 @@ static void xen_psr_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, size_
 
 		if (vm->adapter != HVA_XEN)
 			continue;
-		if (mine[i]) {
+		if (mine[i] && !run) {
 			snprintf(id, sizeof(id), "%d", vm->domid);
 			hv_run(ctx, argv, &text, NULL);
 			free(text);
@@ -700,11 +782,12 @@ static void xen_psr_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, size_
 		vm->psr_reason = xasprintf(
 			"Xen PSR (xl psr-cmt-show, %s): occupancy %s; bandwidth %s (xl's 10 ms sample, "
 			"not an interval's average)%s%s%s%s",
-			mine[i] ? "attached for this read and detached after it" :
+			mine[i] ? (run ? "attached by vmmprof for the run, detached at its end" :
+				   "attached for this read and detached after it") :
 			"not attached by vmmprof (xl psr-cmt-attach failed: already attached, or no "
 			"free RMID), left as it was",
-			ok_o ? "read just after attaching (it grows from 0 as the domain refills the "
-			"cache)" : *wo ? wo : "not supported",
+			ok_o ? (run ? "now" : "read just after attaching (it grows from 0 as the domain "
+				"refills the cache)") : *wo ? wo : "not supported",
 			ok_t ? "total" : *wt ? wt : "total not supported",
 			ok_l ? ", local" : "", ok_l ? "" : "; local: ",
 			ok_l ? "" : *wl ? wl : "not supported", "");
@@ -773,7 +856,7 @@ int hv_xen_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err 
 		xen_trace_scan(ctx, out, first, tsc_hz);
 	if (!ret && ctx->xen_tracer && !ctx->xen_trace)
 		hv_xen_tracer_read(ctx->xen_tracer, tsc_hz, out, first);
-	if (!ret && ctx->xen_psr)
+	if (!ret && (ctx->xen_psr || ctx->xen_psr_run))
 		xen_psr_scan(ctx, out, first);
 	return ret;
 }

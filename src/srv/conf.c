@@ -105,6 +105,7 @@ void srv_conf_format(const struct srv_conf *c, struct sbuf *out)
 	else
 		sbuf_addstr(out, "xen_numa_dump = off\n");
 	sbuf_addf(out, "xentrace = %s\n", c->xentrace ? "on" : "off");
+	sbuf_addf(out, "xen_psr = %s\n", c->xen_psr ? "on" : "off");
 }
 
 static int parse_bool(const char *v, bool *out, struct vp_err *err)
@@ -189,6 +190,8 @@ int srv_conf_set(struct srv_conf *c, const char *key, const char *value, struct 
 		return parse_xen_numa(c, value, err);
 	if (!strcmp(k, "xentrace"))
 		return parse_bool(value, &c->xentrace, err);
+	if (!strcmp(k, "xen_psr"))
+		return parse_bool(value, &c->xen_psr, err);
 	if (!strcmp(k, "metrics_auth")) {
 		if (!strcmp(value, "none"))
 			c->metrics_auth_none = true;

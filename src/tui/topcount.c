@@ -145,8 +145,9 @@ static int open_collector(struct top_state *s, struct vp_err *err)
 	o.n_vm_names = s->n_vm_names;
 	o.trace = s->trace; /* top's own recorder: one set of ring buffers, not two */
 	/* --resctrl: the model's resctrl.* inputs from top's groups, one per VM */
-	o.resctrl = s->rdt_on;
+	o.resctrl = s->rdt_on && !s->xen_psr;
 	o.rdt = s->rdt;
+	o.xen_psr = s->xen_psr;   /* --xen-psr: the model's resctrl.* inputs of Xen domains */
 	ret = collect_new(&c->col, &o, err);
 	if (ret) {
 		c->col = NULL;
@@ -193,7 +194,8 @@ static void no_value(struct top_cell *cell, const char *why)
 {
 	cell->cost_pct = NAN;
 	cell->sev = SEV_NA;
-	if (cell->src == TOP_SRC_PLACEMENT || cell->src == TOP_SRC_RESCTRL)
+	if (cell->src == TOP_SRC_PLACEMENT || cell->src == TOP_SRC_RESCTRL ||
+	    cell->src == TOP_SRC_XEN_PSR)
 		return;
 	cell->q.v = NAN;
 	cell->q.q = VQ_UNAVAILABLE;

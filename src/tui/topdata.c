@@ -311,8 +311,31 @@ static void rdt_vm(struct top_state *s, const struct hv_vm *vm, struct top_vm *r
 {
 	struct resctrl_values rv;
 
+	if (s->xen_psr && vm->adapter == HVA_XEN) {
+		/* Xen's PSR, per domain: occupancy now, bandwidth xl's 10 ms sample */
+		r->rdt.llc_bytes = vm->psr_llc_bytes;
+		r->rdt.mbm_bps = vm->psr_mbm_bps;
+		r->rdt.mbm_local_bps = vm->psr_mbm_local_bps;
+		snprintf(r->rdt.why, sizeof(r->rdt.why), "%s",
+			 isnan(vm->psr_llc_bytes) || isnan(vm->psr_mbm_bps) ?
+			 (vm->psr_reason ? vm->psr_reason : "not read") : "");
+		if (!isnan(vm->psr_llc_bytes) || !isnan(vm->psr_mbm_bps))
+			acc->any_vm = true;
+		else if (!acc->why[0])
+			snprintf(acc->why, sizeof(acc->why), "domain '%s': %s", r->name, r->rdt.why);
+		if ((r->factor[FACTOR_LLC].src == TOP_SRC_NONE ||
+		     r->factor[FACTOR_LLC].src == TOP_SRC_XEN_PSR) && !isnan(vm->psr_llc_bytes)) {
+			r->factor[FACTOR_LLC].q.v = vm->psr_llc_bytes;
+			r->factor[FACTOR_LLC].q.q = VQ_MEASURED;
+			r->factor[FACTOR_LLC].q.why = "LLC occupancy (bytes) measured by Xen's PSR "
+						      "(Intel CMT, xl psr-cmt-show), per domain";
+			r->factor[FACTOR_LLC].src = TOP_SRC_XEN_PSR;
+		}
+		return;
+	}
 	if (!s->rdt_meter) {
-		rdt_none(&r->rdt, resctrl_vms_unavailable(s->rdt));
+		rdt_none(&r->rdt, s->rdt ? resctrl_vms_unavailable(s->rdt) :
+			 "resctrl is not in use (Xen domains: --xen-psr)");
 		return;
 	}
 	resctrl_meter_read(s->rdt_meter, vm, false, &rv);
@@ -356,6 +379,12 @@ static void rdt_nodes(struct top_state *s, const struct rdt_acc *acc)
 		struct top_rdt *r = &s->nodes[i].rdt;
 		int k = topology_node_index(&s->plat.topo, s->nodes[i].node);
 
+		if (s->xen_psr) {
+			/* xl prints per socket; a node is not a socket, and vmmprof does not map them */
+			rdt_none(r, acc->any_vm ? "Xen PSR is per domain (xl psr-cmt-show prints per "
+				 "socket, which is not a node): the domains' rows hold it" : acc->why);
+			continue;
+		}
 		if (!s->rdt_meter) {
 			rdt_none(r, resctrl_vms_unavailable(s->rdt));
 			continue;
@@ -521,6 +550,7 @@ int top_sample(struct top_state *s, struct vp_err *err)
 	int ret;
 
 	ctx.xen_tracer = s->xen_tracer;
+	ctx.xen_psr_run = s->xen_psr;
 	ret = hv_scan_vms(&ctx, &l, err);
 	if (ret)
 		goto out;
@@ -544,6 +574,11 @@ int top_sample(struct top_state *s, struct vp_err *err)
 		struct sbuf nb = SBUF_INIT;
 
 		sbuf_addf(&nb, "%s%s%s", l.notes, l.notes[0] ? "; " : "", res);
+		if (s->xen_psr)
+			sbuf_addstr(&nb, "; Xen PSR (--xen-psr): LLC occupancy and memory bandwidth "
+				    "measured by Xen (Intel CMT/MBM, xl psr-cmt-show) per domain, not per "
+				    "vCPU; the bandwidth is xl's 10 ms sample at each update, not the "
+				    "interval's average");
 		if (s->plat.topo.from_xen)
 			sbuf_addstr(&nb, "; nodes are Xen's (xl info -n): their page rates are n/a "
 				    "(dom0's numastat counts dom0's pages), load is the domains' vCPU "

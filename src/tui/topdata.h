@@ -33,6 +33,7 @@ enum top_src {
 	TOP_SRC_MODEL,                  /* the model's factor score, from the collector's frame */
 	TOP_SRC_PLACEMENT,              /* the placement estimate of the remote fraction (LOCAL) */
 	TOP_SRC_RESCTRL,                /* resctrl llc_occupancy of the VM's monitoring group (LLC) */
+	TOP_SRC_XEN_PSR,                /* a Xen domain's LLC occupancy from Xen's PSR (LLC) */
 };
 
 /* One factor cell of a VM or vCPU row. */
@@ -156,11 +157,14 @@ struct top_state {
 	size_t n_vcpus;
 	struct top_ended *ended;
 	size_t n_ended;
-	char notes[512];
+	char notes[1024];
 
 	struct schedtrace *trace;       /* exact residency; NULL: sampled */
 	struct hv_xen_numa *xen_numa;   /* opt-in Xen page dumps (set after top_init); NULL off */
 	struct hv_xen_tracer *xen_tracer; /* top_xentrace(): exact Xen residency; NULL sampled */
+	struct hv_xen_psr *xen_psr;     /* top --xen-psr (set after top_init, the caller's, with
+					   rdt_on): Xen domains' rdt figures and LLC column from
+					   Xen's PSR; NULL off */
 	const char *const *vm_names;    /* only these VMs (set after top_init, caller's); none: all */
 	size_t n_vm_names;
 	char residency[192];            /* how residency is known, and why not exactly */

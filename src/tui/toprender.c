@@ -166,7 +166,7 @@ void top_render_text(const struct top_state *s, struct sbuf *out)
 	sbuf_addch(out, '\n');
 }
 
-static const char *const src_names[] = { "none", "model", "placement", "resctrl" };
+static const char *const src_names[] = { "none", "model", "placement", "resctrl", "xen psr" };
 
 static void json_rdt(struct jw *w, const struct top_rdt *r)
 {

@@ -1,7 +1,8 @@
 /* cal_synth.c - writes a calibration for this machine with given values, for the command-line tests
  *
- *   cal_synth PATH NAME=VALUE ...      e.g. lat_local_ns=100 lat_remote_ns=200
+ *   cal_synth [--root DIR] PATH NAME=VALUE ...      e.g. lat_local_ns=100 lat_remote_ns=200
  *
+ * --root DIR keys it to the fixture tree DIR instead (its topology and CPU).
  * The file is keyed to the machine it runs on (calib_machine_of()), so the
  * commands accept it as this machine's; values not named stay unmeasured
  * (null, "not measured").  The tests state the physics behind the values
@@ -19,13 +20,19 @@ int main(int argc, char **argv)
 	struct platform plat;
 	struct calib cal;
 	struct vp_err err = { 0, "" };
+	const char *root = "/";
 	int i, rc = 1;
 
+	if (argc > 2 && !strcmp(argv[1], "--root")) {
+		root = argv[2];
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: cal_synth PATH NAME=VALUE ...\n");
+		fprintf(stderr, "usage: cal_synth [--root DIR] PATH NAME=VALUE ...\n");
 		return 2;
 	}
-	if (platform_probe(&plat, "/", &err)) {
+	if (platform_probe(&plat, root, &err)) {
 		fprintf(stderr, "cal_synth: %s\n", err.msg);
 		return 1;
 	}

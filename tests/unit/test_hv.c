@@ -840,6 +840,50 @@ TEST(xen_psr_attaches_reads_and_detaches_its_own)
 	hv_vm_list_release(&l);
 }
 
+/*
+ * The periodic views' PSR (hv_xen_psr): hwinfo once, each domain attached
+ * once (at the first scan that sees it), read at every scan, and at the end
+ * detached exactly the domains vmmprof attached (not domain 1, whose attach
+ * failed: someone else holds it).
+ */
+TEST(xen_psr_run_attaches_once_and_detaches_at_the_end)
+{
+	static char root[4096];
+	struct psr_runner r = { "" };
+	struct hv_exec ex = { psr_run, &r };
+	struct platform p;
+	struct hv_ctx ctx;
+	struct hv_vm_list l;
+	struct vp_err err = { 0, "" };
+	const struct hv_vm *vm;
+	const int *ids;
+	int scan;
+
+	snprintf(root, sizeof(root), "%s", test_data("root/xen-dom0"));
+	fake_platform(&p);
+	snprintf(p.hv.xen_cmdline, sizeof(p.hv.xen_cmdline), "psr=cmt");
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.root = root;
+	ctx.plat = &p;
+	ctx.exec = &ex;
+	ctx.xen_psr_run = hv_xen_psr_new();
+	for (scan = 0; scan < 2; scan++) {
+		memset(&l, 0, sizeof(l));
+		CHECK_INT(hv_xen_scan(&ctx, &l, &err), 0);
+		vm = hv_vm_list_find(&l, "guest1");
+		CHECK(vm != NULL);
+		if (vm)
+			CHECK_NEAR(vm->psr_llc_bytes, 100.0 * 1024, 0);
+		hv_vm_list_release(&l);
+	}
+	CHECK_STR(r.log, "hwinfo;cmt-attach 0;cmt-attach 1;cmt-attach 3;cmt-show cache-occupancy;"
+		  "cmt-show cache-occupancy;");
+	CHECK_INT((int)hv_xen_psr_attached(ctx.xen_psr_run, &ids), 2);
+	r.log[0] = '\0';
+	hv_xen_psr_stop(ctx.xen_psr_run, &ctx);
+	CHECK_STR(r.log, "cmt-detach 0;cmt-detach 3;");
+}
+
 /* libvirt's domain state from its status XML, for the pid it names (libvirt's format). */
 TEST(kvm_libvirt_paused_from_domstatus)
 {
