@@ -45,6 +45,7 @@ static int add_entity(struct attrib *a, enum ent_kind kind, const char *key, con
 	e->node_run_s = xcalloc((size_t)a->n_nodes, sizeof(double));
 	e->interval_node_run_s = xcalloc((size_t)a->n_nodes, sizeof(double));
 	e->remote_frac = unavailable("not computed yet");
+	strmap_put(&a->by_key, key, a->n); /* a key seen again (a pid reused) is the newer one */
 	return (int)a->n++;
 }
 
@@ -118,6 +119,7 @@ static void unwatch_all(struct attrib *a)
 		free(a->watched[i].base);
 	}
 	a->n_watched = 0;
+	strmap_release(&a->by_tid);
 }
 
 void attrib_release(struct attrib *a)
@@ -135,17 +137,41 @@ void attrib_release(struct attrib *a)
 		free(a->ents[i].mem_node);
 	}
 	free(a->ents);
+	strmap_release(&a->by_key);
+	strmap_release(&a->by_tid);
 	memset(a, 0, sizeof(*a));
+}
+
+/* The watch of thread tid, or NULL. */
+static struct attrib_watch *find_watch(const struct attrib *a, int tid, size_t *at)
+{
+	char k[16];
+	size_t i;
+
+	snprintf(k, sizeof(k), "%d", tid);
+	if (!strmap_get(&a->by_tid, k, &i) || i >= a->n_watched || a->watched[i].tid != tid)
+		return NULL;
+	if (at)
+		*at = i;
+	return &a->watched[i];
+}
+
+static void index_watch(struct attrib *a, size_t i)
+{
+	char k[16];
+
+	snprintf(k, sizeof(k), "%d", a->watched[i].tid);
+	strmap_put(&a->by_tid, k, i);
 }
 
 int attrib_find(const struct attrib *a, const char *key)
 {
 	size_t i;
 
-	for (i = 0; i < a->n; i++)
-		if (a->ents[i].alive && !strcmp(a->ents[i].key, key))
-			return (int)i;
-	return -1;
+	/* a hash of the keys: a daemon's tree keeps every entity that ever lived */
+	if (!strmap_get(&a->by_key, key, &i) || i >= a->n || !a->ents[i].alive)
+		return -1;
+	return (int)i;
 }
 
 char *attrib_vm_key(const struct hv_vm *vm)
@@ -196,9 +222,7 @@ static bool exact_residency(struct attrib *a, struct entity *ent, int tid)
 
 	if (!a->exact || !a->topo || tid <= 0 || !schedtrace_run_ns(a->exact, tid, &run, &nc))
 		return false;
-	for (c = 0; c < a->n_watched && !w; c++)
-		if (a->watched[c].tid == tid)
-			w = &a->watched[c];
+	w = find_watch(a, tid, NULL);
 	cum = xcalloc((size_t)a->n_nodes, sizeof(double));
 	for (c = 0; c < nc; c++) {
 		uint64_t r = run[c] - (w && c < w->n_base ? w->base[c] : 0);
@@ -290,34 +314,50 @@ static void update_vcpu(struct attrib *a, int e, const struct hv_vcpu *v, bool f
 	ent->cpu_time_s = t;
 }
 
-static void sum_vm(struct attrib *a, int vm)
+static bool is_vm(const struct entity *e)
 {
-	struct entity *ve = &a->ents[vm];
-	bool any_interval = false;
+	return e->alive && (e->kind == ENT_VM || e->kind == ENT_PROCESS);
+}
+
+/* Each live VM's (process's) run times: the sums of its live vCPUs' (threads'), in one pass. */
+static void sum_vms(struct attrib *a)
+{
+	bool *any_interval = xcalloc(a->n + 1, sizeof(bool));
 	size_t i;
 	int n;
 
-	ve->run_s = 0;
-	ve->interval_run_s = 0;
-	for (n = 0; n < a->n_nodes; n++)
-		ve->node_run_s[n] = ve->interval_node_run_s[n] = 0;
+	for (i = 0; i < a->n; i++) {
+		struct entity *ve = &a->ents[i];
+
+		if (!is_vm(ve))
+			continue;
+		ve->run_s = 0;
+		ve->interval_run_s = 0;
+		for (n = 0; n < a->n_nodes; n++)
+			ve->node_run_s[n] = ve->interval_node_run_s[n] = 0;
+	}
 	for (i = 0; i < a->n; i++) {
 		const struct entity *c = &a->ents[i];
+		struct entity *ve;
 
-		if (c->parent != vm || !c->alive)
+		if (!c->alive || c->parent < 0 || (size_t)c->parent >= a->n ||
+		    !is_vm(&a->ents[c->parent]))
 			continue;
+		ve = &a->ents[c->parent];
 		ve->run_s += c->run_s;
 		if (isfinite(c->interval_run_s)) {
 			ve->interval_run_s += c->interval_run_s;
-			any_interval = true;
+			any_interval[c->parent] = true;
 		}
 		for (n = 0; n < a->n_nodes; n++) {
 			ve->node_run_s[n] += c->node_run_s[n];
 			ve->interval_node_run_s[n] += c->interval_node_run_s[n];
 		}
 	}
-	if (!any_interval)
-		ve->interval_run_s = NAN;
+	for (i = 0; i < a->n; i++)
+		if (is_vm(&a->ents[i]) && !any_interval[i])
+			a->ents[i].interval_run_s = NAN;
+	free(any_interval);
 }
 
 /* Watch v's thread into w, with the times it has already when another holder watches it. */
@@ -349,7 +389,7 @@ static void add_watch(struct attrib *a, struct attrib_watch *w, const struct hv_
  */
 static void watch_scan(struct attrib *a, const struct hv_vm_list *vms, uint64_t now_ns)
 {
-	bool *still = xcalloc(a->n_watched + 1, sizeof(bool)), polled = false;
+	bool *still = xcalloc(a->n_watched + 1, sizeof(bool)), polled = false, gone = false;
 	size_t i, j, k, n_old = a->n_watched;
 
 	for (i = 0; i < vms->n; i++)
@@ -358,26 +398,30 @@ static void watch_scan(struct attrib *a, const struct hv_vm_list *vms, uint64_t 
 
 			if (v->tid <= 0)
 				continue;
-			for (k = 0; k < a->n_watched && a->watched[k].tid != v->tid; k++)
-				;
-			if (k < n_old) {
-				still[k] = true;
-				continue;
+			if (find_watch(a, v->tid, &k)) {
+				if (k < n_old)
+					still[k] = true;
+				continue; /* k >= n_old: twice in one scan */
 			}
-			if (k < a->n_watched)
-				continue; /* twice in one scan */
 			VP_GROW(a->watched, a->cap_watched, a->n_watched + 1);
 			add_watch(a, &a->watched[a->n_watched++], v, now_ns, &polled);
+			index_watch(a, a->n_watched - 1);
 		}
 	for (i = 0, k = 0; i < a->n_watched; i++) {
 		if (i < n_old && !still[i]) {
 			schedtrace_unwatch(a->exact, a->watched[i].tid);
 			free(a->watched[i].base);
+			gone = true;
 			continue;
 		}
 		a->watched[k++] = a->watched[i];
 	}
 	a->n_watched = k;
+	if (gone) { /* the watches moved: index them again */
+		strmap_release(&a->by_tid);
+		for (i = 0; i < a->n_watched; i++)
+			index_watch(a, i);
+	}
 	free(still);
 }
 
@@ -459,9 +503,7 @@ void attrib_update(struct attrib *a, const struct hv_vm_list *vms, uint64_t now_
 		e->interval_run_s = NAN;
 	}
 	free(seen);
-	for (i = 0; i < a->n; i++)
-		if (a->ents[i].alive && (a->ents[i].kind == ENT_VM || a->ents[i].kind == ENT_PROCESS))
-			sum_vm(a, (int)i);
+	sum_vms(a);
 	for (i = 0; i < a->n; i++) {
 		struct entity *e = &a->ents[i];
 

@@ -8,6 +8,7 @@
 
 #include "hv/hv.h"
 #include "platform/platform.h"
+#include "util/strmap.h"
 #include "util/vocab.h"
 
 /*
@@ -85,6 +86,8 @@ struct attrib {
 	const struct topology *node_topo; /* attrib_init()'s: pCPU -> node for Xen's trace */
 	struct entity *ents;
 	size_t n, cap;
+	struct strmap by_key;      /* key -> index of the newest entity with it (attrib_find()) */
+	struct strmap by_tid;      /* "tid" -> index into watched */
 	uint64_t t_ns, prev_ns;    /* last update, the one before (0 before the second) */
 	unsigned long updates;
 };
