@@ -16,7 +16,7 @@ int collect_new(struct collector **out, const struct collect_opts *o, struct vp_
 {
 	struct collector *c = xcalloc(1, sizeof(*c));
 	struct hub_opts ho = { o->root, o->plat, o->cal, o->xen_numa, o->trace, o->rdt,
-			       o->xen_tracer, o->xen_psr };
+			       o->xen_tracer, o->xen_psr, o->cache };
 	struct hub_view_opts vo;
 	int ret;
 

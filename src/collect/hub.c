@@ -85,6 +85,8 @@ struct hub {
 	struct resctrl_vms *rdt;    /* per-VM resctrl groups, made when a view first asks
 				       (ours), or o.rdt (the caller's) */
 	struct trace_share ts;      /* the context-switch recorder the views share */
+	struct hv_cache *cache;     /* o.cache, or the hub's own (own_cache) */
+	bool own_cache;
 };
 
 int hub_new(struct hub **out, const struct hub_opts *o, struct vp_err *err)
@@ -96,6 +98,11 @@ int hub_new(struct hub **out, const struct hub_opts *o, struct vp_err *err)
 	h->rdt = o->rdt;
 	h->root = xstrdup(o->root ? o->root : "/");
 	h->o.root = h->root;
+	h->cache = o->cache;
+	if (!h->cache) {
+		h->cache = hv_cache_new(h->root);
+		h->own_cache = true;
+	}
 	if (o->trace) {
 		h->ts.st = schedtrace_ref(o->trace);
 		h->ts.tried = true;
@@ -149,6 +156,8 @@ void hub_free(struct hub *h)
 	if (!h->o.rdt)
 		resctrl_vms_free(h->rdt); /* after the views: they let go of their groups first */
 	schedtrace_free(h->ts.st); /* the hub's reference; a caller's recorder lives on */
+	if (h->own_cache)
+		hv_cache_free(h->cache);
 	free(h->v);
 	free(h->set);
 	free(h->ev);
@@ -512,6 +521,7 @@ int hub_view_add(struct hub *h, const struct hub_view_opts *o, int *id, struct v
 	co.xen_tracer = h->o.xen_tracer;
 	co.xen_psr = h->o.xen_psr;
 	co.resctrl = o->resctrl;
+	co.cache = h->cache;
 	ret = cview_new(&cv, &co, h->db, o->resctrl ? hub_resctrl(h) : NULL, &h->ts, err);
 	if (ret)
 		return ret;
@@ -823,6 +833,11 @@ const struct attrib *hub_view_attrib(const struct hub *h, int id)
 	const struct hub_view *v = view_of(h, id);
 
 	return v ? cview_attrib(v->cv) : NULL;
+}
+
+struct hv_cache *hub_scan_cache(struct hub *h)
+{
+	return h->cache;
 }
 
 size_t hub_n_targets(const struct hub *h)

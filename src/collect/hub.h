@@ -42,6 +42,10 @@ struct hub_opts {
 	struct hv_xen_tracer *xen_tracer; /* a running xentrace for every view (hv.h), the
 					   caller's, stopped after the hub; NULL: sampled */
 	struct hv_xen_psr *xen_psr;     /* Xen PSR for every view (hv.h), the caller's; NULL off */
+	struct hv_cache *cache;         /* what the VM scans keep between scans (hv.h), the
+					   caller's (top's), freed after the hub; NULL: the hub
+					   makes its own.  One scan serves every view sampled at
+					   the same moment (hv_scan_vms_shared()) */
 };
 
 /* What one view (session) asks for. */
@@ -103,6 +107,10 @@ const char *hub_view_input_reason(const struct hub *h, int id, size_t input);
 size_t hub_view_n_targets(const struct hub *h, int id);
 /* The view's attribution (placement per entity); NULL for an unknown id. */
 const struct attrib *hub_view_attrib(const struct hub *h, int id);
+
+/* The hub's VM scan cache (hub_opts.cache or its own), for another consumer of the same
+   host under the same lock (the daemon's top streams). */
+struct hv_cache *hub_scan_cache(struct hub *h);
 
 /* Distinct threads the merged set counts on (the union of the views' targets). */
 size_t hub_n_targets(const struct hub *h);

@@ -20,6 +20,7 @@
 #include "hv/kvm.h"
 #include "util/fs.h"
 #include "util/sbuf.h"
+#include "util/strmap.h"
 #include "util/timeutil.h"
 
 /* Sources this stage provides per entity (the swsource table has no
@@ -61,6 +62,7 @@ struct cview {
 	size_t gone_shown;          /* gone.vms[0..gone_shown) have had their ended rows in a
 				       sample frame; the others have theirs in the next one */
 	bool scanned;               /* the first scan is done: targets found later are fresh */
+	uint64_t scan_seen;         /* the shared scan it had last (hv_scan_vms_shared()) */
 	struct attrib attrib;
 	struct schedtrace *trace;   /* exact residency for the placement sources, NULL: sampled;
 				       a reference of the hub's shared recorder */
@@ -74,6 +76,7 @@ struct cview {
 	size_t n_psr;
 	struct target *t;
 	size_t n_t, cap_t;
+	struct strmap t_by_tid;     /* "tid" -> index into t */
 	double mhz;                 /* from /proc/cpuinfo, NaN unknown */
 	uint64_t start_ns, prev_ns;
 	char notes[1024];
@@ -238,6 +241,12 @@ static void add_targets(struct cview *c)
 			t->have_ss = !task_schedstat_read(c->root, t->pid, t->tid, &t->ss0, NULL);
 			t->ssp = t->ss0;
 			t->fresh = c->scanned;
+			{
+				char k[16];
+
+				snprintf(k, sizeof(k), "%d", t->tid);
+				strmap_put(&c->t_by_tid, k, c->n_t);
+			}
 			c->n_t++;
 		}
 }
@@ -255,8 +264,8 @@ static int scan(struct cview *c, struct vp_err *err)
 	memset(&all, 0, sizeof(all));
 	if (c->o.n_pids)
 		ret = hv_native_scan(&ctx, c->o.pids, c->o.n_pids, &all, err);
-	else
-		ret = hv_scan_vms(&ctx, &all, err);
+	else /* one scan for the views sampled together, and what the scans keep (hv.h) */
+		ret = hv_scan_vms_shared(&ctx, c->o.cache, &c->scan_seen, &all, err);
 	if (ret) {
 		hv_vm_list_release(&all);
 		return ret;
@@ -564,6 +573,7 @@ void cview_free(struct cview *c)
 	schedtrace_free(c->trace);
 	resctrl_meter_free(c->meter); /* the groups go when no other view holds them */
 	free(c->t);
+	strmap_release(&c->t_by_tid);
 	free(c->root);
 	free(c);
 }
@@ -637,16 +647,17 @@ void cview_start(struct cview *c)
 
 static struct target *find_target(struct cview *c, int tid)
 {
+	char k[16];
 	size_t i;
 
-	for (i = 0; i < c->n_t; i++)
-		if (c->t[i].tid == tid)
-			return &c->t[i];
-	return NULL;
+	snprintf(k, sizeof(k), "%d", tid);
+	if (!strmap_get(&c->t_by_tid, k, &i) || i >= c->n_t || c->t[i].tid != tid)
+		return NULL;
+	return &c->t[i];
 }
 
 /* Fill a row's inputs for one vCPU thread. */
-static void vcpu_inputs(struct cview *c, const struct hv_vcpu *v, int ent, bool total,
+static void vcpu_inputs(struct cview *c, const struct hv_vcpu *v, bool live, int ent, bool total,
 			const double *counts, double *in)
 {
 	const struct model *m = c->o.model;
@@ -657,8 +668,15 @@ static void vcpu_inputs(struct cview *c, const struct hv_vcpu *v, int ent, bool 
 	bool have_now = false;
 	size_t i;
 
-	if (t && t->have_ss)
+	/* the scan just read it (not for a thread or VM gone since: NaN, as its file is) */
+	if (t && t->have_ss && live && v->have_run_ns) {
+		memset(&now, 0, sizeof(now));
+		now.run_ns = v->run_ns;
+		now.wait_ns = v->wait_ns;
+		have_now = true;
+	} else if (t && t->have_ss && live) {
 		have_now = !task_schedstat_read(c->root, t->pid, t->tid, &now, NULL);
+	}
 	if (t && t->fresh && !total) { /* its baseline is this frame's: counted from the next */
 		if (have_now)
 			t->ssp = now;
@@ -1227,7 +1245,8 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 			r->cpu = vm->vcpus[j].cpu;
 			r->node = vm->vcpus[j].node;
 			r->inputs = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
-			vcpu_inputs(c, &vm->vcpus[j], r->ent, total, counts, r->inputs);
+			vcpu_inputs(c, &vm->vcpus[j], i < n_live && !vm->vcpus[j].ended, r->ent, total,
+				    counts, r->inputs);
 			if (share)
 				apportion_row(c, ncounts, share + v * (size_t)c->o.plat->topo.n_nodes,
 					      home ? home + v * (size_t)c->o.plat->topo.n_nodes : NULL,

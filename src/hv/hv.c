@@ -1,10 +1,12 @@
 /* hv.c - what the hypervisor adapters share: the VM list, the command runner, thread placement */
 #include "hv/hv.h"
+#include "hv/cache.h"
 #include "source/task.h"
 #include "util/alloc.h"
 #include "util/fs.h"
 #include "util/run.h"
 #include "util/sbuf.h"
+#include "util/timeutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -150,6 +152,7 @@ void hv_read_thread(const struct hv_ctx *ctx, int pid, int tid, struct hv_vcpu *
 	}
 	if (!task_schedstat_read(ctx->root, pid, tid, &ss, NULL)) {
 		v->run_ns = ss.run_ns;
+		v->wait_ns = ss.wait_ns;
 		v->have_run_ns = true;
 	}
 }
@@ -224,4 +227,148 @@ int hv_scan_vms(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err 
 	if (is_xen_dom0(ctx))
 		ret = hv_xen_scan(ctx, out, err);
 	return ret;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static void *dup_mem(const void *p, size_t n)
+{
+	void *q;
+
+	if (!p)
+		return NULL;
+	q = xmalloc(n ? n : 1);
+	memcpy(q, p, n);
+	return q;
+}
+
+void hv_vm_list_copy(struct hv_vm_list *dst, const struct hv_vm_list *src)
+{
+	size_t i, j;
+
+	memset(dst, 0, sizeof(*dst));
+	memcpy(dst->notes, src->notes, sizeof(dst->notes));
+	dst->vms = xcalloc(src->n + 1, sizeof(*dst->vms));
+	dst->n = dst->cap = src->n;
+	if (!src->n)
+		dst->cap = 1;
+	for (i = 0; i < src->n; i++) {
+		const struct hv_vm *s = &src->vms[i];
+		struct hv_vm *d = &dst->vms[i];
+
+		*d = *s;
+		d->name = dup_or_null(s->name);
+		d->name_source = dup_or_null(s->name_source);
+		d->uuid = dup_or_null(s->uuid);
+		d->alias = dup_or_null(s->alias);
+		d->alias_source = dup_or_null(s->alias_source);
+		d->accel = dup_or_null(s->accel);
+		d->cgroup = dup_or_null(s->cgroup);
+		d->cgroup_dir = dup_or_null(s->cgroup_dir);
+		d->hypervisor = dup_or_null(s->hypervisor);
+		d->trace_reason = dup_or_null(s->trace_reason);
+		d->psr_reason = dup_or_null(s->psr_reason);
+		d->other_tids = dup_mem(s->other_tids, s->n_other * sizeof(int));
+		d->mem_node = dup_mem(s->mem_node, (size_t)(s->n_mem_nodes > 0 ? s->n_mem_nodes : 0) *
+						   sizeof(uint64_t));
+		cpulist_copy(&d->node_affinity, &s->node_affinity);
+		d->vcpus = s->n_vcpus ? xcalloc(s->n_vcpus, sizeof(*d->vcpus)) : NULL;
+		for (j = 0; j < s->n_vcpus; j++) {
+			const struct hv_vcpu *sv = &s->vcpus[j];
+			struct hv_vcpu *dv = &d->vcpus[j];
+
+			*dv = *sv;
+			cpulist_copy(&dv->affinity, &sv->affinity);
+			cpulist_copy(&dv->soft_affinity, &sv->soft_affinity);
+			dv->cgroup = dup_or_null(sv->cgroup);
+			dv->comm = dup_or_null(sv->comm);
+			dv->fault_share = dup_mem(sv->fault_share,
+						  (size_t)(sv->n_fault_nodes > 0 ? sv->n_fault_nodes : 0) *
+							  sizeof(double));
+			dv->fault_why = dup_or_null(sv->fault_why);
+			dv->trace_pcpu_s = dup_mem(sv->trace_pcpu_s,
+						   (size_t)(sv->n_trace_pcpus > 0 ? sv->n_trace_pcpus : 0) *
+							   sizeof(double));
+		}
+	}
+}
+
+struct hv_cache *hv_cache_new_opts(const struct hv_cache_opts *o)
+{
+	struct hv_cache *c = xcalloc(1, sizeof(*c));
+
+	c->o = *o;
+	return c;
+}
+
+struct hv_cache *hv_cache_new(const char *root)
+{
+	struct hv_cache_opts o;
+
+	memset(&o, 0, sizeof(o));
+	if (!vp_root_is_fixture(root)) {
+		o.recheck_ns = 3000000000ull;
+		o.slow_ns = 10000000000ull;
+		o.mem_min_ns = 10000000000ull;
+		o.mem_cost_x = 100;
+		o.state_ns = 2000000000ull;
+		o.share_ns = 250000000ull;
+	}
+	return hv_cache_new_opts(&o);
+}
+
+void hv_cache_free(struct hv_cache *c)
+{
+	if (!c)
+		return;
+	kvm_cache_release(c);
+	hv_vm_list_release(&c->last);
+	free(c->last_root);
+	free(c);
+}
+
+/* The same scan: one root, platform and opt-in Xen sources. */
+static bool ctx_same(const struct hv_ctx *a, const struct hv_ctx *b)
+{
+	return !strcmp(a->root, b->root ? b->root : "/") && a->plat == b->plat &&
+	       a->exec == b->exec && a->xen_numa == b->xen_numa && a->xen_trace == b->xen_trace &&
+	       a->xen_psr == b->xen_psr && a->xen_tracer == b->xen_tracer &&
+	       a->xen_psr_run == b->xen_psr_run;
+}
+
+int hv_scan_vms_shared(const struct hv_ctx *ctx, struct hv_cache *c, uint64_t *seen,
+		       struct hv_vm_list *out, struct vp_err *err)
+{
+	struct hv_ctx cx = *ctx;
+	uint64_t now = vp_now_ns();
+	int ret;
+
+	if (!c)
+		return hv_scan_vms(ctx, out, err);
+	cx.cache = c;
+	if (c->have_last && c->last_gen != *seen && now - c->last_ns < c->o.share_ns &&
+	    ctx_same(&c->last_ctx, &cx)) {
+		hv_vm_list_copy(out, &c->last);
+		*seen = c->last_gen;
+		return 0;
+	}
+	ret = hv_scan_vms(&cx, out, err);
+	if (ret)
+		return ret;
+	hv_vm_list_release(&c->last);
+	c->have_last = false;
+	if (c->o.share_ns) { /* a copy only when another consumer may take it */
+		hv_vm_list_copy(&c->last, out);
+		c->have_last = true;
+	}
+	c->last_ns = vp_now_ns();
+	c->last_ctx = cx;
+	free(c->last_root);
+	c->last_root = xstrdup(cx.root ? cx.root : "/");
+	c->last_ctx.root = c->last_root;
+	*seen = ++c->last_gen;
+	return 0;
 }

@@ -36,6 +36,7 @@ struct hv_vcpu {
 	char state[8];             /* task state letter, or xl's "r--"/"-b-"/"--p" */
 	double cpu_time_s;         /* CPU time consumed (utime + stime; xl Time(s)), NaN unknown */
 	uint64_t run_ns;           /* schedstat run time when read, 0 otherwise */
+	uint64_t wait_ns;          /* schedstat run-queue wait, with run_ns */
 	bool have_run_ns;
 	char *cgroup;              /* the vCPU's own cgroup (libvirt .../vcpuN), NULL none */
 	char *comm;                /* thread name ("CPU 0/KVM"), NULL under Xen */
@@ -176,6 +177,7 @@ struct hv_xen_psr *hv_xen_psr_new(void);
 void hv_xen_psr_stop(struct hv_xen_psr *p, const struct hv_ctx *ctx);
 /* The domids it has attached so far (for tests and notes). */
 size_t hv_xen_psr_attached(const struct hv_xen_psr *p, const int **domids);
+struct hv_cache;
 
 struct hv_ctx {
 	const char *root;               /* "/" or NULL live; a fixture tree in tests */
@@ -187,7 +189,56 @@ struct hv_ctx {
 	struct hv_xen_tracer *xen_tracer; /* a running xentrace (periodic views); NULL none */
 	struct hv_xen_psr *xen_psr_run; /* PSR attached for a run (periodic views); NULL: per
 					   scan with xen_psr, or none */
+	struct hv_cache *cache;         /* what the KVM adapter keeps between a periodic caller's
+					   scans (hv_cache_new()); NULL: everything read afresh */
 };
+
+/*
+ * What a periodic caller (top, the collector's hub, the daemon) keeps between
+ * scans, so that watching a host costs what changed on it, not its size
+ * (issue 22).  The KVM adapter then:
+ *  - lists /proc at every scan but reads only the processes it has not seen
+ *    (a process that is not QEMU is looked at again while it is young, for
+ *    the exec of a fork, and then every recheck_ns);
+ *  - follows a QEMU process by its leader thread's stat (an exit or a new
+ *    incarnation, pid + start, ends the entry) and lists its threads again
+ *    only when their number changed, a vCPU thread went, or every recheck_ns;
+ *  - reads each vCPU thread's stat and schedstat at every scan, its affinity
+ *    (status) and cgroup every slow_ns;
+ *  - reads numa_maps (which walks the guest's page tables) at most every
+ *    mem_min_ns and every mem_cost_x times its own read time, and says so in
+ *    the VM's mem_reason (at every scan while it finds no guest RAM: a QEMU
+ *    that is starting);
+ *  - reads libvirt's status XML only when its mtime or size changed, and asks
+ *    QMP again when the vCPUs' run time changed by a factor of 4 (a pause, a
+ *    resume) or every state_ns; a monitor that did not answer every 30 s.
+ * All zero (hv_cache_new() on a fixture tree): everything read at every scan.
+ * Not thread-safe: one caller at a time (the daemon's sessions' lock).
+ */
+struct hv_cache_opts {
+	uint64_t recheck_ns;            /* default 3 s */
+	uint64_t slow_ns;               /* default 10 s */
+	uint64_t mem_min_ns;            /* default 10 s */
+	unsigned mem_cost_x;            /* default 100 (numa_maps takes at most 1 % of a core) */
+	uint64_t state_ns;              /* default 2 s */
+	uint64_t share_ns;              /* hv_scan_vms_shared(): a scan this recent is shared by
+					   the next consumer, default 250 ms */
+};
+/* The defaults on a live root, all zero on a fixture tree (vp_root_is_fixture()). */
+struct hv_cache *hv_cache_new(const char *root);
+struct hv_cache *hv_cache_new_opts(const struct hv_cache_opts *o);
+void hv_cache_free(struct hv_cache *c);
+/*
+ * hv_scan_vms() through c, shared: a scan made for another consumer less
+ * than share_ns ago with the same context is copied instead of made again
+ * (top and its collector, the daemon's sessions and top streams).  *seen is
+ * the consumer's own (0 at first): never the same scan twice, so each of
+ * its intervals has a scan of its own.
+ */
+int hv_scan_vms_shared(const struct hv_ctx *ctx, struct hv_cache *c, uint64_t *seen,
+		       struct hv_vm_list *out, struct vp_err *err);
+/* Deep copy of a list into *dst (released or zeroed before). */
+void hv_vm_list_copy(struct hv_vm_list *dst, const struct hv_vm_list *src);
 
 /*
  * A running xentrace for the periodic views (top, diagnose, record, the

@@ -1,4 +1,5 @@
 /* kvm.c - KVM/QEMU adapter: QEMU processes, their vCPU threads, cgroups and guest RAM per node */
+#include "hv/cache.h"
 #include "hv/hv.h"
 #include "hv/kvm.h"
 #include "source/numa_maps.h"
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -649,13 +651,59 @@ static void read_run_state(const struct hv_ctx *ctx, struct hv_vm *vm, char *con
 	free(qmp);
 }
 
+/* No thread named 'CPU n/...' (QEMU without debug-threads=on): the vCPUs KVM's debugfs lists. */
+static void vcpus_from_debugfs(const struct hv_ctx *ctx, struct hv_vm *vm, const char **accel)
+{
+	int n, k, dbg[1024];
+
+	for (k = 0; k < (int)VP_ARRAY_SIZE(dbg); k++)
+		dbg[k] = -1;
+	n = debugfs_vcpus(ctx->root, vm->pid, dbg, (int)VP_ARRAY_SIZE(dbg));
+	for (k = 0; n && k < (int)VP_ARRAY_SIZE(dbg); k++) {
+		struct hv_vcpu *v;
+		size_t j;
+
+		if (dbg[k] < 0)
+			continue;
+		v = hv_vm_add_vcpu(vm);
+		v->index = k;
+		hv_read_thread(ctx, vm->pid, dbg[k], v);
+		for (j = 0; j < vm->n_other; j++) { /* no longer an "other" thread */
+			if (vm->other_tids[j] == dbg[k]) {
+				vm->other_tids[j] = vm->other_tids[--vm->n_other];
+				break;
+			}
+		}
+		if (!*accel)
+			*accel = "kvm";
+	}
+	snprintf(vm->vcpu_reason, sizeof(vm->vcpu_reason), "%s",
+		 n ? "KVM debugfs vcpuN/pid" :
+		     "no thread named 'CPU n/...' (QEMU without debug-threads=on) and no "
+		     "KVM debugfs entry");
+}
+
+/* Keep the other threads ascending after the debugfs swap-removal. */
+static void sort_other(struct hv_vm *vm)
+{
+	size_t a, b;
+
+	for (a = 1; a < vm->n_other; a++)
+		for (b = a; b > 0 && vm->other_tids[b - 1] > vm->other_tids[b]; b--) {
+			int t = vm->other_tids[b];
+
+			vm->other_tids[b] = vm->other_tids[b - 1];
+			vm->other_tids[b - 1] = t;
+		}
+}
+
 static void scan_one(const struct hv_ctx *ctx, int pid, uint64_t start_ticks, char *const *argv,
 		     size_t argc, struct hv_vm_list *out)
 {
 	struct hv_vm *vm = hv_vm_list_add(out, HVA_KVM);
 	struct task_cgroup cg;
 	const char *accel = accel_from_cmdline(argv, argc), *cgpath = NULL;
-	int *tids = NULL, dbg[1024];
+	int *tids = NULL;
 	size_t nt = 0, i, cap_other = 0;
 	bool from_comm = false;
 
@@ -705,51 +753,13 @@ static void scan_one(const struct hv_ctx *ctx, int pid, uint64_t start_ticks, ch
 			vm->other_tids[vm->n_other++] = tids[i];
 		}
 	}
-	if (from_comm) {
+	if (from_comm)
 		snprintf(vm->vcpu_reason, sizeof(vm->vcpu_reason), "vCPU threads named 'CPU n/...'");
-	} else {
-		int n, k;
-
-		for (k = 0; k < (int)VP_ARRAY_SIZE(dbg); k++)
-			dbg[k] = -1;
-		n = debugfs_vcpus(ctx->root, pid, dbg, (int)VP_ARRAY_SIZE(dbg));
-		for (k = 0; n && k < (int)VP_ARRAY_SIZE(dbg); k++) {
-			struct hv_vcpu *v;
-			size_t j;
-
-			if (dbg[k] < 0)
-				continue;
-			v = hv_vm_add_vcpu(vm);
-			v->index = k;
-			hv_read_thread(ctx, pid, dbg[k], v);
-			for (j = 0; j < vm->n_other; j++) { /* no longer an "other" thread */
-				if (vm->other_tids[j] == dbg[k]) {
-					vm->other_tids[j] = vm->other_tids[--vm->n_other];
-					break;
-				}
-			}
-			if (!accel)
-				accel = "kvm";
-		}
-		snprintf(vm->vcpu_reason, sizeof(vm->vcpu_reason), "%s",
-			 n ? "KVM debugfs vcpuN/pid" :
-			     "no thread named 'CPU n/...' (QEMU without debug-threads=on) and no "
-			     "KVM debugfs entry");
-	}
+	else
+		vcpus_from_debugfs(ctx, vm, &accel);
 	if (vm->n_vcpus > 1)
 		qsort(vm->vcpus, vm->n_vcpus, sizeof(*vm->vcpus), cmp_vcpu);
-	if (vm->n_other > 1) {
-		/* keep them ascending after the debugfs swap-removal */
-		size_t a, b;
-
-		for (a = 1; a < vm->n_other; a++)
-			for (b = a; b > 0 && vm->other_tids[b - 1] > vm->other_tids[b]; b--) {
-				int t = vm->other_tids[b];
-
-				vm->other_tids[b] = vm->other_tids[b - 1];
-				vm->other_tids[b - 1] = t;
-			}
-	}
+	sort_other(vm);
 	for (i = 0; i < vm->n_vcpus; i++) {
 		struct hv_vcpu *v = &vm->vcpus[i];
 		struct task_cgroup tc;
@@ -770,11 +780,15 @@ static void scan_one(const struct hv_ctx *ctx, int pid, uint64_t start_ticks, ch
 		vm->alias = kvm_vm_alias(vm->name, NULL, vm->cgroup, &vm->alias_source);
 }
 
+static int kvm_scan_cached(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err);
+
 int hv_kvm_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err)
 {
 	int *pids = NULL, ret;
 	size_t n = 0, i;
 
+	if (ctx->cache)
+		return kvm_scan_cached(ctx, out, err);
 	ret = proc_list(ctx->root, &pids, &n, err);
 	if (ret)
 		return ret;
@@ -794,6 +808,462 @@ next:
 		vp_free_names(argv, argc);
 	}
 	free(pids);
+	return 0;
+}
+
+/*
+ * The cached scan (hv_ctx.cache, hv.h): what a periodic caller's scans keep
+ * in between, so that a scan reads what may have changed, not the host.
+ */
+
+/* First listed less than this long ago: looked at each scan (a fork's exec, a thread's name). */
+#define YOUNG_NS 2000000000ull
+/* A state source that did not answer is asked again after this long at the least. */
+#define STATE_FAILED_NS 30000000000ull
+
+static bool due(uint64_t now, uint64_t last, uint64_t every)
+{
+	return !last || now - last >= every;
+}
+
+static void thread_release(struct kvm_thread *t)
+{
+	cpulist_release(&t->affinity);
+	free(t->cgroup);
+}
+
+static void proc_release(struct kvm_proc *p)
+{
+	size_t i;
+
+	vp_free_names(p->argv, p->argc);
+	free(p->name);
+	free(p->name_source);
+	free(p->uuid);
+	free(p->cgroup);
+	free(p->cgroup_dir);
+	for (i = 0; i < p->n_th; i++)
+		thread_release(&p->th[i]);
+	free(p->th);
+	free(p->mem_node);
+	free(p->alias);
+	free(p->alias_source);
+	free(p->xml_uuid);
+	memset(p, 0, sizeof(*p));
+}
+
+void kvm_cache_release(struct hv_cache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		proc_release(&c->p[i]);
+	free(c->p);
+	c->p = NULL;
+	c->n = c->cap = 0;
+}
+
+/* The leader thread's stat (/proc/PID/stat sums every thread's times: dearer), else the process's. */
+static int leader_stat(const char *root, int pid, struct task_stat *st)
+{
+	if (!task_stat_read(root, pid, pid, st, NULL))
+		return 0;
+	return task_stat_read(root, pid, 0, st, NULL);
+}
+
+/* The process's cgroup, and the name it gives when the command line has none. */
+static void proc_cgroup(const struct hv_ctx *ctx, struct kvm_proc *p, uint64_t now)
+{
+	struct task_cgroup cg;
+	const char *cgpath;
+	size_t i;
+
+	free(p->cgroup);
+	free(p->cgroup_dir);
+	free(p->name);
+	free(p->name_source);
+	free(p->uuid);
+	p->cgroup = p->cgroup_dir = p->name = p->name_source = p->uuid = NULL;
+	p->cgroup_version = 0;
+	p->name = kvm_name_from_cmdline(p->argv, p->argc);
+	if (p->name)
+		p->name_source = xstrdup("cmdline");
+	if (!task_cgroup_read(ctx->root, p->pid, 0, &cg, NULL)) {
+		cgpath = pick_cgroup(&cg, &p->cgroup_version);
+		if (cgpath) {
+			p->cgroup = kvm_vm_cgroup(cgpath);
+			p->cgroup_dir = cgroup_dir(ctx->root, p->cgroup, p->cgroup_version);
+			if (!p->name && (p->name = kvm_name_from_cgroup(p->cgroup)))
+				p->name_source = xstrdup("libvirt cgroup");
+		}
+		task_cgroup_release(&cg);
+	}
+	if (!p->name) {
+		p->name = xasprintf("qemu-%d", p->pid);
+		p->name_source = xstrdup("pid");
+	}
+	for (i = 1; i + 1 < p->argc; i++)
+		if (!strcmp(p->argv[i], "-uuid") || !strcmp(p->argv[i], "--uuid")) {
+			free(p->uuid);
+			p->uuid = xstrdup(p->argv[i + 1]);
+		}
+	p->cg_ns = now;
+}
+
+/* List the threads again, keeping what is known of those still there (both ascending). */
+static void list_threads(const struct hv_ctx *ctx, struct kvm_proc *p, uint64_t now,
+			 int num_threads)
+{
+	int *tids = NULL;
+	size_t nt = 0, i, j = 0;
+	struct kvm_thread *th;
+
+	task_list(ctx->root, p->pid, &tids, &nt, NULL);
+	th = xcalloc(nt + 1, sizeof(*th));
+	for (i = 0; i < nt; i++) {
+		while (j < p->n_th && p->th[j].tid < tids[i])
+			thread_release(&p->th[j++]);
+		if (j < p->n_th && p->th[j].tid == tids[i]) {
+			th[i] = p->th[j++];
+			continue;
+		}
+		th[i].tid = tids[i];
+		th[i].index = -1;
+		th[i].first_ns = now;
+		cpulist_init(&th[i].affinity);
+	}
+	while (j < p->n_th)
+		thread_release(&p->th[j++]);
+	free(p->th);
+	free(tids);
+	p->th = th;
+	p->n_th = nt;
+	p->cap_th = nt + 1;
+	p->num_threads = num_threads;
+	p->list_ns = now;
+	p->relist = false;
+}
+
+/* A vCPU thread's affinity and cgroup, read every slow_ns. */
+static void thread_slow(const struct hv_ctx *ctx, const struct kvm_proc *p, struct kvm_thread *t,
+			uint64_t now)
+{
+	struct task_status status;
+	struct task_cgroup tc;
+	const char *cgpath;
+	int ver;
+
+	cpulist_release(&t->affinity);
+	cpulist_init(&t->affinity);
+	t->have_affinity = false;
+	if (!task_status_read(ctx->root, p->pid, t->tid, &status, NULL)) {
+		if (status.have_cpus) {
+			cpulist_copy(&t->affinity, &status.cpus_allowed);
+			t->have_affinity = true;
+		}
+		task_status_release(&status);
+	}
+	free(t->cgroup);
+	t->cgroup = NULL;
+	if (!task_cgroup_read(ctx->root, p->pid, t->tid, &tc, NULL)) {
+		cgpath = pick_cgroup(&tc, &ver);
+		if (cgpath && p->cgroup && strcmp(cgpath, p->cgroup))
+			t->cgroup = xstrdup(cgpath);
+		task_cgroup_release(&tc);
+	}
+	t->slow_ns = now;
+}
+
+/* The threads: vCPUs by name, read at every scan; the others looked at while young, then seldom. */
+static void scan_threads(const struct hv_ctx *ctx, const struct hv_cache *c, struct kvm_proc *p,
+			 struct hv_vm *vm, uint64_t now, const char **accel, uint64_t *run)
+{
+	size_t i, cap_other = 0;
+
+	for (i = 0; i < p->n_th; i++) {
+		struct kvm_thread *t = &p->th[i];
+		struct task_stat st;
+		struct task_schedstat ss;
+		struct hv_vcpu *v;
+		char acc[16];
+		int idx;
+
+		if (t->index < 0 && t->named_ns && now - t->first_ns >= YOUNG_NS &&
+		    !due(now, t->named_ns, c->o.recheck_ns))
+			goto other;
+		if (task_stat_read(ctx->root, p->pid, t->tid, &st, NULL)) {
+			p->relist = true; /* gone: the threads are listed again at the next scan */
+			continue;
+		}
+		t->named_ns = now;
+		if (sscanf(st.comm, "CPU %d/%15s", &idx, acc) != 2 || idx < 0) {
+			t->index = -1;
+			goto other;
+		}
+		if (t->index != idx)
+			t->slow_ns = 0;
+		t->index = idx;
+		v = hv_vm_add_vcpu(vm);
+		v->index = idx;
+		v->tid = t->tid;
+		v->comm = xstrdup(st.comm);
+		v->state[0] = st.state;
+		v->state[1] = '\0';
+		v->cpu = st.processor;
+		v->node = hv_cpu_node(ctx, v->cpu);
+		v->cpu_time_s = (double)(st.utime + st.stime) / (double)task_ticks_per_sec();
+		if (due(now, t->slow_ns, c->o.slow_ns))
+			thread_slow(ctx, p, t, now);
+		if (t->have_affinity)
+			cpulist_copy(&v->affinity, &t->affinity);
+		if (t->cgroup)
+			v->cgroup = xstrdup(t->cgroup);
+		if (!task_schedstat_read(ctx->root, p->pid, t->tid, &ss, NULL)) {
+			v->run_ns = ss.run_ns;
+			v->wait_ns = ss.wait_ns;
+			v->have_run_ns = true;
+			if (t->have_prev_run && ss.run_ns >= t->prev_run_ns)
+				*run += ss.run_ns - t->prev_run_ns;
+			t->prev_run_ns = ss.run_ns;
+			t->have_prev_run = true;
+		}
+		if (!*accel)
+			*accel = !strcmp(acc, "KVM") ? "kvm" : !strcmp(acc, "TCG") ? "tcg" : NULL;
+		continue;
+other:
+		VP_GROW(vm->other_tids, cap_other, vm->n_other + 1);
+		vm->other_tids[vm->n_other++] = t->tid;
+	}
+}
+
+/* Guest RAM per node from numa_maps, on its own clock: every mem_min_ns and mem_cost_x reads. */
+static void cached_guest_ram(const struct hv_ctx *ctx, const struct hv_cache *c,
+			     struct kvm_proc *p, struct hv_vm *vm, uint64_t now)
+{
+	uint64_t every = c->o.mem_min_ns, by_cost = p->mem_cost_ns * c->o.mem_cost_x;
+
+	if (by_cost > every)
+		every = by_cost;
+	/* none found yet (a QEMU still starting, its RAM not mapped): looked for at each scan */
+	if (!p->have_mem || !p->n_mem_nodes || due(now, p->mem_ns, every)) {
+		struct hv_vm tmp;
+		uint64_t t0 = vp_now_ns();
+
+		memset(&tmp, 0, sizeof(tmp));
+		tmp.pid = p->pid;
+		read_guest_ram(ctx, &tmp);
+		p->mem_cost_ns = vp_now_ns() - t0;
+		free(p->mem_node);
+		p->mem_node = tmp.mem_node;
+		p->n_mem_nodes = tmp.n_mem_nodes;
+		p->mem_size = tmp.mem_size;
+		memcpy(p->mem_reason, tmp.mem_reason, sizeof(p->mem_reason));
+		p->mem_ns = now;
+		p->have_mem = true;
+	}
+	vm->n_mem_nodes = p->n_mem_nodes;
+	if (p->mem_node && p->n_mem_nodes > 0) {
+		vm->mem_node = xcalloc((size_t)p->n_mem_nodes, sizeof(uint64_t));
+		memcpy(vm->mem_node, p->mem_node, (size_t)p->n_mem_nodes * sizeof(uint64_t));
+	}
+	if (p->mem_size)
+		vm->mem_size = p->mem_size;
+	if ((c->o.mem_min_ns || c->o.mem_cost_x) && p->n_mem_nodes) {
+		struct sbuf sb = SBUF_INIT;
+
+		sbuf_addf(&sb, "%s; re-read every %.0f s or %ux its read time, whichever is longer",
+			  p->mem_reason, (double)c->o.mem_min_ns / 1e9, c->o.mem_cost_x);
+		snprintf(vm->mem_reason, sizeof(vm->mem_reason), "%s", sbuf_str(&sb));
+		sbuf_release(&sb);
+	} else {
+		memcpy(vm->mem_reason, p->mem_reason, sizeof(vm->mem_reason));
+	}
+}
+
+/*
+ * Paused or running, asked again only when something says it may have
+ * changed: libvirt's status file changed, the vCPUs' run time in the last
+ * interval changed by a factor of 4 (a pause stops them, a resume starts
+ * them), or state_ns passed (STATE_FAILED_NS for a source that did not
+ * answer: a QMP monitor another client holds costs up to 250 ms a time).
+ */
+static void cached_run_state(const struct hv_ctx *ctx, const struct hv_cache *c,
+			     struct kvm_proc *p, struct hv_vm *vm, uint64_t now, uint64_t run,
+			     bool have_run)
+{
+	bool ask = !p->state_asked || !c->o.state_ns, xml_changed = false;
+	uint64_t every = p->state_failed && c->o.state_ns ? STATE_FAILED_NS : c->o.state_ns;
+
+	if (vm->name && *vm->name && !strchr(vm->name, '/') && vm->name[0] != '.') {
+		char *path = xasprintf("/run/libvirt/qemu/%s.xml", vm->name);
+		char *full = vp_path(ctx->root, path);
+		struct stat sb;
+
+		if (!stat(full, &sb)) {
+			xml_changed = !p->xml_known || sb.st_size != p->xml_size ||
+				      sb.st_mtim.tv_sec != p->xml_mtime.tv_sec ||
+				      sb.st_mtim.tv_nsec != p->xml_mtime.tv_nsec;
+			p->xml_known = true;
+			p->xml_size = sb.st_size;
+			p->xml_mtime = sb.st_mtim;
+		} else {
+			xml_changed = p->xml_known;
+			p->xml_known = false;
+		}
+		free(full);
+		free(path);
+	}
+	if (have_run && p->have_run_prev && (run > 4 * p->run_prev || 4 * run < p->run_prev))
+		ask = true;
+	if (have_run) {
+		p->run_prev = run;
+		p->have_run_prev = true;
+	}
+	if (ask || xml_changed || due(now, p->state_ns, every)) {
+		vm->paused = -1;
+		vm->state_source[0] = '\0';
+		read_run_state(ctx, vm, p->argv, p->argc);
+		free(p->alias);
+		free(p->alias_source);
+		free(p->xml_uuid);
+		p->alias = vm->alias ? xstrdup(vm->alias) : NULL;
+		p->alias_source = vm->alias_source ? xstrdup(vm->alias_source) : NULL;
+		p->xml_uuid = vm->uuid && !p->uuid ? xstrdup(vm->uuid) : NULL;
+		p->paused = vm->paused;
+		memcpy(p->state_source, vm->state_source, sizeof(p->state_source));
+		p->state_failed = vm->paused < 0;
+		p->state_asked = true;
+		p->state_ns = now;
+		return;
+	}
+	vm->paused = p->paused;
+	memcpy(vm->state_source, p->state_source, sizeof(vm->state_source));
+	vm->alias = p->alias ? xstrdup(p->alias) : NULL;
+	vm->alias_source = p->alias_source ? xstrdup(p->alias_source) : NULL;
+	if (!vm->uuid && p->xml_uuid)
+		vm->uuid = xstrdup(p->xml_uuid);
+}
+
+static void scan_cached_one(const struct hv_ctx *ctx, const struct hv_cache *c, struct kvm_proc *p,
+			    const struct task_stat *st, uint64_t now, struct hv_vm_list *out)
+{
+	struct hv_vm *vm = hv_vm_list_add(out, HVA_KVM);
+	const char *accel = accel_from_cmdline(p->argv, p->argc);
+	uint64_t run = 0;
+	bool have_run;
+
+	if (due(now, p->cg_ns, c->o.slow_ns))
+		proc_cgroup(ctx, p, now);
+	vm->pid = p->pid;
+	vm->start_ticks = p->start_ticks;
+	vm->name = xstrdup(p->name);
+	vm->name_source = xstrdup(p->name_source);
+	vm->uuid = p->uuid ? xstrdup(p->uuid) : NULL;
+	vm->cgroup = p->cgroup ? xstrdup(p->cgroup) : NULL;
+	vm->cgroup_dir = p->cgroup_dir ? xstrdup(p->cgroup_dir) : NULL;
+	vm->cgroup_version = p->cgroup_version;
+	vm->mem_size = mem_from_cmdline(p->argv, p->argc);
+	if (!p->list_ns || p->relist || st->num_threads != p->num_threads ||
+	    due(now, p->list_ns, c->o.recheck_ns))
+		list_threads(ctx, p, now, st->num_threads);
+	scan_threads(ctx, c, p, vm, now, &accel, &run);
+	have_run = vm->n_vcpus > 0;
+	if (vm->n_vcpus) {
+		snprintf(vm->vcpu_reason, sizeof(vm->vcpu_reason), "vCPU threads named 'CPU n/...'");
+	} else {
+		size_t i;
+
+		vcpus_from_debugfs(ctx, vm, &accel);
+		for (i = 0; i < vm->n_vcpus; i++) {
+			struct hv_vcpu *v = &vm->vcpus[i];
+			struct task_cgroup tc;
+			const char *cgpath;
+			int ver;
+
+			if (task_cgroup_read(ctx->root, p->pid, v->tid, &tc, NULL))
+				continue;
+			cgpath = pick_cgroup(&tc, &ver);
+			if (cgpath && vm->cgroup && strcmp(cgpath, vm->cgroup))
+				v->cgroup = xstrdup(cgpath);
+			task_cgroup_release(&tc);
+		}
+	}
+	if (vm->n_vcpus > 1)
+		qsort(vm->vcpus, vm->n_vcpus, sizeof(*vm->vcpus), cmp_vcpu);
+	sort_other(vm);
+	vm->accel = accel ? xstrdup(accel) : NULL;
+	cached_guest_ram(ctx, c, p, vm, now);
+	cached_run_state(ctx, c, p, vm, now, run, have_run);
+	if (!vm->alias) /* KubeVirt's libvirt runs in the pod: no status file here */
+		vm->alias = kvm_vm_alias(vm->name, NULL, vm->cgroup, &vm->alias_source);
+}
+
+static int kvm_scan_cached(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err)
+{
+	struct hv_cache *c = ctx->cache;
+	uint64_t now = vp_now_ns();
+	int *pids = NULL, ret;
+	size_t n = 0, i, j = 0, k = 0;
+	struct kvm_proc *np;
+
+	ret = proc_list(ctx->root, &pids, &n, err);
+	if (ret)
+		return ret;
+	np = xcalloc(n + 1, sizeof(*np));
+	for (i = 0; i < n; i++) {
+		struct kvm_proc *p = &np[k];
+		struct task_stat st;
+		char **argv = NULL;
+		size_t argc = 0;
+
+		while (j < c->n && c->p[j].pid < pids[i])
+			proc_release(&c->p[j++]);
+		if (j < c->n && c->p[j].pid == pids[i]) {
+			*p = c->p[j++];
+		} else {
+			p->pid = pids[i];
+			p->first_ns = now;
+		}
+		if (p->qemu) {
+			if (leader_stat(ctx->root, p->pid, &st)) {
+				proc_release(p); /* gone since the listing */
+				continue;
+			}
+			if (st.starttime != p->start_ticks) { /* another process behind the pid */
+				proc_release(p);
+				p->pid = pids[i];
+				p->first_ns = now;
+			}
+		}
+		if (!p->qemu) {
+			if (p->checked_ns && now - p->first_ns >= YOUNG_NS &&
+			    !due(now, p->checked_ns, c->o.recheck_ns)) {
+				k++;
+				continue;
+			}
+			p->checked_ns = now;
+			/* processes vanish while we look: skip them quietly */
+			if (proc_cmdline(ctx->root, p->pid, &argv, &argc, NULL) || !argc ||
+			    leader_stat(ctx->root, p->pid, &st) || !kvm_is_qemu(argv[0], st.comm)) {
+				vp_free_names(argv, argc);
+				k++;
+				continue;
+			}
+			p->qemu = true;
+			p->argv = argv;
+			p->argc = argc;
+			p->start_ticks = st.starttime;
+		}
+		scan_cached_one(ctx, c, p, &st, now, out);
+		k++;
+	}
+	while (j < c->n)
+		proc_release(&c->p[j++]);
+	free(c->p);
+	free(pids);
+	c->p = np;
+	c->n = k;
+	c->cap = n + 1;
 	return 0;
 }
 

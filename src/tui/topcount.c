@@ -144,6 +144,7 @@ static int open_collector(struct top_state *s, struct vp_err *err)
 	o.vm_names = s->vm_names;
 	o.n_vm_names = s->n_vm_names;
 	o.trace = s->trace; /* top's own recorder: one set of ring buffers, not two */
+	o.cache = s->cache; /* and one scan of the host per sample, not two */
 	/* --resctrl: the model's resctrl.* inputs from top's groups, one per VM */
 	o.resctrl = s->rdt_on && !s->xen_psr;
 	o.rdt = s->rdt;

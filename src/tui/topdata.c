@@ -73,6 +73,7 @@ int top_init(struct top_state *s, const char *root, struct vp_err *err)
 	if (ret)
 		return ret;
 	attrib_init(&s->attrib, &s->plat.topo);
+	s->cache = hv_cache_new(root);
 	{
 		struct vp_err terr = { 0, "" };
 
@@ -133,6 +134,7 @@ void top_release(struct top_state *s)
 {
 	free_rows(s);
 	top_count_release(s);
+	hv_cache_free(s->cache); /* after the collector that shares it */
 	/* the meter lets go of the VMs, then the set removes every group left */
 	resctrl_meter_free(s->rdt_meter);
 	if (s->rdt_own)
@@ -551,7 +553,7 @@ int top_sample(struct top_state *s, struct vp_err *err)
 
 	ctx.xen_tracer = s->xen_tracer;
 	ctx.xen_psr_run = s->xen_psr;
-	ret = hv_scan_vms(&ctx, &l, err);
+	ret = hv_scan_vms_shared(&ctx, s->cache, &s->scan_seen, &l, err);
 	if (ret)
 		goto out;
 	keep_named(s, &l);

@@ -160,6 +160,9 @@ struct top_state {
 	char notes[1024];
 
 	struct schedtrace *trace;       /* exact residency; NULL: sampled */
+	struct hv_cache *cache;         /* what the scans keep between samples (hv.h), shared
+					   with the collector: one scan serves both */
+	uint64_t scan_seen;
 	struct hv_xen_numa *xen_numa;   /* opt-in Xen page dumps (set after top_init); NULL off */
 	struct hv_xen_tracer *xen_tracer; /* top_xentrace(): exact Xen residency; NULL sampled */
 	struct hv_xen_psr *xen_psr;     /* top --xen-psr (set after top_init, the caller's, with

@@ -1025,3 +1025,131 @@ TEST(kvm_libvirt_iothreads_from_status)
 	CHECK_INT(kvm_libvirt_iothreads_xml("<domain><iothreads>9</iothreads></domain>", ids, 4), 4);
 	CHECK_INT(kvm_libvirt_iothreads_xml("<domain><vcpu>2</vcpu></domain>", ids, 4), 0);
 }
+
+/* Write text into ROOT/path (the copy of a fixture a test changes). */
+static void put_file(const char *root, const char *path, const char *text)
+{
+	char *full = xasprintf("%s%s", root, path);
+	FILE *f = fopen(full, "w");
+
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	free(full);
+}
+
+static int cached_scan(const char *root, struct platform *p, struct hv_cache *c, uint64_t *seen,
+		       struct hv_vm_list *l)
+{
+	struct hv_ctx ctx;
+	struct vp_err err = { 0, "" };
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.root = root;
+	ctx.plat = p;
+	memset(l, 0, sizeof(*l));
+	return hv_scan_vms_shared(&ctx, c, seen, l, &err);
+}
+
+/*
+ * The scan cache (issue 22) on a copy of host-qemu that the test changes
+ * between scans: what is read at every scan (a vCPU's stat), what waits for
+ * its slower clock (affinity, numa_maps), a vCPU thread gone, a scan shared
+ * by two consumers but never given twice to one, and no cache (all zero
+ * clocks, as on a fixture tree) reading everything again.
+ */
+TEST(kvm_scan_cache_clocks)
+{
+	char tmpl[] = "/tmp/vp-hvcache.XXXXXX", *root = mkdtemp(tmpl), *cmd;
+	struct hv_cache_opts o = { 3000000000ull, 10000000000ull, 10000000000ull, 100,
+				   2000000000ull, 250000000ull };
+	struct hv_cache *c = hv_cache_new_opts(&o), *none = hv_cache_new(root);
+	struct platform p;
+	struct hv_vm_list l;
+	uint64_t seen = 0, other = 0, none_seen = 0;
+	const char *vcpu1 = "4003 (CPU 1/TCG) S 1 4003 4003 0 -1 4194560 0 0 0 0 1000 0 0 0 20 0 4 0 "
+			    "5000 1642369024 9234 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 %d "
+			    "0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+	char line[400];
+
+	CHECK(root != NULL);
+	if (!root)
+		return;
+	cmd = xasprintf("cp -r '%s'/. '%s'", test_data("root/host-qemu"), root);
+	CHECK_INT(system(cmd), 0);
+	free(cmd);
+	fake_platform(&p);
+
+	CHECK_INT(cached_scan(root, &p, c, &seen, &l), 0);
+	CHECK_INT(l.n, 1);
+	if (l.n == 1 && l.vms[0].n_vcpus == 2) {
+		CHECK_INT(l.vms[0].vcpus[1].cpu, 3);
+		CHECK_STR(fmt_list(&l.vms[0].vcpus[1].affinity), "0-3");
+		CHECK_U64(hv_vm_mem_total(&l.vms[0]), 224ull << 20);
+		CHECK(strstr(l.vms[0].mem_reason, "re-read every 10 s or 100x its read time") != NULL);
+	}
+	hv_vm_list_release(&l);
+
+	/* vCPU 1 moved to CPU 1 and was pinned there; the guest RAM mapping went */
+	snprintf(line, sizeof(line), vcpu1, 1);
+	put_file(root, "/proc/4000/task/4003/stat", line);
+	put_file(root, "/proc/4000/task/4003/status", "Name:\tCPU 1/TCG\nCpus_allowed_list:\t1\n");
+	put_file(root, "/proc/4000/numa_maps", "");
+
+	/* another consumer right after: the same scan, copied (CPU 3, as scanned) */
+	CHECK_INT(cached_scan(root, &p, c, &other, &l), 0);
+	if (l.n == 1 && l.vms[0].n_vcpus == 2)
+		CHECK_INT(l.vms[0].vcpus[1].cpu, 3);
+	hv_vm_list_release(&l);
+
+	/* the first again: never the same scan twice, so it reads stat (CPU 1, node 0), but
+	   affinity and numa_maps wait for their clocks (10 s) */
+	CHECK_INT(cached_scan(root, &p, c, &seen, &l), 0);
+	CHECK_INT(l.n, 1);
+	if (l.n == 1 && l.vms[0].n_vcpus == 2) {
+		CHECK_INT(l.vms[0].vcpus[1].cpu, 1);
+		CHECK_INT(l.vms[0].vcpus[1].node, 0);
+		CHECK_STR(fmt_list(&l.vms[0].vcpus[1].affinity), "0-3");
+		CHECK_U64(hv_vm_mem_total(&l.vms[0]), 224ull << 20);
+	}
+	hv_vm_list_release(&l);
+
+	/* all-zero clocks (hv_cache_new() on a fixture tree): everything read again */
+	CHECK_INT(cached_scan(root, &p, none, &none_seen, &l), 0);
+	if (l.n == 1 && l.vms[0].n_vcpus == 2) {
+		CHECK_INT(l.vms[0].vcpus[1].cpu, 1);
+		CHECK_STR(fmt_list(&l.vms[0].vcpus[1].affinity), "1");
+		CHECK_U64(hv_vm_mem_total(&l.vms[0]), 0);
+		CHECK(strstr(l.vms[0].mem_reason, "re-read") == NULL);
+	}
+	hv_vm_list_release(&l);
+
+	/* vCPU 1's thread exits: gone from the next scan, though the thread count says nothing */
+	cmd = xasprintf("rm -r '%s/proc/4000/task/4003'", root);
+	CHECK_INT(system(cmd), 0);
+	free(cmd);
+	CHECK_INT(cached_scan(root, &p, c, &seen, &l), 0);
+	CHECK_INT(l.n, 1);
+	if (l.n == 1) {
+		CHECK_INT(l.vms[0].n_vcpus, 1);
+		if (l.vms[0].n_vcpus)
+			CHECK_INT(l.vms[0].vcpus[0].tid, 4002);
+	}
+	hv_vm_list_release(&l);
+
+	/* the process exits: no VM */
+	cmd = xasprintf("rm -r '%s/proc/4000'", root);
+	CHECK_INT(system(cmd), 0);
+	free(cmd);
+	CHECK_INT(cached_scan(root, &p, c, &seen, &l), 0);
+	CHECK_INT(l.n, 0);
+	hv_vm_list_release(&l);
+
+	hv_cache_free(c);
+	hv_cache_free(none);
+	cmd = xasprintf("rm -rf '%s'", root);
+	CHECK_INT(system(cmd), 0);
+	free(cmd);
+}

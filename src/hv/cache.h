@@ -1,0 +1,77 @@
+/* cache.h - what hv_cache keeps between scans (hv.h): shared by hv.c and the KVM adapter */
+#ifndef VP_HV_CACHE_H
+#define VP_HV_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "hv/hv.h"
+
+struct kvm_thread {             /* one thread of a QEMU process */
+	int tid;
+	int index;                  /* vCPU number from its name, -1 another thread */
+	char acc[16];               /* "KVM", "TCG": the name's suffix */
+	uint64_t first_ns;          /* the scan that first listed it */
+	uint64_t named_ns;          /* when its name was last read (not a vCPU: looked at again) */
+	uint64_t slow_ns;           /* when its status and cgroup were read, 0 never */
+	struct cpulist affinity;    /* Cpus_allowed_list then */
+	bool have_affinity;
+	char *cgroup;               /* its cgroup when not its VM's, NULL */
+	uint64_t prev_run_ns;       /* schedstat run time at the previous scan */
+	bool have_prev_run;
+};
+
+struct kvm_proc {               /* one process of /proc */
+	int pid;
+	uint64_t start_ticks;       /* the incarnation (QEMU only) */
+	bool qemu;
+	uint64_t first_ns, checked_ns; /* first listed; last looked at (not QEMU) */
+	/* QEMU: what its command line and cgroup say (read once, the cgroup every slow_ns) */
+	char **argv;
+	size_t argc;
+	char *name, *name_source, *uuid, *cgroup, *cgroup_dir;
+	int cgroup_version;
+	uint64_t cg_ns;
+	struct kvm_thread *th;      /* ascending tid */
+	size_t n_th, cap_th;
+	int num_threads;            /* the leader's stat when the threads were listed */
+	uint64_t list_ns;
+	bool relist;                /* a vCPU thread went, or one is not named yet */
+	/* numa_maps */
+	uint64_t mem_ns, mem_cost_ns;
+	bool have_mem;
+	uint64_t *mem_node;
+	int n_mem_nodes;
+	uint64_t mem_size;
+	char mem_reason[160];
+	/* paused or running */
+	int paused;
+	char state_source[96];
+	uint64_t state_ns;
+	bool state_asked, state_failed;
+	bool xml_known;             /* libvirt's status file was read: its stat below */
+	struct timespec xml_mtime;
+	off_t xml_size;
+	char *alias, *alias_source; /* what libvirt's status said with it (read_run_state()) */
+	char *xml_uuid;             /* the uuid from libvirt's status, when the command line has none */
+	uint64_t run_prev;          /* the vCPUs' run time in the previous interval */
+	bool have_run_prev;
+};
+
+struct hv_cache {
+	struct hv_cache_opts o;
+	struct kvm_proc *p;         /* ascending pid */
+	size_t n, cap;
+	/* hv_scan_vms_shared() */
+	struct hv_vm_list last;
+	bool have_last;
+	uint64_t last_ns, last_gen;
+	struct hv_ctx last_ctx;     /* its root: last_root (a consumer's root goes with it) */
+	char *last_root;
+};
+
+void kvm_cache_release(struct hv_cache *c);
+
+#endif
