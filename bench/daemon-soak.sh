@@ -55,7 +55,7 @@ while [ $(($(date +%s) - start)) -lt "$secs" ]; do
 		[ -n "$f" ] && [ -n "$r" ] || continue
 		sessions=$((sessions + 1)) frames=$((frames + f)) recorded=$((recorded + r))
 	done <ids
-	rm -f ids recs/*.vmmrec
+	rm -f ids recs/*.vmmdb recs/*.vmmrec
 	now=$(date +%s)
 	if [ "$now" -ge "$next" ]; then
 		echo "$((now - start)) $(awk '/^VmRSS/ {print $2}' "/proc/$D/status") $(ls "/proc/$D/fd" | wc -l) $(ls "/proc/$D/task" | wc -l) $(cpu_s) $sessions $frames $recorded $((frames - recorded))"

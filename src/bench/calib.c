@@ -221,10 +221,20 @@ int calib_save(const struct calib *c, const char *path, struct vp_err *err)
 	int ret = 0;
 
 	calib_format(c, &sb);
-	f = fopen(tmp, "w");
-	if (!f) {
-		ret = vp_err_errno(err, errno, "cannot create '%s'", tmp);
-		goto out;
+	unlink(tmp);		/* a leftover (or a planted link): created anew below */
+	{
+		int fd = vp_open_output(tmp, true, 0644, err);
+
+		if (fd < 0) {
+			ret = fd;
+			goto out;
+		}
+		f = fdopen(fd, "w");
+		if (!f) {
+			ret = vp_err_errno(err, errno, "cannot create '%s'", tmp);
+			close(fd);
+			goto out;
+		}
 	}
 	if (fwrite(sb.buf, 1, sb.len, f) != sb.len || fflush(f) || fsync(fileno(f))) {
 		ret = vp_err_errno(err, errno, "cannot write '%s'", tmp);
@@ -512,7 +522,7 @@ int calib_load(struct calib *c, const char *path, struct vp_err *err)
 	int ret;
 
 	calib_init(c);
-	ret = vp_read_file("/", path, &text, &len, err);
+	ret = vp_read_regular(path, CALIB_MAX_BYTES, &text, &len, err);
 	if (!ret)
 		ret = calib_parse(c, text, len, path, err);
 	free(text);

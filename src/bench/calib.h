@@ -165,6 +165,8 @@ int calib_save(const struct calib *c, const char *path, struct vp_err *err);
 int calib_parse(struct calib *c, const char *text, size_t len, const char *name,
 		struct vp_err *err);
 /* calib_parse() of the file at path (a path, not root-relative: user data). */
+/* A calibration file is a regular file of at most CALIB_MAX_BYTES. */
+#define CALIB_MAX_BYTES ((size_t)4 << 20)
 int calib_load(struct calib *c, const char *path, struct vp_err *err);
 
 struct platform;

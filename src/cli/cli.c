@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "util/alloc.h"
+#include "util/fs.h"
 #include "version.h"
 
 const struct cmd *cli_find_cmd(const char *name)
@@ -464,12 +465,19 @@ int cli_write(const struct sbuf *sb)
 FILE *cli_open_output(const char *path, struct vp_err *err)
 {
 	FILE *f;
+	int fd;
 
 	if (!path || !strcmp(path, "-"))
 		return stdout;
-	f = fopen(path, "w");
-	if (!f)
+	/* truncates what exists (/dev/stdout too); never creates through a dangling link */
+	fd = vp_open_output(path, false, 0666, err);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f) {
 		vp_err_errno(err, errno, "cannot open '%s' for writing", path);
+		close(fd);
+	}
 	return f;
 }
 

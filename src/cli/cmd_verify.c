@@ -55,10 +55,11 @@ static void machine_of(struct verify_machine *m, const struct platform *p,
 
 static int save(const char *path, const struct sbuf *doc)
 {
-	FILE *f = fopen(path, "w");
+	struct vp_err err = { 0, "" };
+	FILE *f = cli_open_output(path, &err);
 
 	if (!f)
-		return cli_errorf("cannot write '%s': %s", path, strerror(errno));
+		return cli_error(&err);
 	fwrite(doc->buf, 1, doc->len, f);
 	return cli_close_output(f, path);
 }
@@ -76,7 +77,7 @@ static int load(const char *path, bool json)
 	bool parsed = false;
 	int rc = 0, pass, fail, skp;
 
-	if (vp_read_file(NULL, path, &text, &len, &err) ||
+	if (vp_read_regular(path, VP_DOC_MAX_BYTES, &text, &len, &err) ||
 	    jv_parse(&doc, text, len, path, &err)) {
 		rc = cli_error(&err);
 		goto out;

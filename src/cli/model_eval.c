@@ -244,7 +244,7 @@ int model_eval_run(struct model_registry *r, const struct model_eval_opts *o, co
 			goto out;
 		}
 	if (o->counts) {
-		if (vp_read_file("/", o->counts, &buf, &len, &err) ||
+		if (vp_read_regular(o->counts, VP_DOC_MAX_BYTES, &buf, &len, &err) ||
 		    counts_parse_json(&c, buf, len, o->counts, &err)) {
 			rc = cli_error(&err);
 			goto out;
@@ -253,7 +253,7 @@ int model_eval_run(struct model_registry *r, const struct model_eval_opts *o, co
 		buf = NULL;
 	}
 	if (o->perf_csv) {
-		if (vp_read_file("/", o->perf_csv, &buf, &len, &err) ||
+		if (vp_read_regular(o->perf_csv, VP_DOC_MAX_BYTES, &buf, &len, &err) ||
 		    counts_parse_perf_csv(&c.row, &c.duration_s, buf, len, o->perf_csv, &err)) {
 			rc = cli_error(&err);
 			goto out;
@@ -747,7 +747,7 @@ static int test_file(struct model_registry *r, const struct model_eval_opts *o, 
 	memset(&t, 0, sizeof(t));
 	tf.path = path;
 	diags_init(&d);
-	if (vp_read_file("/", path, &text, &len, &err)) {
+	if (vp_read_regular(path, VP_DOC_MAX_BYTES, &text, &len, &err)) {
 		rc = cli_error(&err);
 		goto out;
 	}

@@ -46,15 +46,18 @@ struct rconn {
 static int read_token(const char *path, char **out, struct vp_err *err)
 {
 	struct sbuf sb = SBUF_INIT;
-	FILE *f = fopen(path, "r");
-	char buf[512];
-	size_t n;
+	char *text = NULL;
+	size_t n = 0;
+	int ret = vp_read_regular(path, 64 << 10, &text, &n, err);	/* a token is 64 characters */
 
-	if (!f)
-		return vp_err_errno(err, errno, "cannot read the token file '%s'", path);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		sbuf_add(&sb, buf, n);
-	fclose(f);
+	if (ret) {
+		char why[VP_ERR_MSG_MAX];
+
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return vp_err_set(err, ret, "cannot read the token file: %s", why);
+	}
+	sbuf_add(&sb, text, n);
+	free(text);
 	while (sb.len && (sb.buf[sb.len - 1] == '\n' || sb.buf[sb.len - 1] == '\r' ||
 			  sb.buf[sb.len - 1] == ' ' || sb.buf[sb.len - 1] == '\t'))
 		sb.buf[--sb.len] = '\0';
@@ -1289,9 +1292,17 @@ static int run_record(struct rconn *c, int argc, char **argv)
 		rc = cli_error(&err);
 		goto out;
 	}
-	f = fopen(outpath, "wb");
+	/* as a local recording: a new file, mode 0600, never through a symbolic link */
+	{
+		int fd = vp_open_output(outpath, true, 0600, &err);
+
+		f = fd < 0 ? NULL : fdopen(fd, "wb");
+		if (fd >= 0 && !f) {
+			vp_err_errno(&err, errno, "cannot create '%s'", outpath);
+			close(fd);
+		}
+	}
 	if (!f) {
-		vp_err_errno(&err, errno, "cannot create '%s'", outpath);
 		rc = cli_error(&err);
 		goto out;
 	}

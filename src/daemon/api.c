@@ -203,7 +203,9 @@ static enum MHD_Result send_file(struct vpd_req *r, const char *dir, const char 
 			free(copy);
 			return vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "invalid path '%s'", rel);
 		}
-		nfd = openat(dfd, tok, (next ? O_DIRECTORY : 0) | O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		/* O_NONBLOCK: a FIFO's open does not wait for a writer (fstat refuses it below) */
+		nfd = openat(dfd, tok, (next ? O_DIRECTORY : O_NONBLOCK) | O_RDONLY | O_NOFOLLOW |
+			     O_CLOEXEC);
 		close(dfd);
 		if (nfd < 0) {
 			free(copy);
@@ -224,9 +226,15 @@ static enum MHD_Result send_file(struct vpd_req *r, const char *dir, const char 
 		close(fd);
 		return vpd_reply_error(r, MHD_HTTP_NOT_FOUND, "no file '%s'", rel);
 	}
+	{
+		int fl = fcntl(fd, F_GETFL);
+
+		if (fl >= 0)
+			(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	}
 	resp = MHD_create_response_from_fd((uint64_t)st.st_size, fd);
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type ? type : content_type(rel));
-	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+	vpd_safe_headers(resp);
 	if (disposition)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_DISPOSITION, disposition);
 	ret = MHD_queue_response(r->conn, MHD_HTTP_OK, resp);
@@ -294,7 +302,7 @@ enum MHD_Result vpd_api_recordings(struct vpd_req *r, const char *name)
 			}
 			resp = MHD_create_response_from_fd((uint64_t)st.st_size, fd);
 			MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/vnd.sqlite3");
-			MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+			vpd_safe_headers(resp);
 			MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_DISPOSITION, disp);
 			ret = MHD_queue_response(r->conn, MHD_HTTP_OK, resp);
 			MHD_destroy_response(resp);

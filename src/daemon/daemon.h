@@ -78,6 +78,8 @@ void vpd_users_snapshot(struct vpd *d, struct users *out, unsigned *gen);
 /* Reply helpers: each queues a response and returns MHD's result; body's buffer is
  * taken (body is left empty, releasing it is optional). */
 enum MHD_Result vpd_reply(struct vpd_req *r, unsigned status, const char *type, struct sbuf *body);
+/* Headers every reply carries: no sniffing, never framed, only this origin's scripts. */
+void vpd_safe_headers(struct MHD_Response *resp);
 enum MHD_Result vpd_reply_json(struct vpd_req *r, unsigned status, struct sbuf *body);
 enum MHD_Result vpd_reply_error(struct vpd_req *r, unsigned status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -23,6 +23,18 @@
 
 /* ---- replies ---- */
 
+void vpd_safe_headers(struct MHD_Response *resp)
+{
+	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(resp, "X-Frame-Options", "DENY");
+	/* the web UI's styles are set per element (chart legends): style attributes allowed */
+	MHD_add_response_header(resp, "Content-Security-Policy",
+				"default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' "
+				"data:; object-src 'none'; base-uri 'none'; form-action 'none'; "
+				"frame-ancestors 'none'");
+	MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
+}
+
 enum MHD_Result vpd_reply(struct vpd_req *r, unsigned status, const char *type, struct sbuf *body)
 {
 	struct MHD_Response *resp;
@@ -34,7 +46,7 @@ enum MHD_Result vpd_reply(struct vpd_req *r, unsigned status, const char *type, 
 					       buf ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+	vpd_safe_headers(resp);
 	if (status == MHD_HTTP_UNAUTHORIZED)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
 					"Bearer realm=\"vmmprof\"");
@@ -258,6 +270,12 @@ void vpd_users_refresh(struct vpd *d, bool force)
 	} else if (st.st_size > USERS_FILE_MAX) {
 		snprintf(why, sizeof(why), "the users file '%s' is larger than %d bytes", d->conf.users,
 			 USERS_FILE_MAX);
+		users_fail(d, why);
+	} else if (st.st_mode & S_IWOTH) {
+		/* anyone could add an admin: fail closed until it is fixed */
+		snprintf(why, sizeof(why), "the users file '%s' is writable by every user (mode %04o): "
+			 "'chmod o-w %s'", d->conf.users, (unsigned)(st.st_mode & 07777),
+			 d->conf.users);
 		users_fail(d, why);
 	} else if (users_load_fd(&nu, fd, d->conf.users, &err)) {
 		users_fail(d, err.msg);
@@ -742,7 +760,7 @@ static void *stop_deadline(void *arg)
 
 static int read_pem(const char *path, char **out, struct vp_err *err)
 {
-	return vp_read_file(NULL, path, out, NULL, err);
+	return vp_read_regular(path, 1 << 20, out, NULL, err);	/* a PEM file is a few KiB */
 }
 
 int vpd_run(struct srv_conf *conf)
@@ -824,6 +842,9 @@ int vpd_run(struct srv_conf *conf)
 		}
 	} else if (d.conf.user) {
 		fprintf(stderr, "vmmprofd: note: not root, so --user '%s' is ignored\n", d.conf.user);
+	} else if (geteuid() == 0) {
+		fprintf(stderr, "vmmprofd: warning: running as root: a flaw in the daemon would be "
+				"root's (give --user vmmprof, docs/daemon.md)\n");
 	}
 
 	/* every thread started from here on inherits this mask: signals come to sigwait() */

@@ -811,22 +811,9 @@ static int parse_text(struct loader *ld, const char *file, const char *text, boo
 	return 0;
 }
 
-#define MODEL_MAX_BYTES (4 << 20) /* a model is text a person writes */
+#define MODEL_MAX_BYTES ((size_t)4 << 20) /* a model is text a person writes */
 
-/* Models are regular files of sane size: not /dev/zero, not a directory. */
-static int regular_file(const char *path, struct vp_err *err)
-{
-	struct stat st;
-
-	if (stat(path, &st))
-		return vp_err_errno(err, errno, "cannot open '%s'", path);
-	if (!S_ISREG(st.st_mode))
-		return vp_err_set(err, VP_EINVAL, "'%s' is not a regular file", path);
-	if (st.st_size > MODEL_MAX_BYTES)
-		return vp_err_set(err, VP_ERANGE, "'%s' is too large for a model (%lld bytes, "
-				  "at most %d)", path, (long long)st.st_size, MODEL_MAX_BYTES);
-	return 0;
-}
+/* Models are regular files of sane size (vp_read_regular): not /dev/zero, not a FIFO. */
 
 static int load_file(struct loader *ld, const char *path, const char *text_in,
 		     struct src_loc from, bool top)
@@ -865,8 +852,7 @@ static int load_file(struct loader *ld, const char *path, const char *text_in,
 	}
 	if (text_in) {
 		text = xstrdup(text_in);
-	} else if ((ret = regular_file(path, &err)) ||
-		   (ret = vp_read_file(NULL, path, &text, &len, &err))) {
+	} else if ((ret = vp_read_regular(path, MODEL_MAX_BYTES, &text, &len, &err))) {
 		if (from.file)
 			error_at(ld, from, "%s", err.msg);
 		else

@@ -2,6 +2,7 @@
 #include "record/record.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "model/swsource.h"
 #include "util/alloc.h"
+#include "util/fs.h"
 #include "util/sbuf.h"
 #include "util/strmap.h"
 #include "version.h"
@@ -296,13 +298,22 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 	       struct vp_err *err)
 {
 	struct rec_writer *w;
-	struct stat st;
 	int ret;
 
 	if (!*path)
 		return vp_err_set(err, VP_EINVAL, "the recording's file name is empty");
-	if (!stat(path, &st))
-		return vp_err_set(err, -EEXIST, "'%s' exists: not overwriting a recording", path);
+	/* created here, a new file of mode 0600 (recordings name processes and VMs), never
+	 * through a symbolic link, dangling or not; SQLite then opens the empty file */
+	{
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+		if (fd < 0 && errno == EEXIST)
+			return vp_err_set(err, -EEXIST, "'%s' exists: not overwriting a recording",
+					  path);
+		if (fd < 0)
+			return vp_err_errno(err, errno, "cannot create '%s'", path);
+		close(fd);
+	}
 	w = xcalloc(1, sizeof(*w));
 	w->path = xstrdup(path);
 	w->n_inputs = h->model->n_inputs;
@@ -1165,6 +1176,10 @@ int rec_open(const char *path, struct recording *r, struct vp_err *err)
 		return vp_err_errno(err, errno, "cannot open recording '%s'", path);
 	if (S_ISDIR(sb.st_mode))
 		return vp_err_set(err, -EISDIR, "cannot open recording '%s': it is a directory", path);
+	/* a FIFO or a device would block SQLite's open or feed it without end */
+	if (!S_ISREG(sb.st_mode))
+		return vp_err_set(err, VP_EINVAL, "cannot open recording '%s': it is %s, not a "
+				  "regular file", path, vp_file_type(sb.st_mode));
 	/* SQLite says "unable to open database file" for a file we may not read: say why */
 	if (access(path, R_OK))
 		return vp_err_errno(err, errno, "cannot open recording '%s'", path);

@@ -287,7 +287,7 @@ int srv_conf_load(struct srv_conf *c, const char *path, struct vp_err *err)
 {
 	char *text = NULL;
 	size_t len = 0;
-	int ret = vp_read_file(NULL, path, &text, &len, err);
+	int ret = vp_read_regular(path, SRV_CONF_MAX_BYTES, &text, &len, err);
 
 	if (ret)
 		return ret;

@@ -60,6 +60,8 @@ int srv_conf_set(struct srv_conf *c, const char *key, const char *value, struct 
  */
 int srv_conf_parse(struct srv_conf *c, const char *text, size_t len, const char *name,
 		   struct vp_err *err);
+/* A configuration file is a regular file of at most SRV_CONF_MAX_BYTES. */
+#define SRV_CONF_MAX_BYTES ((size_t)1 << 20)
 int srv_conf_load(struct srv_conf *c, const char *path, struct vp_err *err);
 /* Every setting of c in the file's language (`key = "value"` lines, the
  * booleans too), which srv_conf_parse() reads back to the same settings. */

@@ -251,7 +251,7 @@ int users_load(struct users *u, const char *path, bool missing_ok, struct vp_err
 	size_t len = 0;
 	int ret;
 
-	ret = vp_read_file(NULL, path, &text, &len, err);
+	ret = vp_read_regular(path, USERS_FILE_MAX, &text, &len, err);
 	if (ret == -ENOENT && missing_ok) {
 		vp_err_clear(err);
 		return 0;
@@ -321,7 +321,8 @@ int users_save(const struct users *u, const char *path, struct vp_err *err)
 			 "max_events:min_interval_ms (0 = no limit)\n");
 	users_format(u, &sb);
 	sbuf_addf(&tmp, "%s.tmp.%d", path, (int)getpid());
-	fd = open(sbuf_str(&tmp), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	unlink(sbuf_str(&tmp));		/* a leftover, or a planted link: never written through */
+	fd = open(sbuf_str(&tmp), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		ret = vp_err_errno(err, errno, "cannot create '%s'", sbuf_str(&tmp));
 		goto out;

@@ -79,6 +79,124 @@ out:
 	return ret;
 }
 
+const char *vp_file_type(unsigned mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: return "a regular file";
+	case S_IFDIR: return "a directory";
+	case S_IFIFO: return "a FIFO";
+	case S_IFCHR: return "a character device";
+	case S_IFBLK: return "a block device";
+	case S_IFSOCK: return "a socket";
+	case S_IFLNK: return "a symbolic link";
+	default: return "not a file";
+	}
+}
+
+int vp_open_regular(const char *path, int flags, struct stat *st, struct vp_err *err)
+{
+	struct stat sb;
+	int fd, fl;
+
+	if (!st)
+		st = &sb;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags);
+	if (fd < 0) {
+		if (errno == ELOOP && (flags & O_NOFOLLOW))
+			return vp_err_set(err, -ELOOP, "'%s' is a symbolic link", path);
+		return vp_err_errno(err, errno, "cannot open '%s'", path);
+	}
+	if (fstat(fd, st)) {
+		int e = errno;
+
+		close(fd);
+		return vp_err_errno(err, e, "cannot open '%s'", path);
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		return vp_err_set(err, VP_EINVAL, "'%s' is not a regular file (%s)", path,
+				  vp_file_type(st->st_mode));
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+int vp_read_regular(const char *path, size_t max, char **out, size_t *len, struct vp_err *err)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct stat st;
+	char buf[8192];
+	int fd, ret = 0;
+	ssize_t n;
+
+	fd = vp_open_regular(path, 0, &st, err);
+	if (fd < 0)
+		return fd;
+	if ((uint64_t)st.st_size > max) {
+		close(fd);
+		return vp_err_set(err, VP_ERANGE, "'%s' is larger than %zu bytes", path, max);
+	}
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = vp_err_errno(err, errno, "cannot read '%s'", path);
+			break;
+		}
+		if (n == 0)
+			break;
+		if (sb.len + (size_t)n > max) {
+			ret = vp_err_set(err, VP_ERANGE, "'%s' is larger than %zu bytes", path, max);
+			break;
+		}
+		sbuf_add(&sb, buf, (size_t)n);
+	}
+	close(fd);
+	if (ret) {
+		sbuf_release(&sb);
+		return ret;
+	}
+	if (len)
+		*len = sb.len;
+	*out = sbuf_detach(&sb);
+	return 0;
+}
+
+int vp_open_output(const char *path, bool excl, unsigned mode, struct vp_err *err)
+{
+	int fd, tries;
+
+	for (tries = 0; tries < 3; tries++) {
+		if (!excl) {
+			fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
+			if (fd >= 0)
+				return fd;
+			if (errno != ENOENT)
+				return vp_err_errno(err, errno, "cannot open '%s' for writing", path);
+		}
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
+			  (mode_t)mode);
+		if (fd >= 0)
+			return fd;
+		if (errno != EEXIST || excl)
+			break;
+		/* a name that exists but could not be opened: a dangling link (or a race) */
+		{
+			struct stat st;
+
+			if (!lstat(path, &st) && S_ISLNK(st.st_mode) && stat(path, &st))
+				return vp_err_set(err, -ELOOP, "'%s' is a symbolic link to a file that "
+						  "does not exist: not creating it", path);
+		}
+	}
+	if (errno == EEXIST)
+		return vp_err_set(err, -EEXIST, "'%s' exists: not overwriting it", path);
+	return vp_err_errno(err, errno, "cannot create '%s'", path);
+}
+
 char *vp_rstrip(char *s)
 {
 	size_t n = strlen(s);

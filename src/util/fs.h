@@ -8,6 +8,8 @@
 
 #include "util/err.h"
 
+struct stat;
+
 /*
  * Every probe and source reads through a root directory ("/" on a live
  * system, a fixture tree in tests).  path is absolute ("/sys/...") and is
@@ -32,6 +34,39 @@ int vp_exists(const char *root, const char *path);
  */
 int vp_read_file(const char *root, const char *path, char **out, size_t *len,
 		 struct vp_err *err);
+
+/*
+ * Files a person names (configuration, users, calibration, models, counts,
+ * certificates, tokens, recordings): open path with O_NONBLOCK (a FIFO
+ * does not block the open), fstat the descriptor and refuse anything but a
+ * regular file ("'PATH' is not a regular file (a FIFO)"), then clear
+ * O_NONBLOCK.  flags are added to O_RDONLY|O_CLOEXEC (O_NOFOLLOW, say).
+ * Returns the descriptor (st filled when not NULL) or a negative code.
+ */
+int vp_open_regular(const char *path, int flags, struct stat *st, struct vp_err *err);
+
+/*
+ * Read such a file whole, at most max bytes: a larger file, or one that
+ * grows past max while read (/dev/zero is refused before), is VP_ERANGE
+ * "'PATH' is larger than N bytes".  *out as vp_read_file() gives it.
+ */
+int vp_read_regular(const char *path, size_t max, char **out, size_t *len, struct vp_err *err);
+
+/*
+ * Open an output file for writing.  excl: a new file only (O_EXCL, so never
+ * through a symbolic link, dangling or not; -EEXIST if the name exists).
+ * Else an existing file (or what an existing link names: /dev/stdout) is
+ * truncated, and a missing one is created with O_EXCL: a dangling link is
+ * refused instead of followed to create its target.  mode is the new
+ * file's (before the umask).  Returns the descriptor or a negative code.
+ */
+int vp_open_output(const char *path, bool excl, unsigned mode, struct vp_err *err);
+
+/* Documents a person hands in (counts, saved verify results): 64 MiB at most. */
+#define VP_DOC_MAX_BYTES ((size_t)64 << 20)
+
+/* The file type in words ("a FIFO", "a directory", ...) for those messages. */
+const char *vp_file_type(unsigned mode);
 
 /* First line without its newline, into buf (truncated to size). */
 int vp_read_line(const char *root, const char *path, char *buf, size_t size,
