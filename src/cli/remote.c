@@ -48,7 +48,8 @@ static int read_token(const char *path, char **out, struct vp_err *err)
 	struct sbuf sb = SBUF_INIT;
 	char *text = NULL;
 	size_t n = 0;
-	int ret = vp_read_regular(path, 64 << 10, &text, &n, err);	/* a token is 64 characters */
+	/* a token is 64 characters; larger ones are let through to see the daemon refuse them */
+	int ret = vp_read_regular(path, 1 << 20, &text, &n, err);
 
 	if (ret) {
 		char why[VP_ERR_MSG_MAX];
