@@ -145,3 +145,20 @@ TEST(table_render)
 	sbuf_release(&sb);
 	table_release(&t);
 }
+
+TEST(table_cell_escapes_control_characters)
+{
+	static const char *const titles[] = { "name", ">n" };
+	struct table t;
+	struct sbuf out = SBUF_INIT;
+
+	table_init(&t, 2, titles);
+	table_row(&t);
+	/* a process named with an OSC title escape, a newline, DEL and C1 CSI (U+009B) */
+	table_cell(&t, "%s", "a\033]0;x\007b\nc\177d\xc2\x9b" "2J\xc3\xa9");
+	table_cell(&t, "%d", 7);
+	table_render(&t, &out, 0, false);
+	CHECK_STR(sbuf_str(&out), "a?]0;x?b?c?d?2J\xc3\xa9  7\n");
+	table_release(&t);
+	sbuf_release(&out);
+}
