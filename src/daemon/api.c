@@ -85,7 +85,7 @@ enum MHD_Result vpd_api_models(struct vpd_req *r, const char *name)
 	const char *root = r->d->conf.root;
 	enum MHD_Result ret;
 
-	if (name && !vpd_name_ok(name))
+	if (name && !srv_name_ok(name))
 		return vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "invalid model name '%s'", name);
 	model_dirs_build(&dirs, r->d->model_path, r->d->n_model_path);
 	model_registry_init(&reg, (const char *const *)dirs.v, dirs.n);
@@ -168,7 +168,7 @@ static const char *content_type(const char *name)
 
 /*
  * Send dir/rel, a regular file reached without following symbolic links,
- * every component checked by vpd_name_ok() (no "..", no hidden files).
+ * every component checked by srv_name_ok() (no "..", no hidden files).
  */
 static enum MHD_Result send_file(struct vpd_req *r, const char *dir, const char *rel,
 				 const char *type, const char *disposition)
@@ -180,7 +180,7 @@ static enum MHD_Result send_file(struct vpd_req *r, const char *dir, const char 
 	enum MHD_Result ret;
 
 	for (tok = strtok_r(copy, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
-		if (!vpd_name_ok(tok)) {
+		if (!srv_name_ok(tok)) {
 			free(copy);
 			return vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "invalid path '%s'", rel);
 		}
@@ -198,7 +198,7 @@ static enum MHD_Result send_file(struct vpd_req *r, const char *dir, const char 
 		int nfd;
 
 		next = strtok_r(NULL, "/", &save);
-		if (!vpd_name_ok(tok)) {
+		if (!srv_name_ok(tok)) {
 			close(dfd);
 			free(copy);
 			return vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "invalid path '%s'", rel);
@@ -277,7 +277,7 @@ enum MHD_Result vpd_api_recordings(struct vpd_req *r, const char *name)
 		struct vp_err err = { 0, "" };
 		int fd = -1, snap;
 
-		if (!vpd_name_ok(name))
+		if (!srv_name_ok(name))
 			return vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "invalid recording name '%s'",
 					       name);
 		if (!dir || !rec_visible(r, name))
@@ -326,7 +326,7 @@ enum MHD_Result vpd_api_recordings(struct vpd_req *r, const char *name)
 			size_t l = strlen(de->d_name);
 
 			/* .vmmdb as the CLI writes them; .vmmrec, the daemon's name before, still listed */
-			if (!vpd_name_ok(de->d_name) || l < 7 ||
+			if (!srv_name_ok(de->d_name) || l < 7 ||
 			    (strcmp(de->d_name + l - 6, ".vmmdb") &&
 			     (l < 8 || strcmp(de->d_name + l - 7, ".vmmrec"))) ||
 			    !rec_visible(r, de->d_name))

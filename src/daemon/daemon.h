@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "srv/conf.h"
+#include "srv/route.h"
 #include "srv/users.h"
 #include "util/err.h"
 #include "util/sbuf.h"
@@ -89,9 +90,8 @@ enum MHD_Result vpd_reply_err(struct vpd_req *r, const struct vp_err *err);
 /*
  * One audit line: time, client address (of the request this thread serves;
  * "-" for the collector), user, action, session, result; every field escaped
- * by vpd_audit_escape(), so that a line is one event.
+ * by srv_audit_escape() (src/srv/route.h), so that a line is one event.
  */
-void vpd_audit_escape(struct sbuf *sb, const char *s, bool quoted);
 void vpd_audit(struct vpd *d, const char *user, const char *action, const char *session,
 	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
@@ -103,8 +103,6 @@ enum MHD_Result vpd_api_models(struct vpd_req *r, const char *name);
 enum MHD_Result vpd_api_recordings(struct vpd_req *r, const char *name);
 enum MHD_Result vpd_static(struct vpd_req *r, const char *rel);
 
-/* Whether a single path component is safe to open in a directory. */
-bool vpd_name_ok(const char *name);
 
 /*
  * The connection guard (guard.c): libmicrohttpd's accept policy and

@@ -116,60 +116,6 @@ enum MHD_Result vpd_reply_err(struct vpd_req *r, const struct vp_err *err)
 /* The client of the request this thread serves (a thread per connection), for audit lines. */
 static __thread char audit_client[64];
 
-/* Length of the valid UTF-8 sequence at p (2 to 4 bytes), or 0. */
-static size_t utf8_len(const unsigned char *p)
-{
-	size_t n, i;
-	unsigned cp;
-
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2, cp = p[0] & 0x1f;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3, cp = p[0] & 0x0f;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4, cp = p[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
-/*
- * One audit field, escaped so that no value can end the line or forge a
- * field: control characters, DEL, bytes that are not UTF-8, backslash and
- * double quote become \xNN (\" and \\ inside the quoted result); outside
- * the quotes, space and '=' too.
- */
-void vpd_audit_escape(struct sbuf *sb, const char *s, bool quoted)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (*p) {
-		size_t n = *p >= 0x80 ? utf8_len(p) : 0;
-
-		if (n) {
-			sbuf_add(sb, p, n);
-			p += n;
-			continue;
-		}
-		if (quoted && (*p == '"' || *p == '\\'))
-			sbuf_addf(sb, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\' ||
-			 (!quoted && (*p == ' ' || *p == '=')))
-			sbuf_addf(sb, "\\x%02x", *p);
-		else
-			sbuf_addch(sb, (char)*p);
-		p++;
-	}
-}
-
 void vpd_audit(struct vpd *d, const char *user, const char *action, const char *session,
 	       const char *fmt, ...)
 {
@@ -185,15 +131,15 @@ void vpd_audit(struct vpd *d, const char *user, const char *action, const char *
 	sbuf_vaddf(&res, fmt, ap);
 	va_end(ap);
 	sbuf_addf(&sb, "%s client=", ts);
-	vpd_audit_escape(&sb, audit_client[0] ? audit_client : "-", false);
+	srv_audit_escape(&sb, audit_client[0] ? audit_client : "-", false);
 	sbuf_addstr(&sb, " user=");
-	vpd_audit_escape(&sb, user ? user : "-", false);
+	srv_audit_escape(&sb, user ? user : "-", false);
 	sbuf_addstr(&sb, " action=");
-	vpd_audit_escape(&sb, action, false);
+	srv_audit_escape(&sb, action, false);
 	sbuf_addstr(&sb, " session=");
-	vpd_audit_escape(&sb, session ? session : "-", false);
+	srv_audit_escape(&sb, session ? session : "-", false);
 	sbuf_addstr(&sb, " result=\"");
-	vpd_audit_escape(&sb, sbuf_str(&res), true);
+	srv_audit_escape(&sb, sbuf_str(&res), true);
 	sbuf_addstr(&sb, "\"\n");
 	pthread_mutex_lock(&d->audit_lock);
 	fputs(sbuf_str(&sb), d->audit ? d->audit : stderr);
@@ -341,12 +287,6 @@ static bool authenticate(struct vpd_req *r)
 
 typedef enum MHD_Result (*route_fn)(struct vpd_req *r, char **args);
 
-struct route {
-	const char *method;
-	const char *path;        /* '*' matches one segment, passed in args */
-	enum user_role min_role;
-	route_fn fn;
-};
 
 static enum MHD_Result r_whoami(struct vpd_req *r, char **a) { (void)a; return vpd_api_whoami(r); }
 static enum MHD_Result r_info(struct vpd_req *r, char **a) { (void)a; return vpd_api_info(r); }
@@ -365,91 +305,16 @@ static enum MHD_Result r_shist(struct vpd_req *r, char **a) { return vpd_session
 static enum MHD_Result r_sdiag(struct vpd_req *r, char **a) { return vpd_session_diagnosis(r, a[0]); }
 static enum MHD_Result r_top(struct vpd_req *r, char **a) { (void)a; return vpd_top_stream(r); }
 
-static const struct route routes[] = {
-	{ "GET", "/api/v1/whoami", ROLE_VIEWER, r_whoami },
-	{ "GET", "/api/v1/info", ROLE_VIEWER, r_info },
-	{ "GET", "/api/v1/vms", ROLE_VIEWER, r_vms },
-	{ "GET", "/api/v1/models", ROLE_VIEWER, r_models },
-	{ "GET", "/api/v1/models/**", ROLE_VIEWER, r_model },
-	{ "GET", "/api/v1/recordings", ROLE_VIEWER, r_recs },
-	{ "GET", "/api/v1/recordings/**", ROLE_VIEWER, r_rec },
-	{ "GET", "/api/v1/collector", ROLE_VIEWER, r_coll },
-	{ "GET", "/api/v1/sessions", ROLE_VIEWER, r_slist },
-	{ "POST", "/api/v1/sessions", ROLE_OPERATOR, r_snew },
-	{ "GET", "/api/v1/sessions/*", ROLE_VIEWER, r_sget },
-	{ "DELETE", "/api/v1/sessions/*", ROLE_OPERATOR, r_sdel },
-	{ "GET", "/api/v1/sessions/*/stream", ROLE_VIEWER, r_sstream },
-	{ "GET", "/api/v1/sessions/*/history", ROLE_VIEWER, r_shist },
-	{ "GET", "/api/v1/sessions/*/diagnosis", ROLE_VIEWER, r_sdiag },
-	{ "GET", "/api/v1/top/stream", ROLE_VIEWER, r_top },
+/* in the order of srv_routes[] (src/srv/route.c): the table's method, path and least role */
+static const route_fn route_fns[SRV_ROUTE_N] = {
+	r_whoami, r_info, r_vms, r_models, r_model, r_recs, r_rec, r_coll, r_slist, r_snew, r_sget,
+	r_sdel, r_sstream, r_shist, r_sdiag, r_top,
 };
-
-/* Split path into at most max segments (modified in place); -1 when more. */
-static int split(char *path, char **seg, int max)
-{
-	int n = 0;
-	char *p = path;
-
-	if (*p == '/')
-		p++;
-	while (*p || n == 0) {
-		char *s = strchr(p, '/');
-
-		if (n == max)
-			return -1;
-		seg[n++] = p;
-		if (!s)
-			break;
-		*s = 0;
-		p = s + 1;
-		if (!*p) {               /* trailing slash: an empty last segment */
-			if (n == max)
-				return -1;
-			seg[n++] = p;
-			break;
-		}
-	}
-	return n;
-}
-
-static bool route_match(const char *pattern, const char *url, char **args, int *nargs,
-			char *buf, size_t size)
-{
-	char pat[128], *ps[12], *us[12];
-	size_t pl = strlen(pattern);
-	int np, nu, i;
-
-	/* a pattern ending in a "**" segment: the rest of the path, slashes and all, is one argument */
-	if (pl > 3 && !strcmp(pattern + pl - 3, "/**")) {
-		if (strncmp(url, pattern, pl - 2) || !url[pl - 2])
-			return false;
-		snprintf(buf, size, "%s", url + pl - 2);
-		args[0] = buf;
-		*nargs = 1;
-		return true;
-	}
-	snprintf(pat, sizeof(pat), "%s", pattern);
-	snprintf(buf, size, "%s", url);
-	np = split(pat, ps, 12);
-	nu = split(buf, us, 12);
-	if (np < 0 || nu != np)
-		return false;
-	*nargs = 0;
-	for (i = 0; i < np; i++) {
-		if (!strcmp(ps[i], "*"))
-			args[(*nargs)++] = us[i];
-		else if (strcmp(ps[i], us[i]))
-			return false;
-	}
-	return true;
-}
 
 static enum MHD_Result dispatch_api(struct vpd_req *r)
 {
-	char buf[1024], *args[4];
-	bool path_ok = false;
-	size_t i;
-	int nargs;
+	char buf[1024], *args[SRV_ROUTE_ARGS];
+	int route = 0;
 
 	if (strlen(r->url) >= sizeof(buf))
 		return vpd_reply_error(r, MHD_HTTP_URI_TOO_LONG, "request path too long");
@@ -466,23 +331,19 @@ static enum MHD_Result dispatch_api(struct vpd_req *r)
 	if (r->too_big)
 		return vpd_reply_error(r, MHD_HTTP_CONTENT_TOO_LARGE, "request body larger than %d bytes",
 				       VPD_MAX_BODY);
-	for (i = 0; i < VP_ARRAY_SIZE(routes); i++) {
-		if (!route_match(routes[i].path, r->url, args, &nargs, buf, sizeof(buf)))
-			continue;
-		path_ok = true;
-		if (strcmp(routes[i].method, r->method))
-			continue;
-		if (r->user.role < routes[i].min_role) {
-			vpd_audit(r->d, r->user.name, "denied", NULL, "403 %s %s", r->method, r->url);
-			return vpd_reply_error(r, MHD_HTTP_FORBIDDEN, "role '%s' may not %s '%s'",
-					       user_role_name(r->user.role), r->method, r->url);
-		}
-		return routes[i].fn(r, args);
-	}
-	if (path_ok)
+	switch (srv_route_find(r->method, r->url, r->user.role, buf, sizeof(buf), args, &route)) {
+	case SRV_ROUTE_OK:
+		return route_fns[route](r, args);
+	case SRV_ROUTE_FORBIDDEN:
+		vpd_audit(r->d, r->user.name, "denied", NULL, "403 %s %s", r->method, r->url);
+		return vpd_reply_error(r, MHD_HTTP_FORBIDDEN, "role '%s' may not %s '%s'",
+				       user_role_name(r->user.role), r->method, r->url);
+	case SRV_ROUTE_METHOD:
 		return vpd_reply_error(r, MHD_HTTP_METHOD_NOT_ALLOWED, "method %s not allowed on '%s'",
 				       r->method, r->url);
-	return vpd_reply_error(r, MHD_HTTP_NOT_FOUND, "no such endpoint '%s'", r->url);
+	default:
+		return vpd_reply_error(r, MHD_HTTP_NOT_FOUND, "no such endpoint '%s'", r->url);
+	}
 }
 
 static enum MHD_Result dispatch(struct vpd_req *r)
@@ -650,38 +511,12 @@ static void http_log(void *cls, const char *fmt, va_list ap)
 	pthread_mutex_unlock(&http_log_lock);
 }
 
+/* libmicrohttpd's unescaping of the path and query: srv_unescape() */
 static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 {
-	char *w = s, *p = s;
-
 	(void)cls;
 	(void)c;
-	while (*p) {
-		if (p[0] == '%' && p[1] && p[2] && strchr("0123456789abcdefABCDEF", p[1]) &&
-		    strchr("0123456789abcdefABCDEF", p[2])) {
-			char hx[3] = { p[1], p[2], 0 };
-			char ch = (char)strtol(hx, NULL, 16);
-
-			*w++ = ch ? ch : '\x01';
-			p += 3;
-		} else {
-			*w++ = *p++;
-		}
-	}
-	*w = 0;
-	return (size_t)(w - s);
-}
-
-bool vpd_name_ok(const char *name)
-{
-	const char *p;
-
-	if (!*name || !strcmp(name, ".") || !strcmp(name, "..") || name[0] == '.')
-		return false;
-	for (p = name; *p; p++)
-		if (*p == '/' || *p == '\\' || (unsigned char)*p < 0x20 || *p == 0x7f)
-			return false;
-	return !strstr(name, "..");
+	return srv_unescape(s);
 }
 
 /* ---- start and stop ---- */

@@ -868,7 +868,7 @@ enum MHD_Result vpd_session_create(struct vpd_req *r)
 				      "started without --recordings-dir");
 		goto out_json;
 	}
-	if (c.model && !vpd_name_ok(c.model)) {
+	if (c.model && !srv_name_ok(c.model)) {
 		ret = vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "invalid model name '%s'", c.model);
 		goto out_json;
 	}
