@@ -108,6 +108,7 @@ void diag_node_init(struct diag_node *n, int id, const char *cpus, int n_cpus)
 	n->bw_gbs = n->peak_gbs = n->queue_full_frac = NAN;
 	n->bw_quality = VQ_UNAVAILABLE;
 	n->rdt_llc_bytes = n->rdt_mbm_gbs = n->rdt_mbm_local_gbs = NAN;
+	n->mem_free_bytes = NAN;
 	for (f = 0; f < FACTOR_N; f++)
 		n->cost_pct[f] = NAN;
 }
@@ -1330,46 +1331,160 @@ static int cmp_advice(const void *pa, const void *pb)
 	return a->vcpu - b->vcpu;
 }
 
+/* Whether the host's CPUs and their load over the run are known (a live diagnosis). */
+static bool host_load_known(const struct diag_input *in)
+{
+	size_t i;
+
+	if (!in->n_cpus)
+		return false;
+	for (i = 0; i < in->n_cpus; i++)
+		if (!isfinite(in->cpus[i].busy))
+			return false;
+	return true;
+}
+
 /*
- * Two pieces of advice that move vCPUs onto one node can overfill it: walk
- * the advice in rank order, count the vCPUs each node would run, and flag
- * what no longer fits.
+ * A vCPU's demand for a CPU over the run, in CPUs: (run + wait) / duration
+ * (what it would run given a CPU of its own), at most 1; 1 when unknown
+ * (it may be busy all the time).
+ */
+static double vcpu_demand(const struct diag_input *in, const struct diag_vcpu *v)
+{
+	double d;
+
+	if (!finite_pos(in->duration_s) || !isfinite(v->run_ns) || !isfinite(v->wait_ns))
+		return 1;
+	d = (v->run_ns + v->wait_ns) / 1e9 / in->duration_s;
+	return d < 0 ? 0 : d > 1 ? 1 : d;
+}
+
+/* Bytes of VM vmi's memory on nodes other than node index to; NaN unknown. */
+static double bytes_to_move(const struct diag_input *in, const struct diag_vm *vm, int to)
+{
+	double b = 0;
+	int id;
+
+	if (!vm->mem_node || vm->n_mem_nodes <= 0)
+		return NAN;
+	for (id = 0; id < vm->n_mem_nodes; id++)
+		if (id != in->nodes[to].id)
+			b += (double)vm->mem_node[id];
+	return b;
+}
+
+/*
+ * The placement pass over the whole host: walk the advice in rank order and
+ * keep one plan that fits.  Each node's capacity is its CPUs less those
+ * isolcpus= reserves; its load is what ran there over the run (the busy
+ * shares of all its CPUs: every VM, the host, emulator and I/O threads,
+ * not only the vCPUs in view), or, where that is unknown (a recording, a
+ * fixture tree), one CPU per vCPU in view last seen there.  An advice that
+ * moves vCPUs to another node adds each one's demand there and takes it
+ * from where it ran; one that moves memory with migratepages needs the
+ * bytes it moves free on the target node (node meminfo), and takes them.
+ * What no longer fits is kept, flagged with the reason, and not counted:
+ * no two advices are told to take the same CPUs or memory, and the advice
+ * not flagged never overcommits a node.
  */
 static void resolve_conflicts(const struct diag_input *in, struct diag_result *r)
 {
-	int load[64] = { 0 };
-	size_t i, v;
+	size_t nn = in->n_nodes, i, v;
+	double *load = xcalloc(nn ? nn : 1, sizeof(double));
+	double *cap = xcalloc(nn ? nn : 1, sizeof(double));
+	double *freeb = xcalloc(nn ? nn : 1, sizeof(double));
+	bool host = host_load_known(in);
 
-	for (v = 0; v < in->n_vcpus; v++) {
-		int ni = node_index(in, in->vcpus[v].node);
+	for (i = 0; i < nn; i++) {
+		cap[i] = in->nodes[i].n_cpus;
+		freeb[i] = in->nodes[i].mem_free_bytes;
+	}
+	for (i = 0; i < in->n_cpus; i++) {
+		int ni = in->cpus[i].node;
 
-		if (ni >= 0 && ni < 64)
-			load[ni]++;
+		if (ni < 0 || (size_t)ni >= nn)
+			continue;
+		if (host)
+			load[ni] += in->cpus[i].busy;
+		if (in->cpus[i].isolated)
+			cap[ni] -= 1;
+	}
+	if (!host) {
+		for (v = 0; v < in->n_vcpus; v++) {
+			int ni = node_index(in, in->vcpus[v].node);
+
+			if (ni >= 0)
+				load[ni] += 1;
+		}
 	}
 	for (i = 0; i < r->n_a; i++) {
 		struct diag_advice *a = &r->a[i];
-		int moved = 0, to = a->to_node;
+		int to = a->to_node;
+		double moved = 0, mem = NAN;
+		bool mp = a->command && strstr(a->command, "migratepages ");
+		const struct diag_vm *vm = a->vm < in->n_vms ? &in->vms[a->vm] : NULL;
 
-		if (to < 0 || to >= 64 || a->conflict)
+		if (to < 0 || (size_t)to >= nn || a->conflict)
 			continue;
-		if (!strcmp(a->rule, "pin-vcpu-to-memory") || !strcmp(a->rule, "cap-per-socket")) {
-			moved = 1;
-		} else if (!strcmp(a->rule, "colocate") || !strcmp(a->rule, "spread")) {
-			for (v = 0; v < in->n_vcpus; v++)
-				if (in->vcpus[v].vm == a->vm && node_index(in, in->vcpus[v].node) != to)
-					moved++;
+		for (v = 0; v < in->n_vcpus; v++) {
+			const struct diag_vcpu *x = &in->vcpus[v];
+			bool moves;
+
+			if (x->vm != a->vm || node_index(in, x->node) == to)
+				continue;
+			if (!strcmp(a->rule, "colocate") || !strcmp(a->rule, "spread"))
+				moves = true;
+			else if (!strcmp(a->rule, "pin-vcpu-to-memory") ||
+				 !strcmp(a->rule, "cap-per-socket") || !strcmp(a->rule, "unstack-vcpus"))
+				moves = x->index == a->vcpu;
+			else
+				moves = false;
+			if (moves)
+				moved += host ? vcpu_demand(in, x) : 1;
 		}
-		if (!moved)
-			continue;
-		if (load[to] + moved > in->nodes[to].n_cpus) {
+		if (mp && vm)
+			mem = bytes_to_move(in, vm, to);
+		if (moved > 0 && load[to] + moved > cap[to] + 1e-9) {
 			a->conflict = true;
-			a->conflict_note = xasprintf("node %d would run %d vCPUs on %d CPUs after the advice ranked above: "
-				 "apply this one only if CPUs there are free",
-				 in->nodes[to].id, load[to] + moved, in->nodes[to].n_cpus);
+			if (host)
+				a->conflict_note = xasprintf("node %d would run %.2f CPUs' worth of work on "
+					 "%.0f usable CPUs after the advice ranked above (it ran %.2f over "
+					 "the run, every VM and the host's own threads counted): apply this "
+					 "one only if CPUs there are freed", in->nodes[to].id,
+					 load[to] + moved, cap[to], load[to]);
+			else
+				a->conflict_note = xasprintf("node %d would run %.0f vCPUs on %.0f CPUs%s after "
+					 "the advice ranked above: apply this one only if CPUs there are free",
+					 in->nodes[to].id, load[to] + moved, cap[to],
+					 cap[to] < in->nodes[to].n_cpus ? " (the others reserved by isolcpus=)" : "");
+			continue;
+		}
+		if (isfinite(mem) && isfinite(freeb[to]) && mem > freeb[to]) {
+			a->conflict = true;
+			a->conflict_note = xasprintf("node %d has %.2f GiB free%s and this moves %.2f GiB "
+				 "of %s's memory there: migratepages would leave the rest where it is "
+				 "or push the node into reclaim", in->nodes[to].id, freeb[to] / 1073741824.0,
+				 freeb[to] < in->nodes[to].mem_free_bytes ? " after the advice ranked above" : "",
+				 mem / 1073741824.0, vm->name);
 			continue;
 		}
 		load[to] += moved;
+		for (v = 0; moved > 0 && v < in->n_vcpus; v++) {
+			const struct diag_vcpu *x = &in->vcpus[v];
+			int from = node_index(in, x->node);
+
+			if (x->vm != a->vm || from < 0 || from == to)
+				continue;
+			if ((!strcmp(a->rule, "colocate") || !strcmp(a->rule, "spread")) ||
+			    x->index == a->vcpu)
+				load[from] -= host ? vcpu_demand(in, x) : 1;
+		}
+		if (isfinite(mem) && isfinite(freeb[to]))
+			freeb[to] -= mem;
 	}
+	free(load);
+	free(cap);
+	free(freeb);
 }
 
 int diagnose(const struct diag_input *in, struct diag_result *out, struct vp_err *err)

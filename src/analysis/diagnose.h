@@ -94,6 +94,7 @@ struct diag_node {
 	double rdt_mbm_gbs;          /* memory traffic through the node's L3, GB/s; NaN unknown */
 	double rdt_mbm_local_gbs;    /* of it, to the local node */
 	const char *rdt_why;         /* why they are NaN; NULL or "" when known */
+	double mem_free_bytes;       /* free memory on the node (its meminfo MemFree); NaN unknown */
 };
 
 /*

@@ -1169,3 +1169,105 @@ TEST(diagnose_warns_of_numa_balancing_and_numad)
 	CHECK(a != NULL && a->warning == NULL);
 	diag_result_release(&s.r);
 }
+
+/*
+ * The placement pass over the whole host (resolve_conflicts), 1 s, node 0
+ * = CPUs 0-3, node 1 = CPUs 4-7.  Other VMs and host threads kept node 0
+ * busy: CPUs 0-3 at 0.9, 0.9, 0.9, 0.8 = 3.5 CPUs of 4.  "p" (plain QEMU,
+ * 90 % of its memory on node 0) has vCPUs 0 and 1 on node 1 (CPUs 4, 5
+ * busy 0.4 each: their own run), each running 0.4 s and waiting 0 s of the
+ * second (demand 0.4 CPU), each losing 30 % to locality (LAR 10 % < 80 %):
+ * both are told to go to node 0 (its vCPU 2 already runs there, so its
+ * memory is not the one to move).  The first fits: 3.5 + 0.4 = 3.9 <= 4; the
+ * second would make 4.3 > 4 CPUs' worth: flagged, not counted.  With CPU 3
+ * reserved by isolcpus= node 0 has 3 usable CPUs: 3.5 + 0.4 > 3, both
+ * flagged.
+ */
+TEST(diagnose_placement_pass_counts_the_whole_host)
+{
+	struct scenario s;
+	struct diag_cpu cpus[8];
+	size_t i, n_conf = 0;
+	int k;
+
+	sc_init(&s);
+	host_init(&s, cpus);
+	for (k = 0; k < 4; k++)
+		cpus[k].busy = k < 3 ? 0.9 : 0.8;
+	cpus[4].busy = cpus[5].busy = 0.4;
+	sc_vm(&s, "p", HVA_KVM, false, 0.9, 0.1);
+	for (k = 0; k < 2; k++) {
+		struct diag_vcpu *v = sc_vcpu(&s, 0, k, 1);
+
+		v->cpu = 4 + k;
+		v->run_ns = 0.4e9;
+		v->wait_ns = 0;
+		v->cycles = 1e9;
+		v->mem_stall_cycles = 4e8;
+		v->remote_frac = 0.9;
+		set_cost(v, FACTOR_LOCALITY, 3e8, VQ_MEASURED);
+	}
+	/* its vCPU 2 runs on CPU 0 (in node 0's load), local: no advice of its own */
+	sc_vcpu(&s, 0, 2, 0)->cpu = 0;
+	run(&s);
+	for (i = 0; i < s.r.n_a; i++) {
+		const struct diag_advice *a = &s.r.a[i];
+
+		if (strcmp(a->rule, "pin-vcpu-to-memory"))
+			continue;
+		if (a->conflict) {
+			n_conf++;
+			CHECK_CONTAINS(a->conflict_note, "node 0 would run 4.30 CPUs' worth of work on 4 "
+				       "usable CPUs after the advice ranked above (it ran 3.90");
+		}
+	}
+	CHECK_INT(n_conf, 1);
+	diag_result_release(&s.r);
+
+	cpus[3].isolated = true;
+	run(&s);
+	n_conf = 0;
+	for (i = 0; i < s.r.n_a; i++)
+		n_conf += !strcmp(s.r.a[i].rule, "pin-vcpu-to-memory") && s.r.a[i].conflict;
+	CHECK_INT(n_conf, 2);
+	diag_result_release(&s.r);
+}
+
+/*
+ * Free memory on the target: "m" (plain QEMU) runs both vCPUs on node 0
+ * with 3 GiB of its 4 GiB on node 1 (locality 30 %): migrate-memory moves
+ * 3 GiB to node 0, which has 2 GiB free: flagged.  With 8 GiB free: fits.
+ */
+TEST(diagnose_placement_pass_needs_free_memory)
+{
+	struct scenario s;
+	static const uint64_t gib = 1073741824ull;
+	uint64_t mem[2] = { 1 * gib, 3 * gib };
+	const struct diag_advice *a;
+	struct diag_vm *vm;
+
+	sc_init(&s);
+	s.nodes[0].mem_free_bytes = 2.0 * gib;
+	vm = sc_vm(&s, "m", HVA_KVM, false, 0.25, 0.75);
+	vm->mem_node = mem;
+	vm->n_mem_nodes = 2;
+	sc_vcpu(&s, 0, 0, 0);
+	sc_vcpu(&s, 0, 1, 0);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, VQ_MEASURED);
+	set_cost(&s.vcpus[1], FACTOR_LOCALITY, 3e8, VQ_MEASURED);
+	s.vcpus[0].mem_stall_cycles = s.vcpus[1].mem_stall_cycles = 4e8;
+	s.vcpus[0].remote_frac = s.vcpus[1].remote_frac = 0.75;
+	run(&s);
+	a = find_advice(&s.r, "migrate-memory");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK(a->conflict);
+		CHECK_CONTAINS(a->conflict_note, "node 0 has 2.00 GiB free and this moves 3.00 GiB of m's memory");
+	}
+	diag_result_release(&s.r);
+	s.nodes[0].mem_free_bytes = 8.0 * gib;
+	run(&s);
+	a = find_advice(&s.r, "migrate-memory");
+	CHECK(a != NULL && !a->conflict);
+	diag_result_release(&s.r);
+}
