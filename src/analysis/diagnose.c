@@ -1291,11 +1291,14 @@ static void advise_cpu(const struct diag_input *in, struct diag_result *r)
 					sbuf_addstr(&ev, " (its other load is unknown)");
 				a->evidence = sbuf_detach(&ev);
 				if (isfinite(after))
-					a->effect = xasprintf("its wait for a CPU falls from %.1f%% to about "
+					a->effect = xasprintf("its wait for a CPU falls from %.1f%% to %s "
 							      "%.1f%% of its run + wait time (a fair share of "
-							      "CPU %d beside what ran there; time, not a share of "
-							      "cycles), and the vCPUs left on CPU %d wait less",
-							      r->vcpu_wait_pct[j], 100 * after, target, c);
+							      "CPU %d beside what ran there%s; time, not a share "
+							      "of cycles), and the vCPUs left on CPU %d wait less",
+							      r->vcpu_wait_pct[j], isfinite(hc->queued) ?
+							      "about" : "at least about", 100 * after, target,
+							      isfinite(hc->queued) ? "" : ", whose queue is "
+							      "unknown here", c);
 				else
 					a->effect = xasprintf("its wait for a CPU falls towards zero when CPU %d "
 							      "is idle (up to %.1f%% of its run + wait time back, "

@@ -27,6 +27,10 @@
  *                     (a thread that did not exist when a counter attached)
  *   --idle-threads N  start N threads that sleep until the end
  *   --hold-ms MS      stay alive MS ms after the work (threads included)
+ *   --vcpu-names      name the main thread "CPU 0/KVM" and the --thread-ms one "CPU 1/KVM",
+ *                     as QEMU names its vCPU threads (debug-threads=on): started with
+ *                     argv[0] qemu-system-x86_64 it is a stand-in QEMU with two busy vCPUs
+ *   -name ARG         QEMU's option, taken and ignored (the stand-in's VM name)
  *   --report FILE     write key=value lines: pid, tids, work_cpu_ns, proc_cpu_ns (all
  *                     the process's CPU time so far, its start-up included), thread_tid,
  *                     thread_cpu_ns, pages, switches
@@ -125,6 +129,7 @@ int main(int argc, char **argv)
 {
 	long delay = 0, pages = 0, cpu_ms = 0, switches = 0, thread_ms = 0, idle = 0, hold = 0;
 	long late_ms = 0;
+	int vcpu_names = 0;
 	struct burner late = { 0, 0, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 1 };
 	pthread_t late_th;
 	const char *report = NULL, *wait_file = NULL;
@@ -138,6 +143,14 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		long *dst = NULL;
 
+		if (!strcmp(argv[i], "--vcpu-names")) {
+			vcpu_names = 1;
+			continue;
+		}
+		if (!strcmp(argv[i], "-name") && i + 1 < argc) {
+			i++;
+			continue;
+		}
 		if (!strcmp(argv[i], "--report") && i + 1 < argc) {
 			report = argv[++i];
 			continue;
@@ -177,7 +190,11 @@ int main(int argc, char **argv)
 		while (!b.ready)
 			pthread_cond_wait(&b.cv, &b.mu);
 		pthread_mutex_unlock(&b.mu);
+		if (vcpu_names)
+			pthread_setname_np(th, "CPU 1/KVM");
 	}
+	if (vcpu_names)
+		pthread_setname_np(pthread_self(), "CPU 0/KVM");
 	if (report) {
 		/* the pid and thread ids first, so that a test can attach to them */
 		f = fopen(report, "w");
