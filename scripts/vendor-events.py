@@ -201,6 +201,17 @@ CPUS = {
               "l3_xi_sampled_latency.dram_near", "l3_xi_sampled_latency.dram_far",
               "l3_xi_sampled_latency_requests.dram_near", "l3_xi_sampled_latency_requests.dram_far",
               "umc_cas_cmd.rd", "umc_cas_cmd.wr", "ex_no_retire.load_not_complete"]),
+    # Zen 1 (family 17h models 00h-2Fh): perf's amdzen1 table has no fills-by-source
+    # event (PMCx043 appears from amdzen2 on); L3 and DF as on Zen 2
+    "zen1": ("pmu-events", ["x86/amdzen1/*.json"],
+             ["l3_request_g1.caching_l3_cache_accesses", "l3_comb_clstr_state.request_miss",
+              "xi_sys_fill_latency", "xi_ccx_sdp_req1.all_l3_miss_req_typs",
+              "dram_channel_data_controller_0", "dram_channel_data_controller_1",
+              "dram_channel_data_controller_2", "dram_channel_data_controller_3",
+              "dram_channel_data_controller_4", "dram_channel_data_controller_5",
+              "dram_channel_data_controller_6", "dram_channel_data_controller_7",
+              "remote_outbound_data_controller_0", "ls_mab_alloc.loads", "l2_fill_pending.l2_fill_busy",
+              "ex_ret_instr", "ls_not_halted_cyc"]),
     "neoverse-n1": ("pmu-events", ["arm64/arm/neoverse-n1/*.json"],
                     ["REMOTE_ACCESS", "BUS_ACCESS", "L2D_CACHE_REFILL", "LL_CACHE_RD", "LL_CACHE_MISS_RD",
                      "STALL_BACKEND", "MEM_ACCESS", "CPU_CYCLES"]),

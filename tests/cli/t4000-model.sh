@@ -68,7 +68,7 @@ test_expect_success 'Sandy Bridge-EP .. Broadwell-EP, Emerald and Granite Rapids
 
 # The fixture trees make-model-fixtures.py writes for the newer models, as they are
 test_expect_success 'each newer model is chosen on its own fixture tree' '
-	for p in zen5:zen5-2s snb-ep:snb-ep-2s ivb-ep:ivb-ep-2s hsx:hsx-2s bdx:bdx-2s emr:emr-2s gnr:gnr-2s \
+	for p in zen1:zen1-2s zen5:zen5-2s snb-ep:snb-ep-2s ivb-ep:ivb-ep-2s hsx:hsx-2s bdx:bdx-2s emr:emr-2s gnr:gnr-2s \
 		 neoverse-n2:neoverse-n2-2s neoverse-v1:neoverse-v1-2s neoverse-v2:neoverse-v2-2s; do
 		m=${p%%:*} t=${p#*:} &&
 		vmmprof model list --root "$R/$t" >out &&

@@ -70,6 +70,8 @@ vendors' event definitions, NOT read from the models' cost terms:
     l3_xi_sampled_latency counts cycles / 10); amd_df DRAM channel beats (Zen 2/3:
     8 channels, 64 bytes each) or amd_umc CAS commands (Zen 4); the MAB
     (miss address buffer) occupancy per cycle and its allocations.
+  AMD Zen 1 (perf's amdzen1 JSON): no fills-by-source event; amd_l3 and amd_df as
+    Zen 2 (the same codes).
   AMD Zen 5 (perf's amdzen5 JSON; libpfm4 4.13 has no table, so raw codes):
     as Zen 4: ls_dmnd_fills_from_sys PMCx043 umask 0x08 dram_io_near, 0x40
     dram_io_far, 0x04 near_cache, 0x10 far_cache; ls_alloc_mab_count PMCx05F;
@@ -132,7 +134,7 @@ DEFAULTS = {
 FAMILIES = {
     "nhm-ep": "nhm", "wsm-ep": "nhm",
     "skx": "intel", "icx": "intel", "spr": "intel",
-    "zen2": "amd", "zen3": "amd", "zen4": "amd", "zen5": "amd",
+    "zen1": "amd", "zen2": "amd", "zen3": "amd", "zen4": "amd", "zen5": "amd",
     "neoverse-n1": "arm", "neoverse-n2": "arm", "neoverse-v1": "arm", "neoverse-v2": "arm",
     "emr": "spr-like", "gnr": "spr-like",
     "snb-ep": "intel-ep", "ivb-ep": "intel-ep", "hsx": "intel-ep", "bdx": "intel-ep",
@@ -450,7 +452,9 @@ def amd(model, p, x):
         "zen4": ("DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM", "DRAM_IO_NEAR", "DRAM_IO_FAR",
                  "NEAR_CACHE_NEAR_FAR", "FAR_CACHE_NEAR_FAR"),
     }.get(model)
-    if names:
+    if model == "zen1":
+        pass                        # amdzen1 has no fills-by-source event (no PMCx043)
+    elif names:
         c["%s:%s" % (names[0], names[1])] = x["n_loc"]
         c["%s:%s" % (names[0], names[2])] = x["n_rem"]
         c["%s:%s" % (names[0], names[3])] = x["n_hl"]
@@ -479,7 +483,7 @@ def amd(model, p, x):
         else:
             c["amd_l3/event=0x01,umask=0x80/"] = miss + x["n_l3"]
             c["amd_l3/event=0x06,umask=0x01/"] = miss
-        c["amd_l3/event=0x90,umask=0x00/"] = lat_cyc / 16
+        c["amd_l3/event=0x90,umask=0x00/"] = lat_cyc / 16     # Zen 1 and 2 alike
         c["amd_l3/event=0x9a,umask=%s/" % ("0xff" if model == "zen3" else "0x3f")] = miss
         beats = x["node_reads"] + x["node_writes"]
         for ch, ev in enumerate(("0x07", "0x47", "0x87", "0xc7", "0x107", "0x147", "0x187", "0x1c7")):

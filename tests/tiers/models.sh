@@ -19,6 +19,7 @@ fixture_of() {
 	skx) echo skx-2s ;;
 	icx) echo icx-2s ;;
 	spr) echo spr-2s ;;
+	zen1) echo zen1-2s ;;
 	zen2) echo zen2-2s ;;
 	zen3) echo zen3-2s ;;
 	zen4) echo zen4-2s ;;

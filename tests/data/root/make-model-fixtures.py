@@ -100,6 +100,9 @@ FORMATS = {
     (AMD_UNC, 'event14v2'): ('event', 'config:0-7,32-37'),
     (AMD_UNC, 'umask12'): ('umask', 'config:8-15,24-27'),
     (AMD_UNC, 'event8'): ('event', 'config:0-7'),
+    (AMD_UNC, 'event14'): ('event', 'config:0-7,32-35,59-60'),
+    (AMD_UNC, 'slicemask'): ('slicemask', 'config:48-51'),
+    (AMD_UNC, 'threadmask8'): ('threadmask', 'config:56-63'),
     (AMD_UNC, 'umask8'): ('umask', 'config:8-15'),
     (AMD_UNC, 'coreid'): ('coreid', 'config:42-44'),
     (AMD_UNC, 'threadmask2'): ('threadmask', 'config:56-57'),
@@ -175,6 +178,11 @@ PMU_FORMATS = {
     # enallslices, enallcores, sliceid
     'amd-l3-f19h': [(AMD_UNC, a) for a in ('event8', 'umask8', 'threadmask2', 'coreid',
                                            'enallslices', 'enallcores', 'sliceid')],
+    # amd_uncore_df_ctx_init, family 17h without PerfMonV2: event14, umask8
+    'amd-df-f17h': [(AMD_UNC, 'event14'), (AMD_UNC, 'umask8')],
+    # amd_uncore_l3_ctx_init, family 17h: event8, umask8, threadmask8, and
+    # amd_f17h_uncore_l3_format_attr[] (visible on family 17h/18h): slicemask
+    'amd-l3-f17h': [(AMD_UNC, a) for a in ('event8', 'umask8', 'threadmask8', 'slicemask')],
     # amd_uncore_umc_format_attr[]: event8, rdwrmask
     'amd-umc': [(AMD_UNC, 'event8'), (AMD_UNC, 'rdwrmask')],
     # arm-cmn.c arm_cmn_format_attrs[]
@@ -445,6 +453,37 @@ def zen5_2s(R):
     ])
 
 
+def zen1_2s(R):
+    # EPYC 7001 "Naples" (family 0x17 model 0x01): each die is a NUMA node (four
+    # per socket); trimmed here to one die per socket, 4 cores with SMT, CCX of 2
+    # (4 on the part), so two nodes.  The kernel's family 17h uncore (no PerfMonV2).
+    per = two_socket(R, 4, True, 2, '512K', '8192K')
+    w(R, '/proc/cpuinfo', cpuinfo_x86(16, 'AuthenticAMD', 23, 1, 2, 'AMD EPYC 7601 32-Core Processor',
+                                      'perfctr_core perfctr_nb perfctr_llc'))
+    for name, t in (('software', 1), ('tracepoint', 2), ('breakpoint', 5), ('msr', 8)):
+        pmu(R, name, t)
+    pmu(R, 'cpu', 4, 'amd-core')                       # PERF_TYPE_RAW
+    pmu(R, 'amd_df', 12, 'amd-df-f17h', [per[0][0], per[1][0]])
+    pmu(R, 'amd_l3', 13, 'amd-l3-f17h', [0, 2, 4, 6])  # one CPU per CCX
+    common(R, 'Nov 30 00:00:01 naples kernel: [    0.300000] Performance Events: Fam17h+ core perfctr, '
+              'AMD PMU driver.\n', ('Dell Inc.', 'PowerEdge R7425'))
+    readme(R, 'zen1-2s: a two-socket EPYC 7001 (Zen 1, family 0x17 model 0x01) host', [
+        '2 sockets trimmed to one die each (on the part each socket has four dies, each a NUMA node), '
+        '4 cores per die with SMT, CCX of 2 cores (4 on the part): 2 NUMA nodes.',
+        '`type` numbers are made up but `cpu` (PERF_TYPE_RAW, 4).',
+        '',
+        '| PMU | formats from |',
+        '|-----|--------------|',
+        '| `cpu` | arch/x86/events/amd/core.c `amd_format_attr[]` |',
+        '| `amd_df` | arch/x86/events/amd/uncore.c, family 17h without PerfMonV2: `event14`, `umask8` |',
+        '| `amd_l3` | uncore.c, family 17h: `event8`, `umask8`, `threadmask8`, '
+        '`amd_f17h_uncore_l3_format_attr[]` (`slicemask`) |',
+        '',
+        'perf\'s mapfile.csv gives family 23 model 0x01 the `amdzen1` table '
+        '(`AuthenticAMD-23-([12][0-9A-F]|[0-9A-F])`), which has no fills-by-source event.',
+    ])
+
+
 def intel_ep(R, model, name, cbox, n_ha, n_imc, kern, title, notes):
     # trimmed to 4 cores per socket with SMT; one uncore PMU per box, its
     # cpumask a CPU of each socket (the kernel's uncore PMUs cover every socket)
@@ -630,6 +669,7 @@ TREES = {
     'hsx-2s': {'make': hsx_2s, 'mapfile': ('x86', 'GenuineIntel-6-3F', 'haswellx')},
     'bdx-2s': {'make': bdx_2s, 'mapfile': ('x86', 'GenuineIntel-6-4F', 'broadwellx')},
     'zen5-2s': {'make': zen5_2s, 'mapfile': ('x86', 'AuthenticAMD-26-2', 'amdzen5')},
+    'zen1-2s': {'make': zen1_2s, 'mapfile': ('x86', 'AuthenticAMD-23-1', 'amdzen1')},
 }
 # trees of another script in which this one writes only a PMU's format/ and events/
 PARTS = {'arm-n1': arm_n1_cmn}
