@@ -306,8 +306,10 @@ static void xen_dom0_rows(const struct platform *p, struct coverage *c, const st
 			     "PCI/MMIO registers that dom0 owns are not read by vmmprof yet");
 			break;
 		case FACTOR_QUEUE:
-			note(r, "queue trackers (GQ, CHA TOR) are uncore MSRs, which Xen does not "
-			     "let dom0 read; CPI: %s", pmu);
+			/* no core event replaces them (CPI is every kind of stall): the
+			 * vPMU does not help here, so pmu is not named */
+			note(r, "queue trackers (GQ, CHA TOR, the IMC's pending queues) are uncore "
+			     "MSRs, which Xen does not let dom0 read, and no core event counts them");
 			break;
 		}
 	}

@@ -69,8 +69,8 @@ test_expect_success 'a user model: raw, hw-cache and sysfs core specs absent, so
 
 test_expect_success 'model check agrees: required core events are errors there, not on a vPMU guest' '
 	expect_exit 1 vmmprof model check --root "$R/local" "$VP_DATA/../../models/vpmu.model" >out 2>&1 &&
-	grep_q "vpmu.model:17:15: error: required event .cyc.: no core PMU here: kernel:" out &&
-	grep_q "vpmu.model:18:15: error: required event .instr.: no core PMU here" out &&
+	grep_q "vpmu.model:18:15: error: required event .cyc.: no core PMU here: kernel:" out &&
+	grep_q "vpmu.model:19:15: error: required event .instr.: no core PMU here" out &&
 	vmmprof model check --root "$R/kvm-guest-vpmu" "$VP_DATA/../../models/vpmu.model" >out 2>&1
 '
 

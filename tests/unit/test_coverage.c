@@ -311,10 +311,14 @@ TEST(coverage_xen_dom0_core_pmu_is_not_per_domain)
 		CHECK_INT(cv.rows[f].quality, VQ_UNAVAILABLE);
 		CHECK_CONTAINS(cv.rows[f].note, "counts dom0's own vCPUs");
 		CHECK(cv.rows[f].remains[0]);
-		if (f != FACTOR_IMC) /* the IMC is uncore: no pmu_mode reaches it */
+		/* the IMC and the queue trackers are uncore: no pmu_mode reaches them */
+		if (f != FACTOR_IMC && f != FACTOR_QUEUE)
 			CHECK_CONTAINS(cv.rows[f].note, "pmu_mode is 'self'");
 	}
 	CHECK_CONTAINS(cv.rows[FACTOR_IMC].note, "dom0 has no uncore PMU");
+	/* no core event stands in for the trackers (CPI is every kind of stall) */
+	CHECK_CONTAINS(cv.rows[FACTOR_QUEUE].note, "no core event counts them");
+	CHECK(!strstr(cv.rows[FACTOR_QUEUE].note, "pmu_mode"));
 	CHECK_CONTAINS(cv.rows[FACTOR_LLC].note, "xl psr-cmt-show");
 	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].remains, "xl vcpu-list");
 	CHECK_STR(cv.verdict, "lost: all five factors");
