@@ -504,11 +504,17 @@ static void check_expect(const struct jv *doc, const struct tcase *t, char *text
 
 		char *rw = next_word(&p);
 
-		if (f < 0 || parse_range(rw, p, &r)) {
-			vfail(why, file, line, "expected 'expect %s FACTOR LO..HI [or n/a]'", what);
+		v = x ? jv_num(x, key) : NAN;
+		if (f >= 0 && rw && !strcmp(rw, "n/a") && !next_word(&p)) {
+			if (!isnan(v))
+				vfail(why, file, line, "%s %s is %.6g, expected n/a", what, a1, v);
 			goto out;
 		}
-		v = x ? jv_num(x, key) : NAN;
+		if (f < 0 || parse_range(rw, p, &r)) {
+			vfail(why, file, line, "expected 'expect %s FACTOR LO..HI [or n/a]' or 'expect "
+			      "%s FACTOR n/a'", what, what);
+			goto out;
+		}
 		range_text(&r, &rs);
 		if (!in_range(&r, v)) {
 			const char *cw = x ? jv_str(x, !strcmp(what, "cost") ? "cost_why" : "score_why") : NULL;
@@ -520,6 +526,28 @@ static void check_expect(const struct jv *doc, const struct tcase *t, char *text
 				vfail(why, file, line, "%s %s is %.6g%s, expected %s", what, a1, v,
 				      !strcmp(what, "cost") ? " %" : "", sbuf_str(&rs));
 		}
+	} else if (!strcmp(what, "severity") || !strcmp(what, "quality") ||
+		   !strcmp(what, "cost_quality")) {
+		const struct jv *x = find_named(jv_arr(row, "factors"), "factor", a1 ? a1 : "");
+		const char *want = next_word(&p), *got = x ? jv_str(x, what) : NULL;
+
+		if (f < 0 || !want || next_word(&p))
+			vfail(why, file, line, "expected 'expect %s FACTOR NAME'", what);
+		else if (!got || strcmp(got, want))
+			vfail(why, file, line, "%s of %s is %s, expected %s", what, a1,
+			      got ? got : "absent", want);
+	} else if (!strcmp(what, "why")) {
+		/* the rest of the line is a text the score's or the cost's reason holds */
+		const struct jv *x = find_named(jv_arr(row, "factors"), "factor", a1 ? a1 : "");
+		const char *sw = x ? jv_str(x, "score_why") : NULL, *cw = x ? jv_str(x, "cost_why") : NULL;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		if (f < 0 || !*p)
+			vfail(why, file, line, "expected 'expect why FACTOR TEXT'");
+		else if (!(sw && strstr(sw, p)) && !(cw && strstr(cw, p)))
+			vfail(why, file, line, "no reason of %s says '%s' (score: %s; cost: %s)", a1, p,
+			      sw ? sw : "none", cw ? cw : "none");
 	} else if (!strcmp(what, "na")) {
 		double v = f >= 0 ? cost_pct_of(row, f) : NAN;
 
@@ -570,6 +598,11 @@ static void check_expect(const struct jv *doc, const struct tcase *t, char *text
 		const struct jv *cost = jv_get(row, "cost");
 		double v = cost ? jv_num(cost, !strcmp(what, "budget") ? "budget_pct" : "remainder_pct") : NAN;
 
+		if (a1 && !strcmp(a1, "n/a") && !next_word(&p)) {
+			if (!isnan(v))
+				vfail(why, file, line, "%s is %.6g %% of cycles, expected n/a", what, v);
+			goto out;
+		}
 		if (parse_range(a1, p, &r)) {
 			vfail(why, file, line, "expected 'expect %s LO..HI [or n/a]' (%% of cycles)", what);
 			goto out;
@@ -617,8 +650,9 @@ static void check_expect(const struct jv *doc, const struct tcase *t, char *text
 			vfail(why, file, line, "%zu counts are unused, expected %g%s%s", u ? u->n : 0, n,
 			      u && u->n ? ": first " : "", u && u->n ? jv_str(&u->items[0], "spec") : "");
 	} else {
-		vfail(why, file, line, "unknown expectation '%s' (cost, score, na, first, rank, "
-		      "remainder, budget, anchor, metric, unused)", what);
+		vfail(why, file, line, "unknown expectation '%s' (cost, score, severity, quality, "
+		      "cost_quality, why, na, first, rank, remainder, budget, anchor, metric, unused)",
+		      what);
 	}
 out:
 	sbuf_release(&rs);

@@ -39,6 +39,20 @@ test_expect_success 'model test fails a case whose expectation is wrong, naming 
 	grep_q "11 cases, 10 passed, 1 failed" out
 '
 
+test_expect_success 'model test: score n/a, severity, quality and why fail when wrong, naming their line' '
+	python3 "$GEN" "$M/vpmu.cases" vpmu.cases &&
+	sed -e "s/^expect severity locality critical$/expect severity locality warning/" \
+	    -e "s/^expect why queue a vPMU exposes no uncore tracker events$/expect why queue CPI as a stand-in/" \
+	    -e "s/^expect quality llc unavailable$/expect quality llc measured/" \
+	    -e "s/^expect metric cpi 11.99..12.01$/expect score locality n\/a/" vpmu.cases >bad.cases &&
+	expect_exit 1 vmmprof model test bad.cases >out &&
+	grep_q "severity of locality is critical, expected warning" out &&
+	grep_q "no reason of queue says .CPI as a stand-in. (score: a vPMU exposes no uncore tracker events" out &&
+	grep_q "quality of llc is unavailable, expected measured" out &&
+	grep_q "score locality is 0.6, expected n/a" out &&
+	grep_q "6 cases, 4 passed, 2 failed" out
+'
+
 test_expect_success 'model test: a gen line not expanded, and an unknown statement, are errors at their line' '
 	printf "model skx\ncase a\ngen dram_local=1\n" >g.cases &&
 	expect_exit 1 vmmprof model test g.cases 2>err &&

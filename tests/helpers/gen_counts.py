@@ -86,6 +86,33 @@ vendors' event definitions, NOT read from the models' cost terms:
     point-of-coherency queue could not take them), hnf_pocq_reqs_recvd 0x5 requests
     they received.
 
+  The generic models (vpmu, vpmu-intel: the architectural events every core PMU
+  has, Intel SDM vol. 3B 18.2.1 and perf's generic hardware events; software: no
+  PMU; each documented in docs/models.md, "Software sources"):
+    cycles, instructions                  core clocks and retired instructions of the
+                                          row (vpmu, vpmu-intel; not on software)
+    cache-references / cache-misses       Intel's architectural 2Eh/4Fh and 2Eh/41h:
+                                          requests that looked up / missed the LLC
+                                          (vpmu-intel only: AMD maps them to L2, Arm
+                                          to L1D, so vpmu binds none)
+    task-clock                            ns the row ran (a software event)
+    context-switches, cpu-migrations      software events (the cswitch, migr rates)
+    placement.remote_fraction             the row's residency by node x its VM's memory
+                                          by node: with accesses spread evenly over the
+                                          memory, the share of DRAM loads that are
+                                          remote (place=1)
+    vmstat.numa_hint_faults / _local      NUMA balancing's hinting faults: sampled page
+                                          touches, machine-wide; hint_faults=F per s,
+                                          remote ones in the remote share of the loads
+    numastat.local_node / other_node      page allocations on / off the allocating
+                                          CPU's node (alloc_pages=P per s, alloc_remote
+                                          their remote share)
+    resctrl.mbm_total_bytes / mbm_local_bytes  the group's DRAM traffic in bytes, and
+                                          the part served by its local node (mbm=1):
+                                          64 bytes per DRAM load
+    sched.run_ns / sched.wait_ns          ns the row ran / waited runnable (runq_wait=W
+                                          ns waited per s of wall time)
+
 Physics (all rates per second of the row's run time, latencies in ns):
   stall_l3_miss = (n_loc (L_loc + q_loc + t) + n_rem (L_rem + q_rem + t)
                    + n_rc c2c_rem) x GHz / MLP
@@ -129,6 +156,15 @@ DEFAULTS = {
     "tracker_full": 0.0,    # share of time the shared trackers were full
     "imc_channels": 6,      # DRAM channels of a node (their clocks are summed)
     "l1_miss_other": 0.0,   # loads/s that missed L1 and hit L2 (Zen MAB allocations)
+    # the generic models' software sources (0: that source is not given)
+    "place": 0.0,           # 1: the placement source (vCPU residency x VM memory by node)
+    "hint_faults": 0.0,     # NUMA-balancing hinting faults per s (machine-wide)
+    "alloc_pages": 0.0,     # page allocations per s (numastat, machine-wide)
+    "alloc_remote": 0.0,    # their share placed off the allocating CPU's node
+    "mbm": 0.0,             # 1: resctrl MBM bytes of the row's group
+    "runq_wait": None,      # ns per s of wall time the row waited runnable (schedstat)
+    "cswitch": 0.0,         # context switches per s
+    "migr": 0.0,            # CPU migrations per s
 }
 
 FAMILIES = {
@@ -138,6 +174,7 @@ FAMILIES = {
     "neoverse-n1": "arm", "neoverse-n2": "arm", "neoverse-v1": "arm", "neoverse-v2": "arm",
     "emr": "spr-like", "gnr": "spr-like",
     "snb-ep": "intel-ep", "ivb-ep": "intel-ep", "hsx": "intel-ep", "bdx": "intel-ep",
+    "vpmu": "generic", "vpmu-intel": "generic", "software": "generic",
 }
 
 
@@ -531,6 +568,42 @@ def arm(model, p, x):
     return c, n
 
 
+def generic(model, p, x):
+    """vpmu, vpmu-intel, software: the architectural events (not on software), the
+    software events, and the software sources each scenario asks for."""
+    d = p["duration"]
+    c = {}
+    dram = x["n_loc"] + x["n_rem"]
+    rem_share = x["n_rem"] / dram if dram > 0 else 0.0
+    if model != "software":
+        c["cycles"] = x["cyc"]
+        c["instructions"] = x["ins"]
+    if model == "vpmu-intel":
+        c["cache-misses"] = x["misses"]
+        x["solo"] = solo_mpki(x, x["misses"])
+        c["cache-references"] = x["misses"] + x["n_hl"] + x["n_l3"]
+    c["task-clock"] = x["run"] * 1e9
+    c["context-switches"] = p["cswitch"] * d
+    c["cpu-migrations"] = p["migr"] * d
+    if p["place"]:
+        c["placement.remote_fraction"] = rem_share
+    if p["hint_faults"] > 0:
+        h = p["hint_faults"] * d
+        c["vmstat.numa_hint_faults"] = h
+        c["vmstat.numa_hint_faults_local"] = h * (1 - rem_share)
+    if p["alloc_pages"] > 0:
+        a = p["alloc_pages"] * d
+        c["numastat.local_node"] = a * (1 - p["alloc_remote"])
+        c["numastat.other_node"] = a * p["alloc_remote"]
+    if p["mbm"]:
+        c["resctrl.mbm_total_bytes"] = 64 * dram
+        c["resctrl.mbm_local_bytes"] = 64 * x["n_loc"]
+    if p["runq_wait"] is not None:
+        c["sched.run_ns"] = x["run"] * 1e9
+        c["sched.wait_ns"] = p["runq_wait"] * d
+    return c, {}
+
+
 def generate(model, params):
     p = dict(DEFAULTS)
     for k, v in params.items():
@@ -541,7 +614,8 @@ def generate(model, params):
     if not fam:
         raise ValueError("no event definitions for model '%s' (%s)" % (model, ", ".join(sorted(FAMILIES))))
     x = physics(p)
-    c, n = {"intel": intel, "intel-ep": intel_ep, "spr-like": spr_like, "nhm": nhm, "amd": amd, "arm": arm}[fam](model, p, x)
+    c, n = {"intel": intel, "intel-ep": intel_ep, "spr-like": spr_like, "nhm": nhm, "amd": amd, "arm": arm,
+         "generic": generic}[fam](model, p, x)
     return p, x, c, n
 
 
@@ -576,7 +650,7 @@ def expand(path, out):
             sys.exit("%s:%d: %s" % (path, i + 1, e))
         # one line for one line: the cases file's line numbers stay true
         words = ["counts", "duration", fmt(p["duration"]), "ghz", fmt(p["ghz"])]
-        if p["extra_miss"] > 0 and x["solo"] is not None:
+        if p["extra_miss"] > 0 and x.get("solo") is not None:
             words += ["solo_mpki", fmt(x["solo"])]
         for k, v in c.items():
             words += [k, fmt(v)]
@@ -597,7 +671,7 @@ def main(argv):
         doc = {"duration_s": p["duration"], "cpu_ghz": p["ghz"], "counts": c}
         if n:
             doc["node_counts"] = n
-        if p["extra_miss"] > 0 and x["solo"] is not None:
+        if p["extra_miss"] > 0 and x.get("solo") is not None:
             doc["solo_mpki"] = x["solo"]
         json.dump(doc, sys.stdout, indent=1)
         sys.stdout.write("\n")
