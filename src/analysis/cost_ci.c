@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "model/expr.h"
 #include "util/alloc.h"
 
 void cost_ci_compute(const double *v, size_t n, const struct cost_ci_ctx *ctx, struct cost_ci *out)
@@ -48,6 +49,93 @@ double cost_ci_running(const struct collect_frame *f)
 	return r;
 }
 
+/* The cost terms factor fac's cost reads (docs/method.md, "The split"). */
+static bool term_of_factor(int fac, enum cost_term t)
+{
+	switch (t) {
+	/* every cost is stall cycles: the anchor, the MLP and W_D scale them all */
+	case CT_STALL_MEM: case CT_STALL_L3_MISS: case CT_RD_OCCUPANCY: case CT_RD_CYCLES:
+	case CT_DRAM_LOCAL: case CT_DRAM_REMOTE: case CT_CACHE_REMOTE:
+		return true;
+	case CT_STALL_L2_MISS: case CT_HITM_LOCAL: case CT_L3_HIT:
+		return fac == FACTOR_SHARING;
+	/* x, the misses above the solo rate, splits the DRAM loads */
+	case CT_LLC_MISS: case CT_INSTR:
+		return fac != FACTOR_SHARING;
+	case CT_NODE_BW_GBS:
+		return fac == FACTOR_IMC || fac == FACTOR_QUEUE;
+	case CT_TRACKER_NS: case CT_TRACKER_FULL:
+		return fac == FACTOR_QUEUE;
+	default:
+		return false;
+	}
+}
+
+struct reads {
+	const struct model *m;
+	bool *input, *metric;
+};
+
+static void visit_reads(void *ctx, const struct expr *node)
+{
+	struct reads *rd = ctx;
+
+	if (node->k == EX_METRIC && node->id >= 0 && (size_t)node->id < rd->m->n_metrics) {
+		if (!rd->metric[node->id]) {
+			rd->metric[node->id] = true;
+			expr_visit(rd->m->metrics[node->id].e, visit_reads, rd);
+		}
+	} else if (node->k == EX_INPUT && node->id >= 0 && (size_t)node->id < rd->m->n_inputs) {
+		rd->input[node->id] = true;
+	}
+}
+
+double cost_ci_running_factor(const struct model *m, const struct collect_frame *f, int fac)
+{
+	struct reads rd;
+	double r = NAN;
+	size_t i;
+	int t;
+
+	if (!m || fac < 0 || fac >= FACTOR_N)
+		return NAN;
+	rd.m = m;
+	rd.input = xcalloc(m->n_inputs + 1, sizeof(bool));
+	rd.metric = xcalloc(m->n_metrics + 1, sizeof(bool));
+	for (t = 0; t < CT_N; t++)
+		if (m->cost_term[t] && term_of_factor(fac, (enum cost_term)t))
+			expr_visit(m->cost_term[t], visit_reads, &rd);
+	if (m->cycles)
+		expr_visit(m->cycles, visit_reads, &rd);
+	for (i = 0; i < f->n_scaling; i++) {
+		double p = f->scaling[i].running_pct;
+
+		if (f->scaling[i].input < m->n_inputs && rd.input[f->scaling[i].input] &&
+		    isfinite(p) && (isnan(r) || p / 100 < r))
+			r = p / 100;
+	}
+	free(rd.input);
+	free(rd.metric);
+	return r;
+}
+
+void cost_ci_ctx_running(struct cost_ci_ctx *ctx, const struct model *m,
+			 const struct collect_frame *f)
+{
+	int fac;
+
+	ctx->running = cost_ci_running(f);
+	for (fac = 0; fac < FACTOR_N; fac++)
+		ctx->running_f[fac] = cost_ci_running_factor(m, f, fac);
+}
+
+/* Factor f's running share: its own events', else all events' (a context
+ * that never set running_f has zeros there: a counted event runs > 0). */
+static double factor_running(const struct cost_ci_ctx *c, int f)
+{
+	return isfinite(c->running_f[f]) && c->running_f[f] > 0 ? c->running_f[f] : c->running;
+}
+
 static size_t vm_at(struct cost_ci_set *s, const char *name)
 {
 	size_t i;
@@ -75,6 +163,14 @@ void cost_ci_add(struct cost_ci_set *s, const struct collect_frame *fr)
 	for (i = 0; i < fr->n_rows; i++)
 		if (is_vm(&fr->rows[i]))
 			vm_at(s, fr->rows[i].name);
+	if (s->max_s && s->n_s >= s->max_s) {
+		/* the oldest sample goes */
+		for (k = 0; k < s->n_vms; k++)
+			if (s->v[k])
+				memmove(s->v[k], s->v[k] + FACTOR_N,
+					(s->n_s - 1) * FACTOR_N * sizeof(double));
+		s->n_s--;
+	}
 	if (s->n_s == s->cap_s)
 		s->cap_s = s->cap_s ? 2 * s->cap_s : 16;
 	for (k = 0; k < s->n_vms; k++) {
@@ -109,9 +205,13 @@ void cost_ci_finish(struct cost_ci_set *s, const struct cost_ci_ctx *ctx)
 	s->ci = xcalloc(s->n_vms + 1, sizeof(*s->ci));
 	for (k = 0; k < s->n_vms; k++) {
 		for (f = 0; f < FACTOR_N; f++) {
+			struct cost_ci_ctx fc = s->ctx;
+
+			/* the factor's own events' share; all events' where it has none */
+			fc.running = factor_running(&s->ctx, f);
 			for (i = 0; i < s->n_s; i++)
 				col[i] = s->v[k][i * FACTOR_N + f];
-			cost_ci_compute(col, s->n_s, &s->ctx, &s->ci[k][f]);
+			cost_ci_compute(col, s->n_s, &fc, &s->ci[k][f]);
 		}
 	}
 	free(col);
@@ -146,11 +246,27 @@ void cost_ci_release(struct cost_ci_set *s)
 /* What the intervals account for, in words. */
 static void accounts_text(const struct cost_ci_ctx *c, struct sbuf *out)
 {
-	if (isfinite(c->running) && c->running < 1)
-		sbuf_addf(out, "  multiplexing: events counted %.0f %% of the time at worst; widened "
-			       "x%.2f (1/sqrt of that share)\n", 100 * c->running, 1 / sqrt(c->running));
-	else if (isfinite(c->running))
+	int f;
+	bool any = false;
+
+	if (isfinite(c->running) && c->running < 1) {
+		sbuf_addf(out, "  multiplexing: events counted %.0f %% of the time at worst; each "
+			       "factor widened by 1/sqrt of its own events' share:", 100 * c->running);
+		for (f = 0; f < FACTOR_N; f++) {
+			double r = factor_running(c, f);
+
+			if (isfinite(r) && r < 1) {
+				sbuf_addf(out, "%s %s x%.2f", any ? "," : "",
+					  factor_name((enum factor_id)f), 1 / sqrt(r));
+				any = true;
+			}
+		}
+		sbuf_addstr(out, any ? "\n" : " none\n");
+	} else if (isfinite(c->running)) {
 		sbuf_addstr(out, "  multiplexing: none (every event counted all the time)\n");
+	} else if (c->running_why) {
+		sbuf_addf(out, "  multiplexing: %s; not in the width\n", c->running_why);
+	}
 	sbuf_addf(out, "  residency per node: %s%s\n", c->residency ? c->residency : "unknown",
 		  c->residency && !strcmp(c->residency, "sampled") ?
 		  " (once per frame: not in the width)" : "");
@@ -166,8 +282,10 @@ void cost_ci_text(const struct cost_ci_set *s, struct sbuf *out)
 
 	if (!s->ci || s->n_s < 2 || !s->n_vms)
 		return;
-	sbuf_addf(out, "\nCosts second by second (mean of %zu one-second samples ±95 %% interval by "
-		       "bootstrap; 'holds 0': not distinguishable from no cost)\n", s->n_s);
+	sbuf_addf(out, "\nCosts %s (mean of %zu %s ±95 %% interval by bootstrap; 'holds 0': "
+		       "not distinguishable from no cost)\n",
+		  s->ctx.samples ? "interval by interval" : "second by second", s->n_s,
+		  s->ctx.samples ? s->ctx.samples : "one-second samples");
 	for (k = 0; k < s->n_vms; k++) {
 		bool any = false;
 
@@ -202,8 +320,21 @@ void cost_ci_json(const struct cost_ci_set *s, struct jw *w)
 	jw_kdouble(w, "confidence", 0.95);
 	jw_key(w, "accounts_for");
 	jw_obj_begin(w);
-	jw_kstr(w, "spread", "percentile bootstrap of the mean over one-second samples");
+	{
+		char *spread = xasprintf("percentile bootstrap of the mean over %s",
+					 s->ctx.samples ? s->ctx.samples : "one-second samples");
+
+		jw_kstr(w, "spread", spread);
+		free(spread);
+	}
 	jw_kdouble(w, "multiplexing_running_ratio", s->ctx.running);
+	if (!isfinite(s->ctx.running) && s->ctx.running_why)
+		jw_kstr(w, "multiplexing_why", s->ctx.running_why);
+	jw_key(w, "multiplexing_running_ratio_by_factor");
+	jw_obj_begin(w);
+	for (f = 0; f < FACTOR_N; f++)
+		jw_kdouble(w, factor_name((enum factor_id)f), factor_running(&s->ctx, f));
+	jw_obj_end(w);
 	jw_kstr(w, "residency", s->ctx.residency ? s->ctx.residency : "unknown");
 	jw_kbool(w, "calibrated", s->ctx.calibrated);
 	jw_obj_end(w);
@@ -236,4 +367,67 @@ void cost_ci_json(const struct cost_ci_set *s, struct jw *w)
 	}
 	jw_arr_end(w);
 	jw_obj_end(w);
+}
+
+static size_t count_of(const struct jv *o, const char *key)
+{
+	double v = jv_num(o, key);
+
+	return isfinite(v) && v >= 0 && v < 1e15 ? (size_t)v : 0;
+}
+
+int cost_ci_from_json(struct cost_ci_set *s, const struct jv *v)
+{
+	const struct jv *a, *vms, *bf;
+	size_t k;
+	int f;
+
+	memset(s, 0, sizeof(*s));
+	if (!v || v->type != JV_OBJ || !(vms = jv_arr(v, "vms")))
+		return -1;
+	s->n_s = count_of(v, "samples");
+	a = jv_get(v, "accounts_for");
+	s->ctx.running = a ? jv_num(a, "multiplexing_running_ratio") : NAN;
+	s->ctx.running_why = a ? jv_str(a, "multiplexing_why") : NULL;
+	s->ctx.residency = a ? jv_str(a, "residency") : NULL;
+	s->ctx.calibrated = a && jv_get(a, "calibrated") && jv_get(a, "calibrated")->b;
+	bf = a ? jv_get(a, "multiplexing_running_ratio_by_factor") : NULL;
+	for (f = 0; f < FACTOR_N; f++)
+		s->ctx.running_f[f] = bf ? jv_num(bf, factor_name((enum factor_id)f)) : NAN;
+	{
+		const char *spread = a ? jv_str(a, "spread") : NULL;
+
+		/* "... over recorded intervals": what a sample is, as the producer said */
+		if (spread && strstr(spread, " over ") && !strstr(spread, "one-second samples"))
+			s->ctx.samples = strstr(spread, " over ") + 6;
+	}
+	s->n_vms = vms->n;
+	s->names = xcalloc(vms->n + 1, sizeof(char *));
+	s->v = xcalloc(vms->n + 1, sizeof(double *));
+	s->ci = xcalloc(vms->n + 1, sizeof(*s->ci));
+	for (k = 0; k < vms->n; k++) {
+		const struct jv *x = &vms->items[k], *costs = jv_get(x, "costs");
+		const char *name = jv_str(x, "vm");
+
+		s->names[k] = xstrdup(name ? name : "?");
+		for (f = 0; f < FACTOR_N; f++) {
+			struct cost_ci *c = &s->ci[k][f];
+			const struct jv *o = costs ? jv_get(costs, factor_name((enum factor_id)f)) : NULL;
+
+			memset(c, 0, sizeof(*c));
+			c->value = c->lo = c->hi = c->half = NAN;
+			c->widen = 1;
+			if (!o || o->type != JV_OBJ)
+				continue;
+			c->value = jv_num(o, "value");
+			c->lo = jv_num(o, "lo");
+			c->hi = jv_num(o, "hi");
+			c->n = count_of(o, "n");
+			c->widen = jv_num(o, "widened_by");
+			c->holds_zero = jv_get(o, "holds_zero") && jv_get(o, "holds_zero")->b;
+			if (isfinite(c->lo) && isfinite(c->hi))
+				c->half = fmax(c->value - c->lo, c->hi - c->value);
+		}
+	}
+	return 0;
 }

@@ -6,7 +6,9 @@
 #include <stddef.h>
 
 #include "collect/collect.h"
+#include "model/model.h"
 #include "util/json.h"
+#include "util/jsonread.h"
 #include "util/sbuf.h"
 #include "util/vocab.h"
 
@@ -31,6 +33,15 @@ struct cost_ci_ctx {
 	bool calibrated;
 	unsigned resamples;          /* bootstrap draws (1000) */
 	unsigned long seed;          /* the generator's seed: the same samples give the same interval */
+	/*
+	 * Each factor's own running share: the lowest over the events its
+	 * cost reads (cost_ci_running_factor()); a factor's half-widths are
+	 * widened by its own, NaN ones fall back to running.
+	 */
+	double running_f[FACTOR_N];
+	const char *running_why;     /* running NaN: why ("not in the recording"); NULL none */
+	const char *samples;         /* what a sample is: "one-second samples" (NULL) or
+					"recorded intervals" */
 };
 
 struct cost_ci {
@@ -47,12 +58,24 @@ void cost_ci_compute(const double *v, size_t n, const struct cost_ci_ctx *ctx, s
 
 /* The lowest running/enabled share over f's counted events, 0..1; NaN when none. */
 double cost_ci_running(const struct collect_frame *f);
+/*
+ * The same over the events factor fac's cost reads (m's cost terms that the
+ * split of docs/method.md uses for it, and the cycles, through the metrics
+ * they name): a factor whose events were never multiplexed is not widened
+ * for another's.  NaN when none of them was counted.
+ */
+double cost_ci_running_factor(const struct model *m, const struct collect_frame *f, int fac);
+/* ctx's running and running_f from frame f (the whole run's). */
+void cost_ci_ctx_running(struct cost_ci_ctx *ctx, const struct model *m,
+			 const struct collect_frame *f);
 
 /* Each VM's costs, one value per sample, and their intervals once finished. */
 struct cost_ci_set {
 	char **names;
 	double **v;                  /* per VM: n_s x FACTOR_N */
 	size_t n_vms, n_s, cap_s;
+	size_t max_s;                /* keep the newest max_s samples (0: all): a daemon's
+					session runs for weeks */
 	struct cost_ci_ctx ctx;
 	struct cost_ci (*ci)[FACTOR_N]; /* per VM, after cost_ci_finish() */
 };
@@ -69,5 +92,12 @@ void cost_ci_release(struct cost_ci_set *s);
 void cost_ci_text(const struct cost_ci_set *s, struct sbuf *out);
 /* The "cost_intervals" value of `diagnose --json` (docs/api.md, diagnose). */
 void cost_ci_json(const struct cost_ci_set *s, struct jw *w);
+/*
+ * That value read back (the remote client prints what the daemon or a remote
+ * diagnose computed): the intervals and what they account for, no samples;
+ * the strings point into v's document, which must outlive s.  0, or -1 when
+ * v is not such a value.  cost_ci_release() in any case.
+ */
+int cost_ci_from_json(struct cost_ci_set *s, const struct jv *v);
 
 #endif

@@ -91,7 +91,7 @@ static int show(const struct dview *base, const struct topology *topo, const str
 
 int diagnose_recorded_total(const struct recording *rec, const struct model *m,
 			    const struct model_avail *av, const struct collect_frame *total,
-			    bool json, bool damaged)
+			    struct cost_ci_set *ci, bool json, bool damaged)
 {
 	const char **reasons = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(char *));
 	struct sbuf head = SBUF_INIT;
@@ -118,8 +118,28 @@ int diagnose_recorded_total(const struct recording *rec, const struct model *m,
 		sbuf_addf(&head, "  damaged after interval %zu: the diagnosis covers the intervals "
 				 "before it\n", rec->n_read);
 	sbuf_addf(&head, "  %s\n", dv.cal_note);
+	if (ci) {
+		/* the recorded intervals' spread; a recording keeps counts already
+		 * scaled for multiplexing, not the running share (docs/record-format.md) */
+		struct cost_ci_ctx cx = { NAN, total->residency, rec->have_cal, 1000, 1 };
+		int f;
+
+		for (f = 0; f < FACTOR_N; f++)
+			cx.running_f[f] = NAN;
+		cx.running_why = "not in the recording (its counts are stored already scaled)";
+		cx.samples = "recorded intervals";
+		cost_ci_finish(ci, &cx);
+		dv.ci = ci;
+	}
 	rc = show(&dv, &rec->plat.topo, rec->have_cal ? &rec->cal : NULL, sbuf_str(&head), json,
 		  false);
+	if (!rc && !json && ci) {
+		struct sbuf tail = SBUF_INIT;
+
+		cost_ci_text(ci, &tail);
+		rc = cli_write(&tail);
+		sbuf_release(&tail);
+	}
 	free(reasons);
 	sbuf_release(&head);
 	return rc;
@@ -133,6 +153,7 @@ int diagnose_recording(const char *path, const struct pipe_opts *o, bool json)
 	struct model_avail av;
 	struct collect_frame total, fr;
 	struct rec_total *acc;
+	struct cost_ci_set ci = { 0 };
 	struct vp_err err, ferr;
 	int rc, more;
 
@@ -150,12 +171,14 @@ int diagnose_recording(const char *path, const struct pipe_opts *o, bool json)
 	acc = rec_total_new(&rec, p.model);
 	while ((more = rec_next_frame(&rec, &fr, &ferr)) > 0) {
 		rec_total_add(acc, &fr);
+		cost_ci_add(&ci, &fr);
 		collect_frame_release(&fr);
 	}
 	rec_total_finish(acc, &total);
 	/* a damaged file: the diagnosis of what was read, then the error */
 	if (more == 0 || rec.n_read)
-		rc = diagnose_recorded_total(&rec, p.model, &av, &total, json, more < 0);
+		rc = diagnose_recorded_total(&rec, p.model, &av, &total, &ci, json, more < 0);
+	cost_ci_release(&ci);
 	if (more < 0) {
 		fflush(stdout);
 		rc = cli_error(&ferr);
@@ -301,6 +324,8 @@ static int run_diagnose(int argc, char **argv)
 		{
 			struct cost_ci_ctx cx = { cost_ci_running(&fr), fr.residency, p.have_cal,
 						  1000, 1 };
+
+			cost_ci_ctx_running(&cx, p.model, &fr);
 
 			cost_ci_finish(&iv, &cx);
 			dv.ci = &iv;    /* with fewer than 2 samples the bounds are null */

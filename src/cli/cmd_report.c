@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/cost_ci.h"
 #include "analysis/diag_render.h"
 #include "collect/frame_text.h"
 #include "cli/pipeline.h"
@@ -262,6 +263,7 @@ static int text_report(struct recording *rec, const struct model *m,
 {
 	struct collect_frame fr, total;
 	struct rec_total *acc;
+	struct cost_ci_set ci = { 0 };
 	struct sbuf out = SBUF_INIT;
 	struct table t;
 	struct vp_err err, ferr;
@@ -301,6 +303,7 @@ static int text_report(struct recording *rec, const struct model *m,
 		table_render_widths(&t, &out, 2, w, false);
 		table_clear(&t);
 		rec_total_add(acc, &fr);
+		cost_ci_add(&ci, &fr);
 		collect_frame_release(&fr);
 		rc = flush(&out, false);
 	}
@@ -313,13 +316,14 @@ static int text_report(struct recording *rec, const struct model *m,
 	}
 	rec_total_finish(acc, &total);
 	if (!rc)
-		rc = diagnose_recorded_total(rec, m, av, &total, false, more < 0);
+		rc = diagnose_recorded_total(rec, m, av, &total, &ci, false, more < 0);
 	collect_frame_release(&total);
 	if (!rc && more < 0) {
 		fflush(stdout);
 		rc = cli_error(&ferr);
 	}
 out:
+	cost_ci_release(&ci);
 	free(w);
 	table_release(&t);
 	sbuf_release(&out);

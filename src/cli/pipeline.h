@@ -131,10 +131,13 @@ int diagnose_recording(const char *path, const struct pipe_opts *o, bool json);
 struct recording;
 /*
  * Print the diagnosis of a recording's whole-run frame (rec_total_finish());
- * damaged: the file ended in damage after rec->n_read frames, said in the head.
+ * damaged: the file ended in damage after rec->n_read frames, said in the head;
+ * ci (NULL: none): each VM's costs interval by interval (cost_ci_add() of every
+ * frame read), finished here into the intervals printed with it.
  */
+struct cost_ci_set;
 int diagnose_recorded_total(const struct recording *rec, const struct model *m,
 			    const struct model_avail *av, const struct collect_frame *total,
-			    bool json, bool damaged);
+			    struct cost_ci_set *ci, bool json, bool damaged);
 
 #endif

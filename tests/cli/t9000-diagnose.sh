@@ -147,7 +147,7 @@ test_expect_success 'diagnose --json: cost_intervals per VM and factor, with wha
 	test "$(json_get j "j[\"cost_intervals\"][\"samples\"] >= 1")" = True &&
 	test "$(json_get j "j[\"cost_intervals\"][\"confidence\"]")" = 0.95 &&
 	test "$(json_get j "\" \".join(sorted(j[\"cost_intervals\"][\"accounts_for\"]))")" = \
-		"calibrated multiplexing_running_ratio residency spread" &&
+		"calibrated multiplexing_running_ratio multiplexing_running_ratio_by_factor residency spread" &&
 	test "$(json_get j "\" \".join(v[\"vm\"] for v in j[\"cost_intervals\"][\"vms\"])")" = sh &&
 	test "$(json_get j "set(j[\"cost_intervals\"][\"vms\"][0][\"costs\"].values()) == {None}")" = True
 '

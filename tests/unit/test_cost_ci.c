@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/cost_ci.h"
+#include "model/model.h"
 
 /*
  * The bootstrap is random; its generator is seeded (ctx.seed), and the
@@ -155,8 +156,142 @@ TEST(cost_ci_running_share)
 	cost_ci_text(&s, &out);
 	CHECK_CONTAINS(sbuf_str(&out), "  db: locality 18.0 % ±0.0\n");
 	CHECK_CONTAINS(sbuf_str(&out), "(holds 0)");
-	CHECK_CONTAINS(sbuf_str(&out), "events counted 50 % of the time at worst; widened x1.41");
+	CHECK_CONTAINS(sbuf_str(&out), "events counted 50 % of the time at worst; each factor "
+		       "widened by 1/sqrt of its own events' share: locality x1.41, llc x1.41");
 	CHECK_CONTAINS(sbuf_str(&out), "no calibration");
+	{
+		/* what the remote client reads back prints the same text */
+		struct sbuf js = SBUF_INIT, again = SBUF_INIT;
+		struct cost_ci_set back;
+		struct jw w;
+		struct jv doc;
+		struct vp_err err = { 0, "" };
+
+		jw_init(&w, &js, false);
+		cost_ci_json(&s, &w);
+		CHECK_INT(jv_parse(&doc, js.buf, js.len, "ci", &err), 0);
+		CHECK_INT(cost_ci_from_json(&back, &doc), 0);
+		cost_ci_text(&back, &again);
+		CHECK_STR(sbuf_str(&again), sbuf_str(&out));
+		ci = cost_ci_find(&back, "web", FACTOR_LLC);
+		CHECK(ci && ci->holds_zero && ci->n == 2);
+		cost_ci_release(&back);
+		jv_release(&doc);
+		CHECK_INT(cost_ci_from_json(&back, NULL), -1);
+		cost_ci_release(&back);
+		sbuf_release(&js);
+		sbuf_release(&again);
+	}
 	sbuf_release(&out);
+	cost_ci_release(&s);
+}
+
+/*
+ * Each factor is widened by the running share of its own events (the cost
+ * terms docs/method.md's split reads for it, and the cycles), not by the
+ * lowest over all events: here the in-socket HITM count (read by sharing
+ * alone) ran 25 % of the time and the tracker count (queue alone) 50 %,
+ * everything else all the time.  So sharing is widened x2 (1/sqrt(0.25)),
+ * queue x1.41, locality, llc and imc not at all.  Samples 10 and 20 of each
+ * factor: mean 15, bootstrap [10, 20] (means 10, 15, 20 with chances 1/4,
+ * 1/2, 1/4); widened x2: [5, 25]; x sqrt 2: 15 -+ 7.07.
+ */
+TEST(cost_ci_widening_per_factor)
+{
+	static const char text[] =
+		"model w\n"
+		"event cyc = cycles\nevent instr = instructions\nevent loc = r01d3\n"
+		"event rem = r02d3\nevent llcm = r412e\nevent hl = r04d2\nevent trk = r0136\n"
+		"metric tlat = trk / 2\n"
+		"cycles = cyc\n"
+		"cost dram_local = loc\ncost dram_remote = rem\ncost llc_miss = llcm\n"
+		"cost instr = instr\ncost hitm_local = hl\ncost tracker_ns = tlat\n"
+		"factor locality unavailable \"t\"\nfactor llc unavailable \"t\"\n"
+		"factor sharing unavailable \"t\"\nfactor imc unavailable \"t\"\n"
+		"factor queue unavailable \"t\"\n";
+	struct model *m = NULL;
+	struct diags d;
+	struct vp_err err = { 0, "" };
+	struct collect_scaling sc[7];
+	struct collect_frame f = { 0 };
+	struct collect_row r;
+	struct cost_ci_set s = { 0 };
+	struct cost_ci_ctx c = ctx(NAN);
+	static const char *const names[7] = { "cyc", "instr", "loc", "rem", "llcm", "hl", "trk" };
+	const struct cost_ci *ci;
+	int i, k;
+
+	diags_init(&d);
+	CHECK_INT(model_load_text(&m, text, "/nonexistent/w.model", NULL, 0, &d, &err), 0);
+	diags_release(&d);
+	if (!m)
+		return;
+	for (i = 0; i < 7; i++) {
+		int in = model_find_input(m, names[i]);
+
+		CHECK(in >= 0);
+		sc[i].event = NULL;
+		sc[i].input = (size_t)in;
+		sc[i].enabled_s = 1;
+		sc[i].running_pct = !strcmp(names[i], "hl") ? 25 : !strcmp(names[i], "trk") ? 50 : 100;
+		sc[i].running_s = sc[i].running_pct / 100;
+	}
+	f.scaling = sc;
+	f.n_scaling = 7;
+	CHECK_NEAR(cost_ci_running(&f), 0.25, 1e-12);
+	CHECK_NEAR(cost_ci_running_factor(m, &f, FACTOR_LOCALITY), 1, 1e-12);
+	CHECK_NEAR(cost_ci_running_factor(m, &f, FACTOR_LLC), 1, 1e-12);
+	CHECK_NEAR(cost_ci_running_factor(m, &f, FACTOR_SHARING), 0.25, 1e-12);
+	CHECK_NEAR(cost_ci_running_factor(m, &f, FACTOR_IMC), 1, 1e-12);
+	CHECK_NEAR(cost_ci_running_factor(m, &f, FACTOR_QUEUE), 0.5, 1e-12);
+
+	cost_ci_ctx_running(&c, m, &f);
+	memset(&r, 0, sizeof(r));
+	r.kind = ENT_VM;
+	r.name = (char *)"vm";
+	f.rows = &r;
+	f.n_rows = 1;
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < FACTOR_N; i++)
+			r.fv[i].cost_pct = k ? 20 : 10;
+		cost_ci_add(&s, &f);
+	}
+	cost_ci_finish(&s, &c);
+	ci = cost_ci_find(&s, "vm", FACTOR_LOCALITY);
+	CHECK(ci && fabs(ci->widen - 1) < 1e-12 && fabs(ci->lo - 10) < 1e-12 && fabs(ci->hi - 20) < 1e-12);
+	ci = cost_ci_find(&s, "vm", FACTOR_SHARING);
+	CHECK(ci && fabs(ci->widen - 2) < 1e-12 && fabs(ci->lo - 5) < 1e-12 && fabs(ci->hi - 25) < 1e-12);
+	ci = cost_ci_find(&s, "vm", FACTOR_QUEUE);
+	CHECK(ci && fabs(ci->widen - sqrt(2)) < 1e-12 && fabs(ci->half - 5 * sqrt(2)) < 1e-9);
+	cost_ci_release(&s);
+	model_free(m);
+}
+
+/* A daemon's session keeps the newest max_s samples: 0, 10, 20 with max_s 2 are 10 and 20. */
+TEST(cost_ci_keeps_the_newest_samples)
+{
+	struct collect_frame f = { 0 };
+	struct collect_row r;
+	struct cost_ci_set s = { 0 };
+	struct cost_ci_ctx c = ctx(NAN);
+	const struct cost_ci *ci;
+	int i, k;
+
+	memset(&r, 0, sizeof(r));
+	r.kind = ENT_VM;
+	r.name = (char *)"vm";
+	f.rows = &r;
+	f.n_rows = 1;
+	s.max_s = 2;
+	for (k = 0; k < 3; k++) {
+		for (i = 0; i < FACTOR_N; i++)
+			r.fv[i].cost_pct = 10.0 * k;
+		cost_ci_add(&s, &f);
+	}
+	CHECK_INT((int)s.n_s, 2);
+	cost_ci_finish(&s, &c);
+	ci = cost_ci_find(&s, "vm", FACTOR_LLC);
+	CHECK(ci && ci->n == 2 && fabs(ci->value - 15) < 1e-12 && fabs(ci->lo - 10) < 1e-12 &&
+	      fabs(ci->hi - 20) < 1e-12);
 	cost_ci_release(&s);
 }

@@ -1,0 +1,93 @@
+#!/bin/sh
+# t9130-recording-llc-cost.sh - the LLC contention cost read back from a recording: counts
+# written as given (tests/helpers/rec_counts, no cost computed there) through the cost stage
+# of `diagnose FILE` and `report`, against costs worked by hand; and the recorded intervals'
+# cost intervals.
+. "$(dirname "$0")/lib.sh"
+
+MODELS=$VP_DATA/../../models
+HOME=$TRASH/home
+export HOME
+unset XDG_CONFIG_HOME
+
+# The skx model, calibration 89 ns local, 20 ns L3 hit; one VM, one vCPU, 2.4 GHz, 1 s each:
+#   interval 1, alone on its LLC:   1e9 instructions, 2e6 local DRAM loads = 2e6 LLC misses:
+#                                   its solo rate 2 MPKI; stall 2e6 x 89 ns x 2.4 = 427.2e6
+#   intervals 2, 3, co-runners:     8e6 local DRAM loads = LLC misses; stall 1708.8e6 each
+# Each interval: s = D / W_D = 2.4 (MLP 1).  Interval 2 (and 3): x = 8e6 - 2 x 1e9 / 1000 = 6e6
+#   llc = x (L_loc - L_llc) s = 6e6 x 69 x 2.4 = 993.6e6 of 2.4e9 cycles = 41.4 %; interval 1: 0
+# The whole run: 3e9 instructions, 1.8e7 misses, x = 1.8e7 - 2 x 3e9 / 1000 = 1.2e7,
+#   W_D = 1.8e7 x 89 = 1.602e9 ns, D = 427.2e6 + 2 x 1708.8e6 = 3.8448e9: s = 2.4
+#   llc = 1.2e7 x 69 x 2.4 = 1.9872e9 of 7.2e9 cycles = 27.6 %; the memory stall 53.4 %
+#   locality and sharing 0 (no remote load, no HITM); imc and queue n/a (no node counts)
+# The intervals: the costs 0, 41.4, 41.4 have the mean 27.6; a bootstrap mean of three
+#   draws is 0 with probability 1/27 = 3.7 % (above 2.5 %) and 41.4 with (2/3)^3 = 30 %:
+#   the 95 % interval is [0, 41.4], which holds 0.
+common="tclk=1e9 cyc=2.4e9 instr=1e9 rem_dram=0 rem_hitm=0 rem_fwd=0 loc_hitm=0"
+cat >"$TRASH/spec" <<EOF2
+cal lat_local_ns 89
+cal lat_remote_ns 143
+cal lat_llc_ns 20
+cal peak_bw_gbs 105
+frame alone=1 $common loc_dram=2e6 llc_ref=2e6 llc_miss=2e6 stall_l3=427.2e6 stall_l2=427.2e6 stall_mem=427.2e6
+frame alone=-1 $common loc_dram=8e6 llc_ref=8e6 llc_miss=8e6 stall_l3=1708.8e6 stall_l2=1708.8e6 stall_mem=1708.8e6
+frame alone=-1 $common loc_dram=8e6 llc_ref=8e6 llc_miss=8e6 stall_l3=1708.8e6 stall_l2=1708.8e6 stall_mem=1708.8e6
+EOF2
+
+test_expect_success 'diagnose FILE: the LLC cost of the whole run from the recorded counts, as worked by hand' '
+	"$VP_HELPERS/rec_counts" llc.vmmdb "$MODELS" skx <spec &&
+	vmmprof diagnose --json llc.vmmdb >j &&
+	python3 -c "
+import json
+j = json.load(open(\"j\"))
+v = j[\"diagnosis\"][\"vms\"][0]
+f = v[\"factors\"]
+assert v[\"vm\"] == \"vm1\", v
+assert abs(f[\"llc\"][\"cost_pct\"] - 27.6) < 1e-6, f[\"llc\"]
+assert abs(v[\"cycles\"] - 7.2e9) < 1, v[\"cycles\"]
+assert abs(v[\"memory_stall_pct\"] - 53.4) < 0.05, v[\"memory_stall_pct\"]
+assert f[\"locality\"][\"cost_pct\"] == 0 and f[\"sharing\"][\"cost_pct\"] == 0, f
+assert f[\"imc\"][\"cost_pct\"] is None and f[\"queue\"][\"cost_pct\"] is None, f
+b = j[\"diagnosis\"][\"bottlenecks\"][0]
+assert b[\"factor\"] == \"llc\" and abs(b[\"cost_cycles\"] - 1.9872e9) < 1e3, b
+"
+'
+
+test_expect_success 'report: the timeline 0, 41.4, 41.4 % interval by interval, then the run 27.6 %' '
+	vmmprof report llc.vmmdb >out &&
+	grep -E "^ +1\.0 +vm1/vCPU 0 .* 0\.0% +0\.0% +0\.0%" out &&
+	test "$(grep -cE "^ +[23]\.0 +vm1/vCPU 0 .* 0\.0% +41\.4% +0\.0%" out)" = 2 &&
+	grep -E "^ +vm1 +1 +0\.0% +27\.6% +0\.0% " out
+'
+
+test_expect_success 'diagnose FILE: cost intervals over the recorded intervals, [0, 41.4] holding 0' '
+	python3 -c "
+import json
+j = json.load(open(\"j\"))
+c = j[\"cost_intervals\"]
+assert c[\"samples\"] == 3, c
+a = c[\"accounts_for\"]
+assert a[\"multiplexing_running_ratio\"] is None and \"not in the recording\" in a[\"multiplexing_why\"], a
+assert a[\"calibrated\"] is True, a
+assert \"recorded intervals\" in a[\"spread\"], a
+l = c[\"vms\"][0][\"costs\"][\"llc\"]
+assert abs(l[\"value\"] - 27.6) < 1e-9 and l[\"n\"] == 3, l
+assert l[\"lo\"] == 0 and abs(l[\"hi\"] - 41.4) < 1e-9 and l[\"holds_zero\"] is True, l
+assert c[\"vms\"][0][\"costs\"][\"imc\"] is None, c
+" &&
+	vmmprof diagnose llc.vmmdb >out &&
+	grep_q "^Costs interval by interval (mean of 3 recorded intervals" out &&
+	grep_q "^  vm1: .*llc 27.6 % ±27.6 (holds 0)" out &&
+	grep_q "its 95% interval \[0.0, 41.4\] holds 0" out &&
+	grep_q "multiplexing: not in the recording" out
+'
+
+test_expect_success 'no interval known alone: the LLC cost is n/a with the reason, never the whole miss count' '
+	sed "s/alone=1/alone=0/; s/alone=-1/alone=0/" spec >spec0 &&
+	"$VP_HELPERS/rec_counts" unknown.vmmdb "$MODELS" skx <spec0 &&
+	vmmprof diagnose --json unknown.vmmdb >j0 &&
+	test "$(json_get j0 "j[\"diagnosis\"][\"vms\"][0][\"factors\"][\"llc\"][\"cost_pct\"]")" = None &&
+	test "$(json_get j0 "j[\"diagnosis\"][\"vms\"][0][\"factors\"][\"locality\"][\"cost_pct\"]")" = 0
+'
+
+test_done
