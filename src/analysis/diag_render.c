@@ -569,6 +569,9 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 	dj->dv.in = in;
 	dj->dv.r = r;
 	dj->dv.cal_note = jv_str(doc, "calibration") ? jv_str(doc, "calibration") : "";
+	/* the cost intervals where the producer computed them (the holds-0 notes too) */
+	if (!cost_ci_from_json(&dj->ci, jv_get(doc, "cost_intervals")))
+		dj->dv.ci = &dj->ci;
 	return 0;
 }
 
@@ -590,5 +593,6 @@ void dview_json_release(struct dview_json *dj)
 	free(dj->r.b);
 	free(dj->r.a);
 	free(dj->fr.rows);
+	cost_ci_release(&dj->ci);
 	memset(dj, 0, sizeof(*dj));
 }

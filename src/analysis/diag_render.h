@@ -42,6 +42,7 @@ struct dview_json {
 	struct diag_input in;
 	struct diag_result r;
 	const char *no_reason[1];
+	struct cost_ci_set ci;            /* "cost_intervals" when the document has them */
 };
 int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *err);
 void dview_json_release(struct dview_json *dj);

@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "analysis/cost_ci.h"
 #include "analysis/diag_render.h"
 #include "analysis/vms_view.h"
 #include "cli/commands.h"
@@ -1103,6 +1104,8 @@ static int diagnosis_text(struct rconn *c, const char *id, const struct sbuf *bo
 			  dj.fr.duration, dj.m.name, id, c->base);
 		sbuf_addf(&head, "  %s\n", dj.dv.cal_note);
 		diag_render_text(&dj.dv, sbuf_str(&head), &text);
+		if (dj.dv.ci)
+			cost_ci_text(dj.dv.ci, &text);
 		rc = cli_write(&text);
 	}
 	dview_json_release(&dj);

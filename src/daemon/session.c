@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/cost_ci.h"
 #include "analysis/diag_render.h"
 #include "analysis/vms_view.h"
 #include "cli/pipeline.h"
@@ -27,6 +28,9 @@
 #include "version.h"
 
 #define HISTORY_MAX 600                 /* frames kept per session */
+/* the diagnosis's cost intervals: the newest hour of one-second frames (a bootstrap
+ * over weeks of frames would take seconds, and their memory grows without end) */
+#define COST_CI_MAX 3600
 #define KEEPALIVE_NS (15ull * 1000000000ull)
 #define INTERVAL_MIN_MS 100
 #define INTERVAL_MAX_MS 3600000
@@ -59,6 +63,8 @@ struct session {
 	size_t hist_n, hist_head;
 	struct collect_frame last;      /* the newest frame (for /metrics and events) */
 	bool have_last;
+	struct cost_ci_set ci;          /* each VM's costs frame by frame: the diagnosis's
+					   intervals, over the newest COST_CI_MAX frames */
 	struct rec_writer *rec;
 	char *rec_name;
 	uint64_t rec_frames;            /* frames the recording holds */
@@ -126,6 +132,7 @@ static void session_unref(struct session *s)
 		free(s->hist[i]);
 	if (s->have_last)
 		collect_frame_release(&s->last);
+	cost_ci_release(&s->ci);
 	for (i = 0; i < s->n_vms; i++)
 		free(s->vms[i]);
 	free(s->vms);
@@ -286,6 +293,7 @@ static void sample(struct vpd *d, struct session *s)
 		return;
 	}
 	s->seq++;
+	cost_ci_add(&s->ci, &f);
 	meta.session = s->id;
 	meta.seq = s->seq;
 	meta.time = (double)vp_wall_ns() / 1e9;
@@ -922,6 +930,7 @@ enum MHD_Result vpd_session_create(struct vpd_req *r)
 	}
 	s = xcalloc(1, sizeof(*s));
 	s->refs = 1;
+	s->ci.max_s = COST_CI_MAX;
 	snprintf(s->id, sizeof(s->id), "s%u", ++ss->next_id);
 	snprintf(s->owner, sizeof(s->owner), "%s", r->user.name);
 	s->model = m;
@@ -1190,6 +1199,17 @@ enum MHD_Result vpd_session_diagnosis(struct vpd_req *r, const char *id)
 		dv.cal_note = sbuf_str(&ss->pl.cal_note);
 		dv.in = &din;
 		dv.r = &res;
+		{
+			/* the session's frames as a local live diagnose takes its samples */
+			struct cost_ci_ctx cx = { cost_ci_running(&fr), fr.residency,
+						  ss->pl.have_cal, 1000, 1 };
+
+			cost_ci_ctx_running(&cx, s->model, &fr);
+			if (s->interval_ms != 1000)
+				cx.samples = "the session's intervals";
+			cost_ci_finish(&s->ci, &cx);
+			dv.ci = &s->ci;
+		}
 		diag_render_json(&dv, &sb);
 		diag_result_release(&res);
 		ret = vpd_reply_json(r, MHD_HTTP_OK, &sb);

@@ -166,10 +166,14 @@ test_expect_success 'history: the frames so far, or those after ?since=SEQ' '
 test_expect_success 'diagnosis: the schema of vmmprof diagnose --json, over the session so far' '
 	expect_status 200 d view.tok GET /api/v1/sessions/s2/diagnosis &&
 	vmmprof diagnose -p "$W2" --duration 1 --json --model-path models -m t-clk >want 2>/dev/null &&
-	# the same keys, but for cost_intervals, which only a live local diagnose has
-	# (docs/api.md: not the daemon'"'"'s, not a recording'"'"'s; issue 16 item 4 left that)
-	test "$(json_get body "sorted(j)")" = "$(json_get want "sorted(k for k in j if k != \"cost_intervals\")")" &&
-	test "$(json_get want "\"cost_intervals\" in j")" = True &&
+	# the same keys, cost_intervals too: the session frames so far are its samples,
+	# with what they account for as a local diagnose says it
+	test "$(json_get body "sorted(j)")" = "$(json_get want "sorted(j)")" &&
+	test "$(json_get body "\"cost_intervals\" in j")" = True &&
+	test "$(json_get body "sorted(j[\"cost_intervals\"])")" = "$(json_get want "sorted(j[\"cost_intervals\"])")" &&
+	test "$(json_get body "sorted(j[\"cost_intervals\"][\"accounts_for\"])")" = \
+		"$(json_get want "sorted(j[\"cost_intervals\"][\"accounts_for\"])")" &&
+	test "$(json_get body "j[\"cost_intervals\"][\"samples\"] >= 1")" = True &&
 	test "$(json_get body "j[\"model\"], j[\"targets\"], j[\"duration_s\"] > 1")" = "('"'"'t-clk'"'"', 1, True)"
 '
 

@@ -109,6 +109,18 @@ test_expect_success 'diagnose (text): the local renderer over the daemon answer,
 	test "$(running)" = 0
 '
 
+# The daemon computes the diagnosis'"'"'s cost intervals over the session'"'"'s frames; the
+# client prints them as a local diagnose does.  No PMU here: no cost in any sample.
+test_expect_success 'diagnose: the cost intervals of the daemon, read back and printed' '
+	vmmprof --remote "$U" --token-file "$T" diagnose -m software -p $WL --duration 3.5 --json >j 2>err &&
+	test "$(json_get j "j[\"cost_intervals\"][\"samples\"] >= 2")" = True &&
+	test "$(json_get j "j[\"cost_intervals\"][\"confidence\"]")" = 0.95 &&
+	vmmprof --remote "$U" --token-file "$T" diagnose -m software -p $WL --duration 3.5 >out 2>err &&
+	grep -E "^Costs second by second \(mean of [2-4] one-second samples" out &&
+	grep_q ": no cost known in any sample" out &&
+	test "$(running)" = 0
+'
+
 test_expect_success 'record -o FILE --duration 1: the recording downloaded, an SQLite file the local diagnose reads' '
 	vmmprof --remote "$U" --token-file "$T" record -m software -p $WL --duration 1 -I 200 -o rec.vmmdb 2>err &&
 	head -c 16 rec.vmmdb | od -c | head -1 | grep -q "S   Q   L   i   t   e       f   o   r   m   a   t       3" &&
