@@ -458,10 +458,17 @@ int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
 	if (!v || v->type != JV_OBJ || !nodes || !vms || !vcpus || jv_get(v, "sample") == NULL)
 		return vp_err_set(err, VP_EFORMAT, "not a 'top --json' sample (no sample, nodes, vms "
 				  "and vcpus)");
+	/* NULL and 0 until filled: a sample refused half-way (a vCPU of no VM) leaves nothing
+	 * that top_release() would free twice (fuzz_top_json found the double free) */
 	free(s->nodes);
 	free(s->vms);
 	free(s->vcpus);
 	free(s->ended);
+	s->nodes = NULL;
+	s->vms = NULL;
+	s->vcpus = NULL;
+	s->ended = NULL;
+	s->n_nodes = s->n_vms = s->n_vcpus = s->n_ended = 0;
 	s->samples = (unsigned long)jv_num(v, "sample");
 	s->interval_s = jv_num(v, "interval_s");
 	s->t_ns = isfinite(jv_num(v, "t_s")) ? (uint64_t)(jv_num(v, "t_s") * 1e9) : 0;
