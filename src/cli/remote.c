@@ -671,7 +671,8 @@ static int write_raw(const struct sbuf *sb)
 
 /* ---- option parsing shared by the collecting commands ---- */
 
-enum { RO_VM = 2000, RO_JSON, RO_COUNT, RO_ROOT, RO_RESCTRL };
+enum { RO_VM = 2000, RO_JSON, RO_COUNT, RO_ROOT, RO_RESCTRL, RO_WAIT, RO_HARD_PIN, RO_APPLY,
+       RO_LOCAL };
 
 static int parse_seconds(const char *s, double *out)
 {
@@ -1115,6 +1116,24 @@ static int diagnosis_text(struct rconn *c, const char *id, const struct sbuf *bo
 	return rc;
 }
 
+/*
+ * Start a session; with wait_s > 0, a VM named that is not there yet (the
+ * daemon's 400 "no VM named ...") is asked for again every second until
+ * wait_s have passed, as the local --wait does.
+ */
+static int session_start_wait(struct rconn *c, const struct target_opts *t, double wait_s,
+			      char **id, struct vp_err *err)
+{
+	uint64_t end = vp_now_ns() + (uint64_t)(wait_s * 1e9);
+	int ret;
+
+	while ((ret = session_start(c, t, id, NULL, err)) && wait_s > 0 &&
+	       strstr(err->msg, ": 400: no VM named ") && vp_now_ns() < end &&
+	       !cli_interrupted())
+		wait_for(1.0);
+	return ret;
+}
+
 /* diagnose: a session, wait, its diagnosis, stop. */
 static int run_diagnose(struct rconn *c, int argc, char **argv)
 {
@@ -1125,18 +1144,30 @@ static int run_diagnose(struct rconn *c, int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, RO_JSON },
 		{ "resctrl", no_argument, NULL, RO_RESCTRL },
+		{ "wait", optional_argument, NULL, RO_WAIT },
+		{ "xen-hard-pin", no_argument, NULL, RO_HARD_PIN },
+		{ "apply", no_argument, NULL, RO_APPLY },
+		{ "dry-run", no_argument, NULL, RO_APPLY },
+		{ "yes", no_argument, NULL, RO_APPLY },
+		{ "allow-low-confidence", no_argument, NULL, RO_APPLY },
+		{ "root", required_argument, NULL, RO_LOCAL },
+		{ "model-path", required_argument, NULL, RO_LOCAL },
+		{ "calibration", required_argument, NULL, RO_LOCAL },
+		{ "xentrace", no_argument, NULL, RO_LOCAL },
+		{ "xen-numa-dump", optional_argument, NULL, RO_LOCAL },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct target_opts t = { 0 };
 	struct sbuf path = SBUF_INIT, out = SBUF_INIT;
 	struct vp_err err;
-	double duration = 5.0;
-	char *id = NULL;
-	bool json = false;
-	int opt, r, rc = 0;
+	double duration = 5.0, wait_s = 0;
+	char *id = NULL, *end;
+	bool json = false, hard_pin = false;
+	char name[48];
+	int opt, r, rc = 0, li = 0;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "d:m:p:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "d:m:p:", opts, &li)) != -1) {
 		if ((r = target_opt(&cmd_diagnose, &t, opt, optarg))) {
 			if (r < 0) {
 				rc = 2;
@@ -1153,6 +1184,25 @@ static int run_diagnose(struct rconn *c, int argc, char **argv)
 			}
 			break;
 		case RO_JSON: json = true; break;
+		case RO_HARD_PIN: hard_pin = true; break;
+		case RO_WAIT:
+			wait_s = optarg ? strtod(optarg, &end) : 60;
+			if (optarg && (*end || !(wait_s >= 0))) {
+				rc = cli_usage_error(&cmd_diagnose, "invalid --wait '%s' (seconds, >= 0)",
+						     optarg);
+				goto out;
+			}
+			break;
+		case RO_APPLY:
+			/* the advice's commands act on the machine they run on */
+			rc = cli_usage_error(&cmd_diagnose, "'--%s' does not apply with --remote: --apply "
+					     "runs the advice's commands on the machine it runs on; "
+					     "run 'vmmprof diagnose --apply' there", opts[li].name);
+			goto out;
+		case RO_LOCAL:
+			snprintf(name, sizeof(name), "--%s", opts[li].name);
+			rc = local_only(&cmd_diagnose, name);
+			goto out;
 		default:
 			rc = cli_usage_error(&cmd_diagnose, "'%s' does not apply with --remote",
 					     argv[optind - 1]);
@@ -1165,14 +1215,14 @@ static int run_diagnose(struct rconn *c, int argc, char **argv)
 		goto out;
 	}
 	cli_catch_interrupts();
-	if (session_start(c, &t, &id, NULL, &err)) {
+	if (session_start_wait(c, &t, wait_s, &id, &err)) {
 		rc = cli_error(&err);
 		goto out;
 	}
 	fprintf(stderr, "vmmprof diagnose: session '%s' on '%s' collecting for %.3g s (Ctrl-C ends "
 			"early)...\n", id, c->base, duration);
 	wait_for(duration);
-	sbuf_addf(&path, "/api/v1/sessions/%s/diagnosis", id);
+	sbuf_addf(&path, "/api/v1/sessions/%s/diagnosis%s", id, hard_pin ? "?xen_hard_pin=1" : "");
 	if (rc_request(c, "GET", sbuf_str(&path), NULL, &out, &err))
 		rc = cli_error(&err);
 	else if (json)

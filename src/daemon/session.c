@@ -1163,6 +1163,7 @@ enum MHD_Result vpd_session_diagnosis(struct vpd_req *r, const char *id)
 	struct vp_err err = { 0, "" };
 	struct sbuf sb = SBUF_INIT;
 	const char **reasons = NULL;
+	const char *hard;
 	enum MHD_Result ret;
 	size_t i;
 
@@ -1187,6 +1188,9 @@ enum MHD_Result vpd_session_diagnosis(struct vpd_req *r, const char *id)
 	for (i = 0; i < s->model->n_inputs; i++)
 		reasons[i] = hub_view_input_reason(ss->hub, s->view, i);
 	hub_diag_input(ss->hub, s->view, &fr, &din);
+	/* ?xen_hard_pin=1: Xen advice pins hard, as diagnose --xen-hard-pin */
+	hard = MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, "xen_hard_pin");
+	din.params.xen_hard_pin = hard && (!strcmp(hard, "1") || !strcmp(hard, "true"));
 	if (diagnose(&din, &res, &err)) {
 		ret = vpd_reply_err(r, &err);
 	} else {
