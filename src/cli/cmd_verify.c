@@ -14,6 +14,7 @@
 #include "bench/provoke.h"
 #include "cli/bench_tracker.h"
 #include "cli/pipeline.h"
+#include "cli/verify_count.h"
 #include "util/alloc.h"
 #include "util/fs.h"
 #include "util/jsonread.h"
@@ -123,6 +124,7 @@ static int run_verify(int argc, char **argv)
 	struct verify_machine m;
 	struct provoke_env e;
 	struct bench_tracker *tc = NULL;
+	struct verify_count *vc = NULL;
 	struct bench_tracker_hook hook = { bench_tracker_start, bench_tracker_stop, NULL };
 	struct vp_err err = { 0, "" };
 	struct sbuf out = SBUF_INIT, doc = SBUF_INIT;
@@ -196,6 +198,11 @@ static int run_verify(int argc, char **argv)
 		e.tracker_why = tc->why;
 	}
 	hook.ctx = tc;
+	/* the factor scenarios are counted with the model chosen here (or -m) */
+	vc = xcalloc(1, sizeof(*vc));
+	if (!verify_count_open(vc, &pl, &plat))
+		e.counter = &vc->hook;
+	e.counter_why = vc->why;
 	c = calloc(MAX_CHECKS, sizeof(*c));
 	if (!c) {
 		rc = cli_errorf("out of memory");
@@ -216,6 +223,10 @@ static int run_verify(int argc, char **argv)
 	if (!rc && fail)
 		rc = 1;
 out:
+	if (vc) {
+		verify_count_close(vc);
+		free(vc);
+	}
 	if (tc) {
 		bench_tracker_close(tc);
 		free(tc);
@@ -241,8 +252,9 @@ const struct cmd cmd_verify = {
 		    "verify --load FILE [--json]",
 	.description =
 		"Provokes each factor with the benchmark's scenario beside a control run that\n"
-		"lacks it, counts both, and judges whether the factor's metric and cost moved\n"
-		"the way the physics says.  Each margin comes from the spread of the runs\n"
+		"lacks it, counts both with the chosen model (-m, else the one for this machine)\n"
+		"on this process, and judges whether the factor's metric and cost moved the\n"
+		"way the physics says.  Each margin comes from the spread of the runs\n"
 		"(--runs of each side) and is printed beside the verdict; measuring and\n"
 		"judging are separate, the judge a pure function of the counts.\n"
 		"\n"
