@@ -451,6 +451,35 @@ static void cmd_pin(const struct diag_vm *vm, int vcpu, int tid, const char *cpu
 }
 
 /*
+ * The CPUs to pin to on node index ni: its CPU list less those isolcpus=
+ * reserves (the scheduler does not balance onto them: a thread pinned to a
+ * set holding them can stay on one of them); the whole list when none is
+ * reserved or the host's CPUs are unknown.  tmp holds a new list.
+ */
+static const char *pin_set(const struct diag_input *in, int ni, struct sbuf *tmp)
+{
+	struct cpulist cl;
+	size_t i, n;
+	bool any = false;
+
+	for (i = 0; i < in->n_cpus; i++)
+		any |= in->cpus[i].node == ni && in->cpus[i].isolated;
+	if (!any)
+		return in->nodes[ni].cpus;
+	cpulist_init(&cl);
+	for (i = 0; i < in->n_cpus; i++)
+		if (in->cpus[i].node == ni && !in->cpus[i].isolated)
+			cpulist_add(&cl, in->cpus[i].id);
+	n = cl.n;
+	sbuf_reset(tmp);
+	if (n)
+		cpulist_format(&cl, tmp);
+	cpulist_release(&cl);
+	/* every CPU reserved: the node's list, and the placement pass flags it */
+	return n ? sbuf_str(tmp) : in->nodes[ni].cpus;
+}
+
+/*
  * A whole VM moved to cpus: every vCPU in view, then what runs beside them
  * and must follow them to the node (libvirt: the emulator threads with
  * emulatorpin, each IOThread its status lists with iothreadpin; plain QEMU:
@@ -727,7 +756,12 @@ static void advise_locality(const struct diag_input *in, struct diag_result *r, 
 			a->effect = xasprintf("its remote-access share falls from %.0f%% to about %.0f%% (by where its "
 				 "memory is); what that gives in cycles needs counters", 100 * v->remote_frac,
 				 100 * (1 - hfrac));
-		cmd_pin(vm, v->index, v->tid, in->nodes[home].cpus, &sb);
+		{
+			struct sbuf tmp = SBUF_INIT;
+
+			cmd_pin(vm, v->index, v->tid, pin_set(in, home, &tmp), &sb);
+			sbuf_release(&tmp);
+		}
 		a->command = sbuf_detach(&sb);
 		if (isfinite(u) && u >= p->bw_knee) {
 			a->conflict = true;
@@ -771,7 +805,12 @@ static void advise_sharing(const struct diag_input *in, struct diag_result *r, s
 		 pc, vp_quality_name(r->vm[vmi].quality[FACTOR_SHARING]), used);
 	pct_text(pct, sizeof(pct), pc);
 	a->effect = xasprintf("cross-socket transfers become in-socket ones: part of %s of its cycles back", pct);
-	cmd_pin_vm(in, vmi, in->nodes[target].cpus, &sb);
+	{
+		struct sbuf tmp = SBUF_INIT;
+
+		cmd_pin_vm(in, vmi, pin_set(in, target, &tmp), &sb);
+		sbuf_release(&tmp);
+	}
 	a->command = sbuf_detach(&sb);
 	if ((int)nv > in->nodes[target].n_cpus) {
 		a->conflict = true;
@@ -847,7 +886,12 @@ static void advise_spread(const struct diag_input *in, struct diag_result *r)
 				 heavy_on[i], in->nodes[i].id, vc, in->nodes[target].id);
 			a->effect = xasprintf("both VMs get a cache and memory controller of their own; "
 				 "up to %.1f%% of this VM's cycles back, and relief for the others", vc);
-			cmd_pin_vm(in, victim, in->nodes[target].cpus, &sb);
+			{
+				struct sbuf tmp = SBUF_INIT;
+
+				cmd_pin_vm(in, victim, pin_set(in, target, &tmp), &sb);
+				sbuf_release(&tmp);
+			}
 			if (vm->adapter != HVA_XEN && vm->pid > 0)
 				cmd_migrate(in, vm, (int)i, target, &sb);
 			else if (vm->adapter == HVA_XEN)
@@ -986,7 +1030,12 @@ static void advise_queue(const struct diag_input *in, struct diag_result *r)
 				 nd->id, 100 * nd->queue_full_frac, in->nodes[calm].id,
 				 100 * in->nodes[calm].queue_full_frac);
 			a->effect = xasprintf("fewer outstanding misses compete for node %d's trackers", nd->id);
-			cmd_pin(vm, hv->index, hv->tid, in->nodes[calm].cpus, &sb);
+			{
+				struct sbuf tmp = SBUF_INIT;
+
+				cmd_pin(vm, hv->index, hv->tid, pin_set(in, calm, &tmp), &sb);
+				sbuf_release(&tmp);
+			}
 			a->command = sbuf_detach(&sb);
 		}
 	}

@@ -9,7 +9,8 @@
 #   (node 0) and vCPUs 2 and 3 on CPUs 5 and 6 (node 1): both of those are
 #   told to go to node 0 (t9020).  With isolcpus=1-3,8-11 node 0 keeps one
 #   usable CPU (0) and already runs two vCPUs: 2 + 1 = 3 vCPUs on 1 CPU,
-#   so both pins are flagged, and the reason names isolcpus=.
+#   so both pins are flagged, and the reason names isolcpus=; their commands
+#   pin to the usable CPU 0 only (isolated CPUs are not balanced onto).
 # - host-libvirt-v2 (README): the one advice pins web1 vCPU 1 (QEMU pid
 #   1000) to node 0.  A process named numad (pid 555 in a copy of the tree)
 #   re-places processes on its own: the advice says so with numad -x 1000.
@@ -51,7 +52,10 @@ test_expect_success 'skx-2s with isolcpus=1-3,8-11: node 0 has one CPU, both pin
 	printf "%s\n" "pin-vcpu-to-memory 2 True" "pin-vcpu-to-memory 3 True" "$note" "$note" >want &&
 	diff -u want adv &&
 	vmmprof diagnose --root t -m software -d 0.2 >i.txt 2>err &&
-	grep_q "CONFLICT: node 0 would run 3 vCPUs on 1 CPUs" i.txt
+	grep_q "CONFLICT: node 0 would run 3 vCPUs on 1 CPUs" i.txt &&
+	json_get i.json "[a[\"command\"] for a in j[\"diagnosis\"][\"advice\"]]" >cmds &&
+	grep_q "taskset -pc 0 4246" cmds &&
+	grep_q "taskset -pc 0 4247" cmds
 '
 
 test_expect_success 'host-libvirt-v2 with numad running: the pin says numad would undo it' '
