@@ -91,7 +91,7 @@ static int show(const struct dview *base, const struct topology *topo, const str
 
 int diagnose_recorded_total(const struct recording *rec, const struct model *m,
 			    const struct model_avail *av, const struct collect_frame *total,
-			    struct cost_ci_set *ci, bool json, bool damaged)
+			    size_t intervals, struct cost_ci_set *ci, bool json, bool damaged)
 {
 	const char **reasons = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(char *));
 	struct sbuf head = SBUF_INIT;
@@ -113,7 +113,7 @@ int diagnose_recorded_total(const struct recording *rec, const struct model *m,
 	dv.cal_note = rec->have_cal ? "calibration as recorded" : "no calibration in the recording";
 	dv.recording = rec->path;
 	sbuf_addf(&head, "vmmprof diagnose: recording '%s' (%s, %zu intervals, %.1f s), model '%s'\n",
-		  rec->path, rec->created ? rec->created : "?", rec->n_read, total->duration, m->name);
+		  rec->path, rec->created ? rec->created : "?", intervals, total->duration, m->name);
 	if (damaged)
 		sbuf_addf(&head, "  damaged after interval %zu: the diagnosis covers the intervals "
 				 "before it\n", rec->n_read);
@@ -177,7 +177,7 @@ int diagnose_recording(const char *path, const struct pipe_opts *o, bool json)
 	rec_total_finish(acc, &total);
 	/* a damaged file: the diagnosis of what was read, then the error */
 	if (more == 0 || rec.n_read)
-		rc = diagnose_recorded_total(&rec, p.model, &av, &total, &ci, json, more < 0);
+		rc = diagnose_recorded_total(&rec, p.model, &av, &total, rec.n_read, &ci, json, more < 0);
 	cost_ci_release(&ci);
 	if (more < 0) {
 		fflush(stdout);

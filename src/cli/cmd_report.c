@@ -1,6 +1,7 @@
 /* cmd_report.c - `vmmprof report`: a recording as text, JSON, CSV or a self-contained HTML page */
 #include "cli/commands.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -207,12 +208,92 @@ static int flush(struct sbuf *out, bool force)
 }
 
 /*
+ * What of the recording to report: the VMs named with --vm (none: every
+ * VM), the intervals that overlap [from, to) in seconds from the
+ * recording's start (--from, --to; the text timeline's t(s) column is an
+ * interval's end on that clock).
+ */
+struct report_sel {
+	const char *const *vms;
+	size_t n_vms;
+	bool *matched;                  /* per name: some VM row had it */
+	double from, to;                /* 0, INFINITY: all */
+	uint64_t t0;                    /* the first frame's t_ns, less its duration */
+	bool have_t0;
+};
+
+static bool sel_keep_vm(const struct collect_row *vm, void *ctx)
+{
+	struct report_sel *sel = ctx;
+	bool keep = false;
+	size_t i;
+
+	for (i = 0; i < sel->n_vms; i++)
+		if (vm->name && !strcmp(vm->name, sel->vms[i]))
+			keep = sel->matched[i] = true;
+	return keep;
+}
+
+/*
+ * rec_next_frame() through the selection: frames outside the window are
+ * skipped (all are read: the header counts the recording's intervals),
+ * rows of VMs not named are dropped, and so is a frame left without rows.  limit > 0: yield no frame past the
+ * limit-th of the recording (a second pass that must not reach damage the
+ * first one found).  1 a frame, 0 the end, negative an error.
+ */
+static int sel_next(struct recording *rec, struct report_sel *sel, size_t limit,
+		    struct collect_frame *fr, struct vp_err *err)
+{
+	int more;
+
+	for (;;) {
+		double end, start;
+
+		if (limit && rec->n_read >= limit)
+			return 0;
+		if ((more = rec_next_frame(rec, fr, err)) <= 0)
+			return more;
+		if (!sel->have_t0) {
+			sel->t0 = fr->t_ns - (uint64_t)(fr->duration * 1e9);
+			sel->have_t0 = true;
+		}
+		end = (double)(fr->t_ns - sel->t0) / 1e9;
+		start = end - fr->duration;
+		if (start < sel->to - 1e-9 && end > sel->from + 1e-9) {
+			if (sel->n_vms)
+				collect_frame_keep_vms(fr, sel_keep_vm, sel);
+			if (!sel->n_vms || fr->n_rows)
+				return 1;
+		}
+		collect_frame_release(fr);
+	}
+}
+
+/* A --vm name no VM of the recording had: an error that says which there are. */
+static int sel_check(const struct report_sel *sel, const struct recording *rec)
+{
+	size_t i;
+
+	for (i = 0; i < sel->n_vms; i++)
+		if (!sel->matched[i]) {
+			struct vp_err err;
+
+			vp_err_set(&err, -ENOENT, "no VM named '%s' in '%s'%s (vmmprof report %s "
+				   "lists them)", sel->vms[i], rec->path,
+				   sel->from > 0 || isfinite(sel->to) ? " between --from and --to" : "",
+				   rec->path);
+			return cli_error(&err);
+		}
+	return 0;
+}
+
+/*
  * CSV and JSON: one pass, one frame in memory, output written as it goes.
  * Returns the exit code; a damaged file ends the output where the damage
  * starts (the JSON stays well-formed) and gives the error.
  */
 static int stream_timeline(struct recording *rec, const struct model *m,
-			   const struct model_avail *av, enum fmt fmt)
+			   const struct model_avail *av, struct report_sel *sel, enum fmt fmt)
 {
 	const char *quality[FACTOR_N];
 	struct collect_frame fr;
@@ -230,7 +311,7 @@ static int stream_timeline(struct recording *rec, const struct model *m,
 		jw_init(&w, &out, false);
 		timeline_json_head(&w, rec, m);
 	}
-	while (!rc && (more = rec_next_frame(rec, &fr, &err)) > 0) {
+	while (!rc && (more = sel_next(rec, sel, 0, &fr, &err)) > 0) {
 		if (fmt == FMT_CSV)
 			timeline_csv_rows(&fr, rec->n_read - 1, quality, &out);
 		else
@@ -249,6 +330,10 @@ static int stream_timeline(struct recording *rec, const struct model *m,
 		fflush(stdout);
 		rc = cli_error(&err);
 	}
+	if (!rc) {
+		fflush(stdout);
+		rc = sel_check(sel, rec);
+	}
 	sbuf_release(&out);
 	return rc;
 }
@@ -259,7 +344,7 @@ static int stream_timeline(struct recording *rec, const struct model *m,
  * frame, and sums the run for the diagnosis.
  */
 static int text_report(struct recording *rec, const struct model *m,
-		       const struct model_avail *av)
+		       const struct model_avail *av, struct report_sel *sel)
 {
 	struct collect_frame fr, total;
 	struct rec_total *acc;
@@ -269,36 +354,51 @@ static int text_report(struct recording *rec, const struct model *m,
 	struct vp_err err, ferr;
 	uint64_t t0 = 0;
 	double d0 = 0;
-	size_t *w, n, j;
-	int more, rc = 0;
+	size_t *w, n, kept = 0;
+	int more, more2 = 0, rc = 0;
 
 	frame_text_table(&t);
 	w = xcalloc(t.ncols, sizeof(size_t));
 	table_widths(&t, w, true);
-	while ((more = rec_next_frame(rec, &fr, &ferr)) > 0) {
-		if (rec->n_read == 1) {
-			t0 = fr.t_ns;
-			d0 = fr.duration;
+	while ((more = sel_next(rec, sel, 0, &fr, &ferr)) > 0) {
+		if (!kept++) {
+			/* t(s): seconds from the recording's start, whatever is selected */
+			t0 = sel->t0;
+			d0 = 0;
 		}
 		frame_text_rows(&t, &fr, (double)(fr.t_ns - t0) / 1e9 + d0, m);
 		table_widths(&t, w, false);
 		table_clear(&t);
 		collect_frame_release(&fr);
 	}
+	if ((rc = sel_check(sel, rec)))
+		goto out;
 	/* frames up to the damage, if any: the second pass stops before it */
 	n = rec->n_read;
 	sbuf_addf(&out, "recording '%s': %s, %zu intervals of %.3g s, model '%s', vmmprof %s\n"
-			"command: %s\n\nTimeline (factor cost in %% of cycles, or its score "
-			"sN where the model gives no cost)\n",
+			"command: %s\n",
 		  rec->path, rec->created ? rec->created : "?", n, rec->interval_s, m->name,
 		  rec->vmmprof_version ? rec->vmmprof_version : "?", rec->command ? rec->command : "?");
+	if (sel->n_vms || sel->from > 0 || isfinite(sel->to)) {
+		size_t i;
+
+		sbuf_addf(&out, "selected: %zu interval%s", kept, kept == 1 ? "" : "s");
+		if (sel->from > 0 || isfinite(sel->to))
+			sbuf_addf(&out, " overlapping %.3g s .. %.3g s", sel->from, sel->to);
+		for (i = 0; i < sel->n_vms; i++)
+			sbuf_addf(&out, "%s%s", i ? ", " : "; VMs ", sel->vms[i]);
+		sbuf_addstr(&out, " (the diagnosis below is of these only)\n");
+	}
+	sbuf_addstr(&out, "\nTimeline (factor cost in % of cycles, or its score sN where the model "
+			  "gives no cost)\n");
 	table_render_widths(&t, &out, 2, w, true);
 	acc = rec_total_new(rec, m);
 	if (rec_rewind(rec, &err)) {
 		rc = cli_error(&err);
 		goto out;
 	}
-	for (j = 0; !rc && j < n && rec_next_frame(rec, &fr, &err) > 0; j++) {
+	sel->have_t0 = false;
+	while (!rc && (more2 = sel_next(rec, sel, n, &fr, &err)) > 0) {
 		frame_text_rows(&t, &fr, (double)(fr.t_ns - t0) / 1e9 + d0, m);
 		table_render_widths(&t, &out, 2, w, false);
 		table_clear(&t);
@@ -307,7 +407,7 @@ static int text_report(struct recording *rec, const struct model *m,
 		collect_frame_release(&fr);
 		rc = flush(&out, false);
 	}
-	if (!rc && j < n)
+	if (!rc && more2 < 0)
 		rc = cli_error(&err);
 	if (!rc) {
 		sbuf_addch(&out, '\n');
@@ -316,7 +416,7 @@ static int text_report(struct recording *rec, const struct model *m,
 	}
 	rec_total_finish(acc, &total);
 	if (!rc)
-		rc = diagnose_recorded_total(rec, m, av, &total, &ci, false, more < 0);
+		rc = diagnose_recorded_total(rec, m, av, &total, kept, &ci, false, more < 0);
 	collect_frame_release(&total);
 	if (!rc && more < 0) {
 		fflush(stdout);
@@ -336,7 +436,7 @@ out:
  * buckets) and written at the end.  A damaged file is refused.
  */
 static int html_report(struct recording *rec, const struct model *m,
-		       const struct model_avail *av, const char *path)
+		       const struct model_avail *av, struct report_sel *sel, const char *path)
 {
 	struct html_plot *plot = html_plot_new(HTML_MAX_BUCKETS);
 	struct rec_total *acc = rec_total_new(rec, m);
@@ -349,7 +449,7 @@ static int html_report(struct recording *rec, const struct model *m,
 	int more, rc = 0;
 	FILE *f;
 
-	while ((more = rec_next_frame(rec, &fr, &err)) > 0) {
+	while ((more = sel_next(rec, sel, 0, &fr, &err)) > 0) {
 		rec_total_add(acc, &fr);
 		html_plot_scan(plot, &fr);
 	}
@@ -358,9 +458,12 @@ static int html_report(struct recording *rec, const struct model *m,
 		rc = cli_error(&err);
 		goto out;
 	}
+	if ((rc = sel_check(sel, rec)))
+		goto out;
 	n = html_plot_frames(plot);
+	sel->have_t0 = false;
 	for (j = 0; j < n; j++) {
-		if (rec_next_frame(rec, &fr, &err) <= 0) {
+		if (sel_next(rec, sel, 0, &fr, &err) <= 0) {
 			rc = cli_error(&err);
 			goto out;
 		}
@@ -401,9 +504,14 @@ static int run_report(int argc, char **argv)
 		{ "csv", no_argument, NULL, 'c' },
 		{ "html", required_argument, NULL, 'H' },
 		{ "model-path", required_argument, NULL, PO_MODEL_PATH },
+		{ "vm", required_argument, NULL, PO_VM },
+		{ "from", required_argument, NULL, 'F' },
+		{ "to", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pipe_opts o = { .root = "/" };
+	struct report_sel sel = { .from = 0, .to = INFINITY };
+	char *end;
 	enum fmt fmt = FMT_TEXT;
 	const char *html = NULL;
 	struct recording rec;
@@ -427,6 +535,19 @@ static int run_report(int argc, char **argv)
 		case 'j': fmt = FMT_JSON; forms |= 1; break;
 		case 'c': fmt = FMT_CSV; forms |= 2; break;
 		case 'H': html = optarg; forms |= 4; break;
+		case 'F':
+		case 'T': {
+			double v = strtod(optarg, &end);
+
+			if (end == optarg || *end || !(v >= 0) || !isfinite(v)) {
+				rc = cli_usage_error(&cmd_report, "--%s takes seconds from the "
+							"recording's start (>= 0), not '%s'",
+						     opt == 'F' ? "from" : "to", optarg);
+				goto out;
+			}
+			*(opt == 'F' ? &sel.from : &sel.to) = v;
+			break;
+		}
 		default:
 			rc = cli_bad_option(&cmd_report, argv, "");
 			goto out;
@@ -442,6 +563,13 @@ static int run_report(int argc, char **argv)
 								: "one recording at a time");
 		goto out;
 	}
+	if (sel.to <= sel.from) {
+		rc = cli_usage_error(&cmd_report, "--to %g is not after --from %g", sel.to, sel.from);
+		goto out;
+	}
+	sel.vms = o.vms;
+	sel.n_vms = o.n_vms;
+	sel.matched = xcalloc(o.n_vms ? o.n_vms : 1, sizeof(bool));
 	have_rec = true;
 	if (rec_open(argv[optind], &rec, &err)) {
 		rc = cli_error(&err);
@@ -456,12 +584,13 @@ static int run_report(int argc, char **argv)
 	}
 	have_av = true;
 	if (html)
-		rc = html_report(&rec, p.model, &av, html);
+		rc = html_report(&rec, p.model, &av, &sel, html);
 	else if (fmt == FMT_TEXT)
-		rc = text_report(&rec, p.model, &av);
+		rc = text_report(&rec, p.model, &av, &sel);
 	else
-		rc = stream_timeline(&rec, p.model, &av, fmt);
+		rc = stream_timeline(&rec, p.model, &av, &sel, fmt);
 out:
+	free(sel.matched);
 	sbuf_release(&out);
 	if (have_av)
 		model_avail_release(p.model, &av);
@@ -478,9 +607,9 @@ const struct cmd cmd_report = {
 	.args = "@files|",
 	.fn = run_report,
 	.summary = "read a recording back: timeline, diagnosis, CSV, JSON or an HTML page",
-	.synopsis = "report RECORDING\n"
-		    "report (--json | --csv) RECORDING\n"
-		    "report --html OUT.html RECORDING",
+	.synopsis = "report [--vm NAME]... [--from S] [--to S] RECORDING\n"
+		    "report (--json | --csv) [--vm NAME]... [--from S] [--to S] RECORDING\n"
+		    "report --html OUT.html [--vm NAME]... [--from S] [--to S] RECORDING",
 	.description =
 		"Reads a recording made by 'vmmprof record' through the same analysis as live\n"
 		"mode: the model is evaluated again on the recorded inputs, interval by\n"
@@ -491,13 +620,21 @@ const struct cmd cmd_report = {
 		"1000 points per line: a longer recording is downsampled (a point is the mean\n"
 		"of its intervals, a heatmap cell the node of most of them).  The recording is\n"
 		"read one interval at a time, so memory does not grow with its length.\n"
-		"A truncated or damaged file is refused with the reason.",
+		"A truncated or damaged file is refused with the reason.  --vm and\n"
+		"--from/--to select VMs and a time window (seconds from the recording's start,\n"
+		"the timeline's t(s) being an interval's end): every form, and the diagnosis,\n"
+		"covers only what is selected.",
 	.options =
 		"--json\tthe timeline as JSON\n"
 		"--csv\tthe timeline as CSV (RFC 4180)\n"
 		"--html OUT\twrite a self-contained HTML page with charts to OUT\n"
-		"--model-path DIR\talso look for the recorded model in DIR",
+		"--model-path DIR\talso look for the recorded model in DIR\n"
+		"--vm NAME\tonly this VM (repeatable; every incarnation of the name); a\n"
+		"\tname no VM of the recording has is an error\n"
+		"--from S\tonly the intervals that end after S seconds from the start\n"
+		"--to S\tonly the intervals that start before S seconds from the start",
 	.examples =
 		"vmmprof report run.vmmdb\ttimeline and diagnosis\n"
-		"vmmprof report --csv run.vmmdb > run.csv\tfor a spreadsheet",
+		"vmmprof report --csv run.vmmdb > run.csv\tfor a spreadsheet\n"
+		"vmmprof report --vm web1 --from 600 --to 900 run.vmmdb\tone VM, minutes 10 to 15",
 };

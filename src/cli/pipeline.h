@@ -130,7 +130,8 @@ void pipeline_close(struct pipeline *p);
 int diagnose_recording(const char *path, const struct pipe_opts *o, bool json);
 struct recording;
 /*
- * Print the diagnosis of a recording's whole-run frame (rec_total_finish());
+ * Print the diagnosis of a recording's whole-run frame (rec_total_finish())
+ * of `intervals` intervals (all read, or those report selected);
  * damaged: the file ended in damage after rec->n_read frames, said in the head;
  * ci (NULL: none): each VM's costs interval by interval (cost_ci_add() of every
  * frame read), finished here into the intervals printed with it.
@@ -138,6 +139,6 @@ struct recording;
 struct cost_ci_set;
 int diagnose_recorded_total(const struct recording *rec, const struct model *m,
 			    const struct model_avail *av, const struct collect_frame *total,
-			    struct cost_ci_set *ci, bool json, bool damaged);
+			    size_t intervals, struct cost_ci_set *ci, bool json, bool damaged);
 
 #endif

@@ -187,6 +187,13 @@ void collect_free(struct collector *c);
  * collect_new() for the first).  *f is caller-owned: collect_frame_release(). */
 int collect_sample(struct collector *c, struct collect_frame *f, struct vp_err *err);
 void collect_frame_release(struct collect_frame *f);
+/*
+ * Keep only the VMs (and processes) keep(vm_row, ctx) accepts, with their
+ * vCPU (thread) rows; the others are freed and the rows closed up (vm_row
+ * renumbered).  Node rows stay: they are the host's.
+ */
+void collect_frame_keep_vms(struct collect_frame *f,
+			    bool (*keep)(const struct collect_row *vm, void *ctx), void *ctx);
 
 /*
  * The frame that covers the whole run so far (counters since the start,

@@ -331,19 +331,47 @@ void frame_cost(const struct model *m, const struct calib *cal, struct collect_f
 	cost_calib_release(&cc);
 }
 
+static void row_release(struct collect_row *r)
+{
+	free(r->inputs);
+	free(r->metrics);
+	free(r->name);
+	free(r->key);
+	free(r->mem_node);
+	free(r->mem_reason);
+}
+
 static void rows_release(struct collect_row *rows, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		free(rows[i].inputs);
-		free(rows[i].metrics);
-		free(rows[i].name);
-		free(rows[i].key);
-		free(rows[i].mem_node);
-		free(rows[i].mem_reason);
-	}
+	for (i = 0; i < n; i++)
+		row_release(&rows[i]);
 	free(rows);
+}
+
+void collect_frame_keep_vms(struct collect_frame *f,
+			    bool (*keep)(const struct collect_row *vm, void *ctx), void *ctx)
+{
+	size_t *to = xcalloc(f->n_rows ? f->n_rows : 1, sizeof(*to)), i, n = 0;
+
+	for (i = 0; i < f->n_rows; i++) {
+		struct collect_row *r = &f->rows[i];
+		size_t v = r->vm_row < f->n_rows ? r->vm_row : i;
+
+		/* a VM row comes before its vCPUs: its verdict (to[v] != 0) is known */
+		if (v == i ? keep(r, ctx) : to[v] != 0) {
+			to[i] = n + 1;
+			r->vm_row = v == i ? n : to[v] - 1;
+			if (n != i)
+				f->rows[n] = *r;
+			n++;
+		} else {
+			row_release(r);
+		}
+	}
+	f->n_rows = n;
+	free(to);
 }
 
 /* A per-node input is "missing": what reads it comes out NaN in the probe. */
