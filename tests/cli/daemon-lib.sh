@@ -30,6 +30,16 @@ skip_without_daemon() {
 	fi
 }
 
+# daemon_home: the daemon tests' own HOME (tokens and configuration the
+# client finds there) in $TRASH, no XDG_CONFIG_HOME of the caller's, and
+# $TRASH as the working directory.
+daemon_home() {
+	HOME=$TRASH/home
+	export HOME
+	unset XDG_CONFIG_HOME
+	cd "$TRASH" || exit 1
+}
+
 vp_daemons=""
 # Pids of every daemon started, in a file next to $TRASH: a test body runs in
 # a subshell (its variables are lost) and test_done removes $TRASH with the

@@ -8,10 +8,7 @@
 skip_without_daemon
 
 R=$VP_DATA/root
-HOME=$TRASH/home
-export HOME
-unset XDG_CONFIG_HOME
-cd "$TRASH" || exit 1
+daemon_home
 vmmprof user add adm --role admin --users users >adm.tok 2>/dev/null
 vmmprof user add op --role operator --users users >op.tok 2>/dev/null
 vmmprof user add view --role viewer --users users --max-sessions 0 --min-interval 0 >view.tok 2>/dev/null

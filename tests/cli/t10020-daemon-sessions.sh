@@ -10,10 +10,7 @@
 . "$(dirname "$0")/daemon-lib.sh"
 skip_without_daemon
 
-HOME=$TRASH/home
-export HOME
-unset XDG_CONFIG_HOME
-cd "$TRASH" || exit 1
+daemon_home
 W=${VP_HELPERS:+$VP_HELPERS/workload}
 if [ -z "$W" ] || [ ! -x "$W" ]; then
 	test_skip 'sessions on a live daemon' 'tests/helpers/workload is not built (VP_HELPERS)'

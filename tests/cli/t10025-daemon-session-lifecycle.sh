@@ -10,10 +10,7 @@ skip_without_daemon
 # stand-in QEMU processes (tests/helpers/fake_qemu.py, as t9120): a system python, since a
 # pyenv shim would lose the argv[0]; dash has no exec -a, bash keeps the pid
 FAKE=$(cd "$(dirname "$0")/../helpers" && pwd)/fake_qemu.py
-HOME=$TRASH/home
-export HOME
-unset XDG_CONFIG_HOME
-cd "$TRASH" || exit 1
+daemon_home
 PY=/usr/bin/python3
 if ! [ -x $PY ] || ! $PY -c 'import socket' 2>/dev/null || ! command -v bash >/dev/null; then
 	test_skip 'daemon sessions over VMs that come and go' "no system python3 at $PY, or no bash"

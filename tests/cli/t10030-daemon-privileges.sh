@@ -6,10 +6,7 @@
 . "$(dirname "$0")/daemon-lib.sh"
 skip_without_daemon
 
-HOME=$TRASH/home
-export HOME
-unset XDG_CONFIG_HOME
-cd "$TRASH" || exit 1
+daemon_home
 W=${VP_HELPERS:+$VP_HELPERS/workload}
 
 if [ "$(id -u)" != 0 ]; then

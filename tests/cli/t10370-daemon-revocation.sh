@@ -10,10 +10,7 @@
 . "$(dirname "$0")/daemon-lib.sh"
 skip_without_daemon
 
-HOME=$TRASH/home
-export HOME
-unset XDG_CONFIG_HOME
-cd "$TRASH" || exit 1
+daemon_home
 
 vmmprof user add adm --role admin --users users >adm.tok 2>/dev/null
 vmmprof user add op --role operator --users users >op.tok 2>/dev/null

@@ -11,10 +11,7 @@
 . "$(dirname "$0")/daemon-lib.sh"
 skip_without_daemon
 
-HOME=$TRASH/home
-export HOME
-unset XDG_CONFIG_HOME
-cd "$TRASH" || exit 1
+daemon_home
 umask 022
 
 sleep 600 &

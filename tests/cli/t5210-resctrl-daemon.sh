@@ -5,10 +5,7 @@
 . "$(dirname "$0")/resctrl-lib.sh"
 skip_without_daemon
 
-HOME=$TRASH/home
-export HOME
-unset XDG_CONFIG_HOME
-cd "$TRASH" || exit 1
+daemon_home
 G=r/sys/fs/resctrl/mon_groups
 mkdir -p models && make_root r &&
 cp "$VP_DATA/models/good/resctrl.model" models/ || exit 1

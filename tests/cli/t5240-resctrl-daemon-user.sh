@@ -10,10 +10,7 @@
 . "$(dirname "$0")/resctrl-lib.sh"
 skip_without_daemon
 
-HOME=$TRASH/home
-export HOME
-unset XDG_CONFIG_HOME
-cd "$TRASH" || exit 1
+daemon_home
 
 if [ "$(id -u)" != 0 ]; then
 	test_skip 'a daemon as nobody asked for resctrl' 'not running as root (--user needs it)'

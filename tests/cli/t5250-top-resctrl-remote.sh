@@ -24,10 +24,7 @@ if vmmprof --remote http://127.0.0.1:1 info --json 2>&1 | grep -q "built without
 	exit
 fi
 
-HOME=$TRASH/home
-export HOME
-unset XDG_CONFIG_HOME
-cd "$TRASH" || exit 1
+daemon_home
 G=r/sys/fs/resctrl/mon_groups
 mkdir -p models && make_root r &&
 cp "$VP_DATA/models/good/resctrl.model" models/ &&

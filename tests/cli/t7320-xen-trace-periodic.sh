@@ -106,10 +106,7 @@ test_expect_success 'help: top, diagnose and record take --xentrace' '
 # session and top stream; a session's diagnosis says the residency is exact
 . "$(dirname "$0")/daemon-lib.sh"
 skip_without_daemon
-HOME=$TRASH/home
-export HOME
-unset XDG_CONFIG_HOME
-cd "$TRASH" || exit 1
+daemon_home
 vmmprof user add adm --role admin --users users >adm.tok 2>/dev/null
 
 test_expect_success 'daemon with xentrace = on: a session diagnosis notes exact Xen residency' '

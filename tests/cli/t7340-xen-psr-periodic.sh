@@ -115,10 +115,7 @@ test_expect_success 'help: top, diagnose, record and serve take --xen-psr' '
 
 . "$(dirname "$0")/daemon-lib.sh"
 skip_without_daemon
-HOME=$TRASH/home
-export HOME
-unset XDG_CONFIG_HOME
-cd "$TRASH" || exit 1
+daemon_home
 vmmprof user add adm --role admin --users users >adm.tok 2>/dev/null
 
 test_expect_success 'daemon with xen_psr = on: a session diagnosis has the domain.s locality from Xen MBM' '
