@@ -20,6 +20,9 @@
 
 enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV };
 
+/* A text report of more intervals than this is a summary unless --timeline. */
+#define REPORT_TIMELINE_MAX 120 /* the help and the summary line say 120 */
+
 /* Write out once a chunk has built up: the output streams, memory stays bounded. */
 #define FLUSH_AT 65536
 
@@ -218,6 +221,7 @@ struct report_sel {
 	size_t n_vms;
 	bool *matched;                  /* per name: some VM row had it */
 	double from, to;                /* 0, INFINITY: all */
+	int view;                       /* text: 0 by length, 1 --timeline, 2 --summary */
 	uint64_t t0;                    /* the first frame's t_ns, less its duration */
 	bool have_t0;
 };
@@ -356,6 +360,7 @@ static int text_report(struct recording *rec, const struct model *m,
 	double d0 = 0;
 	size_t *w, n, kept = 0;
 	int more, more2 = 0, rc = 0;
+	struct frame_summary *sum = NULL;
 
 	frame_text_table(&t);
 	w = xcalloc(t.ncols, sizeof(size_t));
@@ -389,9 +394,18 @@ static int text_report(struct recording *rec, const struct model *m,
 			sbuf_addf(&out, "%s%s", i ? ", " : "; VMs ", sel->vms[i]);
 		sbuf_addstr(&out, " (the diagnosis below is of these only)\n");
 	}
-	sbuf_addstr(&out, "\nTimeline (factor cost in % of cycles, or its score sN where the model "
-			  "gives no cost)\n");
-	table_render_widths(&t, &out, 2, w, true);
+	if (sel->view == 2 || (!sel->view && kept > REPORT_TIMELINE_MAX)) {
+		sum = frame_summary_new();
+		sbuf_addf(&out, "\nSummary of %zu intervals (per entity: the mean per interval of its "
+				"cycles and of each factor's cost in %% of cycles, or its score sN where "
+				"the model gives no cost, over the intervals it was in; %s)\n", kept,
+			  sel->view == 2 ? "--timeline prints every interval" :
+			  "more than 120 intervals: --timeline prints every one");
+	} else {
+		sbuf_addstr(&out, "\nTimeline (factor cost in % of cycles, or its score sN where the "
+				  "model gives no cost)\n");
+		table_render_widths(&t, &out, 2, w, true);
+	}
 	acc = rec_total_new(rec, m);
 	if (rec_rewind(rec, &err)) {
 		rc = cli_error(&err);
@@ -399,13 +413,24 @@ static int text_report(struct recording *rec, const struct model *m,
 	}
 	sel->have_t0 = false;
 	while (!rc && (more2 = sel_next(rec, sel, n, &fr, &err)) > 0) {
-		frame_text_rows(&t, &fr, (double)(fr.t_ns - t0) / 1e9 + d0, m);
-		table_render_widths(&t, &out, 2, w, false);
-		table_clear(&t);
+		if (sum) {
+			frame_summary_add(sum, &fr, (double)(fr.t_ns - t0) / 1e9 + d0);
+		} else {
+			frame_text_rows(&t, &fr, (double)(fr.t_ns - t0) / 1e9 + d0, m);
+			table_render_widths(&t, &out, 2, w, false);
+			table_clear(&t);
+		}
 		rec_total_add(acc, &fr);
 		cost_ci_add(&ci, &fr);
 		collect_frame_release(&fr);
 		rc = flush(&out, false);
+	}
+	if (sum) {
+		struct table st;
+
+		frame_summary_table(sum, m, &st);
+		table_render(&st, &out, 2, true);
+		table_release(&st);
 	}
 	if (!rc && more2 < 0)
 		rc = cli_error(&err);
@@ -423,6 +448,7 @@ static int text_report(struct recording *rec, const struct model *m,
 		rc = cli_error(&ferr);
 	}
 out:
+	frame_summary_free(sum);
 	cost_ci_release(&ci);
 	free(w);
 	table_release(&t);
@@ -507,6 +533,8 @@ static int run_report(int argc, char **argv)
 		{ "vm", required_argument, NULL, PO_VM },
 		{ "from", required_argument, NULL, 'F' },
 		{ "to", required_argument, NULL, 'T' },
+		{ "timeline", no_argument, NULL, 'L' },
+		{ "summary", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pipe_opts o = { .root = "/" };
@@ -535,6 +563,8 @@ static int run_report(int argc, char **argv)
 		case 'j': fmt = FMT_JSON; forms |= 1; break;
 		case 'c': fmt = FMT_CSV; forms |= 2; break;
 		case 'H': html = optarg; forms |= 4; break;
+		case 'L': sel.view = 1; break;
+		case 'S': sel.view = 2; break;
 		case 'F':
 		case 'T': {
 			double v = strtod(optarg, &end);
@@ -561,6 +591,11 @@ static int run_report(int argc, char **argv)
 	if (optind + 1 != argc) {
 		rc = cli_usage_error(&cmd_report, optind >= argc ? "a RECORDING is required"
 								: "one recording at a time");
+		goto out;
+	}
+	if (sel.view && (html || fmt != FMT_TEXT)) {
+		rc = cli_usage_error(&cmd_report, "--timeline and --summary are views of the text "
+						  "report, not of --json, --csv or --html");
 		goto out;
 	}
 	if (sel.to <= sel.from) {
@@ -614,8 +649,9 @@ const struct cmd cmd_report = {
 		"Reads a recording made by 'vmmprof record' through the same analysis as live\n"
 		"mode: the model is evaluated again on the recorded inputs, interval by\n"
 		"interval.  The text report is the timeline of every VM's and vCPU's factor\n"
-		"cost (and, when the model counts per node, each node's own row), then the\n"
-		"diagnosis of the whole run.  --csv and --json give one row per\n"
+		"cost (and, when the model counts per node, each node's own row), or beyond\n"
+		"120 intervals a summary with one row per entity, then the diagnosis of the\n"
+		"whole run.  --csv and --json give one row per\n"
 		"interval and entity; --html writes a self-contained page with charts, at most\n"
 		"1000 points per line: a longer recording is downsampled (a point is the mean\n"
 		"of its intervals, a heatmap cell the node of most of them).  The recording is\n"
@@ -631,6 +667,9 @@ const struct cmd cmd_report = {
 		"--model-path DIR\talso look for the recorded model in DIR\n"
 		"--vm NAME\tonly this VM (repeatable; every incarnation of the name); a\n"
 		"\tname no VM of the recording has is an error\n"
+		"--timeline\tthe text report prints every interval (the default up to 120)\n"
+		"--summary\tthe text report prints one row per entity over the run (the\n"
+		"\tdefault beyond 120 intervals)\n"
 		"--from S\tonly the intervals that end after S seconds from the start\n"
 		"--to S\tonly the intervals that start before S seconds from the start",
 	.examples =

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/strmap.h"
 #include "util/table.h"
 
 /* A row's label: "web", "web/vCPU 1". */
@@ -95,6 +96,154 @@ void frame_text_rows(struct table *t, const struct collect_frame *fr, double t_s
 		snprintf(b, sizeof(b), "node %d%s", r->node, r->apportioned ? " (split)" : "");
 		text_row(t, r, b, t_s, m);
 	}
+}
+
+struct sum_ent {
+	char *key, *label;
+	size_t n, paused;
+	bool ended;
+	double first_t, last_t;
+	double cycles;
+	size_t n_cycles;
+	double cost[FACTOR_N], score[FACTOR_N];
+	size_t n_cost[FACTOR_N], n_score[FACTOR_N];
+};
+
+struct frame_summary {
+	struct strmap keys;             /* key -> index in e */
+	struct sum_ent *e;
+	size_t n, cap;
+};
+
+struct frame_summary *frame_summary_new(void)
+{
+	struct frame_summary *s = xcalloc(1, sizeof(*s));
+
+	strmap_init(&s->keys);
+	return s;
+}
+
+static void summary_row(struct frame_summary *s, const struct collect_frame *fr,
+			const struct collect_row *r, const char *key, double t_s)
+{
+	struct sum_ent *e;
+	size_t k;
+	int f;
+
+	if (!strmap_get(&s->keys, key, &k)) {
+		char b[96];
+		struct collect_row plain = *r;
+
+		plain.state = RS_RUNNING; /* the label without this frame's state */
+		if (r->kind == ENT_NODE)
+			snprintf(b, sizeof(b), "node %d%s", r->node, r->apportioned ? " (split)" : "");
+		else
+			row_label(fr, &plain, b, sizeof(b));
+		VP_GROW(s->e, s->cap, s->n + 1);
+		k = s->n++;
+		e = &s->e[k];
+		memset(e, 0, sizeof(*e));
+		e->key = xstrdup(key);
+		e->label = xstrdup(b);
+		e->first_t = t_s;
+		strmap_put(&s->keys, e->key, k);
+	}
+	e = &s->e[k];
+	e->n++;
+	e->last_t = t_s;
+	e->paused += r->state == RS_PAUSED;
+	e->ended |= r->state == RS_ENDED;
+	if (isfinite(r->cycles)) {
+		e->cycles += r->cycles;
+		e->n_cycles++;
+	}
+	for (f = 0; f < FACTOR_N; f++) {
+		if (isfinite(r->fv[f].cost_pct)) {
+			e->cost[f] += r->fv[f].cost_pct;
+			e->n_cost[f]++;
+		}
+		if (isfinite(r->fv[f].score)) {
+			e->score[f] += r->fv[f].score;
+			e->n_score[f]++;
+		}
+	}
+}
+
+void frame_summary_add(struct frame_summary *s, const struct collect_frame *fr, double t_s)
+{
+	char key[32];
+	size_t i;
+
+	for (i = 0; i < fr->n_rows; i++)
+		if (fr->rows[i].key)
+			summary_row(s, fr, &fr->rows[i], fr->rows[i].key, t_s);
+	for (i = 0; i < fr->n_nodes; i++) {
+		snprintf(key, sizeof(key), "node:%d", fr->nodes[i].node);
+		summary_row(s, fr, &fr->nodes[i], key, t_s);
+	}
+}
+
+void frame_summary_table(const struct frame_summary *s, const struct model *m, struct table *t)
+{
+	const char *cols[6 + FACTOR_N];
+	char titles[FACTOR_N][24];
+	size_t i;
+	int k;
+
+	cols[0] = "entity";
+	cols[1] = ">intervals";
+	cols[2] = ">from(s)";
+	cols[3] = ">to(s)";
+	cols[4] = ">cycles";
+	for (k = 0; k < FACTOR_N; k++) {
+		snprintf(titles[k], sizeof(titles[k]), ">%s", factor_name((enum factor_id)k));
+		cols[5 + k] = titles[k];
+	}
+	cols[5 + FACTOR_N] = "state";
+	table_init(t, 6 + FACTOR_N, cols);
+	for (i = 0; i < s->n; i++) {
+		const struct sum_ent *e = &s->e[i];
+		char b[48];
+
+		table_row(t);
+		table_cell(t, "%s", e->label);
+		table_cell(t, "%zu", e->n);
+		table_cell(t, "%.1f", e->first_t);
+		table_cell(t, "%.1f", e->last_t);
+		num(b, sizeof(b), e->n_cycles ? e->cycles / (double)e->n_cycles : NAN, "%.3g");
+		table_cell(t, "%s", b);
+		for (k = 0; k < FACTOR_N; k++) {
+			if (m->factors[k].quality == VQ_UNAVAILABLE)
+				table_cell(t, "n/a");
+			else if (e->n_cost[k])
+				table_cell(t, "%.1f%%", e->cost[k] / (double)e->n_cost[k]);
+			else if (e->n_score[k])
+				table_cell(t, "s%.3g", e->score[k] / (double)e->n_score[k]);
+			else
+				table_cell(t, "n/a");
+		}
+		if (e->paused && e->ended)
+			table_cell(t, "paused in %zu, ended", e->paused);
+		else if (e->paused)
+			table_cell(t, "paused in %zu", e->paused);
+		else
+			table_cell(t, "%s", e->ended ? "ended" : "");
+	}
+}
+
+void frame_summary_free(struct frame_summary *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->n; i++) {
+		free(s->e[i].key);
+		free(s->e[i].label);
+	}
+	free(s->e);
+	strmap_release(&s->keys);
+	free(s);
 }
 
 static int kind_of(const char *s, enum ent_kind *k)

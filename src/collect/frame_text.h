@@ -23,6 +23,19 @@ void frame_text_rows(struct table *t, const struct collect_frame *fr, double t_s
 		     const struct model *m);
 
 /*
+ * The summary of many frames: per entity (a VM's incarnation, a vCPU, a
+ * node), the intervals it was in, first and last t(s), and the mean per
+ * interval of its cycles and of each factor's cost (or score where no
+ * cost), over the intervals that have one.  Memory grows with the
+ * entities, not the frames.  frame_summary_table() initialises t.
+ */
+struct frame_summary;
+struct frame_summary *frame_summary_new(void);
+void frame_summary_add(struct frame_summary *s, const struct collect_frame *fr, double t_s);
+void frame_summary_table(const struct frame_summary *s, const struct model *m, struct table *t);
+void frame_summary_free(struct frame_summary *s);
+
+/*
  * Read one frame of the daemon's JSON (vmmprof-frame/1, docs/api.md) back
  * into *f (collect_frame_release() it): rows with their kind, names, vCPU
  * placement, cycles and factors; t_ns from "time".  Model inputs and
