@@ -568,7 +568,10 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 		cpulist_format(&topo->nodes[i].cpus, &sb);
 		diag_node_init(n, topo->nodes[i].id, sbuf_detach(&sb), (int)topo->nodes[i].cpus.n);
 		n->peak_gbs = cal ? cal->val[CAL_PEAK_BW_GBS] : NAN;
-		n->mem_free_bytes = topo->nodes[i].mem_known ? (double)topo->nodes[i].mem_free : NAN;
+		/* a recording keeps each node's total, not its free memory (read back as 0):
+		 * no free memory is known there, and a move is not refused for it */
+		n->mem_free_bytes = topo->nodes[i].mem_known && topo->nodes[i].mem_free > 0 ?
+					    (double)topo->nodes[i].mem_free : NAN;
 		if (f->rdt_node && (int)i < f->n_rdt_nodes) {
 			n->rdt = true;
 			n->rdt_llc_bytes = f->rdt_node[3 * i];

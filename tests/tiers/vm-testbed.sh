@@ -12,6 +12,9 @@
 #   VP_VM_TIMEOUT   seconds a guest may run before it is killed (default 300)
 #   VP_VM_KEEP=1    keep the console logs in tests/vm/cache/logs
 #   VP_VM_ONLY=x86_64|aarch64|demo   run one guest only (while developing)
+#   VP_VM_CHECKS=G1,G2   only these groups of the guests' checks (topology
+#                   always runs): locality, diagnose, verify, apply (x86_64);
+#                   stat, diagnose, verify (aarch64)
 set -u
 cd "$(dirname "$0")/../.."
 top=$(pwd)
@@ -132,6 +135,17 @@ image() {
 	for h in "$hb/$arch"/*; do
 		vm_copy_elf "$root" "$arch" "$h" "/vmtest/$(basename "$h")" || return 1
 	done
+	# numactl's migratepages, the command diagnose --apply runs (Debian's)
+	if [ "$arch" = x86_64 ]; then
+		ndir=$VP_VM_CACHE/numactl-$arch
+		if [ ! -x "$ndir/usr/bin/migratepages" ]; then
+			deb=$(vm_deb_fetch "numactl:$(vm_debarch "$arch")") || return 1
+			rm -rf "$ndir"
+			dpkg -x "$deb" "$ndir" || return 1
+		fi
+		vm_copy_elf "$root" "$arch" "$ndir/usr/bin/migratepages" /vmtest/migratepages ||
+			return 1
+	fi
 	vm_initramfs "$root" "$root.cpio.gz"
 }
 
@@ -151,7 +165,7 @@ x86_guest() {
 		-display none -monitor none -serial stdio -chardev "pipe,id=hold,path=$work/hold" \
 		-serial chardev:hold -no-reboot \
 		-kernel "$(vm_kernel_image "$kdir")" -initrd "$work/x86.cpio.gz" \
-		-append "console=ttyS0 quiet nokaslr panic=-1 vmtest.nodes=$nodes vmtest.cpus=$X86_CPUS vmtest.mem=$X86_MEM vmtest.dist=$X86_DIST vmtest.pages=$LOC_PAGES vmtest.hold=60"
+		-append "console=ttyS0 quiet nokaslr panic=-1 vmtest.nodes=$nodes vmtest.cpus=$X86_CPUS vmtest.mem=$X86_MEM vmtest.dist=$X86_DIST vmtest.pages=$LOC_PAGES vmtest.hold=60${VP_VM_CHECKS:+ vmtest.checks=$VP_VM_CHECKS}"
 	if vm_wait_for "$log" '^VMTEST-HOLD' "$timeout_s"; then
 		host_view "$nodes" "$ncpu" "$mem"
 		echo go >"$work/hold.in"
@@ -215,7 +229,7 @@ a64_guest() {
 		-name "guest=$A64_NAME,debug-threads=on" \
 		-display none -monitor none -serial stdio -no-reboot \
 		-kernel "$(vm_kernel_image "$kdir")" -initrd "$work/a64.cpio.gz" \
-		-append "console=ttyAMA0 quiet nokaslr panic=-1 vmtest.nodes=$nodes vmtest.cpus=$A64_CPUS vmtest.mem=$A64_MEM vmtest.dist=$A64_DIST vmtest.loop=$LOOP_N vmtest.pages=$LOC_PAGES"
+		-append "console=ttyAMA0 quiet nokaslr panic=-1 vmtest.nodes=$nodes vmtest.cpus=$A64_CPUS vmtest.mem=$A64_MEM vmtest.dist=$A64_DIST vmtest.loop=$LOOP_N vmtest.pages=$LOC_PAGES${VP_VM_CHECKS:+ vmtest.checks=$VP_VM_CHECKS}"
 	vm_wait
 	vm_results "$log" aarch64
 	host_eval "$log" aarch64 "$nodes" "$A64_CPUS" "$A64_MEM" "$A64_DIST"

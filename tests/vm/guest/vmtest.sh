@@ -23,6 +23,16 @@ vt_arg() {
 	return 1
 }
 
+# vt_want GROUP: true when the run wants this group of checks: every group
+# unless vmtest.checks=G1,G2 names some (VP_VM_CHECKS on the host).
+vt_want() {
+	w=$(vt_arg checks) || return 0
+	case ",$w," in
+	*",$1,"*) return 0 ;;
+	esac
+	return 1
+}
+
 # vt_has CMD...: true when this vmmprof has the subcommand (help knows it).
 vt_has() { vmmprof help "$@" >/dev/null 2>&1; }
 
