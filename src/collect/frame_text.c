@@ -34,20 +34,41 @@ static void num(char *buf, size_t size, double v, const char *fmt)
 		snprintf(buf, size, "n/a");
 }
 
+/* The factor columns' titles (">locality", ...) into cols[0 .. FACTOR_N). */
+static void factor_titles(const char **cols, char titles[FACTOR_N][24])
+{
+	int k;
+
+	for (k = 0; k < FACTOR_N; k++) {
+		snprintf(titles[k], sizeof(titles[k]), ">%s", factor_name((enum factor_id)k));
+		cols[k] = titles[k];
+	}
+}
+
+/* A factor's cell: n/a where the model cannot see it, its cost in %, else its score "sN". */
+static void factor_cell(struct table *t, const struct model *m, int k, double cost_pct,
+			double score)
+{
+	if (m->factors[k].quality == VQ_UNAVAILABLE)
+		table_cell(t, "n/a");
+	else if (isfinite(cost_pct))
+		table_cell(t, "%.1f%%", cost_pct);
+	else if (isfinite(score))
+		table_cell(t, "s%.3g", score);
+	else
+		table_cell(t, "n/a");
+}
+
 void frame_text_table(struct table *t)
 {
 	const char *cols[4 + FACTOR_N];
 	char titles[FACTOR_N][24];
-	int k;
 
 	cols[0] = ">t(s)";
 	cols[1] = "entity";
 	cols[2] = ">node";
 	cols[3] = ">cycles";
-	for (k = 0; k < FACTOR_N; k++) {
-		snprintf(titles[k], sizeof(titles[k]), ">%s", factor_name((enum factor_id)k));
-		cols[4 + k] = titles[k];
-	}
+	factor_titles(cols + 4, titles);
 	table_init(t, 4 + FACTOR_N, cols);
 }
 
@@ -67,16 +88,8 @@ static void text_row(struct table *t, const struct collect_row *r, const char *l
 		table_cell(t, "-");
 	num(b, sizeof(b), r->cycles, "%.3g");
 	table_cell(t, "%s", b);
-	for (k = 0; k < FACTOR_N; k++) {
-		if (m->factors[k].quality == VQ_UNAVAILABLE)
-			table_cell(t, "n/a");
-		else if (isfinite(r->fv[k].cost_pct))
-			table_cell(t, "%.1f%%", r->fv[k].cost_pct);
-		else if (isfinite(r->fv[k].score))
-			table_cell(t, "s%.3g", r->fv[k].score);
-		else
-			table_cell(t, "n/a");
-	}
+	for (k = 0; k < FACTOR_N; k++)
+		factor_cell(t, m, k, r->fv[k].cost_pct, r->fv[k].score);
 }
 
 void frame_text_rows(struct table *t, const struct collect_frame *fr, double t_s,
@@ -195,10 +208,7 @@ void frame_summary_table(const struct frame_summary *s, const struct model *m, s
 	cols[2] = ">from(s)";
 	cols[3] = ">to(s)";
 	cols[4] = ">cycles";
-	for (k = 0; k < FACTOR_N; k++) {
-		snprintf(titles[k], sizeof(titles[k]), ">%s", factor_name((enum factor_id)k));
-		cols[5 + k] = titles[k];
-	}
+	factor_titles(cols + 5, titles);
 	cols[5 + FACTOR_N] = "state";
 	table_init(t, 6 + FACTOR_N, cols);
 	for (i = 0; i < s->n; i++) {
@@ -212,16 +222,9 @@ void frame_summary_table(const struct frame_summary *s, const struct model *m, s
 		table_cell(t, "%.1f", e->last_t);
 		num(b, sizeof(b), e->n_cycles ? e->cycles / (double)e->n_cycles : NAN, "%.3g");
 		table_cell(t, "%s", b);
-		for (k = 0; k < FACTOR_N; k++) {
-			if (m->factors[k].quality == VQ_UNAVAILABLE)
-				table_cell(t, "n/a");
-			else if (e->n_cost[k])
-				table_cell(t, "%.1f%%", e->cost[k] / (double)e->n_cost[k]);
-			else if (e->n_score[k])
-				table_cell(t, "s%.3g", e->score[k] / (double)e->n_score[k]);
-			else
-				table_cell(t, "n/a");
-		}
+		for (k = 0; k < FACTOR_N; k++)
+			factor_cell(t, m, k, e->n_cost[k] ? e->cost[k] / (double)e->n_cost[k] : NAN,
+				    e->n_score[k] ? e->score[k] / (double)e->n_score[k] : NAN);
 		if (e->paused && e->ended)
 			table_cell(t, "paused in %zu, ended", e->paused);
 		else if (e->paused)
