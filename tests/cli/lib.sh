@@ -101,6 +101,16 @@ wait_lines() {
 	done
 }
 
+# wait_perf_open PID: until PID holds a perf_event descriptor (its counters are open;
+# vmmprof blocks SIGINT before it opens them, so a signal sent after this is taken)
+wait_perf_open() {
+	i=0
+	while ! ls -l "/proc/$1/fd" 2>/dev/null | grep -q "perf_event"; do
+		i=$((i + 1)); [ $i -gt 600 ] && { echo "pid $1 opened no perf_event descriptor"; return 1; }
+		sleep 0.05
+	done
+}
+
 # thread_named PID COMM: the id of PID's thread named COMM ("CPU 0/TCG"); fails when none.
 thread_named() {
 	for t in /proc/$1/task/*; do

@@ -55,7 +55,9 @@ test_expect_success '-I 200: intervals of 200 ms, deltas of one clock, each NCPU
 
 test_expect_success 'SIGINT ends a -a run cleanly and prints the totals' '
 	{ "$VMMPROF" stat -a -e task-clock,context-switches 2>err & vp=$!; } &&
-	sleep 0.6 && kill -INT $vp && wait $vp &&
+	# the signal once the counters are open: before that a loaded machine
+	# (ASan start-up at load 10) may not have blocked SIGINT yet
+	wait_perf_open $vp && sleep 0.6 && kill -INT $vp && wait $vp &&
 	grep_q "Performance counter stats for .system wide.:" err &&
 	grep_q "msec task-clock  *# *[0-9.]* CPUs utilized" err &&
 	grep_q "seconds time elapsed" err &&
@@ -64,8 +66,8 @@ test_expect_success 'SIGINT ends a -a run cleanly and prints the totals' '
 '
 
 test_expect_success 'SIGINT in interval mode prints the last partial interval' '
-	{ "$VMMPROF" stat --json -o - -I 300 -a -e task-clock >j 2>err & vp=$!; } &&
-	sleep 1.3 && kill -INT $vp && wait $vp &&
+	rm -f j && { "$VMMPROF" stat --json -o - -I 300 -a -e task-clock >j 2>err & vp=$!; } &&
+	wait_lines j && sleep 1.0 && kill -INT $vp && wait $vp &&
 	python3 -c "
 import json, sys
 ls = [json.loads(l) for l in open(\"j\")]
