@@ -330,11 +330,12 @@ int bench_queue(const struct bench_topo *t, const struct bench_opts *o,
 /*
  * Counts taken around each point of the shared-tracker scenario (a front
  * end's: the library does not choose a model).  start() before the cores
- * run, stop() after: the share of time the shared trackers were full over
- * that window, or NaN with *why set (static or ctx-owned text).
+ * run (0, or -1 with *why set: nothing counted at that point), stop() after:
+ * the share of time the shared trackers were full over that window, or NaN
+ * with *why set (static or ctx-owned text).
  */
 struct bench_tracker_hook {
-	int (*start)(void *ctx);
+	int (*start)(void *ctx, const char **why);
 	double (*stop)(void *ctx, const char **why);
 	void *ctx;
 };

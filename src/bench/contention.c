@@ -387,7 +387,7 @@ int bench_queue_cores(const struct bench_topo *t, const struct bench_opts *o,
 		if (!ret) {
 			/* a fifth of the window to warm up, the rest measured */
 			bench_sleep_s(window * 0.2);
-			if (hook && hook->start && !hook->start(hook->ctx))
+			if (hook && hook->start && !hook->start(hook->ctx, &why))
 				hooked = true;
 			__atomic_store_n(&measure, 1, __ATOMIC_RELAXED);
 			bench_sleep_s(window * 0.8);

@@ -110,6 +110,7 @@ __attribute__((noinline)) static void known_loop(uint64_t n)
 struct self_count {
 	struct cnt_session *s;
 	struct cnt_snapshot snap;
+	double ran_pct;               /* the lowest running share of a read (100: never multiplexed) */
 };
 
 static int self_open(struct self_count *sc, struct pmu_db *db, const char *spec, char *why,
@@ -122,6 +123,7 @@ static int self_open(struct self_count *sc, struct pmu_db *db, const char *spec,
 	int ret;
 
 	memset(sc, 0, sizeof(*sc));
+	sc->ran_pct = 100;
 	cnt_snapshot_init(&sc->snap);
 	evdesc_list_init(&l);
 	if ((ret = event_resolve(db, spec, 0, &l, &err))) {
@@ -164,7 +166,23 @@ static double self_read(struct self_count *sc)
 	if (cnt_sum(sc->s, &sc->snap, false, &f, &v) < 1)
 		return NAN;
 	/* a counter that was multiplexed is scaled, so no longer an exact count */
-	return v.running == v.enabled ? (double)v.raw : NAN;
+	if (v.running != v.enabled) {
+		double pct = v.enabled ? 100.0 * (double)v.running / (double)v.enabled : 0;
+
+		if (pct < sc->ran_pct)
+			sc->ran_pct = pct;
+		return NAN;
+	}
+	return (double)v.raw;
+}
+
+/* Why a self-counted check has no exact count: the counter was multiplexed. */
+static void self_mux_why(const struct self_count *sc, const char *spec, char *why, size_t size)
+{
+	if (sc->ran_pct < 100)
+		snprintf(why, size, "'%s' was multiplexed (it counted %.0f%% of the time it was "
+			 "enabled: other counters held the PMU), so no exact count", spec,
+			 sc->ran_pct);
 }
 
 static void self_close(struct self_count *sc)
@@ -222,6 +240,7 @@ static void check_instructions(const struct provoke_env *e, struct verify_check 
 		else
 			x->control[x->n_control++] = self_read(&sc);
 	}
+	self_mux_why(&sc, "instructions:u", x->skip, sizeof(x->skip));
 	self_close(&sc);
 }
 
@@ -278,6 +297,7 @@ static void check_faults(const struct provoke_env *e, struct verify_check *x)
 		x->control[x->n_control++] = touch_fresh(&sc, FAULT_CONTROL, page);
 		x->treat[x->n_treat++] = touch_fresh(&sc, FAULT_PAGES + FAULT_CONTROL, page);
 	}
+	self_mux_why(&sc, "page-faults:u", x->skip, sizeof(x->skip));
 	self_close(&sc);
 }
 
@@ -1011,6 +1031,9 @@ size_t provoke_checks(const struct provoke_env *e, struct verify_check *c, size_
 		snprintf(x->note, sizeof(x->note), "threads streaming packed on one node against "
 			 "spread over nodes");
 
+	/* the queue check counts with its own collector: the model's counters go back first */
+	if (e->counter && e->counter->end)
+		e->counter->end(e->counter->ctx);
 	if ((x = add(c, max, &n, "queue", "tracker-full fraction past the knee", "%", VK_HARDWARE,
 		     VX_RISE, NAN))) {
 		snprintf(x->note, sizeof(x->note), "bench queue's cores scenario: every core of a "

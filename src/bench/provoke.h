@@ -28,13 +28,16 @@ struct provoke_reading {
  * stop() after it: the row of thread tid (0: the whole process) and of
  * node (-1: none).  Both 0, or -1 with why filled.  factor_why(): why the
  * model has no value for factor f here (static or ctx-owned), NULL when it
- * has one.
+ * has one.  end() (may be NULL): the factor scenarios are over, give the
+ * PMU's counters back (the queue check's own counting needs them); start()
+ * may take them again.
  */
 struct provoke_counter {
 	int (*start)(void *ctx, char *why, size_t size);
 	int (*stop)(void *ctx, int tid, int node, struct provoke_reading *r, char *why,
 		    size_t size);
 	const char *(*factor_why)(void *ctx, int f);
+	void (*end)(void *ctx);
 	const char *model;            /* its name, for the notes */
 	void *ctx;
 };

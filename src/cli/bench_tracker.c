@@ -6,14 +6,46 @@
 #include <string.h>
 #include <unistd.h>
 
-int bench_tracker_start(void *ctx)
+/*
+ * The collector is made at the first point, not at open: its counters on
+ * this process's threads would otherwise hold the PMU through whatever runs
+ * before (verify's exact counting checks, multiplexed by them on a PMU of
+ * few counters).
+ */
+static int tracker_collector(struct bench_tracker *tc)
+{
+	struct vp_err err = { 0, "" };
+	struct collect_opts co = {
+		.root = NULL, .plat = &tc->plat, .model = tc->p.model,
+		.cal = tc->p.have_cal ? &tc->p.cal : NULL, .pids = &tc->self, .n_pids = 1,
+	};
+
+	if (tc->p.col)
+		return 0;
+	if (tc->failed)
+		return -1;
+	if (collect_new(&tc->p.col, &co, &err)) {
+		snprintf(tc->why, sizeof(tc->why), "not counted: %.600s", err.msg);
+		tc->p.col = NULL;
+		tc->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+int bench_tracker_start(void *ctx, const char **why)
 {
 	struct bench_tracker *tc = ctx;
 	struct collect_frame f;
 	struct vp_err err = { 0, "" };
 
+	if (tracker_collector(tc)) {
+		*why = tc->why;
+		return -1;
+	}
 	if (collect_sample(tc->p.col, &f, &err)) {
 		snprintf(tc->why, sizeof(tc->why), "not counted: %s", err.msg);
+		*why = tc->why;
 		return -1;
 	}
 	collect_frame_release(&f);
@@ -70,17 +102,6 @@ int bench_tracker_open(struct bench_tracker *tc, int node)
 			 "share (no queue_full_frac metric: docs/models.md, \"The queue factor\")",
 			 tc->p.model->name);
 		return -1;
-	}
-	{
-		struct collect_opts co = {
-			.root = NULL, .plat = &tc->plat, .model = tc->p.model,
-			.cal = tc->p.have_cal ? &tc->p.cal : NULL, .pids = &tc->self, .n_pids = 1,
-		};
-
-		if (collect_new(&tc->p.col, &co, &err)) {
-			snprintf(tc->why, sizeof(tc->why), "not counted: %s", err.msg);
-			return -1;
-		}
 	}
 	return 0;
 }

@@ -17,14 +17,19 @@ struct bench_tracker {
 	bool have_plat;
 	int metric, node;
 	int self;                  /* the pid counted: the collector keeps a pointer to it */
+	bool failed;               /* the collector could not be made (why says why) */
 	char why[640];
 };
 
-/* 0 with tc ready to count, or -1 with tc->why saying why not; bench_tracker_close() either way. */
+/*
+ * 0 with tc ready to count (a model that counts the share; its collector is
+ * made at the first bench_tracker_start()), or -1 with tc->why saying why
+ * not; bench_tracker_close() either way.
+ */
 int bench_tracker_open(struct bench_tracker *tc, int node);
 void bench_tracker_close(struct bench_tracker *tc);
 /* The bench_tracker_hook functions (ctx: the bench_tracker). */
-int bench_tracker_start(void *ctx);
+int bench_tracker_start(void *ctx, const char **why);
 double bench_tracker_stop(void *ctx, const char **why);
 
 #endif

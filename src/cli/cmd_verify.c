@@ -190,7 +190,11 @@ static int run_verify(int argc, char **argv)
 	e.core_pmu = plat.core_pmu;
 	e.core_pmu_why = plat.core_pmu_reason;
 	e.runs = runs;
-	/* the queue check counts the trackers with the model chosen here, where a PMU can */
+	/*
+	 * the queue check counts the trackers with the model chosen here, where a
+	 * PMU can; its counters are taken when that check runs, last (the exact
+	 * counting checks first need the PMU to themselves)
+	 */
 	if (plat.core_pmu && t.n_cpus > 0) {
 		tc = xcalloc(1, sizeof(*tc));
 		if (!bench_tracker_open(tc, t.cpu_node[0]))

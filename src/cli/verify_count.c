@@ -99,6 +99,12 @@ static int vc_stop(void *ctx, int tid, int node, struct provoke_reading *r, char
 	return 0;
 }
 
+/* The factor scenarios are over: the collector's counters go back to the PMU. */
+static void vc_end(void *ctx)
+{
+	verify_count_close(ctx);
+}
+
 static const char *vc_factor_why(void *ctx, int f)
 {
 	struct verify_count *vc = ctx;
@@ -133,6 +139,7 @@ int verify_count_open(struct verify_count *vc, const struct pipeline *pl,
 	vc->hook.start = vc_start;
 	vc->hook.stop = vc_stop;
 	vc->hook.factor_why = vc_factor_why;
+	vc->hook.end = vc_end;
 	vc->hook.model = pl->model->name;
 	vc->hook.ctx = vc;
 	return 0;

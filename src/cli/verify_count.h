@@ -11,7 +11,7 @@
  * process row, a thread's row and a node row of the frame since start().
  */
 struct verify_count {
-	struct collector *col;     /* made at the first start(): NULL until then */
+	struct collector *col;     /* made at the first start(), freed at end(): else NULL */
 	const struct pipeline *pl;
 	const struct platform *plat;
 	char failed[700];          /* why the collector could not be made ("" not tried or made) */

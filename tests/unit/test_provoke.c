@@ -148,8 +148,18 @@ TEST(provoke_fill_keeps_a_skip)
  */
 struct fake {
 	int calls, starts, llc_tid, imc_node;
+	int ends, calls_at_end;
 	bool llc_seen, imc_seen;
 };
+
+/* the factor scenarios are over: the counter is given back once, after the last stop */
+static void fake_end(void *ctx)
+{
+	struct fake *fk = ctx;
+
+	fk->ends++;
+	fk->calls_at_end = fk->calls;
+}
 
 static int fake_start(void *ctx, char *why, size_t size)
 {
@@ -202,7 +212,8 @@ TEST(provoke_scenarios_counted_by_an_injected_counter)
 	struct bench_topo t;
 	struct vp_err err = { 0, "" };
 	struct fake fk = { 0 };
-	struct provoke_counter pc = { fake_start, fake_stop, NULL, "fake", &fk };
+	struct provoke_counter pc = { .start = fake_start, .stop = fake_stop, .end = fake_end,
+				      .model = "fake", .ctx = &fk };
 	struct provoke_env e;
 	struct pmu_db *db = NULL;
 	struct verify_check c[32];
@@ -273,6 +284,10 @@ TEST(provoke_scenarios_counted_by_an_injected_counter)
 	/* every run started the counter once and stopped it once */
 	CHECK_INT(fk.starts, fk.calls);
 	CHECK(fk.calls % 2 == 0);
+	/* and it was given back once, after the last scenario (before the queue check) */
+	CHECK_INT(fk.ends, 1);
+	CHECK_INT(fk.calls_at_end, fk.calls);
+	CHECK(fk.calls > 0);
 	pmu_db_free(db);
 	bench_topo_release(&t);
 }
@@ -289,7 +304,8 @@ TEST(provoke_unmodelled_factor_is_not_run)
 	struct bench_topo t;
 	struct vp_err err = { 0, "" };
 	struct fake fk = { 0 };
-	struct provoke_counter pc = { fake_start, fake_stop, no_sharing, "fake", &fk };
+	struct provoke_counter pc = { .start = fake_start, .stop = fake_stop,
+				      .factor_why = no_sharing, .model = "fake", .ctx = &fk };
 	struct provoke_env e;
 	struct pmu_db *db = NULL;
 	struct verify_check c[32];
