@@ -136,18 +136,22 @@ static double factor_running(const struct cost_ci_ctx *c, int f)
 	return isfinite(c->running_f[f]) && c->running_f[f] > 0 ? c->running_f[f] : c->running;
 }
 
-static size_t vm_at(struct cost_ci_set *s, const char *name)
+static size_t ent_at(struct cost_ci_set *s, enum cost_ci_kind kind, const char *name, int id)
 {
 	size_t i;
 
-	for (i = 0; i < s->n_vms; i++)
-		if (!strcmp(s->names[i], name))
+	for (i = 0; i < s->n_ent; i++)
+		if (s->kind[i] == kind && s->id[i] == id && !strcmp(s->names[i], name))
 			return i;
-	s->names = xrealloc(s->names, (s->n_vms + 1) * sizeof(char *));
-	s->v = xrealloc(s->v, (s->n_vms + 1) * sizeof(double *));
-	s->names[s->n_vms] = xstrdup(name);
-	s->v[s->n_vms] = NULL;
-	return s->n_vms++;
+	s->names = xrealloc(s->names, (s->n_ent + 1) * sizeof(char *));
+	s->kind = xrealloc(s->kind, (s->n_ent + 1) * sizeof(*s->kind));
+	s->id = xrealloc(s->id, (s->n_ent + 1) * sizeof(int));
+	s->v = xrealloc(s->v, (s->n_ent + 1) * sizeof(double *));
+	s->names[s->n_ent] = xstrdup(name);
+	s->kind[s->n_ent] = kind;
+	s->id[s->n_ent] = id;
+	s->v[s->n_ent] = NULL;
+	return s->n_ent++;
 }
 
 static bool is_vm(const struct collect_row *r)
@@ -155,17 +159,72 @@ static bool is_vm(const struct collect_row *r)
 	return (r->kind == ENT_VM || r->kind == ENT_PROCESS) && r->name;
 }
 
-void cost_ci_add(struct cost_ci_set *s, const struct collect_frame *fr)
+/* A vCPU (or thread) row of a named VM: its VM's name, else NULL. */
+static const char *vcpu_vm(const struct collect_frame *fr, const struct collect_row *r)
 {
-	size_t i, k;
+	if ((r->kind != ENT_VCPU && r->kind != ENT_THREAD) || r->vm_row >= fr->n_rows ||
+	    !is_vm(&fr->rows[r->vm_row]))
+		return NULL;
+	return fr->rows[r->vm_row].name;
+}
+
+/* The entities of fr, in order: VMs, vCPUs, then the nodes its threads ran on. */
+struct ent_cost {
+	size_t k;
+	double pct[FACTOR_N];
+};
+
+static size_t frame_ents(struct cost_ci_set *s, const struct collect_frame *fr,
+			 struct ent_cost **out)
+{
+	struct ent_cost *e = xcalloc(2 * fr->n_rows + 1, sizeof(*e)); /* rows, then nodes */
+	size_t i, j, n = 0;
 	int f;
 
-	for (i = 0; i < fr->n_rows; i++)
-		if (is_vm(&fr->rows[i]))
-			vm_at(s, fr->rows[i].name);
+	for (i = 0; i < fr->n_rows; i++) {
+		const struct collect_row *r = &fr->rows[i];
+		const char *vm = vcpu_vm(fr, r);
+
+		if (is_vm(r))
+			e[n].k = ent_at(s, CCI_VM, r->name, -1);
+		else if (vm && !s->skip_vcpus)
+			e[n].k = ent_at(s, CCI_VCPU, vm, r->index);
+		else
+			continue;
+		for (f = 0; f < FACTOR_N; f++)
+			e[n].pct[f] = r->fv[f].cost_pct;
+		n++;
+	}
+	/* each node a thread ran on, once (frame_diag_input()'s node costs) */
+	for (i = 0; i < fr->n_rows; i++) {
+		const struct collect_row *r = &fr->rows[i];
+		bool seen = false;
+
+		if ((r->kind != ENT_VCPU && r->kind != ENT_THREAD) || r->node < 0)
+			continue;
+		for (j = 0; j < i && !seen; j++)
+			seen = (fr->rows[j].kind == ENT_VCPU || fr->rows[j].kind == ENT_THREAD) &&
+			       fr->rows[j].node == r->node;
+		if (seen)
+			continue;
+		e[n].k = ent_at(s, CCI_NODE, "", r->node);
+		frame_node_cost_pct(fr, r->node, e[n].pct);
+		n++;
+	}
+	*out = e;
+	return n;
+}
+
+void cost_ci_add(struct cost_ci_set *s, const struct collect_frame *fr)
+{
+	struct ent_cost *e;
+	size_t i, k, n;
+	int f;
+
+	n = frame_ents(s, fr, &e);
 	if (s->max_s && s->n_s >= s->max_s) {
 		/* the oldest sample goes */
-		for (k = 0; k < s->n_vms; k++)
+		for (k = 0; k < s->n_ent; k++)
 			if (s->v[k])
 				memmove(s->v[k], s->v[k] + FACTOR_N,
 					(s->n_s - 1) * FACTOR_N * sizeof(double));
@@ -173,25 +232,20 @@ void cost_ci_add(struct cost_ci_set *s, const struct collect_frame *fr)
 	}
 	if (s->n_s == s->cap_s)
 		s->cap_s = s->cap_s ? 2 * s->cap_s : 16;
-	for (k = 0; k < s->n_vms; k++) {
+	for (k = 0; k < s->n_ent; k++) {
 		bool fresh = !s->v[k];
 
 		s->v[k] = xrealloc(s->v[k], s->cap_s * FACTOR_N * sizeof(double));
-		/* a VM first seen now had no cost in the samples before */
+		/* an entity first seen now had no cost in the samples before */
 		for (i = fresh ? 0 : s->n_s; i <= s->n_s; i++)
 			for (f = 0; f < FACTOR_N; f++)
 				s->v[k][i * FACTOR_N + f] = NAN;
 	}
-	for (i = 0; i < fr->n_rows; i++) {
-		const struct collect_row *r = &fr->rows[i];
-
-		if (!is_vm(r))
-			continue;
-		k = vm_at(s, r->name);
+	for (i = 0; i < n; i++)
 		for (f = 0; f < FACTOR_N; f++)
-			s->v[k][s->n_s * FACTOR_N + f] = r->fv[f].cost_pct;
-	}
+			s->v[e[i].k][s->n_s * FACTOR_N + f] = e[i].pct[f];
 	s->n_s++;
+	free(e);
 }
 
 void cost_ci_finish(struct cost_ci_set *s, const struct cost_ci_ctx *ctx)
@@ -202,8 +256,8 @@ void cost_ci_finish(struct cost_ci_set *s, const struct cost_ci_ctx *ctx)
 
 	s->ctx = *ctx;
 	free(s->ci);
-	s->ci = xcalloc(s->n_vms + 1, sizeof(*s->ci));
-	for (k = 0; k < s->n_vms; k++) {
+	s->ci = xcalloc(s->n_ent + 1, sizeof(*s->ci));
+	for (k = 0; k < s->n_ent; k++) {
 		for (f = 0; f < FACTOR_N; f++) {
 			struct cost_ci_ctx fc = s->ctx;
 
@@ -217,27 +271,75 @@ void cost_ci_finish(struct cost_ci_set *s, const struct cost_ci_ctx *ctx)
 	free(col);
 }
 
-const struct cost_ci *cost_ci_find(const struct cost_ci_set *s, const char *name, int f)
+static const struct cost_ci *find(const struct cost_ci_set *s, enum cost_ci_kind kind,
+				  const char *name, int id, int f)
 {
 	size_t k;
 
 	if (!s || !s->ci || !name || f < 0 || f >= FACTOR_N)
 		return NULL;
-	for (k = 0; k < s->n_vms; k++)
-		if (!strcmp(s->names[k], name))
+	for (k = 0; k < s->n_ent; k++)
+		if (s->kind[k] == kind && s->id[k] == id && !strcmp(s->names[k], name))
 			return isfinite(s->ci[k][f].value) ? &s->ci[k][f] : NULL;
 	return NULL;
+}
+
+const struct cost_ci *cost_ci_find(const struct cost_ci_set *s, const char *name, int f)
+{
+	return find(s, CCI_VM, name, -1, f);
+}
+
+const struct cost_ci *cost_ci_find_vcpu(const struct cost_ci_set *s, const char *vm, int index,
+					int f)
+{
+	return find(s, CCI_VCPU, vm, index, f);
+}
+
+const struct cost_ci *cost_ci_find_node(const struct cost_ci_set *s, int id, int f)
+{
+	return find(s, CCI_NODE, "", id, f);
+}
+
+void cost_ci_attach(const struct cost_ci_set *s, const struct diag_input *in,
+		    struct diag_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_b; i++) {
+		struct diag_bottleneck *b = &r->b[i];
+		const struct cost_ci *c = NULL;
+
+		b->ci_lo = b->ci_hi = NAN;
+		b->ci_holds_zero = false;
+		if (b->factor >= FACTOR_N)
+			continue;
+		if (b->scope == DIAG_VM && b->entity < in->n_vms)
+			c = cost_ci_find(s, in->vms[b->entity].name, (int)b->factor);
+		else if (b->scope == DIAG_VCPU && b->entity < in->n_vcpus &&
+			 in->vcpus[b->entity].vm < in->n_vms)
+			c = cost_ci_find_vcpu(s, in->vms[in->vcpus[b->entity].vm].name,
+					      in->vcpus[b->entity].index, (int)b->factor);
+		else if (b->scope == DIAG_NODE && b->entity < in->n_nodes)
+			c = cost_ci_find_node(s, in->nodes[b->entity].id, (int)b->factor);
+		if (!c || !isfinite(c->lo) || !isfinite(c->hi))
+			continue;
+		b->ci_lo = c->lo;
+		b->ci_hi = c->hi;
+		b->ci_holds_zero = c->holds_zero;
+	}
 }
 
 void cost_ci_release(struct cost_ci_set *s)
 {
 	size_t k;
 
-	for (k = 0; k < s->n_vms; k++) {
+	for (k = 0; k < s->n_ent; k++) {
 		free(s->names[k]);
 		free(s->v[k]);
 	}
 	free(s->names);
+	free(s->kind);
+	free(s->id);
 	free(s->v);
 	free(s->ci);
 	memset(s, 0, sizeof(*s));
@@ -280,15 +382,19 @@ void cost_ci_text(const struct cost_ci_set *s, struct sbuf *out)
 	size_t k;
 	int f;
 
-	if (!s->ci || s->n_s < 2 || !s->n_vms)
+	for (k = 0; k < s->n_ent && s->kind[k] != CCI_VM; k++)
+		;
+	if (!s->ci || s->n_s < 2 || k == s->n_ent)
 		return;
 	sbuf_addf(out, "\nCosts %s (mean of %zu %s ±95 %% interval by bootstrap; 'holds 0': "
 		       "not distinguishable from no cost)\n",
 		  s->ctx.samples ? "interval by interval" : "second by second", s->n_s,
 		  s->ctx.samples ? s->ctx.samples : "one-second samples");
-	for (k = 0; k < s->n_vms; k++) {
+	for (k = 0; k < s->n_ent; k++) {
 		bool any = false;
 
+		if (s->kind[k] != CCI_VM)
+			continue;
 		sbuf_addf(out, "  %s:", s->names[k]);
 		for (f = 0; f < FACTOR_N; f++) {
 			const struct cost_ci *c = &s->ci[k][f];
@@ -310,9 +416,53 @@ void cost_ci_text(const struct cost_ci_set *s, struct sbuf *out)
 	accounts_text(&s->ctx, out);
 }
 
-void cost_ci_json(const struct cost_ci_set *s, struct jw *w)
+/* "vms", "vcpus" or "nodes": each entity of kind with its costs' intervals. */
+static void ci_json_ents(const struct cost_ci_set *s, enum cost_ci_kind kind, const char *key,
+			 struct jw *w)
 {
 	size_t k;
+	int f;
+
+	jw_key(w, key);
+	jw_arr_begin(w);
+	for (k = 0; s->ci && k < s->n_ent; k++) {
+		if (s->kind[k] != kind)
+			continue;
+		jw_obj_begin(w);
+		if (kind == CCI_NODE) {
+			jw_kint(w, "node", s->id[k]);
+		} else {
+			jw_kstr(w, "vm", s->names[k]);
+			if (kind == CCI_VCPU)
+				jw_kint(w, "vcpu", s->id[k]);
+		}
+		jw_key(w, "costs");
+		jw_obj_begin(w);
+		for (f = 0; f < FACTOR_N; f++) {
+			const struct cost_ci *c = &s->ci[k][f];
+
+			jw_key(w, factor_name((enum factor_id)f));
+			if (!isfinite(c->value)) {
+				jw_null(w);
+				continue;
+			}
+			jw_obj_begin(w);
+			jw_kdouble(w, "value", c->value);
+			jw_kdouble(w, "lo", c->lo);
+			jw_kdouble(w, "hi", c->hi);
+			jw_kuint(w, "n", c->n);
+			jw_kdouble(w, "widened_by", c->widen);
+			jw_kbool(w, "holds_zero", c->holds_zero);
+			jw_obj_end(w);
+		}
+		jw_obj_end(w);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
+void cost_ci_json(const struct cost_ci_set *s, struct jw *w)
+{
 	int f;
 
 	jw_obj_begin(w);
@@ -338,34 +488,9 @@ void cost_ci_json(const struct cost_ci_set *s, struct jw *w)
 	jw_kstr(w, "residency", s->ctx.residency ? s->ctx.residency : "unknown");
 	jw_kbool(w, "calibrated", s->ctx.calibrated);
 	jw_obj_end(w);
-	jw_key(w, "vms");
-	jw_arr_begin(w);
-	for (k = 0; s->ci && k < s->n_vms; k++) {
-		jw_obj_begin(w);
-		jw_kstr(w, "vm", s->names[k]);
-		jw_key(w, "costs");
-		jw_obj_begin(w);
-		for (f = 0; f < FACTOR_N; f++) {
-			const struct cost_ci *c = &s->ci[k][f];
-
-			jw_key(w, factor_name((enum factor_id)f));
-			if (!isfinite(c->value)) {
-				jw_null(w);
-				continue;
-			}
-			jw_obj_begin(w);
-			jw_kdouble(w, "value", c->value);
-			jw_kdouble(w, "lo", c->lo);
-			jw_kdouble(w, "hi", c->hi);
-			jw_kuint(w, "n", c->n);
-			jw_kdouble(w, "widened_by", c->widen);
-			jw_kbool(w, "holds_zero", c->holds_zero);
-			jw_obj_end(w);
-		}
-		jw_obj_end(w);
-		jw_obj_end(w);
-	}
-	jw_arr_end(w);
+	ci_json_ents(s, CCI_VM, "vms", w);
+	ci_json_ents(s, CCI_VCPU, "vcpus", w);
+	ci_json_ents(s, CCI_NODE, "nodes", w);
 	jw_obj_end(w);
 }
 
@@ -374,6 +499,31 @@ static size_t count_of(const struct jv *o, const char *key)
 	double v = jv_num(o, key);
 
 	return isfinite(v) && v >= 0 && v < 1e15 ? (size_t)v : 0;
+}
+
+/* One entity's "costs" object read back into ci[FACTOR_N]. */
+static void ci_from_json(struct cost_ci *ci, const struct jv *costs)
+{
+	int f;
+
+	for (f = 0; f < FACTOR_N; f++) {
+		struct cost_ci *c = &ci[f];
+		const struct jv *o = costs ? jv_get(costs, factor_name((enum factor_id)f)) : NULL;
+
+		memset(c, 0, sizeof(*c));
+		c->value = c->lo = c->hi = c->half = NAN;
+		c->widen = 1;
+		if (!o || o->type != JV_OBJ)
+			continue;
+		c->value = jv_num(o, "value");
+		c->lo = jv_num(o, "lo");
+		c->hi = jv_num(o, "hi");
+		c->n = count_of(o, "n");
+		c->widen = jv_num(o, "widened_by");
+		c->holds_zero = jv_get(o, "holds_zero") && jv_get(o, "holds_zero")->b;
+		if (isfinite(c->lo) && isfinite(c->hi))
+			c->half = fmax(c->value - c->lo, c->hi - c->value);
+	}
 }
 
 int cost_ci_from_json(struct cost_ci_set *s, const struct jv *v)
@@ -401,33 +551,34 @@ int cost_ci_from_json(struct cost_ci_set *s, const struct jv *v)
 		if (spread && strstr(spread, " over ") && !strstr(spread, "one-second samples"))
 			s->ctx.samples = strstr(spread, " over ") + 6;
 	}
-	s->n_vms = vms->n;
-	s->names = xcalloc(vms->n + 1, sizeof(char *));
-	s->v = xcalloc(vms->n + 1, sizeof(double *));
-	s->ci = xcalloc(vms->n + 1, sizeof(*s->ci));
-	for (k = 0; k < vms->n; k++) {
-		const struct jv *x = &vms->items[k], *costs = jv_get(x, "costs");
-		const char *name = jv_str(x, "vm");
+	{
+		static const char *const keys[3] = { "vms", "vcpus", "nodes" };
+		static const enum cost_ci_kind kinds[3] = { CCI_VM, CCI_VCPU, CCI_NODE };
+		size_t n = 0, j, e = 0;
 
-		s->names[k] = xstrdup(name ? name : "?");
-		for (f = 0; f < FACTOR_N; f++) {
-			struct cost_ci *c = &s->ci[k][f];
-			const struct jv *o = costs ? jv_get(costs, factor_name((enum factor_id)f)) : NULL;
+		for (j = 0; j < 3; j++)
+			n += jv_arr(v, keys[j]) ? jv_arr(v, keys[j])->n : 0;
+		s->names = xcalloc(n + 1, sizeof(char *));
+		s->kind = xcalloc(n + 1, sizeof(*s->kind));
+		s->id = xcalloc(n + 1, sizeof(int));
+		s->v = xcalloc(n + 1, sizeof(double *));
+		s->ci = xcalloc(n + 1, sizeof(*s->ci));
+		for (j = 0; j < 3; j++) {
+			const struct jv *arr = jv_arr(v, keys[j]);
 
-			memset(c, 0, sizeof(*c));
-			c->value = c->lo = c->hi = c->half = NAN;
-			c->widen = 1;
-			if (!o || o->type != JV_OBJ)
-				continue;
-			c->value = jv_num(o, "value");
-			c->lo = jv_num(o, "lo");
-			c->hi = jv_num(o, "hi");
-			c->n = count_of(o, "n");
-			c->widen = jv_num(o, "widened_by");
-			c->holds_zero = jv_get(o, "holds_zero") && jv_get(o, "holds_zero")->b;
-			if (isfinite(c->lo) && isfinite(c->hi))
-				c->half = fmax(c->value - c->lo, c->hi - c->value);
+			for (k = 0; arr && k < arr->n; k++, e++) {
+				const struct jv *x = &arr->items[k], *costs = jv_get(x, "costs");
+				const char *name = jv_str(x, "vm");
+				double id = jv_num(x, kinds[j] == CCI_NODE ? "node" : "vcpu");
+
+				s->kind[e] = kinds[j];
+				s->names[e] = xstrdup(kinds[j] == CCI_NODE ? "" : name ? name : "?");
+				s->id[e] = kinds[j] != CCI_VM && isfinite(id) && fabs(id) < 1e9 ?
+					   (int)id : -1;
+				ci_from_json(s->ci[e], costs);
+			}
 		}
+		s->n_ent = e;
 	}
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analysis/diagnose.h"
 #include "collect/collect.h"
 #include "model/model.h"
 #include "util/json.h"
@@ -69,23 +70,44 @@ double cost_ci_running_factor(const struct model *m, const struct collect_frame 
 void cost_ci_ctx_running(struct cost_ci_ctx *ctx, const struct model *m,
 			 const struct collect_frame *f);
 
-/* Each VM's costs, one value per sample, and their intervals once finished. */
+/*
+ * Each VM's, vCPU's and node's costs, one value per sample, and their
+ * intervals once finished.  A VM is its name; a vCPU (or a process's
+ * thread) its VM's name and number; a node its id, with the costs of the
+ * threads that ran there in % of their cycles (frame_node_cost_pct()).
+ */
+enum cost_ci_kind { CCI_VM, CCI_VCPU, CCI_NODE };
+
 struct cost_ci_set {
-	char **names;
-	double **v;                  /* per VM: n_s x FACTOR_N */
-	size_t n_vms, n_s, cap_s;
+	char **names;                /* the VM's name (VM and vCPU entities); "" for nodes */
+	enum cost_ci_kind *kind;
+	int *id;                     /* vCPU number, node id; -1 for a VM */
+	double **v;                  /* per entity: n_s x FACTOR_N */
+	size_t n_ent, n_s, cap_s;
 	size_t max_s;                /* keep the newest max_s samples (0: all): a daemon's
 					session runs for weeks */
+	bool skip_vcpus;             /* VMs and nodes only (the daemon: max_s samples per
+					vCPU of a thousand would be its largest memory) */
 	struct cost_ci_ctx ctx;
-	struct cost_ci (*ci)[FACTOR_N]; /* per VM, after cost_ci_finish() */
+	struct cost_ci (*ci)[FACTOR_N]; /* per entity, after cost_ci_finish() */
 };
 
-/* One sample's frame: a row of cost_pct per VM (NaN for a VM not in it). */
+/* One sample's frame: a row of cost_pct per entity (NaN for one not in it). */
 void cost_ci_add(struct cost_ci_set *s, const struct collect_frame *fr);
 /* Compute every interval under ctx (copied). */
 void cost_ci_finish(struct cost_ci_set *s, const struct cost_ci_ctx *ctx);
 /* The interval of VM name's factor f, NULL when none. */
 const struct cost_ci *cost_ci_find(const struct cost_ci_set *s, const char *name, int f);
+/* The same for vCPU index of VM vm, and for node id. */
+const struct cost_ci *cost_ci_find_vcpu(const struct cost_ci_set *s, const char *vm, int index,
+					int f);
+const struct cost_ci *cost_ci_find_node(const struct cost_ci_set *s, int id, int f);
+/*
+ * Each finding of r its interval (diag_bottleneck.ci_lo, ci_hi, ci_holds_zero)
+ * from s: a VM's, vCPU's or node's, of its factor; none for CPU contention.
+ */
+void cost_ci_attach(const struct cost_ci_set *s, const struct diag_input *in,
+		    struct diag_result *r);
 void cost_ci_release(struct cost_ci_set *s);
 
 /* "llc 18.0 % ±4.0" per factor and VM, and what the intervals account for. */

@@ -139,14 +139,63 @@ static void mem_text(const struct diag_input *in, struct sbuf *out)
 	table_release(&t);
 }
 
+/*
+ * Each node's five factor costs (the threads that ran there, % of their
+ * cycles) with each one's 95 % interval over the run's samples.
+ */
+static void node_costs_text(const struct dview *dv, struct sbuf *out)
+{
+	const struct diag_input *in = dv->in;
+	const char *cols[1 + FACTOR_N];
+	char titles[FACTOR_N][24];
+	struct table t;
+	size_t i;
+	int f;
+	bool any = false;
+
+	for (i = 0; i < in->n_nodes; i++)
+		for (f = 0; f < FACTOR_N; f++)
+			any |= isfinite(in->nodes[i].cost_pct[f]);
+	if (!any)
+		return;
+	cols[0] = "node";
+	for (f = 0; f < FACTOR_N; f++) {
+		snprintf(titles[f], sizeof(titles[f]), ">%s", factor_name((enum factor_id)f));
+		cols[1 + f] = titles[f];
+	}
+	sbuf_addstr(out, "\nFactor cost per node (% of the cycles of the threads that ran there, "
+			 "[its 95% interval over the samples]; n/a: not measurable or no thread "
+			 "ran there)\n");
+	table_init(&t, 1 + FACTOR_N, cols);
+	for (i = 0; i < in->n_nodes; i++) {
+		const struct diag_node *nd = &in->nodes[i];
+
+		table_row(&t);
+		table_cell(&t, "%d", nd->id);
+		for (f = 0; f < FACTOR_N; f++) {
+			const struct cost_ci *c = cost_ci_find_node(dv->ci, nd->id, f);
+
+			if (factor_unavailable(dv->m, dv->av, (enum factor_id)f) ||
+			    !isfinite(nd->cost_pct[f]))
+				table_cell(&t, "n/a");
+			else if (c && isfinite(c->lo) && isfinite(c->hi))
+				table_cell(&t, "%.1f%% [%.1f, %.1f]", nd->cost_pct[f], c->lo, c->hi);
+			else
+				table_cell(&t, "%.1f%%", nd->cost_pct[f]);
+		}
+	}
+	table_render(&t, out, 2, true);
+	table_release(&t);
+}
+
 void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out)
 {
 	const struct model *m = dv->m;
 	const struct collect_frame *fr = dv->fr;
 	const struct diag_input *in = dv->in;
 	const struct diag_result *r = dv->r;
-	static const char *const bcols[] = { ">#", "where", "factor", ">cost", "severity",
-					     "quality", "confidence", "evidence" };
+	static const char *const bcols[] = { ">#", "where", "factor", ">cost", "95% interval",
+					     "severity", "quality", "confidence", "evidence" };
 	const struct model_avail *av = dv->av;
 	struct table t;
 	struct sbuf name = SBUF_INIT;
@@ -163,7 +212,6 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 		table_init(&t, VP_ARRAY_SIZE(bcols), bcols);
 		for (i = 0; i < r->n_b; i++) {
 			const struct diag_bottleneck *b = &r->b[i];
-			const struct cost_ci *ci;
 
 			sbuf_reset(&name);
 			entity_name(in, b, &name);
@@ -172,15 +220,17 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 			table_cell(&t, "%s", sbuf_str(&name));
 			table_cell(&t, "%s", diag_factor_name(b->factor));
 			table_cell(&t, "%s", fmt_pct(buf2, sizeof(buf2), b->cost_pct));
+			if (isfinite(b->ci_lo) && isfinite(b->ci_hi))
+				table_cell(&t, "[%.1f, %.1f]", b->ci_lo, b->ci_hi);
+			else
+				table_cell(&t, "n/a");
 			table_cell(&t, "%s", severity_name(b->sev));
 			table_cell(&t, "%s", vp_quality_name(b->quality));
 			table_cell(&t, "%s", diag_confidence_name(b->confidence));
-			if (b->scope == DIAG_VM && b->factor < FACTOR_N &&
-			    (ci = cost_ci_find(dv->ci, in->vms[b->entity].name, (int)b->factor)) &&
-			    ci->holds_zero)
+			if (isfinite(b->ci_lo) && b->ci_holds_zero)
 				table_cell(&t, "%s; its 95%% interval [%.1f, %.1f] holds 0: not "
-					   "distinguishable from no cost", str_or(b->evidence), ci->lo,
-					   ci->hi);
+					   "distinguishable from no cost", str_or(b->evidence), b->ci_lo,
+					   b->ci_hi);
 			else
 				table_cell(&t, "%s", str_or(b->evidence));
 		}
@@ -271,25 +321,12 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 
 	sbuf_addstr(out, "\nNodes\n");
 	for (i = 0; i < in->n_nodes; i++) {
-		const struct diag_node *nd = &in->nodes[i];
-		bool any = false;
-
-		for (f = 0; f < FACTOR_N; f++)
-			any |= isfinite(nd->cost_pct[f]);
 		sbuf_addf(out, "  node %d (CPUs %s): %s\n", in->nodes[i].id, in->nodes[i].cpus,
 			  r->node_notes[i]);
-		if (any) {
-			char pb[32];
-
-			sbuf_addstr(out, "    its threads' costs (% of their cycles):");
-			for (f = 0; f < FACTOR_N; f++)
-				sbuf_addf(out, " %s %s", factor_name((enum factor_id)f),
-					  fmt_pct(pb, sizeof(pb), nd->cost_pct[f]));
-			sbuf_addch(out, '\n');
-		}
 		if (in->nodes[i].rdt)
 			rdt_text(&in->nodes[i], out);
 	}
+	node_costs_text(dv, out);
 	if (isfinite(r->imbalance))
 		sbuf_addf(out, "  imbalance (sigma/mu of node bandwidth): %.0f%%\n", 100 * r->imbalance);
 
@@ -535,6 +572,14 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 		f = jv_enum(jv_str(o, "confidence"), CONF_HIGH + 1, n_conf);
 		b->confidence = f >= 0 ? (enum diag_confidence)f : CONF_LOW;
 		b->evidence = xstrdup(jv_str(o, "evidence") ? jv_str(o, "evidence") : "");
+		{
+			const struct jv *ci = jv_get(o, "cost_interval");
+
+			b->ci_lo = ci && ci->type == JV_OBJ ? jv_num(ci, "lo") : NAN;
+			b->ci_hi = ci && ci->type == JV_OBJ ? jv_num(ci, "hi") : NAN;
+			b->ci_holds_zero = ci && ci->type == JV_OBJ && jv_get(ci, "holds_zero") &&
+					   jv_get(ci, "holds_zero")->b;
+		}
 	}
 
 	r->n_a = adv->n;

@@ -79,6 +79,7 @@ static struct diag_bottleneck *add_bottleneck(struct diag_result *r)
 	memset(b, 0, sizeof(*b));
 	b->cost_pct = NAN;
 	b->cost_cycles = NAN;
+	b->ci_lo = b->ci_hi = NAN;
 	return b;
 }
 
@@ -1682,6 +1683,17 @@ void diag_result_write(const struct diag_input *in, const struct diag_result *r,
 		jw_kstr(&w, "quality", vp_quality_name(b->quality));
 		jw_kstr(&w, "confidence", diag_confidence_name(b->confidence));
 		jw_kstr(&w, "evidence", b->evidence);
+		/* its 95 % interval over the run's samples, null when not known */
+		jw_key(&w, "cost_interval");
+		if (isfinite(b->ci_lo) && isfinite(b->ci_hi)) {
+			jw_obj_begin(&w);
+			jw_kdouble(&w, "lo", b->ci_lo);
+			jw_kdouble(&w, "hi", b->ci_hi);
+			jw_kbool(&w, "holds_zero", b->ci_holds_zero);
+			jw_obj_end(&w);
+		} else {
+			jw_null(&w);
+		}
 		jw_obj_end(&w);
 	}
 	jw_arr_end(&w);

@@ -76,6 +76,8 @@ static int show(const struct dview *base, const struct topology *topo, const str
 		collect_diag_release(&din);
 		return cli_error(&err);
 	}
+	if (dv.ci)
+		cost_ci_attach(dv.ci, &din, &res);
 	dv.in = &din;
 	dv.r = &res;
 	if (json)

@@ -261,6 +261,13 @@ enum vp_quality frame_cost_quality(const struct model *m, const struct collect_f
 				      const struct collect_row *r, int fi);
 
 /*
+ * Node node_id's cost per factor in f: the costs of the threads (vCPU and
+ * thread rows) that ran there most, in % of their cycles; NaN where none of
+ * them has the factor's cost.  The node rows of diagnose and the node
+ * intervals of src/analysis/cost_ci.c both read it.
+ */
+void frame_node_cost_pct(const struct collect_frame *f, int node_id, double pct[FACTOR_N]);
+/*
  * Turn a frame into the diagnosis input (vms, vcpus, nodes arrays are heap,
  * released with collect_diag_release()).  factor_ok says which factors the
  * model can evaluate here (model_avail.factor_ok); cal may be NULL.

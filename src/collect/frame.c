@@ -545,6 +545,31 @@ static void host_cpus(const struct topology *topo, const struct collect_frame *f
 	cpulist_release(&iso);
 }
 
+void frame_node_cost_pct(const struct collect_frame *f, int node_id, double pct[FACTOR_N])
+{
+	double cyc = 0, cost[FACTOR_N] = { 0 };
+	bool have[FACTOR_N] = { false };
+	size_t j;
+	int k;
+
+	/* frame_cost()'s node sums where the frame has node rows, the same sums otherwise */
+	for (j = 0; j < f->n_rows; j++) {
+		const struct collect_row *r = &f->rows[j];
+
+		if ((r->kind != ENT_VCPU && r->kind != ENT_THREAD) || r->node != node_id ||
+		    !(r->cycles > 0))
+			continue;
+		cyc += r->cycles;
+		for (k = 0; k < FACTOR_N; k++)
+			if (isfinite(r->fv[k].cost_cycles)) {
+				cost[k] += r->fv[k].cost_cycles;
+				have[k] = true;
+			}
+	}
+	for (k = 0; k < FACTOR_N; k++)
+		pct[k] = have[k] && cyc > 0 ? 100 * cost[k] / cyc : NAN;
+}
+
 void frame_diag_input(const struct model *m, const bool *factor_ok, const struct topology *topo,
 		      const struct calib *cal, const struct collect_frame *f, struct diag_input *in)
 {
@@ -585,29 +610,8 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 				     isnan(n->rdt_mbm_gbs) ? "no valid MBM count on its L3 domain (it "
 				     "read 'Unavailable', or the counter was reset)" : NULL;
 		}
-		/* the factors' costs of the threads that ran there (frame_cost()'s node
-		 * sums where the frame has node rows, the same sums here otherwise) */
-		{
-			double cyc = 0, cost[FACTOR_N] = { 0 };
-			bool have[FACTOR_N] = { false };
-			int k;
-
-			for (j = 0; j < f->n_rows; j++) {
-				const struct collect_row *r = &f->rows[j];
-
-				if ((r->kind != ENT_VCPU && r->kind != ENT_THREAD) || r->node != n->id ||
-				    !(r->cycles > 0))
-					continue;
-				cyc += r->cycles;
-				for (k = 0; k < FACTOR_N; k++)
-					if (isfinite(r->fv[k].cost_cycles)) {
-						cost[k] += r->fv[k].cost_cycles;
-						have[k] = true;
-					}
-			}
-			for (k = 0; k < FACTOR_N; k++)
-				n->cost_pct[k] = have[k] && cyc > 0 ? 100 * cost[k] / cyc : NAN;
-		}
+		/* the factors' costs of the threads that ran there */
+		frame_node_cost_pct(f, n->id, n->cost_pct);
 		/* the node rows: the model's mem_bw and queue_full_frac on the node's counts */
 		for (j = 0; j < f->n_nodes; j++) {
 			const struct collect_row *r = &f->nodes[j];

@@ -931,6 +931,7 @@ enum MHD_Result vpd_session_create(struct vpd_req *r)
 	s = xcalloc(1, sizeof(*s));
 	s->refs = 1;
 	s->ci.max_s = COST_CI_MAX;
+	s->ci.skip_vcpus = true;     /* docs/api.md: VMs and nodes */
 	snprintf(s->id, sizeof(s->id), "s%u", ++ss->next_id);
 	snprintf(s->owner, sizeof(s->owner), "%s", r->user.name);
 	s->model = m;
@@ -1212,6 +1213,7 @@ enum MHD_Result vpd_session_diagnosis(struct vpd_req *r, const char *id)
 			if (s->interval_ms != 1000)
 				cx.samples = "the session's intervals";
 			cost_ci_finish(&s->ci, &cx);
+			cost_ci_attach(&s->ci, &din, &res);
 			dv.ci = &s->ci;
 		}
 		diag_render_json(&dv, &sb);

@@ -82,6 +82,39 @@ assert c[\"vms\"][0][\"costs\"][\"imc\"] is None, c
 	grep_q "multiplexing: not in the recording" out
 '
 
+# The one vCPU runs on node 0 (the recording's one-node platform), so node 0's costs are its
+#   costs, interval by interval: llc 0, 41.4, 41.4 (mean 27.6, interval [0, 41.4] as above),
+#   locality and sharing 0 each time ([0, 0]); imc and queue n/a.  The vCPU's llc finding
+#   and the node's row carry that interval.
+test_expect_success 'diagnose FILE: the node table and the vCPU finding carry the intervals, as worked by hand' '
+	python3 -c "
+import json
+j = json.load(open(\"j\"))
+c = j[\"cost_intervals\"]
+n = c[\"nodes\"]
+assert [x[\"node\"] for x in n] == [0], n
+l = n[0][\"costs\"][\"llc\"]
+assert abs(l[\"value\"] - 27.6) < 1e-9 and l[\"lo\"] == 0 and abs(l[\"hi\"] - 41.4) < 1e-9, l
+assert l[\"holds_zero\"] is True, l
+o = n[0][\"costs\"][\"locality\"]
+assert o[\"value\"] == 0 and o[\"lo\"] == 0 and o[\"hi\"] == 0, o
+assert n[0][\"costs\"][\"imc\"] is None and n[0][\"costs\"][\"queue\"] is None, n
+v = c[\"vcpus\"]
+assert [(x[\"vm\"], x[\"vcpu\"]) for x in v] == [(\"vm1\", 0)], v
+assert abs(v[0][\"costs\"][\"llc\"][\"hi\"] - 41.4) < 1e-9, v
+nd = j[\"diagnosis\"][\"nodes\"][0]
+assert abs(nd[\"cost_pct\"][\"llc\"] - 27.6) < 1e-9, nd
+bs = [b for b in j[\"diagnosis\"][\"bottlenecks\"] if b[\"scope\"] == \"vcpu\"]
+assert len(bs) == 1 and bs[0][\"factor\"] == \"llc\", bs
+ci = bs[0][\"cost_interval\"]
+assert ci[\"lo\"] == 0 and abs(ci[\"hi\"] - 41.4) < 1e-9 and ci[\"holds_zero\"] is True, ci
+" &&
+	vmmprof diagnose llc.vmmdb >out &&
+	grep_q "^Factor cost per node" out &&
+	grep -E "^  0 +0\.0% \[0\.0, 0\.0\] +27\.6% \[0\.0, 41\.4\] +0\.0% \[0\.0, 0\.0\] +n/a +n/a$" out &&
+	grep -E "^  [0-9]+ +vm1 vCPU 0 +llc +27\.6% +\[0\.0, 41\.4\] .*holds 0" out
+'
+
 test_expect_success 'no interval known alone: the LLC cost is n/a with the reason, never the whole miss count' '
 	sed "s/alone=1/alone=0/; s/alone=-1/alone=0/" spec >spec0 &&
 	"$VP_HELPERS/rec_counts" unknown.vmmdb "$MODELS" skx <spec0 &&

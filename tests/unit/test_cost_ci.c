@@ -295,3 +295,156 @@ TEST(cost_ci_keeps_the_newest_samples)
 	      fabs(ci->hi - 20) < 1e-12);
 	cost_ci_release(&s);
 }
+
+/*
+ * vCPUs and nodes have intervals too, and each finding gets its own.  VM
+ * "web", vCPU 0 on node 0 (1e9 cycles), vCPU 1 on node 1 (3e9 cycles), two
+ * samples.  vCPU 0's llc cost is 1e8 then 3e8 cycles (10 %, 30 %); vCPU 1's
+ * is 3e8 both times (10 %).  Node 0 holds vCPU 0 alone: 10 %, 30 %; node 1
+ * vCPU 1 alone: 10 %, 10 %.  With vCPU 1 moved to node 0 in a third case,
+ * node 0's cost is the cycle-weighted (1e8 + 3e8) / 4e9 = 10 %, then
+ * (3e8 + 3e8) / 4e9 = 15 %.  Two samples a and b: a resample's mean is a,
+ * (a + b) / 2 or b (chances 1/4, 1/2, 1/4), so the 95 % interval is [a, b]
+ * unless fewer than 25 of 1000 draws are all-a (expected 250: chance below
+ * 1e-80); equal samples give [a, a].
+ */
+static void two_vcpu_frame(struct collect_frame *f, struct collect_row *r, int k, int node1)
+{
+	int i, j;
+
+	memset(f, 0, sizeof(*f));
+	memset(r, 0, 3 * sizeof(*r));
+	r[0].kind = ENT_VM;
+	r[0].name = (char *)"web";
+	for (j = 1; j < 3; j++) {
+		r[j].kind = ENT_VCPU;
+		r[j].vm_row = 0;
+		r[j].index = j - 1;
+	}
+	r[1].node = 0;
+	r[1].cycles = 1e9;
+	r[2].node = node1;
+	r[2].cycles = 3e9;
+	for (j = 0; j < 3; j++)
+		for (i = 0; i < FACTOR_N; i++)
+			r[j].fv[i].cost_cycles = r[j].fv[i].cost_pct = NAN;
+	r[1].fv[FACTOR_LLC].cost_cycles = k ? 3e8 : 1e8;
+	r[2].fv[FACTOR_LLC].cost_cycles = 3e8;
+	r[1].fv[FACTOR_LLC].cost_pct = 100 * r[1].fv[FACTOR_LLC].cost_cycles / 1e9;
+	r[2].fv[FACTOR_LLC].cost_pct = 10;
+	f->rows = r;
+	f->n_rows = 3;
+}
+
+TEST(cost_ci_vcpus_and_nodes)
+{
+	struct collect_frame f;
+	struct collect_row r[3];
+	struct cost_ci_set s = { 0 }, t = { 0 };
+	struct cost_ci_ctx c = ctx(NAN);
+	const struct cost_ci *ci;
+	struct diag_vm vm = { 0 };
+	struct diag_vcpu vc[2];
+	struct diag_node nd[2];
+	struct diag_input in;
+	struct diag_bottleneck b[4];
+	struct diag_result res;
+	struct sbuf out = SBUF_INIT;
+	struct jv doc;
+	struct vp_err err;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		two_vcpu_frame(&f, r, k, 1);
+		cost_ci_add(&s, &f);
+	}
+	cost_ci_finish(&s, &c);
+	ci = cost_ci_find_vcpu(&s, "web", 0, FACTOR_LLC);
+	CHECK(ci && fabs(ci->value - 20) < 1e-9 && fabs(ci->lo - 10) < 1e-9 &&
+	      fabs(ci->hi - 30) < 1e-9 && !ci->holds_zero);
+	ci = cost_ci_find_vcpu(&s, "web", 1, FACTOR_LLC);
+	CHECK(ci && fabs(ci->lo - 10) < 1e-9 && fabs(ci->hi - 10) < 1e-9);
+	ci = cost_ci_find_node(&s, 0, FACTOR_LLC);
+	CHECK(ci && fabs(ci->lo - 10) < 1e-9 && fabs(ci->hi - 30) < 1e-9);
+	ci = cost_ci_find_node(&s, 1, FACTOR_LLC);
+	CHECK(ci && fabs(ci->value - 10) < 1e-9 && fabs(ci->hi - 10) < 1e-9);
+	CHECK(cost_ci_find_node(&s, 1, FACTOR_IMC) == NULL);
+	CHECK(cost_ci_find_node(&s, 2, FACTOR_LLC) == NULL);
+	/* a vCPU set is not a VM: "web" vCPU 0 is not found as VM "web"'s llc of 20 */
+	CHECK(cost_ci_find(&s, "web", FACTOR_LLC) == NULL);
+
+	/* the findings: vCPU 0's llc, node 0's llc, node 1's imc (no interval), cpu */
+	memset(&in, 0, sizeof(in));
+	memset(vc, 0, sizeof(vc));
+	vm.name = "web";
+	vc[0].index = 0;
+	vc[1].index = 1;
+	diag_node_init(&nd[0], 0, "0", 1);
+	diag_node_init(&nd[1], 1, "1", 1);
+	in.vms = &vm;
+	in.n_vms = 1;
+	in.vcpus = vc;
+	in.n_vcpus = 2;
+	in.nodes = nd;
+	in.n_nodes = 2;
+	memset(&res, 0, sizeof(res));
+	memset(b, 0, sizeof(b));
+	b[0].scope = DIAG_VCPU;
+	b[0].entity = 0;
+	b[0].factor = FACTOR_LLC;
+	b[1].scope = DIAG_NODE;
+	b[1].entity = 0;
+	b[1].factor = FACTOR_LLC;
+	b[2].scope = DIAG_NODE;
+	b[2].entity = 1;
+	b[2].factor = FACTOR_IMC;
+	b[3].scope = DIAG_VCPU;
+	b[3].entity = 1;
+	b[3].factor = DIAG_FACTOR_CPU;
+	res.b = b;
+	res.n_b = 4;
+	cost_ci_attach(&s, &in, &res);
+	CHECK(fabs(b[0].ci_lo - 10) < 1e-9 && fabs(b[0].ci_hi - 30) < 1e-9);
+	CHECK(fabs(b[1].ci_lo - 10) < 1e-9 && fabs(b[1].ci_hi - 30) < 1e-9);
+	CHECK(isnan(b[2].ci_lo) && isnan(b[2].ci_hi));
+	CHECK(isnan(b[3].ci_lo));
+
+	/* --json and back: the same intervals */
+	{
+		struct jw w;
+
+		jw_init(&w, &out, false);
+		cost_ci_json(&s, &w);
+	}
+	CHECK_INT(jv_parse(&doc, sbuf_str(&out), out.len, "ci", &err), 0);
+	CHECK(cost_ci_from_json(&t, &doc) == 0);
+	ci = cost_ci_find_node(&t, 0, FACTOR_LLC);
+	CHECK(ci && fabs(ci->lo - 10) < 1e-9 && fabs(ci->hi - 30) < 1e-9);
+	ci = cost_ci_find_vcpu(&t, "web", 1, FACTOR_LLC);
+	CHECK(ci && fabs(ci->lo - 10) < 1e-9 && fabs(ci->hi - 10) < 1e-9);
+	cost_ci_release(&t);
+	jv_release(&doc);
+	cost_ci_release(&s);
+
+	/* vCPU 1 on node 0 too: node 0 is cycle-weighted, 10 % then 15 % */
+	for (k = 0; k < 2; k++) {
+		two_vcpu_frame(&f, r, k, 0);
+		cost_ci_add(&s, &f);
+	}
+	cost_ci_finish(&s, &c);
+	ci = cost_ci_find_node(&s, 0, FACTOR_LLC);
+	CHECK(ci && fabs(ci->value - 12.5) < 1e-9 && fabs(ci->lo - 10) < 1e-9 &&
+	      fabs(ci->hi - 15) < 1e-9);
+	CHECK(cost_ci_find_node(&s, 1, FACTOR_LLC) == NULL);
+	/* the daemon's set: VMs and nodes only */
+	cost_ci_release(&s);
+	s.skip_vcpus = true;
+	two_vcpu_frame(&f, r, 0, 1);
+	cost_ci_add(&s, &f);
+	cost_ci_add(&s, &f);
+	cost_ci_finish(&s, &c);
+	CHECK(cost_ci_find_vcpu(&s, "web", 0, FACTOR_LLC) == NULL);
+	CHECK(cost_ci_find_node(&s, 0, FACTOR_LLC) != NULL);
+	cost_ci_release(&s);
+	sbuf_release(&out);
+}
