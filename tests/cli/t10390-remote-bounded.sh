@@ -66,6 +66,31 @@ test_expect_success 'a stream line over 16 MiB: refused' '
 	grep_q "the daemon.s answer is malformed: a stream line or event over 16 MiB" err
 '
 
+# Found by fuzz_top_json (74fc791): a sample refused half-way (a vCPU row
+# naming no VM of the sample) after a good one left the good sample's freed
+# rows in place, and top_release() freed them again (glibc: double free,
+# SIGABRT; ASan: attempting double-free).
+test_expect_success 'a top sample with a vCPU of no VM after a good one: refused, no double free' '
+	vmmprof top --root "$VP_SRC/tests/data/root/skx-2s" --json -n 1 >good.json 2>/dev/null &&
+	python3 - <<-\EOF2 &&
+	import json
+	good = json.load(open("good.json"))
+	assert good["vcpus"], "the fixture sample has vCPU rows"
+	bad = json.loads(json.dumps(good))
+	bad["sample"] = good["sample"] + 1
+	v = bad["vcpus"][0]
+	v["fa"] = v.pop("vm")
+	with open("stream", "w") as f:
+	    for d in (good, bad):
+	        f.write("event: sample\ndata: " + json.dumps(d) + "\n\n")
+	EOF2
+	fake 1 &&
+	expect_exit 1 vmmprof --remote "$(U)" --token-file tok top --batch -n 3 >out 2>err &&
+	cat err &&
+	grep_q "vCPU row 0 names VM .(none)., which is not in the sample" err &&
+	test -s out
+'
+
 test_expect_success 'info documents with fields of the wrong type or range: never a crash' '
 	vmmprof info --json >good.json 2>/dev/null &&
 	python3 - <<-\EOF2 &&
