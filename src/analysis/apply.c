@@ -128,13 +128,36 @@ static bool cpulist_word(const char *s)
 	return true;
 }
 
-int apply_undo_line(const char *line, int tid, apply_affinity_fn aff, void *ctx, char **undo,
-		    char **why)
+/* The thread's affinity before, as a CPU list safe on a command line; NULL unknown. */
+static char *before_of(const struct apply_probe *pr, int tid)
+{
+	char *b = pr && pr->affinity && tid > 0 ? pr->affinity(pr->ctx, tid) : NULL;
+
+	if (b && !cpulist_word(b)) {
+		free(b);
+		b = NULL;
+	}
+	return b;
+}
+
+/* "virsh VERB" + the words before the CPU list, BEFORE, then the words after it. */
+static char *virsh_undo(char **w, size_t n, size_t cpus_at, const char *before)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		sbuf_addf(&sb, "%s%s", k ? " " : "", k == cpus_at ? before : w[k]);
+	return sbuf_detach(&sb);
+}
+
+int apply_undo_line(const char *line, const struct apply_vm *vm, const struct apply_probe *pr,
+		    char **undo, char **why)
 {
 	const char *split_why;
 	char **w = apply_split(line, &split_why);
 	char *before = NULL;
-	size_t n, k;
+	size_t n;
 	int ret = 0;
 
 	*undo = *why = NULL;
@@ -153,26 +176,38 @@ int apply_undo_line(const char *line, int tid, apply_affinity_fn aff, void *ctx,
 					 "is not known, so it has no exact undo", line);
 	} else if (!strcmp(w[0], "taskset") && n == 4 && !strcmp(w[1], "-pc") &&
 		   cpulist_word(w[2]) && is_uint(w[3])) {
-		before = aff ? aff(ctx, atoi(w[3])) : NULL;
-		if (cpulist_word(before))
+		if ((before = before_of(pr, atoi(w[3]))))
 			*undo = xasprintf("taskset -pc %s %s", before, w[3]);
 		else
 			*why = xasprintf("the CPU affinity of thread %s before is not known, so "
 					 "'%s' has no undo", w[3], line);
 	} else if (!strcmp(w[0], "virsh") && n >= 5 && !strcmp(w[1], "vcpupin") &&
 		   is_uint(w[3]) && cpulist_word(w[4])) {
-		before = aff && tid > 0 ? aff(ctx, tid) : NULL;
-		if (cpulist_word(before)) {
-			struct sbuf sb = SBUF_INIT;
+		int v = atoi(w[3]);
 
-			sbuf_addf(&sb, "virsh vcpupin %s %s %s", w[2], w[3], before);
-			for (k = 5; k < n; k++)
-				sbuf_addf(&sb, " %s", w[k]);
-			*undo = sbuf_detach(&sb);
-		} else {
+		if (vm && v < vm->n_vcpus && vm->vcpu_tids &&
+		    (before = before_of(pr, vm->vcpu_tids[v])))
+			*undo = virsh_undo(w, n, 4, before);
+		else
 			*why = xasprintf("the CPU affinity of the vCPU's thread before is not known, "
 					 "so '%s' has no undo", line);
-		}
+	} else if (!strcmp(w[0], "virsh") && n >= 4 && !strcmp(w[1], "emulatorpin") &&
+		   cpulist_word(w[3])) {
+		if (vm && (before = before_of(pr, vm->pid)))
+			*undo = virsh_undo(w, n, 3, before);
+		else
+			*why = xasprintf("the CPU affinity of the emulator threads before (QEMU's "
+					 "main thread) is not known, so '%s' has no undo", line);
+	} else if (!strcmp(w[0], "virsh") && n >= 5 && !strcmp(w[1], "iothreadpin") &&
+		   is_uint(w[3]) && cpulist_word(w[4])) {
+		int tid = vm && vm->pid > 0 && pr && pr->iothread ?
+			  pr->iothread(pr->ctx, vm->pid, atoi(w[3])) : -1;
+
+		if ((before = before_of(pr, tid)))
+			*undo = virsh_undo(w, n, 4, before);
+		else
+			*why = xasprintf("the CPU affinity of IOThread %s's thread before is not "
+					 "known, so '%s' has no undo", w[3], line);
 	} else {
 		*why = xasprintf("'%s' is not a command --apply runs: vmmprof knows no exact undo "
 				 "for it", line);
@@ -183,19 +218,32 @@ out:
 	return *why ? VP_EUNSUPP : ret;
 }
 
-/* The host thread of advice a's vCPU, -1 unknown. */
-static int vcpu_tid(const struct diag_input *in, const struct diag_advice *a)
+/* The threads of advice a's VM: its pid and its vCPUs' threads by index (tids: heap). */
+static void vm_threads(const struct diag_input *in, const struct diag_advice *a,
+		       struct apply_vm *v, int **tids)
 {
 	size_t k;
+	int n = 0;
 
-	for (k = 0; a->vcpu >= 0 && k < in->n_vcpus; k++)
-		if (in->vcpus[k].vm == a->vm && in->vcpus[k].index == a->vcpu)
-			return in->vcpus[k].tid;
-	return -1;
+	memset(v, 0, sizeof(*v));
+	*tids = NULL;
+	v->pid = a->vm < in->n_vms ? in->vms[a->vm].pid : -1;
+	for (k = 0; k < in->n_vcpus; k++)
+		if (in->vcpus[k].vm == a->vm && in->vcpus[k].index >= n)
+			n = in->vcpus[k].index + 1;
+	if (!n)
+		return;
+	*tids = xcalloc((size_t)n, sizeof(int));
+	memset(*tids, 0xff, (size_t)n * sizeof(int));   /* -1: unknown */
+	for (k = 0; k < in->n_vcpus; k++)
+		if (in->vcpus[k].vm == a->vm && in->vcpus[k].index >= 0)
+			(*tids)[in->vcpus[k].index] = in->vcpus[k].tid;
+	v->vcpu_tids = *tids;
+	v->n_vcpus = n;
 }
 
 void apply_plan_make(const struct diag_input *in, const struct diag_result *r, bool allow_low,
-		     apply_affinity_fn aff, void *ctx, struct apply_plan *out)
+		     const struct apply_probe *pr, struct apply_plan *out)
 {
 	size_t i;
 
@@ -206,17 +254,19 @@ void apply_plan_make(const struct diag_input *in, const struct diag_result *r, b
 		const struct diag_advice *a = &r->a[i];
 		struct apply_item *it = &out->items[i];
 		const char *p = a->command ? a->command : "";
-		int tid = vcpu_tid(in, a);
+		struct apply_vm vm;
+		int *tids;
 
 		it->advice = i;
 		it->confidence = apply_advice_confidence(in, r, i);
+		vm_threads(in, a, &vm, &tids);
 		while (*p) {
 			const char *nl = strchr(p, '\n');
 			size_t len = nl ? (size_t)(nl - p) : strlen(p);
 			char *line = xstrndup(p, len), *undo, *why;
 
 			p += len + (nl ? 1 : 0);
-			apply_undo_line(line, tid, aff, ctx, &undo, &why);
+			apply_undo_line(line, &vm, pr, &undo, &why);
 			if (why && !it->why_not) {
 				it->why_not = why;
 				why = NULL;
@@ -238,6 +288,7 @@ void apply_plan_make(const struct diag_input *in, const struct diag_result *r, b
 				free(line);
 			}
 		}
+		free(tids);
 		if (it->why_not)
 			continue;
 		if (a->conflict)

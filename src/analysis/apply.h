@@ -13,17 +13,37 @@
  * command lines has an exact undo.  Undo commands are derived from the
  * line and the state before it, which the caller supplies:
  *
- *   migratepages PID FROM TO           -> migratepages PID TO FROM
- *   taskset -pc CPUS TID               -> taskset -pc BEFORE TID
- *   virsh vcpupin DOM V CPUS [FLAGS]   -> virsh vcpupin DOM V BEFORE [FLAGS]
+ *   migratepages PID FROM TO             -> migratepages PID TO FROM
+ *   taskset -pc CPUS TID                 -> taskset -pc BEFORE TID
+ *   virsh vcpupin DOM V CPUS [FLAGS]     -> virsh vcpupin DOM V BEFORE [FLAGS]
+ *   virsh emulatorpin DOM CPUS [FLAGS]   -> virsh emulatorpin DOM BEFORE [FLAGS]
+ *   virsh iothreadpin DOM ID CPUS [FLAGS] -> virsh iothreadpin DOM ID BEFORE [FLAGS]
  *
- * BEFORE is the thread's CPU affinity before (the vCPU's thread for virsh).
- * Anything else (migratepages from every node, virsh numatune, xl, a
- * restart, a comment) has no undo vmmprof can derive and is not applied.
+ * BEFORE is the thread's CPU affinity before: for virsh, the vCPU's thread,
+ * QEMU's main thread (libvirt pins it with the emulator threads: its
+ * affinity is the emulator pin), the IOThread's thread.  Anything else
+ * (migratepages from every node, virsh numatune, xl, a restart, a comment)
+ * has no undo vmmprof can derive and is not applied.
  */
 
 /* The thread's CPU affinity now as a CPU list ("0-3"), heap; NULL when unknown. */
 typedef char *(*apply_affinity_fn)(void *ctx, int tid);
+/* The host thread of IOThread id of QEMU process pid, -1 unknown. */
+typedef int (*apply_iothread_fn)(void *ctx, int pid, int id);
+
+/* What the undo asks of the host (the CLI's /proc under its root; the tests' fakes). */
+struct apply_probe {
+	apply_affinity_fn affinity;
+	apply_iothread_fn iothread;  /* NULL: no IOThread is known */
+	void *ctx;
+};
+
+/* The VM an advice acts on: the threads its command lines move. */
+struct apply_vm {
+	int pid;                     /* its process (QEMU's main thread); -1 unknown */
+	const int *vcpu_tids;        /* host thread of vCPU index i (-1 unknown); n_vcpus of them */
+	int n_vcpus;
+};
 
 struct apply_step {
 	char *cmd;                   /* heap: the command line as the advice gives it */
@@ -56,18 +76,18 @@ enum diag_confidence apply_advice_confidence(const struct diag_input *in,
 /*
  * One command line's undo: 0 with *undo (heap), or VP_EUNSUPP with *why
  * (heap) saying why there is none.  Blank and comment-only lines give 0
- * with both NULL (nothing to run).  tid is the thread a virsh vcpupin
- * moves (-1 unknown).
+ * with both NULL (nothing to run).  vm: the threads of the VM a virsh line
+ * names (NULL: none known).
  */
-int apply_undo_line(const char *line, int tid, apply_affinity_fn aff, void *ctx, char **undo,
-		    char **why);
+int apply_undo_line(const char *line, const struct apply_vm *vm, const struct apply_probe *pr,
+		    char **undo, char **why);
 
 /*
  * Plan every advice of r (a diagnosis of in).  allow_low: apply advice of
  * low confidence too.  Release with apply_plan_release().
  */
 void apply_plan_make(const struct diag_input *in, const struct diag_result *r, bool allow_low,
-		     apply_affinity_fn aff, void *ctx, struct apply_plan *out);
+		     const struct apply_probe *pr, struct apply_plan *out);
 void apply_plan_release(struct apply_plan *p);
 
 /*

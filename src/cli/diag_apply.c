@@ -106,6 +106,39 @@ static char *affinity(void *ctx, int tid)
 	return res;
 }
 
+/*
+ * The thread of IOThread id in QEMU process pid under root: QEMU names it
+ * "IO " and the object's id, which libvirt makes "iothread" and the id
+ * (libvirt starts QEMU with debug-threads=on); -1 when none is so named.
+ */
+static int iothread_tid(void *ctx, int pid, int id)
+{
+	const char *root = ctx;
+	char path[128], want[32], *comm;
+	char **tids = NULL;
+	size_t n = 0, i, len;
+	struct vp_err err;
+	int tid = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	if (vp_list_dir(root, path, &tids, &n, &err))
+		return -1;
+	/* the kernel keeps 15 bytes of a thread's name */
+	snprintf(want, sizeof(want), "IO iothread%d", id);
+	want[15] = '\0';
+	for (i = 0; i < n && tid < 0; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%.20s/comm", pid, tids[i]);
+		if (vp_read_file(root, path, &comm, NULL, &err))
+			continue;
+		len = strcspn(comm, "\n");
+		if (len == strlen(want) && !strncmp(comm, want, len))
+			tid = atoi(tids[i]);
+		free(comm);
+	}
+	vp_free_names(tids, n);
+	return tid;
+}
+
 /* Run `vmmprof CMD ARGS...` in this process (record, compare): its exit code. */
 static int run_cmd(const struct cmd *c, char **argv)
 {
@@ -255,7 +288,11 @@ int diagnose_apply(const struct diag_apply_opts *o)
 	have_b = true;
 	if ((rc = before_open(&b, before, o->po)))
 		goto out;
-	apply_plan_make(&b.din, &b.res, o->allow_low, affinity, (void *)o->po->root, &pl);
+	{
+		struct apply_probe pr = { affinity, iothread_tid, (void *)o->po->root };
+
+		apply_plan_make(&b.din, &b.res, o->allow_low, &pr, &pl);
+	}
 	printf("\napply plan (%zu of %zu advice):\n", pl.n_apply, pl.n);
 	for (i = 0; i < pl.n; i++) {
 		const struct apply_item *it = &pl.items[i];

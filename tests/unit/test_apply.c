@@ -7,37 +7,70 @@
 #include "analysis/apply.h"
 #include "util/alloc.h"
 
-/* Thread 4003 had CPUs 0-3 before (the host-qemu fixture's status file); others unknown. */
+/*
+ * Thread 4003 had CPUs 0-3 before (the host-qemu fixture's status file),
+ * 4002 had 2-3, QEMU's main thread 4000 had 0-7, IOThread 1's thread 4010 had 4-5;
+ * others unknown.
+ */
 static char *aff(void *ctx, int tid)
 {
 	(void)ctx;
-	return tid == 4003 ? xstrdup("0-3") : tid == 77 ? xstrdup("0-1; rm -rf /") : NULL;
+	return tid == 4003 ? xstrdup("0-3") : tid == 4000 ? xstrdup("0-7") :
+	       tid == 4002 ? xstrdup("2-3") :
+	       tid == 4010 ? xstrdup("4-5") : tid == 77 ? xstrdup("0-1; rm -rf /") : NULL;
 }
+
+/* QEMU 4000 has IOThread 1 on thread 4010 (named "IO iothread1"), no IOThread 3 */
+static int iot(void *ctx, int pid, int id)
+{
+	(void)ctx;
+	return pid == 4000 && id == 1 ? 4010 : -1;
+}
+
+static const struct apply_probe probe = { aff, iot, NULL };
+/* VM web1: QEMU 4000, vCPU 0 on an unknown thread, vCPU 1 on 4003 */
+static const int web1_tids[2] = { -1, 4003 };
+static const struct apply_vm web1 = { 4000, web1_tids, 2 };  /* vCPU 0 unknown here */
+/* a VM whose process is not known */
+static const struct apply_vm nopid = { -1, web1_tids, 2 };
 
 static const struct {
 	int line;
 	const char *cmd;
-	int tid;
+	const struct apply_vm *vm;
 	const char *undo;   /* NULL: no undo */
 	const char *why;    /* a part of the reason when there is none */
 } undo_cases[] = {
 	/* migratepages PID FROM TO moves the pages back with FROM and TO swapped */
-	{ __LINE__, "migratepages 4000 1 0", -1, "migratepages 4000 0 1", NULL },
-	{ __LINE__, "migratepages 4000 all 0", -1, NULL, "from every node" },
+	{ __LINE__, "migratepages 4000 1 0", NULL, "migratepages 4000 0 1", NULL },
+	{ __LINE__, "migratepages 4000 all 0", NULL, NULL, "from every node" },
 	/* taskset: back to the affinity the thread had */
-	{ __LINE__, "taskset -pc 0-1 4003", -1, "taskset -pc 0-3 4003", NULL },
-	{ __LINE__, "taskset -pc 0-1 4004", -1, NULL, "thread 4004 before is not known" },
+	{ __LINE__, "taskset -pc 0-1 4003", NULL, "taskset -pc 0-3 4003", NULL },
+	{ __LINE__, "taskset -pc 0-1 4004", NULL, NULL, "thread 4004 before is not known" },
 	/* an affinity that is not a CPU list is never put on a command line */
-	{ __LINE__, "taskset -pc 0-1 77", -1, NULL, "not known" },
+	{ __LINE__, "taskset -pc 0-1 77", NULL, NULL, "not known" },
 	/* virsh vcpupin: the vCPU's thread's affinity before, the same flags */
-	{ __LINE__, "virsh vcpupin web1 1 0-1 --live --config", 4003,
+	{ __LINE__, "virsh vcpupin web1 1 0-1 --live --config", &web1,
 	  "virsh vcpupin web1 1 0-3 --live --config", NULL },
-	{ __LINE__, "virsh vcpupin web1 1 0-1 --live", -1, NULL, "vCPU's thread before" },
+	{ __LINE__, "virsh vcpupin web1 1 0-1 --live", NULL, NULL, "vCPU's thread before" },
+	{ __LINE__, "virsh vcpupin web1 0 0-1 --live", &web1, NULL, "vCPU's thread before" },
+	{ __LINE__, "virsh vcpupin web1 2 0-1 --live", &web1, NULL, "vCPU's thread before" },
+	/* virsh emulatorpin: back to QEMU's main thread's affinity, the same flags */
+	{ __LINE__, "virsh emulatorpin web1 0-1 --live --config", &web1,
+	  "virsh emulatorpin web1 0-7 --live --config", NULL },
+	{ __LINE__, "virsh emulatorpin web1 0-1 --live", &nopid, NULL, "emulator threads before" },
+	{ __LINE__, "virsh emulatorpin web1 0-1 --live", NULL, NULL, "emulator threads before" },
+	/* virsh iothreadpin: back to that IOThread's thread's affinity */
+	{ __LINE__, "virsh iothreadpin web1 1 0-1 --live", &web1,
+	  "virsh iothreadpin web1 1 4-5 --live", NULL },
+	{ __LINE__, "virsh iothreadpin web1 3 0-1 --live", &web1, NULL, "IOThread 3's thread" },
+	{ __LINE__, "virsh iothreadpin web1 1 0-1 --live", &nopid, NULL, "IOThread 1's thread" },
 	/* no exact undo known */
-	{ __LINE__, "virsh numatune web1 --nodeset 0 --live", -1, NULL, "not a command --apply runs" },
-	{ __LINE__, "xl vcpu-pin 'dom' 1 - 0-3", -1, NULL, "not a command --apply runs" },
-	{ __LINE__, "xl shutdown -w 'dom'", -1, NULL, "not a command --apply runs" },
-	{ __LINE__, "taskset -pc 0-1 4003 extra", -1, NULL, "not a command --apply runs" },
+	{ __LINE__, "virsh numatune web1 --nodeset 0 --live", &web1, NULL,
+	  "not a command --apply runs" },
+	{ __LINE__, "xl vcpu-pin 'dom' 1 - 0-3", NULL, NULL, "not a command --apply runs" },
+	{ __LINE__, "xl shutdown -w 'dom'", NULL, NULL, "not a command --apply runs" },
+	{ __LINE__, "taskset -pc 0-1 4003 extra", NULL, NULL, "not a command --apply runs" },
 };
 
 TEST(apply_undo_lines)
@@ -46,7 +79,7 @@ TEST(apply_undo_lines)
 
 	for (i = 0; i < sizeof(undo_cases) / sizeof(undo_cases[0]); i++) {
 		char *undo, *why;
-		int ret = apply_undo_line(undo_cases[i].cmd, undo_cases[i].tid, aff, NULL, &undo,
+		int ret = apply_undo_line(undo_cases[i].cmd, undo_cases[i].vm, &probe, &undo,
 					  &why);
 
 		if (undo_cases[i].undo) {
@@ -68,10 +101,10 @@ TEST(apply_comments_and_blank_lines_run_nothing)
 {
 	char *undo, *why;
 
-	CHECK_INT(apply_undo_line("# restart the VM under: numactl --interleave=0-1", -1, aff,
-				  NULL, &undo, &why), 0);
+	CHECK_INT(apply_undo_line("# restart the VM under: numactl --interleave=0-1", NULL,
+				  &probe, &undo, &why), 0);
 	CHECK(!undo && !why);
-	CHECK_INT(apply_undo_line("   ", -1, aff, NULL, &undo, &why), 0);
+	CHECK_INT(apply_undo_line("   ", NULL, &probe, &undo, &why), 0);
 	CHECK(!undo && !why);
 }
 
@@ -125,7 +158,7 @@ static void plan_of(enum diag_confidence conf, bool allow_low, struct apply_plan
 	r.n_b = 1;
 	r.a = a;
 	r.n_a = 3;
-	apply_plan_make(&in, &r, allow_low, aff, NULL, pl);
+	apply_plan_make(&in, &r, allow_low, &probe, pl);
 }
 
 TEST(apply_plan_confidence_and_refusals)
@@ -157,5 +190,60 @@ TEST(apply_plan_confidence_and_refusals)
 	plan_of(CONF_LOW, true, &pl);
 	CHECK_INT((int)pl.n_apply, 1);
 	CHECK(pl.items[0].apply);
+	apply_plan_release(&pl);
+}
+
+/*
+ * A whole libvirt VM moved (colocate): each vCPU, the emulator threads and
+ * IOThread 1, every line undone to the affinity its thread had before; with
+ * IOThread 3 (no thread so named) the advice is refused whole.
+ */
+static void whole_vm(const char *command, struct apply_plan *pl)
+{
+	struct diag_vm vm = { .name = "web1", .pid = 4000, .libvirt = true };
+	struct diag_vcpu vc[2] = { { .vm = 0, .index = 0, .tid = 4002 },
+				   { .vm = 0, .index = 1, .tid = 4003 } };
+	struct diag_bottleneck b = { .scope = DIAG_VM, .entity = 0, .factor = FACTOR_SHARING,
+				     .confidence = CONF_HIGH };
+	struct diag_advice a = { .rule = "colocate", .vm = 0, .vcpu = -1,
+				 .command = (char *)command };
+	struct diag_input in;
+	struct diag_result r;
+
+	memset(&in, 0, sizeof(in));
+	memset(&r, 0, sizeof(r));
+	in.vms = &vm;
+	in.n_vms = 1;
+	in.vcpus = vc;
+	in.n_vcpus = 2;
+	r.b = &b;
+	r.n_b = 1;
+	r.a = &a;
+	r.n_a = 1;
+	apply_plan_make(&in, &r, false, &probe, pl);
+}
+
+TEST(apply_plan_whole_libvirt_vm_undone_line_by_line)
+{
+	struct apply_plan pl;
+
+	whole_vm("virsh vcpupin web1 0 0-1 --live\n"
+		 "virsh vcpupin web1 1 0-1 --live\n"
+		 "virsh emulatorpin web1 0-1 --live\n"
+		 "virsh iothreadpin web1 1 0-1 --live\n", &pl);
+	CHECK_INT((int)pl.n_apply, 1);
+	CHECK_INT((int)pl.items[0].n_steps, 4);
+	if (pl.items[0].n_steps == 4) {
+		CHECK_STR(pl.items[0].steps[0].undo, "virsh vcpupin web1 0 2-3 --live");
+		CHECK_STR(pl.items[0].steps[1].undo, "virsh vcpupin web1 1 0-3 --live");
+		CHECK_STR(pl.items[0].steps[2].undo, "virsh emulatorpin web1 0-7 --live");
+		CHECK_STR(pl.items[0].steps[3].undo, "virsh iothreadpin web1 1 4-5 --live");
+	}
+	apply_plan_release(&pl);
+	whole_vm("virsh vcpupin web1 0 0-1 --live\n"
+		 "virsh emulatorpin web1 0-1 --live\n"
+		 "virsh iothreadpin web1 3 0-1 --live\n", &pl);
+	CHECK_INT((int)pl.n_apply, 0);
+	CHECK_CONTAINS(pl.items[0].why_not, "IOThread 3's thread");
 	apply_plan_release(&pl);
 }
