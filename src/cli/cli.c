@@ -386,6 +386,8 @@ int cli_bad_option(const struct cmd *c, char **argv, const char *optstring)
 		eq = strchr(arg, '=');
 		snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
 		/* a long option getopt knows has its value in optopt; an unknown one 0 */
+		if (optopt && eq)
+			return cli_usage_error(c, "option '%s' takes no value", name);
 		if (optopt)
 			return cli_usage_error(c, "option '%s' needs a value", name);
 		return cli_usage_error(c, "unknown option '%s'", name);

@@ -147,7 +147,7 @@ static int run_bench(int argc, char **argv)
 	int opt, rc = 0;
 
 	bench_opts_default(&o);
-	while ((opt = getopt_long(argc, argv, "t:qm", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "t:qmj", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = true;
@@ -225,7 +225,7 @@ const struct cmd cmd_bench = {
 	.args = "latency bandwidth llc sharing imc queue all|",
 	.fn = run_bench,
 	.summary = "provoke each NUMA factor and measure what it costs",
-	.synopsis = "bench [--json] [--time S] [--quick] [--matrix] SCENARIO\nbench [OPTIONS] all",
+	.synopsis = "bench [--json] [--time SECS] [--quick] [--matrix] SCENARIO\nbench [OPTIONS] all",
 	.description =
 		"Runs one scenario of the five-factor benchmark, or all of them, and prints\n"
 		"what it measured, which thread ran on which CPU and where its memory pages\n"
@@ -253,8 +253,8 @@ const struct cmd cmd_bench = {
 		"On a machine with one NUMA node the node-pair parts report the one pair and\n"
 		"say so.  Figures that cannot be measured print as n/a with the reason.\n"
 		"'all' runs every scenario, with the latency matrix.",
-	.options = "--json\tprint JSON instead of tables\n"
-		   "-t, --time S\tseconds per scenario (default 10, 2 with --quick)\n"
+	.options = "-j, --json\tprint JSON instead of tables\n"
+		   "-t, --time SECS\tseconds per scenario (default 10, 2 with --quick)\n"
 		   "--quick\tfewer points and smaller sweeps\n"
 		   "-m, --matrix\tlatency: also the CPU-node x memory-node matrix\n"
 		   "--no-huge\tdo not advise transparent huge pages for the buffers\n"

@@ -182,7 +182,7 @@ const struct cmd cmd_calibrate = {
 	.name = "calibrate",
 	.fn = run_calibrate,
 	.summary = "measure this machine's memory system for the diagnosis",
-	.synopsis = "calibrate [-o FILE] [--time S] [--quick] [--force]\ncalibrate --show FILE",
+	.synopsis = "calibrate [-o FILE] [--time SECS] [--quick] [--force]\ncalibrate --show FILE",
 	.description =
 		"Runs the parts of the benchmark that the diagnosis needs and writes a\n"
 		"calibration file: the idle latency matrix (CPU node x memory node), read\n"
@@ -209,7 +209,7 @@ const struct cmd cmd_calibrate = {
 		"prints it (warning when it was made on another machine).",
 	.options = "-o, --output FILE\twhere to write (default ~/.config/vmmprof/calibration.json,\n"
 		   "\tor $XDG_CONFIG_HOME/vmmprof/calibration.json)\n"
-		   "-t, --time S\ttotal seconds (default 30, 6 with --quick)\n"
+		   "-t, --time SECS\ttotal seconds (default 30, 6 with --quick)\n"
 		   "--quick\tfewer points and smaller working sets\n"
 		   "--no-huge\tdo not advise transparent huge pages\n"
 		   "--isa scalar|sse2|avx2|avx512\tbandwidth kernels (default: the best this CPU has)\n"

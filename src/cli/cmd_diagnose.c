@@ -236,7 +236,7 @@ static int run_diagnose(int argc, char **argv)
 	struct cost_ci_set iv = { 0 };
 	int opt, rc = 0, r;
 
-	while ((opt = getopt_long(argc, argv, "d:m:p:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "d:m:p:j", longopts, NULL)) != -1) {
 		char *endp;
 
 		if ((r = pipe_opt(&cmd_diagnose, &o, opt, optarg))) {
@@ -368,9 +368,9 @@ const struct cmd cmd_diagnose = {
 	.args = "@files|",
 	.fn = run_diagnose,
 	.summary = "find each VM's NUMA bottlenecks, their cost, and what to change",
-	.synopsis = "diagnose [--duration SECS] [--vm NAME]... [--wait[=SECS]] [-m MODEL] [--json]\n"
+	.synopsis = "diagnose [--duration SECS] [--vm NAME]... [--wait[=SECS]] [-m NAME|FILE] [--json]\n"
 		    "diagnose --apply [--dry-run] [--yes] [--allow-low-confidence] [--duration SECS]\n"
-		    "         [--vm NAME]... [-p PID[,PID...]] [-m MODEL]\n"
+		    "         [--vm NAME]... [-p PID[,PID...]] [-m NAME|FILE]\n"
 		    "diagnose -p PID[,PID...] [--duration SECS] [--json]\n"
 		    "diagnose [--json] RECORDING",
 	.description =
@@ -409,7 +409,7 @@ const struct cmd cmd_diagnose = {
 		"--model-path DIR\talso look for models in DIR (repeatable)\n"
 		"--calibration FILE\tlatencies and bandwidth of this machine (default\n"
 		"\t~/.config/vmmprof/calibration.json, written by 'vmmprof calibrate')\n"
-		"--json\tprint the diagnosis as JSON (schema in docs/method.md)\n"
+		"-j, --json\tprint the diagnosis as JSON (schema in docs/method.md)\n"
 		XEN_NUMA_HELP
 		"--apply\trun the advice's commands, then record after, compare, and print the\n"
 		"\tundo commands\n"

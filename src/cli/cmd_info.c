@@ -39,7 +39,7 @@ static int run_info(int argc, char **argv)
 	int c, rc;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":j", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
@@ -130,7 +130,7 @@ const struct cmd cmd_info = {
 		"Anything that cannot be read is shown as 'unknown (REASON)'; the command\n"
 		"still prints everything else and exits 0.  A root that does not exist\n"
 		"exits 2.  The --json schema is described in docs/info-json.md.",
-	.options = "--json\tprint the same content as JSON (schema vmmprof-info/2)\n"
+	.options = "-j, --json\tprint the same content as JSON (schema vmmprof-info/2)\n"
 		   "--root DIR\tprobe the /proc and /sys tree under DIR instead of / (fixture trees)\n"
 		   "--model-path DIR\tlook for models in DIR first (repeatable; DIR:DIR also works), as 'model list' does",
 	.examples = "vmmprof info\twhat this machine is and can measure\n"

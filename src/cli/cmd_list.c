@@ -565,7 +565,7 @@ static int run_list(int argc, char **argv)
 	int c, rc, i;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "j", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j': o.json = true; break;
 		case 'r': o.root = optarg; break;
@@ -650,7 +650,7 @@ const struct cmd cmd_list = {
 		"bits, scale, unit and the CPUs an uncore event opens on.  A family such as\n"
 		"uncore_imc/.../ shows one entry per instance.  Exit status 1 when a SPEC\n"
 		"does not resolve.  The accepted syntaxes are described in docs/events.md.",
-	.options = "--json\tprint JSON instead of text\n"
+	.options = "-j, --json\tprint JSON instead of text\n"
 		   "--root DIR\tread sysfs and tracefs under DIR (a fixture tree) instead of /\n"
 		   "--encode\ttreat the arguments as event specs and print their encoding\n"
 		   "--raw-dump\tthe names only, space-separated on one line, as perf list --raw-dump\n"

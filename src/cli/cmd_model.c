@@ -71,7 +71,7 @@ static int parse_opts(int argc, char **argv, struct model_opts *o)
 	o->ev.sets = xcalloc((size_t)argc + 1, sizeof(char *));
 	o->ev.duration_s = o->ev.ghz = NAN;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":v", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":vj", opts, NULL)) != -1) {
 		switch (c) {
 		case 'R':
 			o->root = optarg;
@@ -498,7 +498,7 @@ const struct cmd cmd_model = {
 		"source tree's models/).  A name found twice is taken from the first.",
 	.options = "--root DIR\tresolve against the /sys and /proc tree under DIR (a fixture) instead of /\n"
 		   "--model-path DIR\tlook for models in DIR first (repeatable; DIR:DIR also works)\n"
-		   "--json\tlist and show: print JSON\n"
+		   "-j, --json\tlist and show: print JSON\n"
 		   "--raw-dump\tlist: the names only, space-separated on one line (for shell completion)\n"
 		   "--parse-only\tcheck: parse and check names only, resolve no event\n"
 		   "-v, --verbose\tcheck: also warn about each optional event or source absent here; test: print each case's evaluation\n"
@@ -507,8 +507,8 @@ const struct cmd cmd_model = {
 		   "--calibration FILE\teval: the calibration (cal.* values and the loaded-latency curve); none: every cal.* is n/a\n"
 		   "--set NAME=VALUE\teval: a calibration value (cal.lat_local_ns=89, cal.loaded=GBS:NS,...) or a constant (#num_nodes=2); repeatable\n"
 		   "--row vcpu|node\teval: whose counts they are: a thread's (vcpu, the default) or a node's\n"
-		   "--duration S\teval: seconds the counts cover (overrides the file's)\n"
-		   "--ghz G\teval: the core clock while they were counted (overrides the file's)",
+		   "--duration SECS\teval: seconds the counts cover (overrides the file's)\n"
+		   "--ghz GHZ\teval: the core clock in GHz while they were counted (overrides the file's)",
 	.examples = "vmmprof model list\tthe models, and the one chosen for this machine\n"
 		    "vmmprof model show skx --root tests/data/root/skx-2s\twhat the Skylake-SP model measures on a captured host\n"
 		    "vmmprof model check my.model\tcheck a model of your own on this machine\n"

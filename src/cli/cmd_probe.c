@@ -31,7 +31,7 @@ static int run_probe(int argc, char **argv)
 	int opt, rc = 0;
 
 	bench_opts_default(&o);
-	while ((opt = getopt_long(argc, argv, "t:q", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "t:qj", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = true;
@@ -85,7 +85,7 @@ const struct cmd cmd_probe = {
 	.name = "probe",
 	.fn = run_probe,
 	.summary = "inside a guest: infer the physical layout the hypervisor hides",
-	.synopsis = "probe [--json] [--time S] [--quick]",
+	.synopsis = "probe [--json] [--time SECS] [--quick]",
 	.description =
 		"Measures what a guest can measure to learn what it cannot see.  The\n"
 		"core-to-core latency of every vCPU pair is clustered: pairs far below the\n"
@@ -94,8 +94,8 @@ const struct cmd cmd_probe = {
 		"probably runs on another physical node.  The inferred layout is printed\n"
 		"next to the virtual one, with the evidence.  Works natively too, where the\n"
 		"two should agree.",
-	.options = "--json\tprint JSON instead of tables\n"
-		   "-t, --time S\ttotal seconds (default 15, 3 with --quick)\n"
+	.options = "-j, --json\tprint JSON instead of tables\n"
+		   "-t, --time SECS\ttotal seconds (default 15, 3 with --quick)\n"
 		   "--quick\tsmaller working sets\n"
 		   "--no-huge\tdo not advise transparent huge pages\n"
 		   "--seed N\tseed of the random chains\n"

@@ -194,7 +194,7 @@ const struct cmd cmd_record = {
 	.name = "record",
 	.fn = run_record,
 	.summary = "record every interval of the live pipeline into a file",
-	.synopsis = "record [-o FILE] [-d SECS] [-I MS] [--vm NAME]... [--wait[=SECS]] [-m MODEL]\n"
+	.synopsis = "record [-o FILE] [-d SECS] [-I MS] [--vm NAME]... [--wait[=SECS]] [-m NAME|FILE]\n"
 		    "record [-o FILE] -p PID[,PID...] [-d SECS] [-I MS]",
 	.description =
 		"Runs the same collection as 'vmmprof diagnose' and writes every interval\n"

@@ -551,7 +551,7 @@ static int run_report(int argc, char **argv)
 	int opt, rc = 0, r;
 	unsigned forms = 0;
 
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "j", longopts, NULL)) != -1) {
 		if ((r = pipe_opt(&cmd_report, &o, opt, optarg))) {
 			if (r < 0) {
 				rc = 2;
@@ -642,9 +642,9 @@ const struct cmd cmd_report = {
 	.args = "@files|",
 	.fn = run_report,
 	.summary = "read a recording back: timeline, diagnosis, CSV, JSON or an HTML page",
-	.synopsis = "report [--vm NAME]... [--from S] [--to S] RECORDING\n"
-		    "report (--json | --csv) [--vm NAME]... [--from S] [--to S] RECORDING\n"
-		    "report --html OUT.html [--vm NAME]... [--from S] [--to S] RECORDING",
+	.synopsis = "report [--vm NAME]... [--from SECS] [--to SECS] RECORDING\n"
+		    "report (--json | --csv) [--vm NAME]... [--from SECS] [--to SECS] RECORDING\n"
+		    "report --html FILE [--vm NAME]... [--from SECS] [--to SECS] RECORDING",
 	.description =
 		"Reads a recording made by 'vmmprof record' through the same analysis as live\n"
 		"mode: the model is evaluated again on the recorded inputs, interval by\n"
@@ -661,17 +661,17 @@ const struct cmd cmd_report = {
 		"the timeline's t(s) being an interval's end): every form, and the diagnosis,\n"
 		"covers only what is selected.",
 	.options =
-		"--json\tthe timeline as JSON\n"
+		"-j, --json\tthe timeline as JSON\n"
 		"--csv\tthe timeline as CSV (RFC 4180)\n"
-		"--html OUT\twrite a self-contained HTML page with charts to OUT\n"
+		"--html FILE\twrite a self-contained HTML page with charts to FILE\n"
 		"--model-path DIR\talso look for the recorded model in DIR\n"
 		"--vm NAME\tonly this VM (repeatable; every incarnation of the name); a\n"
 		"\tname no VM of the recording has is an error\n"
 		"--timeline\tthe text report prints every interval (the default up to 120)\n"
 		"--summary\tthe text report prints one row per entity over the run (the\n"
 		"\tdefault beyond 120 intervals)\n"
-		"--from S\tonly the intervals that end after S seconds from the start\n"
-		"--to S\tonly the intervals that start before S seconds from the start",
+		"--from SECS\tonly the intervals that end after SECS seconds from the start\n"
+		"--to SECS\tonly the intervals that start before SECS seconds from the start",
 	.examples =
 		"vmmprof report run.vmmdb\ttimeline and diagnosis\n"
 		"vmmprof report --csv run.vmmdb > run.csv\tfor a spreadsheet\n"

@@ -253,7 +253,7 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 	o->big_num = true;
 	o->repeat = 1;
 	cpulist_init(&o->cpus);
-	while ((c = getopt_long(argc, argv, "+e:aAC:p:t:G:I:x:o:m:r:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:aAC:p:t:G:I:x:o:m:r:j", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -301,6 +301,7 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 			o->output = optarg;
 			break;
 		case OPT_JSON:
+		case 'j':
 			o->json = true;
 			break;
 		case OPT_NO_BIG_NUM:
@@ -1766,7 +1767,7 @@ const struct cmd cmd_stat = {
 	.args = "@programs|@files",
 	.fn = run_stat,
 	.summary = "count events system-wide, per CPU, process, thread, cgroup or command",
-	.synopsis = "stat [-e EVENTS]... [-m MODEL [--raw]] [-a] [-C CPUS] [-G CGROUPS] [-I MS | -r N] [--per-thread] [-x SEP | --json] [-o FILE] [--] COMMAND [ARGS]\n"
+	.synopsis = "stat [-e EVENTS]... [-m NAME|FILE [--raw]] [-a] [-C CPUS] [-G CGROUPS] [-I MS | -r N] [--per-thread] [-x SEP | --json] [-o FILE] [--] COMMAND [ARGS]\n"
 		    "stat [-e EVENTS]... (-a | -C CPUS | -p PIDS | -t TIDS | -G CGROUPS) [-I MS] [--per-thread] [-x SEP | --json] [-o FILE]\n"
 		    "stat [-e EVENTS]... (-a | -C CPUS) (-A | --per-core | --per-socket | --per-node) [-I MS] [-x SEP | --json] [-o FILE] [COMMAND [ARGS]]",
 	.description =
@@ -1831,10 +1832,10 @@ const struct cmd cmd_stat = {
 		"-G, --cgroup CGROUPS\tcount only inside these cgroups (see above)\n"
 		"-I, --interval-print MS\tprint the counts of every MS milliseconds (at least 10)\n"
 		"-x, --field-separator SEP\tCSV as perf -x prints it: value,unit,event,run-ns,pct,metric,metric-unit\n"
-		"--json\tJSON lines: one per interval and a summary (docs/stat-json.md)\n"
+		"-j, --json\tJSON lines: one per interval and a summary (docs/stat-json.md)\n"
 		"-o, --output FILE\twrite the counts to FILE ('-' for standard output)\n"
 		"--no-big-num\tno thousands separators\n"
-		"-m, --model MODEL\ta model name or file: print its metrics and factor scores\n"
+		"-m, --model NAME|FILE\ta model name or file: print its metrics and factor scores\n"
 		"--raw\twith -m: print the counts of the model's events instead\n"
 		"--model-path DIR\tlook for models in DIR first (repeatable)\n"
 		"--calibration FILE\tcalibration for cal.* values (default ~/.config/vmmprof/calibration.json)\n"

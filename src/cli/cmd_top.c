@@ -119,7 +119,7 @@ static int run_top(int argc, char **argv)
 		{ "calibration", required_argument, NULL, PO_CAL },
 		{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
 		{ "vm", required_argument, NULL, PO_VM },
-		{ "wait", optional_argument, NULL, PO_WAIT },
+		{ "wait", no_argument, NULL, PO_WAIT },
 		{ "resctrl", no_argument, NULL, PO_RESCTRL },
 		{ "xentrace", no_argument, NULL, OPT_XENTRACE },
 		{ "xen-psr", no_argument, NULL, PO_XEN_PSR },
@@ -144,7 +144,7 @@ static int run_top(int argc, char **argv)
 	char *end;
 	int c, rc = 0;
 
-	while ((c = getopt_long(argc, argv, "bn:d:s:m:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "bn:d:s:m:j", opts, NULL)) != -1) {
 		if (c == 'm' || c == PO_MODEL_PATH || c == PO_CAL || c == PO_VM || c == PO_WAIT) {
 			if (pipe_opt(&cmd_top, &po, c, optarg) < 0) {
 				rc = 2;
@@ -264,8 +264,8 @@ const struct cmd cmd_top = {
 	.name = "top",
 	.fn = run_top,
 	.summary = "live view of nodes, VMs and vCPUs: placement, memory spread, the five factors",
-	.synopsis = "top [-d SECS] [--sort KEY] [--vm NAME]... [--wait[=SECS]] [-m MODEL] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--root DIR]\n"
-		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [--vm NAME]... [--wait[=SECS]] [-m MODEL] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--root DIR]",
+	.synopsis = "top [-d SECS] [--sort KEY] [--vm NAME]... [--wait] [-m NAME|FILE] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--root DIR]\n"
+		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [--vm NAME]... [--wait] [-m NAME|FILE] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--root DIR]",
 	.description =
 		"A live view in the manner of numatop and htop.  The nodes view shows memory per\n"
 		"node, the pages allocated locally and remotely per second (numastat) and CPU load.\n"
@@ -307,7 +307,7 @@ const struct cmd cmd_top = {
 	.options = "-b, --batch\tprint text instead of the screen\n"
 		   "-n, --iterations N\tstop after N samples (batch; default: until interrupted)\n"
 		   "-d, --delay SECS\tinterval between samples (default 2)\n"
-		   "--json\tJSON lines (implies --batch)\n"
+		   "-j, --json\tJSON lines (implies --batch)\n"
 		   "-s, --sort name|cpu|remote|memory|llc|sharing|imc|queue\tthe order of the rows\n"
 		   "\t(a factor: by its cost when known, else its value)\n"
 		   "--vm NAME\tonly this VM (repeatable; default: every VM); a name no VM has\n"

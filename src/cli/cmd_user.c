@@ -69,7 +69,7 @@ static int run_user(int argc, char **argv)
 	int c, rc = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":j", opts, NULL)) != -1) {
 		switch (c) {
 		case 'u': path = optarg; break;
 		case 'r': role_s = optarg; break;
@@ -222,7 +222,7 @@ const struct cmd cmd_user = {
 		   "--max-sessions N\tadd: sessions the user may run at once (0 = no limit; default 4)\n"
 		   "--max-events N\tadd: distinct events over the user's sessions (0 = no limit)\n"
 		   "--min-interval MS\tadd: the shortest sampling interval (default 100)\n"
-		   "--json\tlist: print JSON",
+		   "-j, --json\tlist: print JSON",
 	.examples = "vmmprof user add alice --role operator --users /etc/vmmprof/users\tprints alice's token\n"
 		    "vmmprof user add grafana --role viewer --token-out grafana.token\tthe token into a file\n"
 		    "vmmprof user list\tnames, roles and limits",

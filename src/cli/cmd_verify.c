@@ -135,7 +135,7 @@ static int run_verify(int argc, char **argv)
 	size_t n, i;
 	char *end;
 
-	while ((opt = getopt_long(argc, argv, "m:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "m:j", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = true;
@@ -252,7 +252,7 @@ const struct cmd cmd_verify = {
 	.name = "verify",
 	.fn = run_verify,
 	.summary = "prove each factor on this machine: provoke it, count it, judge it",
-	.synopsis = "verify [--json] [--save FILE] [--runs N] [-m MODEL]\n"
+	.synopsis = "verify [--json] [--save FILE] [--runs N] [-m NAME|FILE]\n"
 		    "verify --load FILE [--json]",
 	.description =
 		"Provokes each factor with the benchmark's scenario beside a control run that\n"
@@ -272,11 +272,11 @@ const struct cmd cmd_verify = {
 		"\n"
 		"--load prints a result saved with --save (on this machine or another), each\n"
 		"check judged again from its saved runs.",
-	.options = "--json\tprint the result as JSON (the document --save writes)\n"
+	.options = "-j, --json\tprint the result as JSON (the document --save writes)\n"
 		   "--save FILE\tkeep the result with this machine's identity, to share it\n"
 		   "--runs N\tcontrol and treatment runs of each check, 2..16 (default 3)\n"
 		   "--load FILE\tprint a saved result instead of running the checks\n"
-		   "-m, --model MODEL\tthe model the hardware checks count with (default: the\n"
+		   "-m, --model NAME|FILE\tthe model the hardware checks count with (default: the\n"
 		   "\tone chosen for this machine)",
 	.examples = "vmmprof verify\tthe table and the verdict\n"
 		    "vmmprof verify --save verify-$(hostname).json\tkeep the result to share it\n"

@@ -748,8 +748,9 @@ static int run_get(struct rconn *c, const struct cmd *cmd, int argc, char **argv
 	int opt, rc;
 
 	optind = first;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
 		switch (opt) {
+		case 'j':
 		case RO_JSON: json = true; break;
 		case RO_ROOT: return local_only(cmd, "--root");
 		default: return cli_bad_option(cmd, argv, "");
@@ -784,8 +785,9 @@ static int run_list_vms(struct rconn *c, int argc, char **argv)
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
 		switch (opt) {
+		case 'j':
 		case RO_JSON: o.json = true; break;
 		case RO_ROOT: return local_only(&cmd_list, "--root");
 		default: return cli_bad_option(&cmd_list, argv, "");
@@ -1026,7 +1028,7 @@ static int run_stat(struct rconn *c, int argc, char **argv)
 	int opt, r, rc = 0;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+m:p:I:d:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+m:p:I:d:j", opts, NULL)) != -1) {
 		if ((r = target_opt(&cmd_stat, &t, opt, optarg))) {
 			if (r < 0) {
 				rc = 2;
@@ -1056,6 +1058,7 @@ static int run_stat(struct rconn *c, int argc, char **argv)
 				goto out;
 			}
 			break;
+		case 'j':
 		case RO_JSON: json = true; break;
 		default:
 			rc = cli_usage_error(&cmd_stat, "'%s' does not apply with --remote (-m, --vm, -p, "
@@ -1167,7 +1170,7 @@ static int run_diagnose(struct rconn *c, int argc, char **argv)
 	int opt, r, rc = 0, li = 0;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "d:m:p:", opts, &li)) != -1) {
+	while ((opt = getopt_long(argc, argv, "d:m:p:j", opts, &li)) != -1) {
 		if ((r = target_opt(&cmd_diagnose, &t, opt, optarg))) {
 			if (r < 0) {
 				rc = 2;
@@ -1183,6 +1186,7 @@ static int run_diagnose(struct rconn *c, int argc, char **argv)
 				goto out;
 			}
 			break;
+		case 'j':
 		case RO_JSON: json = true; break;
 		case RO_HARD_PIN: hard_pin = true; break;
 		case RO_WAIT:
@@ -1480,9 +1484,10 @@ static int run_top(struct rconn *c, int argc, char **argv)
 
 	optind = 1;
 	t.sort = TOP_SORT_NAME;
-	while ((opt = getopt_long(argc, argv, "bn:d:s:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "bn:d:s:j", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'b': batch = true; break;
+		case 'j':
 		case RO_JSON: t.json = true; break;
 		case RO_ROOT: return local_only(&cmd_top, "--root");
 		case RO_RESCTRL: resctrl = true; break;

@@ -49,10 +49,11 @@ test_expect_success 'every command: usage lines fit 80 columns, continuations ha
 '
 
 test_expect_success 'stat: the long synopsis is wrapped between bracketed words' '
-	# "[--] COMMAND" would end at column 85: COMMAND goes to the next line
+	# "[--] COMMAND" would end at column 85: COMMAND goes to the next line;
+	# the first line is 80 columns, the most a line may have
 	vmmprof stat --help | usage_block >got &&
 	cat >want <<-\EOT &&
-	  vmmprof stat [-e EVENTS]... [-m MODEL [--raw]] [-a] [-C CPUS] [-G CGROUPS]
+	  vmmprof stat [-e EVENTS]... [-m NAME|FILE [--raw]] [-a] [-C CPUS] [-G CGROUPS]
 	               [-I MS | -r N] [--per-thread] [-x SEP | --json] [-o FILE] [--]
 	               COMMAND [ARGS]
 	  vmmprof stat [-e EVENTS]... (-a | -C CPUS | -p PIDS | -t TIDS | -G CGROUPS)
