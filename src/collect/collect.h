@@ -86,9 +86,9 @@ struct collect_row {
 	bool libvirt;                   /* managed by libvirt (advice uses virsh) */
 	enum diag_persist persist;      /* libvirt VM rows: persistent or transient domain
 					   (kvm_libvirt_domain()); recorded (rows.persist) */
-	enum diag_numa_mode numa_mode;  /* libvirt VM rows: its memory mode; not recorded */
+	enum diag_numa_mode numa_mode;  /* libvirt VM rows: its memory mode; recorded (rows.numa_mode) */
 	int iothread_ids[DIAG_MAX_IOTHREADS]; /* libvirt VM rows: its IOThreads (kvm_libvirt_iothreads()); */
-	int n_iothreads;                /* how many; -1 unknown (not recorded) */
+	int n_iothreads;                /* how many; -1 unknown; recorded (rows.iothreads) */
 	int pid, domid;                 /* VM rows: QEMU/process pid, Xen domain id (-1 none) */
 	double started;                 /* VM and vCPU rows: the process's start, s after boot
 					   (/proc/PID/stat field 22): with pid, the incarnation;

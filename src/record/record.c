@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,7 +101,11 @@ static void bind_frame(const struct recording *r, const int *map, double *scratc
  * columns only, so they read these files the same): rows.persist
  * ('persistent' or 'transient' for a libvirt domain, NULL not known), so
  * that advice from a recording writes virsh's --config where the domain
- * has a configuration (issue 17).
+ * has a configuration (issue 17); then rows.numa_mode ('strict' or
+ * 'restrictive': the domain's memory mode, NULL not known), so that advice
+ * from a recording changes a running domain's nodeset where libvirt can,
+ * and rows.iothreads (its IOThread ids, "1,3"; "" none; NULL not known),
+ * so that moving a whole domain from a recording pins its IOThreads too.
  */
 static const char *const schema_sql =
 	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
@@ -113,7 +118,7 @@ static const char *const schema_sql =
 	"  key TEXT, name TEXT, vm_pos INTEGER, adapter TEXT, libvirt INTEGER, pid INTEGER,"
 	"  domid INTEGER, idx INTEGER, tid INTEGER, cpu INTEGER, node INTEGER, remote REAL,"
 	"  remote_quality TEXT, mem_reason INTEGER, started REAL, state TEXT, llc_alone INTEGER,"
-	"  persist TEXT, PRIMARY KEY (seq, pos)) WITHOUT ROWID;"
+	"  persist TEXT, numa_mode TEXT, iothreads TEXT, PRIMARY KEY (seq, pos)) WITHOUT ROWID;"
 	"CREATE TABLE row_mem (seq INTEGER NOT NULL, pos INTEGER NOT NULL, node INTEGER NOT NULL,"
 	"  bytes INTEGER NOT NULL, PRIMARY KEY (seq, pos, node)) WITHOUT ROWID;"
 	"CREATE TABLE vals (seq INTEGER NOT NULL, pos INTEGER NOT NULL, input INTEGER NOT NULL,"
@@ -348,7 +353,7 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 	if (sqlite3_prepare_v2(w->db, "INSERT INTO frames VALUES (?, ?, ?, ?, ?, ?)", -1,
 			       &w->st_frame, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-			       "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &w->st_row, NULL) ||
+			       "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &w->st_row, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO node_rdt VALUES (?, ?, ?, ?, ?)", -1,
 			       &w->st_rdt, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO texts VALUES (?, ?)", -1, &w->st_text, NULL) ||
@@ -477,6 +482,22 @@ static int append_row(struct rec_writer *w, const struct collect_row *r, size_t 
 	else
 		sqlite3_bind_text(st, 21, r->persist == DP_PERSISTENT ? "persistent" : "transient",
 				  -1, SQLITE_STATIC);
+	if (r->numa_mode == DN_UNKNOWN || r->kind != ENT_VM)
+		sqlite3_bind_null(st, 22);
+	else
+		sqlite3_bind_text(st, 22, r->numa_mode == DN_RESTRICTIVE ? "restrictive" : "strict",
+				  -1, SQLITE_STATIC);
+	if (r->kind != ENT_VM || !r->libvirt || r->n_iothreads < 0) {
+		sqlite3_bind_null(st, 23);
+	} else {
+		char ids[DIAG_MAX_IOTHREADS * 12] = "";
+		size_t len = 0;
+
+		for (k = 0; k < (size_t)r->n_iothreads && k < DIAG_MAX_IOTHREADS; k++)
+			len += (size_t)snprintf(ids + len, sizeof(ids) - len, "%s%d", k ? "," : "",
+						r->iothread_ids[k]);
+		sqlite3_bind_text(st, 23, ids, -1, SQLITE_TRANSIENT);
+	}
 	if ((ret = bind_text_id(w, st, 17, r->kind == ENT_VM ? r->mem_reason : NULL, err)) ||
 	    (ret = step(w, st, err)))
 		return ret;
@@ -778,8 +799,8 @@ struct rec_cursor {
 static const char *const cursor_sql[CUR_N] = {
 	"SELECT seq, t_ns, duration, cpu_mhz, notes, rdt_why FROM frames ORDER BY seq",
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, persist FROM rows "
-	 "ORDER BY seq, pos"),
+	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, persist, numa_mode, "
+	 "iothreads FROM rows ORDER BY seq, pos"),
 	"SELECT seq, pos, node, bytes FROM row_mem ORDER BY seq, pos",
 	"SELECT seq, pos, input, value FROM vals ORDER BY seq, pos, input",
 	"SELECT seq, node, llc, mbm_total, mbm_local FROM node_rdt ORDER BY seq, node",
@@ -793,7 +814,8 @@ static const char *const cursor_sql[CUR_N] = {
 static const char *const cursor_sql_old[CUR_N] = {
 	"SELECT seq, t_ns, duration, cpu_mhz, notes, NULL FROM frames ORDER BY seq",
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	 "node, remote, remote_quality, NULL, NULL, NULL, NULL, NULL FROM rows ORDER BY seq, pos"),
+	 "node, remote, remote_quality, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM rows "
+	 "ORDER BY seq, pos"),
 	NULL,
 	NULL,
 	"SELECT 0, 0, NULL, NULL, NULL WHERE 0",
@@ -802,13 +824,18 @@ static const char *const cursor_sql_old[CUR_N] = {
 /* Schema 3 files with mem_reason: the lifecycle columns NULL (running, start unknown). */
 static const char *const rows_sql_3 =
 	"SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	"node, remote, remote_quality, mem_reason, NULL, NULL, NULL, NULL FROM rows ORDER BY seq, pos";
-
-/* Schema 4 files from before rows.persist: not known. */
-static const char *const rows_sql_4 =
-	"SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	"node, remote, remote_quality, mem_reason, started, state, llc_alone, NULL FROM rows "
+	"node, remote, remote_quality, mem_reason, NULL, NULL, NULL, NULL, NULL, NULL FROM rows "
 	"ORDER BY seq, pos";
+
+/* Schema 4 files: from before rows.numa_mode and rows.iothreads; before rows.persist. */
+static const char *const rows_sql_4[] = {
+	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
+	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, persist, NULL, NULL "
+	 "FROM rows ORDER BY seq, pos"),
+	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
+	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, NULL, NULL, NULL "
+	 "FROM rows ORDER BY seq, pos"),
+};
 
 static const char *const cursor_table[CUR_N] = { "frames", "rows", "row_mem", "vals",
 						 "node_rdt" };
@@ -947,6 +974,24 @@ static void read_row(sqlite3_stmt *st, struct collect_row *row)
 	q = (const char *)sqlite3_column_text(st, 20);
 	row->persist = !q ? DP_UNKNOWN : !strcmp(q, "persistent") ? DP_PERSISTENT :
 		       !strcmp(q, "transient") ? DP_TRANSIENT : DP_UNKNOWN;
+	q = (const char *)sqlite3_column_text(st, 21);
+	row->numa_mode = !q ? DN_UNKNOWN : !strcmp(q, "restrictive") ? DN_RESTRICTIVE :
+			 !strcmp(q, "strict") ? DN_STRICT : DN_UNKNOWN;
+	q = (const char *)sqlite3_column_text(st, 22);
+	row->n_iothreads = -1;
+	if (q) {
+		/* "1,3": ids as written; anything else ends the list where it is */
+		row->n_iothreads = 0;
+		while (*q && row->n_iothreads < DIAG_MAX_IOTHREADS) {
+			char *end;
+			long id = strtol(q, &end, 10);
+
+			if (end == q || id < 0 || id > INT_MAX || (*end && *end != ','))
+				break;
+			row->iothread_ids[row->n_iothreads++] = (int)id;
+			q = *end ? end + 1 : end;
+		}
+	}
 }
 
 /* Fill frame f (seq n) from the scans; 0 or a message in msg. */
@@ -1212,7 +1257,8 @@ int rec_open(const char *path, struct recording *r, struct vp_err *err)
 		if (sqlite3_prepare_v2(c->db, i == CUR_ROWS && r->schema < 4 ? rows_sql_3 :
 				       cursor_sql[i], -1, &c->st[i], NULL) != SQLITE_OK &&
 		    (i != CUR_ROWS ||
-		     sqlite3_prepare_v2(c->db, rows_sql_4, -1, &c->st[i], NULL) != SQLITE_OK) &&
+		     (sqlite3_prepare_v2(c->db, rows_sql_4[0], -1, &c->st[i], NULL) != SQLITE_OK &&
+		      sqlite3_prepare_v2(c->db, rows_sql_4[1], -1, &c->st[i], NULL) != SQLITE_OK)) &&
 		    (!cursor_sql_old[i] ||
 		     sqlite3_prepare_v2(c->db, cursor_sql_old[i], -1, &c->st[i], NULL) != SQLITE_OK)) {
 			char what[32];
@@ -1500,9 +1546,15 @@ static void total_rows_add(struct rec_total *t, struct total_rows *tr, struct co
 		if (src->state == RS_ENDED || (dst->state == RS_PAUSED && src->state != RS_PAUSED))
 			dst->state = src->state == RS_ENDED ? RS_ENDED : RS_RUNNING;
 		dst->llc_alone = 0;
-		/* placement and memory: the latest; so is a domain's persistence */
+		/* placement and memory: the latest; so is what libvirt says of a domain */
 		if (src->persist != DP_UNKNOWN)
 			dst->persist = src->persist;
+		if (src->numa_mode != DN_UNKNOWN)
+			dst->numa_mode = src->numa_mode;
+		if (src->n_iothreads >= 0) {
+			dst->n_iothreads = src->n_iothreads;
+			memcpy(dst->iothread_ids, src->iothread_ids, sizeof(dst->iothread_ids));
+		}
 		dst->cpu = src->cpu;
 		dst->node = src->node;
 		if (src->mem_node) {

@@ -801,11 +801,14 @@ TEST(record_lifecycle_round_trip_and_schema_3)
 }
 
 /*
- * rows.persist (within schema 4): a libvirt domain's persistence is written
- * on its VM row and read back (persistent, transient, not known), so that
- * advice from a recording writes --config where the domain has a
- * configuration.  A schema 4 file from before the column (dropped here)
- * reads with persistence not known and its other schema 4 columns intact.
+ * rows.persist, rows.numa_mode and rows.iothreads (within schema 4): what
+ * libvirt says of a domain is written on its VM row and read back
+ * (persistent, transient, not known; restrictive, strict, not known;
+ * IOThreads 1 and 3, none, not known), so that advice from a recording
+ * writes --config where the domain has a configuration, numatune --live
+ * where its mode lets it, and pins its IOThreads.  A schema 4 file from
+ * before the last two columns (dropped here) keeps persistence; one from
+ * before persist too reads all three not known, its other columns intact.
  */
 TEST(record_persist_round_trip_and_early_schema_4)
 {
@@ -820,6 +823,8 @@ TEST(record_persist_round_trip_and_early_schema_4)
 	struct recording rec;
 	struct vp_err err = { 0, "" };
 	static const enum diag_persist pers[3] = { DP_PERSISTENT, DP_TRANSIENT, DP_UNKNOWN };
+	static const enum diag_numa_mode mode[3] = { DN_RESTRICTIVE, DN_UNKNOWN, DN_STRICT };
+	static const int n_io[3] = { 2, 0, -1 };
 	size_t k;
 
 	if (!m)
@@ -837,6 +842,10 @@ TEST(record_persist_round_trip_and_early_schema_4)
 		rec_synth_set(&f, (k + 1) * 1000000000ull, 1e8, 0.1);
 		f.rows[0].libvirt = true;
 		f.rows[0].persist = pers[k];
+		f.rows[0].numa_mode = mode[k];
+		f.rows[0].n_iothreads = n_io[k];
+		f.rows[0].iothread_ids[0] = 1;
+		f.rows[0].iothread_ids[1] = 3;
 		f.rows[0].started = 77.5;
 		CHECK_INT(rec_append(w, &f, &err), 0);
 	}
@@ -848,6 +857,26 @@ TEST(record_persist_round_trip_and_early_schema_4)
 		CHECK_INT(rec_next_frame(&rec, &g, &err), 1);
 		CHECK_INT(g.rows[0].persist, pers[k]);
 		CHECK_INT(g.rows[1].persist, DP_UNKNOWN);
+		CHECK_INT(g.rows[0].numa_mode, mode[k]);
+		CHECK_INT(g.rows[1].numa_mode, DN_UNKNOWN);
+		CHECK_INT(g.rows[0].n_iothreads, n_io[k]);
+		if (n_io[k] == 2) {
+			CHECK_INT(g.rows[0].iothread_ids[0], 1);
+			CHECK_INT(g.rows[0].iothread_ids[1], 3);
+		}
+		CHECK_INT(g.rows[1].n_iothreads, -1);
+		collect_frame_release(&g);
+	}
+	rec_release(&rec);
+
+	CHECK_INT(sql(path, "ALTER TABLE rows DROP COLUMN numa_mode"), SQLITE_OK);
+	CHECK_INT(sql(path, "ALTER TABLE rows DROP COLUMN iothreads"), SQLITE_OK);
+	CHECK_INT(rec_open(path, &rec, &err), 0);
+	for (k = 0; k < 3; k++) {
+		CHECK_INT(rec_next_frame(&rec, &g, &err), 1);
+		CHECK_INT(g.rows[0].persist, pers[k]);
+		CHECK_INT(g.rows[0].numa_mode, DN_UNKNOWN);
+		CHECK_INT(g.rows[0].n_iothreads, -1);
 		collect_frame_release(&g);
 	}
 	rec_release(&rec);
