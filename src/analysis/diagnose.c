@@ -1042,6 +1042,12 @@ static void advise_queue(const struct diag_input *in, struct diag_result *r)
 	}
 }
 
+/* A thread's apportioned steal (diag_vcpu.steal_ns), 0 none or unknown. */
+static double vcpu_steal(const struct diag_vcpu *v)
+{
+	return isfinite(v->steal_ns) && v->steal_ns > 0 ? v->steal_ns : 0;
+}
+
 /*
  * CPU contention per vCPU: the time it was runnable but waited for a CPU,
  * in % of its run + wait time (schedstat).  Not a share of cycles: the two
@@ -1054,14 +1060,14 @@ static void eval_cpu(const struct diag_input *in, struct diag_result *r)
 
 	for (i = 0; i < in->n_vcpus; i++) {
 		const struct diag_vcpu *v = &in->vcpus[i];
-		double pc, t = v->run_ns + v->wait_ns;
+		double st = vcpu_steal(v), pc, t = v->run_ns + v->wait_ns + st;
 		struct diag_bottleneck *b;
 		int same = 0;
 
 		r->vcpu_wait_pct[i] = NAN;
 		if (!isfinite(v->run_ns) || !isfinite(v->wait_ns) || !(t > 0) || v->wait_ns < 0)
 			continue;
-		pc = r->vcpu_wait_pct[i] = 100.0 * v->wait_ns / t;
+		pc = r->vcpu_wait_pct[i] = 100.0 * (v->wait_ns + st) / t;
 		if (pc < p->factor_pct)
 			continue;
 		for (j = 0; j < in->n_vcpus; j++)
@@ -1072,13 +1078,32 @@ static void eval_cpu(const struct diag_input *in, struct diag_result *r)
 		b->factor = DIAG_FACTOR_CPU;
 		b->cost_pct = pc;
 		b->sev = pc >= 2 * p->factor_pct ? SEV_CRITICAL : SEV_WARNING;
-		b->quality = VQ_MEASURED;
-		b->confidence = CONF_HIGH;
-		b->evidence = xasprintf("waited %.0f ms for a CPU while it ran %.0f ms (schedstat): "
-					"%.1f%% of its run + wait time, comparable to, not the same as, "
-					"a factor's %% of cycles%s",
-					v->wait_ns / 1e6, v->run_ns / 1e6, pc,
-					same > 1 ? "; it shares its CPU with other vCPUs in view" : "");
+		b->quality = st > 0 ? VQ_APPORTIONED : VQ_MEASURED;
+		b->confidence = st > 0 ? CONF_MEDIUM : CONF_HIGH;
+		if (st > 0)
+			b->evidence = xasprintf("waited %.0f ms for a CPU of the guest (schedstat) and "
+						"about %.0f ms more while the hypervisor ran other work on "
+						"its CPU %d (that CPU's steal time, /proc/stat, apportioned "
+						"by its run time), while it ran %.0f ms: %.1f%% of its run "
+						"+ wait time, comparable to, not the same as, a factor's %% "
+						"of cycles; the stolen part waits on the host, where "
+						"vmmprof diagnose sees it", v->wait_ns / 1e6, st / 1e6,
+						v->cpu, v->run_ns / 1e6, pc);
+		else if (v->wait_steal) /* inside a guest: the host's run-queue wait, seen as steal */
+			b->evidence = xasprintf("the hypervisor ran other work for %.0f ms while this "
+						"vCPU wanted to run, and it ran %.0f ms (steal time, "
+						"/proc/stat): %.1f%% of its run + wait time, comparable "
+						"to, not the same as, a factor's %% of cycles; nothing "
+						"inside the guest changes it: its vCPU threads wait on "
+						"the host (vmmprof diagnose there)",
+						v->wait_ns / 1e6, v->run_ns / 1e6, pc);
+		else
+			b->evidence = xasprintf("waited %.0f ms for a CPU while it ran %.0f ms "
+						"(schedstat): %.1f%% of its run + wait time, "
+						"comparable to, not the same as, a factor's %% of "
+						"cycles%s", v->wait_ns / 1e6, v->run_ns / 1e6, pc,
+						same > 1 ? "; it shares its CPU with other vCPUs in "
+						"view" : "");
 	}
 }
 
@@ -1211,7 +1236,8 @@ static double node_demand(const struct diag_input *in, int ni, int *n_usable)
 			known = false;
 	}
 	for (i = 0; known && i < in->n_vcpus; i++)
-		if (node_index(in, in->vcpus[i].node) == ni && isfinite(in->vcpus[i].wait_ns))
+		if (node_index(in, in->vcpus[i].node) == ni && isfinite(in->vcpus[i].wait_ns) &&
+		    !in->vcpus[i].wait_steal)
 			d += in->vcpus[i].wait_ns / 1e9 / in->duration_s;
 	return known ? d : NAN;
 }
@@ -1230,8 +1256,17 @@ static void advise_cpu(const struct diag_input *in, struct diag_result *r)
 	struct cpulist *cl = xcalloc(in->n_nodes ? in->n_nodes : 1, sizeof(*cl));
 	struct cpulist used;
 	bool *done = xcalloc(in->n_vcpus ? in->n_vcpus : 1, sizeof(bool));
+	/* the run-queue wait alone: a move inside this host takes no steal away */
+	double *rq = xcalloc(in->n_vcpus ? in->n_vcpus : 1, sizeof(double));
 	size_t i, j, k;
 
+	for (i = 0; i < in->n_vcpus; i++) {
+		const struct diag_vcpu *v = &in->vcpus[i];
+		double st = vcpu_steal(v);
+
+		rq[i] = st > 0 && isfinite(r->vcpu_wait_pct[i]) ?
+			100.0 * v->wait_ns / (v->run_ns + v->wait_ns + st) : r->vcpu_wait_pct[i];
+	}
 	cpulist_init(&used);
 	for (i = 0; i < in->n_nodes; i++) {
 		cpulist_init(&cl[i]);
@@ -1245,10 +1280,12 @@ static void advise_cpu(const struct diag_input *in, struct diag_result *r)
 		int c = in->vcpus[i].cpu, n_stack = 0, cn;
 		bool kept = false;
 
-		if (done[i] || c < 0 || !(r->vcpu_wait_pct[i] >= p->factor_pct))
+		/* steal is the host's queue: no CPU inside the guest takes it away */
+		if (done[i] || c < 0 || in->vcpus[i].wait_steal ||
+		    !(rq[i] >= p->factor_pct))
 			continue;
 		for (j = i; j < in->n_vcpus; j++)
-			if (in->vcpus[j].cpu == c && r->vcpu_wait_pct[j] >= p->factor_pct)
+			if (in->vcpus[j].cpu == c && rq[j] >= p->factor_pct)
 				n_stack++;
 		if (n_stack < 2)
 			continue;
@@ -1263,7 +1300,7 @@ static void advise_cpu(const struct diag_input *in, struct diag_result *r)
 			int n_isol = 0, n_busy = 0;
 			const char *what = vm->adapter == HVA_NATIVE ? "thread" : "vCPU";
 
-			if (v->cpu != c || !(r->vcpu_wait_pct[j] >= p->factor_pct))
+			if (v->cpu != c || !(rq[j] >= p->factor_pct))
 				continue;
 			done[j] = true;
 			if (!kept) { /* the first one stays */
@@ -1276,7 +1313,7 @@ static void advise_cpu(const struct diag_input *in, struct diag_result *r)
 				if (order[k] < 0 || (k == 1 && order[1] == order[0]))
 					continue;
 				target = pick_cpu(in, &cl[order[k]], c,
-						  r->vcpu_wait_pct[j] / 100.0, &used, &after, &n_isol,
+						  rq[j] / 100.0, &used, &after, &n_isol,
 						  &n_busy);
 				if (target >= 0)
 					tn = order[k];
@@ -1293,7 +1330,7 @@ static void advise_cpu(const struct diag_input *in, struct diag_result *r)
 						      "to take it: the node is overcommitted",
 						      vm->name, what, v->index, c, cn >= 0 ? in->nodes[cn].id : -1);
 				sbuf_addf(&ev, "it waited %.1f%% of its run + wait time; %d vCPUs waiting "
-					  "for CPU %d; every other CPU of node %d", r->vcpu_wait_pct[j],
+					  "for CPU %d; every other CPU of node %d", rq[j],
 					  n_stack, c, cn >= 0 ? in->nodes[cn].id : -1);
 				if (n_busy || n_isol) {
 					sbuf_addstr(&ev, " runs a vCPU in view");
@@ -1319,7 +1356,7 @@ static void advise_cpu(const struct diag_input *in, struct diag_result *r)
 			a->vcpu = v->index;
 			a->to_node = tn;
 			/* what it gains: its wait now less what it would wait there */
-			a->gain_pct = r->vcpu_wait_pct[j] - (isfinite(after) ? 100 * after : 0);
+			a->gain_pct = rq[j] - (isfinite(after) ? 100 * after : 0);
 			a->action = xasprintf("move %s %s %d from CPU %d, which %d waiting vCPUs share, "
 					      "to CPU %d (node %d%s)", vm->name, what, v->index, c, n_stack, target,
 					      in->nodes[tn].id,
@@ -1330,7 +1367,7 @@ static void advise_cpu(const struct diag_input *in, struct diag_result *r)
 
 				sbuf_addf(&ev, "it waited %.0f ms for a CPU while it ran %.0f ms: %.1f%% of "
 					  "its run + wait time (schedstat); no vCPU in view ran on CPU %d",
-					  v->wait_ns / 1e6, v->run_ns / 1e6, r->vcpu_wait_pct[j], target);
+					  v->wait_ns / 1e6, v->run_ns / 1e6, rq[j], target);
 				if (hc && isfinite(hc->busy))
 					sbuf_addf(&ev, ", busy %.0f%% of the interval with other work%s",
 						  100 * hc->busy, isfinite(hc->queued) ?
@@ -1345,7 +1382,7 @@ static void advise_cpu(const struct diag_input *in, struct diag_result *r)
 							      "%.1f%% of its run + wait time (a fair share of "
 							      "CPU %d beside what ran there%s; time, not a share "
 							      "of cycles), and the vCPUs left on CPU %d wait less",
-							      r->vcpu_wait_pct[j], isfinite(hc->queued) ?
+							      rq[j], isfinite(hc->queued) ?
 							      "about" : "at least about", 100 * after, target,
 							      isfinite(hc->queued) ? "" : ", whose queue is "
 							      "unknown here", c);
@@ -1353,7 +1390,7 @@ static void advise_cpu(const struct diag_input *in, struct diag_result *r)
 					a->effect = xasprintf("its wait for a CPU falls towards zero when CPU %d "
 							      "is idle (up to %.1f%% of its run + wait time back, "
 							      "not a share of cycles), and the vCPUs left on CPU "
-							      "%d wait less", target, r->vcpu_wait_pct[j], c);
+							      "%d wait less", target, rq[j], c);
 			}
 			{
 				char cpu[16];
@@ -1369,6 +1406,7 @@ static void advise_cpu(const struct diag_input *in, struct diag_result *r)
 	free(cl);
 	cpulist_release(&used);
 	free(done);
+	free(rq);
 }
 
 static int cmp_advice(const void *pa, const void *pb)

@@ -48,6 +48,13 @@ struct diag_vcpu {
 	double run_ns;               /* time on a CPU */
 	double wait_ns;              /* time runnable but waiting for a CPU */
 	int cpu;                     /* the CPU it was last seen on; -1 unknown */
+	bool wait_steal;             /* a vCPU of the guest vmmprof runs in: wait_ns is the steal
+					time of its CPU (/proc/stat), what the hypervisor ran
+					instead while it wanted to run; run_ns what it ran */
+	double steal_ns;             /* a thread inside a guest: what the hypervisor took from
+					its CPU while it ran there (that CPU's steal time,
+					/proc/stat, apportioned by its run time: quality
+					apportioned); 0 or NaN none or unknown */
 	struct diag_factor_in f[FACTOR_N];
 };
 
@@ -218,7 +225,8 @@ struct diag_result {
 	size_t n_a, cap_a;
 	struct diag_vm_summary *vm;  /* n_vms entries */
 	double *vcpu_pct;            /* n_vcpus * FACTOR_N: the cost stage's costs in % */
-	double *vcpu_wait_pct;       /* n_vcpus: run-queue wait in % of run + wait; NaN unknown */
+	double *vcpu_wait_pct;       /* n_vcpus: run-queue wait (and steal_ns) in % of run + wait
+					(+ steal); NaN unknown */
 	bool *vcpu_membound;         /* n_vcpus */
 	char **node_notes;           /* n_nodes: bandwidth vs peak, queues ("" when nothing) */
 	size_t n_vms, n_vcpus, n_nodes;

@@ -96,6 +96,9 @@ struct collect_row {
 	enum row_state state;
 	int index, tid;                 /* vCPU rows: vCPU number, host thread (-1 none) */
 	int cpu, node;                  /* vCPU rows: placement at the sample, -1 unknown */
+	double sched_run_ns;            /* vCPU rows: its thread's schedstat run and run-queue */
+	double sched_wait_ns;           /* wait over the frame, whatever the model reads (CPU
+					   contention); NaN unknown, 0 both in a recording */
 	uint64_t *mem_node;             /* VM rows: resident bytes per node id, heap; NULL unknown */
 	int n_mem_nodes;
 	char *mem_reason;               /* VM rows: where mem_node comes from, or why it is
@@ -166,6 +169,8 @@ struct collect_frame {
 	double *cpu_busy;               /* per CPU id < n_cpu_stat: busy share over the frame
 					   (/proc/stat); NaN unknown; heap */
 	double *cpu_queued;             /* ditto: its run queue's wait in CPUs (/proc/schedstat) */
+	double *cpu_steal;              /* ditto: the share of it stolen by the hypervisor (/proc/stat
+					   steal, of cpu_busy): inside a guest, its vCPUs' wait */
 	int n_cpu_stat;
 	char *isolated;                 /* /sys/devices/system/cpu/isolated, a CPU list; NULL unknown */
 	bool numa_balancing;            /* kernel.numa_balancing is on */

@@ -451,6 +451,7 @@ void collect_frame_release(struct collect_frame *f)
 	free(f->rdt_node);
 	free(f->cpu_busy);
 	free(f->cpu_queued);
+	free(f->cpu_steal);
 	free(f->isolated);
 	for (i = 0; i < f->n_scaling; i++)
 		free(f->scaling[i].event);
@@ -568,6 +569,41 @@ void frame_node_cost_pct(const struct collect_frame *f, int node_id, double pct[
 	}
 	for (k = 0; k < FACTOR_N; k++)
 		pct[k] = have[k] && cyc > 0 ? 100 * cost[k] / cyc : NAN;
+}
+
+/*
+ * Steal time inside a guest (/proc/stat): what the hypervisor ran instead
+ * while a vCPU of this guest wanted to run -- the host's run-queue wait of
+ * its thread, seen from inside (KVM's steal time is that thread's schedstat
+ * run_delay).  A vCPU of the guest adapter (vCPU = its CPU) takes its CPU's
+ * time over the run: what it ran (busy less steal) and the steal.  A thread
+ * in view (native) takes the steal of the CPU it was last seen on in
+ * proportion to its run time there (its schedstat run excludes steal with
+ * paravirtual steal accounting); apportioned, since it may have moved.
+ * Only a whole-run frame has the CPUs' times.
+ */
+static void guest_steal(const struct collect_frame *f, const struct collect_row *r,
+			struct diag_vcpu *v)
+{
+	double busy, steal;
+
+	if ((r->adapter != HVA_GUEST && r->adapter != HVA_NATIVE) || !f->cpu_busy ||
+	    !f->cpu_steal || r->cpu < 0 ||
+	    r->cpu >= f->n_cpu_stat || !(f->duration > 0))
+		return;
+	busy = f->cpu_busy[r->cpu];
+	steal = f->cpu_steal[r->cpu];
+	if (!isfinite(busy) || !isfinite(steal) || steal > busy)
+		return;
+	if (r->adapter == HVA_NATIVE) {
+		/* ran run_ns of the CPU's busy - steal: the steal in that proportion */
+		if (steal > 0 && busy > steal && isfinite(v->run_ns) && v->run_ns > 0)
+			v->steal_ns = v->run_ns * steal / (busy - steal);
+		return;
+	}
+	v->run_ns = (busy - steal) * f->duration * 1e9;
+	v->wait_ns = steal * f->duration * 1e9;
+	v->wait_steal = true;
 }
 
 void frame_diag_input(const struct model *m, const bool *factor_ok, const struct topology *topo,
@@ -696,10 +732,17 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 			v->remote_frac = remote_metric >= 0 && isfinite(r->metrics[remote_metric]) ?
 					 r->metrics[remote_metric] : r->remote.v;
 			v->mem_intensity = intensity_metric >= 0 ? r->metrics[intensity_metric] : NAN;
-			/* CPU contention: the model's schedstat sources on the vCPU's row */
+			/* CPU contention: the model's schedstat sources on the vCPU's row,
+			 * else the collector's own schedstat of its thread */
 			v->run_ns = run_in >= 0 && r->inputs ? r->inputs[run_in] : NAN;
 			v->wait_ns = wait_in >= 0 && r->inputs ? r->inputs[wait_in] : NAN;
+			if (!(isfinite(v->run_ns) && isfinite(v->wait_ns)) &&
+			    r->sched_run_ns + r->sched_wait_ns > 0) {
+				v->run_ns = r->sched_run_ns;
+				v->wait_ns = r->sched_wait_ns;
+			}
 			v->cpu = r->cpu;
+			guest_steal(f, r, v);
 			for (fi = 0; fi < FACTOR_N; fi++)
 				factor_evidence(m, factor_ok, f, r, (enum factor_id)fi, &v->f[fi]);
 		}

@@ -658,7 +658,7 @@ static struct target *find_target(struct cview *c, int tid)
 
 /* Fill a row's inputs for one vCPU thread. */
 static void vcpu_inputs(struct cview *c, const struct hv_vcpu *v, bool live, int ent, bool total,
-			const double *counts, double *in)
+			const double *counts, double *in, double *run_ns, double *wait_ns)
 {
 	const struct model *m = c->o.model;
 	struct target *t = find_target(c, v->tid);
@@ -682,6 +682,16 @@ static void vcpu_inputs(struct cview *c, const struct hv_vcpu *v, bool live, int
 			t->ssp = now;
 		have_now = false;
 		t = NULL;
+	}
+	/* CPU contention whatever the model reads (the diagnosis's own source) */
+	*run_ns = *wait_ns = NAN;
+	if (have_now && t) {
+		const struct task_schedstat *b = total ? &t->ss0 : &t->ssp;
+
+		if (now.run_ns >= b->run_ns && now.wait_ns >= b->wait_ns) {
+			*run_ns = (double)(now.run_ns - b->run_ns);
+			*wait_ns = (double)(now.wait_ns - b->wait_ns);
+		}
 	}
 	for (i = 0; i < m->n_inputs; i++) {
 		const struct task_schedstat *base = t ? (total ? &t->ss0 : &t->ssp) : NULL;
@@ -1010,7 +1020,8 @@ static int find_numad(const char *root)
 
 /*
  * The whole host over the run, for the placement rules: each CPU's busy
- * share and run-queue wait, isolcpus=, and what would re-place VMs behind
+ * share, steal (inside a guest: what the hypervisor took from its vCPUs)
+ * and run-queue wait, isolcpus=, and what would re-place VMs behind
  * the advice's back (kernel.numa_balancing, numad).
  */
 static void host_state(struct cview *c, struct collect_frame *f)
@@ -1034,8 +1045,10 @@ static void host_state(struct cview *c, struct collect_frame *f)
 		f->n_cpu_stat = max + 1;
 		f->cpu_busy = xcalloc((size_t)max + 2, sizeof(double));
 		f->cpu_queued = xcalloc((size_t)max + 2, sizeof(double));
+		f->cpu_steal = xcalloc((size_t)max + 2, sizeof(double));
 		for (k = 0; k <= max; k++) {
 			f->cpu_busy[k] = cpustat_busy(&c->run_cs, &now, k);
+			f->cpu_steal[k] = cpustat_steal(&c->run_cs, &now, k);
 			f->cpu_queued[k] = NAN;
 		}
 		if (c->have_run_dl && !cpudelay_read(c->root, &dl, NULL)) {
@@ -1246,7 +1259,7 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 			r->node = vm->vcpus[j].node;
 			r->inputs = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
 			vcpu_inputs(c, &vm->vcpus[j], i < n_live && !vm->vcpus[j].ended, r->ent, total,
-				    counts, r->inputs);
+				    counts, r->inputs, &r->sched_run_ns, &r->sched_wait_ns);
 			if (share)
 				apportion_row(c, ncounts, share + v * (size_t)c->o.plat->topo.n_nodes,
 					      home ? home + v * (size_t)c->o.plat->topo.n_nodes : NULL,

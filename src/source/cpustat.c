@@ -31,6 +31,7 @@ int cpustat_parse(const char *text, struct cpustat *out, struct vp_err *err)
 			/* user nice system idle iowait irq softirq steal */
 			out->cpus[out->n].busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
 			out->cpus[out->n].total = out->cpus[out->n].busy + v[3] + v[4];
+			out->cpus[out->n].steal = v[7];
 			out->n++;
 		}
 		p = strchr(p, '\n');
@@ -77,6 +78,15 @@ double cpustat_busy(const struct cpustat *prev, const struct cpustat *now, int c
 	if (!a || !b || b->total <= a->total || b->busy < a->busy)
 		return NAN;
 	return (double)(b->busy - a->busy) / (double)(b->total - a->total);
+}
+
+double cpustat_steal(const struct cpustat *prev, const struct cpustat *now, int cpu)
+{
+	const struct cpu_times *a = find(prev, cpu), *b = find(now, cpu);
+
+	if (!a || !b || b->total <= a->total || b->steal < a->steal)
+		return NAN;
+	return (double)(b->steal - a->steal) / (double)(b->total - a->total);
 }
 
 int cpudelay_parse(const char *text, struct cpudelay *out, struct vp_err *err)

@@ -12,6 +12,8 @@ struct cpu_times {
 	int cpu;
 	uint64_t busy;   /* user + nice + system + irq + softirq + steal */
 	uint64_t total;  /* busy + idle + iowait */
+	uint64_t steal;  /* of busy: time the hypervisor ran something else while this
+			    (virtual) CPU wanted to run; 0 on bare metal and old kernels */
 };
 
 /* Owned by the caller: cpustat_read() ... cpustat_release(). */
@@ -26,6 +28,11 @@ void cpustat_release(struct cpustat *s);
 
 /* Busy fraction of cpu between two reads; NaN when it is missing or no time passed. */
 double cpustat_busy(const struct cpustat *prev, const struct cpustat *now, int cpu);
+/*
+ * Stolen fraction of cpu between two reads (steal over all its time, so
+ * cpustat_busy() less this is what the CPU ran itself); NaN as above.
+ */
+double cpustat_steal(const struct cpustat *prev, const struct cpustat *now, int cpu);
 
 /*
  * Each CPU's run-queue wait, the 8th field after "cpuN" in /proc/schedstat

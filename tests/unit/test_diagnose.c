@@ -903,6 +903,53 @@ TEST(diagnose_cpu_overcommit_moves_nothing)
 }
 
 /*
+ * Inside a guest, steal is part of a thread's CPU contention but no move
+ * inside the guest takes it away.  Threads 0 and 1 of p share CPU 0; each
+ * ran 0.5 s, waited 0.05 s in the guest's queue and lost 0.45 s to steal:
+ * (0.05 + 0.45) / 1.0 = 50 %, a finding, but the queue alone is 5 %: no
+ * unstack advice.  With 0.3 s queued and 0.2 s stolen the queue is 30 %:
+ * the second thread moves to CPU 1 (node 0 holds all of p's memory, CPU 0
+ * is taken), gaining those 30 % (no host CPU figures: none predicted there).
+ */
+TEST(diagnose_steal_is_contention_but_not_unstacked)
+{
+	struct scenario s;
+	const struct diag_advice *a;
+	struct diag_vcpu *v;
+	int i, round;
+
+	for (round = 0; round < 2; round++) {
+		sc_init(&s);
+		sc_vm(&s, "p", HVA_NATIVE, false, 1.0, 0.0);
+		for (i = 0; i < 2; i++) {
+			v = sc_vcpu(&s, 0, i, 0);
+			v->cpu = 0;
+			v->run_ns = 0.5e9;
+			v->wait_ns = round ? 0.3e9 : 0.05e9;
+			v->steal_ns = round ? 0.2e9 : 0.45e9;
+		}
+		run(&s);
+		CHECK_NEAR(s.r.vcpu_wait_pct[0], 50.0, 1e-9);
+		CHECK_INT((int)s.r.n_b, 2);
+		if (s.r.n_b)
+			CHECK_INT(s.r.b[0].quality, VQ_APPORTIONED);
+		a = find_advice(&s.r, "unstack-vcpus");
+		if (!round) {
+			CHECK(a == NULL);
+			CHECK(find_advice(&s.r, "cpu-overcommit") == NULL);
+		} else {
+			CHECK(a != NULL);
+			if (a) {
+				CHECK_INT(a->vcpu, 1);
+				CHECK_NEAR(a->gain_pct, 30.0, 1e-9);
+				CHECK_CONTAINS(a->command, "taskset -pc 1 1001");
+			}
+		}
+		diag_result_release(&s.r);
+	}
+}
+
+/*
  * Commands that work as printed (libvirt 9.0, the testbed's): --config only
  * on a persistent domain (a transient one refuses it: "transient domains do
  * not have any persistent config"); a running domain's nodeset changes live

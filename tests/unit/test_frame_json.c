@@ -297,6 +297,133 @@ TEST(frame_diag_input_node_view)
 }
 
 /*
+ * CPU contention reaches the diagnosis whatever the model reads.  A model
+ * with no sched.* sources: a KVM vCPU's own schedstat over the run (the
+ * collector's, on its row) ran 300 ms and waited 700 ms: 700 / 1000 = 70 %.
+ * A vCPU of the guest vmmprof runs in takes its CPU's /proc/stat over the
+ * 2 s run: CPU 0 busy 90 % of which 30 % stolen ran (0.9 - 0.3) x 2 s =
+ * 1.2 s and waited 0.3 x 2 s = 0.6 s: 0.6 / 1.8 = 33.3 %, a critical finding
+ * (from 20 %); CPU 1 busy 50 %, 2 % stolen: 0.04 / (0.96 + 0.04) = 4 %, none.
+ * A thread in view inside the guest, last on CPU 0, ran 400 ms and waited
+ * 100 ms (schedstat): CPU 0 ran 0.9 - 0.3 = 0.6 of the time and lost 0.3,
+ * so its share is 400 x 0.3 / 0.6 = 200 ms stolen: (100 + 200) / (400 +
+ * 100 + 200) = 42.86 %, apportioned, medium confidence.
+ * (One frame holds all three kinds only to test the paths at once.)
+ */
+TEST(frame_diag_input_cpu_contention_sources)
+{
+	static const char text[] =
+		"model st\nevent tclk = task-clock\nmetric u = tclk\n"
+		"factor locality unavailable \"l\"\nfactor llc unavailable \"c\"\n"
+		"factor sharing unavailable \"s\"\nfactor imc unavailable \"i\"\n"
+		"factor queue unavailable \"q\"\n";
+	struct model *m = NULL;
+	struct vp_err err = { 0, "" };
+	struct topology topo;
+	struct collect_frame f;
+	struct collect_row rows[7];
+	struct diag_input in;
+	struct diag_result res;
+	double busy[3] = { 0.9, 0.5, 0.8 }, steal[3] = { 0.3, 0.02, 0 }, met[7][1];
+	double inp[7][1];
+	bool ok[FACTOR_N] = { false, false, false, false, false };
+	size_t i;
+
+	m = load_model(text, "st.model");
+	if (!m)
+		return;
+	memset(&topo, 0, sizeof(topo));
+	memset(&f, 0, sizeof(f));
+	memset(rows, 0, sizeof(rows));
+	f.duration = 2;
+	f.rows = rows;
+	f.n_rows = 7;
+	f.host_read = true;
+	f.cpu_busy = busy;
+	f.cpu_steal = steal;
+	f.n_cpu_stat = 3;
+	for (i = 0; i < 7; i++) {
+		met[i][0] = inp[i][0] = NAN;
+		rows[i].metrics = met[i];
+		rows[i].inputs = inp[i];
+		rows[i].sched_run_ns = rows[i].sched_wait_ns = NAN;
+		rows[i].domid = -1;
+		rows[i].node = -1;
+		for (int k = 0; k < FACTOR_N; k++)
+			rows[i].fv[k].score = rows[i].fv[k].cost_cycles = NAN;
+	}
+	rows[0].kind = rows[3].kind = ENT_VM;
+	rows[0].adapter = rows[1].adapter = rows[2].adapter = HVA_GUEST;
+	rows[0].name = (char *)"g";
+	rows[3].adapter = rows[4].adapter = HVA_KVM;
+	rows[3].name = (char *)"web1";
+	rows[3].pid = 1234;
+	for (i = 1; i < 5; i++) {
+		if (i == 3)
+			continue;
+		rows[i].kind = ENT_VCPU;
+		rows[i].vm_row = i < 3 ? 0 : 3;
+		rows[i].tid = i < 3 ? -1 : 1300;
+	}
+	rows[1].index = rows[1].cpu = 0;
+	rows[2].index = rows[2].cpu = 1;
+	rows[4].index = 0;
+	rows[4].cpu = 2;
+	rows[4].sched_run_ns = 300e6;
+	rows[4].sched_wait_ns = 700e6;
+	rows[5].kind = ENT_PROCESS;
+	rows[5].adapter = rows[6].adapter = HVA_NATIVE;
+	rows[5].name = (char *)"p";
+	rows[5].pid = 500;
+	rows[6].kind = ENT_THREAD;
+	rows[6].vm_row = 5;
+	rows[6].tid = 501;
+	rows[6].index = rows[6].cpu = 0;
+	rows[6].sched_run_ns = 400e6;
+	rows[6].sched_wait_ns = 100e6;
+	frame_diag_input(m, ok, &topo, NULL, &f, &in);
+	CHECK_INT((int)in.n_vcpus, 4);
+	CHECK_NEAR(in.vcpus[3].steal_ns, 200e6, 1);
+	CHECK(!in.vcpus[3].wait_steal);
+	CHECK_NEAR(in.vcpus[0].run_ns, 1.2e9, 1);
+	CHECK_NEAR(in.vcpus[0].wait_ns, 0.6e9, 1);
+	CHECK(in.vcpus[0].wait_steal);
+	CHECK_NEAR(in.vcpus[1].wait_ns, 0.04e9, 1);
+	CHECK(!in.vcpus[2].wait_steal);
+	CHECK_NEAR(in.vcpus[2].wait_ns, 700e6, 0);
+	CHECK_INT(diagnose(&in, &res, &err), 0);
+	CHECK_NEAR(res.vcpu_wait_pct[0], 100.0 / 3, 1e-9);
+	CHECK_NEAR(res.vcpu_wait_pct[1], 4.0, 1e-9);
+	CHECK_NEAR(res.vcpu_wait_pct[2], 70.0, 1e-9);
+	CHECK_NEAR(res.vcpu_wait_pct[3], 300.0 / 7, 1e-9);
+	CHECK_INT((int)res.n_b, 3);
+	if (res.n_b == 3) {
+		CHECK_INT((int)res.b[0].entity, 2);
+		CHECK_INT(res.b[0].quality, VQ_MEASURED);
+		CHECK_INT((int)res.b[1].entity, 3);
+		CHECK_INT(res.b[1].quality, VQ_APPORTIONED);
+		CHECK_INT(res.b[1].confidence, CONF_MEDIUM);
+		CHECK_CONTAINS(res.b[1].evidence, "about 200 ms more");
+		CHECK_INT((int)res.b[2].entity, 0);
+		CHECK_INT((int)res.b[2].factor, (int)DIAG_FACTOR_CPU);
+		CHECK_INT(res.b[2].sev, SEV_CRITICAL);
+		CHECK_INT(res.b[2].quality, VQ_MEASURED);
+		CHECK_CONTAINS(res.b[2].evidence, "steal time");
+		CHECK_CONTAINS(res.b[0].evidence, "schedstat");
+	}
+	diag_result_release(&res);
+	/* without the steal column (an older /proc/stat, a sample frame) the guest's is n/a */
+	collect_diag_release(&in);
+	f.cpu_steal = NULL;
+	frame_diag_input(m, ok, &topo, NULL, &f, &in);
+	CHECK_NAN(in.vcpus[0].wait_ns);
+	CHECK(!in.vcpus[0].wait_steal);
+	CHECK_NEAR(in.vcpus[3].steal_ns, 0, 0);
+	collect_diag_release(&in);
+	model_free(m);
+}
+
+/*
  * #row_nodes: 1 on a node row, #num_nodes on any other, so that one
  * bw_util formula is a node's use of its own peak on a node row and a
  * share of the machine's on a VM row.  4 nodes, peak 10 GB/s per node,

@@ -336,6 +336,31 @@ TEST(cpustat_busy_between_reads)
 }
 
 /*
+ * Steal (the 8th number after "cpuN": user nice system idle iowait irq
+ * softirq steal) is part of busy and apart on its own.  cpu0 from
+ * busy 100+100+50 = 250 of 1050 to 300+200+150 = 650 of 1550: busy
+ * 400 / 500 = 0.8, stolen 100 / 500 = 0.2.  A line without the column
+ * (kernels before 2.6.11) has no steal: 0.
+ */
+TEST(cpustat_steal_between_reads)
+{
+	struct cpustat a, b;
+
+	CHECK_INT(cpustat_parse("cpu0 100 0 100 800 0 0 0 50 0 0\ncpu1 10 0 0 90 0 0 0\n", &a,
+				NULL), 0);
+	CHECK_INT(cpustat_parse("cpu0 300 0 200 900 0 0 0 150 0 0\ncpu1 20 0 0 180 0 0 0\n", &b,
+				NULL), 0);
+	CHECK_U64(a.cpus[0].steal, 50);
+	CHECK_NEAR(cpustat_busy(&a, &b, 0), 0.8, 1e-12);
+	CHECK_NEAR(cpustat_steal(&a, &b, 0), 0.2, 1e-12);
+	CHECK_NEAR(cpustat_steal(&a, &b, 1), 0.0, 0);
+	CHECK_NAN(cpustat_steal(&a, &b, 5));
+	CHECK_NAN(cpustat_steal(&a, &a, 0));  /* no time passed */
+	cpustat_release(&a);
+	cpustat_release(&b);
+}
+
+/*
  * /proc/schedstat version 15 (Documentation/scheduler/sched-stats.rst):
  * "cpuN" then yld_count, 0, sched_count, sched_goidle, ttwu_count,
  * ttwu_local, rq_cpu_time, run_delay, pcount; the domain lines are not CPUs.
