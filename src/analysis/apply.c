@@ -17,7 +17,8 @@ static enum factor_id rule_factor(const char *rule)
 	if (!strcmp(rule, "spread") || !strcmp(rule, "cap-per-socket") ||
 	    !strcmp(rule, "interleave"))
 		return FACTOR_IMC;
-	if (!strcmp(rule, "unstack-vcpus") || !strcmp(rule, "cpu-overcommit"))
+	if (!strcmp(rule, "unstack-vcpus") || !strcmp(rule, "cpu-overcommit") ||
+	    !strcmp(rule, "separate-smt"))
 		return DIAG_FACTOR_CPU;
 	return FACTOR_LOCALITY;   /* pin-vcpu-to-memory, migrate-memory and the Xen placements */
 }

@@ -94,6 +94,7 @@ static struct diag_advice *add_advice(struct diag_result *r, const char *rule, s
 	a->vm = vm;
 	a->vcpu = -1;
 	a->to_node = -1;
+	a->to_cpu = -1;
 	a->gain_pct = NAN;
 	return a;
 }
@@ -1355,6 +1356,7 @@ static void advise_cpu(const struct diag_input *in, struct diag_result *r)
 			a = add_advice(r, "unstack-vcpus", v->vm);
 			a->vcpu = v->index;
 			a->to_node = tn;
+			a->to_cpu = target;
 			/* what it gains: its wait now less what it would wait there */
 			a->gain_pct = rq[j] - (isfinite(after) ? 100 * after : 0);
 			a->action = xasprintf("move %s %s %d from CPU %d, which %d waiting vCPUs share, "
@@ -1407,6 +1409,189 @@ static void advise_cpu(const struct diag_input *in, struct diag_result *r)
 	cpulist_release(&used);
 	free(done);
 	free(rq);
+}
+
+/* The share of the interval vCPU v ran (schedstat run time); NaN unknown. */
+static double vcpu_busy(const struct diag_input *in, const struct diag_vcpu *v)
+{
+	if (!finite_pos(in->duration_s) || !isfinite(v->run_ns) || v->run_ns < 0)
+		return NAN;
+	return v->run_ns / 1e9 / in->duration_s;
+}
+
+#define SMT_BUSY 0.5   /* a hardware thread busy at least half the run has a tenant */
+#define SMT_IDLE 0.1   /* a core whose threads all ran less than this is free */
+
+/*
+ * A free core of node index ni for a vCPU leaving CPU from: a CPU whose
+ * own and SMT siblings' busy shares over the run are all below SMT_IDLE,
+ * none of them running or given to a vCPU in view (used) nor reserved by
+ * isolcpus=; one in from's LLC domain first, then the lowest id.  -1 none.
+ */
+static int free_core_cpu(const struct diag_input *in, int ni, const struct diag_cpu *from,
+			 const struct cpulist *used)
+{
+	int best = -1;
+	bool best_llc = false;
+	size_t i, k;
+
+	for (i = 0; i < in->n_cpus; i++) {
+		const struct diag_cpu *c = &in->cpus[i];
+		bool ok = c->node == ni && c->core >= 0;
+
+		for (k = 0; ok && k < in->n_cpus; k++) {
+			const struct diag_cpu *o = &in->cpus[k];
+
+			if (o->core != c->core)
+				continue;
+			ok = !o->isolated && !cpulist_has(used, o->id) && isfinite(o->busy) &&
+			     o->busy < SMT_IDLE;
+		}
+		if (!ok)
+			continue;
+		if (best < 0 || (c->llc == from->llc && c->llc >= 0 && !best_llc)) {
+			best = c->id;
+			best_llc = c->llc == from->llc && c->llc >= 0;
+		}
+	}
+	return best;
+}
+
+/*
+ * Busy vCPUs on SMT siblings: a vCPU that ran at least half the run
+ * (SMT_BUSY) on one hardware thread of a core while the core's other
+ * thread ran, as busy, a vCPU of another VM in view or other work not in
+ * view (a host hog; two vCPUs of one VM on one core are the guest's own
+ * SMT topology, left alone).  They wait for no CPU, so CPU contention does
+ * not see them, yet they share the core's pipeline, L1 and L2; how much
+ * that costs needs counters, so the finding has no cost (ranked after the
+ * costed ones, low confidence) and the advice no gain.  The vCPU later in
+ * view of a pair (or the vCPU beside a hog) is pinned to a CPU of the same
+ * node on a core that is free (free_core_cpu()), not one another advice
+ * gives a vCPU; nothing when no core is free.  Needs the host's CPUs with
+ * their cores and busy shares (a live diagnosis); not for Xen, whose
+ * dom0 sees its own CPUs, not the machine's.
+ */
+static void advise_smt(const struct diag_input *in, struct diag_result *r)
+{
+	struct cpulist used;
+	bool *done = xcalloc(in->n_vcpus ? in->n_vcpus : 1, sizeof(bool));
+	size_t i, j, k;
+
+	if (!in->n_cpus || !finite_pos(in->duration_s))
+		goto out_free;
+	cpulist_init(&used);
+	for (i = 0; i < in->n_vcpus; i++)
+		if (in->vcpus[i].cpu >= 0)
+			cpulist_add(&used, in->vcpus[i].cpu);
+	for (i = 0; i < r->n_a; i++) {
+		if (r->a[i].to_cpu >= 0)
+			cpulist_add(&used, r->a[i].to_cpu);
+		/* a vCPU another CPU advice moves already */
+		for (j = 0; r->a[i].vcpu >= 0 && j < in->n_vcpus; j++)
+			if (in->vcpus[j].vm == r->a[i].vm && in->vcpus[j].index == r->a[i].vcpu &&
+			    (!strcmp(r->a[i].rule, "unstack-vcpus") ||
+			     !strcmp(r->a[i].rule, "cpu-overcommit")))
+				done[j] = true;
+	}
+	for (i = 0; i < in->n_vcpus; i++) {
+		const struct diag_vcpu *v = &in->vcpus[i], *mv;
+		const struct diag_cpu *hc = host_cpu(in, v->cpu), *sib = NULL;
+		const struct diag_vm *vm = &in->vms[v->vm], *mvm;
+		double bv = vcpu_busy(in, v), bo = NAN;
+		size_t partner = (size_t)-1, moved;
+		struct diag_bottleneck *b;
+		struct diag_advice *a;
+		struct sbuf sb = SBUF_INIT;
+		char cpu[16];
+		int target;
+
+		if (done[i] || !hc || hc->core < 0 || hc->node < 0 || !(bv >= SMT_BUSY) ||
+		    vm->adapter == HVA_XEN || vm->adapter == HVA_GUEST)
+			continue;
+		for (k = 0; k < in->n_cpus && !sib; k++) {
+			const struct diag_cpu *o = &in->cpus[k];
+			bool in_view = false;
+
+			if (o == hc || o->core != hc->core)
+				continue;
+			for (j = 0; j < in->n_vcpus; j++) {
+				if (j == i || in->vcpus[j].cpu != o->id)
+					continue;
+				in_view = true;
+				if (!done[j] && in->vcpus[j].vm != v->vm &&
+				    vcpu_busy(in, &in->vcpus[j]) >= SMT_BUSY) {
+					partner = j;
+					sib = o;
+					bo = vcpu_busy(in, &in->vcpus[j]);
+					break;
+				}
+			}
+			if (!sib && !in_view && isfinite(o->busy) && o->busy >= SMT_BUSY) {
+				sib = o;
+				bo = o->busy;
+			}
+		}
+		if (!sib)
+			continue;
+		done[i] = true;
+		if (partner != (size_t)-1)
+			done[partner] = true;
+		moved = partner != (size_t)-1 ? partner : i;
+		mv = &in->vcpus[moved];
+		mvm = &in->vms[mv->vm];
+		for (j = 0; j < 2; j++) {
+			size_t e = j ? partner : i;
+
+			if (e == (size_t)-1)
+				continue;
+			b = add_bottleneck(r);
+			b->scope = DIAG_VCPU;
+			b->entity = e;
+			b->factor = DIAG_FACTOR_CPU;
+			b->sev = SEV_WARNING;
+			b->quality = VQ_MEASURED;
+			b->confidence = CONF_LOW;
+			b->evidence = xasprintf("ran %.0f%% of the run on CPU %d while its SMT sibling "
+						"CPU %d ran %s %.0f%%: one core's pipeline, L1 and L2 for "
+						"both; no cost without counters of the core",
+						100 * vcpu_busy(in, &in->vcpus[e]), in->vcpus[e].cpu,
+						e == i ? sib->id : hc->id,
+						partner == (size_t)-1 ? "other work (not in view)" :
+						"a vCPU of another VM",
+						100 * (e == i ? bo : bv));
+		}
+		target = free_core_cpu(in, hc->node, hc, &used);
+		if (target < 0)
+			continue;
+		cpulist_add(&used, target);
+		a = add_advice(r, "separate-smt", mv->vm);
+		a->vcpu = mv->index;
+		a->to_node = hc->node;
+		a->to_cpu = target;
+		a->action = xasprintf("move %s %s %d from CPU %d, an SMT sibling of busy CPU %d, to "
+				      "CPU %d (node %d), a core of its own", mvm->name,
+				      mvm->adapter == HVA_NATIVE ? "thread" : "vCPU", mv->index, mv->cpu,
+				      moved == i ? sib->id : hc->id, target, in->nodes[hc->node].id);
+		a->evidence = partner == (size_t)-1 ?
+			xasprintf("%s vCPU %d ran %.0f%% of the run on CPU %d and other work not in "
+				  "view %.0f%% on its SMT sibling CPU %d; every thread of CPU %d's "
+				  "core ran less than %.0f%%", vm->name, v->index, 100 * bv, v->cpu,
+				  100 * bo, sib->id, target, 100 * SMT_IDLE) :
+			xasprintf("%s vCPU %d ran %.0f%% of the run on CPU %d and %s vCPU %d %.0f%% "
+				  "on its SMT sibling CPU %d; every thread of CPU %d's core ran less "
+				  "than %.0f%%", vm->name, v->index, 100 * bv, v->cpu, mvm->name,
+				  mv->index, 100 * bo, sib->id, target, 100 * SMT_IDLE);
+		a->effect = xstrdup("each keeps a core to itself instead of sharing one core's "
+				    "pipeline, L1 and L2; how much that gives needs the core's counters "
+				    "(gain n/a)");
+		snprintf(cpu, sizeof(cpu), "%d", target);
+		cmd_pin(mvm, mv->index, mv->tid, cpu, &sb);
+		a->command = sbuf_detach(&sb);
+	}
+	cpulist_release(&used);
+out_free:
+	free(done);
 }
 
 static int cmp_advice(const void *pa, const void *pb)
@@ -1526,7 +1711,8 @@ static void resolve_conflicts(const struct diag_input *in, struct diag_result *r
 			if (!strcmp(a->rule, "colocate") || !strcmp(a->rule, "spread"))
 				moves = true;
 			else if (!strcmp(a->rule, "pin-vcpu-to-memory") ||
-				 !strcmp(a->rule, "cap-per-socket") || !strcmp(a->rule, "unstack-vcpus"))
+				 !strcmp(a->rule, "cap-per-socket") || !strcmp(a->rule, "unstack-vcpus") ||
+				 !strcmp(a->rule, "separate-smt"))
 				moves = x->index == a->vcpu;
 			else
 				moves = false;
@@ -1614,6 +1800,13 @@ int diagnose(const struct diag_input *in, struct diag_result *out, struct vp_err
 	advise_interleave(in, out);
 	advise_queue(in, out);
 	advise_cpu(in, out);
+	{
+		size_t nb = out->n_b;
+
+		advise_smt(in, out);
+		if (out->n_b > nb) /* its findings rank after the costed ones */
+			qsort(out->b, out->n_b, sizeof(*out->b), cmp_bottleneck);
+	}
 	for (i = 0; i < out->n_a; i++) {
 		struct diag_advice *a = &out->a[i];
 

@@ -188,10 +188,12 @@ struct diag_bottleneck {
 struct diag_advice {
 	const char *rule;            /* "pin-vcpu-to-memory", "migrate-memory", "spread",
 					"colocate", "interleave", "cap-per-socket",
-					"unstack-vcpus", "cpu-overcommit" */
+					"unstack-vcpus", "cpu-overcommit", "separate-smt" */
 	size_t vm;                   /* index into vms; (size_t)-1 for node-wide advice */
 	int vcpu;                    /* vCPU index, -1 when the advice is for the whole VM */
 	int to_node;                 /* the node it moves things to; -1 none */
+	int to_cpu;                  /* the one CPU it pins a vCPU to (unstack-vcpus,
+					separate-smt); -1 none */
 	double gain_pct;             /* at most this share of the target's cycles is recovered */
 	/* Texts on the heap, whole whatever their length (diag_result_release()): */
 	char *action;                /* one sentence */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "collect/frame_json.h"
+#include "platform/platform.h"
 #include "collect/frame_text.h"
 #include "util/jsonread.h"
 #include "util/table.h"
@@ -420,6 +421,137 @@ TEST(frame_diag_input_cpu_contention_sources)
 	CHECK(!in.vcpus[0].wait_steal);
 	CHECK_NEAR(in.vcpus[3].steal_ns, 0, 0);
 	collect_diag_release(&in);
+	model_free(m);
+}
+
+/*
+ * Busy vCPUs on SMT siblings, the cores from the skx-2s fixture's sysfs
+ * (CPU n and n + 8 are one core; node 0 = CPUs 0-3 and 8-11, one LLC).
+ * Over a 1 s run: a's vCPU ran 0.9 s on CPU 1 and b's 0.8 s on CPU 9, its
+ * sibling (two VMs, both >= 50 %): both are findings, and b's (the later)
+ * moves to node 0's first free core, CPU 0 (CPUs 0 and 8 ran 5 %, under
+ * 10 %).  c's vCPU ran 0.6 s on CPU 10 while CPU 2, its sibling, ran 70 %
+ * with nothing in view: a host hog; core 0 is now given, core 3 (CPUs 3
+ * and 11, 2 % each) is free: CPU 3.  With CPU 11 at 30 % no core is left
+ * for c: its finding stays, with no advice.  No vCPU waited: no CPU
+ * contention, and the SMT findings carry no cost (low confidence).
+ */
+TEST(frame_diag_input_smt_siblings_on_skx)
+{
+	static const char text[] =
+		"model st\nevent tclk = task-clock\nmetric u = tclk\n"
+		"factor locality unavailable \"l\"\nfactor llc unavailable \"c\"\n"
+		"factor sharing unavailable \"s\"\nfactor imc unavailable \"i\"\n"
+		"factor queue unavailable \"q\"\n";
+	static const char *names[3] = { "a", "b", "c" };
+	static const int cpus[3] = { 1, 9, 10 };
+	static const double run[3] = { 0.9e9, 0.8e9, 0.6e9 };
+	struct model *m = NULL;
+	struct vp_err err = { 0, "" };
+	struct platform plat;
+	struct collect_frame f;
+	struct collect_row rows[6];
+	struct diag_input in;
+	struct diag_result res;
+	double busy[16], met[6][1], inp[6][1];
+	bool ok[FACTOR_N] = { false, false, false, false, false };
+	size_t i, n_smt;
+	int round;
+
+	m = load_model(text, "st.model");
+	if (!m)
+		return;
+	if (platform_probe(&plat, test_data("root/skx-2s"), &err)) {
+		CHECK_STR(err.msg, "");
+		model_free(m);
+		return;
+	}
+	for (round = 0; round < 2; round++) {
+		memset(&f, 0, sizeof(f));
+		memset(rows, 0, sizeof(rows));
+		for (i = 0; i < 16; i++)
+			busy[i] = 0.0;
+		busy[0] = busy[8] = 0.05;
+		busy[1] = 0.9;
+		busy[9] = 0.8;
+		busy[10] = 0.6;
+		busy[2] = 0.7;
+		busy[3] = 0.02;
+		busy[11] = round ? 0.3 : 0.02;
+		f.duration = 1;
+		f.rows = rows;
+		f.n_rows = 6;
+		f.host_read = true;
+		f.cpu_busy = busy;
+		f.n_cpu_stat = 16;
+		for (i = 0; i < 6; i++) {
+			struct collect_row *r = &rows[i];
+
+			met[i][0] = inp[i][0] = NAN;
+			r->metrics = met[i];
+			r->inputs = inp[i];
+			r->adapter = HVA_KVM;
+			r->domid = -1;
+			r->pid = 100 * (int)(i / 2 + 1);
+			for (int k = 0; k < FACTOR_N; k++)
+				r->fv[k].score = r->fv[k].cost_cycles = NAN;
+			if (i % 2 == 0) {
+				r->kind = ENT_VM;
+				r->name = (char *)names[i / 2];
+				r->tid = r->cpu = r->node = r->index = -1;
+				r->sched_run_ns = r->sched_wait_ns = NAN;
+				continue;
+			}
+			r->kind = ENT_VCPU;
+			r->vm_row = i - 1;
+			r->tid = r->pid + 1;
+			r->cpu = cpus[i / 2];
+			r->node = 0;
+			r->sched_run_ns = run[i / 2];
+			r->sched_wait_ns = 0;
+		}
+		frame_diag_input(m, ok, &plat.topo, NULL, &f, &in);
+		CHECK_INT((int)in.n_cpus, 16);
+		if (in.n_cpus == 16) {
+			CHECK_INT(in.cpus[1].core, in.cpus[9].core);
+			CHECK(in.cpus[1].core != in.cpus[2].core);
+			CHECK_INT(in.cpus[9].node, 0);
+		}
+		CHECK_INT(diagnose(&in, &res, &err), 0);
+		CHECK_INT((int)res.n_b, 3);
+		for (i = 0; i < res.n_b && i < 3; i++) {
+			CHECK_INT((int)res.b[i].entity, (int)i);
+			CHECK_INT((int)res.b[i].factor, (int)DIAG_FACTOR_CPU);
+			CHECK_NAN(res.b[i].cost_pct);
+			CHECK_INT(res.b[i].confidence, CONF_LOW);
+		}
+		if (res.n_b == 3) {
+			CHECK_CONTAINS(res.b[0].evidence, "ran 90% of the run on CPU 1 while its SMT "
+				       "sibling CPU 9 ran a vCPU of another VM 80%");
+			CHECK_CONTAINS(res.b[2].evidence, "CPU 2 ran other work (not in view) 70%");
+		}
+		for (i = n_smt = 0; i < res.n_a; i++) {
+			const struct diag_advice *a = &res.a[i];
+
+			CHECK_STR(a->rule, "separate-smt");
+			CHECK_NAN(a->gain_pct);
+			CHECK(!a->conflict);
+			if (n_smt == 0) {
+				CHECK_STR(in.vms[a->vm].name, "b");
+				CHECK_INT(a->to_cpu, 0);
+				CHECK_STR(a->command, "taskset -pc 0 201\n");
+			} else {
+				CHECK_STR(in.vms[a->vm].name, "c");
+				CHECK_INT(a->to_cpu, 3);
+				CHECK_STR(a->command, "taskset -pc 3 301\n");
+			}
+			n_smt++;
+		}
+		CHECK_INT((int)n_smt, round ? 1 : 2);
+		diag_result_release(&res);
+		collect_diag_release(&in);
+	}
+	platform_release(&plat);
 	model_free(m);
 }
 
