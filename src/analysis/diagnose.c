@@ -1649,6 +1649,21 @@ static double bytes_to_move(const struct diag_input *in, const struct diag_vm *v
 	return b;
 }
 
+/* VM vm's DRAM traffic in GB/s, its vCPUs' sum; NaN when none is known. */
+static double vm_gbs(const struct diag_input *in, size_t vm)
+{
+	double g = 0;
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < in->n_vcpus; i++)
+		if (in->vcpus[i].vm == vm && finite_pos(in->vcpus[i].mem_gbs)) {
+			g += in->vcpus[i].mem_gbs;
+			any = true;
+		}
+	return any ? g : NAN;
+}
+
 /*
  * The placement pass over the whole host: walk the advice in rank order and
  * keep one plan that fits.  Each node's capacity is its CPUs less those
@@ -1658,7 +1673,12 @@ static double bytes_to_move(const struct diag_input *in, const struct diag_vm *v
  * fixture tree), one CPU per vCPU in view last seen there.  An advice that
  * moves vCPUs to another node adds each one's demand there and takes it
  * from where it ran; one that moves memory with migratepages needs the
- * bytes it moves free on the target node (node meminfo), and takes them.
+ * bytes it moves free on the target node (node meminfo), and takes them,
+ * and headroom on the target node's memory controllers: its measured
+ * bandwidth plus the VM's traffic to the memory that moves (its vCPUs'
+ * GB/s in proportion to the share of its memory not there yet) must stay
+ * under the knee of its calibrated peak (bw_knee), and the traffic moves
+ * with it from the nodes it leaves.
  * What no longer fits is kept, flagged with the reason, and not counted:
  * no two advices are told to take the same CPUs or memory, and the advice
  * not flagged never overcommits a node.
@@ -1669,11 +1689,13 @@ static void resolve_conflicts(const struct diag_input *in, struct diag_result *r
 	double *load = xcalloc(nn ? nn : 1, sizeof(double));
 	double *cap = xcalloc(nn ? nn : 1, sizeof(double));
 	double *freeb = xcalloc(nn ? nn : 1, sizeof(double));
+	double *bw = xcalloc(nn ? nn : 1, sizeof(double));
 	bool host = host_load_known(in);
 
 	for (i = 0; i < nn; i++) {
 		cap[i] = in->nodes[i].n_cpus;
 		freeb[i] = in->nodes[i].mem_free_bytes;
+		bw[i] = in->nodes[i].bw_gbs;
 	}
 	for (i = 0; i < in->n_cpus; i++) {
 		int ni = in->cpus[i].node;
@@ -1696,7 +1718,7 @@ static void resolve_conflicts(const struct diag_input *in, struct diag_result *r
 	for (i = 0; i < r->n_a; i++) {
 		struct diag_advice *a = &r->a[i];
 		int to = a->to_node;
-		double moved = 0, mem = NAN;
+		double moved = 0, mem = NAN, gbs = NAN, lim;
 		bool mp = a->command && strstr(a->command, "migratepages ");
 		const struct diag_vm *vm = a->vm < in->n_vms ? &in->vms[a->vm] : NULL;
 
@@ -1719,8 +1741,13 @@ static void resolve_conflicts(const struct diag_input *in, struct diag_result *r
 			if (moves)
 				moved += host ? vcpu_demand(in, x) : 1;
 		}
-		if (mp && vm)
+		if (mp && vm) {
 			mem = bytes_to_move(in, vm, to);
+			/* its traffic to the pages that move: they are not on `to` yet */
+			if (vm->mem_frac && isfinite(vm->mem_frac[to]))
+				gbs = vm_gbs(in, a->vm) * (1 - vm->mem_frac[to]);
+		}
+		lim = in->params.bw_knee * in->nodes[to].peak_gbs;
 		if (moved > 0 && load[to] + moved > cap[to] + 1e-9) {
 			a->conflict = true;
 			if (host)
@@ -1745,6 +1772,28 @@ static void resolve_conflicts(const struct diag_input *in, struct diag_result *r
 				 mem / 1073741824.0, vm->name);
 			continue;
 		}
+		if (finite_pos(gbs) && isfinite(bw[to]) && finite_pos(lim) && bw[to] + gbs > lim) {
+			a->conflict = true;
+			a->conflict_note = xasprintf("node %d's memory controllers would carry %.1f GB/s, "
+				 "%.0f%% of their calibrated %.1f GB/s and past the %.0f%% knee where "
+				 "loaded latency rises: they carried %.1f GB/s%s and %s's traffic to the "
+				 "memory this moves is %.1f GB/s; apply it only with traffic taken off "
+				 "node %d", in->nodes[to].id, bw[to] + gbs,
+				 100 * (bw[to] + gbs) / in->nodes[to].peak_gbs, in->nodes[to].peak_gbs,
+				 100 * in->params.bw_knee, bw[to],
+				 bw[to] != in->nodes[to].bw_gbs ? " after the advice ranked above" : "",
+				 vm->name, gbs, in->nodes[to].id);
+			continue;
+		}
+		if (finite_pos(gbs)) {
+			size_t k;
+
+			if (isfinite(bw[to]))
+				bw[to] += gbs;
+			for (k = 0; k < nn; k++) /* it leaves the nodes that held the pages */
+				if ((int)k != to && isfinite(bw[k]) && isfinite(vm->mem_frac[k]))
+					bw[k] -= vm_gbs(in, a->vm) * vm->mem_frac[k];
+		}
 		load[to] += moved;
 		for (v = 0; moved > 0 && v < in->n_vcpus; v++) {
 			const struct diag_vcpu *x = &in->vcpus[v];
@@ -1762,6 +1811,7 @@ static void resolve_conflicts(const struct diag_input *in, struct diag_result *r
 	free(load);
 	free(cap);
 	free(freeb);
+	free(bw);
 }
 
 int diagnose(const struct diag_input *in, struct diag_result *out, struct vp_err *err)

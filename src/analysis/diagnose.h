@@ -44,6 +44,9 @@ struct diag_vcpu {
 					node (measured, or the placement estimate); NaN */
 	double mem_intensity;        /* how much memory traffic it makes (any unit, compared
 					within one run to pick the heaviest); NaN unknown */
+	double mem_gbs;              /* its DRAM traffic in GB/s (the model's mem_bw on its row,
+					a share of its nodes' IMC counts), for the bandwidth
+					headroom of a memory move; NaN or 0 unknown */
 	/* CPU contention (schedstat over the interval): NaN unknown */
 	double run_ns;               /* time on a CPU */
 	double wait_ns;              /* time runnable but waiting for a CPU */

@@ -732,6 +732,7 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 			v->remote_frac = remote_metric >= 0 && isfinite(r->metrics[remote_metric]) ?
 					 r->metrics[remote_metric] : r->remote.v;
 			v->mem_intensity = intensity_metric >= 0 ? r->metrics[intensity_metric] : NAN;
+			v->mem_gbs = v->mem_intensity; /* mem_bw is GB/s in every model */
 			/* CPU contention: the model's schedstat sources on the vCPU's row,
 			 * else the collector's own schedstat of its thread */
 			v->run_ns = run_in >= 0 && r->inputs ? r->inputs[run_in] : NAN;

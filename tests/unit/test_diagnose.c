@@ -903,6 +903,70 @@ TEST(diagnose_cpu_overcommit_moves_nothing)
 }
 
 /*
+ * Bandwidth headroom of a memory move.  m (plain QEMU) runs both vCPUs on
+ * node 0 with all its memory on node 1 (locality 30 %): migrate-memory to
+ * node 0.  Each vCPU makes 4 GB/s of DRAM traffic: 8 GB/s, all of it to
+ * pages that move.  Calibrated peak 100 GB/s per node, knee 75 %: node 0
+ * carrying 70 GB/s would carry 78 GB/s, 78 % > 75 %: flagged.  At 60 GB/s
+ * it would carry 68: the move stands.  Then a second VM n, also all on
+ * node 0 with memory on node 1 and 5 GB/s, ranked after m: 60 + 8 + 5 =
+ * 73 fits, and with node 0 at 64: 64 + 8 = 72 fits but 72 + 5 = 77 does
+ * not: only n is flagged, "after the advice ranked above".
+ */
+TEST(diagnose_placement_pass_needs_bandwidth_headroom)
+{
+	struct scenario s;
+	const struct diag_advice *a;
+	static const double node0[] = { 70, 60, 60, 64 };
+	int round, n_mm;
+	size_t i;
+
+	for (round = 0; round < 4; round++) {
+		n_mm = 0;
+		sc_init(&s);
+		s.nodes[0].peak_gbs = s.nodes[1].peak_gbs = 100;
+		s.nodes[0].bw_gbs = node0[round];
+		s.nodes[1].bw_gbs = 20;
+		sc_vm(&s, "m", HVA_KVM, false, 0.0, 1.0);
+		if (round >= 2)
+			sc_vm(&s, "n", HVA_KVM, false, 0.0, 1.0);
+		for (i = 0; i < (round >= 2 ? 3u : 2u); i++) {
+			struct diag_vcpu *v = sc_vcpu(&s, i < 2 ? 0 : 1, (int)i, 0);
+
+			/* n's locality a little lower: ranked after m's */
+			set_cost(v, FACTOR_LOCALITY, i < 2 ? 3e8 : 2e8, VQ_MEASURED);
+			v->mem_stall_cycles = 4e8;
+			v->remote_frac = 0.9;
+			v->mem_gbs = i < 2 ? 4 : 5;
+		}
+		run(&s);
+		for (i = 0; i < s.r.n_a; i++) {
+			a = &s.r.a[i];
+			if (strcmp(a->rule, "migrate-memory"))
+				continue;
+			n_mm++;
+			if (!strcmp(s.vms[a->vm].name, "m")) {
+				CHECK_INT(a->conflict, round == 0);
+				if (round == 0)
+					CHECK_CONTAINS(a->conflict_note, "node 0's memory controllers would "
+						       "carry 78.0 GB/s, 78% of their calibrated 100.0 GB/s "
+						       "and past the 75% knee");
+			} else {
+				CHECK_INT(a->conflict, round == 3);
+				if (round == 3)
+					CHECK_CONTAINS(a->conflict_note, "would carry 77.0 GB/s, 77% of "
+						       "their calibrated 100.0 GB/s and past the 75% knee where "
+						       "loaded latency rises: they carried 72.0 GB/s after the "
+						       "advice ranked above and n's traffic to the memory this "
+						       "moves is 5.0 GB/s");
+			}
+		}
+		CHECK_INT(n_mm, round >= 2 ? 2 : 1);
+		diag_result_release(&s.r);
+	}
+}
+
+/*
  * Inside a guest, steal is part of a thread's CPU contention but no move
  * inside the guest takes it away.  Threads 0 and 1 of p share CPU 0; each
  * ran 0.5 s, waited 0.05 s in the guest's queue and lost 0.45 s to steal:
