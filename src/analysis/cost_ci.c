@@ -129,6 +129,17 @@ void cost_ci_ctx_running(struct cost_ci_ctx *ctx, const struct model *m,
 		ctx->running_f[fac] = cost_ci_running_factor(m, f, fac);
 }
 
+void cost_ci_ctx_init(struct cost_ci_ctx *ctx, const struct model *m,
+		      const struct collect_frame *f, bool calibrated)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->residency = f->residency;
+	ctx->calibrated = calibrated;
+	ctx->resamples = 1000;
+	ctx->seed = 1;
+	cost_ci_ctx_running(ctx, m, f);
+}
+
 /* Factor f's running share: its own events', else all events' (a context
  * that never set running_f has zeros there: a counted event runs > 0). */
 static double factor_running(const struct cost_ci_ctx *c, int f)

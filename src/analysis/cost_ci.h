@@ -66,6 +66,13 @@ double cost_ci_running(const struct collect_frame *f);
  * for another's.  NaN when none of them was counted.
  */
 double cost_ci_running_factor(const struct model *m, const struct collect_frame *f, int fac);
+/*
+ * The context of a run whose whole-run frame is f (live, a daemon's session
+ * or a recording's total alike): its running shares (cost_ci_ctx_running()),
+ * residency, calibration, 1000 draws, seed 1.
+ */
+void cost_ci_ctx_init(struct cost_ci_ctx *ctx, const struct model *m,
+		      const struct collect_frame *f, bool calibrated);
 /* ctx's running and running_f from frame f (the whole run's). */
 void cost_ci_ctx_running(struct cost_ci_ctx *ctx, const struct model *m,
 			 const struct collect_frame *f);

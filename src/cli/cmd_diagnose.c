@@ -121,14 +121,14 @@ int diagnose_recorded_total(const struct recording *rec, const struct model *m,
 				 "before it\n", rec->n_read);
 	sbuf_addf(&head, "  %s\n", dv.cal_note);
 	if (ci) {
-		/* the recorded intervals' spread; a recording keeps counts already
-		 * scaled for multiplexing, not the running share (docs/record-format.md) */
-		struct cost_ci_ctx cx = { NAN, total->residency, rec->have_cal, 1000, 1 };
-		int f;
+		/* the recorded intervals' spread, widened by the recorded running
+		 * shares as a live run's by its own (docs/record-format.md) */
+		struct cost_ci_ctx cx;
 
-		for (f = 0; f < FACTOR_N; f++)
-			cx.running_f[f] = NAN;
-		cx.running_why = "not in the recording (its counts are stored already scaled)";
+		cost_ci_ctx_init(&cx, m, total, rec->have_cal);
+		if (!rec->scaling_kept)
+			cx.running_why = "not in the recording (written before recordings kept "
+					 "the running shares)";
 		cx.samples = "recorded intervals";
 		cost_ci_finish(ci, &cx);
 		dv.ci = ci;
@@ -324,11 +324,9 @@ static int run_diagnose(int argc, char **argv)
 		dv.fr = &fr;
 		dv.cal_note = sbuf_str(&p.cal_note);
 		{
-			struct cost_ci_ctx cx = { cost_ci_running(&fr), fr.residency, p.have_cal,
-						  1000, 1 };
+			struct cost_ci_ctx cx;
 
-			cost_ci_ctx_running(&cx, p.model, &fr);
-
+			cost_ci_ctx_init(&cx, p.model, &fr, p.have_cal);
 			cost_ci_finish(&iv, &cx);
 			dv.ci = &iv;    /* with fewer than 2 samples the bounds are null */
 		}

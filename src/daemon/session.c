@@ -1206,10 +1206,9 @@ enum MHD_Result vpd_session_diagnosis(struct vpd_req *r, const char *id)
 		dv.r = &res;
 		{
 			/* the session's frames as a local live diagnose takes its samples */
-			struct cost_ci_ctx cx = { cost_ci_running(&fr), fr.residency,
-						  ss->pl.have_cal, 1000, 1 };
+			struct cost_ci_ctx cx;
 
-			cost_ci_ctx_running(&cx, s->model, &fr);
+			cost_ci_ctx_init(&cx, s->model, &fr, ss->pl.have_cal);
 			if (s->interval_ms != 1000)
 				cx.samples = "the session's intervals";
 			cost_ci_finish(&s->ci, &cx);

@@ -63,6 +63,20 @@ static void bind_frame(const struct recording *r, const int *map, double *scratc
 		bind_row(r, map, scratch, m, f, &f->rows[i]);
 	for (i = 0; i < f->n_nodes; i++)
 		bind_row(r, map, scratch, m, f, &f->nodes[i]);
+	/* the running shares, recorded by the recorded input's index: the model's index */
+	for (i = k = 0; i < f->n_scaling; i++) {
+		size_t j;
+
+		for (j = 0; j < m->n_inputs && map[j] != (int)f->scaling[i].input; j++)
+			;
+		if (j == m->n_inputs) {
+			free(f->scaling[i].event);
+			continue;
+		}
+		f->scaling[k] = f->scaling[i];
+		f->scaling[k++].input = j;
+	}
+	f->n_scaling = k;
 	/* the LLC cost's solo rates, from the intervals each row was alone so far, as live */
 	frame_cost(m, r->have_cal ? &r->cal : NULL, f, solo);
 	if (!r->node_inputs)
@@ -105,7 +119,10 @@ static void bind_frame(const struct recording *r, const int *map, double *scratc
  * 'restrictive': the domain's memory mode, NULL not known), so that advice
  * from a recording changes a running domain's nodeset where libvirt can,
  * and rows.iothreads (its IOThread ids, "1,3"; "" none; NULL not known),
- * so that moving a whole domain from a recording pins its IOThreads too.
+ * so that moving a whole domain from a recording pins its IOThreads too;
+ * then the scaling table (each counted input's enabled and running time in
+ * the interval, perf's multiplexing), so that a recording's cost intervals
+ * are widened as live ones are (issue 16).
  */
 static const char *const schema_sql =
 	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
@@ -125,7 +142,9 @@ static const char *const schema_sql =
 	"  value REAL, PRIMARY KEY (seq, pos, input)) WITHOUT ROWID;"
 	"CREATE TABLE node_rdt (seq INTEGER NOT NULL, node INTEGER NOT NULL, llc REAL,"
 	"  mbm_total REAL, mbm_local REAL, PRIMARY KEY (seq, node)) WITHOUT ROWID;"
-	"CREATE TABLE texts (id INTEGER PRIMARY KEY, text TEXT NOT NULL);";
+	"CREATE TABLE texts (id INTEGER PRIMARY KEY, text TEXT NOT NULL);"
+	"CREATE TABLE scaling (seq INTEGER NOT NULL, input INTEGER NOT NULL, enabled REAL,"
+	"  running REAL, PRIMARY KEY (seq, input)) WITHOUT ROWID;";
 
 /*
  * Open the file PATH names.  SQLite gives some names other meanings (""
@@ -156,7 +175,7 @@ struct rec_writer {
 	int n_node_ids;
 	struct strmap texts;        /* text -> id in texts, those committed or in this frame */
 	size_t n_texts;             /* ids handed out (never reused, even after a rollback) */
-	sqlite3_stmt *st_frame, *st_row, *st_mem, *st_val, *st_rdt, *st_text;
+	sqlite3_stmt *st_frame, *st_row, *st_mem, *st_val, *st_rdt, *st_text, *st_scal;
 };
 
 static int db_error(struct vp_err *err, sqlite3 *db, const char *path, const char *what)
@@ -360,6 +379,8 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 	    sqlite3_prepare_v2(w->db, "INSERT INTO row_mem VALUES (?, ?, ?, ?)", -1, &w->st_mem,
 			       NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO vals VALUES (?, ?, ?, ?)", -1, &w->st_val,
+			       NULL) ||
+	    sqlite3_prepare_v2(w->db, "INSERT INTO scaling VALUES (?, ?, ?, ?)", -1, &w->st_scal,
 			       NULL)) {
 		ret = db_error(err, w->db, path, "cannot write");
 		goto fail;
@@ -554,6 +575,17 @@ int rec_append(struct rec_writer *w, const struct collect_frame *f, struct vp_er
 		if ((ret = step(w, w->st_rdt, err)))
 			goto fail;
 	}
+	/* how long each counted input ran of the time it was enabled (multiplexing) */
+	for (i = 0; i < f->n_scaling; i++) {
+		if (f->scaling[i].input >= w->n_inputs)
+			continue;
+		sqlite3_bind_int64(w->st_scal, 1, (sqlite3_int64)w->seq);
+		sqlite3_bind_int64(w->st_scal, 2, (sqlite3_int64)f->scaling[i].input);
+		bind_double(w->st_scal, 3, f->scaling[i].enabled_s);
+		bind_double(w->st_scal, 4, f->scaling[i].running_s);
+		if ((ret = step(w, w->st_scal, err)))
+			goto fail;
+	}
 	/* the entity rows, then the node rows (kind 'node', their own position as vm_pos) */
 	for (i = 0; i < f->n_rows; i++)
 		if ((ret = append_row(w, &f->rows[i], i, err)))
@@ -625,6 +657,7 @@ int rec_close(struct rec_writer *w, struct vp_err *err)
 	sqlite3_finalize(w->st_mem);
 	sqlite3_finalize(w->st_val);
 	sqlite3_finalize(w->st_rdt);
+	sqlite3_finalize(w->st_scal);
 	sqlite3_finalize(w->st_text);
 	if (w->db) {
 		/* fold the WAL back so the recording is one self-contained file */
@@ -770,7 +803,7 @@ static int read_nodes_inputs(sqlite3 *db, struct recording *r, struct vp_err *er
 
 /* ---- streaming frames ---- */
 
-enum { CUR_FRAMES, CUR_ROWS, CUR_MEM, CUR_VALS, CUR_RDT, CUR_N };
+enum { CUR_FRAMES, CUR_ROWS, CUR_MEM, CUR_VALS, CUR_RDT, CUR_SCAL, CUR_N };
 
 /*
  * One ordered scan per table, walked in step with the frames: each frame
@@ -804,6 +837,7 @@ static const char *const cursor_sql[CUR_N] = {
 	"SELECT seq, pos, node, bytes FROM row_mem ORDER BY seq, pos",
 	"SELECT seq, pos, input, value FROM vals ORDER BY seq, pos, input",
 	"SELECT seq, node, llc, mbm_total, mbm_local FROM node_rdt ORDER BY seq, node",
+	"SELECT seq, input, enabled, running FROM scaling ORDER BY seq, input",
 };
 
 /*
@@ -819,6 +853,7 @@ static const char *const cursor_sql_old[CUR_N] = {
 	NULL,
 	NULL,
 	"SELECT 0, 0, NULL, NULL, NULL WHERE 0",
+	"SELECT 0, 0, NULL, NULL WHERE 0",
 };
 
 /* Schema 3 files with mem_reason: the lifecycle columns NULL (running, start unknown). */
@@ -838,7 +873,7 @@ static const char *const rows_sql_4[] = {
 };
 
 static const char *const cursor_table[CUR_N] = { "frames", "rows", "row_mem", "vals",
-						 "node_rdt" };
+						 "node_rdt", "scaling" };
 
 static bool damaged_code(int code)
 {
@@ -1117,6 +1152,33 @@ static int fill_frame(struct recording *r, struct collect_frame *f, sqlite3_int6
 			return -1;
 		}
 	}
+
+	/* the running shares, by recorded input (bind_frame() maps them to the model's) */
+	st = c->st[CUR_SCAL];
+	while (c->rc[CUR_SCAL] == SQLITE_ROW && sqlite3_column_int64(st, 0) <= n) {
+		sqlite3_int64 in = sqlite3_column_int64(st, 1);
+
+		if (sqlite3_column_int64(st, 0) < n) {
+			*what = "running shares out of order";
+			return VP_EFORMAT;
+		}
+		if (in >= 0 && (size_t)in < r->n_inputs) {
+			struct collect_scaling *sc;
+
+			f->scaling = xrealloc(f->scaling, (f->n_scaling + 1) * sizeof(*f->scaling));
+			sc = &f->scaling[f->n_scaling++];
+			sc->event = xstrdup(r->input_names[in]);
+			sc->input = (size_t)in;
+			sc->enabled_s = col_double(st, 2);
+			sc->running_s = col_double(st, 3);
+			sc->running_pct = sc->enabled_s > 0 && isfinite(sc->running_s) ?
+					  100 * sc->running_s / sc->enabled_s : NAN;
+		}
+		if (!advance(c, CUR_SCAL)) {
+			*what = "reading scaling";
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -1266,6 +1328,7 @@ int rec_open(const char *path, struct recording *r, struct vp_err *err)
 			snprintf(what, sizeof(what), "no %s table", cursor_table[i]);
 			return bad(err, path, c->db, what);
 		}
+	r->scaling_kept = !strcmp(sqlite3_sql(c->st[CUR_SCAL]), cursor_sql[CUR_SCAL]);
 	return cursor_prime(r, err);
 }
 
@@ -1477,6 +1540,8 @@ struct rec_total {
 	struct total_rows ents;   /* out.rows */
 	struct total_rows nodes;  /* out.nodes */
 	struct cost_solo *solo;   /* the rows' solo LLC miss rates, from the frames added */
+	double *enabled, *running; /* per model input: summed over the frames' scaling */
+	bool *counted;            /* per model input: some frame has its scaling */
 };
 
 struct rec_total *rec_total_new(const struct recording *r, const struct model *m)
@@ -1493,6 +1558,9 @@ struct rec_total *rec_total_new(const struct recording *r, const struct model *m
 	strmap_init(&t->ents.keys);
 	strmap_init(&t->nodes.keys);
 	t->solo = cost_solo_new();
+	t->enabled = xcalloc(m->n_inputs + 1, sizeof(double));
+	t->running = xcalloc(m->n_inputs + 1, sizeof(double));
+	t->counted = xcalloc(m->n_inputs + 1, sizeof(bool));
 	return t;
 }
 
@@ -1628,6 +1696,7 @@ static void total_rdt_add(struct collect_frame *out, const struct collect_frame 
 void rec_total_add(struct rec_total *t, const struct collect_frame *fr)
 {
 	struct collect_frame *out = &t->out;
+	size_t i;
 
 	out->duration += fr->duration;
 	out->t_ns = fr->t_ns;
@@ -1639,6 +1708,17 @@ void rec_total_add(struct rec_total *t, const struct collect_frame *fr)
 	total_rows_add(t, &t->nodes, &out->nodes, &out->n_nodes, fr, fr->nodes, fr->n_nodes);
 	total_rdt_add(out, fr);
 	cost_solo_update(t->solo, fr);
+	/* the whole run's running share per input, as a live run's total has it */
+	for (i = 0; i < fr->n_scaling; i++) {
+		const struct collect_scaling *sc = &fr->scaling[i];
+
+		if (sc->input >= t->m->n_inputs || !isfinite(sc->enabled_s) ||
+		    !isfinite(sc->running_s))
+			continue;
+		t->enabled[sc->input] += sc->enabled_s;
+		t->running[sc->input] += sc->running_s;
+		t->counted[sc->input] = true;
+	}
 }
 
 void rec_total_finish(struct rec_total *t, struct collect_frame *out)
@@ -1647,6 +1727,19 @@ void rec_total_finish(struct rec_total *t, struct collect_frame *out)
 	size_t i;
 
 	*out = t->out;
+	for (i = 0; i < t->m->n_inputs; i++) {
+		struct collect_scaling *sc;
+
+		if (!t->counted[i])
+			continue;
+		out->scaling = xrealloc(out->scaling, (out->n_scaling + 1) * sizeof(*out->scaling));
+		sc = &out->scaling[out->n_scaling++];
+		sc->event = xstrdup(t->m->inputs[i].spec);
+		sc->input = i;
+		sc->enabled_s = t->enabled[i];
+		sc->running_s = t->running[i];
+		sc->running_pct = t->enabled[i] > 0 ? 100 * t->running[i] / t->enabled[i] : NAN;
+	}
 	/* VM rows come before their vCPUs for the diagnosis input */
 	for (i = 0; i < out->n_rows; i++)
 		frame_eval_row(t->m, &r->plat, r->have_cal ? &r->cal : NULL, out->cpu_mhz,
@@ -1661,6 +1754,9 @@ void rec_total_finish(struct rec_total *t, struct collect_frame *out)
 	free(t->ents.cnt);
 	free(t->nodes.cnt);
 	free(t->add);
+	free(t->enabled);
+	free(t->running);
+	free(t->counted);
 	free(t);
 }
 

@@ -74,6 +74,8 @@ struct recording {
 	struct collect_frame *frames;    /* rec_read() only: every frame */
 	size_t n_frames;
 	size_t n_read;                   /* frames rec_next_frame() has yielded since the start */
+	bool scaling_kept;               /* the file keeps each interval's running shares
+					    (frame scaling; files before it have none) */
 	struct rec_cursor *cur;          /* rec_open(): the file, open for rec_next_frame() */
 };
 

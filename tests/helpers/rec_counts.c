@@ -10,7 +10,9 @@
  *   frame [alone=1|0|-1] NAME=VALUE...  one one-second interval: the vCPU's and the
  *                                     VM's model inputs by name (any input not named
  *                                     is n/a), and the vCPU's LLC tenancy (1 no other
- *                                     busy tenant, -1 it had one, 0 not known)
+ *                                     busy tenant, -1 it had one, 0 not known);
+ *                                     run.NAME=PCT: input NAME was counted PCT % of
+ *                                     the interval's 1 s (perf's running/enabled)
  * Nothing is computed here: the values are written as given, and every cost
  * is the reader's (the cost stage run by `diagnose`/`report` on the file).
  */
@@ -130,7 +132,21 @@ int main(int argc, char **argv)
 					f.rows[1].llc_alone = (signed char)atoi(eq + 1);
 					continue;
 				}
-				in = input_of(m, word);
+				/* run.NAME=PCT: input NAME counted PCT % of the interval */
+				in = input_of(m, !strncmp(word, "run.", 4) ? word + 4 : word);
+				if (in >= 0 && !strncmp(word, "run.", 4)) {
+					struct collect_scaling *sc;
+
+					f.scaling = xrealloc(f.scaling,
+							     (f.n_scaling + 1) * sizeof(*f.scaling));
+					sc = &f.scaling[f.n_scaling++];
+					sc->event = xstrdup(m->inputs[in].spec);
+					sc->input = (size_t)in;
+					sc->enabled_s = 1;
+					sc->running_pct = strtod(eq + 1, NULL);
+					sc->running_s = sc->running_pct / 100;
+					continue;
+				}
 				if (in < 0) {
 					fprintf(stderr, "rec_counts: line %lu: model %s has no input '%s'\n",
 						ln, m->name, word);
