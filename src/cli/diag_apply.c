@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analysis/apply.h"
+#include "hv/kvm.h"
 #include "cli/commands.h"
 #include "record/record.h"
 #include "util/alloc.h"
@@ -106,37 +107,10 @@ static char *affinity(void *ctx, int tid)
 	return res;
 }
 
-/*
- * The thread of IOThread id in QEMU process pid under root: QEMU names it
- * "IO " and the object's id, which libvirt makes "iothread" and the id
- * (libvirt starts QEMU with debug-threads=on); -1 when none is so named.
- */
+/* The thread of IOThread id of QEMU process pid under root (kvm_qemu_iothread_tid()). */
 static int iothread_tid(void *ctx, int pid, int id)
 {
-	const char *root = ctx;
-	char path[128], want[32], *comm;
-	char **tids = NULL;
-	size_t n = 0, i, len;
-	struct vp_err err;
-	int tid = -1;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	if (vp_list_dir(root, path, &tids, &n, &err))
-		return -1;
-	/* the kernel keeps 15 bytes of a thread's name */
-	snprintf(want, sizeof(want), "IO iothread%d", id);
-	want[15] = '\0';
-	for (i = 0; i < n && tid < 0; i++) {
-		snprintf(path, sizeof(path), "/proc/%d/task/%.20s/comm", pid, tids[i]);
-		if (vp_read_file(root, path, &comm, NULL, &err))
-			continue;
-		len = strcspn(comm, "\n");
-		if (len == strlen(want) && !strncmp(comm, want, len))
-			tid = atoi(tids[i]);
-		free(comm);
-	}
-	vp_free_names(tids, n);
-	return tid;
+	return kvm_qemu_iothread_tid(ctx, pid, id);
 }
 
 /* Run `vmmprof CMD ARGS...` in this process (record, compare): its exit code. */

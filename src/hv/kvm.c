@@ -1324,6 +1324,37 @@ int kvm_libvirt_iothreads(const char *root, const char *name, int *ids, int max)
 	return n;
 }
 
+int kvm_qemu_iothread_tid(const char *root, int pid, int id)
+{
+	char path[128], want[32], *comm;
+	char **tids = NULL;
+	size_t n = 0, i, len;
+	struct vp_err err;
+	int tid = -1, found = 0;
+
+	if (pid <= 0 || id < 0)
+		return -1;
+	/* the kernel keeps 15 bytes of a thread's name: a longer one is not unique */
+	if ((size_t)snprintf(want, sizeof(want), "IO iothread%d", id) > 15)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	if (vp_list_dir(root, path, &tids, &n, &err))
+		return -1;
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%.20s/comm", pid, tids[i]);
+		if (vp_read_file(root, path, &comm, NULL, &err))
+			continue;
+		len = strcspn(comm, "\n");
+		if (len == strlen(want) && !strncmp(comm, want, len)) {
+			tid = atoi(tids[i]);
+			found++;
+		}
+		free(comm);
+	}
+	vp_free_names(tids, n);
+	return found == 1 && tid > 0 ? tid : -1;
+}
+
 void kvm_libvirt_domain(const char *root, const char *name, int *persistent, int *restrictive)
 {
 	char *path, *xml = NULL;

@@ -34,6 +34,15 @@ int kvm_libvirt_iothreads(const char *root, const char *name, int *ids, int max)
 /* The same from the XML text. */
 int kvm_libvirt_iothreads_xml(const char *xml, int *ids, int max);
 /*
+ * The host thread of IOThread id of QEMU process pid under root: QEMU names
+ * an IOThread's thread "IO " and its object id, which libvirt makes
+ * "iothread" and the id (and starts QEMU with debug-threads=on).  -1 when no
+ * thread of pid is so named, when two are, or when the name is longer than
+ * the 15 bytes the kernel keeps (ids from 10000: "IO iothread12345" reads
+ * "IO iothread1234", which is IOThread 1234's).
+ */
+int kvm_qemu_iothread_tid(const char *root, int pid, int id);
+/*
  * The state in libvirt's status of a running domain (the <domstatus
  * state='paused' reason='user' pid='N'> that opens /run/libvirt/qemu/NAME.xml):
  * 1 paused (state paused or pmsuspended), 0 another state, -1 no domstatus

@@ -1153,3 +1153,54 @@ TEST(kvm_scan_cache_clocks)
 	CHECK_INT(system(cmd), 0);
 	free(cmd);
 }
+
+/*
+ * The IOThread of a QEMU process by its thread's name (QEMU's "IO " and the
+ * object id, libvirt's "iothread" and the id), in a tree made here: pid 4000
+ * has its main thread, a vCPU, IOThread 1 (4010), IOThread 1234 (4011), a
+ * thread whose name only starts like IOThread 2's ("IO iothread23", 4012),
+ * and two threads both named "IO iothread5".  Ids from 10000 do not fit the
+ * kernel's 15 bytes (12345 would read as 1234): not looked up.
+ */
+TEST(kvm_qemu_iothread_by_thread_name)
+{
+	char tmpl[] = "/tmp/vp-iothread.XXXXXX", *root = mkdtemp(tmpl), *cmd;
+	static const struct {
+		int tid;
+		const char *comm;
+	} threads[] = {
+		{ 4000, "qemu-system-x86" }, { 4003, "CPU 0/KVM" }, { 4010, "IO iothread1" },
+		{ 4011, "IO iothread1234" }, { 4012, "IO iothread23" }, { 4013, "IO iothread5" },
+		{ 4014, "IO iothread5" },
+	};
+	size_t i;
+
+	CHECK(root != NULL);
+	if (!root)
+		return;
+	for (i = 0; i < VP_ARRAY_SIZE(threads); i++) {
+		char path[256];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "mkdir -p '%s/proc/4000/task/%d'", root, threads[i].tid);
+		CHECK_INT(system(path), 0);
+		snprintf(path, sizeof(path), "%s/proc/4000/task/%d/comm", root, threads[i].tid);
+		f = fopen(path, "w");
+		CHECK(f != NULL);
+		if (f) {
+			fprintf(f, "%s\n", threads[i].comm);
+			fclose(f);
+		}
+	}
+	CHECK_INT(kvm_qemu_iothread_tid(root, 4000, 1), 4010);
+	CHECK_INT(kvm_qemu_iothread_tid(root, 4000, 1234), 4011);
+	CHECK_INT(kvm_qemu_iothread_tid(root, 4000, 2), -1);      /* only 23 is there */
+	CHECK_INT(kvm_qemu_iothread_tid(root, 4000, 3), -1);      /* none */
+	CHECK_INT(kvm_qemu_iothread_tid(root, 4000, 5), -1);      /* two: which is not known */
+	CHECK_INT(kvm_qemu_iothread_tid(root, 4000, 12345), -1);  /* would read as 1234 */
+	CHECK_INT(kvm_qemu_iothread_tid(root, 4001, 1), -1);      /* no such process */
+	CHECK_INT(kvm_qemu_iothread_tid(root, -1, 1), -1);
+	cmd = xasprintf("rm -rf '%s'", root);
+	CHECK_INT(system(cmd), 0);
+	free(cmd);
+}
