@@ -896,3 +896,99 @@ TEST(record_persist_round_trip_and_early_schema_4)
 	model_free(m);
 #endif
 }
+
+/*
+ * The running shares (issue 16): tclk counted 0.5, 1 and 0.25 s of 1 s
+ * enabled in three intervals.  Read back under reversed_model, where tclk
+ * is input 2 (recorded as 0): each frame's scaling names input 2 with
+ * 50, 100, 25 %; the whole run's is (0.5 + 1 + 0.25) / 3 = 58.33 %.  With
+ * the table dropped (a file from before it), no frame has any and the
+ * recording says it did not keep them.
+ */
+TEST(record_running_shares_round_trip)
+{
+#ifndef HAVE_SQLITE
+	SKIP("built without SQLite");
+#else
+	char path[] = "/tmp/vmmprof-recsc-XXXXXX";
+	static const double run[3] = { 0.5, 1.0, 0.25 };
+	struct model *m = load_model(), *rm = NULL;
+	struct platform plat;
+	struct rec_writer *w = NULL;
+	struct recording rec;
+	struct model_avail av;
+	struct collect_frame f, g, total;
+	struct rec_total *acc;
+	struct diags d;
+	struct vp_err err;
+	size_t k;
+
+	if (!m)
+		return;
+	temp_path(path);
+	rec_synth_platform(&plat);
+	rec_synth_frame(&f, 1);
+	{
+		struct rec_header h = { &plat, m, NULL, NULL, 1.0, "vmmprof record -o x" };
+
+		CHECK_INT(rec_create(&w, path, &h, &err), 0);
+	}
+	f.scaling = xcalloc(1, sizeof(*f.scaling));
+	f.n_scaling = 1;
+	f.scaling[0].event = xstrdup("task-clock");
+	f.scaling[0].input = 0; /* tclk in the synthetic model */
+	for (k = 0; w && k < 3; k++) {
+		rec_synth_set(&f, (k + 1) * 1000000000ull, 1e8, 0.1);
+		f.scaling[0].enabled_s = 1;
+		f.scaling[0].running_s = run[k];
+		f.scaling[0].running_pct = 100 * run[k];
+		CHECK_INT(rec_append(w, &f, &err), 0);
+	}
+	if (w)
+		CHECK_INT(rec_close(w, &err), 0);
+	collect_frame_release(&f);
+
+	diags_init(&d);
+	CHECK_INT(model_load_text(&rm, reversed_model, "rev.model", NULL, 0, &d, &err), 0);
+	diags_release(&d);
+	if (!rm)
+		goto out;
+	CHECK_INT(rec_open(path, &rec, &err), 0);
+	CHECK(rec.scaling_kept);
+	CHECK_INT(rec_bind_model(&rec, rm, &av, &err), 0);
+	acc = rec_total_new(&rec, rm);
+	for (k = 0; k < 3; k++) {
+		CHECK_INT(rec_next_frame(&rec, &g, &err), 1);
+		CHECK_INT((int)g.n_scaling, 1);
+		if (g.n_scaling == 1) {
+			CHECK_INT((int)g.scaling[0].input, 2);
+			CHECK_NEAR(g.scaling[0].running_pct, 100 * run[k], 1e-9);
+		}
+		rec_total_add(acc, &g);
+		collect_frame_release(&g);
+	}
+	rec_total_finish(acc, &total);
+	CHECK_INT((int)total.n_scaling, 1);
+	if (total.n_scaling == 1) {
+		CHECK_INT((int)total.scaling[0].input, 2);
+		CHECK_NEAR(total.scaling[0].enabled_s, 3, 1e-12);
+		CHECK_NEAR(total.scaling[0].running_pct, 100 * 1.75 / 3, 1e-9);
+	}
+	collect_frame_release(&total);
+	model_avail_release(rm, &av);
+	rec_release(&rec);
+
+	CHECK_INT(sql(path, "DROP TABLE scaling"), SQLITE_OK);
+	CHECK_INT(rec_open(path, &rec, &err), 0);
+	CHECK(!rec.scaling_kept);
+	CHECK_INT(rec_next_frame(&rec, &g, &err), 1);
+	CHECK_INT((int)g.n_scaling, 0);
+	collect_frame_release(&g);
+	rec_release(&rec);
+out:
+	model_free(rm);
+	platform_release(&plat);
+	unlink(path);
+	model_free(m);
+#endif
+}
