@@ -33,14 +33,6 @@ static const char *fmt_pct(char *buf, size_t size, double v)
 	return fmt_num(buf, size, "%.1f%%", v);
 }
 
-/* vp_quality_mark() as a fixed-width letter: a blank when there is no mark. */
-static char qual_letter(enum vp_quality q)
-{
-	const char *m = vp_quality_mark(q);
-
-	return m[0] ? m[0] : ' ';
-}
-
 /* Name of a bottleneck's entity, whole: "web vCPU 0", "VM web", "node 1". */
 /* " [pid P]" when another VM of the run has the same name (a VM restarted under its name). */
 static void incarnation(const struct diag_input *in, size_t vi, struct sbuf *out)
@@ -251,12 +243,13 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 		cols[2 + FACTOR_N] = ">interaction";
 		cols[3 + FACTOR_N] = ">memory stall";
 		sbuf_addstr(out, "\nFactor cost per VM (% of cycles: what removing that factor alone "
-				 "would save; a = apportioned, e = estimated without a stall count, "
-				 "p = proxy; a score is shown as 'sN' where no cost is known; "
+				 "would save; " VP_QUALITY_LEGEND "; a score is shown as 'sN' where "
+				 "no cost is known; "
 				 "interaction: what no single factor owns; docs/method.md)\n");
 		table_init(&t, 4 + FACTOR_N, cols);
 		for (i = 0; i < in->n_vms; i++) {
 			size_t nv = 0, v;
+			char cell[48];
 
 			for (v = 0; v < in->n_vcpus; v++)
 				nv += in->vcpus[v].vm == i;
@@ -277,14 +270,12 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 					}
 				if (factor_unavailable(m, av, (enum factor_id)f))
 					table_cell(&t, "n/a");
-				else if (isfinite(r->vm[i].cost_pct[f]))
-					table_cell(&t, "%.1f%%%c", r->vm[i].cost_pct[f],
-						   qual_letter(r->vm[i].quality[f]));
-				else if (row && isfinite(row->fv[f].score))
-					table_cell(&t, "s%.3g%c", row->fv[f].score,
-						   qual_letter(m->factors[f].quality));
 				else
-					table_cell(&t, "n/a");
+					table_cell(&t, "%s", vp_factor_cell(cell, sizeof(cell),
+						   r->vm[i].cost_pct[f], r->vm[i].quality[f],
+						   row ? row->fv[f].score : NAN,
+						   row ? frame_factor_quality(m, fr, row, f) :
+						   VQ_UNAVAILABLE));
 			}
 			if (isfinite(r->vm[i].remainder_pct))
 				table_cell(&t, "%.1f%%", r->vm[i].remainder_pct);

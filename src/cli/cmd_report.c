@@ -53,8 +53,25 @@ static void timeline_csv_head(struct sbuf *out)
 	sbuf_addstr(out, ",pid,started,state\n");
 }
 
+/*
+ * The quality word of row r's factor k in every form of the report (text
+ * marks, CSV, JSON): "unavailable" where the model cannot see it here
+ * (quality[k], from the run) or the row has neither score nor cost (as
+ * diagnose says of the same VM), else frame_factor_quality() (a measured
+ * factor read from a share of per-node counts is apportioned).
+ */
+static const char *row_quality(const struct model *m, const char *const *quality,
+			       const struct collect_frame *fr, const struct collect_row *r, int k)
+{
+	if (!strcmp(quality[k], vp_quality_name(VQ_UNAVAILABLE)) ||
+	    (!isfinite(r->fv[k].score) && !isfinite(r->fv[k].cost_pct)))
+		return vp_quality_name(VQ_UNAVAILABLE);
+	return vp_quality_name(frame_factor_quality(m, fr, r, k));
+}
+
 /* One CSV row of frame f: an entity row (of VM vm) or a node row (vm NULL). */
-static void timeline_csv_row(const struct collect_frame *fr, size_t f, const struct collect_row *r,
+static void timeline_csv_row(const struct model *m, const struct collect_frame *fr, size_t f,
+			     const struct collect_row *r,
 			     const char *vm, const char *const *quality, struct sbuf *out)
 {
 	int k;
@@ -71,11 +88,8 @@ static void timeline_csv_row(const struct collect_frame *fr, size_t f, const str
 	sbuf_addstr(out, r->cycles_proxy ? ",1" : ",0");
 	for (k = 0; k < FACTOR_N; k++) {
 		const struct factor_value *v = &r->fv[k];
-		const char *q = quality[k];
+		const char *q = row_quality(m, quality, fr, r, k);
 
-		/* a measured factor read from a share of per-node counts, as the JSON says */
-		if (r->apportioned && fr->factor_node[k] && !strcmp(q, vp_quality_name(VQ_MEASURED)))
-			q = vp_quality_name(VQ_APPORTIONED);
 		csv_num(out, v->score);
 		csv_num(out, v->cost_pct);
 		sbuf_addch(out, ',');
@@ -89,16 +103,16 @@ static void timeline_csv_row(const struct collect_frame *fr, size_t f, const str
 }
 
 /* One frame (number f) of the CSV timeline, then its node rows (kind "node", no vm). */
-static void timeline_csv_rows(const struct collect_frame *fr, size_t f,
+static void timeline_csv_rows(const struct model *m, const struct collect_frame *fr, size_t f,
 			      const char *const *quality, struct sbuf *out)
 {
 	size_t i;
 
 	for (i = 0; i < fr->n_rows; i++)
-		timeline_csv_row(fr, f, &fr->rows[i], fr->rows[fr->rows[i].vm_row].name, quality,
+		timeline_csv_row(m, fr, f, &fr->rows[i], fr->rows[fr->rows[i].vm_row].name, quality,
 				 out);
 	for (i = 0; i < fr->n_nodes; i++)
-		timeline_csv_row(fr, f, &fr->nodes[i], NULL, quality, out);
+		timeline_csv_row(m, fr, f, &fr->nodes[i], NULL, quality, out);
 }
 
 static void timeline_json_head(struct jw *w, const struct recording *rec, const struct model *m)
@@ -129,9 +143,10 @@ static void timeline_json_factors(struct jw *w, const struct model *m, const cha
 		jw_kdouble(w, "score", r->fv[k].score);
 		jw_kdouble(w, "cost_pct", r->fv[k].cost_pct);
 		jw_kstr(w, "severity", severity_name(r->fv[k].sev));
-		if (frame_factor_quality(m, fr, r, k) != m->factors[k].quality &&
-		    strcmp(quality[k], "unavailable"))
-			jw_kstr(w, "quality", vp_quality_name(frame_factor_quality(m, fr, r, k)));
+		/* the words of the CSV, diagnose --json and top --json, on every factor */
+		jw_kstr(w, "quality", row_quality(m, quality, fr, r, k));
+		if (isfinite(r->fv[k].cost_pct))
+			jw_kstr(w, "cost_quality", vp_quality_name(frame_cost_quality(m, fr, r, k)));
 		jw_obj_end(w);
 	}
 	jw_obj_end(w);
@@ -163,6 +178,7 @@ static void timeline_json_frame(struct jw *w, const struct model *m, const char 
 		if (r->node >= 0)
 			jw_kint(w, "node", r->node);
 		jw_kdouble(w, "cycles", r->cycles);
+		jw_kbool(w, "cycles_estimated", r->cycles_proxy);
 		if (r->apportioned && fr->metric_node) {
 			jw_key(w, "apportioned"); /* metric: this row's share of per-node counts */
 			jw_obj_begin(w);
@@ -317,7 +333,7 @@ static int stream_timeline(struct recording *rec, const struct model *m,
 	}
 	while (!rc && (more = sel_next(rec, sel, 0, &fr, &err)) > 0) {
 		if (fmt == FMT_CSV)
-			timeline_csv_rows(&fr, rec->n_read - 1, quality, &out);
+			timeline_csv_rows(m, &fr, rec->n_read - 1, quality, &out);
 		else
 			timeline_json_frame(&w, m, quality, &fr);
 		collect_frame_release(&fr);
@@ -398,12 +414,13 @@ static int text_report(struct recording *rec, const struct model *m,
 		sum = frame_summary_new();
 		sbuf_addf(&out, "\nSummary of %zu intervals (per entity: the mean per interval of its "
 				"cycles and of each factor's cost in %% of cycles, or its score sN where "
-				"the model gives no cost, over the intervals it was in; %s)\n", kept,
+				"the model gives no cost, over the intervals it was in; "
+				VP_QUALITY_LEGEND "; %s)\n", kept,
 			  sel->view == 2 ? "--timeline prints every interval" :
 			  "more than 120 intervals: --timeline prints every one");
 	} else {
 		sbuf_addstr(&out, "\nTimeline (factor cost in % of cycles, or its score sN where the "
-				  "model gives no cost)\n");
+				  "model gives no cost; " VP_QUALITY_LEGEND ")\n");
 		table_render_widths(&t, &out, 2, w, true);
 	}
 	acc = rec_total_new(rec, m);
@@ -414,7 +431,7 @@ static int text_report(struct recording *rec, const struct model *m,
 	sel->have_t0 = false;
 	while (!rc && (more2 = sel_next(rec, sel, n, &fr, &err)) > 0) {
 		if (sum) {
-			frame_summary_add(sum, &fr, (double)(fr.t_ns - t0) / 1e9 + d0);
+			frame_summary_add(sum, m, &fr, (double)(fr.t_ns - t0) / 1e9 + d0);
 		} else {
 			frame_text_rows(&t, &fr, (double)(fr.t_ns - t0) / 1e9 + d0, m);
 			table_render_widths(&t, &out, 2, w, false);

@@ -45,18 +45,17 @@ static void factor_titles(const char **cols, char titles[FACTOR_N][24])
 	}
 }
 
-/* A factor's cell: n/a where the model cannot see it, its cost in %, else its score "sN". */
+/* A factor's cell: n/a where the model cannot see it, else vp_factor_cell(): its cost in %,
+ * else its score "sN", each with its quality mark, as diagnose and top print them. */
 static void factor_cell(struct table *t, const struct model *m, int k, double cost_pct,
-			double score)
+			enum vp_quality cost_q, double score, enum vp_quality score_q)
 {
+	char b[48];
+
 	if (m->factors[k].quality == VQ_UNAVAILABLE)
 		table_cell(t, "n/a");
-	else if (isfinite(cost_pct))
-		table_cell(t, "%.1f%%", cost_pct);
-	else if (isfinite(score))
-		table_cell(t, "s%.3g", score);
 	else
-		table_cell(t, "n/a");
+		table_cell(t, "%s", vp_factor_cell(b, sizeof(b), cost_pct, cost_q, score, score_q));
 }
 
 void frame_text_table(struct table *t)
@@ -73,8 +72,8 @@ void frame_text_table(struct table *t)
 }
 
 /* One timeline row: label, node, cycles, each factor's cost share or score. */
-static void text_row(struct table *t, const struct collect_row *r, const char *label, double t_s,
-		     const struct model *m)
+static void text_row(struct table *t, const struct collect_frame *fr, const struct collect_row *r,
+		     const char *label, double t_s, const struct model *m)
 {
 	char b[32];
 	int k;
@@ -89,7 +88,8 @@ static void text_row(struct table *t, const struct collect_row *r, const char *l
 	num(b, sizeof(b), r->cycles, "%.3g");
 	table_cell(t, "%s", b);
 	for (k = 0; k < FACTOR_N; k++)
-		factor_cell(t, m, k, r->fv[k].cost_pct, r->fv[k].score);
+		factor_cell(t, m, k, r->fv[k].cost_pct, frame_cost_quality(m, fr, r, k), r->fv[k].score,
+			    frame_factor_quality(m, fr, r, k));
 }
 
 void frame_text_rows(struct table *t, const struct collect_frame *fr, double t_s,
@@ -100,14 +100,14 @@ void frame_text_rows(struct table *t, const struct collect_frame *fr, double t_s
 
 	for (i = 0; i < fr->n_rows; i++) {
 		row_label(fr, &fr->rows[i], b, sizeof(b));
-		text_row(t, &fr->rows[i], b, t_s, m);
+		text_row(t, fr, &fr->rows[i], b, t_s, m);
 	}
 	/* the node rows: the model on each node's own (per-node event) counts */
 	for (i = 0; i < fr->n_nodes; i++) {
 		const struct collect_row *r = &fr->nodes[i];
 
 		snprintf(b, sizeof(b), "node %d%s", r->node, r->apportioned ? " (split)" : "");
-		text_row(t, r, b, t_s, m);
+		text_row(t, fr, r, b, t_s, m);
 	}
 }
 
@@ -120,6 +120,7 @@ struct sum_ent {
 	size_t n_cycles;
 	double cost[FACTOR_N], score[FACTOR_N];
 	size_t n_cost[FACTOR_N], n_score[FACTOR_N];
+	enum vp_quality cost_q[FACTOR_N], score_q[FACTOR_N]; /* of the last interval that had one */
 };
 
 struct frame_summary {
@@ -136,8 +137,9 @@ struct frame_summary *frame_summary_new(void)
 	return s;
 }
 
-static void summary_row(struct frame_summary *s, const struct collect_frame *fr,
-			const struct collect_row *r, const char *key, double t_s)
+static void summary_row(struct frame_summary *s, const struct model *m,
+			const struct collect_frame *fr, const struct collect_row *r, const char *key,
+			double t_s)
 {
 	struct sum_ent *e;
 	size_t k;
@@ -174,25 +176,28 @@ static void summary_row(struct frame_summary *s, const struct collect_frame *fr,
 		if (isfinite(r->fv[f].cost_pct)) {
 			e->cost[f] += r->fv[f].cost_pct;
 			e->n_cost[f]++;
+			e->cost_q[f] = frame_cost_quality(m, fr, r, f);
 		}
 		if (isfinite(r->fv[f].score)) {
 			e->score[f] += r->fv[f].score;
 			e->n_score[f]++;
+			e->score_q[f] = frame_factor_quality(m, fr, r, f);
 		}
 	}
 }
 
-void frame_summary_add(struct frame_summary *s, const struct collect_frame *fr, double t_s)
+void frame_summary_add(struct frame_summary *s, const struct model *m, const struct collect_frame *fr,
+		       double t_s)
 {
 	char key[32];
 	size_t i;
 
 	for (i = 0; i < fr->n_rows; i++)
 		if (fr->rows[i].key)
-			summary_row(s, fr, &fr->rows[i], fr->rows[i].key, t_s);
+			summary_row(s, m, fr, &fr->rows[i], fr->rows[i].key, t_s);
 	for (i = 0; i < fr->n_nodes; i++) {
 		snprintf(key, sizeof(key), "node:%d", fr->nodes[i].node);
-		summary_row(s, fr, &fr->nodes[i], key, t_s);
+		summary_row(s, m, fr, &fr->nodes[i], key, t_s);
 	}
 }
 
@@ -224,7 +229,8 @@ void frame_summary_table(const struct frame_summary *s, const struct model *m, s
 		table_cell(t, "%s", b);
 		for (k = 0; k < FACTOR_N; k++)
 			factor_cell(t, m, k, e->n_cost[k] ? e->cost[k] / (double)e->n_cost[k] : NAN,
-				    e->n_score[k] ? e->score[k] / (double)e->n_score[k] : NAN);
+				    e->cost_q[k], e->n_score[k] ? e->score[k] / (double)e->n_score[k] : NAN,
+				    e->score_q[k]);
 		if (e->paused && e->ended)
 			table_cell(t, "paused in %zu, ended", e->paused);
 		else if (e->paused)

@@ -31,7 +31,8 @@ void frame_text_rows(struct table *t, const struct collect_frame *fr, double t_s
  */
 struct frame_summary;
 struct frame_summary *frame_summary_new(void);
-void frame_summary_add(struct frame_summary *s, const struct collect_frame *fr, double t_s);
+void frame_summary_add(struct frame_summary *s, const struct model *m, const struct collect_frame *fr,
+		       double t_s);
 void frame_summary_table(const struct frame_summary *s, const struct model *m, struct table *t);
 void frame_summary_free(struct frame_summary *s);
 

@@ -731,27 +731,34 @@ static const char *sev_marks(const struct top_cell *c, bool sev_mark)
 void top_fmt_factor_short(char *buf, size_t size, int factor, const struct top_cell *c, bool sev_mark)
 {
 	const struct qval *q = &c->q;
-	const char *mark = vp_quality_mark(q->q), *sev = sev_marks(c, sev_mark);
+	const char *sev = sev_marks(c, sev_mark);
+
+	char cell[48];
 
 	if (!isnan(q->v) && c->src == TOP_SRC_MODEL && isfinite(c->cost_pct))
-		snprintf(buf, size, "%.1f%%%s%s", c->cost_pct, c->cost_est ? "e" : mark, sev);
+		snprintf(buf, size, "%s%s", vp_factor_cell(cell, sizeof(cell), c->cost_pct,
+			 c->cost_est ? VQ_ESTIMATE : q->q, NAN, q->q), sev);
 	else
 		top_fmt_factor(buf, size, factor, c, sev_mark);
 }
 
 void top_fmt_factor(char *buf, size_t size, int factor, const struct top_cell *c, bool sev_mark)
 {
-	/* a one-letter mark keeps the label in every cell: e estimate, a apportioned, p proxy */
+	/* a one-letter mark keeps the label in every cell: e estimate, a apportioned, p proxy;
+	 * a model's score is "sN" and its cost "N%" as diagnose and report print them
+	 * (vp_factor_cell()) */
 	const struct qval *q = &c->q;
 	const char *mark = vp_quality_mark(q->q), *sev = sev_marks(c, sev_mark);
+	char s[48], k[48];
 
 	if (isnan(q->v))
 		snprintf(buf, size, "n/a");
 	else if (c->src == TOP_SRC_MODEL && isfinite(c->cost_pct))
-		snprintf(buf, size, "%.3g%s/%.1f%%%s%s", q->v, mark, c->cost_pct, c->cost_est ? "e" : "",
-			 sev);
+		snprintf(buf, size, "%s/%s%s", vp_factor_cell(s, sizeof(s), NAN, q->q, q->v, q->q),
+			 vp_factor_cell(k, sizeof(k), c->cost_pct, c->cost_est ? VQ_ESTIMATE : q->q,
+					NAN, q->q), sev);
 	else if (c->src == TOP_SRC_MODEL)
-		snprintf(buf, size, "%.3g%s%s", q->v, mark, sev);
+		snprintf(buf, size, "%s%s", vp_factor_cell(s, sizeof(s), NAN, q->q, q->v, q->q), sev);
 	else if (factor == FACTOR_LLC)
 		snprintf(buf, size, "%.1fM%s", q->v / 1048576.0, mark);
 	else

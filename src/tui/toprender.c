@@ -156,9 +156,9 @@ void top_render_text(const struct top_state *s, struct sbuf *out)
 	for (f = 0; f < TOP_NFACTORS && s->cnt.state[f] != TOP_F_COUNTED; f++)
 		;
 	if (f < TOP_NFACTORS)
-		sbuf_addstr(out, "counted cells: score, quality (none measured, a apportioned, "
-				 "p proxy), /cost as % of cycles when it is known (e: estimated, "
-				 "no stall count), ! warning, !! critical\n");
+		sbuf_addstr(out, "counted cells: score sN, /cost as % of cycles when it is known, "
+				 "each with its quality mark (none measured, " VP_QUALITY_LEGEND
+				 "), ! warning, !! critical\n");
 	if (s->rdt_on)
 		rdt_legend(s, out);
 	if (s->notes[0])

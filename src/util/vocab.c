@@ -1,6 +1,8 @@
 /* vocab.c - the names of the factors and of the qualities, one table each */
 #include "util/vocab.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const quality_names[VQ_N] = {
@@ -28,6 +30,18 @@ const char *vp_quality_mark(enum vp_quality q)
 	case VQ_N: break;
 	}
 	return "";
+}
+
+const char *vp_factor_cell(char *buf, size_t size, double cost_pct, enum vp_quality cost_q,
+			   double score, enum vp_quality score_q)
+{
+	if (isfinite(cost_pct))
+		snprintf(buf, size, "%.1f%%%s", cost_pct, vp_quality_mark(cost_q));
+	else if (isfinite(score))
+		snprintf(buf, size, "s%.3g%s", score, vp_quality_mark(score_q));
+	else
+		snprintf(buf, size, "n/a");
+	return buf;
 }
 
 const char *vp_quality_name(enum vp_quality q)

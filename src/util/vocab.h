@@ -2,6 +2,8 @@
 #ifndef VP_VOCAB_H
 #define VP_VOCAB_H
 
+#include <stddef.h>
+
 /*
  * A value's quality says how it was obtained, in the same words in text,
  * CSV, JSON, HTML, the web UI and /metrics (docs/method.md "Quality"):
@@ -21,6 +23,17 @@ const char *vp_quality_name(enum vp_quality q);
 const char *vp_quality_mark(enum vp_quality q);
 /* The quality named name, or -1. */
 int vp_quality_lookup(const char *name);
+
+/*
+ * A factor's text cell, the same in every table (diagnose, report, top):
+ * its cost "12.3%" when known, else its score "s0.52", each followed by
+ * its quality mark (vp_quality_mark(): "12.3%e", "s0.52p"); "n/a" when
+ * neither is a number.  Returns buf.
+ */
+/* What the marks of vp_factor_cell() mean, for a table's legend line. */
+#define VP_QUALITY_LEGEND "a = apportioned, e = estimated without a stall count, p = proxy"
+const char *vp_factor_cell(char *buf, size_t size, double cost_pct, enum vp_quality cost_q,
+			   double score, enum vp_quality score_q);
 
 /* The five NUMA factors, in the order every output lists them. */
 enum factor_id {

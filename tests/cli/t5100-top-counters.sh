@@ -177,7 +177,7 @@ assert k[\"factors\"] == {\"locality\": \"counted\", \"llc\": \"unavailable\", \
 	grep_q "^counters: model .top-taskclock. (chosen with -m); counted: locality (measured)" out &&
 	grep_q "^LOCAL counted: model .top-taskclock. (measured): task-clock seconds" out &&
 	grep_q "^LLC n/a: model .top-taskclock.: test model: not bound" out &&
-	grep -E "^$NAME  *0  *$T0 .* [0-9.e+-]+/50.0%(!|!!)? " out
+	grep -E "^$NAME  *0  *$T0 .* s[0-9.e+-]+/50.0%(!|!!)? " out
 '
 
 test_expect_success 'the model chosen for this machine: locality counted, the rest with reasons' '

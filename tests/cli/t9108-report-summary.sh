@@ -21,9 +21,10 @@ test_expect_success '200 intervals: a summary by default, one row per entity, va
 	vmmprof report lc.vmmdb >out 2>err &&
 	grep_q "^Summary of 200 intervals" out &&
 	! grep -q "^Timeline" out &&
-	grep_q "^  vm1 \[pid 42\]  *100  *1.0  *100.0  *2e+08  *s0.495 .* ended\$" out &&
-	grep_q "^  vm2 \[pid 77\]  *1  *51.0  *51.0  *2e+08  *s0.5 .* ended\$" out &&
-	grep_q "^  vm1 \[pid 43\]  *100  *101.0  *200.0  *2e+08  *s0.245 .* paused in 50\$" out &&
+	# the p: models/software.model binds locality with quality = proxy
+	grep_q "^  vm1 \[pid 42\]  *100  *1.0  *100.0  *2e+08  *s0.495p .* ended\$" out &&
+	grep_q "^  vm2 \[pid 77\]  *1  *51.0  *51.0  *2e+08  *s0.5p .* ended\$" out &&
+	grep_q "^  vm1 \[pid 43\]  *100  *101.0  *200.0  *2e+08  *s0.245p .* paused in 50\$" out &&
 	test "$(sed -n "/^Summary/,/^\$/p" out | grep -c "vCPU")" = 5 &&
 	grep_q "^vmmprof diagnose: recording .* (.*, 200 intervals, 200.0 s)" out
 '

@@ -165,10 +165,10 @@ TEST(top_counted_cells_from_frame)
 	CHECK_CONTAINS(s.vms[0].factor[FACTOR_LLC].q.why, "not counted yet");
 	CHECK_INT(s.vms[0].factor[FACTOR_LOCALITY].src, TOP_SRC_PLACEMENT);
 
-	/* the cells as text: score, letter, cost share, severity mark */
+	/* the cells as text: score sN, letter, cost share, severity mark (vp_factor_cell) */
 	top_render_text(&s, &sb);
-	CHECK_CONTAINS(sbuf_str(&sb), " 0.6/50.0%! ");
-	CHECK_CONTAINS(sbuf_str(&sb), " 0.6p ");
+	CHECK_CONTAINS(sbuf_str(&sb), " s0.6/50.0%! ");
+	CHECK_CONTAINS(sbuf_str(&sb), " s0.6p ");
 	CHECK_CONTAINS(sbuf_str(&sb), "LOCAL counted: model 'tc' (measured): cpu seconds");
 	CHECK_CONTAINS(sbuf_str(&sb), "SHARE n/a: model 'tc': not bound here");
 
