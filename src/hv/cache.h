@@ -21,6 +21,9 @@ struct kvm_thread {             /* one thread of a QEMU process */
 	char *cgroup;               /* its cgroup when not its VM's, NULL */
 	uint64_t prev_run_ns;       /* schedstat run time at the previous scan */
 	bool have_prev_run;
+	/* a vCPU's stat and schedstat kept open (hv_cache_opts.keep_fds): one pread each a scan */
+	int fd_stat, fd_sched;
+	bool have_fds;
 };
 
 struct kvm_proc {               /* one process of /proc */
@@ -37,6 +40,8 @@ struct kvm_proc {               /* one process of /proc */
 	struct kvm_thread *th;      /* ascending tid */
 	size_t n_th, cap_th;
 	int num_threads;            /* the leader's stat when the threads were listed */
+	int fd_lstat;               /* the leader thread's stat kept open (QEMU, keep_fds) */
+	bool have_lfd;
 	uint64_t list_ns;
 	bool relist;                /* a vCPU thread went, or one is not named yet */
 	/* numa_maps */
@@ -62,6 +67,8 @@ struct kvm_proc {               /* one process of /proc */
 
 struct hv_cache {
 	struct hv_cache_opts o;
+	size_t n_fds;               /* descriptors kept open (keep_fds) */
+	size_t n_qemu;              /* QEMU processes at the last scan (numa_maps' budget) */
 	struct kvm_proc *p;         /* ascending pid */
 	size_t n, cap;
 	/* hv_scan_vms_shared() */

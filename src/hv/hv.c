@@ -313,9 +313,10 @@ struct hv_cache *hv_cache_new(const char *root)
 		o.recheck_ns = 3000000000ull;
 		o.slow_ns = 10000000000ull;
 		o.mem_min_ns = 10000000000ull;
-		o.mem_cost_x = 100;
+		o.mem_cost_x = 5000;
 		o.state_ns = 2000000000ull;
 		o.share_ns = 250000000ull;
+		o.keep_fds = true;
 	}
 	return hv_cache_new_opts(&o);
 }

@@ -203,10 +203,12 @@ struct hv_ctx {
  *  - follows a QEMU process by its leader thread's stat (an exit or a new
  *    incarnation, pid + start, ends the entry) and lists its threads again
  *    only when their number changed, a vCPU thread went, or every recheck_ns;
- *  - reads each vCPU thread's stat and schedstat at every scan, its affinity
+ *  - reads each vCPU thread's stat and schedstat at every scan (through
+ *    descriptors kept open: keep_fds), its affinity
  *    (status) and cgroup every slow_ns;
  *  - reads numa_maps (which walks the guest's page tables) at most every
- *    mem_min_ns and every mem_cost_x times its own read time, and says so in
+ *    mem_min_ns, and each VM's so seldom that all VMs' reads together take
+ *    1/mem_cost_x of a core (its read time x mem_cost_x x VMs), and says so in
  *    the VM's mem_reason (at every scan while it finds no guest RAM: a QEMU
  *    that is starting);
  *  - reads libvirt's status XML only when its mtime or size changed, and asks
@@ -219,10 +221,14 @@ struct hv_cache_opts {
 	uint64_t recheck_ns;            /* default 3 s */
 	uint64_t slow_ns;               /* default 10 s */
 	uint64_t mem_min_ns;            /* default 10 s */
-	unsigned mem_cost_x;            /* default 100 (numa_maps takes at most 1 % of a core) */
+	unsigned mem_cost_x;            /* default 5000: the numa_maps of all VMs take at most
+					   0.02 % of a core together */
 	uint64_t state_ns;              /* default 2 s */
 	uint64_t share_ns;              /* hv_scan_vms_shared(): a scan this recent is shared by
 					   the next consumer, default 250 ms */
+	bool keep_fds;                  /* keep each vCPU thread's stat and schedstat open between
+					   scans (at most a quarter of RLIMIT_NOFILE's hard
+					   limit; the rest is the counters'), default on */
 };
 /* The defaults on a live root, all zero on a fixture tree (vp_root_is_fixture()). */
 struct hv_cache *hv_cache_new(const char *root);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -826,15 +827,85 @@ static bool due(uint64_t now, uint64_t last, uint64_t every)
 	return !last || now - last >= every;
 }
 
-static void thread_release(struct kvm_thread *t)
+static void close_fds(struct hv_cache *c, struct kvm_thread *t)
 {
+	if (!t->have_fds)
+		return;
+	close(t->fd_stat);
+	close(t->fd_sched);
+	t->have_fds = false;
+	c->n_fds -= 2;
+}
+
+static void close_lfd(struct hv_cache *c, struct kvm_proc *p)
+{
+	if (!p->have_lfd)
+		return;
+	close(p->fd_lstat);
+	p->have_lfd = false;
+	c->n_fds--;
+}
+
+/*
+ * Room for n more kept descriptors: at most a quarter of the hard limit of
+ * RLIMIT_NOFILE (the counters open theirs after the scan, and fd_budget() in
+ * src/pmu/counter.c counts these among those already open), the soft limit
+ * raised towards it when needed.
+ */
+static bool fd_room(struct hv_cache *c, size_t n)
+{
+	struct rlimit rl;
+	rlim_t cap, want;
+
+	if (!c->o.keep_fds || getrlimit(RLIMIT_NOFILE, &rl))
+		return false;
+	cap = rl.rlim_max == RLIM_INFINITY ? (rlim_t)1 << 20 : rl.rlim_max / 4;
+	if ((rlim_t)(c->n_fds + n) > cap)
+		return false;
+	/* the kept ones plus room for everything else the process has open at the time */
+	want = (rlim_t)(c->n_fds + n) * 2 + 256;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+		rl.rlim_cur = want < rl.rlim_max || rl.rlim_max == RLIM_INFINITY ? want : rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur < want)
+			return false;
+	}
+	return true;
+}
+
+/* Keep a vCPU thread's stat and schedstat open, when there is room. */
+static void open_fds(struct hv_cache *c, const struct hv_ctx *ctx, int pid,
+		     struct kvm_thread *t)
+{
+	int a, b;
+
+	if (t->have_fds || !fd_room(c, 2))
+		return;
+	a = task_file_open(ctx->root, pid, t->tid, "stat");
+	if (a < 0)
+		return;
+	b = task_file_open(ctx->root, pid, t->tid, "schedstat");
+	if (b < 0) {
+		close(a);
+		return;
+	}
+	t->fd_stat = a;
+	t->fd_sched = b;
+	t->have_fds = true;
+	c->n_fds += 2;
+}
+
+static void thread_release(struct hv_cache *c, struct kvm_thread *t)
+{
+	close_fds(c, t);
 	cpulist_release(&t->affinity);
 	free(t->cgroup);
 }
 
-static void proc_release(struct kvm_proc *p)
+static void proc_release(struct hv_cache *c, struct kvm_proc *p)
 {
 	size_t i;
+
+	close_lfd(c, p);
 
 	vp_free_names(p->argv, p->argc);
 	free(p->name);
@@ -843,7 +914,7 @@ static void proc_release(struct kvm_proc *p)
 	free(p->cgroup);
 	free(p->cgroup_dir);
 	for (i = 0; i < p->n_th; i++)
-		thread_release(&p->th[i]);
+		thread_release(c, &p->th[i]);
 	free(p->th);
 	free(p->mem_node);
 	free(p->alias);
@@ -857,7 +928,7 @@ void kvm_cache_release(struct hv_cache *c)
 	size_t i;
 
 	for (i = 0; i < c->n; i++)
-		proc_release(&c->p[i]);
+		proc_release(c, &c->p[i]);
 	free(c->p);
 	c->p = NULL;
 	c->n = c->cap = 0;
@@ -869,6 +940,28 @@ static int leader_stat(const char *root, int pid, struct task_stat *st)
 	if (!task_stat_read(root, pid, pid, st, NULL))
 		return 0;
 	return task_stat_read(root, pid, 0, st, NULL);
+}
+
+/* A QEMU leader's stat through its kept descriptor, opened at the first scan that finds it. */
+static int qemu_leader_stat(struct hv_cache *c, const char *root, struct kvm_proc *p,
+			    struct task_stat *st)
+{
+	int fd;
+
+	if (p->have_lfd) {
+		if (!task_stat_fd(p->fd_lstat, st, NULL))
+			return 0;
+		close_lfd(c, p); /* gone (ESRCH), or the pid is another process's now */
+		return leader_stat(root, p->pid, st);
+	}
+	if (leader_stat(root, p->pid, st))
+		return -ESRCH;
+	if (fd_room(c, 1) && (fd = task_file_open(root, p->pid, p->pid, "stat")) >= 0) {
+		p->fd_lstat = fd;
+		p->have_lfd = true;
+		c->n_fds++;
+	}
+	return 0;
 }
 
 /* The process's cgroup, and the name it gives when the command line has none. */
@@ -914,6 +1007,7 @@ static void proc_cgroup(const struct hv_ctx *ctx, struct kvm_proc *p, uint64_t n
 static void list_threads(const struct hv_ctx *ctx, struct kvm_proc *p, uint64_t now,
 			 int num_threads)
 {
+	struct hv_cache *c = ctx->cache;
 	int *tids = NULL;
 	size_t nt = 0, i, j = 0;
 	struct kvm_thread *th;
@@ -922,7 +1016,7 @@ static void list_threads(const struct hv_ctx *ctx, struct kvm_proc *p, uint64_t 
 	th = xcalloc(nt + 1, sizeof(*th));
 	for (i = 0; i < nt; i++) {
 		while (j < p->n_th && p->th[j].tid < tids[i])
-			thread_release(&p->th[j++]);
+			thread_release(c, &p->th[j++]);
 		if (j < p->n_th && p->th[j].tid == tids[i]) {
 			th[i] = p->th[j++];
 			continue;
@@ -933,7 +1027,7 @@ static void list_threads(const struct hv_ctx *ctx, struct kvm_proc *p, uint64_t 
 		cpulist_init(&th[i].affinity);
 	}
 	while (j < p->n_th)
-		thread_release(&p->th[j++]);
+		thread_release(c, &p->th[j++]);
 	free(p->th);
 	free(tids);
 	p->th = th;
@@ -975,7 +1069,7 @@ static void thread_slow(const struct hv_ctx *ctx, const struct kvm_proc *p, stru
 }
 
 /* The threads: vCPUs by name, read at every scan; the others looked at while young, then seldom. */
-static void scan_threads(const struct hv_ctx *ctx, const struct hv_cache *c, struct kvm_proc *p,
+static void scan_threads(const struct hv_ctx *ctx, struct hv_cache *c, struct kvm_proc *p,
 			 struct hv_vm *vm, uint64_t now, const char **accel, uint64_t *run)
 {
 	size_t i, cap_other = 0;
@@ -991,15 +1085,19 @@ static void scan_threads(const struct hv_ctx *ctx, const struct hv_cache *c, str
 		if (t->index < 0 && t->named_ns && now - t->first_ns >= YOUNG_NS &&
 		    !due(now, t->named_ns, c->o.recheck_ns))
 			goto other;
-		if (task_stat_read(ctx->root, p->pid, t->tid, &st, NULL)) {
+		if (t->have_fds ? task_stat_fd(t->fd_stat, &st, NULL) :
+				  task_stat_read(ctx->root, p->pid, t->tid, &st, NULL)) {
+			close_fds(c, t); /* a tid used again is another thread: opened anew */
 			p->relist = true; /* gone: the threads are listed again at the next scan */
 			continue;
 		}
 		t->named_ns = now;
 		if (sscanf(st.comm, "CPU %d/%15s", &idx, acc) != 2 || idx < 0) {
 			t->index = -1;
+			close_fds(c, t);
 			goto other;
 		}
+		open_fds(c, ctx, p->pid, t);
 		if (t->index != idx)
 			t->slow_ns = 0;
 		t->index = idx;
@@ -1018,7 +1116,8 @@ static void scan_threads(const struct hv_ctx *ctx, const struct hv_cache *c, str
 			cpulist_copy(&v->affinity, &t->affinity);
 		if (t->cgroup)
 			v->cgroup = xstrdup(t->cgroup);
-		if (!task_schedstat_read(ctx->root, p->pid, t->tid, &ss, NULL)) {
+		if (!(t->have_fds ? task_schedstat_fd(t->fd_sched, &ss, NULL) :
+				    task_schedstat_read(ctx->root, p->pid, t->tid, &ss, NULL))) {
 			v->run_ns = ss.run_ns;
 			v->wait_ns = ss.wait_ns;
 			v->have_run_ns = true;
@@ -1036,11 +1135,17 @@ other:
 	}
 }
 
-/* Guest RAM per node from numa_maps, on its own clock: every mem_min_ns and mem_cost_x reads. */
+/*
+ * Guest RAM per node from numa_maps, on its own clock: every mem_min_ns at the
+ * most often, and so seldom that the numa_maps of all the host's VMs (those of
+ * the last scan) take 1/mem_cost_x of a core together: this VM's read time x
+ * mem_cost_x x the number of VMs.
+ */
 static void cached_guest_ram(const struct hv_ctx *ctx, const struct hv_cache *c,
 			     struct kvm_proc *p, struct hv_vm *vm, uint64_t now)
 {
-	uint64_t every = c->o.mem_min_ns, by_cost = p->mem_cost_ns * c->o.mem_cost_x;
+	uint64_t every = c->o.mem_min_ns;
+	uint64_t by_cost = p->mem_cost_ns * c->o.mem_cost_x * (c->n_qemu ? c->n_qemu : 1);
 
 	if (by_cost > every)
 		every = by_cost;
@@ -1071,8 +1176,11 @@ static void cached_guest_ram(const struct hv_ctx *ctx, const struct hv_cache *c,
 	if ((c->o.mem_min_ns || c->o.mem_cost_x) && p->n_mem_nodes) {
 		struct sbuf sb = SBUF_INIT;
 
-		sbuf_addf(&sb, "%s; re-read every %.0f s or %ux its read time, whichever is longer",
-			  p->mem_reason, (double)c->o.mem_min_ns / 1e9, c->o.mem_cost_x);
+		sbuf_addf(&sb, "%s; re-read every %.0f s at the least, all VMs' reads %.3g %% of a "
+			  "core at most (now %.0f s)", p->mem_reason,
+			  (double)c->o.mem_min_ns / 1e9,
+			  c->o.mem_cost_x ? 100.0 / c->o.mem_cost_x : 100.0,
+			  (double)(every > by_cost ? every : by_cost) / 1e9);
 		snprintf(vm->mem_reason, sizeof(vm->mem_reason), "%s", sbuf_str(&sb));
 		sbuf_release(&sb);
 	} else {
@@ -1144,7 +1252,7 @@ static void cached_run_state(const struct hv_ctx *ctx, const struct hv_cache *c,
 		vm->uuid = xstrdup(p->xml_uuid);
 }
 
-static void scan_cached_one(const struct hv_ctx *ctx, const struct hv_cache *c, struct kvm_proc *p,
+static void scan_cached_one(const struct hv_ctx *ctx, struct hv_cache *c, struct kvm_proc *p,
 			    const struct task_stat *st, uint64_t now, struct hv_vm_list *out)
 {
 	struct hv_vm *vm = hv_vm_list_add(out, HVA_KVM);
@@ -1203,7 +1311,7 @@ static int kvm_scan_cached(const struct hv_ctx *ctx, struct hv_vm_list *out, str
 	struct hv_cache *c = ctx->cache;
 	uint64_t now = vp_now_ns();
 	int *pids = NULL, ret;
-	size_t n = 0, i, j = 0, k = 0;
+	size_t n = 0, i, j = 0, k = 0, n_qemu = 0;
 	struct kvm_proc *np;
 
 	ret = proc_list(ctx->root, &pids, &n, err);
@@ -1217,7 +1325,7 @@ static int kvm_scan_cached(const struct hv_ctx *ctx, struct hv_vm_list *out, str
 		size_t argc = 0;
 
 		while (j < c->n && c->p[j].pid < pids[i])
-			proc_release(&c->p[j++]);
+			proc_release(c, &c->p[j++]);
 		if (j < c->n && c->p[j].pid == pids[i]) {
 			*p = c->p[j++];
 		} else {
@@ -1225,12 +1333,12 @@ static int kvm_scan_cached(const struct hv_ctx *ctx, struct hv_vm_list *out, str
 			p->first_ns = now;
 		}
 		if (p->qemu) {
-			if (leader_stat(ctx->root, p->pid, &st)) {
-				proc_release(p); /* gone since the listing */
+			if (qemu_leader_stat(c, ctx->root, p, &st)) {
+				proc_release(c, p); /* gone since the listing */
 				continue;
 			}
 			if (st.starttime != p->start_ticks) { /* another process behind the pid */
-				proc_release(p);
+				proc_release(c, p);
 				p->pid = pids[i];
 				p->first_ns = now;
 			}
@@ -1255,15 +1363,17 @@ static int kvm_scan_cached(const struct hv_ctx *ctx, struct hv_vm_list *out, str
 			p->start_ticks = st.starttime;
 		}
 		scan_cached_one(ctx, c, p, &st, now, out);
+		n_qemu++;
 		k++;
 	}
 	while (j < c->n)
-		proc_release(&c->p[j++]);
+		proc_release(c, &c->p[j++]);
 	free(c->p);
 	free(pids);
 	c->p = np;
 	c->n = k;
 	c->cap = n + 1;
+	c->n_qemu = n_qemu;
 	return 0;
 }
 

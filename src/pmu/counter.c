@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -714,6 +715,12 @@ int cnt_session_new(struct cnt_session **out, const struct cnt_request *req, str
 	ret = fd_budget(s->fds_needed, err);
 	if (ret)
 		goto out;
+	if (thread_mode && !strcmp(s->root, "/")) {
+		struct vp_err ign = { 0, "" };
+
+		/* room for a pidfd per thread too, when the limit allows (else tgkill) */
+		fd_budget(s->fds_needed + n_threads, &ign);
+	}
 
 	map = xcalloc(s->n_events, sizeof(*map));
 	for (i = 0; i < s->n_events; i++) {
@@ -854,7 +861,10 @@ void cnt_session_free(struct cnt_session *s)
 	for (i = 0; i < s->n_entities; i++) {
 		free(s->entities[i].cgroup);
 		free(s->entities[i].cgroup_path);
+		if (s->pidfds && s->pidfds[i] >= 0)
+			close(s->pidfds[i]);
 	}
+	free(s->pidfds);
 	free(s->events);
 	free(s->entities);
 	free(s->counters);
@@ -940,7 +950,6 @@ static void read_group(struct cnt_session *s, const struct cnt_group *g, uint64_
 	}
 }
 
-/* Which thread and cgroup entities still exist; mark the vanished ones. */
 /*
  * Does thread tid of process pid still exist?  Live, tgkill(pid, tid, 0)
  * answers in one cheap syscall per thread (a readdir of /proc/PID/task
@@ -964,20 +973,96 @@ static bool thread_exists(const struct cnt_session *s, pid_t pid, pid_t tid,
 	return *n_tids && bsearch(&tid, *tids, *n_tids, sizeof(**tids), cmp_pid);
 }
 
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL /* Linux 6.9 */
+#endif
+
+/*
+ * On the live root, each thread's pidfd (PIDFD_THREAD: readable once that
+ * thread exits, a leader too while its other threads live on) opened at the
+ * first read, so that one poll() says which of them exited, where a
+ * tgkill(pid, tid, 0) per thread and interval cost a system call each (the
+ * largest part of reading 1,000 threads' counters: issue 22).  Kernels
+ * before 6.9, or no descriptor left: tgkill, and a leader's zombie check.
+ */
+static void open_pidfds(struct cnt_session *s)
+{
+	size_t i;
+
+	s->pidfds = xmalloc((s->n_entities + 1) * sizeof(int));
+	for (i = 0; i < s->n_entities; i++) {
+		const struct cnt_entity *e = &s->entities[i];
+		long fd = -1;
+
+		if (e->kind == CNT_ENT_THREAD && e->state == CNT_ENT_LIVE) {
+			fd = syscall(SYS_pidfd_open, e->tid, PIDFD_THREAD);
+			if (fd < 0 && errno == ESRCH)
+				fd = -2; /* gone already */
+			else if (fd >= 0)
+				fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+		}
+		s->pidfds[i] = (int)fd;
+	}
+}
+
+static void close_pidfd(struct cnt_session *s, size_t i)
+{
+	if (s->pidfds && s->pidfds[i] >= 0) {
+		close(s->pidfds[i]);
+		s->pidfds[i] = -1;
+	}
+}
+
+/* Which of the live threads with a pidfd exited: one poll(); gone[i] set for those. */
+static void poll_pidfds(struct cnt_session *s, bool *gone)
+{
+	struct pollfd *pfd = xmalloc((s->n_entities + 1) * sizeof(*pfd));
+	size_t *ent = xmalloc((s->n_entities + 1) * sizeof(*ent)), n = 0, i;
+
+	for (i = 0; i < s->n_entities; i++) {
+		if (s->entities[i].state != CNT_ENT_LIVE || s->entities[i].kind != CNT_ENT_THREAD)
+			continue;
+		if (s->pidfds[i] == -2) {
+			gone[i] = true;
+			s->pidfds[i] = -1;
+		} else if (s->pidfds[i] >= 0) {
+			pfd[n].fd = s->pidfds[i];
+			pfd[n].events = POLLIN;
+			pfd[n].revents = 0;
+			ent[n++] = i;
+		}
+	}
+	if (n && poll(pfd, n, 0) >= 0)
+		for (i = 0; i < n; i++)
+			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL))
+				gone[ent[i]] = true;
+	free(pfd);
+	free(ent);
+}
+
 /* Which thread and cgroup entities still exist; mark the vanished ones. */
 static int check_vanished(struct cnt_session *s, uint64_t now)
 {
 	pid_t listed_pid = -1, *tids = NULL;
 	size_t n_tids = 0, i;
 	int ended = 0;
+	bool live = !strcmp(s->root, "/"), *polled = NULL;
 
+	if (live) {
+		if (!s->pidfds)
+			open_pidfds(s);
+		polled = xcalloc(s->n_entities + 1, sizeof(bool));
+		poll_pidfds(s, polled);
+	}
 	for (i = 0; i < s->n_entities; i++) {
 		struct cnt_entity *e = &s->entities[i];
 		bool gone = false;
 
 		if (e->state != CNT_ENT_LIVE)
 			continue;
-		if (e->kind == CNT_ENT_THREAD) {
+		if (e->kind == CNT_ENT_THREAD && polled && (polled[i] || s->pidfds[i] >= 0)) {
+			gone = polled[i];
+		} else if (e->kind == CNT_ENT_THREAD) {
 			gone = !thread_exists(s, e->pid, e->tid, &tids, &n_tids, &listed_pid) ||
 			       /* an exited leader stays a zombie until its parent reaps it */
 			       (e->tid == e->pid && leader_zombie(s->root, e->pid));
@@ -989,9 +1074,11 @@ static int check_vanished(struct cnt_session *s, uint64_t now)
 		if (gone) {
 			e->state = CNT_ENT_ENDED;
 			e->ended_ns = now;
+			close_pidfd(s, i);
 			ended++;
 		}
 	}
+	free(polled);
 	free(tids);
 	return ended;
 }

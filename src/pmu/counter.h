@@ -162,6 +162,8 @@ struct cnt_session {
 	size_t n_fds;
 	struct cnt_group *grps;    /* private: one per group leader */
 	size_t n_grps;
+	int *pidfds;               /* private: per entity, a live thread's pidfd (exit by poll),
+				      -1 none (tgkill); NULL before the first read */
 	size_t fds_needed;         /* descriptors the plan needs */
 	uint64_t start_ns;
 	uint64_t last_ns;

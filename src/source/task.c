@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,59 @@ int task_schedstat_read(const char *root, int pid, int tid, struct task_schedsta
 	ret = task_schedstat_parse(text, out, err);
 	free(text);
 	return ret;
+}
+
+int task_file_open(const char *root, int pid, int tid, const char *file)
+{
+	char path[96], *full;
+	int fd;
+
+	task_path(path, sizeof(path), pid, tid, file);
+	full = vp_path(root, path);
+	fd = open(full, O_RDONLY | O_CLOEXEC);
+	free(full);
+	return fd < 0 ? -errno : fd;
+}
+
+/* The whole file from offset 0 into buf (NUL-terminated): one pread, a second if it filled buf. */
+static int pread_text(int fd, char *buf, size_t size, const char *what, struct vp_err *err)
+{
+	ssize_t n;
+
+	do
+		n = pread(fd, buf, size - 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return vp_err_errno(err, errno, "cannot read %s", what);
+	if ((size_t)n >= size - 1)
+		return vp_err_set(err, VP_EPARSE, "%s: longer than %zu bytes", what, size - 2);
+	buf[n] = '\0';
+	return 0;
+}
+
+int task_stat_fd(int fd, struct task_stat *out, struct vp_err *err)
+{
+	char buf[2048];
+	int ret = pread_text(fd, buf, sizeof(buf), "stat", err);
+
+	if (ret) {
+		memset(out, 0, sizeof(*out));
+		out->processor = -1;
+		return ret;
+	}
+	return task_stat_parse(buf, out, err);
+}
+
+int task_schedstat_fd(int fd, struct task_schedstat *out, struct vp_err *err)
+{
+	char buf[256];
+	int ret = pread_text(fd, buf, sizeof(buf), "schedstat", err);
+
+	if (ret) {
+		memset(out, 0, sizeof(*out));
+		return ret;
+	}
+	return task_schedstat_parse(buf, out, err);
 }
 
 void task_status_release(struct task_status *st)

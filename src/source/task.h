@@ -61,6 +61,17 @@ int task_cgroup_read(const char *root, int pid, int tid, struct task_cgroup *out
 		     struct vp_err *err);
 void task_cgroup_release(struct task_cgroup *cg);
 
+/*
+ * The same two files through a descriptor kept open (a periodic reader's:
+ * src/hv/kvm.c's scan cache).  A read at offset 0 of a procfs file makes it
+ * again, so each read is one pread() instead of a path lookup, open, reads
+ * and close.  task_file_open() returns the descriptor (O_CLOEXEC) or a
+ * negative errno; the readers fail with -ESRCH once the thread is gone.
+ */
+int task_file_open(const char *root, int pid, int tid, const char *file);
+int task_stat_fd(int fd, struct task_stat *out, struct vp_err *err);
+int task_schedstat_fd(int fd, struct task_schedstat *out, struct vp_err *err);
+
 /* Parsers of the files' text (for tests and fuzzers). */
 int task_stat_parse(const char *text, struct task_stat *out, struct vp_err *err);
 int task_schedstat_parse(const char *text, struct task_schedstat *out, struct vp_err *err);

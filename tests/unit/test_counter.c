@@ -2,6 +2,8 @@
  * math by hand, cgroup mount detection on fixtures, explanations, and live software counters */
 #include "test.h"
 
+#include <fcntl.h>
+
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -365,6 +367,21 @@ TEST(counter_live_thread_exits_mid_run)
 			ent = (int)i;
 	CHECK(ent >= 0);
 	CHECK_INT(s->entities[ent].state, CNT_ENT_ENDED);
+	/* Linux 6.9 on: the exit was found by polling the threads' pidfds (issue 22), the
+	   live thread's still open, the ended one's closed */
+	{
+		long probe = syscall(SYS_pidfd_open, tids[0], O_EXCL /* PIDFD_THREAD */);
+
+		if (probe >= 0) {
+			close((int)probe);
+			CHECK(s->pidfds != NULL);
+			for (size_t i = 0; s->pidfds && i < s->n_entities; i++)
+				if (s->entities[i].tid == tids[0])
+					CHECK(s->pidfds[i] >= 0);
+			if (s->pidfds)
+				CHECK_INT(s->pidfds[ent], -1);
+		}
+	}
 	c = counter_of(s, 0, ent);
 	CHECK_INT(snap.state[c], CNT_SERIES_ENDED_NOW);
 	/* its 20 ms of work counted before it ended (in this or an earlier delta) */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "hv/cache.h"
 #include "hv/hv.h"
 #include "hv/kvm.h"
 #include "hv/xen.h"
@@ -1064,7 +1065,9 @@ TEST(kvm_scan_cache_clocks)
 {
 	char tmpl[] = "/tmp/vp-hvcache.XXXXXX", *root = mkdtemp(tmpl), *cmd;
 	struct hv_cache_opts o = { 3000000000ull, 10000000000ull, 10000000000ull, 100,
-				   2000000000ull, 250000000ull };
+				   2000000000ull, 250000000ull, false };
+	struct hv_cache_opts ko = { 3000000000ull, 10000000000ull, 10000000000ull, 100,
+				    2000000000ull, 250000000ull, true };
 	struct hv_cache *c = hv_cache_new_opts(&o), *none = hv_cache_new(root);
 	struct platform p;
 	struct hv_vm_list l;
@@ -1088,7 +1091,9 @@ TEST(kvm_scan_cache_clocks)
 		CHECK_INT(l.vms[0].vcpus[1].cpu, 3);
 		CHECK_STR(fmt_list(&l.vms[0].vcpus[1].affinity), "0-3");
 		CHECK_U64(hv_vm_mem_total(&l.vms[0]), 224ull << 20);
-		CHECK(strstr(l.vms[0].mem_reason, "re-read every 10 s or 100x its read time") != NULL);
+		/* one VM, 1/100 of a core: a read of 100 ms or less keeps the 10 s */
+		CHECK(strstr(l.vms[0].mem_reason, "re-read every 10 s at the least, all VMs' reads "
+			      "1 % of a core at most (now 10 s)") != NULL);
 	}
 	hv_vm_list_release(&l);
 
@@ -1125,6 +1130,28 @@ TEST(kvm_scan_cache_clocks)
 		CHECK(strstr(l.vms[0].mem_reason, "re-read") == NULL);
 	}
 	hv_vm_list_release(&l);
+
+	/* descriptors kept open (keep_fds, as on a live root): each scan reads stat again
+	   through them, so the move to CPU 2 written since is seen */
+	{
+		struct hv_cache *kept = hv_cache_new_opts(&ko);
+		uint64_t kept_seen = 0;
+
+		CHECK_INT(cached_scan(root, &p, kept, &kept_seen, &l), 0);
+		if (l.n == 1 && l.vms[0].n_vcpus == 2)
+			CHECK_INT(l.vms[0].vcpus[1].cpu, 1);
+		hv_vm_list_release(&l);
+		snprintf(line, sizeof(line), vcpu1, 2);
+		put_file(root, "/proc/4000/task/4003/stat", line);
+		CHECK_INT(cached_scan(root, &p, kept, &kept_seen, &l), 0);
+		CHECK_INT(l.n, 1);
+		if (l.n == 1 && l.vms[0].n_vcpus == 2)
+			CHECK_INT(l.vms[0].vcpus[1].cpu, 2);
+		hv_vm_list_release(&l);
+		/* stat and schedstat of 2 vCPUs, and the leader's stat from the second scan on */
+		CHECK_INT((int)kept->n_fds, 5);
+		hv_cache_free(kept);
+	}
 
 	/* vCPU 1's thread exits: gone from the next scan, though the thread count says nothing */
 	cmd = xasprintf("rm -r '%s/proc/4000/task/4003'", root);

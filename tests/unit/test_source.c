@@ -1,8 +1,13 @@
 /* test_source.c - unit tests for src/source: numastat, vmstat, numa_maps, task files, resctrl */
 #include "test.h"
 
+#include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "source/cpustat.h"
 #include "source/numa_maps.h"
@@ -388,4 +393,67 @@ TEST(cpudelay_queue_between_reads)
 	CHECK_INT(cpudelay_parse("version 14\ncpu0 0 0 1 1 1 1 1 1 1\n", &a, NULL), VP_EUNSUPP);
 	CHECK_INT(cpudelay_parse("version 15\ncpu0 1 2\n", &a, NULL), VP_EPARSE);
 	CHECK_INT(cpudelay_parse("cpu0 0 0 1 1 1 1 1 1 1\n", &a, NULL), VP_EPARSE);
+}
+
+static void *exit_at_once(void *arg)
+{
+	*(pid_t *)arg = (pid_t)syscall(SYS_gettid);
+	return NULL;
+}
+
+/*
+ * A kept descriptor of /proc/self/task/TID/{stat,schedstat} makes the file
+ * again at each read (src/hv/kvm.c's scan cache reads them this way): after
+ * this thread spun 20 ms of its own CPU time (its clock, not the wall's: a
+ * loaded machine only makes it take longer), schedstat's run time through
+ * the same descriptor has grown by at least that, the run time being the
+ * same sum_exec_runtime the thread's CPU clock reads.  A thread that exited
+ * fails its reads (ESRCH) instead of repeating the last text.
+ */
+TEST(task_files_kept_open)
+{
+	pid_t tid = (pid_t)syscall(SYS_gettid), gone = 0;
+	int fd_stat = task_file_open("/", getpid(), tid, "stat");
+	int fd_sched = task_file_open("/", getpid(), tid, "schedstat");
+	struct task_stat st;
+	struct task_schedstat a, b;
+	struct timespec t0, t1;
+	pthread_t th;
+	int fd_gone, i, ret = 0;
+
+	CHECK(fd_stat >= 0);
+	CHECK(fd_sched >= 0);
+	if (fd_stat < 0 || fd_sched < 0)
+		return;
+	CHECK_INT(task_stat_fd(fd_stat, &st, NULL), 0);
+	CHECK_INT(st.tid, tid);
+	CHECK_INT(st.state, 'R'); /* it is reading it */
+	CHECK_INT(task_schedstat_fd(fd_sched, &a, NULL), 0);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	do
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+	while ((t1.tv_sec - t0.tv_sec) * 1000000000ll + (t1.tv_nsec - t0.tv_nsec) < 20000000ll);
+	CHECK_INT(task_schedstat_fd(fd_sched, &b, NULL), 0);
+	CHECK(b.run_ns >= a.run_ns + 20000000ull);
+	CHECK_INT(task_stat_fd(fd_stat, &st, NULL), 0);
+	CHECK_INT(st.tid, tid);
+	close(fd_stat);
+	close(fd_sched);
+
+	CHECK_INT(pthread_create(&th, NULL, exit_at_once, &gone), 0);
+	pthread_join(th, NULL);
+	CHECK(gone > 0);
+	/* joined: it exited; the kernel may take a moment to let go of it (5 s of grace) */
+	fd_gone = task_file_open("/", getpid(), gone, "stat");
+	for (i = 0; fd_gone >= 0 && i < 500; i++) {
+		ret = task_stat_fd(fd_gone, &st, NULL);
+		if (ret)
+			break;
+		usleep(10000);
+	}
+	if (fd_gone >= 0) {
+		CHECK_INT(ret, -ESRCH);
+		close(fd_gone);
+	}
+	CHECK_INT(task_file_open("/", getpid(), gone, "stat") < 0, 1);
 }
