@@ -439,7 +439,10 @@ static int calib_from_json(struct calib *c, const struct jv *root, struct rd *r)
 			if (qi == CALQ_N)
 				return rd_bad(r, q, "quality of '%s' should be one of unmeasured, "
 					      "unchecked, good, noisy, implausible%s", key_names[k], "");
-			if (!isnan(c->val[k]))
+			/* a value taken out as implausible (calib_quarantine()) is NaN and
+			 * stays implausible written back, as in a recording's meta
+			 * (fuzz_calib found it read back as unmeasured) */
+			if (!isnan(c->val[k]) || qi == CALQ_IMPLAUSIBLE)
 				c->quality[k] = (enum calib_quality)qi;
 		}
 	} else {   /* written before values carried a quality */

@@ -86,22 +86,35 @@ struct hv_vm *hv_vm_list_add(struct hv_vm_list *l, enum hv_adapter_id a)
 	return vm;
 }
 
+struct hv_vcpu *hv_vm_add_vcpus(struct hv_vm *vm, size_t n)
+{
+	struct hv_vcpu *first;
+	size_t i;
+
+	/* one allocation for n: 'xl list -l' says how many at once (up to 4096 each,
+	 * one at a time was quadratic; fuzz_xl timed out on it) */
+	vm->vcpus = xrealloc(vm->vcpus, (vm->n_vcpus + (n ? n : 1)) * sizeof(*vm->vcpus));
+	first = &vm->vcpus[vm->n_vcpus];
+	for (i = 0; i < n; i++) {
+		struct hv_vcpu *v = &first[i];
+
+		memset(v, 0, sizeof(*v));
+		v->index = -1;
+		v->tid = -1;
+		v->cpu = -1;
+		v->node = -1;
+		v->cpu_time_s = NAN;
+		v->fault_pref_node = -1;
+		cpulist_init(&v->affinity);
+		cpulist_init(&v->soft_affinity);
+	}
+	vm->n_vcpus += n;
+	return first;
+}
+
 struct hv_vcpu *hv_vm_add_vcpu(struct hv_vm *vm)
 {
-	struct hv_vcpu *v;
-
-	vm->vcpus = xrealloc(vm->vcpus, (vm->n_vcpus + 1) * sizeof(*vm->vcpus));
-	v = &vm->vcpus[vm->n_vcpus++];
-	memset(v, 0, sizeof(*v));
-	v->index = -1;
-	v->tid = -1;
-	v->cpu = -1;
-	v->node = -1;
-	v->cpu_time_s = NAN;
-	v->fault_pref_node = -1;
-	cpulist_init(&v->affinity);
-	cpulist_init(&v->soft_affinity);
-	return v;
+	return hv_vm_add_vcpus(vm, 1);
 }
 
 uint64_t hv_vm_mem_total(const struct hv_vm *vm)

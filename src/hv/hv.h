@@ -319,6 +319,8 @@ void hv_vm_list_release(struct hv_vm_list *l);
 struct hv_vm *hv_vm_list_add(struct hv_vm_list *l, enum hv_adapter_id a);
 /* Append an empty vCPU to vm and return it. */
 struct hv_vcpu *hv_vm_add_vcpu(struct hv_vm *vm);
+/* Append n empty vCPUs with one allocation; the first of them (valid until the next add). */
+struct hv_vcpu *hv_vm_add_vcpus(struct hv_vm *vm, size_t n);
 /* Resident bytes on node, 0 when unknown or none; total over nodes. */
 uint64_t hv_vm_mem_total(const struct hv_vm *vm);
 /* The VM with this name, or NULL. */

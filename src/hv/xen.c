@@ -85,8 +85,12 @@ static void parse_domain(json_t *d, struct hv_vm_list *out)
 	if ((s = jstr(ci, "type")))
 		vm->accel = xstrdup(s);
 	n = jint(bi, "max_vcpus", 0);
-	for (i = 0; i < n && i < 4096; i++)
-		hv_vm_add_vcpu(vm)->index = (int)i;
+	if (n > 0) {
+		struct hv_vcpu *v = hv_vm_add_vcpus(vm, (size_t)(n < 4096 ? n : 4096));
+
+		for (i = 0; i < n && i < 4096; i++)
+			v[i].index = (int)i;
+	}
 	/* target is what the balloon aims at; max is the ceiling */
 	n = jint(bi, "target_memkb", jint(bi, "max_memkb", 0));
 	if (n > 0)

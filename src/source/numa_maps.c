@@ -185,9 +185,11 @@ void numa_maps_join_ranges(struct numa_maps *m, const char *maps_text)
 	/* both files list the same mappings in ascending order */
 	while (p && *p) {
 		unsigned long long s, e;
-		char perms[5];
+		char perms[5] = "";
 
-		if (sscanf(p, "%llx-%llx %4s", &s, &e, perms) == 3) {
+		/* a range that ends where or before it starts is not a mapping: its
+		 * length would wrap to the size of the address space (fuzz_numa_maps) */
+		if (sscanf(p, "%llx-%llx %4s", &s, &e, perms) == 3 && e > s) {
 			while (i < m->n && m->maps[i].start < s)
 				i++;
 			if (i < m->n && m->maps[i].start == s) {

@@ -422,3 +422,43 @@ TEST(calib_quarantine_takes_out_what_fails)
 	calib_release(&c);
 	sbuf_release(&sb);
 }
+
+/*
+ * A quarantined calibration written out (a recording keeps it in its meta)
+ * reads back with the values still taken out as implausible, not as
+ * unmeasured, and with their reason; a NaN value the file calls "good" is
+ * still unmeasured.  fuzz_calib found the round trip losing "implausible".
+ */
+TEST(calib_quarantine_survives_the_file)
+{
+	struct calib c, b;
+	struct calib_checks chk;
+	struct sbuf sb = SBUF_INIT;
+	struct vp_err err = { 0, "" };
+	const char *why = NULL;
+	char *p;
+
+	sample(&c);
+	calib_set(&c, CAL_LAT_C2C_LOCAL_NS, 3229, NULL);  /* above DRAM latency: impossible */
+	calib_check(&c, &chk);
+	CHECK_INT(calib_quarantine(&c, &chk), 1);
+	calib_format(&c, &sb);
+	CHECK_CONTAINS(sb.buf, "\"lat_c2c_local_ns\": \"implausible\"");
+	CHECK_INT(calib_parse(&b, sb.buf, sb.len, "rt", &err), 0);
+	CHECK_NAN(calib_value(&b, "cal.lat_c2c_local_ns", &why));
+	CHECK_CONTAINS(why, "implausible: core-to-core latency 3229.0 ns");
+	CHECK_INT(b.quality[CAL_LAT_C2C_LOCAL_NS], CALQ_IMPLAUSIBLE);
+	CHECK_INT(b.quality[CAL_QUEUE_DEPTH], CALQ_UNMEASURED);
+	calib_release(&b);
+	/* null with "good": unmeasured, a quality never makes an unknown value known */
+	p = strstr(sb.buf, "\"queue_depth\": \"unmeasured\"");
+	CHECK(p != NULL);
+	if (p) {
+		memcpy(p + strlen("\"queue_depth\": \""), "good\"      ", 11);
+		CHECK_INT(calib_parse(&b, sb.buf, sb.len, "rt2", &err), 0);
+		CHECK_INT(b.quality[CAL_QUEUE_DEPTH], CALQ_UNMEASURED);
+		calib_release(&b);
+	}
+	calib_release(&c);
+	sbuf_release(&sb);
+}

@@ -333,6 +333,32 @@ out:
 	hv_vm_list_release(&l);
 }
 
+/* max_vcpus beyond any Xen guest (fuzz_xl's timeout input): 4,096 vCPUs, indices
+ * 0..4095 in order, each unplaced (CPU and node -1), made in one allocation; and
+ * vcpu-list still appends a vCPU list -l did not name. */
+TEST(xen_list_l_caps_vcpus)
+{
+	struct hv_vm_list l = { 0 };
+	struct vp_err err = { 0, "" };
+	size_t i, bad = 0;
+
+	CHECK_INT(xen_parse_list_l("[{\"domid\": 3, \"config\": {\"b_info\": "
+				   "{\"max_vcpus\": 7777777774}}}, {\"domid\": 4, \"config\": "
+				   "{\"b_info\": {\"max_vcpus\": 2}}}]", &l, &err), 0);
+	CHECK_INT(l.n, 2);
+	CHECK_INT(l.vms[0].n_vcpus, 4096);
+	for (i = 0; i < l.vms[0].n_vcpus; i++)
+		bad += l.vms[0].vcpus[i].index != (int)i || l.vms[0].vcpus[i].cpu != -1 ||
+		       l.vms[0].vcpus[i].node != -1;
+	CHECK_INT(bad, 0);
+	CHECK_INT(l.vms[1].n_vcpus, 2);
+	CHECK_INT(xen_parse_vcpu_list("dom4  4  7  1  -b-  1.0  all / all\n", &l, 0, NULL, 0, &err), 0);
+	CHECK_INT(l.vms[1].n_vcpus, 3);
+	CHECK_INT(l.vms[1].vcpus[2].index, 7);
+	CHECK_INT(l.vms[1].vcpus[2].cpu, 1);
+	hv_vm_list_release(&l);
+}
+
 TEST(xen_parsers_reject_garbage)
 {
 	struct hv_vm_list l = { 0 };

@@ -181,6 +181,31 @@ TEST(numa_maps_guest_ram_selection)
 	numa_maps_release(&m);
 }
 
+/* A maps line whose end is below its start (a damaged or hostile tree) is no
+ * mapping: its end - start would wrap to ~2^64 bytes of "guest RAM"
+ * (fuzz_numa_maps found it).  The mapping keeps end 0 and perms "", unknown,
+ * and is not guest RAM; a well-formed line beside it still joins. */
+TEST(numa_maps_join_refuses_inverted_range)
+{
+	struct numa_maps m;
+
+	CHECK_INT(numa_maps_parse("7f4020000000 default anon=32768 N0=32768\n"
+				  "7f4030000000 default anon=16 N0=16\n"
+				  "7f4040000000 default anon=8 N0=8\n", &m, NULL), 0);
+	numa_maps_join_ranges(&m, "7f4020000000-7f1000420000 rw-p 00000000 00:00 0\n"
+				  "7f4030000000-7f4030000000 rw-p 00000000 00:00 0\n"
+				  "7f4040000000-7f4042000000 rw-p 00000000 00:00 0\n");
+	CHECK_U64(m.maps[0].end, 0);
+	CHECK_STR(m.maps[0].perms, "");
+	CHECK(!numa_map_is_guest_ram(&m.maps[0], 0));
+	CHECK_U64(m.maps[1].end, 0);
+	CHECK(!numa_map_is_guest_ram(&m.maps[1], 0));
+	/* 0x2000000 bytes = 32 MiB */
+	CHECK_U64(m.maps[2].end - m.maps[2].start, 32ull << 20);
+	CHECK(numa_map_is_guest_ram(&m.maps[2], 32ull << 20));
+	numa_maps_release(&m);
+}
+
 static const struct {
 	int line;
 	const char *text;
