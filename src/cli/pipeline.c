@@ -122,13 +122,36 @@ static int open_model(struct pipeline *p, const char *name)
 
 int pipeline_model(struct pipeline *p, const struct pipe_opts *o, const char *name)
 {
+	const struct model_entry *e;
+
 	memset(p, 0, sizeof(*p));
 	calib_init(&p->cal);
 	model_dirs_build(&p->dirs, o->model_paths, o->n_model_paths);
 	model_registry_init(&p->reg, (const char *const *)p->dirs.v, p->dirs.n);
 	p->have_reg = true;
 	snprintf(p->why, sizeof(p->why), "as recorded");
-	return open_model(p, name);
+	/*
+	 * A recording names its model by the name in the model's 'model'
+	 * statement, found in the model directories: never a path.  A
+	 * recording may come from someone else, and a name such as
+	 * "/dev/zero" or "x.model" would have been opened as a model file.
+	 */
+	if (!model_name_ok(name)) {
+		char shown[64];
+		size_t i;
+
+		snprintf(shown, sizeof(shown), "%s", name);
+		for (i = 0; shown[i]; i++)
+			if ((unsigned char)shown[i] < 0x20 || (unsigned char)shown[i] >= 0x7f)
+				shown[i] = '?';
+		return cli_errorf("the recording names its model '%s', which is not a model name "
+				  "(letters, digits, '_', '-' and '.'); it is not opened as a path",
+				  shown);
+	}
+	e = model_registry_find(&p->reg, name);
+	if (!e)
+		return cli_errorf("no model named '%s' (see 'vmmprof model list')", name);
+	return open_model(p, e->path);
 }
 
 /*

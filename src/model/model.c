@@ -90,7 +90,7 @@ static const char *add_file(struct loader *ld, const char *path, char *text)
 	return m->files[m->n_files++];
 }
 
-static bool good_model_name(const char *s)
+bool model_name_ok(const char *s)
 {
 	if (!*s)
 		return false;
@@ -724,7 +724,7 @@ static int parse_text(struct loader *ld, const char *file, const char *text, boo
 			if (have_model) {
 				error_at(ld, loc, "a second 'model' statement in one file");
 				ok = false;
-			} else if (lx.cur.t == T_STR && lx.cur.s[0] != '"' && good_model_name(lx.cur.str)) {
+			} else if (lx.cur.t == T_STR && lx.cur.s[0] != '"' && model_name_ok(lx.cur.str)) {
 				have_model = true;
 				if (top) {
 					ld->m->name = xstrdup(lx.cur.str);

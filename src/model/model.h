@@ -140,6 +140,8 @@ int model_load(struct model **out, const char *path, const char *const *dirs, si
 int model_load_text(struct model **out, const char *text, const char *file,
 		    const char *const *dirs, size_t n_dirs, struct diags *d, struct vp_err *err);
 void model_free(struct model *m);
+/* A model's name as its 'model' statement may give it: letters, digits, '_', '-', '.'. */
+bool model_name_ok(const char *s);
 
 /* Index of a metric or input by name, or -1. */
 int model_find_metric(const struct model *m, const char *name);
