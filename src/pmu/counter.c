@@ -392,21 +392,37 @@ static int fd_budget(size_t need, struct vp_err *err)
 {
 	struct rlimit rl;
 	rlim_t want;
-	long open_now = 0;
-	DIR *d = opendir("/proc/self/fd");
+	long open_now = 0, fdsize = -1;
+	DIR *d;
+	char line[256];
+	FILE *f;
 
-	if (d) {
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	/* FDSize (the descriptor table's size) bounds what is open: when need fits beside it,
+	 * no listing of /proc/self/fd, a dentry per descriptor (9 % of record's CPU at 1,000
+	 * vCPUs, one listing per new VM) */
+	if ((f = fopen("/proc/self/status", "re"))) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "FDSize: %ld", &fdsize) == 1)
+				break;
+		fclose(f);
+	}
+	if (fdsize >= 0 && (rl.rlim_cur == RLIM_INFINITY ||
+			    rl.rlim_cur >= (rlim_t)need + (rlim_t)fdsize + 16))
+		return 0;
+	if ((d = opendir("/proc/self/fd"))) {
 		while (readdir(d))
 			open_now++;
 		closedir(d);
 	}
 	want = (rlim_t)need + (rlim_t)open_now + 16;
-	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return 0;
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= want)
 		return 0;
 	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want) {
-		rl.rlim_cur = want;
+		/* twice, within the hard limit: the next VM's threads fit without a listing */
+		rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && want * 2 > rl.rlim_max ? rl.rlim_max :
+											 want * 2;
 		setrlimit(RLIMIT_NOFILE, &rl);
 		return 0;
 	}
