@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pmu/counter.h"
 #include "pmu/event.h"
 #include "pmu/generic.h"
 #include "pmu/libpfm.h"
@@ -58,12 +59,17 @@ struct ev_row {
 	char unit[32];
 	double scale;
 	int instances;        /* sysfs families: how many PMUs the name opens on */
+	int openable;         /* generic hardware rows on the live machine: 1 opens, 0 does not;
+			       * -1 not tried (other rows, fixture roots) */
 };
 
 struct ev_rows {
 	struct ev_row *v;
 	size_t n, cap;
 	const struct list_opts *o;
+	bool live;            /* the machine itself: hardware rows are tried */
+	size_t closed;        /* hardware rows that cannot be opened here */
+	char *closed_why;     /* why the first of them cannot (heap), NULL none */
 };
 
 static struct ev_row *add_row(struct ev_rows *r, const char *section, const char *name,
@@ -79,7 +85,44 @@ static struct ev_row *add_row(struct ev_rows *r, const char *section, const char
 	row->pmu = xstrdup(pmu);
 	row->desc = xstrdup(desc ? desc : "");
 	row->scale = 1.0;
+	row->openable = -1;
 	return row;
+}
+
+/*
+ * A generic hardware or cache event (type, config) named name: listed when it
+ * opens here, as perf list lists only what the machine has; without --all one
+ * that does not open is left out and counted (the note at the end says why).
+ * Fixture roots describe another machine: nothing is tried there.
+ */
+static void add_hw_row(struct ev_rows *r, const char *section, const char *name, uint32_t type,
+		       uint64_t config, const char *desc)
+{
+	struct evdesc ev;
+	char first[96];
+	int rc;
+
+	if (!r->live) {
+		add_row(r, section, name, section, desc);
+		return;
+	}
+	/* "cycles OR cpu-cycles": the reason names the first */
+	snprintf(first, sizeof(first), "%.*s", (int)strcspn(name, " "), name);
+	memset(&ev, 0, sizeof(ev));
+	ev.name = first;
+	snprintf(ev.pmu, sizeof(ev.pmu), "%s", "cpu");
+	ev.attr.type = type;
+	ev.attr.config = config;
+	rc = cnt_try_open(&ev);
+	if (rc && !r->closed_why) {
+		struct cnt_explain_ctx ctx;
+
+		cnt_explain_probe(&ctx, "/");
+		r->closed_why = cnt_explain(-rc, &ev, false, &ctx);
+	}
+	r->closed += rc != 0;
+	if (!rc || r->o->all)
+		add_row(r, section, name, section, desc)->openable = !rc;
 }
 
 static void free_rows(struct ev_rows *r)
@@ -108,13 +151,27 @@ static void collect_generic(struct ev_rows *r)
 			snprintf(name, sizeof(name), "%s", g[i].name);
 		else
 			snprintf(name, sizeof(name), "%s OR %s", g[i].name, g[i].alias);
-		if (list_match(r->o, name))
-			add_row(r, g[i].type == PERF_TYPE_HARDWARE ? "hardware" : "software", name,
-				g[i].type == PERF_TYPE_HARDWARE ? "hardware" : "software", g[i].desc);
+		if (!list_match(r->o, name))
+			continue;
+		if (g[i].type == PERF_TYPE_HARDWARE)
+			add_hw_row(r, "hardware", name, g[i].type, g[i].config, g[i].desc);
+		else
+			add_row(r, "software", name, "software", g[i].desc);
 	}
 	for (i = 0; generic_cache_name(i, name, sizeof(name), &config); i++)
 		if (list_match(r->o, name))
-			add_row(r, "hw_cache", name, "hw_cache", "hardware cache event");
+			add_hw_row(r, "hw_cache", name, PERF_TYPE_HW_CACHE, config,
+				   "hardware cache event");
+}
+
+/* "N generic hardware events cannot be opened here (why); --all lists them" */
+static struct sbuf *closed_note(const struct ev_rows *r, struct sbuf *note)
+{
+	sbuf_reset(note);
+	sbuf_addf(note, "%zu generic hardware event%s cannot be opened here (%s); %s", r->closed,
+		  r->closed == 1 ? "" : "s", r->closed_why ? r->closed_why : "?",
+		  r->o->all ? "they are marked" : "'vmmprof list --all' lists them");
+	return note;
 }
 
 static bool first_instance(const struct pmu_db *db, const struct pmu_desc *p, int *count)
@@ -233,12 +290,14 @@ static const struct {
 
 int list_events(const struct list_opts *o, struct sbuf *out)
 {
-	struct ev_rows r = { NULL, 0, 0, o };
+	struct ev_rows r = { NULL, 0, 0, o, false, 0, NULL };
 	struct pmu_db *db = NULL;
 	struct vp_err err = { 0, "" };
 	bool live = !strcmp(o->root, "/");
 	size_t s, i;
+	struct sbuf note = SBUF_INIT;
 
+	r.live = live;
 	if (pmu_db_new(&db, o->root, &err))
 		return cli_error(&err);
 	collect_generic(&r);
@@ -275,6 +334,8 @@ int list_events(const struct list_opts *o, struct sbuf *out)
 			jw_kstr(&w, "name", row->name);
 			jw_kstr(&w, "kind", row->section);
 			jw_kstr(&w, "pmu", row->pmu);
+			if (row->openable >= 0)
+				jw_kbool(&w, "openable", row->openable);
 			if (row->encoding) {
 				jw_kstr(&w, "encoding", row->encoding);
 				jw_kdouble(&w, "scale", row->scale);
@@ -294,6 +355,8 @@ int list_events(const struct list_opts *o, struct sbuf *out)
 			jw_str(&w, pmu_db_tracefs_error(db));
 		if (!live)
 			jw_str(&w, "libpfm4 events are listed for this machine only, not under --root");
+		if (r.closed)
+			jw_str(&w, sbuf_str(closed_note(&r, &note)));
 		jw_arr_end(&w);
 		jw_obj_end(&w);
 		sbuf_addch(out, '\n');
@@ -310,7 +373,9 @@ int list_events(const struct list_opts *o, struct sbuf *out)
 				any = true;
 				table_row(&t);
 				table_cell(&t, "%s", r.v[i].name);
-				if (r.v[i].encoding && (r.v[i].unit[0] || r.v[i].scale != 1.0))
+				if (r.v[i].openable == 0)
+					table_cell(&t, "%s (cannot be opened here)", r.v[i].desc);
+				else if (r.v[i].encoding && (r.v[i].unit[0] || r.v[i].scale != 1.0))
 					table_cell(&t, "%s [scale %g %s]", r.v[i].desc, r.v[i].scale,
 						   r.v[i].unit);
 				else
@@ -329,10 +394,14 @@ int list_events(const struct list_opts *o, struct sbuf *out)
 			sbuf_addf(out, "note: no tracepoints: %s\n", pmu_db_tracefs_error(db));
 		if (!live)
 			sbuf_addstr(out, "note: libpfm4 events are listed for this machine only, not under --root\n");
+		if (r.closed)
+			sbuf_addf(out, "note: %s\n", sbuf_str(closed_note(&r, &note)));
 		sbuf_addstr(out, "raw codes: rNNNN (hex, core PMU); any PMU: PMU/event=0xNN,umask=0xNN/ "
 				 "(see 'vmmprof list pmus')\n");
 	}
 	free_rows(&r);
+	free(r.closed_why);
+	sbuf_release(&note);
 	pmu_db_free(db);
 	return 0;
 }
@@ -556,6 +625,7 @@ static int run_list(int argc, char **argv)
 		{ "xentrace", optional_argument, NULL, 'T' },
 		{ "xen-psr", no_argument, NULL, 'P' },
 		{ "raw-dump", no_argument, NULL, 'R' },
+		{ "all", no_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct list_opts o = { "/", NULL, false };
@@ -582,6 +652,7 @@ static int run_list(int argc, char **argv)
 			break;
 		}
 		case 'P': o.xen_psr = true; break;
+		case 'A': o.all = true; break;
 		case 'R': o.raw = true; break;
 		default:
 			return cli_bad_option(&cmd_list, argv, "");
@@ -620,6 +691,8 @@ static int run_list(int argc, char **argv)
 		return cli_usage_error(&cmd_list, "--xen-psr is for 'list vms'");
 	if (o.xentrace_s && kind->fn != list_vms)
 		return cli_usage_error(&cmd_list, "--xentrace is for 'list vms'");
+	if (o.all && kind->fn != list_events)
+		return cli_usage_error(&cmd_list, "--all is for 'list events'");
 	rc = kind->fn(&o, &out);
 	if (!rc)
 		rc = cli_write(&out);
@@ -655,6 +728,9 @@ const struct cmd cmd_list = {
 		   "--encode\ttreat the arguments as event specs and print their encoding\n"
 		   "--raw-dump\tthe names only, space-separated on one line, as perf list --raw-dump\n"
 		   "\tprints them (for shell completion and scripts)\n"
+		   "--all\tevents: also the generic hardware and cache events that cannot be\n"
+		   "\topened here (no core PMU, or the CPU lacks them), marked so; without it they\n"
+		   "\tare left out, as perf list leaves them out, and a note says how many and why\n"
 		   "--xen-numa-dump\tlist vms on Xen: each domain's memory per node from Xen's 'u'\n"
 		   "\tdebug key ('xl debug-keys u', read back from 'xl dmesg'); it writes to Xen's\n"
 		   "\tconsole ring, so it is off unless asked for\n"

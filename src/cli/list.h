@@ -16,6 +16,7 @@ struct list_opts {
 	bool xen_numa_dump;   /* list vms --xen-numa-dump: Xen's pages per node (opt-in) */
 	bool xen_psr;         /* list vms --xen-psr: Xen's per-domain CMT/MBM (opt-in) */
 	unsigned xentrace_s;  /* list vms --xentrace[=SECS]: exact residency from xentrace; 0 off */
+	bool all;             /* --all: also the generic hardware events that cannot be opened here */
 };
 
 /*

@@ -57,6 +57,22 @@ static long sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
+int cnt_try_open(const struct evdesc *ev)
+{
+	struct perf_event_attr a = ev->attr;
+	long fd;
+
+	a.size = sizeof(a);
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	close((int)fd);
+	return 0;
+}
+
 /* ---- values ---- */
 
 void cnt_value_scale(struct cnt_value *v, double scale)

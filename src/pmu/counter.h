@@ -252,6 +252,13 @@ struct cnt_explain_ctx {
 	size_t fds_needed;         /* descriptors the request needs */
 };
 
+/*
+ * Whether ev can be opened on this machine: once, on the calling thread
+ * (user space only, disabled), closed again at once.  0 when it opens,
+ * else the negative errno perf_event_open() gave (cnt_explain() words it).
+ */
+int cnt_try_open(const struct evdesc *ev);
+
 /* Fill ctx from the machine seen through root (live: "/"). */
 void cnt_explain_probe(struct cnt_explain_ctx *ctx, const char *root);
 

@@ -91,7 +91,7 @@ test_expect_success 'event names: after -e, after --event=, the last of a comma 
 	comp "vmmprof stat -e task-c" >got && want task-clock && diff -u want got &&
 	comp "vmmprof stat --event=page-fa" >got && want page-faults && diff -u want got &&
 	comp "vmmprof stat -e cycles,cpu-mig" >got && want cycles,cpu-migrations && diff -u want got &&
-	comp "vmmprof stat -e cpu-cy" >got && want cpu-cycles && diff -u want got
+	comp "vmmprof stat -e context-sw" >got && want context-switches && diff -u want got
 '
 
 if vmmprof list events "sched:sched_switch" 2>/dev/null | grep -q "sched:sched_switch"; then
@@ -147,7 +147,7 @@ test_expect_success 'vmmprofd is never run to complete (it would start a daemon)
 '
 
 test_expect_success 'list --raw-dump: one line of names; "cycles OR cpu-cycles" is two names' '
-	vmmprof list --raw-dump >raw &&
+	vmmprof list --all --raw-dump >raw &&
 	test "$(wc -l <raw)" = 1 &&
 	tr " " "\n" <raw >names &&
 	grep -qx cycles names && grep -qx cpu-cycles names && grep -qx task-clock names &&

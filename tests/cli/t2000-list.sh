@@ -4,12 +4,35 @@
 
 ICX=$VP_DATA/root/icx-2s
 
-test_expect_success 'list names the generic and software events' '
-	vmmprof list >out &&
+test_expect_success 'list names the generic and software events (--all: those that cannot open too)' '
+	vmmprof list --all >out &&
 	grep_q "^software events:" out &&
 	grep_q "^  task-clock " out &&
 	grep_q "^  cycles OR cpu-cycles " out &&
 	grep_q "^  LLC-load-misses " out
+'
+
+test_expect_success 'list without --all: only the hardware events that open here, the rest counted in a note' '
+	vmmprof list --all --json >all.json && vmmprof list --json >here.json &&
+	python3 - all.json here.json <<-PY
+	import json, os, sys
+	a = json.load(open(sys.argv[1])); h = json.load(open(sys.argv[2]))
+	hw = [e for e in a["events"] if e["kind"] in ("hardware", "hw_cache")]
+	assert hw and all(e["openable"] in (True, False) for e in hw), hw[:3]
+	shut = [e["name"] for e in hw if not e["openable"]]
+	listed = [e["name"] for e in h["events"] if e["kind"] in ("hardware", "hw_cache")]
+	assert listed == [e["name"] for e in hw if e["openable"]], (listed, shut)
+	note = [n for n in h["notes"] if "cannot be opened here" in n]
+	if shut:
+	    assert note and note[0].startswith("%d generic hardware event" % len(shut)), (note, len(shut))
+	else:
+	    assert not note, note
+	# no core PMU in sysfs (as on these test machines): none of them can open
+	d = "/sys/bus/event_source/devices"
+	core = [p for p in os.listdir(d) if p in ("cpu", "cpu_core", "cpu_atom") or p.startswith("armv")]
+	if not core:
+	    assert len(shut) == len(hw), (len(shut), len(hw))
+	PY
 '
 
 test_expect_success 'a PATTERN keeps matching names only (substring, case-insensitive)' '
@@ -25,7 +48,7 @@ test_expect_success 'a glob PATTERN matches whole names' '
 '
 
 test_expect_success 'list --json is valid JSON with kinds' '
-	vmmprof list --json >out.json &&
+	vmmprof list --all --json >out.json &&
 	test "$(json_get out.json "[e[\"kind\"] for e in j[\"events\"] if e[\"name\"]==\"task-clock\"][0]")" = software &&
 	test "$(json_get out.json "[e[\"kind\"] for e in j[\"events\"] if e[\"name\"]==\"LLC-loads\"][0]")" = hw_cache
 '
