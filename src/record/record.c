@@ -772,11 +772,22 @@ static int read_nodes_inputs(sqlite3 *db, struct recording *r, struct vp_err *er
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct numa_node *n;
 		const char *cpus = (const char *)sqlite3_column_text(st, 1);
+		sqlite3_int64 id = sqlite3_column_int64(st, 0);
 
+		/* node ids index arrays downstream (per node memory, costs, advice):
+		 * a damaged or forged header's id is refused here, once */
+		if (id < 0 || id >= 4096) {
+			char what[96];
+
+			sqlite3_finalize(st);
+			snprintf(what, sizeof(what), "node id %lld in its nodes table (ids are 0 to 4095)",
+				 (long long)id);
+			return bad(err, r->path, NULL, what);
+		}
 		t->nodes = xrealloc(t->nodes, (size_t)(t->n_nodes + 1) * sizeof(*t->nodes));
 		n = &t->nodes[t->n_nodes++];
 		memset(n, 0, sizeof(*n));
-		n->id = sqlite3_column_int(st, 0);
+		n->id = (int)id;
 		if (cpulist_parse(&n->cpus, cpus ? cpus : "", NULL))
 			cpulist_init(&n->cpus);
 		n->mem_known = sqlite3_column_type(st, 2) != SQLITE_NULL;

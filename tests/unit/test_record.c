@@ -445,6 +445,20 @@ TEST(record_reads_schema_1)
 	CHECK_INT(rec_next_frame(&rec, &f, &err), 0);
 	rec_release(&rec);
 
+	/* a node id outside 0..4095 in the header is refused at open, naming it
+	 * (it would index per-node arrays downstream; issue 21) */
+	CHECK_INT(sql(path, "UPDATE nodes SET id = -1"), SQLITE_OK);
+	CHECK_INT(rec_open(path, &rec, &err), VP_EFORMAT);
+	CHECK_CONTAINS(err.msg, "node id -1 in its nodes table");
+	rec_release(&rec);
+	CHECK_INT(sql(path, "UPDATE nodes SET id = 4096"), SQLITE_OK);
+	CHECK_INT(rec_open(path, &rec, &err), VP_EFORMAT);
+	CHECK_CONTAINS(err.msg, "node id 4096 in its nodes table");
+	rec_release(&rec);
+	CHECK_INT(sql(path, "UPDATE nodes SET id = 4095"), SQLITE_OK);
+	CHECK_INT(rec_open(path, &rec, &err), 0);
+	rec_release(&rec);
+
 	/* a newer schema than this vmmprof reads is refused with both numbers */
 	CHECK_INT(sql(path, "UPDATE meta SET value = '99' WHERE key = 'schema_version'"), SQLITE_OK);
 	CHECK_INT(rec_open(path, &rec, &err), VP_EFORMAT);
