@@ -128,9 +128,11 @@ print(len(vs), sum(len(v["vcpus"]) for v in vs))' "$dir/vms.json" "$$" 2>/dev/nu
 		printf '%-34s %10s %8s %7s %9s %9s\n' "$name" "$v" "$(awk -v v="$v" 'BEGIN { printf "%.2f", v / 10 }')" \
 			"$(awk -v v="$v" -v p="$pms" 'BEGIN { if (p > 0) printf "%.1f", v / p; else print "-" }')" "$r" "$h"
 	done
+	# the request alone is timed (a python3 start takes over a second on this loaded machine)
 	t0=$(date +%s%N)
-	targets=$(TMO=5 api GET "/sessions/$sid" | python3 -c 'import json, sys; print(json.load(sys.stdin).get("targets", "?"))' 2>/dev/null)
+	resp=$(TMO=5 api GET "/sessions/$sid")
 	t1=$(date +%s%N)
+	targets=$(printf '%s' "$resp" | python3 -c 'import json, sys; print(json.load(sys.stdin).get("targets", "?"))' 2>/dev/null)
 	[ -n "$targets" ] || targets="? (GET /sessions/ID did not answer within 5 s)"
 	echo "GET /sessions/ID answered in $(( (t1 - t0) / 1000000 )) ms"
 	echo "the daemon session counts $targets threads and streamed $frames frames; top wrote $(grep -c . "$dir/top.out") lines"
