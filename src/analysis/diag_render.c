@@ -155,7 +155,8 @@ static void node_costs_text(const struct dview *dv, struct sbuf *out)
 		snprintf(titles[f], sizeof(titles[f]), ">%s", factor_name((enum factor_id)f));
 		cols[1 + f] = titles[f];
 	}
-	sbuf_addstr(out, "\nFactor cost per node (% of the cycles of the threads that ran there, "
+	sbuf_addstr(out, "\nFactor cost per node (% of the cycles of the threads that ran there "
+			 "and have the cost, "
 			 "[its 95% interval over the samples]; n/a: not measurable or no thread "
 			 "ran there)\n");
 	table_init(&t, 1 + FACTOR_N, cols);
@@ -178,6 +179,22 @@ static void node_costs_text(const struct dview *dv, struct sbuf *out)
 	}
 	table_render(&t, out, 2, true);
 	table_release(&t);
+	/* a share over some of the node's threads says which it leaves out */
+	for (i = 0; i < in->n_nodes; i++)
+		for (f = 0; f < FACTOR_N; f++) {
+			const struct diag_node *nd = &in->nodes[i];
+
+			if (!isfinite(nd->cost_pct[f]) || nd->cost_left_out[f] <= 0 ||
+			    factor_unavailable(dv->m, dv->av, (enum factor_id)f))
+				continue;
+			sbuf_addf(out, "  node %d %s: over the threads that have the cost; %d thread%s "
+				  "without it left out", nd->id, factor_name((enum factor_id)f),
+				  nd->cost_left_out[f], nd->cost_left_out[f] == 1 ? "" : "s");
+			if (isfinite(nd->cost_left_out_share[f]))
+				sbuf_addf(out, " (%.0f%% of the node's cycles)",
+					  100 * nd->cost_left_out_share[f]);
+			sbuf_addstr(out, "\n");
+		}
 }
 
 void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out)
@@ -515,9 +532,16 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 
 		diag_node_init(&in->nodes[i], (int)jv_num(o, "node"),
 			       jv_str(o, "cpus") ? jv_str(o, "cpus") : "?", 0);
-		for (f = 0; f < FACTOR_N; f++)
-			in->nodes[i].cost_pct[f] = jv_num(jv_get(o, "cost_pct"),
-							  factor_name((enum factor_id)f));
+		for (f = 0; f < FACTOR_N; f++) {
+			const char *fn = factor_name((enum factor_id)f);
+			double lo = jv_num(jv_get(o, "cost_left_out"), fn);
+
+			in->nodes[i].cost_pct[f] = jv_num(jv_get(o, "cost_pct"), fn);
+			/* a daemon before cost_left_out: none said */
+			in->nodes[i].cost_left_out[f] = isfinite(lo) && lo > 0 ? (int)lo : 0;
+			in->nodes[i].cost_left_out_share[f] =
+				jv_num(jv_get(o, "cost_left_out_share"), fn);
+		}
 		r->node_notes[i] = (char *)(jv_str(o, "note") ? jv_str(o, "note") : "");
 		if (jv_get(o, "resctrl") && jv_get(o, "resctrl")->type == JV_OBJ) {
 			const struct jv *x = jv_get(o, "resctrl");

@@ -111,8 +111,10 @@ void diag_node_init(struct diag_node *n, int id, const char *cpus, int n_cpus)
 	n->bw_quality = VQ_UNAVAILABLE;
 	n->rdt_llc_bytes = n->rdt_mbm_gbs = n->rdt_mbm_local_gbs = NAN;
 	n->mem_free_bytes = NAN;
-	for (f = 0; f < FACTOR_N; f++)
-		n->cost_pct[f] = NAN;
+	for (f = 0; f < FACTOR_N; f++) {
+		n->cost_pct[f] = n->cost_left_out_share[f] = NAN;
+		n->cost_left_out[f] = 0;
+	}
 }
 
 struct diag_advice *diag_add_advice(struct diag_result *r, const char *rule, size_t vm)
@@ -2030,6 +2032,18 @@ void diag_result_write(const struct diag_input *in, const struct diag_result *r,
 		jw_obj_begin(&w);
 		for (f = 0; f < FACTOR_N; f++)
 			jw_kdouble(&w, factor_name((enum factor_id)f), in->nodes[i].cost_pct[f]);
+		jw_obj_end(&w);
+		/* threads that ran there without the cost, and their share of its cycles */
+		jw_key(&w, "cost_left_out");
+		jw_obj_begin(&w);
+		for (f = 0; f < FACTOR_N; f++)
+			jw_kint(&w, factor_name((enum factor_id)f), in->nodes[i].cost_left_out[f]);
+		jw_obj_end(&w);
+		jw_key(&w, "cost_left_out_share");
+		jw_obj_begin(&w);
+		for (f = 0; f < FACTOR_N; f++)
+			jw_kdouble(&w, factor_name((enum factor_id)f),
+				   in->nodes[i].cost_left_out_share[f]);
 		jw_obj_end(&w);
 		jw_kstr(&w, "note", r->node_notes[i]);
 		jw_key(&w, "resctrl");

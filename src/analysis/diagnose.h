@@ -97,7 +97,9 @@ struct diag_node {
 	double queue_full_frac;      /* share of uncore cycles with full request queues; NaN */
 	enum vp_quality bw_quality;
 	double cost_pct[FACTOR_N];   /* each factor's cost over the threads that ran there, % of
-					their cycles (the cost stage's node sums); NaN unknown */
+					their cycles (frame_node_cost()); NaN unknown */
+	int cost_left_out[FACTOR_N]; /* threads that ran there without that cost: not in cost_pct */
+	double cost_left_out_share[FACTOR_N]; /* their share of the node's cycles, 0..1; NaN */
 	/* --resctrl: the VMs' monitoring groups on the node's L3 domain (shown, not weighed) */
 	bool rdt;                    /* resctrl was asked for */
 	double rdt_llc_bytes;        /* LLC occupancy at the end; NaN unknown */

@@ -266,11 +266,29 @@ enum vp_quality frame_cost_quality(const struct model *m, const struct collect_f
 				      const struct collect_row *r, int fi);
 
 /*
- * Node node_id's cost per factor in f: the costs of the threads (vCPU and
- * thread rows) that ran there most, in % of their cycles; NaN where none of
- * them has the factor's cost.  The node rows of diagnose and the node
- * intervals of src/analysis/cost_ci.c both read it.
+ * Node node_id's cost of one factor in f, over the threads (vCPU and thread
+ * rows) that ran there most.  pct is the summed cost of the threads whose
+ * cost is known over the summed cycles of those same threads: a thread
+ * without the cost is unknown, not free, and its cycles in the denominator
+ * would bias the share low.  Such threads are counted in left_out (their
+ * cycles in left_out_cycles) so that a reader sees what the share leaves
+ * out; pct is NaN when no thread that ran there has the cost.  /metrics
+ * (src/collect/prom.c), diagnose's node rows and the node intervals of
+ * src/analysis/cost_ci.c all read it, so they give one number.
  */
+struct frame_node_cost {
+	double cost_cycles;     /* summed cost of the threads that have it (cycles or not); NaN none */
+	double cycles;          /* summed cycles of the threads in pct; NaN none */
+	double pct;             /* 100 * their cost / their cycles; NaN none */
+	int n_threads;          /* threads in pct */
+	int left_out;           /* threads that ran there (cycles > 0) without the cost */
+	double left_out_cycles; /* their cycles */
+	enum vp_quality q;      /* weakest quality of the costs summed (m given); unavailable: none */
+};
+/* m may be NULL (then q is measured wherever a cost is summed). */
+void frame_node_cost(const struct model *m, const struct collect_frame *f, int node_id,
+		     struct frame_node_cost nc[FACTOR_N]);
+/* The pct of each factor's frame_node_cost(). */
 void frame_node_cost_pct(const struct collect_frame *f, int node_id, double pct[FACTOR_N]);
 /*
  * Turn a frame into the diagnosis input (vms, vcpus, nodes arrays are heap,

@@ -546,29 +546,87 @@ static void host_cpus(const struct topology *topo, const struct collect_frame *f
 	cpulist_release(&iso);
 }
 
-void frame_node_cost_pct(const struct collect_frame *f, int node_id, double pct[FACTOR_N])
+/* How weak a cost quality is, for a sum over threads: the sum is as weak as its weakest part. */
+static int cost_rank(enum vp_quality q)
 {
-	double cyc = 0, cost[FACTOR_N] = { 0 };
-	bool have[FACTOR_N] = { false };
+	switch (q) {
+	case VQ_MEASURED: return 0;
+	case VQ_APPORTIONED: return 1;
+	case VQ_ESTIMATE: return 2;
+	case VQ_PROXY: return 3;
+	default: return 4;
+	}
+}
+
+/*
+ * The denominator is the cycles of the threads whose cost is known, not of
+ * every thread that ran on the node: a thread without the factor's cost
+ * (no counter on it, no model input) has an unknown cost, not a zero one,
+ * and counting its cycles as cost-free would bias the share low -- by its
+ * share of the node's cycles.  So the share is that of the costed threads,
+ * and left_out / left_out_cycles say how much of the node it does not see.
+ */
+void frame_node_cost(const struct model *m, const struct collect_frame *f, int node_id,
+		     struct frame_node_cost nc[FACTOR_N])
+{
+	double pct_cost[FACTOR_N] = { 0 };
 	size_t j;
 	int k;
 
-	/* frame_cost()'s node sums where the frame has node rows, the same sums otherwise */
+	for (k = 0; k < FACTOR_N; k++) {
+		nc[k].cost_cycles = nc[k].cycles = nc[k].pct = NAN;
+		nc[k].left_out_cycles = 0;
+		nc[k].n_threads = nc[k].left_out = 0;
+		nc[k].q = VQ_UNAVAILABLE;
+	}
 	for (j = 0; j < f->n_rows; j++) {
 		const struct collect_row *r = &f->rows[j];
+		bool ran = r->cycles > 0;
 
-		if ((r->kind != ENT_VCPU && r->kind != ENT_THREAD) || r->node != node_id ||
-		    !(r->cycles > 0))
+		if ((r->kind != ENT_VCPU && r->kind != ENT_THREAD) || r->node != node_id)
 			continue;
-		cyc += r->cycles;
-		for (k = 0; k < FACTOR_N; k++)
-			if (isfinite(r->fv[k].cost_cycles)) {
-				cost[k] += r->fv[k].cost_cycles;
-				have[k] = true;
+		for (k = 0; k < FACTOR_N; k++) {
+			struct frame_node_cost *c = &nc[k];
+
+			if (!isfinite(r->fv[k].cost_cycles)) {
+				/* ran there, cost unknown: not in the share, counted as left out */
+				if (ran) {
+					c->left_out++;
+					c->left_out_cycles += r->cycles;
+				}
+				continue;
 			}
+			if (isnan(c->cost_cycles)) {
+				c->cost_cycles = 0;
+				c->q = VQ_MEASURED;
+			}
+			c->cost_cycles += r->fv[k].cost_cycles;
+			if (m) {
+				enum vp_quality rq = frame_cost_quality(m, f, r, k);
+
+				if (cost_rank(rq) > cost_rank(c->q))
+					c->q = rq;
+			}
+			if (ran) {
+				c->cycles = isnan(c->cycles) ? r->cycles : c->cycles + r->cycles;
+				pct_cost[k] += r->fv[k].cost_cycles;
+				c->n_threads++;
+			}
+		}
 	}
 	for (k = 0; k < FACTOR_N; k++)
-		pct[k] = have[k] && cyc > 0 ? 100 * cost[k] / cyc : NAN;
+		if (nc[k].n_threads > 0)
+			nc[k].pct = 100 * pct_cost[k] / nc[k].cycles;
+}
+
+void frame_node_cost_pct(const struct collect_frame *f, int node_id, double pct[FACTOR_N])
+{
+	struct frame_node_cost nc[FACTOR_N];
+	int k;
+
+	frame_node_cost(NULL, f, node_id, nc);
+	for (k = 0; k < FACTOR_N; k++)
+		pct[k] = nc[k].pct;
 }
 
 /*
@@ -646,8 +704,21 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 				     isnan(n->rdt_mbm_gbs) ? "no valid MBM count on its L3 domain (it "
 				     "read 'Unavailable', or the counter was reset)" : NULL;
 		}
-		/* the factors' costs of the threads that ran there */
-		frame_node_cost_pct(f, n->id, n->cost_pct);
+		/* the factors' costs of the threads that ran there (those that have them) */
+		{
+			struct frame_node_cost nc[FACTOR_N];
+			int k;
+
+			frame_node_cost(m, f, n->id, nc);
+			for (k = 0; k < FACTOR_N; k++) {
+				double all = (isnan(nc[k].cycles) ? 0 : nc[k].cycles) +
+					     nc[k].left_out_cycles;
+
+				n->cost_pct[k] = nc[k].pct;
+				n->cost_left_out[k] = nc[k].left_out;
+				n->cost_left_out_share[k] = all > 0 ? nc[k].left_out_cycles / all : NAN;
+			}
+		}
 		/* the node rows: the model's mem_bw and queue_full_frac on the node's counts */
 		for (j = 0; j < f->n_nodes; j++) {
 			const struct collect_row *r = &f->nodes[j];

@@ -168,57 +168,6 @@ static size_t view_nodes(const struct collect_frame *f, int **out)
 	return k;
 }
 
-/*
- * How weak a cost quality is, for a sum over rows: the sum is as weak as
- * its weakest part (an estimate without a stall anchor is weaker than a
- * measured stall shared out by residency).
- */
-static int cost_rank(enum vp_quality q)
-{
-	switch (q) {
-	case VQ_MEASURED: return 0;
-	case VQ_APPORTIONED: return 1;
-	case VQ_ESTIMATE: return 2;
-	case VQ_PROXY: return 3;
-	default: return 4;
-	}
-}
-
-/*
- * A node's cost of factor f: the vCPUs that ran there, summed.  cost_pct is
- * their summed cost over their summed cycles (only vCPUs that have both).
- */
-static void node_cost(const struct model *m, const struct collect_frame *fr, int node, int f,
-		      double *cost, double *pct, enum vp_quality *q)
-{
-	double c = 0, cyc = 0, all = 0;
-	bool any = false, any_pct = false;
-	size_t i;
-
-	*q = VQ_MEASURED;
-	for (i = 0; i < fr->n_rows; i++) {
-		const struct collect_row *r = &fr->rows[i];
-		enum vp_quality rq;
-
-		if (!is_leaf(r) || r->node != node || !isfinite(r->fv[f].cost_cycles))
-			continue;
-		rq = frame_cost_quality(m, fr, r, f);
-		if (cost_rank(rq) > cost_rank(*q))
-			*q = rq;
-		any = true;
-		all += r->fv[f].cost_cycles;
-		if (isfinite(r->cycles) && r->cycles > 0) {
-			any_pct = true;
-			c += r->fv[f].cost_cycles;
-			cyc += r->cycles;
-		}
-	}
-	*cost = any ? all : NAN;
-	*pct = any_pct ? 100.0 * c / cyc : NAN;
-	if (!any)
-		*q = VQ_UNAVAILABLE;
-}
-
 static double node_cycles(const struct collect_frame *fr, int node)
 {
 	double cyc = 0;
@@ -278,6 +227,23 @@ static void cost_sample(struct sbuf *out, const char *name, const struct labels 
 	for (p = why; p && *p; p++)
 		sbuf_addch(out, *p == '\n' || *p == '\r' ? ' ' : *p);
 	sbuf_addch(out, '\n');
+}
+
+/*
+ * After a node's cost sample whose share leaves threads out (they ran
+ * there without this cost): how many and their cycles, as a comment, so
+ * the exposition says the share is over the costed threads only.
+ */
+static void left_out_comment(struct sbuf *out, const char *name, const struct labels *l,
+			     const struct sbuf *ex, const struct frame_node_cost *c)
+{
+	sbuf_addf(out, "# left out %s{", name);
+	if (l->sb.len)
+		sbuf_addf(out, "%s,", sbuf_str(&l->sb));
+	sbuf_addf(out, "%s}: %d thread%s that ran on the node without this cost (%.4g cycles; "
+		  "the cost is over the other %d thread%s %.4g cycles)\n", sbuf_str(ex), c->left_out,
+		  c->left_out == 1 ? "" : "s", c->left_out_cycles, c->n_threads,
+		  c->n_threads == 1 ? "'s" : "s'", isnan(c->cycles) ? 0.0 : c->cycles);
 }
 
 /* Why a node's sum of factor f is n/a (pct: when its cost is known, the cycles are not). */
@@ -351,15 +317,18 @@ static void factor_family(struct sbuf *out, const struct prom_input *in, enum fa
 			continue;
 		n_nodes = view_nodes(fr, &nodes);
 		for (ni = 0; ni < n_nodes; ni++) {
-			node_labels(in, v, nodes[ni], &l);
-			for (f = 0; f < FACTOR_N; f++) {
-				double cost, pct;
-				enum vp_quality q;
+			struct frame_node_cost nc[FACTOR_N];
 
-				node_cost(v->model, fr, nodes[ni], f, &cost, &pct, &q);
-				cost_sample(out, name, &l, &ex, factor_name((enum factor_id)f), q,
-					    k == F_PCT ? pct : per_s(cost, fr->duration),
-					    node_why(v->model, f, cost));
+			node_labels(in, v, nodes[ni], &l);
+			frame_node_cost(v->model, fr, nodes[ni], nc);
+			for (f = 0; f < FACTOR_N; f++) {
+				const struct frame_node_cost *c = &nc[f];
+
+				cost_sample(out, name, &l, &ex, factor_name((enum factor_id)f), c->q,
+					    k == F_PCT ? c->pct : per_s(c->cost_cycles, fr->duration),
+					    node_why(v->model, f, c->cost_cycles));
+				if (c->left_out && !isnan(c->cost_cycles))
+					left_out_comment(out, name, &l, &ex, c);
 			}
 		}
 		free(nodes);

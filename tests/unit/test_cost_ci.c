@@ -448,3 +448,55 @@ TEST(cost_ci_vcpus_and_nodes)
 	cost_ci_release(&s);
 	sbuf_release(&out);
 }
+
+/*
+ * One node cost for /metrics, diagnose and the intervals (issue 16/24):
+ * frame_node_cost() divides by the cycles of the threads that have the
+ * cost only.  Both vCPUs on node 0: vCPU 0 1e9 cycles, llc 3e8; vCPU 1 3e9
+ * cycles, llc 3e8.  Both known: (3e8 + 3e8) / (1e9 + 3e9) = 15 %.  vCPU
+ * 1's llc unknown: 3e8 / 1e9 = 30 %, vCPU 1 (3e9 cycles) left out -- not
+ * 3e8 / 4e9 = 7.5 %, which would count its unknown cost as none.  imc: no
+ * vCPU has it, NaN, both (4e9 cycles) left out.  vCPU 1 with its cost but
+ * no cycles: in the cost sum (6e8), not in the share (30 %), not left out.
+ */
+TEST(frame_node_cost_over_the_costed_threads)
+{
+	struct collect_frame f;
+	struct collect_row r[3];
+	struct frame_node_cost nc[FACTOR_N];
+	double pct[FACTOR_N];
+
+	two_vcpu_frame(&f, r, 1, 0);
+	frame_node_cost(NULL, &f, 0, nc);
+	CHECK_NEAR(nc[FACTOR_LLC].pct, 15, 1e-9);
+	CHECK_INT(nc[FACTOR_LLC].n_threads, 2);
+	CHECK_INT(nc[FACTOR_LLC].left_out, 0);
+	CHECK(isnan(nc[FACTOR_IMC].pct) && isnan(nc[FACTOR_IMC].cost_cycles));
+	CHECK_INT(nc[FACTOR_IMC].left_out, 2);
+	CHECK_NEAR(nc[FACTOR_IMC].left_out_cycles, 4e9, 1);
+	CHECK_INT(nc[FACTOR_IMC].q, VQ_UNAVAILABLE);
+
+	r[2].fv[FACTOR_LLC].cost_cycles = NAN;
+	frame_node_cost(NULL, &f, 0, nc);
+	CHECK_NEAR(nc[FACTOR_LLC].pct, 30, 1e-9);
+	CHECK_NEAR(nc[FACTOR_LLC].cost_cycles, 3e8, 1);
+	CHECK_NEAR(nc[FACTOR_LLC].cycles, 1e9, 1);
+	CHECK_INT(nc[FACTOR_LLC].n_threads, 1);
+	CHECK_INT(nc[FACTOR_LLC].left_out, 1);
+	CHECK_NEAR(nc[FACTOR_LLC].left_out_cycles, 3e9, 1);
+	CHECK_INT(nc[FACTOR_LLC].q, VQ_MEASURED);
+	/* the pct-only form diagnose's intervals read is the same number */
+	frame_node_cost_pct(&f, 0, pct);
+	CHECK_NEAR(pct[FACTOR_LLC], 30, 1e-9);
+	CHECK(isnan(pct[FACTOR_IMC]));
+
+	r[2].fv[FACTOR_LLC].cost_cycles = 3e8;
+	r[2].cycles = NAN;
+	frame_node_cost(NULL, &f, 0, nc);
+	CHECK_NEAR(nc[FACTOR_LLC].pct, 30, 1e-9);
+	CHECK_NEAR(nc[FACTOR_LLC].cost_cycles, 6e8, 1);
+	CHECK_INT(nc[FACTOR_LLC].left_out, 0);
+	/* node 1: nobody ran there */
+	frame_node_cost(NULL, &f, 1, nc);
+	CHECK(isnan(nc[FACTOR_LLC].pct) && nc[FACTOR_LLC].left_out == 0);
+}

@@ -65,9 +65,13 @@ static const char want[] =
 	"vmmprof_factor_cost_pct" L_C0 ",factor=\"locality\",quality=\"measured\"} 10\n"
 	"vmmprof_factor_cost_pct" L_C0 ",factor=\"imc\",quality=\"measured\"} 5\n"
 	"vmmprof_factor_cost_pct" L_C1 ",factor=\"locality\",quality=\"estimate\"} 10\n"
-	/* node 0: (6e8 + 4e8) / (6e9 + 4e9); imc only vCPU 0 has it: 3e8 / 6e9 */
+	/* node 0: (6e8 + 4e8) / (6e9 + 4e9); imc only vCPU 0 has it: 3e8 / 6e9 = 5 %, not
+	 * 3e8 / 1e10 = 3 % (vCPU 1's imc cost is unknown, not 0): vCPU 1 is left out, said */
 	"vmmprof_factor_cost_pct" L_N0 ",factor=\"locality\",quality=\"estimate\"} 10\n"
 	"vmmprof_factor_cost_pct" L_N0 ",factor=\"imc\",quality=\"measured\"} 5\n"
+	"# left out vmmprof_factor_cost_pct" L_N0 ",factor=\"imc\",quality=\"measured\"}: 1 thread "
+	"that ran on the node without this cost (4e+09 cycles; the cost is over the other 1 "
+	"thread's 6e+09 cycles)\n"
 	"# HELP vmmprof_factor_cost_cycles_per_second Stall cycles per second the factor costs, per "
 	"VM, vCPU and node; quality and n/a as for vmmprof_factor_cost_pct\n"
 	"# TYPE vmmprof_factor_cost_cycles_per_second gauge\n"
@@ -78,6 +82,9 @@ static const char want[] =
 	"vmmprof_factor_cost_cycles_per_second" L_C1 ",factor=\"locality\",quality=\"estimate\"} 200000000\n"
 	"vmmprof_factor_cost_cycles_per_second" L_N0 ",factor=\"locality\",quality=\"estimate\"} 500000000\n"
 	"vmmprof_factor_cost_cycles_per_second" L_N0 ",factor=\"imc\",quality=\"measured\"} 150000000\n"
+	"# left out vmmprof_factor_cost_cycles_per_second" L_N0 ",factor=\"imc\",quality=\"measured\"}: "
+	"1 thread that ran on the node without this cost (4e+09 cycles; the cost is over the other "
+	"1 thread's 6e+09 cycles)\n"
 	"# HELP vmmprof_factor_quality 1 for the factor's quality label (measured, apportioned, proxy, "
 	"unavailable); an unavailable factor has no score or cost sample\n"
 	"# TYPE vmmprof_factor_quality gauge\n"
