@@ -85,7 +85,10 @@ assert c[\"vms\"][0][\"costs\"][\"imc\"] is None, c
 # The one vCPU runs on node 0 (the recording's one-node platform), so node 0's costs are its
 #   costs, interval by interval: llc 0, 41.4, 41.4 (mean 27.6, interval [0, 41.4] as above),
 #   locality and sharing 0 each time ([0, 0]); imc and queue n/a.  The vCPU's llc finding
-#   and the node's row carry that interval.
+#   and the node's row carry that interval.  The node's share is over the threads that have
+#   the cost (frame_node_cost()): the one vCPU has llc, locality and sharing costs, so none is
+#   left out; it has no imc or queue cost (no node counts): 1 thread, all 7.2e9 of the
+#   node's cycles, left out, and those shares stay n/a rather than 0 (no line under the table).
 test_expect_success 'diagnose FILE: the node table and the vCPU finding carry the intervals, as worked by hand' '
 	python3 -c "
 import json
@@ -104,6 +107,11 @@ assert [(x[\"vm\"], x[\"vcpu\"]) for x in v] == [(\"vm1\", 0)], v
 assert abs(v[0][\"costs\"][\"llc\"][\"hi\"] - 41.4) < 1e-9, v
 nd = j[\"diagnosis\"][\"nodes\"][0]
 assert abs(nd[\"cost_pct\"][\"llc\"] - 27.6) < 1e-9, nd
+lo = nd[\"cost_left_out\"]
+assert lo == {\"locality\": 0, \"llc\": 0, \"sharing\": 0, \"imc\": 1, \"queue\": 1}, lo
+sh = nd[\"cost_left_out_share\"]
+assert sh[\"llc\"] == 0 and sh[\"imc\"] == 1 and sh[\"queue\"] == 1, sh
+assert nd[\"cost_pct\"][\"imc\"] is None, nd
 bs = [b for b in j[\"diagnosis\"][\"bottlenecks\"] if b[\"scope\"] == \"vcpu\"]
 assert len(bs) == 1 and bs[0][\"factor\"] == \"llc\", bs
 ci = bs[0][\"cost_interval\"]
@@ -112,6 +120,7 @@ assert ci[\"lo\"] == 0 and abs(ci[\"hi\"] - 41.4) < 1e-9 and ci[\"holds_zero\"] 
 	vmmprof diagnose llc.vmmdb >out &&
 	grep_q "^Factor cost per node" out &&
 	grep -E "^  0 +0\.0% \[0\.0, 0\.0\] +27\.6% \[0\.0, 41\.4\] +0\.0% \[0\.0, 0\.0\] +n/a +n/a$" out &&
+	! grep -q "left out" out &&
 	grep -E "^  [0-9]+ +vm1 vCPU 0 +llc +27\.6% +\[0\.0, 41\.4\] .*holds 0" out
 '
 

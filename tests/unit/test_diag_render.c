@@ -54,6 +54,11 @@ TEST(diag_render_json_round_trip)
 	nodes[1].rdt_mbm_local_gbs = 0.25;
 	nodes[0].rdt_llc_bytes = nodes[0].rdt_mbm_gbs = nodes[0].rdt_mbm_local_gbs = NAN;
 	nodes[0].rdt_why = "no L3 of its own";
+	/* node 0's locality: web vCPU 0 4e8 of 1e9 cycles = 40 %; db thread 1 ran there too
+	 * (1e9 cycles) without a locality cost: left out, half the node's cycles */
+	nodes[0].cost_pct[FACTOR_LOCALITY] = 40;
+	nodes[0].cost_left_out[FACTOR_LOCALITY] = 1;
+	nodes[0].cost_left_out_share[FACTOR_LOCALITY] = 0.5;
 	vms[0].mem_node = bytes_web;
 	vms[0].n_mem_nodes = 3;
 	vms[0].mem_reason = "numa_maps \"anon\"";
@@ -140,6 +145,8 @@ TEST(diag_render_json_round_trip)
 	CHECK(strstr(sbuf_str(&t1), "    resctrl, the VMs' groups on its L3: LLC occupancy n/a, "
 				    "memory traffic n/a (local n/a); n/a: no L3 of its own\n") != NULL);
 	CHECK(strstr(sbuf_str(&json), "\"mem_node_bytes\": {\n          \"0\": 1048576,") != NULL);
+	CHECK(strstr(sbuf_str(&t1), "\n  node 0 locality: over the threads that have the cost; 1 thread "
+				    "without it left out (50% of the node's cycles)\n") != NULL);
 
 	dview_json_release(&dj);
 	jv_release(&doc);
