@@ -1461,6 +1461,7 @@ static enum MHD_Result start_stream(struct vpd_req *r, struct stream *st)
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
 	MHD_add_response_header(resp, "X-Accel-Buffering", "no");
+	vpd_safe_headers(resp);    /* as every other reply (t10400) */
 	ret = MHD_queue_response(r->conn, MHD_HTTP_OK, resp);
 	MHD_destroy_response(resp);
 	return ret;

@@ -46,6 +46,18 @@ test_expect_success 'every reply says never framed and only this origin (page an
 	grep_q "^Content-Security-Policy: default-src .self." headers
 '
 
+# An event stream does not end: curl gives up after 6 s (its exit status
+# is a timeout) and has written the reply headers, which come at once.
+test_expect_success 'an event stream says the same' '
+	curl -sS -N --max-time 6 -D sh -o /dev/null \
+		-H "Authorization: Bearer $(cat "$TRASH/op.token")" \
+		"$(cat "$TRASH/d.url")/api/v1/top/stream?interval_ms=500" 2>/dev/null
+	grep_q "^Content-Type: text/event-stream" sh &&
+	grep_q "^X-Frame-Options: DENY" sh &&
+	grep_q "^Content-Security-Policy: default-src .self." sh &&
+	grep_q "^X-Content-Type-Options: nosniff" sh
+'
+
 test_expect_success 'a daemon session recording is mode 0600' '
 	expect_status 201 d "$TRASH/op.token" POST /api/v1/sessions -d "{\"pids\":[$P],\"interval_ms\":200,\"record\":true}" &&
 	name=$(sed -n "s/.*\"recording\":\"\([^\"]*\)\".*/\1/p" body) &&
