@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/resolve.h"
+#include "util/alloc.h"
 #include "util/json.h"
 
 void model_host_open(struct model_host *mc, const char *root)
@@ -309,15 +310,54 @@ int model_list_text(const struct jv *doc, const char *where, struct sbuf *out, s
 	return 0;
 }
 
-/* "yes", or "n/a: REASON" */
-static const char *avail_text(const struct jv *o, char *buf, size_t size)
+/* The reasons of a model show text, each printed once at the end, numbered. */
+struct footnotes {
+	const char **v;
+	size_t n, cap;
+};
+
+static size_t footnote(struct footnotes *fn, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < fn->n; i++)
+		if (!strcmp(fn->v[i], text))
+			return i + 1;
+	VP_GROW(fn->v, fn->cap, fn->n + 1);
+	fn->v[fn->n++] = text;
+	return fn->n;
+}
+
+/*
+ * "yes", or "n/a [k]" with the reason as footnote k; a reason that ends in
+ * one already noted (a metric's "event 'x' unavailable: " + the event's own)
+ * keeps its head: "n/a: event 'x' unavailable [k]".  The same reason 25 times
+ * in a 330-column table was unreadable (issue 23).
+ */
+static const char *avail_text(const struct jv *o, struct footnotes *fn, char *buf, size_t size)
 {
 	const struct jv *ok = jv_get(o, "available");
 	const char *reason = jv_str(o, "reason");
+	size_t i, rl, best = 0, best_len = 0;
 
 	if (ok && ok->type == JV_BOOL && ok->b)
 		return "yes";
-	snprintf(buf, size, "n/a: %s", reason ? reason : "unknown");
+	if (!reason)
+		return "n/a: unknown";
+	rl = strlen(reason);
+	for (i = 0; i < fn->n; i++) {
+		size_t l = strlen(fn->v[i]);
+
+		if (l + 2 < rl && l > best_len && !strcmp(reason + rl - l, fn->v[i]) &&
+		    !strncmp(reason + rl - l - 2, ": ", 2)) {
+			best = i + 1;
+			best_len = l;
+		}
+	}
+	if (best)
+		snprintf(buf, size, "n/a: %.*s [%zu]", (int)(rl - best_len - 2), reason, best);
+	else
+		snprintf(buf, size, "n/a [%zu]", footnote(fn, reason));
 	return buf;
 }
 
@@ -336,6 +376,7 @@ int model_show_text(const struct jv *doc, const char *where, struct sbuf *sb, st
 	const struct jv *inputs = jv_arr(doc, "inputs"), *metrics = jv_arr(doc, "metrics");
 	const struct jv *factors = jv_arr(doc, "factors"), *inc = jv_arr(doc, "includes");
 	struct table t;
+	struct footnotes fn = { NULL, 0, 0 };
 	char buf[1200];
 	size_t i;
 
@@ -374,7 +415,7 @@ int model_show_text(const struct jv *doc, const char *where, struct sbuf *sb, st
 			   o ? "optional" : "", o && (n || h) ? ", " : "", h ? "home" : n ? "node" : "",
 			   o || n || h ? ")" : "");
 		table_cell(&t, "%s", str_or(in, "spec", ""));
-		table_cell(&t, "%s", avail_text(in, buf, sizeof(buf)));
+		table_cell(&t, "%s", avail_text(in, &fn, buf, sizeof(buf)));
 	}
 	table_render(&t, sb, 2, true);
 	table_release(&t);
@@ -388,7 +429,7 @@ int model_show_text(const struct jv *doc, const char *where, struct sbuf *sb, st
 		table_cell(&t, "%s", str_or(mt, "name", "?"));
 		table_cell(&t, "%s", str_or(mt, "unit", ""));
 		table_cell(&t, "%s", str_or(mt, "formula", ""));
-		table_cell(&t, "%s", avail_text(mt, buf, sizeof(buf)));
+		table_cell(&t, "%s", avail_text(mt, &fn, buf, sizeof(buf)));
 	}
 	table_render(&t, sb, 2, true);
 	table_release(&t);
@@ -410,10 +451,16 @@ int model_show_text(const struct jv *doc, const char *where, struct sbuf *sb, st
 			table_cell(&t, "%g", jv_num(fa, "warning"));
 			table_cell(&t, "%g", jv_num(fa, "critical"));
 		}
-		table_cell(&t, "%s", avail_text(fa, buf, sizeof(buf)));
+		table_cell(&t, "%s", avail_text(fa, &fn, buf, sizeof(buf)));
 	}
 	table_render(&t, sb, 2, true);
 	table_release(&t);
+	if (fn.n) {
+		sbuf_addstr(sb, "\nwhy n/a:\n");
+		for (i = 0; i < fn.n; i++)
+			sbuf_addf(sb, "  [%zu] %s\n", i + 1, fn.v[i]);
+	}
+	free(fn.v);
 	{
 		const struct jv *ct = jv_arr(doc, "cost_terms");
 

@@ -109,11 +109,15 @@ test_expect_success 'show: events, metrics, factors and what is available on a f
 	grep_q "locality .*measured .*remote_frac .*0.2 .*0.5 .*yes" out
 '
 
-test_expect_success 'show on a machine without its PMUs: metrics n/a, with the reason' '
+test_expect_success 'show on a machine without its PMUs: metrics n/a, each reason once as a footnote' '
 	vmmprof model show zen4 --root "$R/icx-2s" >out &&
-	grep_q "umc_rd .*n/a: no PMU .amd_umc. here" out &&
-	grep_q "mem_bw .*n/a: event .umc_rd. unavailable: no PMU .amd_umc. here" out &&
-	grep_q "imc .*apportioned .*n/a: event .umc_rd. unavailable" out
+	k=$(sed -n "s/^  umc_rd .*n\/a \[\([0-9]*\)\]\$/\1/p" out) && test -n "$k" &&
+	grep_q "^  \[$k\] no PMU .amd_umc. here\$" out &&
+	grep_q "mem_bw .*n/a: event .umc_rd. unavailable \[$k\]\$" out &&
+	grep_q "imc .*apportioned .*n/a: event .umc_rd. unavailable \[$k\]\$" out &&
+	# the reason is written once, in its footnote, however many rows it makes n/a
+	test "$(grep -c "no PMU .amd_umc. here" out)" = 1 &&
+	test "$(sed -n "/^why n\/a:/,/^\$/p" out | grep -c "^  \[")" = "$(sed -n "/^why n\/a:/,/^\$/p" out | grep "^  \[" | cut -d" " -f4- | sort -u | wc -l)"
 '
 
 test_expect_success 'show --json: unavailable factors carry their reason' '
