@@ -322,22 +322,19 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 	       struct vp_err *err)
 {
 	struct rec_writer *w;
-	int ret;
+	struct stat made;
+	int ret, fd;
 
 	if (!*path)
 		return vp_err_set(err, VP_EINVAL, "the recording's file name is empty");
 	/* created here, a new file of mode 0600 (recordings name processes and VMs), never
-	 * through a symbolic link, dangling or not; SQLite then opens the empty file */
-	{
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-
-		if (fd < 0 && errno == EEXIST)
-			return vp_err_set(err, -EEXIST, "'%s' exists: not overwriting a recording",
-					  path);
-		if (fd < 0)
-			return vp_err_errno(err, errno, "cannot create '%s'", path);
-		close(fd);
-	}
+	 * through a symbolic link, dangling or not; SQLite then opens the empty file by
+	 * name, and fd, kept until the header is written, says it was this file */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST)
+		return vp_err_set(err, -EEXIST, "'%s' exists: not overwriting a recording", path);
+	if (fd < 0)
+		return vp_err_errno(err, errno, "cannot create '%s'", path);
 	w = xcalloc(1, sizeof(*w));
 	w->path = xstrdup(path);
 	w->n_inputs = h->model->n_inputs;
@@ -358,7 +355,13 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 			sbuf_addf(&sb, "%s%s", i ? "," : "", h->model->inputs[i].name);
 		w->names = sbuf_detach(&sb);
 	}
-	if (open_file(path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) {
+	/* the file just made, not created again by SQLite, and not through a link that
+	 * someone who can write the directory put in its place meanwhile */
+	if (open_file(path, &w->db, SQLITE_OPEN_READWRITE
+#ifdef SQLITE_OPEN_NOFOLLOW
+		      | SQLITE_OPEN_NOFOLLOW
+#endif
+		      )) {
 		ret = db_error(err, w->db, path, "cannot create");
 		goto fail;
 	}
@@ -369,6 +372,17 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 	    (ret = exec(w->db, "PRAGMA user_version=" VP_STR(REC_SCHEMA_VERSION) "; COMMIT", path,
 			 err)))
 		goto fail;
+	/* the header went into the file made above: it is not empty now (WAL mode is set
+	 * on page 1 of the main file), else SQLite wrote another file put at path */
+	if (fstat(fd, &made) || made.st_size == 0) {
+		ret = vp_err_set(err, VP_EINVAL, "'%s' was replaced while it was being created: "
+				 "not recording there", path);
+		rec_close(w, NULL);
+		close(fd);
+		return ret;   /* path is someone else's file now: left alone */
+	}
+	close(fd);
+	fd = -1;
 	if (sqlite3_prepare_v2(w->db, "INSERT INTO frames VALUES (?, ?, ?, ?, ?, ?)", -1,
 			       &w->st_frame, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
@@ -389,6 +403,8 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 	return 0;
 fail:
 	rec_close(w, NULL);
+	if (fd >= 0)
+		close(fd);
 	unlink(path);
 	return ret;
 }
