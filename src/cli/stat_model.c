@@ -197,6 +197,9 @@ void stat_model_close(struct stat_model *sm)
 	calib_release(&sm->cal);
 	free(sm->in);
 	free(sm->met);
+	for (size_t i = 0; i < sm->n_notes; i++)
+		free(sm->notes[i]);
+	free(sm->notes);
 	memset(sm, 0, sizeof(*sm));
 }
 
@@ -407,6 +410,28 @@ static void print_csv(struct stat_model *sm, double t, char sep, bool with_time,
 	}
 }
 
+/*
+ * A NOTE cell: the whole text in the summary of a run without intervals; with
+ * -I "[k]", its number among the notes of the run, printed once (issue 23:
+ * -I repeated 200-300 characters of the same reasons every interval).
+ */
+static void note_cell(struct stat_model *sm, struct table *tb, bool total, const char *text)
+{
+	size_t i;
+
+	if ((total && !sm->n_notes) || !text[0]) {
+		table_cell(tb, "%s", text);
+		return;
+	}
+	for (i = 0; i < sm->n_notes && strcmp(sm->notes[i], text); i++)
+		;
+	if (i == sm->n_notes) {
+		VP_GROW(sm->notes, sm->cap_notes, sm->n_notes + 1);
+		sm->notes[sm->n_notes++] = xstrdup(text);
+	}
+	table_cell(tb, "[%zu]", i + 1);
+}
+
 static void print_table(struct stat_model *sm, double t, bool total, const char *target,
 			struct sbuf *out)
 {
@@ -432,7 +457,7 @@ static void print_table(struct stat_model *sm, double t, bool total, const char 
 		table_cell(&tb, "%s", m->metrics[i].name);
 		table_cell(&tb, "%s", sbuf_str(&v));
 		table_cell(&tb, "%s", m->metrics[i].unit ? m->metrics[i].unit : "");
-		table_cell(&tb, "%s", sbuf_str(&why));
+		note_cell(sm, &tb, total, sbuf_str(&why));
 	}
 	table_render(&tb, out, 3, true);
 	table_release(&tb);
@@ -449,7 +474,7 @@ static void print_table(struct stat_model *sm, double t, bool total, const char 
 			table_cell(&tb, "unavailable");
 			table_cell(&tb, "n/a");
 			table_cell(&tb, "-");
-			table_cell(&tb, "%s", uwhy);
+			note_cell(sm, &tb, total, uwhy);
 			continue;
 		}
 		sbuf_reset(&v);
@@ -466,10 +491,16 @@ static void print_table(struct stat_model *sm, double t, bool total, const char 
 		nan_reason(sm, fa->score, sm->fv[f].score, &why);
 		if (!why.len && isnan(sm->fv[f].cost_pct) && sm->cost_why[f])
 			sbuf_addf(&why, "cost n/a: %s", sm->cost_why[f]);
-		table_cell(&tb, "%s", why.len ? sbuf_str(&why) : fa->desc ? fa->desc : "");
+		if (why.len)
+			note_cell(sm, &tb, total, sbuf_str(&why));
+		else
+			table_cell(&tb, "%s", total && fa->desc ? fa->desc : "");
 	}
 	table_render(&tb, out, 3, true);
 	table_release(&tb);
+	/* the notes this interval brought, once */
+	for (; sm->printed_notes < sm->n_notes; sm->printed_notes++)
+		sbuf_addf(out, "   [%zu] %s\n", sm->printed_notes + 1, sm->notes[sm->printed_notes]);
 	if (sm->cost.anchor != ANCHOR_NONE && isfinite(sm->cost.cycles) && sm->cost.cycles > 0) {
 		sbuf_addf(out, "\n   memory stall %.1f%% of cycles (%s)", 100 * sm->cost.budget /
 			  sm->cost.cycles, sm->cost.anchor == ANCHOR_MEASURED ? "measured" :

@@ -47,6 +47,10 @@ struct stat_model {
 	 */
 	struct schedtrace *trace;
 	char trace_why[VP_ERR_MSG_MAX];
+	/* -I: each note (why a value is n/a) printed once, numbered; the later
+	 * intervals give its number only */
+	char **notes;
+	size_t n_notes, cap_notes, printed_notes;
 };
 
 /*

@@ -101,6 +101,18 @@ wait_lines() {
 	done
 }
 
+# show_row NAME FILE: the row of NAME in a `model show` text, its footnote "[k]" put back in
+# place ("n/a [3]" -> "n/a: REASON"; "n/a: event 'x' unavailable [3]" -> "...: REASON")
+show_row() {
+	row=$(grep -m1 "^  $1 " "$2") || return 1
+	k=$(printf "%s\n" "$row" | sed -n "s/.* \[\([0-9]*\)\]\$/\1/p")
+	if [ -n "$k" ]; then
+		note=$(sed -n "s/^  \[$k\] //p" "$2")
+		row="$(printf "%s\n" "$row" | sed "s/ \[$k\]\$//"): $note"
+	fi
+	printf "%s\n" "$row"
+}
+
 # wait_perf_open PID: until PID holds a perf_event descriptor (its counters are open;
 # vmmprof blocks SIGINT before it opens them, so a signal sent after this is taken)
 wait_perf_open() {

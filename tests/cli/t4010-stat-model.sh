@@ -62,6 +62,19 @@ test_expect_success '-I with -m: one block per interval, CSV rows with the time'
 	grep_q "^[0-9.]*,[0-9.n/a]*,unavailable,factor:llc$" err
 '
 
+test_expect_success '-I with -m, table: each n/a reason once, numbered; the intervals give its number' '
+	vmmprof stat -m software -a -I 200 -- sleep 0.7 2>err &&
+	n=$(grep -c "^# [0-9.]* model .software.$" err) && test "$n" -ge 3 &&
+	# the software model cannot see llc (models/software.model says why): [k] in every
+	# interval, its words once
+	k=$(sed -n "s/^   llc  *n\/a  *unavailable  *n\/a  *-  *\[\([0-9]*\)\]\$/\1/p" err | sort -u) &&
+	test "$(echo "$k" | wc -l)" = 1 && test -n "$k" &&
+	# every interval and the summary at the end
+	test "$(grep -c "^   llc  .* \[$k\]\$" err)" = "$((n + 1))" &&
+	test "$(grep -c "LLC misses need a core PMU" err)" = 1 &&
+	grep_q "^   \[$k\] LLC misses need a core PMU" err
+'
+
 test_expect_success 'no -e and no -m: perf default counts, then the model chosen here' '
 	vmmprof stat -- true 2>err &&
 	grep_q "Performance counter stats for .true." err &&

@@ -15,7 +15,7 @@ KLINE='kernel: "Performance Events: PMU not available due to virtualization, usi
 
 # has NAME FILE PATTERN: the `model show` row of input NAME contains the fixed string PATTERN
 has() {
-	grep "^  $1 " "$2" >row.txt || { echo "no row $1 in $2"; return 1; }
+	show_row "$1" "$2" >row.txt || { echo "no row $1 in $2"; return 1; }
 	grep -qF -- "$3" row.txt || { echo "row $1: expected '$3'"; cat row.txt; return 1; }
 }
 

@@ -83,7 +83,7 @@ test_expect_success 'placement, and node migrations machine-wide: absent in stat
 	grep_q "counted per task by stat -m -p/-t and for a command" n &&
 	grep_q "not for the whole machine" n &&
 	vmmprof model show software >show &&
-	grep "^  place_rem " show >p &&
+	show_row place_rem show >p &&
 	grep_q "computed per VM and vCPU by diagnose, top, record and the daemon" p &&
 	grep_q "stat -m has no vCPU rows" p &&
 	! grep -q "placement.*in this build yet\|sched\..*in this build yet" show
