@@ -197,9 +197,7 @@ void stat_model_close(struct stat_model *sm)
 	calib_release(&sm->cal);
 	free(sm->in);
 	free(sm->met);
-	for (size_t i = 0; i < sm->n_notes; i++)
-		free(sm->notes[i]);
-	free(sm->notes);
+	table_notes_release(&sm->notes);
 	memset(sm, 0, sizeof(*sm));
 }
 
@@ -417,19 +415,11 @@ static void print_csv(struct stat_model *sm, double t, char sep, bool with_time,
  */
 static void note_cell(struct stat_model *sm, struct table *tb, bool total, const char *text)
 {
-	size_t i;
-
-	if ((total && !sm->n_notes) || !text[0]) {
+	if ((total && !sm->notes.n) || !text[0]) {
 		table_cell(tb, "%s", text);
 		return;
 	}
-	for (i = 0; i < sm->n_notes && strcmp(sm->notes[i], text); i++)
-		;
-	if (i == sm->n_notes) {
-		VP_GROW(sm->notes, sm->cap_notes, sm->n_notes + 1);
-		sm->notes[sm->n_notes++] = xstrdup(text);
-	}
-	table_cell(tb, "[%zu]", i + 1);
+	table_cell(tb, "[%zu]", table_note(&sm->notes, text));
 }
 
 static void print_table(struct stat_model *sm, double t, bool total, const char *target,
@@ -499,8 +489,8 @@ static void print_table(struct stat_model *sm, double t, bool total, const char 
 	table_render(&tb, out, 3, true);
 	table_release(&tb);
 	/* the notes this interval brought, once */
-	for (; sm->printed_notes < sm->n_notes; sm->printed_notes++)
-		sbuf_addf(out, "   [%zu] %s\n", sm->printed_notes + 1, sm->notes[sm->printed_notes]);
+	for (; sm->notes.printed < sm->notes.n; sm->notes.printed++)
+		sbuf_addf(out, "   [%zu] %s\n", sm->notes.printed + 1, sm->notes.v[sm->notes.printed]);
 	if (sm->cost.anchor != ANCHOR_NONE && isfinite(sm->cost.cycles) && sm->cost.cycles > 0) {
 		sbuf_addf(out, "\n   memory stall %.1f%% of cycles (%s)", 100 * sm->cost.budget /
 			  sm->cost.cycles, sm->cost.anchor == ANCHOR_MEASURED ? "measured" :

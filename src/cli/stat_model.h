@@ -13,6 +13,7 @@
 #include "platform/platform.h"
 #include "pmu/counter.h"
 #include "util/sbuf.h"
+#include "util/table.h"
 
 /*
  * cmd_stat.c keeps the counting; this file chooses and loads the model,
@@ -49,8 +50,7 @@ struct stat_model {
 	char trace_why[VP_ERR_MSG_MAX];
 	/* -I: each note (why a value is n/a) printed once, numbered; the later
 	 * intervals give its number only */
-	char **notes;
-	size_t n_notes, cap_notes, printed_notes;
+	struct table_notes notes;
 };
 
 /*

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "model/resolve.h"
-#include "util/alloc.h"
 #include "util/json.h"
 
 void model_host_open(struct model_host *mc, const char *root)
@@ -310,31 +309,13 @@ int model_list_text(const struct jv *doc, const char *where, struct sbuf *out, s
 	return 0;
 }
 
-/* The reasons of a model show text, each printed once at the end, numbered. */
-struct footnotes {
-	const char **v;
-	size_t n, cap;
-};
-
-static size_t footnote(struct footnotes *fn, const char *text)
-{
-	size_t i;
-
-	for (i = 0; i < fn->n; i++)
-		if (!strcmp(fn->v[i], text))
-			return i + 1;
-	VP_GROW(fn->v, fn->cap, fn->n + 1);
-	fn->v[fn->n++] = text;
-	return fn->n;
-}
-
 /*
  * "yes", or "n/a [k]" with the reason as footnote k; a reason that ends in
  * one already noted (a metric's "event 'x' unavailable: " + the event's own)
  * keeps its head: "n/a: event 'x' unavailable [k]".  The same reason 25 times
  * in a 330-column table was unreadable (issue 23).
  */
-static const char *avail_text(const struct jv *o, struct footnotes *fn, char *buf, size_t size)
+static const char *avail_text(const struct jv *o, struct table_notes *fn, char *buf, size_t size)
 {
 	const struct jv *ok = jv_get(o, "available");
 	const char *reason = jv_str(o, "reason");
@@ -357,7 +338,7 @@ static const char *avail_text(const struct jv *o, struct footnotes *fn, char *bu
 	if (best)
 		snprintf(buf, size, "n/a: %.*s [%zu]", (int)(rl - best_len - 2), reason, best);
 	else
-		snprintf(buf, size, "n/a [%zu]", footnote(fn, reason));
+		snprintf(buf, size, "n/a [%zu]", table_note(fn, reason));
 	return buf;
 }
 
@@ -376,7 +357,7 @@ int model_show_text(const struct jv *doc, const char *where, struct sbuf *sb, st
 	const struct jv *inputs = jv_arr(doc, "inputs"), *metrics = jv_arr(doc, "metrics");
 	const struct jv *factors = jv_arr(doc, "factors"), *inc = jv_arr(doc, "includes");
 	struct table t;
-	struct footnotes fn = { NULL, 0, 0 };
+	struct table_notes fn = { NULL, 0, 0, 0 };
 	char buf[1200];
 	size_t i;
 
@@ -460,7 +441,7 @@ int model_show_text(const struct jv *doc, const char *where, struct sbuf *sb, st
 		for (i = 0; i < fn.n; i++)
 			sbuf_addf(sb, "  [%zu] %s\n", i + 1, fn.v[i]);
 	}
-	free(fn.v);
+	table_notes_release(&fn);
 	{
 		const struct jv *ct = jv_arr(doc, "cost_terms");
 

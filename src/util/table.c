@@ -26,6 +26,28 @@ void table_init(struct table *t, size_t ncols, const char *const *titles)
 	}
 }
 
+size_t table_note(struct table_notes *tn, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < tn->n; i++)
+		if (!strcmp(tn->v[i], text))
+			return i + 1;
+	VP_GROW(tn->v, tn->cap, tn->n + 1);
+	tn->v[tn->n++] = xstrdup(text);
+	return tn->n;
+}
+
+void table_notes_release(struct table_notes *tn)
+{
+	size_t i;
+
+	for (i = 0; i < tn->n; i++)
+		free(tn->v[i]);
+	free(tn->v);
+	memset(tn, 0, sizeof(*tn));
+}
+
 void table_release(struct table *t)
 {
 	size_t j;

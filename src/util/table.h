@@ -43,4 +43,17 @@ void table_csv_field(struct sbuf *out, const char *s, char sep);
 /* RFC 4180 CSV with sep as separator (',' normally). */
 void table_render_csv(const struct table *t, struct sbuf *out, char sep);
 
+/*
+ * The numbered notes under a table: each text kept once, a cell giving its
+ * number "[k]" instead of repeating it (model show's n/a reasons, stat -m -I).
+ * printed: how many the caller has printed so far.
+ */
+struct table_notes {
+	char **v;
+	size_t n, cap, printed;
+};
+/* The number (from 1) of text among tn's notes, added (copied) when new. */
+size_t table_note(struct table_notes *tn, const char *text);
+void table_notes_release(struct table_notes *tn);
+
 #endif

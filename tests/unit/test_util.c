@@ -124,6 +124,23 @@ TEST(fs_reads_under_root)
 	CHECK_CONTAINS(err.msg, "/nonexistent-root/sys/x");
 }
 
+TEST(table_notes_numbered_once)
+{
+	struct table_notes tn = { NULL, 0, 0, 0 };
+	char text[] = "no PMU 'amd_umc' here";
+
+	/* the first text is 1, a second 2, the first again 1: kept once, as a copy */
+	CHECK_INT(table_note(&tn, text), 1);
+	CHECK_INT(table_note(&tn, "no core PMU here"), 2);
+	text[0] = 'N';
+	CHECK_INT(table_note(&tn, "no PMU 'amd_umc' here"), 1);
+	CHECK_INT(table_note(&tn, text), 3);
+	CHECK_INT(tn.n, 3);
+	CHECK_STR(tn.v[0], "no PMU 'amd_umc' here");
+	table_notes_release(&tn);
+	CHECK_INT(tn.n, 0);
+}
+
 TEST(table_render)
 {
 	static const char *const cols[] = { "name", ">value" };
