@@ -13,16 +13,12 @@ static int run_help(int argc, char **argv)
 	if (i < argc && !strncmp(argv[i], "--man=", 6))
 		return cli_usage_error(&cmd_help, "option '--man' takes no value");
 	/* --completion bash, or --completion=bash as getopt spells it elsewhere */
-	if (i < argc && !strncmp(argv[i], "--completion=", 13)) {
-		if (strcmp(argv[i] + 13, "bash") || i + 1 < argc)
+	if (i < argc && (!strcmp(argv[i], "--completion") ||
+			 !strncmp(argv[i], "--completion=", 13))) {
+		const char *shell = argv[i][12] == '=' ? argv[i] + 13 : i + 1 < argc ? argv[++i] : "";
+
+		if (strcmp(shell, "bash") || i + 1 < argc)
 			return cli_usage_error(&cmd_help, "--completion takes one shell: bash");
-		argc = i + 1;
-		goto completion;
-	}
-	if (i < argc && !strcmp(argv[i], "--completion")) {
-		if (i + 1 >= argc || strcmp(argv[i + 1], "bash") || i + 2 < argc)
-			return cli_usage_error(&cmd_help, "--completion takes one shell: bash");
-completion:
 		cli_render_completion(&sb);
 		rc = cli_write(&sb);
 		sbuf_release(&sb);
