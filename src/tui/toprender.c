@@ -366,16 +366,12 @@ static void jcopy(char *dst, size_t size, const struct jv *o, const char *key)
 	snprintf(dst, size, "%s", s ? s : "");
 }
 
+/* The quality named name (vp_quality_lookup()); unavailable when absent or unknown. */
 static enum vp_quality quality_of(const char *name)
 {
-	static const enum vp_quality all[] = { VQ_MEASURED, VQ_ESTIMATE, VQ_APPORTIONED, VQ_PROXY,
-					       VQ_UNAVAILABLE };
-	size_t i;
+	int q = name ? vp_quality_lookup(name) : -1;
 
-	for (i = 0; name && i < VP_ARRAY_SIZE(all); i++)
-		if (!strcmp(name, vp_quality_name(all[i])))
-			return all[i];
-	return VQ_UNAVAILABLE;
+	return q < 0 ? VQ_UNAVAILABLE : (enum vp_quality)q;
 }
 
 static enum severity severity_of(const char *name)
