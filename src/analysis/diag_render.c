@@ -306,6 +306,23 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 		}
 		table_render(&t, out, 2, true);
 		table_release(&t);
+		/* a share over some of the VM's vCPUs says which it leaves out */
+		for (i = 0; i < in->n_vms; i++)
+			for (f = 0; f < FACTOR_N; f++) {
+				const struct diag_vm_summary *s = &r->vm[i];
+
+				if (!isfinite(s->cost_pct[f]) || s->cost_left_out[f] <= 0 ||
+				    factor_unavailable(m, av, (enum factor_id)f))
+					continue;
+				sbuf_addf(out, "  %s %s: over the vCPUs that have the cost; %d vCPU%s "
+					  "without it left out", in->vms[i].name,
+					  factor_name((enum factor_id)f), s->cost_left_out[f],
+					  s->cost_left_out[f] == 1 ? "" : "s");
+				if (isfinite(s->cost_left_out_share[f]))
+					sbuf_addf(out, " (%.0f%% of the VM's cycles)",
+						  100 * s->cost_left_out_share[f]);
+				sbuf_addstr(out, "\n");
+			}
 		mem_text(in, out);
 	} else {
 		sbuf_addstr(out, "\nNo VM found to diagnose (name processes with -p PID)\n");
@@ -516,8 +533,12 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 		for (f = 0; f < FACTOR_N; f++) {
 			const struct jv *e = jv_get(fs, factor_name((enum factor_id)f));
 			int q = jv_enum(jv_str(e, "quality"), VQ_UNAVAILABLE + 1, n_quality);
+			double lo = jv_num(e, "cost_left_out");
 
 			r->vm[i].cost_pct[f] = jv_num(e, "cost_pct");
+			/* a daemon before cost_left_out: none said */
+			r->vm[i].cost_left_out[f] = isfinite(lo) && lo > 0 ? (int)lo : 0;
+			r->vm[i].cost_left_out_share[f] = jv_num(e, "cost_left_out_share");
 			r->vm[i].quality[f] = q >= 0 ? (enum vp_quality)q : VQ_UNAVAILABLE;
 			row->fv[f].score = jv_num(e, "score");
 		}

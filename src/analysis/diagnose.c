@@ -193,7 +193,8 @@ static void eval_vms(const struct diag_input *in, struct diag_result *r)
 
 	for (i = 0; i < in->n_vms; i++) {
 		struct diag_vm_summary *s = &r->vm[i];
-		double cost[FACTOR_N] = { 0 }, stall = 0, total = 0, rem = 0;
+		double cost[FACTOR_N] = { 0 }, cyc[FACTOR_N] = { 0 }, out_cyc[FACTOR_N] = { 0 };
+		double stall = 0, total = 0, rem = 0;
 		bool have[FACTOR_N] = { false }, stall_known = true, any = false, rem_known = false;
 
 		for (f = 0; f < FACTOR_N; f++)
@@ -229,16 +230,29 @@ static void eval_vms(const struct diag_input *in, struct diag_result *r)
 			for (f = 0; f < FACTOR_N; f++) {
 				double pc = r->vcpu_pct[j * FACTOR_N + f];
 
-				if (!isfinite(pc))
+				if (!isfinite(pc)) {
+					s->cost_left_out[f]++;
+					out_cyc[f] += v->cycles;
 					continue;
+				}
 				cost[f] += pc / 100.0 * v->cycles;
+				cyc[f] += v->cycles;
 				have[f] = true;
 			}
 		}
 		if (!any)
 			s->cycles = NAN;
+		/*
+		 * A share of the costed vCPUs' own cycles, as frame_node_cost() does
+		 * for nodes: dividing by every vCPU's cycles would count a vCPU whose
+		 * cost is unknown as one that has none.  The left-out vCPUs are said.
+		 */
 		for (f = 0; f < FACTOR_N; f++) {
-			s->cost_pct[f] = have[f] && s->cycles > 0 ? 100.0 * cost[f] / s->cycles : NAN;
+			s->cost_pct[f] = have[f] && cyc[f] > 0 ? 100.0 * cost[f] / cyc[f] : NAN;
+			s->cost_left_out_share[f] = have[f] && s->cost_left_out[f] > 0 ?
+				out_cyc[f] / s->cycles : NAN;
+			if (!have[f])
+				s->cost_left_out[f] = 0;
 			if (isfinite(s->cost_pct[f]))
 				total += s->cost_pct[f];
 		}
@@ -273,8 +287,15 @@ static void eval_vms(const struct diag_input *in, struct diag_result *r)
 			b->sev = s->cost_pct[f] >= 2 * p->factor_pct ? SEV_CRITICAL : SEV_WARNING;
 			b->quality = s->quality[f];
 			b->confidence = confidence(s->quality[f], false, true);
-			b->evidence = xasprintf("%.1f%% of the VM's %.3g cycles, summed over its vCPUs",
-				 s->cost_pct[f], s->cycles);
+			if (s->cost_left_out[f] > 0)
+				b->evidence = xasprintf("%.1f%% of the %.3g cycles of the VM's vCPUs that "
+					"have the cost; %d vCPU%s without it (%.0f%% of the VM's "
+					"cycles) left out", s->cost_pct[f], cyc[f],
+					s->cost_left_out[f], s->cost_left_out[f] == 1 ? "" : "s",
+					100 * s->cost_left_out_share[f]);
+			else
+				b->evidence = xasprintf("%.1f%% of the VM's %.3g cycles, summed over its "
+					"vCPUs", s->cost_pct[f], s->cycles);
 		}
 	}
 }
@@ -2008,6 +2029,9 @@ void diag_result_write(const struct diag_input *in, const struct diag_result *r,
 			jw_key(&w, factor_name((enum factor_id)f));
 			jw_obj_begin(&w);
 			jw_kdouble(&w, "cost_pct", r->vm[i].cost_pct[f]);
+			/* vCPUs with cycles but without the cost: cost_pct is over the others */
+			jw_kint(&w, "cost_left_out", r->vm[i].cost_left_out[f]);
+			jw_kdouble(&w, "cost_left_out_share", r->vm[i].cost_left_out_share[f]);
 			jw_kdouble(&w, "score", in->vms[i].scored ? in->vms[i].score[f] : NAN);
 			jw_kstr(&w, "severity", severity_name(in->vms[i].scored ? in->vms[i].sev[f]
 										    : SEV_NA));

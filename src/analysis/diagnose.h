@@ -217,7 +217,10 @@ struct diag_advice {
 struct diag_vm_summary {
 	double cycles;               /* sum over its vCPUs; NaN when none is known */
 	bool cycles_proxy;           /* some of them estimated from task-clock */
-	double cost_pct[FACTOR_N];   /* cycle-weighted: sum of costs / sum of cycles */
+	double cost_pct[FACTOR_N];   /* cycle-weighted: sum of costs / sum of cycles of the
+					vCPUs that have the cost */
+	int cost_left_out[FACTOR_N]; /* vCPUs with cycles but without that cost: not in cost_pct */
+	double cost_left_out_share[FACTOR_N]; /* their share of the VM's cycles, 0..1; NaN */
 	enum vp_quality quality[FACTOR_N]; /* the weakest label among its vCPUs */
 	bool memory_bound;
 	bool memory_bound_known;     /* from the stall budget, or some factor's cost */

@@ -241,6 +241,48 @@ TEST(diagnose_locality_pins_the_remote_vcpu)
 	diag_result_release(&s.r);
 }
 
+/*
+ * A VM whose vCPU 1 has no locality cost (its run was not counted): the VM's
+ * cost is over vCPU 0 alone, 3e8 / 1e9 = 30 %, not 3e8 / 2e9 = 15 % (that
+ * would count the unknown vCPU as one without cost); the left-out vCPU is
+ * said: 1 vCPU, 1e9 of the VM's 2e9 cycles = 0.5.  vCPU 2 (another VM) has
+ * every factor n/a: its VM has no cost and leaves nothing out.
+ */
+TEST(diagnose_vm_cost_is_over_the_costed_vcpus)
+{
+	struct scenario s;
+	size_t i;
+
+	sc_init(&s);
+	sc_vm(&s, "half", HVA_KVM, false, 0.5, 0.5);
+	sc_vm(&s, "none", HVA_KVM, false, 1.0, 0.0);
+	sc_vcpu(&s, 0, 0, 0);
+	sc_vcpu(&s, 0, 1, 1);
+	sc_vcpu(&s, 1, 0, 0);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, VQ_MEASURED);
+	set_cost(&s.vcpus[0], FACTOR_LLC, 1e8, VQ_MEASURED);
+	set_cost(&s.vcpus[1], FACTOR_LLC, 3e8, VQ_MEASURED);
+	s.vcpus[0].mem_stall_cycles = 5e8;
+	s.vcpus[1].mem_stall_cycles = 4e8;
+	run(&s);
+	CHECK_NEAR(s.r.vm[0].cost_pct[FACTOR_LOCALITY], 30.0, 1e-9);
+	CHECK_INT(s.r.vm[0].cost_left_out[FACTOR_LOCALITY], 1);
+	CHECK_NEAR(s.r.vm[0].cost_left_out_share[FACTOR_LOCALITY], 0.5, 1e-12);
+	/* both vCPUs have the LLC cost: (1e8 + 3e8) / 2e9 = 20 %, none left out */
+	CHECK_NEAR(s.r.vm[0].cost_pct[FACTOR_LLC], 20.0, 1e-9);
+	CHECK_INT(s.r.vm[0].cost_left_out[FACTOR_LLC], 0);
+	CHECK(isnan(s.r.vm[0].cost_left_out_share[FACTOR_LLC]));
+	CHECK(isnan(s.r.vm[1].cost_pct[FACTOR_LOCALITY]));
+	CHECK_INT(s.r.vm[1].cost_left_out[FACTOR_LOCALITY], 0);
+	/* the VM finding says what its share is over */
+	for (i = 0; i < s.r.n_b; i++)
+		if (s.r.b[i].scope == DIAG_VM && s.r.b[i].factor == FACTOR_LOCALITY) {
+			CHECK_NEAR(s.r.b[i].cost_pct, 30.0, 1e-9);
+			CHECK_CONTAINS(s.r.b[i].evidence, "1 vCPU without it (50% of the VM");
+		}
+	diag_result_release(&s.r);
+}
+
 /* A LAR above 80 % does not fire the rule even with a high cost estimate. */
 TEST(diagnose_locality_respects_lar_threshold)
 {
@@ -760,7 +802,9 @@ TEST(diagnose_json_has_nulls_not_zeros)
 	s.vcpus[0].mem_stall_cycles = 4e8;
 	run(&s);
 	diag_result_json(&s.in, &s.r, &sb, false);
-	CHECK_CONTAINS(sbuf_str(&sb), "\"llc\":{\"cost_pct\":null,\"score\":null,"
+	/* no vCPU has the LLC cost: n/a, and none left out (0 vCPUs, share null) */
+	CHECK_CONTAINS(sbuf_str(&sb), "\"llc\":{\"cost_pct\":null,\"cost_left_out\":0,"
+				      "\"cost_left_out_share\":null,\"score\":null,"
 				      "\"severity\":\"n/a\",\"quality\":\"unavailable\"}");
 	CHECK_CONTAINS(sbuf_str(&sb), "\"bw_gbs\":null");
 	CHECK_CONTAINS(sbuf_str(&sb), "\"rule\":\"migrate-memory\"");
