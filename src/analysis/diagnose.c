@@ -788,11 +788,21 @@ static void advise_locality(const struct diag_input *in, struct diag_result *r, 
 			sbuf_release(&tmp);
 		}
 		a->command = sbuf_detach(&sb);
+		/*
+		 * Past the knee on the memory's node this is no conflict: a vCPU
+		 * move takes no memory there.  The pages it reads are served by
+		 * node home's controllers before and after (remote reads cross
+		 * the link to the same controllers), so their load and the IMC
+		 * cost there stay as they are; the move saves the link's latency.
+		 */
 		if (isfinite(u) && u >= p->bw_knee) {
-			a->conflict = true;
-			a->conflict_note = xasprintf("node %d is at %.0f%% of peak bandwidth: more vCPUs there trade "
-				 "locality for IMC contention; consider moving the memory instead",
+			char *e = xasprintf("%s; node %d's memory controllers carry %.0f%% of their "
+				 "calibrated peak either way (this moves no memory: its pages are read "
+				 "from the same controllers), so the IMC cost there stays", a->effect,
 				 in->nodes[home].id, 100 * u);
+
+			free(a->effect);
+			a->effect = e;
 		}
 	}
 }

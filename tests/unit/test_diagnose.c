@@ -283,6 +283,44 @@ TEST(diagnose_vm_cost_is_over_the_costed_vcpus)
 	diag_result_release(&s.r);
 }
 
+/*
+ * The same remote vCPU, its memory node 1 at 90 GB/s of a 100 GB/s peak
+ * (90 %, past the 75 % knee).  Pinning the vCPU to node 1 moves no memory:
+ * its reads were served by node 1's controllers before (over the link) and
+ * are after, so node 1 carries 90 GB/s either way -- no conflict, the gain
+ * is the locality cost as before (25 %), and the effect says the IMC cost
+ * there stays.
+ */
+TEST(diagnose_pin_to_busy_memory_node_is_no_conflict)
+{
+	struct scenario s;
+	const struct diag_advice *a;
+
+	sc_init(&s);
+	sc_vm(&s, "qemu-a", HVA_KVM, false, 0.2, 0.8);
+	sc_vcpu(&s, 0, 0, 0);
+	sc_vcpu(&s, 0, 1, 1);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 2.5e8, VQ_MEASURED);
+	set_cost(&s.vcpus[1], FACTOR_LOCALITY, 0, VQ_MEASURED);
+	s.vcpus[0].mem_stall_cycles = 3e8;
+	s.vcpus[1].mem_stall_cycles = 5e7;
+	s.vcpus[0].remote_frac = 0.75;
+	s.vcpus[1].remote_frac = 0.0;
+	s.nodes[0].peak_gbs = s.nodes[1].peak_gbs = 100;
+	s.nodes[0].bw_gbs = 5;
+	s.nodes[1].bw_gbs = 90;
+	run(&s);
+	a = find_advice(&s.r, "pin-vcpu-to-memory");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK(!a->conflict);
+		CHECK_NEAR(a->gain_pct, 25.0, 1e-9);
+		CHECK_CONTAINS(a->effect, "node 1's memory controllers carry 90% of their "
+			       "calibrated peak either way");
+	}
+	diag_result_release(&s.r);
+}
+
 /* A LAR above 80 % does not fire the rule even with a high cost estimate. */
 TEST(diagnose_locality_respects_lar_threshold)
 {
