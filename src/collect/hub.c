@@ -278,6 +278,9 @@ static int set_open(struct hub *h, size_t e, const pid_t *tids, size_t n, struct
 	req.n_events = 1;
 	req.target.tids = tids;
 	req.target.n_tids = n;
+	/* a vCPU thread that ended between the scan and this open (a VM destroyed
+	 * meanwhile) is left out, not a failure of every thread of the set */
+	req.target.skip_gone = true;
 	req.target.system_wide = h->ev[e].node;
 	req.root = h->root;
 	ret = cnt_session_new(&cs, &req, err);

@@ -658,6 +658,8 @@ int cnt_session_new(struct cnt_session **out, const struct cnt_request *req, str
 		pid_t tgid;
 
 		if (thread_tgid(s->root, t->tids[i], &tgid)) {
+			if (t->skip_gone)
+				continue;
 			ret = vp_err_set(err, -ESRCH, "thread %d does not exist", (int)t->tids[i]);
 			goto out;
 		}

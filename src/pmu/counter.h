@@ -51,6 +51,9 @@ struct cnt_target {
 	bool inherit;              /* per-thread counters also count children and new
 				      threads (perf's default for -p, -t and a command) */
 	bool enable_on_exec;       /* command mode: counting starts at the child's exec */
+	bool skip_gone;            /* tids a scan found: one that has exited since is left
+				      out (its counts are n/a), not an error; counting the
+				      others goes on */
 };
 
 /* One request: events, where, and the root directory for /proc and /sys. */

@@ -396,6 +396,43 @@ TEST(counter_live_thread_exits_mid_run)
 	cnt_session_free(s);
 }
 
+/*
+ * Threads a scan found (the collector's hub): one that has ended since is
+ * left out with skip_gone, the others counted; without it, an error naming
+ * it (stat -t TID).  4194305 is one above PID_MAX_LIMIT (include/linux/threads.h),
+ * so no thread has it.
+ */
+TEST(counter_live_gone_thread_skipped)
+{
+	struct evdesc ev = fake_ev("task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	pid_t tids[2] = { (pid_t)syscall(SYS_gettid), 4194305 };
+	struct cnt_request req = { 0 };
+	struct cnt_session *s = NULL;
+	struct vp_err err = { 0, "" };
+
+	req.events = &ev;
+	req.n_events = 1;
+	req.target.tids = &tids[0];
+	req.target.n_tids = 1;
+	if (cnt_session_new(&s, &req, &err))
+		SKIP("cannot open software counters here: %s", err.msg);
+	cnt_session_free(s);
+	s = NULL;
+	req.target.n_tids = 2;
+	CHECK_INT(cnt_session_new(&s, &req, &err), -ESRCH);
+	CHECK_CONTAINS(err.msg, "thread 4194305 does not exist");
+	CHECK(s == NULL);
+	req.target.skip_gone = true;
+	CHECK_INT(cnt_session_new(&s, &req, &err), 0);
+	if (!s)
+		return;
+	CHECK_INT(s->n_entities, 1);
+	CHECK_INT(s->entities[0].tid, tids[0]);
+	CHECK_INT(s->n_counters, 1);
+	CHECK_INT(s->events[0].state, CNT_EV_OPEN);
+	cnt_session_free(s);
+}
+
 TEST(counter_live_offline_and_missing_cpu)
 {
 	struct evdesc ev = fake_ev("cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
