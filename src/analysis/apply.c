@@ -9,8 +9,7 @@
 #include "util/err.h"
 #include "util/sbuf.h"
 
-/* The factor a rule acts on (DIAG_FACTOR_CPU for the CPU-contention rules). */
-static enum factor_id rule_factor(const char *rule)
+enum factor_id apply_rule_factor(const char *rule)
 {
 	if (!strcmp(rule, "colocate"))
 		return FACTOR_SHARING;
@@ -27,7 +26,7 @@ enum diag_confidence apply_advice_confidence(const struct diag_input *in,
 					     const struct diag_result *r, size_t i)
 {
 	const struct diag_advice *a = &r->a[i];
-	enum factor_id f = rule_factor(a->rule);
+	enum factor_id f = apply_rule_factor(a->rule);
 	enum diag_confidence best = CONF_LOW;
 	size_t k;
 

@@ -66,6 +66,13 @@ struct apply_plan {
 };
 
 /*
+ * The factor advice of rule `rule` acts on: DIAG_FACTOR_CPU for the
+ * CPU-contention rules (unstack-vcpus, cpu-overcommit, separate-smt), whose
+ * gain is time waiting for a CPU (% of run + wait time), not cycles.
+ */
+enum factor_id apply_rule_factor(const char *rule);
+
+/*
  * The confidence of advice i: the highest confidence among the bottlenecks
  * of its VM (its vCPU's, or the VM's own) in the factor its rule acts on;
  * low when none is found.

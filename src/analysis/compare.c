@@ -109,3 +109,11 @@ void cmp_mean_interval(const double *v, size_t n, unsigned resamples, unsigned l
 	*lo = c.lo;
 	*hi = c.hi;
 }
+
+double cmp_wait_pct(double run_ns, double wait_ns)
+{
+	if (!isfinite(run_ns) || !isfinite(wait_ns) || run_ns < 0 || wait_ns < 0 ||
+	    !(run_ns + wait_ns > 0))
+		return NAN;
+	return 100 * wait_ns / (run_ns + wait_ns);
+}

@@ -41,4 +41,12 @@ void cmp_stat_compute(const double *a, size_t n_a, const double *b, size_t n_b, 
 void cmp_mean_interval(const double *v, size_t n, unsigned resamples, unsigned long seed,
 		       double *mean, double *lo, double *hi);
 
+/*
+ * CPU contention over an interval as `diagnose` costs it (factor cpu): the
+ * time waiting for a CPU in % of the run + wait time, 100 * wait / (run +
+ * wait) from schedstat nanoseconds (a VM's: its vCPUs' sums); NaN when
+ * either is unknown or negative, or nothing ran or waited.
+ */
+double cmp_wait_pct(double run_ns, double wait_ns);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/apply.h"
 #include "analysis/compare.h"
 #include "cli/pipeline.h"
 #include "record/record.h"
@@ -18,11 +19,12 @@
 #define SEED 1
 
 /* The per-interval measures of a VM, in output order. */
-enum measure { M_CPI, M_REMOTE, M_STALL, M_COST0, M_N = M_COST0 + FACTOR_N };
+enum measure { M_CPI, M_REMOTE, M_STALL, M_CPU, M_COST0, M_N = M_COST0 + FACTOR_N };
 
 static const char *measure_name(int k)
 {
-	static const char *const names[M_COST0] = { "cpi", "remote_share", "memory_stall_pct" };
+	static const char *const names[M_COST0] = { "cpi", "remote_share", "memory_stall_pct",
+						     "cpu_cost_pct" };
 	static char cost[FACTOR_N][24];
 
 	if (k < M_COST0)
@@ -83,12 +85,24 @@ static struct vm_series *vm_of(struct run *r, const char *name)
 	return &r->vms[r->n_vms++];
 }
 
+/* The model input reading source spec (sched.run_ns, ...), -1 none. */
+static int source_input(const struct model *m, const char *spec)
+{
+	size_t i;
+
+	for (i = 0; i < m->n_inputs; i++)
+		if (m->inputs[i].kind == INPUT_SOURCE && !strcmp(m->inputs[i].spec, spec))
+			return (int)i;
+	return -1;
+}
+
 /* One interval's values of each VM row of fr. */
 static void take_frame(struct run *r, const struct collect_frame *fr)
 {
 	const struct model *m = r->p.model;
 	int cpi = model_find_metric(m, "cpi"), rem = model_find_metric(m, "remote_frac");
 	int est = model_find_metric(m, "remote_est");
+	int run_in = source_input(m, "sched.run_ns"), wait_in = source_input(m, "sched.wait_ns");
 	size_t i;
 	int f;
 
@@ -124,6 +138,18 @@ static void take_frame(struct run *r, const struct collect_frame *fr)
 			v->why[M_STALL] = "no cycle count";
 		else if (isnan(row->mem_stall))
 			v->why[M_STALL] = "the model counts no memory stall here";
+		/* CPU contention as diagnose costs it: the model's schedstat sources
+		 * (a VM row holds its vCPUs' sums), else the collector's own reads */
+		if (run_in >= 0 && wait_in >= 0 && row->inputs)
+			rv = cmp_wait_pct(row->inputs[run_in], row->inputs[wait_in]);
+		else
+			rv = cmp_wait_pct(row->sched_run_ns, row->sched_wait_ns);
+		push(&v->m[M_CPU], rv);
+		if (!isfinite(rv))
+			v->why[M_CPU] = run_in >= 0 && wait_in >= 0 ?
+					"no run or run-queue wait time (schedstat) known" :
+					"the recording keeps no run-queue wait: its model reads no "
+					"sched.* sources (the software model does)";
 		for (f = 0; f < FACTOR_N; f++) {
 			push(&v->m[M_COST0 + f], row->fv[f].cost_pct);
 			if (isnan(row->fv[f].cost_pct))
@@ -305,8 +331,9 @@ static void text_out(const struct run *b, const struct run *a, struct sbuf *out)
 		table_release(&t);
 		sbuf_addstr(out, "  predicted (BEFORE's diagnosis): ");
 		if (adv && isfinite(adv->gain_pct))
-			sbuf_addf(out, "%s, at most %.1f%% of its cycles [%s]\n", adv->action,
-				  adv->gain_pct, adv->rule);
+			sbuf_addf(out, "%s, at most %.1f%% of its %s [%s]\n", adv->action,
+				  adv->gain_pct, apply_rule_factor(adv->rule) == DIAG_FACTOR_CPU ?
+				  "run + wait time (cpu_cost_pct)" : "cycles", adv->rule);
 		else if (adv)
 			sbuf_addf(out, "%s, gain n/a: the diagnosis had no cost to predict it "
 				       "from [%s]\n", adv->action, adv->rule);
@@ -379,6 +406,8 @@ static void json_out(const struct run *b, const struct run *a, struct sbuf *out)
 			jw_kstr(&w, "rule", adv->rule);
 			jw_kstr(&w, "action", adv->action);
 			jw_kdouble(&w, "gain_pct", adv->gain_pct);
+			jw_kstr(&w, "gain_of", apply_rule_factor(adv->rule) == DIAG_FACTOR_CPU ?
+				"run_wait_time" : "cycles");
 			jw_obj_end(&w);
 		} else {
 			jw_null(&w);
@@ -465,7 +494,8 @@ const struct cmd cmd_compare = {
 		"Reads two recordings made by 'vmmprof record' (before and after a change, such as\n"
 		"the advice of 'vmmprof diagnose') and, for every VM in both (matched by name),\n"
 		"compares the mean over their intervals of its cycles per instruction, remote\n"
-		"share, memory stall and each factor's cost, with a 95 % interval of each\n"
+		"share, memory stall, CPU contention (time waiting for a CPU, % of run + wait\n"
+		"time) and each factor's cost, with a 95 % interval of each\n"
 		"change from a bootstrap over each run's intervals.  Beside them: the advice the\n"
 		"diagnosis of BEFORE gave for the VM and the gain it predicted, and the gain that\n"
 		"was realised, as the fall of cycles per instruction; where the model counts no\n"

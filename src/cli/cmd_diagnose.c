@@ -148,7 +148,8 @@ int diagnose_recorded_total(const struct recording *rec, const struct model *m,
 }
 
 /* `diagnose FILE`: the same evaluation over a recording, read one frame at a time. */
-int diagnose_recording(const char *path, const struct pipe_opts *o, bool json)
+int diagnose_recording(const char *path, const struct pipe_opts *o, bool json,
+		       const struct host_span *host)
 {
 	struct recording rec;
 	struct pipeline p;
@@ -177,6 +178,10 @@ int diagnose_recording(const char *path, const struct pipe_opts *o, bool json)
 		collect_frame_release(&fr);
 	}
 	rec_total_finish(acc, &total);
+	if (host && host->have_cs)
+		frame_host_cpus(&total, &host->cs[0], &host->cs[1],
+				host->have_dl ? &host->dl[0] : NULL,
+				host->have_dl ? &host->dl[1] : NULL, host->secs);
 	/* a damaged file: the diagnosis of what was read, then the error */
 	if (more == 0 || rec.n_read)
 		rc = diagnose_recorded_total(&rec, p.model, &av, &total, rec.n_read, &ci, json, more < 0);
@@ -293,7 +298,7 @@ static int run_diagnose(int argc, char **argv)
 		goto out;
 	}
 	if (optind < argc) {
-		rc = diagnose_recording(argv[optind], &o, json);
+		rc = diagnose_recording(argv[optind], &o, json, NULL);
 		goto out;
 	}
 	/* before the (possibly slow) set-up, so an early Ctrl-C is not fatal */

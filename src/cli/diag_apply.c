@@ -16,6 +16,7 @@
 #include "record/record.h"
 #include "util/alloc.h"
 #include "util/fs.h"
+#include "util/timeutil.h"
 
 /* The diagnosis of a recording's whole run, as structs (the advice to apply). */
 struct before_diag {
@@ -29,7 +30,42 @@ struct before_diag {
 	struct diag_result res;
 };
 
-static int before_open(struct before_diag *b, const char *path, const struct pipe_opts *o)
+void host_span_begin(struct host_span *h, const char *root)
+{
+	memset(h, 0, sizeof(*h));
+	h->t0 = (double)vp_now_ns() / 1e9;
+	h->have_cs = !cpustat_read(root, &h->cs[0], NULL);
+	h->have_dl = !cpudelay_read(root, &h->dl[0], NULL);
+}
+
+void host_span_end(struct host_span *h, const char *root)
+{
+	h->secs = (double)vp_now_ns() / 1e9 - h->t0;
+	if (h->have_cs && cpustat_read(root, &h->cs[1], NULL)) {
+		cpustat_release(&h->cs[0]);
+		h->have_cs = false;
+	}
+	if (h->have_dl && cpudelay_read(root, &h->dl[1], NULL)) {
+		cpudelay_release(&h->dl[0]);
+		h->have_dl = false;
+	}
+}
+
+void host_span_release(struct host_span *h)
+{
+	if (h->have_cs) {
+		cpustat_release(&h->cs[0]);
+		cpustat_release(&h->cs[1]);
+	}
+	if (h->have_dl) {
+		cpudelay_release(&h->dl[0]);
+		cpudelay_release(&h->dl[1]);
+	}
+	h->have_cs = h->have_dl = false;
+}
+
+static int before_open(struct before_diag *b, const char *path, const struct pipe_opts *o,
+		       const struct host_span *host)
 {
 	struct collect_frame fr;
 	struct rec_total *acc;
@@ -52,6 +88,10 @@ static int before_open(struct before_diag *b, const char *path, const struct pip
 	}
 	rec_total_finish(acc, &b->total);
 	b->have_total = true;
+	if (host->have_cs)
+		frame_host_cpus(&b->total, &host->cs[0], &host->cs[1],
+				host->have_dl ? &host->dl[0] : NULL,
+				host->have_dl ? &host->dl[1] : NULL, host->secs);
 	if (more < 0)
 		return cli_error(&err);
 	frame_diag_input(b->p.model, b->av.factor_ok, &b->rec.plat.topo,
@@ -241,6 +281,7 @@ static void print_undo(const struct apply_plan *pl, size_t done_item, size_t don
 int diagnose_apply(const struct diag_apply_opts *o)
 {
 	struct before_diag b;
+	struct host_span host;
 	struct apply_plan pl = { 0 };
 	char tmpl[4096], before[4200], after[4200];
 	const char *tmp = getenv("TMPDIR");
@@ -255,12 +296,18 @@ int diagnose_apply(const struct diag_apply_opts *o)
 	snprintf(before, sizeof(before), "%s/before.vmmdb", tmpl);
 	snprintf(after, sizeof(after), "%s/after.vmmdb", tmpl);
 	printf("diagnose --apply: recording before for %g s into %s\n", o->duration, before);
-	if ((rc = record_run(o, before)))
+	/* what else ran on each CPU meanwhile, which the recording does not keep */
+	host_span_begin(&host, o->po->root);
+	rc = record_run(o, before);
+	host_span_end(&host, o->po->root);
+	if (rc || (rc = diagnose_recording(before, o->po, false, &host))) {
+		host_span_release(&host);
 		return rc;
-	if ((rc = diagnose_recording(before, o->po, false)))
-		return rc;
+	}
 	have_b = true;
-	if ((rc = before_open(&b, before, o->po)))
+	rc = before_open(&b, before, o->po, &host);
+	host_span_release(&host);
+	if (rc)
 		goto out;
 	{
 		struct apply_probe pr = { affinity, iothread_tid, (void *)o->po->root };

@@ -11,6 +11,7 @@
 #include "collect/collect.h"
 #include "model/registry.h"
 #include "platform/platform.h"
+#include "source/cpustat.h"
 #include "util/sbuf.h"
 
 /* The options the collecting commands have in common. */
@@ -126,8 +127,31 @@ int pipeline_choose(struct pipeline *p, const struct pipe_opts *o, const struct 
 int pipeline_model(struct pipeline *p, const struct pipe_opts *o, const char *name);
 void pipeline_close(struct pipeline *p);
 
-/* `vmmprof diagnose RECORDING` (cmd_diagnose.c), also used by report. */
-int diagnose_recording(const char *path, const struct pipe_opts *o, bool json);
+/*
+ * The host's CPUs over a span, read before and after it (/proc/stat and,
+ * where the kernel has it, /proc/schedstat): what a recording does not
+ * keep, which `diagnose --apply` reads around its recording before so its
+ * advice weighs each CPU's other load as a live diagnosis does
+ * (frame_host_cpus()).  host_span_begin() ... host_span_end() ...
+ * host_span_release().
+ */
+struct host_span {
+	struct cpustat cs[2];
+	struct cpudelay dl[2];
+	bool have_cs, have_dl;       /* both reads of each succeeded */
+	double t0, secs;
+};
+void host_span_begin(struct host_span *h, const char *root);
+void host_span_end(struct host_span *h, const char *root);
+void host_span_release(struct host_span *h);
+
+/*
+ * `vmmprof diagnose RECORDING` (cmd_diagnose.c), also used by report;
+ * host: the host's CPUs over the recording (NULL: unknown, as a recording
+ * is).
+ */
+int diagnose_recording(const char *path, const struct pipe_opts *o, bool json,
+		       const struct host_span *host);
 struct recording;
 /*
  * Print the diagnosis of a recording's whole-run frame (rec_total_finish())

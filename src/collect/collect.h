@@ -297,6 +297,19 @@ void frame_node_cost_pct(const struct collect_frame *f, int node_id, double pct[
  */
 void frame_diag_input(const struct model *m, const bool *factor_ok, const struct topology *topo,
 		      const struct calib *cal, const struct collect_frame *f, struct diag_input *in);
+/*
+ * The host's CPUs between two reads of /proc/stat (prev, now) and
+ * /proc/schedstat (dprev, dnow; NULL unknown) secs seconds apart, into a
+ * frame that has none (a recording's whole-run frame: `diagnose --apply`
+ * reads them around its recording before, so the placement rules weigh
+ * what else ran on each CPU as a live diagnosis does): cpu_busy,
+ * cpu_steal, cpu_queued (NaN where unknown) and n_cpu_stat.  A frame that
+ * has them already is left alone.
+ */
+struct cpustat;
+struct cpudelay;
+void frame_host_cpus(struct collect_frame *f, const struct cpustat *prev, const struct cpustat *now,
+		     const struct cpudelay *dprev, const struct cpudelay *dnow, double secs);
 /* The same for a live collector's frame. */
 void collect_diag_input(const struct collector *c, const struct collect_frame *f,
 			struct diag_input *in);

@@ -512,20 +512,31 @@ static int sched_input(const struct model *m, const char *spec)
 static void host_cpus(const struct topology *topo, const struct collect_frame *f,
 		      struct diag_input *in)
 {
-	struct cpulist iso;
-	size_t i;
+	struct cpulist iso, from_nodes;
+	const struct cpulist *online = &topo->online;
+	size_t i, j;
 	int d;
 
 	cpulist_init(&iso);
+	cpulist_init(&from_nodes);
 	if (f->host_read && f->isolated)
 		cpulist_parse(&iso, f->isolated, NULL);
+	/* a recording keeps each node's CPUs, not the online list: where the
+	 * caller read the CPUs' load over it (frame_host_cpus()), its CPUs are
+	 * the nodes' */
+	if (!online->n && f->cpu_busy) {
+		for (i = 0; i < (size_t)topo->n_nodes; i++)
+			for (j = 0; j < topo->nodes[i].cpus.n; j++)
+				cpulist_add(&from_nodes, topo->nodes[i].cpus.ids[j]);
+		online = &from_nodes;
+	}
 	in->duration_s = f->duration > 0 ? f->duration : NAN;
 	in->numa_balancing = f->host_read && f->numa_balancing;
 	in->numad_pid = f->host_read ? f->numad_pid : 0;
-	in->cpus = xcalloc(topo->online.n ? topo->online.n : 1, sizeof(*in->cpus));
-	for (i = 0; i < topo->online.n; i++) {
+	in->cpus = xcalloc(online->n ? online->n : 1, sizeof(*in->cpus));
+	for (i = 0; i < online->n; i++) {
 		struct diag_cpu *c = &in->cpus[in->n_cpus++];
-		int id = topo->online.ids[i];
+		int id = online->ids[i];
 		size_t k;
 
 		c->id = id;
@@ -544,6 +555,7 @@ static void host_cpus(const struct topology *topo, const struct collect_frame *f
 		c->queued = f->cpu_queued && id < f->n_cpu_stat ? f->cpu_queued[id] : NAN;
 	}
 	cpulist_release(&iso);
+	cpulist_release(&from_nodes);
 }
 
 /* How weak a cost quality is, for a sum over threads: the sum is as weak as its weakest part. */

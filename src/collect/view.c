@@ -1029,8 +1029,7 @@ static void host_state(struct cview *c, struct collect_frame *f)
 	struct cpustat now;
 	struct cpudelay dl;
 	char line[4096];
-	int on = 0, k, max = -1;
-	size_t i;
+	int on = 0;
 
 	f->host_read = true;
 	if (!vp_read_int(c->root, "/proc/sys/kernel/numa_balancing", &on, NULL))
@@ -1039,24 +1038,35 @@ static void host_state(struct cview *c, struct collect_frame *f)
 		f->isolated = xstrdup(vp_rstrip(line));
 	f->numad_pid = find_numad(c->root);
 	if (c->have_run_cs && !cpustat_read(c->root, &now, NULL)) {
-		for (i = 0; i < now.n; i++)
-			if (now.cpus[i].cpu > max)
-				max = now.cpus[i].cpu;
-		f->n_cpu_stat = max + 1;
-		f->cpu_busy = xcalloc((size_t)max + 2, sizeof(double));
-		f->cpu_queued = xcalloc((size_t)max + 2, sizeof(double));
-		f->cpu_steal = xcalloc((size_t)max + 2, sizeof(double));
-		for (k = 0; k <= max; k++) {
-			f->cpu_busy[k] = cpustat_busy(&c->run_cs, &now, k);
-			f->cpu_steal[k] = cpustat_steal(&c->run_cs, &now, k);
-			f->cpu_queued[k] = NAN;
-		}
-		if (c->have_run_dl && !cpudelay_read(c->root, &dl, NULL)) {
-			for (k = 0; k <= max; k++)
-				f->cpu_queued[k] = cpudelay_queued(&c->run_dl, &dl, k, f->duration);
+		bool have_dl = c->have_run_dl && !cpudelay_read(c->root, &dl, NULL);
+
+		frame_host_cpus(f, &c->run_cs, &now, have_dl ? &c->run_dl : NULL,
+				have_dl ? &dl : NULL, f->duration);
+		if (have_dl)
 			cpudelay_release(&dl);
-		}
 		cpustat_release(&now);
+	}
+}
+
+void frame_host_cpus(struct collect_frame *f, const struct cpustat *prev, const struct cpustat *now,
+		     const struct cpudelay *dprev, const struct cpudelay *dnow, double secs)
+{
+	int k, max = -1;
+	size_t i;
+
+	if (f->cpu_busy)
+		return;
+	for (i = 0; i < now->n; i++)
+		if (now->cpus[i].cpu > max)
+			max = now->cpus[i].cpu;
+	f->n_cpu_stat = max + 1;
+	f->cpu_busy = xcalloc((size_t)max + 2, sizeof(double));
+	f->cpu_queued = xcalloc((size_t)max + 2, sizeof(double));
+	f->cpu_steal = xcalloc((size_t)max + 2, sizeof(double));
+	for (k = 0; k <= max; k++) {
+		f->cpu_busy[k] = cpustat_busy(prev, now, k);
+		f->cpu_steal[k] = cpustat_steal(prev, now, k);
+		f->cpu_queued[k] = dprev && dnow ? cpudelay_queued(dprev, dnow, k, secs) : NAN;
 	}
 }
 

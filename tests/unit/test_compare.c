@@ -87,3 +87,22 @@ TEST(compare_mean_interval)
 	CHECK_NEAR(mean, 10, 0);
 	CHECK_NAN(lo);
 }
+
+/*
+ * CPU contention as compare reads it: two always-runnable vCPUs on one CPU
+ * each run half the time, so over 1 s each ran 500 ms and waited 500 ms:
+ * 50 %; a VM row sums both (1000 ms run, 1000 ms wait): the same 50 %.
+ * Alone on a CPU: 0 wait, 0 %.  Unknown, negative or no time at all: NaN.
+ */
+TEST(compare_wait_pct)
+{
+	CHECK_NEAR(cmp_wait_pct(500e6, 500e6), 50, 1e-12);
+	CHECK_NEAR(cmp_wait_pct(1000e6, 1000e6), 50, 1e-12);
+	CHECK_NEAR(cmp_wait_pct(1e9, 0), 0, 0);
+	/* 188 ms waited while it ran 164 ms (the libvirt tier): 188 / 352 */
+	CHECK_NEAR(cmp_wait_pct(164e6, 188e6), 53.409, 1e-3);
+	CHECK_NAN(cmp_wait_pct(0, 0));
+	CHECK_NAN(cmp_wait_pct(NAN, 1));
+	CHECK_NAN(cmp_wait_pct(1, NAN));
+	CHECK_NAN(cmp_wait_pct(-1, 5));
+}
