@@ -6,6 +6,10 @@
 #                                    (sanitizers, fuzzing, the QEMU testbed)
 #   scripts/install-deps.sh --demo   also what `scripts/run.sh --demo-vm`
 #                                    needs (QEMU, busybox, cpio)
+#   scripts/install-deps.sh --libvirt  also what the libvirt testbed tier
+#                                    (tests/tiers/vm-libvirt.sh) needs: libvirt's
+#                                    daemons and virsh, QEMU; the tier runs this
+#                                    itself and skips when it fails
 #
 # Does nothing when every package is present; uses sudo when not root.
 set -eu
@@ -18,14 +22,18 @@ debootstrap
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 libpfm4-dev:arm64 libhwloc-dev:arm64 libnuma-dev:arm64"
 DEMO_PKGS="cpio busybox-static qemu-system-x86 file"
+LIBVIRT_PKGS="libvirt-daemon-system libvirt-clients libvirt-daemon-driver-qemu
+cpio busybox-static qemu-system-x86 file python3"
 
 want=$BUILD_PKGS
 if [ "${1:-}" = "--test" ]; then
 	want="$BUILD_PKGS $TEST_PKGS"
 elif [ "${1:-}" = "--demo" ]; then
 	want="$BUILD_PKGS $DEMO_PKGS"
+elif [ "${1:-}" = "--libvirt" ]; then
+	want="$BUILD_PKGS $LIBVIRT_PKGS"
 elif [ $# -gt 0 ]; then
-	echo "usage: $0 [--test|--demo]" >&2
+	echo "usage: $0 [--test|--demo|--libvirt]" >&2
 	exit 2
 fi
 
