@@ -7,10 +7,10 @@
 # stacked on host CPU 1 with `virsh vcpupin --live`; then:
 #   found     `vmmprof diagnose` finds both vCPUs waiting for a CPU (factor
 #             cpu), costed, named by VM and vCPU;
-#   advised   its advice is a `virsh vcpupin NAME V 0 --live` that moves one
-#             vCPU to the free CPU (transient domain: --live only);
+#   advised   its advice is a `virsh vcpupin NAME V CPU --live` that moves one
+#             vCPU to a free CPU (CPU 0 here; transient domain: --live only);
 #   applied   `diagnose --apply --yes` runs it: the vCPU thread's
-#             Cpus_allowed_list changes from 1 to 0;
+#             Cpus_allowed_list changes from 1 to CPU;
 #   compare   `vmmprof compare --json BEFORE AFTER` (the two recordings of
 #             --apply): the VM's cpu_cost_pct falls;
 #   undo      the undo --apply printed, run, puts the thread back on CPU 1.
@@ -279,12 +279,15 @@ adv = [a for a in d["advice"] if a.get("vm") == name and a["rule"] in ("unstack-
 un = [a for a in adv if a["rule"] == "unstack-vcpus"]
 if un:
     a = un[0]
-    want = "virsh vcpupin %s %d 0 --live" % (name, a["vcpu"])
+    # to a CPU no vCPU of it runs on (CPU 0 on this 2-CPU machine)
     got = a["command"].strip()
-    if len(un) == 1 and got == want and a["vcpu"] in (0, 1):
+    w = got.split()
+    to = int(w[4]) if len(w) == 6 and w[4].isdigit() else 1
+    want = "virsh vcpupin %s %d %d --live" % (name, a["vcpu"], to)
+    if len(un) == 1 and got == want and a["vcpu"] in (0, 1) and to != 1:
         print("ok libvirt/advised '%s' (transient domain: --live only)" % got)
     else:
-        print("FAIL libvirt/advised want one unstack-vcpus '%s', got %s" % (want, [x["command"] for x in un]))
+        print("FAIL libvirt/advised want one unstack-vcpus 'virsh vcpupin %s V CPU --live' (CPU not 1), got %s" % (name, [x["command"] for x in un]))
 elif adv:
     print("skip libvirt/advised the host is too loaded for a CPU to be free: %s" % adv[0]["evidence"])
 else:
@@ -321,21 +324,22 @@ if grep -q '^nothing to apply' "$work/apply.out" &&
 	skip_rest "nothing was applied: the host is too loaded"
 fi
 case $cmd in
-"virsh vcpupin $NAME "[01]" 0 --live") ;;
+"virsh vcpupin $NAME "[01]" "*[0-9]" --live") ;;
 *)
-	result FAIL libvirt/applied "diagnose --apply (exit $arc) ran '$cmd', want 'virsh vcpupin $NAME V 0 --live': $(tail -n 20 "$work/apply.out" | tr '\n' '|')"
+	result FAIL libvirt/applied "diagnose --apply (exit $arc) ran '$cmd', want 'virsh vcpupin $NAME V CPU --live': $(tail -n 20 "$work/apply.out" | tr '\n' '|')"
 	done_check applied
 	skip_rest "--apply did not run the advice"
 	;;
 esac
 mv=$(echo "$cmd" | awk '{ print $4 }')
+to=$(echo "$cmd" | awk '{ print $5 }')
 if [ "$mv" = 0 ]; then mtid=$tid0 stid=$tid1; else mtid=$tid1 stid=$tid0; fi
 if [ "$arc" -ne 0 ] || ! grep -q '^  exit status 0$' "$work/apply.out"; then
 	result FAIL libvirt/applied "diagnose --apply exit $arc: $(tail -n 20 "$work/apply.out" | tr '\n' '|')"
-elif [ "$(aff "$mtid")" = 0 ] && [ "$(aff "$stid")" = 1 ]; then
-	result ok libvirt/applied "'$cmd': vCPU $mv's thread $mtid Cpus_allowed_list 1 -> 0, the other stays on 1"
+elif [ "$to" != 1 ] && [ "$(aff "$mtid")" = "$to" ] && [ "$(aff "$stid")" = 1 ]; then
+	result ok libvirt/applied "'$cmd': vCPU $mv's thread $mtid Cpus_allowed_list 1 -> $to, the other stays on 1"
 else
-	result FAIL libvirt/applied "after '$cmd' Cpus_allowed_list of vCPU $mv's thread is '$(aff "$mtid")' (want 0), the other's '$(aff "$stid")' (want 1)"
+	result FAIL libvirt/applied "after '$cmd' Cpus_allowed_list of vCPU $mv's thread is '$(aff "$mtid")' (want $to, not 1), the other's '$(aff "$stid")' (want 1)"
 fi
 done_check applied
 
