@@ -1,10 +1,11 @@
 #!/bin/sh
 # test.sh - quick start: install what is missing, build, and run every test:
 # unit and command-line tests (normal build, then ASan+UBSan), model checks,
-# the fuzz corpus replay, and the QEMU testbed tier.  Prints one line per
-# tier and a last line "tests: N passed, N failed, N skipped".
+# the fuzz corpus replay, and the testbed tiers (tests/tiers/*.sh: the QEMU
+# guests, Xen, libvirt).  Prints one line per tier and a last line
+# "tests: N passed, N failed, N skipped".
 #
-#   VP_SKIP_VM=1 scripts/test.sh   leaves out the QEMU testbed tier
+#   VP_SKIP_VM=1 scripts/test.sh   leaves out the testbed tiers (vm-*)
 set -u
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --test || { echo "test.sh: installing dependencies failed" >&2; exit 1; }
