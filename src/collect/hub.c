@@ -14,6 +14,7 @@
 #include "pmu/counter.h"
 #include "util/alloc.h"
 #include "util/sbuf.h"
+#include "util/timeutil.h"
 
 /*
  * Three tables, indexed by stable slots (a freed slot is reused; view ids
@@ -89,8 +90,25 @@ struct hub {
 	bool own_cache;
 };
 
+/* The scan's CPU source (hv_cpu_source): the views' context-switch recorder, once open. */
+static void hub_cpu_begin(void *arg)
+{
+	struct hub *h = arg;
+
+	if (h->ts.st)
+		schedtrace_poll(h->ts.st, vp_now_ns(), NULL);
+}
+
+static int hub_cpu_of(void *arg, int tid)
+{
+	struct hub *h = arg;
+
+	return h->ts.st ? schedtrace_cpu(h->ts.st, tid) : -1;
+}
+
 int hub_new(struct hub **out, const struct hub_opts *o, struct vp_err *err)
 {
+	struct hv_cpu_source src = { hub_cpu_begin, hub_cpu_of, NULL };
 	struct hub *h = xcalloc(1, sizeof(*h));
 	int ret;
 
@@ -107,6 +125,8 @@ int hub_new(struct hub **out, const struct hub_opts *o, struct vp_err *err)
 		h->ts.st = schedtrace_ref(o->trace);
 		h->ts.tried = true;
 	}
+	src.arg = h;
+	hv_cache_set_cpu_source(h->cache, &src);
 	ret = pmu_db_new(&h->db, h->root, err);
 	if (ret) {
 		hub_free(h);
@@ -158,6 +178,8 @@ void hub_free(struct hub *h)
 	schedtrace_free(h->ts.st); /* the hub's reference; a caller's recorder lives on */
 	if (h->own_cache)
 		hv_cache_free(h->cache);
+	else
+		hv_cache_set_cpu_source(h->cache, NULL); /* a caller's cache lives on */
 	free(h->v);
 	free(h->set);
 	free(h->ev);

@@ -24,6 +24,10 @@ struct kvm_thread {             /* one thread of a QEMU process */
 	/* a vCPU's stat and schedstat kept open (hv_cache_opts.keep_fds): one pread each a scan */
 	int fd_stat, fd_sched;
 	bool have_fds;
+	/* its stat when last read (hv_cache_opts.stat_ns with a CPU source): at stat_ns */
+	uint64_t stat_ns;
+	char state;
+	uint64_t ticks;             /* utime + stime */
 };
 
 struct kvm_proc {               /* one process of /proc */
@@ -67,6 +71,7 @@ struct kvm_proc {               /* one process of /proc */
 
 struct hv_cache {
 	struct hv_cache_opts o;
+	struct hv_cpu_source cpu_src; /* cpu_of NULL: none */
 	size_t n_fds;               /* descriptors kept open (keep_fds) */
 	size_t n_qemu;              /* QEMU processes at the last scan (numa_maps' budget) */
 	struct kvm_proc *p;         /* ascending pid */

@@ -330,8 +330,19 @@ struct hv_cache *hv_cache_new(const char *root)
 		o.state_ns = 2000000000ull;
 		o.share_ns = 250000000ull;
 		o.keep_fds = true;
+		o.stat_ns = 5000000000ull;
 	}
 	return hv_cache_new_opts(&o);
+}
+
+void hv_cache_set_cpu_source(struct hv_cache *c, const struct hv_cpu_source *src)
+{
+	if (!c)
+		return;
+	if (src)
+		c->cpu_src = *src;
+	else
+		memset(&c->cpu_src, 0, sizeof(c->cpu_src));
 }
 
 void hv_cache_free(struct hv_cache *c)

@@ -203,7 +203,8 @@ struct hv_ctx {
  *  - follows a QEMU process by its leader thread's stat (an exit or a new
  *    incarnation, pid + start, ends the entry) and lists its threads again
  *    only when their number changed, a vCPU thread went, or every recheck_ns;
- *  - reads each vCPU thread's stat and schedstat at every scan (through
+ *  - reads each vCPU thread's schedstat at every scan and its stat at every
+ *    scan, or every stat_ns when a CPU source says where it runs (through
  *    descriptors kept open: keep_fds), its affinity
  *    (status) and cgroup every slow_ns;
  *  - reads numa_maps (which walks the guest's page tables) at most every
@@ -229,7 +230,24 @@ struct hv_cache_opts {
 	bool keep_fds;                  /* keep each vCPU thread's stat and schedstat open between
 					   scans (at most a quarter of RLIMIT_NOFILE's hard
 					   limit; the rest is the counters'), default on */
+	uint64_t stat_ns;               /* with a CPU source (hv_cache_set_cpu_source()) and
+					   keep_fds: a vCPU's stat (state, CPU time, name) every
+					   stat_ns, its CPU from the source at the other scans;
+					   default 5 s (0: stat at every scan) */
 };
+/*
+ * Where a vCPU thread runs, known without reading its stat: the context-switch
+ * recorder a periodic caller has open (schedtrace_cpu()).  begin() is called
+ * once at the start of a scan (bring the source up to now), cpu_of() for each
+ * vCPU thread: its CPU, or -1 not known (then its stat is read).
+ */
+struct hv_cpu_source {
+	void (*begin)(void *arg);
+	int (*cpu_of)(void *arg, int tid);
+	void *arg;
+};
+/* Set (or with NULL clear) c's CPU source; copied. */
+void hv_cache_set_cpu_source(struct hv_cache *c, const struct hv_cpu_source *src);
 /* The defaults on a live root, all zero on a fixture tree (vp_root_is_fixture()). */
 struct hv_cache *hv_cache_new(const char *root);
 struct hv_cache *hv_cache_new_opts(const struct hv_cache_opts *o);

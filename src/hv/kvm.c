@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1040,6 +1041,30 @@ static void list_threads(const struct hv_ctx *ctx, struct kvm_proc *p, uint64_t 
 	p->relist = false;
 }
 
+/*
+ * A live thread's affinity from sched_getaffinity(): one system call instead of
+ * its status file (which the kernel formats in full for one line).  The kernel
+ * gives the allowed CPUs that are active, Cpus_allowed_list all allowed ones:
+ * the same on a host whose CPUs are all online.  false when it cannot say.
+ */
+static bool live_affinity(int tid, struct cpulist *cl)
+{
+	const int max = 8192;
+	size_t size = CPU_ALLOC_SIZE(max);
+	cpu_set_t *set = CPU_ALLOC(max);
+	int i, left;
+	bool ok = set && !sched_getaffinity(tid, size, set);
+
+	for (i = 0, left = ok ? CPU_COUNT_S(size, set) : 0; i < max && left > 0; i++)
+		if (CPU_ISSET_S(i, size, set)) {
+			cpulist_add(cl, i);
+			left--;
+		}
+	if (set)
+		CPU_FREE(set);
+	return ok;
+}
+
 /* A vCPU thread's affinity and cgroup, read every slow_ns. */
 static void thread_slow(const struct hv_ctx *ctx, const struct kvm_proc *p, struct kvm_thread *t,
 			uint64_t now)
@@ -1052,7 +1077,9 @@ static void thread_slow(const struct hv_ctx *ctx, const struct kvm_proc *p, stru
 	cpulist_release(&t->affinity);
 	cpulist_init(&t->affinity);
 	t->have_affinity = false;
-	if (!task_status_read(ctx->root, p->pid, t->tid, &status, NULL)) {
+	if (!vp_root_is_fixture(ctx->root) && live_affinity(t->tid, &t->affinity)) {
+		t->have_affinity = true;
+	} else if (!task_status_read(ctx->root, p->pid, t->tid, &status, NULL)) {
 		if (status.have_cpus) {
 			cpulist_copy(&t->affinity, &status.cpus_allowed);
 			t->have_affinity = true;
@@ -1082,12 +1109,32 @@ static void scan_threads(const struct hv_ctx *ctx, struct hv_cache *c, struct kv
 		struct task_schedstat ss;
 		struct hv_vcpu *v;
 		char acc[16];
-		int idx;
+		int idx, cpu = -1;
+		bool have_ss = false, stat_read = true;
 
 		if (t->index < 0 && t->named_ns && now - t->first_ns >= YOUNG_NS &&
 		    !due(now, t->named_ns, c->o.recheck_ns))
 			goto other;
-		if (t->have_fds ? task_stat_fd(t->fd_stat, &st, NULL) :
+		/* a vCPU whose CPU the source knows: its stat on the stat_ns clock (the costlier
+		 * file: the kernel formats 52 fields), its schedstat at every scan (run time,
+		 * run-queue wait, and ESRCH when the thread is gone) */
+		if (t->index >= 0 && t->have_fds && c->o.stat_ns && c->cpu_src.cpu_of &&
+		    t->stat_ns && !due(now, t->stat_ns, c->o.stat_ns) &&
+		    (cpu = c->cpu_src.cpu_of(c->cpu_src.arg, t->tid)) >= 0) {
+			if (task_schedstat_fd(t->fd_sched, &ss, NULL)) {
+				close_fds(c, t);
+				p->relist = true;
+				continue;
+			}
+			have_ss = true;
+			stat_read = false;
+			memset(&st, 0, sizeof(st));
+			st.tid = t->tid;
+			snprintf(st.comm, sizeof(st.comm), "CPU %d/%s", t->index, t->acc);
+			st.state = t->state;
+			st.processor = cpu;
+			st.utime = t->ticks;
+		} else if (t->have_fds ? task_stat_fd(t->fd_stat, &st, NULL) :
 				  task_stat_read(ctx->root, p->pid, t->tid, &st, NULL)) {
 			close_fds(c, t); /* a tid used again is another thread: opened anew */
 			p->relist = true; /* gone: the threads are listed again at the next scan */
@@ -1103,6 +1150,15 @@ static void scan_threads(const struct hv_ctx *ctx, struct hv_cache *c, struct kv
 		if (t->index != idx)
 			t->slow_ns = 0;
 		t->index = idx;
+		if (stat_read) {
+			snprintf(t->acc, sizeof(t->acc), "%s", acc);
+			t->state = st.state;
+			t->ticks = st.utime + st.stime;
+			/* the first read spread over the clock, so that the vCPUs' stats do not
+			 * all come due at one scan */
+			t->stat_ns = t->stat_ns || !c->o.stat_ns ? now :
+				     now - (uint64_t)(t->tid % 64) * (c->o.stat_ns / 64);
+		}
 		v = hv_vm_add_vcpu(vm);
 		v->index = idx;
 		v->tid = t->tid;
@@ -1118,7 +1174,7 @@ static void scan_threads(const struct hv_ctx *ctx, struct hv_cache *c, struct kv
 			cpulist_copy(&v->affinity, &t->affinity);
 		if (t->cgroup)
 			v->cgroup = xstrdup(t->cgroup);
-		if (!(t->have_fds ? task_schedstat_fd(t->fd_sched, &ss, NULL) :
+		if (have_ss || !(t->have_fds ? task_schedstat_fd(t->fd_sched, &ss, NULL) :
 				    task_schedstat_read(ctx->root, p->pid, t->tid, &ss, NULL))) {
 			v->run_ns = ss.run_ns;
 			v->wait_ns = ss.wait_ns;
@@ -1322,6 +1378,8 @@ static int kvm_scan_cached(const struct hv_ctx *ctx, struct hv_vm_list *out, str
 	ret = proc_list(ctx->root, &pids, &n, err);
 	if (ret)
 		return ret;
+	if (c->cpu_src.begin)
+		c->cpu_src.begin(c->cpu_src.arg);
 	np = xcalloc(n + 1, sizeof(*np));
 	for (i = 0; i < n; i++) {
 		struct kvm_proc *p = &np[k];

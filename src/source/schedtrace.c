@@ -25,6 +25,8 @@ struct st_thread {
 	uint64_t *in_since;         /* per CPU: switched in at, 0 = not on it */
 	uint64_t *run;              /* per CPU: ns ran */
 	int last_cpu;               /* where it last ran, in time order; -1 unknown */
+	int cur_cpu;                /* the CPU of its latest switch-in read so far, -1 unknown */
+	uint64_t cur_ns;            /* that switch-in's time (0: the watch's or last_cpu's) */
 	uint64_t node_moves;        /* switch-ins on another node than last_cpu's */
 };
 
@@ -128,6 +130,8 @@ void schedtrace_watch(struct schedtrace *st, int tid, uint64_t now_ns, int runni
 	t->watchers = 1;
 	t->watch_ns = now_ns;
 	t->last_cpu = running_cpu >= 0 && running_cpu <= st->max_cpu ? running_cpu : -1;
+	t->cur_cpu = t->last_cpu;
+	t->cur_ns = 0;
 	t->in_since = xcalloc((size_t)st->max_cpu + 1, sizeof(uint64_t));
 	t->run = xcalloc((size_t)st->max_cpu + 1, sizeof(uint64_t));
 	if (running_cpu >= 0 && running_cpu <= st->max_cpu) {
@@ -178,6 +182,11 @@ static void switch_in(struct schedtrace *st, int cpu, uint64_t t_ns, int tid)
 		return;
 	t->in_since[cpu] = t_ns ? t_ns : 1;
 	t->switched_in = true;
+	/* the rings are read one CPU after another: the latest switch-in by time wins */
+	if (t->cur_cpu < 0 || t_ns >= t->cur_ns) {
+		t->cur_cpu = cpu;
+		t->cur_ns = t_ns;
+	}
 	if (st->node_of) {
 		/*
 		 * rings are read one CPU after the other: the moves between
@@ -264,6 +273,15 @@ void schedtrace_last_cpu(struct schedtrace *st, int tid, int cpu)
 
 	if (t && t->last_cpu < 0 && cpu >= 0 && cpu <= st->max_cpu)
 		t->last_cpu = cpu;
+	if (t && t->cur_cpu < 0 && cpu >= 0 && cpu <= st->max_cpu)
+		t->cur_cpu = cpu;
+}
+
+int schedtrace_cpu(const struct schedtrace *st, int tid)
+{
+	const struct st_thread *t = find(st, tid);
+
+	return t && !st->lost ? t->cur_cpu : -1;
 }
 
 bool schedtrace_node_moves(const struct schedtrace *st, int tid, uint64_t *moves)

@@ -91,6 +91,13 @@ void schedtrace_watch_process(struct schedtrace *st, int pid);
 uint64_t schedtrace_node_moves_total(const struct schedtrace *st);
 /* Where a watched thread last ran before it was watched (/proc/TID/stat "processor"). */
 void schedtrace_last_cpu(struct schedtrace *st, int tid, int cpu);
+/*
+ * The CPU tid ran on last as far as the records read so far say (its latest
+ * switch-in by time; before any, the CPU it ran on when watched or
+ * schedtrace_last_cpu()), -1 when not watched, not known, or records were
+ * lost (a switch-in may be missing).  Up to the last schedtrace_poll().
+ */
+int schedtrace_cpu(const struct schedtrace *st, int tid);
 /* Moves between nodes of tid since watched; false when not watched or no node map. */
 bool schedtrace_node_moves(const struct schedtrace *st, int tid, uint64_t *moves);
 

@@ -1080,6 +1080,22 @@ static int cached_scan(const char *root, struct platform *p, struct hv_cache *c,
 	return hv_scan_vms_shared(&ctx, c, seen, l, &err);
 }
 
+/* A CPU source for the scan cache: every thread on cpu (-1: not known); scans begun. */
+struct fake_cpu_src {
+	int begun;
+	int cpu;
+};
+
+static void fake_cpu_begin(void *arg)
+{
+	((struct fake_cpu_src *)arg)->begun++;
+}
+
+static int fake_cpu_of(void *arg, int tid)
+{
+	return tid > 0 ? ((struct fake_cpu_src *)arg)->cpu : -1;
+}
+
 /*
  * The scan cache (issue 22) on a copy of host-qemu that the test changes
  * between scans: what is read at every scan (a vCPU's stat), what waits for
@@ -1177,6 +1193,53 @@ TEST(kvm_scan_cache_clocks)
 		/* stat and schedstat of 2 vCPUs, and the leader's stat from the second scan on */
 		CHECK_INT((int)kept->n_fds, 5);
 		hv_cache_free(kept);
+	}
+
+	/* a CPU source (the context-switch recorder, hv_cache_set_cpu_source()) with stat_ns:
+	   the first scan reads stat; the next takes the CPU from the source and leaves stat
+	   (its state and CPU time as first read) for its 10 s clock; a source that does not
+	   know the thread means stat is read */
+	{
+		struct hv_cache_opts so = ko;
+		struct hv_cache *sc;
+		struct fake_cpu_src fs = { 0, 3 };
+		struct hv_cpu_source src = { fake_cpu_begin, fake_cpu_of, &fs };
+		uint64_t sc_seen = 0;
+
+		so.stat_ns = 10000000000ull;
+		sc = hv_cache_new_opts(&so);
+		hv_cache_set_cpu_source(sc, &src);
+		CHECK_INT(cached_scan(root, &p, sc, &sc_seen, &l), 0);
+		if (l.n == 1 && l.vms[0].n_vcpus == 2) {
+			CHECK_INT(l.vms[0].vcpus[1].cpu, 2);   /* stat, as written above */
+			CHECK_NEAR(l.vms[0].vcpus[1].cpu_time_s, 1000.0 / 100, 1e-9); /* 1000 ticks */
+		}
+		hv_vm_list_release(&l);
+		/* it moves to CPU 1 and runs 1000 ticks more: stat says so, but is not read */
+		put_file(root, "/proc/4000/task/4003/stat",
+			 "4003 (CPU 1/TCG) R 1 4003 4003 0 -1 4194560 0 0 0 0 2000 0 0 0 20 0 4 0 "
+			 "5000 1642369024 9234 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 "
+			 "0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+		CHECK_INT(cached_scan(root, &p, sc, &sc_seen, &l), 0);
+		CHECK_INT(fs.begun, 2);                      /* once a scan */
+		if (l.n == 1 && l.vms[0].n_vcpus == 2) {
+			CHECK_INT(l.vms[0].vcpus[1].cpu, 3);   /* the source's */
+			CHECK_INT(l.vms[0].vcpus[1].node, 1);   /* CPU 3: node 1 (fixture_cpu_node) */
+			CHECK_STR(l.vms[0].vcpus[1].comm, "CPU 1/TCG");
+			CHECK_STR(l.vms[0].vcpus[1].state, "S");
+			CHECK_NEAR(l.vms[0].vcpus[1].cpu_time_s, 10.0, 1e-9);
+			CHECK(l.vms[0].vcpus[1].have_run_ns); /* schedstat at every scan */
+		}
+		hv_vm_list_release(&l);
+		fs.cpu = -1;                                 /* the source does not know it */
+		CHECK_INT(cached_scan(root, &p, sc, &sc_seen, &l), 0);
+		if (l.n == 1 && l.vms[0].n_vcpus == 2) {
+			CHECK_INT(l.vms[0].vcpus[1].cpu, 1);
+			CHECK_STR(l.vms[0].vcpus[1].state, "R");
+			CHECK_NEAR(l.vms[0].vcpus[1].cpu_time_s, 20.0, 1e-9);
+		}
+		hv_vm_list_release(&l);
+		hv_cache_free(sc);
 	}
 
 	/* vCPU 1's thread exits: gone from the next scan, though the thread count says nothing */

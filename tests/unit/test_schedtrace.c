@@ -398,6 +398,40 @@ TEST(schedtrace_node_moves_start)
 	schedtrace_free(st);
 }
 
+/*
+ * schedtrace_cpu: the CPU of a thread's latest switch-in by time (the rings are read one
+ * CPU after another, so an earlier switch-in can come later), before any the CPU it ran on
+ * when watched; -1 unwatched, unknown, or once records were lost.
+ */
+TEST(schedtrace_cpu_latest)
+{
+	struct schedtrace *st = schedtrace_new_offline(3);
+	struct perf_event_header lost = { PERF_RECORD_LOST, 0, 8 + 16 + 24 };
+	unsigned char lostrec[48] = { 0 };
+	uint64_t nlost = 1;
+
+	schedtrace_watch(st, 7, 1, 1);   /* running on CPU 1 when watched */
+	schedtrace_watch(st, 8, 1, -1);  /* asleep: not known */
+	CHECK_INT(schedtrace_cpu(st, 7), 1);
+	CHECK_INT(schedtrace_cpu(st, 8), -1);
+	CHECK_INT(schedtrace_cpu(st, 9), -1);   /* not watched */
+	schedtrace_last_cpu(st, 8, 3);           /* /proc says it last ran on CPU 3 */
+	CHECK_INT(schedtrace_cpu(st, 8), 3);
+	rec(st, 2, 50, 0, 8);            /* 8 onto CPU 2 at 50 (CPU 2's ring read first) */
+	rec(st, 0, 30, 0, 8);            /* ... after CPU 0 at 30 (read later, earlier in time) */
+	rec(st, 1, 40, 7, 0);            /* 7 leaves CPU 1: still last on CPU 1 */
+	CHECK_INT(schedtrace_poll(st, 100, NULL), 0);
+	CHECK_INT(schedtrace_cpu(st, 8), 2);
+	CHECK_INT(schedtrace_cpu(st, 7), 1);
+	rec(st, 3, 60, 0, 7);            /* 7 onto CPU 3 */
+	CHECK_INT(schedtrace_cpu(st, 7), 3);
+	memcpy(lostrec, &lost, 8);       /* a lost record: a switch-in may be missing */
+	memcpy(lostrec + 16, &nlost, 8);
+	schedtrace_feed_record(st, lostrec, lost.size);
+	CHECK_INT(schedtrace_cpu(st, 7), -1);
+	schedtrace_free(st);
+}
+
 /* schedtrace_watch_process: every thread of the process from its first record, others not. */
 TEST(schedtrace_watch_process)
 {
