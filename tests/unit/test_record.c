@@ -604,6 +604,56 @@ static long long sql_int(const char *path, const char *query)
 	sqlite3_close(db);
 	return v;
 }
+
+/*
+ * A value not available (NaN) is not written to vals (it cost an insert for
+ * nothing) and reads back as not available, as a NULL entry of older files
+ * does.  One VM with one vCPU: 2 rows x 2 inputs, the vCPU's placement NaN:
+ * 3 entries, none of them NULL.
+ */
+TEST(record_nan_values_have_no_entry)
+{
+	char path[] = "/tmp/vmmprof-recnan-XXXXXX";
+	struct model *m = load_model();
+	struct platform plat;
+	struct rec_writer *w = NULL;
+	struct collect_frame f;
+	struct recording rec;
+	struct vp_err err = { 0, "" };
+
+	memset(&rec, 0, sizeof(rec));
+	if (!m)
+		return;
+	temp_path(path);
+	rec_synth_platform(&plat);
+	rec_synth_frame(&f, 1);
+	rec_synth_set(&f, 1000000000ull, 1e8, 0.25);
+	f.rows[1].inputs[1] = NAN;
+	{
+		struct rec_header h = { &plat, m, NULL, NULL, 1.0, "vmmprof record" };
+
+		CHECK_INT(rec_create(&w, path, &h, &err), 0);
+	}
+	if (w) {
+		CHECK_INT(rec_append(w, &f, &err), 0);
+		CHECK_INT(rec_close(w, &err), 0);
+	}
+	CHECK_INT((int)sql_int(path, "SELECT count(*) FROM vals"), 3);
+	CHECK_INT((int)sql_int(path, "SELECT count(*) FROM vals WHERE value IS NULL"), 0);
+	CHECK_INT((int)sql_int(path, "SELECT count(*) FROM vals WHERE pos = 1 AND input = 1"), 0);
+	CHECK_INT(rec_read(path, &rec, &err), 0);
+	CHECK_INT((int)rec.n_frames, 1);
+	if (rec.n_frames == 1 && rec.frames[0].n_rows == 2) {
+		CHECK_NEAR(rec.frames[0].rows[1].inputs[0], 1e8, 0);
+		CHECK_NAN(rec.frames[0].rows[1].inputs[1]);
+		CHECK_NEAR(rec.frames[0].rows[0].inputs[1], 0.25, 0);
+	}
+	rec_release(&rec);
+	collect_frame_release(&f);
+	platform_release(&plat);
+	model_free(m);
+	unlink(path);
+}
 #endif
 
 /*
