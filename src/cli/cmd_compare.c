@@ -159,7 +159,8 @@ static void take_frame(struct run *r, const struct collect_frame *fr)
 	}
 }
 
-static int open_run(struct run *r, const char *path, struct pipe_opts *o)
+static int open_run(struct run *r, const char *path, const struct pipe_opts *o,
+		    const struct host_span *host)
 {
 	struct rec_total *acc;
 	struct collect_frame fr;
@@ -189,6 +190,10 @@ static int open_run(struct run *r, const char *path, struct pipe_opts *o)
 	r->have_total = true;
 	if (more < 0)
 		return cli_error(&err);
+	if (host && host->have_cs)
+		frame_host_cpus(&r->total, &host->cs[0], &host->cs[1],
+				host->have_dl ? &host->dl[0] : NULL,
+				host->have_dl ? &host->dl[1] : NULL, host->secs);
 	frame_diag_input(r->p.model, r->av.factor_ok, &r->rec.plat.topo,
 			 r->rec.have_cal ? &r->rec.cal : NULL, &r->total, &r->din);
 	if (!diagnose(&r->din, &r->res, &err))
@@ -439,9 +444,7 @@ static int run_compare(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pipe_opts o = { .root = "/" };
-	struct run b, a;
-	struct sbuf out = SBUF_INIT;
-	bool json = false, have_b = false, have_a = false;
+	bool json = false;
 	int opt, rc = 0, r;
 
 	while ((opt = getopt_long(argc, argv, "j", longopts, NULL)) != -1) {
@@ -463,11 +466,24 @@ static int run_compare(int argc, char **argv)
 		rc = cli_usage_error(&cmd_compare, "two recordings are needed: BEFORE AFTER");
 		goto out;
 	}
-	have_b = true;
-	if ((rc = open_run(&b, argv[optind], &o)))
+	rc = compare_recordings(argv[optind], argv[optind + 1], &o, json, NULL);
+out:
+	pipe_opts_release(&o);
+	return rc;
+}
+
+int compare_recordings(const char *before, const char *after, const struct pipe_opts *o,
+		       bool json, const struct host_span *host)
+{
+	struct run b, a;
+	struct sbuf out = SBUF_INIT;
+	bool have_a = false;
+	int rc;
+
+	if ((rc = open_run(&b, before, o, host)))
 		goto out;
 	have_a = true;
-	if ((rc = open_run(&a, argv[optind + 1], &o)))
+	if ((rc = open_run(&a, after, o, NULL)))
 		goto out;
 	if (json)
 		json_out(&b, &a, &out);
@@ -478,9 +494,7 @@ out:
 	sbuf_release(&out);
 	if (have_a)
 		close_run(&a);
-	if (have_b)
-		close_run(&b);
-	pipe_opts_release(&o);
+	close_run(&b);
 	return rc;
 }
 

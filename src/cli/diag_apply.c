@@ -305,9 +305,7 @@ int diagnose_apply(const struct diag_apply_opts *o)
 		return rc;
 	}
 	have_b = true;
-	rc = before_open(&b, before, o->po, &host);
-	host_span_release(&host);
-	if (rc)
+	if ((rc = before_open(&b, before, o->po, &host)))
 		goto out;
 	{
 		struct apply_probe pr = { affinity, iothread_tid, (void *)o->po->root };
@@ -369,15 +367,17 @@ int diagnose_apply(const struct diag_apply_opts *o)
 	}
 	printf("\ndiagnose --apply: recording after for %g s into %s\n", o->duration, after);
 	if (!(rc = record_run(o, after))) {
-		char *cargv[] = { (char *)"compare", before, after, NULL };
-
 		printf("\n");
-		rc = run_cmd(&cmd_compare, cargv);
+		fflush(stdout);
+		/* BEFORE's diagnosis (the predicted gain) with the CPUs' load, as planned */
+		rc = compare_recordings(before, after, o->po, false, &host);
 	}
 	print_undo(&pl, 0, 0, true);
 out:
 	apply_plan_release(&pl);
-	if (have_b)
+	if (have_b) {
 		before_close(&b);
+		host_span_release(&host);
+	}
 	return rc;
 }

@@ -152,6 +152,14 @@ void host_span_release(struct host_span *h);
  */
 int diagnose_recording(const char *path, const struct pipe_opts *o, bool json,
 		       const struct host_span *host);
+/*
+ * `vmmprof compare BEFORE AFTER` (cmd_compare.c), also run by `diagnose
+ * --apply`; host: the host's CPUs over BEFORE (NULL unknown), which the
+ * diagnosis of BEFORE (the predicted gain) weighs as --apply's plan did.
+ * Prints; returns the exit code.
+ */
+int compare_recordings(const char *before, const char *after, const struct pipe_opts *o,
+		       bool json, const struct host_span *host);
 struct recording;
 /*
  * Print the diagnosis of a recording's whole-run frame (rec_total_finish())
