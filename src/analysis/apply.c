@@ -11,6 +11,8 @@
 
 enum factor_id apply_rule_factor(const char *rule)
 {
+	if (!strcmp(rule, "io-locality"))
+		return (enum factor_id)(FACTOR_N + 1);
 	if (!strcmp(rule, "colocate"))
 		return FACTOR_SHARING;
 	if (!strcmp(rule, "spread") || !strcmp(rule, "cap-per-socket") ||

@@ -1627,6 +1627,126 @@ out_free:
 	free(done);
 }
 
+/*
+ * I/O locality: a VM with a PCI device passed through (VFIO) whose vCPUs ran
+ * on another node than the device's.  The device's DMA to guest memory and
+ * its interrupts then cross the link between the nodes on every transfer
+ * (its sysfs numa_node is the node of the root port it hangs off).  No
+ * counter here sees that traffic, so the advice has no gain (n/a) and ranks
+ * after every costed one; one that already moves the VM elsewhere makes it a
+ * conflict, said with both nodes.  Commands: every vCPU pinned to the
+ * device's node, and the memory moved there when most of it is elsewhere.
+ */
+static void advise_io(const struct diag_input *in, struct diag_result *r)
+{
+	size_t vmi, d, i;
+
+	for (vmi = 0; vmi < in->n_vms; vmi++) {
+		const struct diag_vm *vm = &in->vms[vmi];
+		const struct hv_pcidev *dev = NULL;
+		struct diag_advice *a;
+		struct sbuf sb = SBUF_INIT, tmp = SBUF_INIT;
+		size_t nv = 0, away = 0, k;
+		int to = -1, run, home;
+		double hfrac;
+
+		if (vm->adapter != HVA_KVM)
+			continue;
+		for (d = 0; d < vm->n_pci && !dev; d++)
+			if (vm->pci[d].node >= 0 && (to = node_index(in, vm->pci[d].node)) >= 0)
+				dev = &vm->pci[d];
+		if (!dev)
+			continue;
+		for (i = 0; i < in->n_vcpus; i++) {
+			int ni;
+
+			if (in->vcpus[i].vm != vmi || (ni = node_index(in, in->vcpus[i].node)) < 0)
+				continue;
+			nv++;
+			away += ni != to;
+		}
+		/* every vCPU seen ran on the device's node (or none was seen): nothing to say */
+		if (!away)
+			continue;
+		/* advice with a measured gain that moves every such vCPU there already: say so */
+		{
+			size_t left = 0;
+
+			for (i = 0; i < in->n_vcpus; i++) {
+				bool moved = false;
+
+				if (in->vcpus[i].vm != vmi ||
+				    node_index(in, in->vcpus[i].node) == to ||
+				    node_index(in, in->vcpus[i].node) < 0)
+					continue;
+				for (k = 0; k < r->n_a && !moved; k++)
+					moved = r->a[k].vm == vmi && r->a[k].to_node == to &&
+						!r->a[k].conflict && (r->a[k].vcpu < 0 ||
+						r->a[k].vcpu == in->vcpus[i].index);
+				left += !moved;
+			}
+			if (!left) {
+				for (k = 0; k < r->n_a; k++) {
+					char *e;
+
+					if (r->a[k].vm != vmi || r->a[k].to_node != to)
+						continue;
+					e = xasprintf("%s; it also runs %s next to its passthrough %s %s "
+						      "(node %d): the device's DMA and interrupts stay "
+						      "on one node", r->a[k].effect ? r->a[k].effect : "",
+						      vm->name, dev->kind, dev->addr, in->nodes[to].id);
+					free(r->a[k].effect);
+					r->a[k].effect = e;
+				}
+				continue;
+			}
+		}
+		run = main_node(in, vmi);
+		home = home_node(in, vm, &hfrac);
+		a = add_advice(r, "io-locality", vmi);
+		a->to_node = to;
+		a->action = xasprintf("run %s on node %d (CPUs %s), where its passthrough %s %s is",
+				      vm->name, in->nodes[to].id, in->nodes[to].cpus, dev->kind,
+				      dev->addr);
+		sbuf_addf(&tmp, "its %s %s is on node %d (sysfs numa_node); %zu of its %zu vCPUs "
+			  "ran on other nodes", dev->kind, dev->addr, in->nodes[to].id, away, nv);
+		if (run >= 0 && run != to)
+			sbuf_addf(&tmp, ", most on node %d", in->nodes[run].id);
+		if (home >= 0 && isfinite(hfrac))
+			sbuf_addf(&tmp, "; %.0f%% of its memory is on node %d", 100 * hfrac,
+				  in->nodes[home].id);
+		sbuf_addstr(&tmp, ": the device's DMA to guest memory and its interrupts cross the "
+			    "link between the nodes");
+		a->evidence = sbuf_detach(&tmp);
+		a->effect = xstrdup("the device's transfers and interrupts stay on one node; what that "
+				    "gives needs I/O counters, which no factor here has (gain n/a)");
+		cmd_pin_vm(in, vmi, pin_set(in, to, &tmp), &sb);
+		sbuf_release(&tmp);
+		if (home >= 0 && home != to && vm->pid > 0)
+			cmd_migrate(in, vm, home, to, &sb);
+		a->command = sbuf_detach(&sb);
+		/* an advice with a measured gain already moves this VM to another node */
+		for (k = 0; k + 1 < r->n_a; k++) {
+			const struct diag_advice *o = &r->a[k];
+
+			if (o->vm != vmi || o->to_node < 0 || o->to_node == to || o->conflict)
+				continue;
+			a->conflict = true;
+			{
+				char who[64] = "";
+
+				if (o->vcpu >= 0)
+					snprintf(who, sizeof(who), " vCPU %d", o->vcpu);
+				a->conflict_note = xasprintf("the %s advice moves %s%s to node %d; the "
+					 "device is on node %d: both cannot hold -- weigh the device's "
+					 "traffic against what that advice gives", o->rule, vm->name,
+					 who, in->nodes[o->to_node].id, in->nodes[to].id);
+			}
+			break;
+		}
+	}
+}
+
 static int cmp_advice(const void *pa, const void *pb)
 {
 	const struct diag_advice *a = pa, *b = pb;
@@ -1635,6 +1755,9 @@ static int cmp_advice(const void *pa, const void *pb)
 
 	if (ga != gb)
 		return ga > gb ? -1 : 1;
+	/* I/O locality has no gain any counter here can give: after the others */
+	if (!strcmp(a->rule, "io-locality") != !strcmp(b->rule, "io-locality"))
+		return !strcmp(a->rule, "io-locality") ? 1 : -1;
 	if (a->vm != b->vm)
 		return a->vm < b->vm ? -1 : 1;
 	return a->vcpu - b->vcpu;
@@ -1763,7 +1886,8 @@ static void resolve_conflicts(const struct diag_input *in, struct diag_result *r
 
 			if (x->vm != a->vm || node_index(in, x->node) == to)
 				continue;
-			if (!strcmp(a->rule, "colocate") || !strcmp(a->rule, "spread"))
+			if (!strcmp(a->rule, "colocate") || !strcmp(a->rule, "spread") ||
+			    !strcmp(a->rule, "io-locality"))
 				moves = true;
 			else if (!strcmp(a->rule, "pin-vcpu-to-memory") ||
 				 !strcmp(a->rule, "cap-per-socket") || !strcmp(a->rule, "unstack-vcpus") ||
@@ -1834,8 +1958,8 @@ static void resolve_conflicts(const struct diag_input *in, struct diag_result *r
 
 			if (x->vm != a->vm || from < 0 || from == to)
 				continue;
-			if ((!strcmp(a->rule, "colocate") || !strcmp(a->rule, "spread")) ||
-			    x->index == a->vcpu)
+			if ((!strcmp(a->rule, "colocate") || !strcmp(a->rule, "spread") ||
+			     !strcmp(a->rule, "io-locality")) || x->index == a->vcpu)
 				load[from] -= host ? vcpu_demand(in, x) : 1;
 		}
 		if (isfinite(mem) && isfinite(freeb[to]))
@@ -1887,6 +2011,7 @@ int diagnose(const struct diag_input *in, struct diag_result *out, struct vp_err
 		size_t nb = out->n_b;
 
 		advise_smt(in, out);
+		advise_io(in, out);
 		if (out->n_b > nb) /* its findings rank after the costed ones */
 			qsort(out->b, out->n_b, sizeof(*out->b), cmp_bottleneck);
 	}

@@ -86,6 +86,8 @@ struct diag_vm {
 	enum diag_numa_mode numa_mode; /* libvirt: numatune --live only in restrictive mode */
 	int iothread_ids[DIAG_MAX_IOTHREADS]; /* libvirt: its IOThreads, pinned with its vCPUs */
 	int n_iothreads;             /* 0 none or unknown */
+	const struct hv_pcidev *pci; /* devices passed through, with their nodes (not owned) */
+	size_t n_pci;
 };
 
 struct diag_node {
@@ -193,7 +195,8 @@ struct diag_bottleneck {
 struct diag_advice {
 	const char *rule;            /* "pin-vcpu-to-memory", "migrate-memory", "spread",
 					"colocate", "interleave", "cap-per-socket",
-					"unstack-vcpus", "cpu-overcommit", "separate-smt" */
+					"unstack-vcpus", "cpu-overcommit", "separate-smt",
+					"io-locality" */
 	size_t vm;                   /* index into vms; (size_t)-1 for node-wide advice */
 	int vcpu;                    /* vCPU index, -1 when the advice is for the whole VM */
 	int to_node;                 /* the node it moves things to; -1 none */

@@ -308,6 +308,17 @@ static void text_vm(const struct hv_vm_list *l, size_t k, vms_remote_fn remote, 
 	sbuf_addstr(out, vm->n_mem_nodes ? ": " : " ");
 	vms_mem_node_text(vm->mem_node, vm->n_mem_nodes, vm->mem_reason, out);
 	sbuf_addch(out, '\n');
+	{
+		size_t d;
+
+		for (d = 0; d < vm->n_pci; d++) {
+			sbuf_addf(out, "  passthrough %s (%s), ", vm->pci[d].addr, vm->pci[d].kind);
+			if (vm->pci[d].node >= 0)
+				sbuf_addf(out, "node %d\n", vm->pci[d].node);
+			else
+				sbuf_addstr(out, "node n/a (its sysfs numa_node does not say)\n");
+		}
+	}
 	if (vm->node_affinity.n) {
 		sbuf_addstr(out, "  node affinity ");
 		cpulist_format(&vm->node_affinity, out);
@@ -509,6 +520,25 @@ static void json_vm(const struct vms_view *v, const struct hv_vm *vm, struct jw 
 		jw_null(w);
 	vms_json_mem_node(w, vm->mem_node, vm->n_mem_nodes);
 	jw_kstr(w, "mem_reason", vm->mem_reason);
+	{
+		size_t d;
+
+		/* devices passed through (VFIO), each with its node (null: not said) */
+		jw_key(w, "pci");
+		jw_arr_begin(w);
+		for (d = 0; d < vm->n_pci; d++) {
+			jw_obj_begin(w);
+			jw_kstr(w, "addr", vm->pci[d].addr);
+			jw_kstr(w, "kind", vm->pci[d].kind);
+			jw_key(w, "node");
+			if (vm->pci[d].node >= 0)
+				jw_int(w, vm->pci[d].node);
+			else
+				jw_null(w);
+			jw_obj_end(w);
+		}
+		jw_arr_end(w);
+	}
 	json_list(w, "node_affinity", &vm->node_affinity, false);
 	if (e >= 0)
 		vms_json_qval(w, "remote_fraction", v->attrib.ents[e].remote_frac);
@@ -681,6 +711,23 @@ static void rd_vm(const struct jv *o, struct hv_vm_list *l)
 	vm->mem_node = vms_mem_node_from_json(mem, &vm->n_mem_nodes);
 	snprintf(vm->mem_reason, sizeof(vm->mem_reason), "%s",
 		 jv_str(o, "mem_reason") ? jv_str(o, "mem_reason") : "");
+	{
+		const struct jv *pci = jv_arr(o, "pci");
+
+		for (i = 0; pci && i < pci->n; i++) {
+			const struct jv *d = &pci->items[i];
+			double node = jv_num(d, "node");
+
+			if (!jv_str(d, "addr"))
+				continue;
+			vm->pci = xrealloc(vm->pci, (vm->n_pci + 1) * sizeof(*vm->pci));
+			vm->pci[vm->n_pci].addr = xstrdup(jv_str(d, "addr"));
+			vm->pci[vm->n_pci].kind = xstrdup(jv_str(d, "kind") ? jv_str(d, "kind") :
+							  "PCI device");
+			vm->pci[vm->n_pci++].node = isfinite(node) && node >= 0 && node < 4096 ?
+						    (int)node : -1;
+		}
+	}
 	rd_list(o, "node_affinity", &vm->node_affinity, &all);
 	snprintf(vm->vcpu_reason, sizeof(vm->vcpu_reason), "%s",
 		 jv_str(o, "vcpu_reason") ? jv_str(o, "vcpu_reason") : "");

@@ -89,6 +89,9 @@ struct collect_row {
 	enum diag_numa_mode numa_mode;  /* libvirt VM rows: its memory mode; recorded (rows.numa_mode) */
 	int iothread_ids[DIAG_MAX_IOTHREADS]; /* libvirt VM rows: its IOThreads (kvm_libvirt_iothreads()); */
 	int n_iothreads;                /* how many; -1 unknown; recorded (rows.iothreads) */
+	struct hv_pcidev *pci;          /* KVM VM rows: devices passed through, owned; live only
+					   (not recorded) */
+	size_t n_pci;
 	int pid, domid;                 /* VM rows: QEMU/process pid, Xen domain id (-1 none) */
 	double started;                 /* VM and vCPU rows: the process's start, s after boot
 					   (/proc/PID/stat field 22): with pid, the incarnation;

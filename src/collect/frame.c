@@ -339,6 +339,7 @@ static void row_release(struct collect_row *r)
 	free(r->key);
 	free(r->mem_node);
 	free(r->mem_reason);
+	hv_pcidevs_free(r->pci, r->n_pci);
 }
 
 static void rows_release(struct collect_row *rows, size_t n)
@@ -777,6 +778,8 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 			memcpy(d->iothread_ids, r->iothread_ids, sizeof(d->iothread_ids));
 			d->pid = r->pid;
 			d->domid = r->domid;
+			d->pci = r->pci;
+			d->n_pci = r->n_pci;
 			d->scored = r->state != RS_PAUSED; /* paused: shown, never rated */
 			for (fi = 0; fi < FACTOR_N; fi++) {
 				d->score[fi] = r->fv[fi].score;

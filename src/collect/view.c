@@ -1231,6 +1231,8 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 			vr->n_iothreads = kvm_libvirt_iothreads(c->root, vm->name, vr->iothread_ids,
 								DIAG_MAX_IOTHREADS);
 		}
+		vr->pci = hv_pcidevs_dup(vm->pci, vm->n_pci);
+		vr->n_pci = vr->pci ? vm->n_pci : 0;
 		vr->pid = vm->pid;
 		vr->domid = vm->domid;
 		vr->started = vm->start_ticks ? (double)vm->start_ticks / clk_tck() : NAN;

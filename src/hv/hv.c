@@ -63,6 +63,7 @@ void hv_vm_list_release(struct hv_vm_list *l)
 		free(vm->mem_node);
 		free(vm->trace_reason);
 		free(vm->psr_reason);
+		hv_pcidevs_free(vm->pci, vm->n_pci);
 		cpulist_release(&vm->node_affinity);
 	}
 	free(l->vms);
@@ -258,6 +259,33 @@ static void *dup_mem(const void *p, size_t n)
 	return q;
 }
 
+struct hv_pcidev *hv_pcidevs_dup(const struct hv_pcidev *d, size_t n)
+{
+	struct hv_pcidev *c;
+	size_t i;
+
+	if (!d || !n)
+		return NULL;
+	c = xcalloc(n, sizeof(*c));
+	for (i = 0; i < n; i++) {
+		c[i].addr = dup_or_null(d[i].addr);
+		c[i].kind = dup_or_null(d[i].kind);
+		c[i].node = d[i].node;
+	}
+	return c;
+}
+
+void hv_pcidevs_free(struct hv_pcidev *d, size_t n)
+{
+	size_t i;
+
+	for (i = 0; d && i < n; i++) {
+		free(d[i].addr);
+		free(d[i].kind);
+	}
+	free(d);
+}
+
 void hv_vm_list_copy(struct hv_vm_list *dst, const struct hv_vm_list *src)
 {
 	size_t i, j;
@@ -284,6 +312,7 @@ void hv_vm_list_copy(struct hv_vm_list *dst, const struct hv_vm_list *src)
 		d->hypervisor = dup_or_null(s->hypervisor);
 		d->trace_reason = dup_or_null(s->trace_reason);
 		d->psr_reason = dup_or_null(s->psr_reason);
+		d->pci = hv_pcidevs_dup(s->pci, s->n_pci);
 		d->other_tids = dup_mem(s->other_tids, s->n_other * sizeof(int));
 		d->mem_node = dup_mem(s->mem_node, (size_t)(s->n_mem_nodes > 0 ? s->n_mem_nodes : 0) *
 						   sizeof(uint64_t));

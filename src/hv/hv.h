@@ -53,6 +53,15 @@ struct hv_vcpu {
 				      leave it false */
 };
 
+/* A PCI device passed through to a guest (VFIO): its DMA and interrupts come from its node. */
+struct hv_pcidev {
+	char *addr;                /* "0000:03:00.0" */
+	char *kind;                /* from its sysfs class (PCI base class names): "network
+				      controller", "storage controller", "display controller",
+				      "processing accelerator", else "PCI device" */
+	int node;                  /* its sysfs numa_node; -1 when the platform does not say */
+};
+
 struct hv_vm {
 	enum hv_adapter_id adapter;
 	char *name;
@@ -95,7 +104,13 @@ struct hv_vm {
 				      0 running, -1 not known (no state source for it) */
 	char state_source[96];     /* where paused came from ("libvirt domain state 'paused'
 				      (user)"), "" when not known */
+	struct hv_pcidev *pci;     /* devices passed through (kvm_pci_from_cmdline()); NULL none */
+	size_t n_pci;
 };
+
+/* Owned copies of n devices (NULL for none); hv_pcidevs_free() releases them. */
+struct hv_pcidev *hv_pcidevs_dup(const struct hv_pcidev *d, size_t n);
+void hv_pcidevs_free(struct hv_pcidev *d, size_t n);
 
 /*
  * Whether NAME names VM: its name, its alias (Nova's or KubeVirt's name) or its

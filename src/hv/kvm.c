@@ -122,6 +122,147 @@ static const char *accel_from_cmdline(char *const *argv, size_t argc)
 	return NULL;
 }
 
+/* "0000:03:00.0" from "0000:03:00.0", "03:00.0" or a sysfs path ending so; NULL when not one. */
+static char *pci_addr_norm(const char *v, size_t len)
+{
+	char buf[256];                /* a sysfs path: the address is its last part */
+	unsigned dom = 0, bus, slot, fn;
+	char tail;
+	const char *slash;
+
+	if (len >= sizeof(buf))
+		return NULL;
+	memcpy(buf, v, len);
+	buf[len] = '\0';
+	while (len && buf[len - 1] == '/')
+		buf[--len] = '\0';
+	slash = strrchr(buf, '/');
+	v = slash ? slash + 1 : buf;
+	if (sscanf(v, "%x:%x:%x.%x%c", &dom, &bus, &slot, &fn, &tail) != 4) {
+		dom = 0;
+		if (sscanf(v, "%x:%x.%x%c", &bus, &slot, &fn, &tail) != 3)
+			return NULL;
+	}
+	if (dom > 0xffff || bus > 0xff || slot > 0x1f || fn > 7)
+		return NULL;
+	return xasprintf("%04x:%02x:%02x.%x", dom, bus, slot, fn);
+}
+
+/* The value of key in a "driver,key=value,..." option, as a pointer into it and its length. */
+static const char *opt_value(const char *opt, const char *key, size_t *len)
+{
+	size_t kl = strlen(key);
+	const char *p = opt;
+
+	while (p && *p) {
+		const char *end = strchr(p, ',');
+
+		if (!strncmp(p, key, kl) && p[kl] == '=') {
+			*len = (end ? (size_t)(end - p) : strlen(p)) - kl - 1;
+			return p + kl + 1;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* The string value of "key" in a flat JSON object's text; pointer into it and its length. */
+static const char *json_value(const char *js, const char *key, size_t *len)
+{
+	char pat[32];
+	const char *p, *e;
+
+	snprintf(pat, sizeof(pat), "\"%s\"", key);
+	if (!(p = strstr(js, pat)))
+		return NULL;
+	p += strlen(pat);
+	while (*p == ' ' || *p == ':')
+		p++;
+	if (*p != '"' || !(e = strchr(p + 1, '"')))
+		return NULL;
+	*len = (size_t)(e - p - 1);
+	return p + 1;
+}
+
+char **kvm_vfio_from_cmdline(char *const *argv, size_t argc, size_t *n)
+{
+	char **out = NULL;
+	size_t i, cap = 0;
+
+	*n = 0;
+	for (i = 1; i + 1 < argc; i++) {
+		const char *v = argv[i + 1], *a;
+		size_t len = 0;
+		char *addr = NULL;
+
+		if (strcmp(argv[i], "-device") && strcmp(argv[i], "--device"))
+			continue;
+		if (*v == '{') {
+			const char *d = json_value(v, "driver", &len);
+
+			if (!d || len != 8 || strncmp(d, "vfio-pci", 8))
+				continue;
+			if ((a = json_value(v, "host", &len)) || (a = json_value(v, "sysfsdev", &len)))
+				addr = pci_addr_norm(a, len);
+		} else {
+			if (strncmp(v, "vfio-pci", 8) || (v[8] != ',' && v[8] != '\0'))
+				if (!(a = opt_value(v, "driver", &len)) || len != 8 ||
+				    strncmp(a, "vfio-pci", 8))
+					continue;
+			if ((a = opt_value(v, "host", &len)) || (a = opt_value(v, "sysfsdev", &len)))
+				addr = pci_addr_norm(a, len);
+		}
+		if (!addr)
+			continue;
+		VP_GROW(out, cap, *n + 1);
+		out[(*n)++] = addr;
+	}
+	return out;
+}
+
+/* What a PCI class code (sysfs "class", 0xCCSSPP) says a device is. */
+static const char *pci_kind(unsigned long cls)
+{
+	switch (cls >> 16) {
+	case 0x01: return "storage controller";
+	case 0x02: return "network controller";
+	case 0x03: return "display controller";
+	case 0x12: return "processing accelerator";
+	default: return "PCI device";
+	}
+}
+
+/* The VM's passthrough devices with their node and kind from sysfs under root. */
+static void vm_pci(const char *root, char *const *argv, size_t argc, struct hv_vm *vm)
+{
+	size_t n, i;
+	char **a = kvm_vfio_from_cmdline(argv, argc, &n);
+
+	if (!n)
+		return;
+	vm->pci = xcalloc(n, sizeof(*vm->pci));
+	vm->n_pci = n;
+	for (i = 0; i < n; i++) {
+		char path[96], line[32], *end;
+		long node;
+		unsigned long cls;
+
+		vm->pci[i].addr = a[i];
+		vm->pci[i].node = -1;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/numa_node", a[i]);
+		if (!vp_read_line(root, path, line, sizeof(line), NULL)) {
+			node = strtol(line, &end, 10);
+			if (end != line && node >= 0 && node < 4096)
+				vm->pci[i].node = (int)node;
+		}
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/class", a[i]);
+		cls = !vp_read_line(root, path, line, sizeof(line), NULL) ?
+		      strtoul(line, NULL, 16) : ~0UL;
+		vm->pci[i].kind = xstrdup(cls == ~0UL ? "PCI device" : pci_kind(cls));
+	}
+	free(a);
+}
+
 /* Configured RAM from "-m 1024", "-m 1G", "-m size=1G,slots=..."; 0 when absent. */
 static uint64_t mem_from_cmdline(char *const *argv, size_t argc)
 {
@@ -729,6 +870,7 @@ static void scan_one(const struct hv_ctx *ctx, int pid, uint64_t start_ticks, ch
 		vm->name_source = xstrdup("pid");
 	}
 	vm->mem_size = mem_from_cmdline(argv, argc);
+	vm_pci(ctx->root, argv, argc, vm);
 	for (i = 1; i + 1 < argc; i++)
 		if (!strcmp(argv[i], "-uuid") || !strcmp(argv[i], "--uuid"))
 			vm->uuid = xstrdup(argv[i + 1]);
@@ -1332,6 +1474,7 @@ static void scan_cached_one(const struct hv_ctx *ctx, struct hv_cache *c, struct
 	vm->cgroup_dir = p->cgroup_dir ? xstrdup(p->cgroup_dir) : NULL;
 	vm->cgroup_version = p->cgroup_version;
 	vm->mem_size = mem_from_cmdline(p->argv, p->argc);
+	vm_pci(ctx->root, p->argv, p->argc, vm);
 	if (!p->list_ns || p->relist || st->num_threads != p->num_threads ||
 	    due(now, p->list_ns, c->o.recheck_ns))
 		list_threads(ctx, p, now, st->num_threads);

@@ -11,6 +11,14 @@ bool kvm_is_qemu(const char *argv0, const char *comm);
 char *kvm_name_from_opt(const char *opt);
 /* The guest name from a whole command line; heap or NULL. */
 char *kvm_name_from_cmdline(char *const *argv, size_t argc);
+/*
+ * The PCI addresses passed through (VFIO) in a command line: "-device
+ * vfio-pci,host=0000:03:00.0", "host=03:00.0" (PCI domain 0000), "sysfsdev=
+ * /sys/bus/pci/devices/0000:03:00.0", and libvirt's JSON form '-device
+ * {"driver":"vfio-pci","host":"0000:03:00.0",...}'.  Heap array of *n
+ * normalised "DDDD:BB:SS.F" strings (free each and the array), NULL none.
+ */
+char **kvm_vfio_from_cmdline(char *const *argv, size_t argc, size_t *n);
 /* The VM name in a libvirt cgroup path (systemd or cgroupfs layout); heap or NULL. */
 char *kvm_name_from_cgroup(const char *path);
 /* The VM's cgroup from a thread's: libvirt's emulator/vcpuN/iothreadN leaf and "libvirt" dropped; heap. */

@@ -1625,6 +1625,8 @@ static void total_rows_add(struct rec_total *t, struct total_rows *tr, struct co
 			dst->mem_node = NULL;
 			dst->n_mem_nodes = 0;
 			dst->mem_reason = NULL;
+			dst->pci = NULL;
+			dst->n_pci = 0;
 			dst->inputs = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
 			for (k = 0; k < m->n_inputs; k++)
 				dst->inputs[k] = NAN;
@@ -1656,6 +1658,11 @@ static void total_rows_add(struct rec_total *t, struct total_rows *tr, struct co
 		}
 		dst->cpu = src->cpu;
 		dst->node = src->node;
+		if (src->n_pci) {
+			hv_pcidevs_free(dst->pci, dst->n_pci);
+			dst->pci = hv_pcidevs_dup(src->pci, src->n_pci);
+			dst->n_pci = src->n_pci;
+		}
 		if (src->mem_node) {
 			free(dst->mem_node);
 			dst->n_mem_nodes = src->n_mem_nodes;

@@ -1320,3 +1320,44 @@ TEST(kvm_qemu_iothread_by_thread_name)
 	CHECK_INT(system(cmd), 0);
 	free(cmd);
 }
+
+/*
+ * VFIO passthrough in a QEMU command line, in the forms QEMU's -device takes
+ * (docs/system/devices/vfio... and libvirt's JSON -device since QEMU 6):
+ * "vfio-pci,host=0000:03:00.0", the short "host=03:00.0" (PCI domain 0000),
+ * "sysfsdev=/sys/bus/pci/devices/DDDD:BB:SS.F", "driver=vfio-pci,..." and
+ * '{"driver":"vfio-pci","host":"..."}'.  Other devices and an address that is
+ * not one (slot > 0x1f, function > 7) are not passthrough devices.
+ */
+TEST(kvm_vfio_devices_from_cmdline)
+{
+	char *argv[] = {
+		"qemu-system-x86_64", "-device", "vfio-pci,host=0000:03:00.0,id=nic0",
+		"-device", "virtio-net-pci,netdev=n0,host=0000:09:00.0",
+		"-device", "vfio-pci,host=81:00.1",
+		"-device", "vfio-pci,sysfsdev=/sys/bus/pci/devices/0001:c2:1f.7/",
+		"-device", "driver=vfio-pci,host=0000:04:00.0",
+		"-device", "{\"driver\":\"vfio-pci\",\"host\":\"0000:5e:00.0\",\"id\":\"hostdev0\"}",
+		"-device", "{\"driver\":\"virtio-blk-pci\",\"host\":\"0000:5f:00.0\"}",
+		"-device", "vfio-pci,host=0000:03:20.0",
+		"-device", "vfio-pci,host=0000:03:00.8",
+		"-device", "vfio-pcie,host=0000:07:00.0",
+	};
+	size_t n = 0, i;
+	char **a = kvm_vfio_from_cmdline(argv, sizeof(argv) / sizeof(argv[0]), &n);
+
+	CHECK_INT(n, 5);
+	if (n == 5) {
+		CHECK_STR(a[0], "0000:03:00.0");
+		CHECK_STR(a[1], "0000:81:00.1");
+		CHECK_STR(a[2], "0001:c2:1f.7");
+		CHECK_STR(a[3], "0000:04:00.0");
+		CHECK_STR(a[4], "0000:5e:00.0");
+	}
+	for (i = 0; i < n; i++)
+		free(a[i]);
+	free(a);
+	a = kvm_vfio_from_cmdline(argv, 1, &n);
+	CHECK_INT(n, 0);
+	CHECK(a == NULL);
+}
