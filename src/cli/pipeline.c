@@ -205,14 +205,19 @@ int pipe_wait_vms(const struct pipe_opts *o, const struct platform *plat, bool b
 
 	if (!o->n_vms || o->n_pids)
 		return 0;
+	/* waiting polls 4 times a second: what the scan cache keeps (hv.h) is not read
+	 * again at each poll, a busy QMP monitor's 250 ms among it */
+	if (block && o->wait_s > 0)
+		ctx.cache = hv_cache_new(o->root ? o->root : "/");
 	for (;;) {
 		/* waiting, a VM is there when its vCPUs are (a QEMU that is starting has none) */
 		ret = hv_vms_check_names(&ctx, o->vms, o->n_vms, o->wait_s > 0, &err);
 		if (ret != -ENOENT || !(o->wait_s > 0))
 			break;
 		if (!block)
-			return 0;
+			break;
 		if ((double)(vp_now_ns() - t0) / 1e9 >= o->wait_s) {
+			hv_cache_free(ctx.cache);
 			return cli_errorf("%s (waited %.3g s for it: --wait)", err.msg, o->wait_s);
 		}
 		if (!told) {
@@ -220,9 +225,14 @@ int pipe_wait_vms(const struct pipe_opts *o, const struct platform *plat, bool b
 				o->wait_s);
 			told = true;
 		}
-		if (cli_sleep_ns(250000000ull))
+		if (cli_sleep_ns(250000000ull)) {
+			hv_cache_free(ctx.cache);
 			return cli_errorf("%s (interrupted while waiting for it)", err.msg);
+		}
 	}
+	hv_cache_free(ctx.cache);
+	if (ret == -ENOENT && !block && o->wait_s > 0)
+		return 0;
 	return ret ? cli_error(&err) : 0;
 }
 
