@@ -91,9 +91,12 @@ wait_vcpus() {
 # A VM that starts while top runs: the collector reopens over it, and its
 # vCPUs are counted from the sample after.  (The guest is started here, not
 # in a test's subshell, so that cleanup knows its pid.)
+rm -f "$TRASH/late.out"
 vmmprof top --json -n 7 -d 0.5 --wait --vm "$NAME" -m "$TCM" >"$TRASH/late.out" 2>"$TRASH/late.err" &
 TOPPID=$!
-sleep 0.6
+# after top's first sample (a fixed sleep was too short at load 20: the VM was in it)
+i=0
+while [ $i -lt 200 ] && ! [ -s "$TRASH/late.out" ]; do sleep 0.1; i=$((i + 1)); done
 start_guest
 wait $TOPPID
 echo $? >"$TRASH/late.rc"
