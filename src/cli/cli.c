@@ -376,6 +376,81 @@ int cli_usage_error(const struct cmd *c, const char *fmt, ...)
 	return 2;
 }
 
+int cli_parse_pids(const char *s, int **pids, size_t *n)
+{
+	char *copy = xstrdup(s), *tok, *save = NULL;
+	int ret = *s ? 0 : -1;
+
+	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long v = strtol(tok, &end, 10);
+
+		if (*end || end == tok || v <= 0 || v > 4194304) {
+			ret = -1;
+			break;
+		}
+		*pids = xrealloc(*pids, (*n + 1) * sizeof(**pids));
+		(*pids)[(*n)++] = (int)v;
+	}
+	free(copy);
+	return ret;
+}
+
+/* One options line's flags part ("-e, --event EVENTS", "--wait[=SECS]") into f. */
+static void flags_of_line(const char *p, const char *end, struct cli_flag *f)
+{
+	const char *tok = p;
+
+	memset(f, 0, sizeof(*f));
+	while (tok < end) {
+		const char *t = tok, *stop;
+
+		while (t < end && *t == ' ')
+			t++;
+		if (t >= end || *t != '-')
+			break;
+		for (stop = t; stop < end && *stop != ',' && *stop != ' ' && *stop != '['; stop++)
+			;
+		if (t[1] == '-') {
+			f->name = t + 2;
+			f->name_len = (size_t)(stop - t - 2);
+		} else {
+			f->shortc = t[1];
+		}
+		if (stop < end && *stop == '[')
+			f->arg = 2;
+		else if (stop < end && *stop == ' ')
+			f->arg = 1;
+		/* the next ", -x" token, if any */
+		tok = memchr(stop, ',', (size_t)(end - stop));
+		if (!tok)
+			break;
+		tok++;
+	}
+}
+
+struct cli_flag *cli_flags(const struct cmd *c, size_t *n)
+{
+	const char *p = c->options, *nl;
+	struct cli_flag *f = NULL;
+
+	*n = 0;
+	while (p && *p) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		if (*p == '-') {
+			const char *tab = memchr(p, '\t', (size_t)(nl - p));
+
+			f = xrealloc(f, (*n + 1) * sizeof(*f));
+			flags_of_line(p, tab ? tab : nl, &f[*n]);
+			(*n)++;
+		}
+		p = *nl ? nl + 1 : nl;
+	}
+	return f;
+}
+
 int cli_bad_option(const struct cmd *c, char **argv, const char *optstring)
 {
 	const char *arg = argv[optind - 1], *eq;

@@ -33,6 +33,22 @@ struct cmd {
 extern const struct cmd *const vp_cmds[];
 const struct cmd *cli_find_cmd(const char *name);
 
+/*
+ * One flag of a command's options text ("-p, --pid PIDS\tTEXT"): the table
+ * the help, the man page and completion are rendered from, read back so that
+ * other code (the remote client) knows the same flags.  name points into
+ * c->options (name_len bytes, without "--"; NULL for a flag with no long
+ * spelling).
+ */
+struct cli_flag {
+	char shortc;            /* 'p', or 0 */
+	const char *name;
+	size_t name_len;
+	int arg;                /* 0 takes no value, 1 needs one, 2 an optional [=VALUE] */
+};
+/* Every flag of c's options text, in its order: a heap array (free()), *n set. */
+struct cli_flag *cli_flags(const struct cmd *c, size_t *n);
+
 void cli_render_help(const struct cmd *c, struct sbuf *out);
 void cli_render_man(const struct cmd *c, struct sbuf *out);
 /* vmmprof(1): the overview page, every command listed. */
@@ -57,6 +73,12 @@ int cli_bad_option(const struct cmd *c, char **argv, const char *optstring);
 int cli_keep_old(const char *path, struct vp_err *err);
 int cli_usage_error(const struct cmd *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * -p's PID[,PID...]: each pid appended to the heap array *pids (*n counts);
+ * -1 on a word that is not a pid (1..4194304), 0 otherwise.  The one parser
+ * of -p for the local commands and the remote client.
+ */
+int cli_parse_pids(const char *s, int **pids, size_t *n);
 /* Print "vmmprof: error: MSG" to stderr; returns 1. */
 int cli_error(const struct vp_err *err);
 int cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

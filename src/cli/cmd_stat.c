@@ -52,6 +52,7 @@ struct stat_opts {
 	pid_t *pids, *tids;
 	size_t n_pids, n_tids, cap_pids, cap_tids;
 	long interval_ms;
+	long interval_count;     /* --interval-count: stop after this many intervals; 0 none */
 	char sep;                  /* -x: CSV separator, 0 for the table */
 	bool json;
 	bool big_num;
@@ -218,7 +219,7 @@ static int parse_ids(const char *arg, pid_t **v, size_t *n, size_t *cap, const c
 	return 0;
 }
 
-enum { OPT_JSON = 1000, OPT_NO_BIG_NUM, OPT_RAW, OPT_MODEL_PATH, OPT_CALIB, OPT_PER_THREAD,
+enum { OPT_JSON = 1000, OPT_INTERVAL_COUNT, OPT_NO_BIG_NUM, OPT_RAW, OPT_MODEL_PATH, OPT_CALIB, OPT_PER_THREAD,
        OPT_PER_CORE, OPT_PER_SOCKET, OPT_PER_NODE };
 
 static int parse_args(struct stat_opts *o, int argc, char **argv)
@@ -231,6 +232,7 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 		{ "tid", required_argument, NULL, 't' },
 		{ "cgroup", required_argument, NULL, 'G' },
 		{ "interval-print", required_argument, NULL, 'I' },
+		{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -290,6 +292,12 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 			    o->interval_ms > 31L * 86400 * 1000)
 				return cli_usage_error(self(), "-I '%s': the interval must be 10 ms to 31 "
 						       "days (%ld ms)", optarg, 31L * 86400 * 1000);
+			break;
+		case OPT_INTERVAL_COUNT:
+			o->interval_count = strtol(optarg, &end, 10);
+			if (*end || end == optarg || o->interval_count <= 0)
+				return cli_usage_error(self(), "--interval-count '%s': a count of 1 or "
+						       "more", optarg);
 			break;
 		case 'x':
 			if (strlen(optarg) != 1)
@@ -362,6 +370,8 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 	if (o->repeat > 1 && !o->cmd)
 		return cli_usage_error(self(), "-r repeats a command: give one (-a, -C, -p or -t "
 				       "alone count until Ctrl-C, which ends every run)");
+	if (o->interval_count && !o->interval_ms)
+		return cli_usage_error(self(), "--interval-count counts the intervals of -I: give -I");
 	if (o->repeat > 1 && o->interval_ms)
 		return cli_usage_error(self(), "-r and -I exclude each other: -r prints the means of "
 				       "whole runs");
@@ -1261,6 +1271,7 @@ struct stat_run {
 	bool *was_live;
 	char **comms;              /* --per-thread: per entity, its comm when the run started */
 	bool interrupted;          /* ended by SIGINT, SIGTERM or SIGHUP */
+	bool counted_out;          /* --interval-count ended it (its command's SIGTERM is ours) */
 };
 
 static void stat_run_init(struct stat_run *r)
@@ -1333,6 +1344,7 @@ static int stat_run_once(struct stat_ctx *c, struct stat_run *r)
 	struct vp_err err = { 0, "" };
 	uint64_t next_ns, poll_ns;
 	bool done = false;
+	long intervals = 0;
 	size_t i;
 	int rc = 0;
 
@@ -1453,7 +1465,9 @@ static int stat_run_once(struct stat_ctx *c, struct stat_run *r)
 		for (i = 0; i < r->s->n_entities; i++)
 			r->was_live[i] = r->s->entities[i].state == CNT_ENT_LIVE;
 		cnt_session_read(r->s, &r->snap, &err);
-		if (o->interval_ms) {
+		if (o->interval_ms && r->counted_out) {
+			;       /* --interval-count printed its intervals: the command is ending */
+		} else if (o->interval_ms) {
 			/* the last, partial interval is printed as perf does */
 			if (c->model_only)
 				stat_model_print(c->sm, r->s, &r->snap, false, &c->mo, &c->out);
@@ -1465,6 +1479,14 @@ static int stat_run_once(struct stat_ctx *c, struct stat_run *r)
 		}
 		if (c->thread_target && !o->cmd && all_threads_ended(r->s))
 			done = true;
+		/* --interval-count N: the run ends after N intervals, a command with it (as perf) */
+		if (o->interval_count && !r->counted_out && ++intervals >= o->interval_count) {
+			r->counted_out = true;
+			if (r->ch.pid > 0 && !r->ch.done)
+				kill(r->ch.pid, SIGTERM);
+			else
+				done = true;
+		}
 	}
 	return 0;
 }
@@ -1737,7 +1759,7 @@ static int run_stat(int argc, char **argv)
 		stat_model_print(&sm, run.s, &run.snap, true, &c.mo, &c.out); /* the automatic model, after the counts */
 	if (flush_out(c.f, &c.out))
 		rc = cli_errorf("write failure: %s", strerror(errno));
-	if (!rc && run.ch.pid > 0 && run.ch.done)
+	if (!rc && run.ch.pid > 0 && run.ch.done && !run.counted_out)
 		rc = exit_code(run.ch.status);
 out:
 	stat_run_release(&run);
@@ -1831,6 +1853,7 @@ const struct cmd cmd_stat = {
 		"-t, --tid TIDS\tcount these threads\n"
 		"-G, --cgroup CGROUPS\tcount only inside these cgroups (see above)\n"
 		"-I, --interval-print MS\tprint the counts of every MS milliseconds (at least 10)\n"
+		"--interval-count N\twith -I: stop after N intervals (a command is ended with SIGTERM), as perf stat\n"
 		"-x, --field-separator SEP\tCSV as perf -x prints it: value,unit,event,run-ns,pct,metric,metric-unit\n"
 		"-j, --json\tJSON lines: one per interval and a summary (docs/stat-json.md)\n"
 		"-o, --output FILE\twrite the counts to FILE ('-' for standard output)\n"

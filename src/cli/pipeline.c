@@ -14,25 +14,6 @@
 #include "util/alloc.h"
 #include "util/fs.h"
 
-static int parse_pids(const char *s, struct pipe_opts *o)
-{
-	char *copy = xstrdup(s), *tok, *save = NULL;
-
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *end;
-		long v = strtol(tok, &end, 10);
-
-		if (*end || v <= 0 || v > 4194304) {
-			free(copy);
-			return -1;
-		}
-		o->pids = xrealloc(o->pids, (o->n_pids + 1) * sizeof(int));
-		o->pids[o->n_pids++] = (int)v;
-	}
-	free(copy);
-	return 0;
-}
-
 int xen_numa_opt(const struct cmd *c, const char *arg, double *every_s)
 {
 	char *end;
@@ -79,7 +60,7 @@ int pipe_opt(const struct cmd *c, struct pipe_opts *o, int opt, const char *arg)
 		o->vms[o->n_vms++] = arg;
 		return 1;
 	case 'p':
-		if (parse_pids(arg, o)) {
+		if (cli_parse_pids(arg, &o->pids, &o->n_pids)) {
 			cli_usage_error(c, "invalid process list '%s'", arg);
 			return -1;
 		}

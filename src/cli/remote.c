@@ -672,7 +672,7 @@ static int write_raw(const struct sbuf *sb)
 /* ---- option parsing shared by the collecting commands ---- */
 
 enum { RO_VM = 2000, RO_JSON, RO_COUNT, RO_ROOT, RO_RESCTRL, RO_WAIT, RO_HARD_PIN, RO_APPLY,
-       RO_LOCAL };
+       RO_LOCAL, RO_NO_BIG, RO_NO_COUNTERS };
 
 static int parse_seconds(const char *s, double *out)
 {
@@ -688,9 +688,6 @@ static int parse_seconds(const char *s, double *out)
 /* -m, --vm, -p: 1 when opt was one of them, -1 after a usage error. */
 static int target_opt(const struct cmd *cmd, struct target_opts *t, int opt, const char *arg)
 {
-	char *end;
-	long pid;
-
 	switch (opt) {
 	case 'm':
 		t->model = arg;
@@ -703,13 +700,10 @@ static int target_opt(const struct cmd *cmd, struct target_opts *t, int opt, con
 		t->resctrl = true;
 		return 1;
 	case 'p':
-		pid = strtol(arg, &end, 10);
-		if (*end || pid <= 0 || pid > 4194304) {
-			cli_usage_error(cmd, "invalid pid '%s'", arg);
+		if (cli_parse_pids(arg, &t->pids, &t->n_pids)) {
+			cli_usage_error(cmd, "invalid process list '%s'", arg);
 			return -1;
 		}
-		t->pids = xrealloc(t->pids, (t->n_pids + 1) * sizeof(*t->pids));
-		t->pids[t->n_pids++] = (int)pid;
 		return 1;
 	}
 	return 0;
@@ -930,7 +924,7 @@ static int run_model(struct rconn *c, int argc, char **argv)
 /* stat: frames of a session as JSON lines, or as report's timeline table. */
 struct frames_ctx {
 	long left;                      /* frames still wanted; <= 0 no limit */
-	uint64_t end_ns;                /* 0: no time limit */
+	FILE *out;                      /* -o, or stdout */
 	bool json;
 	uint64_t origin_ns;             /* the first frame: t(s) counts from its start */
 	double origin_duration;
@@ -995,40 +989,39 @@ static int frame_event(void *ctx, const char *event, const char *data, struct vp
 		sbuf_release(&sb);
 		return rc;
 	}
-	rc = cli_write(&sb);
+	rc = sb.len && fwrite(sb.buf, 1, sb.len, f->out) != sb.len;
 	sbuf_release(&sb);
-	if (rc || fflush(stdout))
-		return vp_err_set(err, -EPIPE, "cannot write to standard output");
+	if (rc || fflush(f->out))
+		return vp_err_set(err, -EPIPE, "cannot write the frames: %s", strerror(errno));
 	if (f->left > 0 && --f->left == 0)
-		return 1;
-	if (f->end_ns && vp_now_ns() >= f->end_ns)
 		return 1;
 	return 0;
 }
 
 static int run_stat(struct rconn *c, int argc, char **argv)
 {
+	/* the flags remote_flags_check() lets through (src/cli/cmd_stat.c's table) */
 	static const struct option opts[] = {
 		{ "model", required_argument, NULL, 'm' },
-		{ "vm", required_argument, NULL, RO_VM },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "interval-print", required_argument, NULL, 'I' },
 		{ "interval-count", required_argument, NULL, RO_COUNT },
-		{ "duration", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "no-big-num", no_argument, NULL, RO_NO_BIG },
 		{ "json", no_argument, NULL, RO_JSON },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct target_opts t = { 0 };
-	struct frames_ctx f = { 0, 0 };
+	struct frames_ctx f = { 0 };
 	struct sbuf path = SBUF_INIT;
 	struct vp_err err;
+	const char *output = NULL;
 	char *id = NULL, *end;
-	double duration = 0;
 	bool json = false;
 	int opt, r, rc = 0;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+m:p:I:d:j", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+m:p:I:o:j", opts, NULL)) != -1) {
 		if ((r = target_opt(&cmd_stat, &t, opt, optarg))) {
 			if (r < 0) {
 				rc = 2;
@@ -1039,50 +1032,69 @@ static int run_stat(struct rconn *c, int argc, char **argv)
 		switch (opt) {
 		case 'I':
 			t.interval_ms = strtol(optarg, &end, 10);
-			if (*end || t.interval_ms < 10) {
-				rc = cli_usage_error(&cmd_stat, "invalid interval '%s' (milliseconds, >= 10)",
-						     optarg);
+			if (*end || end == optarg || t.interval_ms < 10 ||
+			    t.interval_ms > 31L * 86400 * 1000) {
+				rc = cli_usage_error(&cmd_stat, "-I '%s': the interval must be 10 ms to 31 "
+						     "days (%ld ms)", optarg, 31L * 86400 * 1000);
 				goto out;
 			}
 			break;
 		case RO_COUNT:
 			f.left = strtol(optarg, &end, 10);
-			if (*end || f.left <= 0) {
-				rc = cli_usage_error(&cmd_stat, "--interval-count needs a positive count");
+			if (*end || end == optarg || f.left <= 0) {
+				rc = cli_usage_error(&cmd_stat, "--interval-count '%s': a count of 1 or "
+						     "more", optarg);
 				goto out;
 			}
 			break;
-		case 'd':
-			if (parse_seconds(optarg, &duration)) {
-				rc = cli_usage_error(&cmd_stat, "invalid duration '%s' (seconds, > 0)", optarg);
-				goto out;
-			}
-			break;
+		case 'o': output = optarg; break;
+		case RO_NO_BIG: break;  /* a session's rows have no thousands separators */
 		case 'j':
 		case RO_JSON: json = true; break;
 		default:
-			rc = cli_usage_error(&cmd_stat, "'%s' does not apply with --remote (-m, --vm, -p, "
-					     "-I, --interval-count, --duration, --json)", argv[optind - 1]);
+			rc = cli_bad_option(&cmd_stat, argv, "m:p:I:o:");
 			goto out;
 		}
 	}
 	if (optind < argc) {
-		rc = cli_usage_error(&cmd_stat, "with --remote stat runs no command: '%s'", argv[optind]);
+		rc = cli_usage_error(&cmd_stat, "with --remote stat runs no command: '%s' would run "
+				     "here (count it without --remote)", argv[optind]);
+		goto out;
+	}
+	/* what the local command needs, the same here: a model and a target */
+	if (!t.model) {
+		rc = cli_usage_error(&cmd_stat, "with --remote stat runs a model in a session of the "
+				     "daemon: give -m MODEL (stat without -m counts events here)");
+		goto out;
+	}
+	if (!t.n_pids) {
+		rc = cli_usage_error(&cmd_stat, "nothing to count: give -p (with --remote; VMs: "
+				     "top, diagnose or record)");
+		goto out;
+	}
+	if (f.left > 0 && !t.interval_ms) {
+		rc = cli_usage_error(&cmd_stat, "--interval-count counts the intervals of -I: give -I");
 		goto out;
 	}
 	f.json = json;
-	cli_catch_interrupts();
-	if (session_start(c, &t, &id, NULL, &err)) {
+	f.out = cli_open_output(output, &err);
+	if (!f.out) {
 		rc = cli_error(&err);
 		goto out;
 	}
-	if (duration > 0)
-		f.end_ns = vp_now_ns() + (uint64_t)(duration * 1e9);
-	sbuf_addf(&path, "/api/v1/sessions/%s/stream", id);
-	if (rc_stream(c, sbuf_str(&path), frame_event, &f, &err))
+	cli_catch_interrupts();
+	if (session_start(c, &t, &id, NULL, &err)) {
 		rc = cli_error(&err);
-	if (session_stop(c, id) && !rc)
-		rc = 1;
+	} else {
+		sbuf_addf(&path, "/api/v1/sessions/%s/stream", id);
+		if (rc_stream(c, sbuf_str(&path), frame_event, &f, &err))
+			rc = cli_error(&err);
+		if (session_stop(c, id) && !rc)
+			rc = 1;
+	}
+	r = cli_close_output(f.out, output);
+	if (!rc)
+		rc = r;
 out:
 	free(id);
 	sbuf_release(&path);
@@ -1125,12 +1137,12 @@ static int diagnosis_text(struct rconn *c, const char *id, const struct sbuf *bo
  * wait_s have passed, as the local --wait does.
  */
 static int session_start_wait(struct rconn *c, const struct target_opts *t, double wait_s,
-			      char **id, struct vp_err *err)
+			      char **id, char **recording, struct vp_err *err)
 {
 	uint64_t end = vp_now_ns() + (uint64_t)(wait_s * 1e9);
 	int ret;
 
-	while ((ret = session_start(c, t, id, NULL, err)) && wait_s > 0 &&
+	while ((ret = session_start(c, t, id, recording, err)) && wait_s > 0 &&
 	       strstr(err->msg, ": 400: no VM named ") && vp_now_ns() < end &&
 	       !cli_interrupted())
 		wait_for(1.0);
@@ -1219,7 +1231,7 @@ static int run_diagnose(struct rconn *c, int argc, char **argv)
 		goto out;
 	}
 	cli_catch_interrupts();
-	if (session_start_wait(c, &t, wait_s, &id, &err)) {
+	if (session_start_wait(c, &t, wait_s, &id, NULL, &err)) {
 		rc = cli_error(&err);
 		goto out;
 	}
@@ -1255,9 +1267,11 @@ static int run_record(struct rconn *c, int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "resctrl", no_argument, NULL, RO_RESCTRL },
+		{ "wait", optional_argument, NULL, RO_WAIT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct target_opts t = { .record = true };
+	double wait_s = 0;
 	struct sbuf path = SBUF_INIT, data = SBUF_INIT;
 	struct vp_err err;
 	const char *outpath = NULL;
@@ -1280,6 +1294,15 @@ static int run_record(struct rconn *c, int argc, char **argv)
 		switch (opt) {
 		case 'o': outpath = optarg; break;
 		case 'q': quiet = true; break;
+		case RO_WAIT:
+			/* as diagnose: ask again while the daemon has no such VM yet */
+			wait_s = optarg ? strtod(optarg, &end) : 60;
+			if (optarg && (*end || end == optarg || !(wait_s >= 0))) {
+				rc = cli_usage_error(&cmd_record, "invalid --wait '%s' (seconds, >= 0)",
+						     optarg);
+				goto out;
+			}
+			break;
 		case 'd':
 			if (parse_seconds(optarg, &duration)) {
 				rc = cli_usage_error(&cmd_record, "invalid duration '%s' (seconds, > 0)", optarg);
@@ -1318,7 +1341,7 @@ static int run_record(struct rconn *c, int argc, char **argv)
 		goto out;
 	}
 	cli_catch_interrupts();
-	if (session_start(c, &t, &id, &name, &err)) {
+	if (session_start_wait(c, &t, wait_s, &id, &name, &err)) {
 		rc = cli_error(&err);
 		goto out;
 	}
@@ -1468,19 +1491,17 @@ static int run_top(struct rconn *c, int argc, char **argv)
 		{ "delay", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, RO_JSON },
 		{ "sort", required_argument, NULL, 's' },
-		{ "root", required_argument, NULL, RO_ROOT },
+		{ "no-counters", no_argument, NULL, RO_NO_COUNTERS },
 		{ "resctrl", no_argument, NULL, RO_RESCTRL },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const enum top_sort keys[] = { TOP_SORT_NAME, TOP_SORT_CPU, TOP_SORT_REMOTE, TOP_SORT_MEM };
 	struct top_ctx t = { 0 };
 	struct sbuf path = SBUF_INIT;
 	struct vp_err err;
 	double delay = 2.0;
 	bool batch = false, resctrl = false;
 	char *end;
-	size_t k;
-	int opt, rc = 0;
+	int k, opt, rc = 0;
 
 	optind = 1;
 	t.sort = TOP_SORT_NAME;
@@ -1489,7 +1510,7 @@ static int run_top(struct rconn *c, int argc, char **argv)
 		case 'b': batch = true; break;
 		case 'j':
 		case RO_JSON: t.json = true; break;
-		case RO_ROOT: return local_only(&cmd_top, "--root");
+		case RO_NO_COUNTERS: break;     /* the daemon's top stream opens no counter */
 		case RO_RESCTRL: resctrl = true; break;
 		case 'n':
 			t.left = strtol(optarg, &end, 10);
@@ -1502,12 +1523,10 @@ static int run_top(struct rconn *c, int argc, char **argv)
 				return cli_usage_error(&cmd_top, "-d needs seconds >= 0.1, not '%s'", optarg);
 			break;
 		case 's':
-			for (k = 0; k < VP_ARRAY_SIZE(keys) && strcmp(optarg, top_sort_name(keys[k])); k++)
-				;
-			if (k == VP_ARRAY_SIZE(keys))
+			if ((k = top_sort_lookup(optarg)) < 0)
 				return cli_usage_error(&cmd_top, "unknown sort key '%s' (name, cpu, remote, "
-						       "memory)", optarg);
-			t.sort = keys[k];
+						       "memory, llc, sharing, imc, queue)", optarg);
+			t.sort = (enum top_sort)k;
 			break;
 		default:
 			return cli_bad_option(&cmd_top, argv, "bn:d:s:");
@@ -1549,6 +1568,258 @@ static int run_info(struct rconn *c, int argc, char **argv)
 	return run_get(c, &cmd_info, argc, argv, 1, "/api/v1/info", info_text_remote);
 }
 
+/*
+ * ---- which of a command's options work against a daemon ----
+ *
+ * Every flag of every command that runs with --remote has its decision here:
+ * sent (the client or the daemon does what the local command does with it)
+ * or refused with the reason.  remote_flags_check() holds the command line
+ * to the command's own options table (cli_flags()) before anything is sent:
+ * a flag the local command does not take is an unknown option, as it is
+ * locally; a flag without a decision here, or a decision for a flag the
+ * table no longer has, is an error that names it (tests/cli/t10303 runs
+ * every flag of every table, so a new flag without a decision fails it).
+ */
+enum rf_kind {
+	RF_SEND,        /* forwarded: the same meaning as locally */
+	RF_DAEMON,      /* the daemon's own setting (serve's flag or config) */
+	RF_HERE,        /* acts on this machine, or reads what only a local run has */
+};
+
+struct rflag {
+	const struct cmd *cmd;
+	const char *flag;       /* long name, without "--" */
+	enum rf_kind kind;
+	const char *why;        /* RF_HERE: the reason */
+};
+
+#define RF_EVENTS "a daemon runs models on VMs and processes, not event lists: give -m MODEL " \
+	"with -p, or count here without --remote"
+#define RF_MODEL_CMD "model check, eval and test run here: without --remote"
+#define RF_TOP "the daemon's top stream covers every VM with its own model and sources"
+
+static const struct rflag rflags[] = {
+	{ &cmd_info, "json", RF_SEND, NULL },
+	{ &cmd_info, "root", RF_DAEMON, NULL },
+	{ &cmd_info, "model-path", RF_DAEMON, NULL },
+
+	{ &cmd_list, "json", RF_SEND, NULL },
+	{ &cmd_list, "root", RF_DAEMON, NULL },
+	{ &cmd_list, "encode", RF_HERE, "event encodings are this machine's (list events runs "
+	  "here: without --remote)" },
+	{ &cmd_list, "raw-dump", RF_HERE, "the names for shell completion are this machine's "
+	  "(without --remote)" },
+	{ &cmd_list, "all", RF_HERE, "list events runs here: without --remote" },
+	{ &cmd_list, "xen-numa-dump", RF_DAEMON, NULL },
+	{ &cmd_list, "xentrace", RF_DAEMON, NULL },
+	{ &cmd_list, "xen-psr", RF_DAEMON, NULL },
+
+	{ &cmd_model, "root", RF_DAEMON, NULL },
+	{ &cmd_model, "model-path", RF_DAEMON, NULL },
+	{ &cmd_model, "json", RF_SEND, NULL },
+	{ &cmd_model, "raw-dump", RF_HERE, "the names for shell completion are this machine's "
+	  "(without --remote)" },
+	{ &cmd_model, "parse-only", RF_HERE, RF_MODEL_CMD },
+	{ &cmd_model, "verbose", RF_HERE, RF_MODEL_CMD },
+	{ &cmd_model, "counts", RF_HERE, RF_MODEL_CMD },
+	{ &cmd_model, "perf-csv", RF_HERE, RF_MODEL_CMD },
+	{ &cmd_model, "calibration", RF_HERE, RF_MODEL_CMD },
+	{ &cmd_model, "set", RF_HERE, RF_MODEL_CMD },
+	{ &cmd_model, "row", RF_HERE, RF_MODEL_CMD },
+	{ &cmd_model, "duration", RF_HERE, RF_MODEL_CMD },
+	{ &cmd_model, "ghz", RF_HERE, RF_MODEL_CMD },
+
+	{ &cmd_stat, "event", RF_HERE, RF_EVENTS },
+	{ &cmd_stat, "all-cpus", RF_HERE, RF_EVENTS },
+	{ &cmd_stat, "cpu", RF_HERE, RF_EVENTS },
+	{ &cmd_stat, "pid", RF_SEND, NULL },
+	{ &cmd_stat, "tid", RF_HERE, "a daemon's session follows processes (-p), not single threads" },
+	{ &cmd_stat, "cgroup", RF_HERE, RF_EVENTS },
+	{ &cmd_stat, "interval-print", RF_SEND, NULL },
+	{ &cmd_stat, "interval-count", RF_SEND, NULL },
+	{ &cmd_stat, "field-separator", RF_HERE, "perf's CSV of event counts: a session's frames "
+	  "print as text or --json" },
+	{ &cmd_stat, "json", RF_SEND, NULL },
+	{ &cmd_stat, "output", RF_SEND, NULL },
+	{ &cmd_stat, "no-big-num", RF_SEND, NULL },      /* a session's rows have none */
+	{ &cmd_stat, "model", RF_SEND, NULL },
+	{ &cmd_stat, "raw", RF_HERE, "a session's frames carry the model's metrics and factors, "
+	  "not its events' counts" },
+	{ &cmd_stat, "model-path", RF_DAEMON, NULL },
+	{ &cmd_stat, "calibration", RF_DAEMON, NULL },
+	{ &cmd_stat, "repeat", RF_HERE, "-r repeats a command, which runs here" },
+	{ &cmd_stat, "per-thread", RF_HERE, "a session's frames have VM, vCPU, process and node "
+	  "rows, not per-thread counts" },
+	{ &cmd_stat, "no-aggr", RF_HERE, RF_EVENTS },
+	{ &cmd_stat, "per-core", RF_HERE, RF_EVENTS },
+	{ &cmd_stat, "per-socket", RF_HERE, RF_EVENTS },
+	{ &cmd_stat, "per-node", RF_HERE, RF_EVENTS },
+
+	{ &cmd_top, "batch", RF_SEND, NULL },
+	{ &cmd_top, "iterations", RF_SEND, NULL },
+	{ &cmd_top, "delay", RF_SEND, NULL },
+	{ &cmd_top, "json", RF_SEND, NULL },
+	{ &cmd_top, "sort", RF_SEND, NULL },
+	{ &cmd_top, "vm", RF_HERE, RF_TOP },
+	{ &cmd_top, "wait", RF_HERE, RF_TOP },
+	{ &cmd_top, "model", RF_HERE, RF_TOP },
+	{ &cmd_top, "model-path", RF_DAEMON, NULL },
+	{ &cmd_top, "calibration", RF_DAEMON, NULL },
+	{ &cmd_top, "no-counters", RF_SEND, NULL },      /* the daemon's stream opens none */
+	{ &cmd_top, "resctrl", RF_SEND, NULL },
+	{ &cmd_top, "xen-numa-dump", RF_DAEMON, NULL },
+	{ &cmd_top, "xentrace", RF_DAEMON, NULL },
+	{ &cmd_top, "xen-psr", RF_DAEMON, NULL },
+	{ &cmd_top, "root", RF_DAEMON, NULL },
+
+	{ &cmd_diagnose, "duration", RF_SEND, NULL },
+	{ &cmd_diagnose, "vm", RF_SEND, NULL },
+	{ &cmd_diagnose, "wait", RF_SEND, NULL },
+	{ &cmd_diagnose, "pid", RF_SEND, NULL },
+	{ &cmd_diagnose, "model", RF_SEND, NULL },
+	{ &cmd_diagnose, "model-path", RF_DAEMON, NULL },
+	{ &cmd_diagnose, "calibration", RF_DAEMON, NULL },
+	{ &cmd_diagnose, "json", RF_SEND, NULL },
+	{ &cmd_diagnose, "xen-numa-dump", RF_DAEMON, NULL },
+	{ &cmd_diagnose, "apply", RF_HERE, "--apply runs the advice's commands on the machine it "
+	  "runs on: run it there" },
+	{ &cmd_diagnose, "dry-run", RF_HERE, "--apply runs the advice's commands on the machine it "
+	  "runs on: run it there" },
+	{ &cmd_diagnose, "yes", RF_HERE, "--apply runs the advice's commands on the machine it "
+	  "runs on: run it there" },
+	{ &cmd_diagnose, "allow-low-confidence", RF_HERE, "--apply runs the advice's commands on "
+	  "the machine it runs on: run it there" },
+	{ &cmd_diagnose, "xentrace", RF_DAEMON, NULL },
+	{ &cmd_diagnose, "xen-psr", RF_DAEMON, NULL },
+	{ &cmd_diagnose, "xen-hard-pin", RF_SEND, NULL },
+	{ &cmd_diagnose, "resctrl", RF_SEND, NULL },
+	{ &cmd_diagnose, "root", RF_DAEMON, NULL },
+
+	{ &cmd_record, "output", RF_SEND, NULL },
+	{ &cmd_record, "duration", RF_SEND, NULL },
+	{ &cmd_record, "interval", RF_SEND, NULL },
+	{ &cmd_record, "vm", RF_SEND, NULL },
+	{ &cmd_record, "wait", RF_SEND, NULL },
+	{ &cmd_record, "pid", RF_SEND, NULL },
+	{ &cmd_record, "model", RF_SEND, NULL },
+	{ &cmd_record, "model-path", RF_DAEMON, NULL },
+	{ &cmd_record, "calibration", RF_DAEMON, NULL },
+	{ &cmd_record, "quiet", RF_SEND, NULL },
+	{ &cmd_record, "xen-numa-dump", RF_DAEMON, NULL },
+	{ &cmd_record, "xentrace", RF_DAEMON, NULL },
+	{ &cmd_record, "xen-psr", RF_DAEMON, NULL },
+	{ &cmd_record, "resctrl", RF_SEND, NULL },
+	{ &cmd_record, "root", RF_DAEMON, NULL },
+};
+
+static const struct rflag *rflag_find(const struct cmd *c, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < VP_ARRAY_SIZE(rflags); i++)
+		if (rflags[i].cmd == c && strlen(rflags[i].flag) == len &&
+		    !strncmp(rflags[i].flag, name, len))
+			return &rflags[i];
+	return NULL;
+}
+
+/* f's decision (its long name's), or an error that names it; 0 sent, 2 refused or none. */
+static int rflag_decide(const struct cmd *c, const struct cli_flag *f, const char *given)
+{
+	const struct rflag *r = f->name ? rflag_find(c, f->name, f->name_len) : NULL;
+
+	if (!r)
+		return cli_usage_error(c, "option '%s' has no --remote decision (src/cli/remote.c "
+				       "rflags[]): it cannot be sent to a daemon yet", given);
+	if (r->kind == RF_DAEMON)
+		return cli_usage_error(c, "'%s' does not apply with --remote (the daemon has its own)",
+				       given);
+	if (r->kind == RF_HERE)
+		return cli_usage_error(c, "'%s' does not apply with --remote: %s", given, r->why);
+	return 0;
+}
+
+/*
+ * Hold argv[1..] to c's options table: each flag is one the local command
+ * takes and one that is sent; 0 or the exit code of the usage error.
+ */
+static int remote_flags_check(const struct cmd *c, int argc, char **argv)
+{
+	struct cli_flag *f;
+	size_t n, k;
+	int i, rc = 0;
+
+	f = cli_flags(c, &n);
+	/* a decision for a flag the table no longer has is stale */
+	for (k = 0; k < VP_ARRAY_SIZE(rflags) && !rc; k++) {
+		size_t j;
+
+		if (rflags[k].cmd != c)
+			continue;
+		for (j = 0; j < n; j++)
+			if (f[j].name && strlen(rflags[k].flag) == f[j].name_len &&
+			    !strncmp(rflags[k].flag, f[j].name, f[j].name_len))
+				break;
+		if (j == n)
+			rc = cli_errorf("src/cli/remote.c: rflags[] decides '--%s' of '%s', which "
+					"'%s' does not take", rflags[k].flag, c->name, c->name);
+	}
+	for (i = 1; i < argc && !rc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--"))
+			break;
+		if (a[0] != '-' || !a[1]) {
+			if (c->flags & CMD_STOP_AT_POSITIONAL)
+				break;
+			continue;
+		}
+		if (a[1] == '-') {
+			const char *eq = strchr(a, '=');
+			size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+			char *given = xasprintf("%.*s", (int)(len + 2), a);
+			const struct cli_flag *hit = NULL;
+			size_t matches = 0;
+
+			/* exact, else a unique prefix (as getopt_long takes) */
+			for (k = 0; k < n && !hit; k++)
+				if (f[k].name && f[k].name_len == len && !strncmp(f[k].name, a + 2, len))
+					hit = &f[k];
+			for (k = 0; k < n && !hit; k++)
+				if (f[k].name && f[k].name_len > len && !strncmp(f[k].name, a + 2, len))
+					matches++;
+			for (k = 0; k < n && !hit && matches == 1; k++)
+				if (f[k].name && f[k].name_len > len && !strncmp(f[k].name, a + 2, len))
+					hit = &f[k];
+			if (!hit)
+				rc = cli_usage_error(c, "unknown option '%s'", given);
+			else if (!(rc = rflag_decide(c, hit, given)) && hit->arg == 1 && !eq)
+				i++;
+			free(given);
+			continue;
+		}
+		for (a++; *a && !rc; a++) {
+			char given[3] = { '-', *a, 0 };
+
+			for (k = 0; k < n && f[k].shortc != *a; k++)
+				;
+			if (k == n) {
+				rc = cli_usage_error(c, "unknown option '%s'", given);
+				break;
+			}
+			if ((rc = rflag_decide(c, &f[k], given)))
+				break;
+			if (f[k].arg) {
+				if (!a[1] && f[k].arg == 1)
+					i++;
+				break;
+			}
+		}
+	}
+	free(f);
+	return rc;
+}
+
 static const struct {
 	const struct cmd *c;
 	int (*fn)(struct rconn *c, int argc, char **argv);
@@ -1584,6 +1855,8 @@ int remote_run(const struct remote_conf *rconf, const struct cmd *c, int argc, c
 	if (i == VP_ARRAY_SIZE(remote_cmds))
 		return cli_usage_error(c, "'%s' does not run against a daemon (--remote: info, list, "
 				       "model, stat, top, diagnose, record)", c->name);
+	if ((rc = remote_flags_check(c, argc, argv)))
+		return rc;
 	if (rc_open(&conn, rconf, &err)) {
 		rc_close(&conn);
 		return cli_error(&err);
