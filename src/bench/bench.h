@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/calib.h"
+#include "calib/calib.h"
 #include "util/err.h"
 
 /*

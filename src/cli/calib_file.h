@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "bench/calib.h"
+#include "calib/calib.h"
 #include "platform/platform.h"
 #include "util/sbuf.h"
 

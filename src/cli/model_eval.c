@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/calib.h"
+#include "calib/calib.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "collect/counts.h"

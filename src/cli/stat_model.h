@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bench/calib.h"
+#include "calib/calib.h"
 #include "cli/model_path.h"
 #include "model/cost.h"
 #include "model/registry.h"

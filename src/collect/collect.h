@@ -8,7 +8,7 @@
 
 #include "analysis/attrib.h"
 #include "analysis/diagnose.h"
-#include "bench/calib.h"
+#include "calib/calib.h"
 #include "hv/hv.h"
 #include "model/cost.h"
 #include "model/model.h"

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bench/calib.h"
+#include "calib/calib.h"
 #include "model/model.h"
 #include "platform/platform.h"
 #include "pmu/event.h"

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "analysis/diagnose.h"
-#include "bench/calib.h"
+#include "calib/calib.h"
 #include "collect/collect.h"
 #include "model/model.h"
 #include "platform/platform.h"

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bench/calib.h"
+#include "calib/calib.h"
 #include "model/diag.h"
 #include "model/lex.h"
 #include "util/sbuf.h"
@@ -42,7 +42,7 @@ enum expr_const { EC_NUM_CPUS, EC_NUM_NODES, EC_NUM_PACKAGES, EC_SMT_ON, EC_ROW_
 
 /*
  * cal.NAME reads the scalars of the machine calibration (enum calib_key
- * of bench/calib.h, named by calib_key_name()).
+ * of calib/calib.h, named by calib_key_name()).
  */
 
 /* "num_cpus" (without '#'). */

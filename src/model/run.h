@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "bench/calib.h"
+#include "calib/calib.h"
 #include "model/model.h"
 #include "model/resolve.h"
 #include "platform/platform.h"

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/calib.h"
+#include "calib/calib.h"
 #include "collect/collect.h"
 #include "model/model.h"
 #include "platform/platform.h"

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "analysis/attrib.h"
-#include "bench/calib.h"
+#include "calib/calib.h"
 #include "hv/hv.h"
 #include "model/model.h"
 #include "platform/platform.h"

@@ -16,16 +16,17 @@ layer_table() {
 	cat <<'EOF'
 util     -
 platform util
+calib    util platform
 pmu      util platform
 source   util platform
 srv      util
 hv       util platform source
-model    util platform pmu source
-plan     util platform pmu source model
-analysis util platform pmu source hv model
-bench    util platform pmu source hv model analysis
-collect  util platform pmu source hv model analysis
-record   util platform pmu source hv model analysis collect
+model    util platform pmu source calib
+plan     util platform pmu source calib model
+analysis util platform pmu source calib hv model
+bench    util platform pmu source calib hv model analysis
+collect  util platform pmu source calib hv model analysis
+record   util platform pmu source calib hv model analysis collect
 cli      LIB
 tui      LIB
 daemon   LIB
@@ -39,9 +40,6 @@ EOF
 # reason and an issue.
 layer_exceptions() {
 	cat <<'EOF'
-model/*              bench/calib.h       calibration type lives in bench/; issue 24: move it below model/
-collect/*            bench/calib.h       calibration type lives in bench/; issue 24: move it below model/
-record/*             bench/calib.h       calibration type lives in bench/; issue 24: move it below model/
 analysis/diag_render.h collect/collect.h rendering of the diagnosis sits below collect/; issue 24: rendering above collect/
 analysis/cost_ci.h   collect/collect.h   cost intervals over frames sit below collect/; issue 24: rendering above collect/
 cli/cmd_serve.c      daemon/serve.h      the one binary: vmmprof serve starts the daemon front end

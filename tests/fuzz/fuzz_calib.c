@@ -1,5 +1,5 @@
 /* fuzz_calib.c - libFuzzer harness for calibration files (calib_parse() in
- * src/bench/calib.c), as every command that reads one runs it: parse, the
+ * src/calib/calib.c), as every command that reads one runs it: parse, the
  * physical checks and the quarantine, the machine match, each cal.NAME a
  * model reads; and what it accepted written back reads back the same. */
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/calib.h"
+#include "calib/calib.h"
 #include "util/sbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/calib.h"
+#include "calib/calib.h"
 #include "platform/platform.h"
 
 int main(int argc, char **argv)

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/calib.h"
+#include "calib/calib.h"
 #include "model/registry.h"
 #include "record/record.h"
 #include "record/synth.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bench/calib.h"
+#include "calib/calib.h"
 #include "util/alloc.h"
 #include "util/err.h"
 #include "util/jsonread.h"

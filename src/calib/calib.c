@@ -1,5 +1,5 @@
 /* calib.c - the machine calibration file: writing, loading, checking */
-#include "bench/calib.h"
+#include "calib/calib.h"
 
 #include <errno.h>
 #include <inttypes.h>
