@@ -15,7 +15,7 @@
 struct scenario {
 	struct diag_node nodes[2];
 	struct diag_vm vms[4];
-	struct diag_vcpu vcpus[8];
+	struct diag_vcpu vcpus[48];
 	double mem[4][2];
 	struct diag_input in;
 	struct diag_result r;
@@ -29,7 +29,7 @@ static void sc_init(struct scenario *s)
 	memset(s, 0, sizeof(*s));
 	diag_node_init(&s->nodes[0], 0, "0-3", 4);
 	diag_node_init(&s->nodes[1], 1, "4-7", 4);
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < sizeof(s->vcpus) / sizeof(s->vcpus[0]); i++) {
 		struct diag_vcpu *v = &s->vcpus[i];
 
 		v->cycles = 1e9;
@@ -557,6 +557,59 @@ TEST(diagnose_llc_contention_spreads_vms)
 	}
 	/* the ranking puts b's 25 % first */
 	CHECK_NEAR(s.r.b[0].cost_pct, 25.0, 1e-9);
+	diag_result_release(&s.r);
+}
+
+/*
+ * Issue 24: two libvirt VMs of 20 vCPUs each with long names, all on node 0
+ * (CPUs 0-39; node 1 = CPUs 40-79 idle).  The lighter one (LLC 15 % against
+ * 25 %) spreads to node 1: one vcpupin line per vCPU, then its emulator, then
+ * its memory.  The name is 30 characters; each vcpupin line is "virsh vcpupin "
+ * (14) + name (30) + " " + the index (1..2) + " 40-79 --live --config\n" (23)
+ * = 69..70 bytes, so the 20 lines alone are 1,390 bytes: advice a 512-byte
+ * field once cut at 511 ("virsh v"), losing the memory moves after it.
+ */
+TEST(diagnose_spread_of_20_vcpus_prints_whole)
+{
+	struct scenario s;
+	const struct diag_advice *a;
+	struct diag_vm *vm;
+	char line[160];
+	int i, v;
+
+	sc_init(&s);
+	diag_node_init(&s.nodes[0], 0, "0-39", 40);
+	diag_node_init(&s.nodes[1], 1, "40-79", 40);
+	vm = sc_vm(&s, "frontend-web-server-long-01.xy", HVA_KVM, true, 1.0, 0.0);
+	vm->persist = DP_PERSISTENT;
+	vm = sc_vm(&s, "database-backend-long-name-02.xy", HVA_KVM, true, 1.0, 0.0);
+	vm->persist = DP_PERSISTENT;
+	for (v = 0; v < 2; v++)
+		for (i = 0; i < 20; i++) {
+			struct diag_vcpu *c = sc_vcpu(&s, (size_t)v, i, 0);
+
+			c->cpu = i;
+			set_cost(c, FACTOR_LLC, v == 0 ? 1.5e8 : 2.5e8, VQ_MEASURED);
+			c->mem_stall_cycles = 3e8;
+		}
+	run(&s);
+	a = find_advice(&s.r, "spread");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_STR(s.vms[a->vm].name, "frontend-web-server-long-01.xy");
+		for (i = 0; i < 20; i++) {
+			snprintf(line, sizeof(line), "virsh vcpupin frontend-web-server-long-01.xy %d "
+				 "40-79 --live --config\n", i);
+			CHECK_CONTAINS(a->command, line);
+		}
+		CHECK_CONTAINS(a->command, "virsh emulatorpin frontend-web-server-long-01.xy 40-79 "
+			       "--live --config\n");
+		/* the memory after the 20 vCPUs: the lines the cut lost */
+		CHECK_CONTAINS(a->command, "migratepages 100 0 1\n");
+		CHECK(strlen(a->command) > 1390);
+		CHECK(strlen(a->command) >= 21 && !strcmp(a->command + strlen(a->command) - 21,
+							 "migratepages 100 0 1\n"));
+	}
 	diag_result_release(&s.r);
 }
 
