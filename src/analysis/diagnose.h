@@ -187,7 +187,7 @@ struct diag_bottleneck {
 	enum diag_confidence confidence;
 	char *evidence;              /* heap, freed by diag_result_release() */
 	/* cost_pct's 95 % interval over the run's samples (cost_ci_attach(),
-	 * src/analysis/cost_ci.h); NaN when not known (CPU contention, one sample) */
+	 * src/collect/cost_ci.h); NaN when not known (CPU contention, one sample) */
 	double ci_lo, ci_hi;
 	bool ci_holds_zero;          /* ci_lo <= 0: not distinguishable from no cost */
 };

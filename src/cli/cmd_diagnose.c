@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/cost_ci.h"
+#include "collect/cost_ci.h"
 #include "analysis/diagnose.h"
-#include "analysis/diag_render.h"
+#include "collect/diag_render.h"
 #include "cli/diag_apply.h"
 #include "cli/interrupt.h"
 #include "cli/pipeline.h"

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/cost_ci.h"
-#include "analysis/diag_render.h"
+#include "collect/cost_ci.h"
+#include "collect/diag_render.h"
 #include "collect/frame_text.h"
 #include "cli/pipeline.h"
 #include "cli/report_html.h"

@@ -11,8 +11,8 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "analysis/cost_ci.h"
-#include "analysis/diag_render.h"
+#include "collect/cost_ci.h"
+#include "collect/diag_render.h"
 #include "analysis/vms_view.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"

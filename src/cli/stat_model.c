@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/diag_render.h"
+#include "collect/diag_render.h"
 #include "cli/calib_file.h"
 #include "collect/collect.h"
 #include "source/schedtrace.h"

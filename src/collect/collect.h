@@ -277,7 +277,7 @@ enum vp_quality frame_cost_quality(const struct model *m, const struct collect_f
  * cycles in left_out_cycles) so that a reader sees what the share leaves
  * out; pct is NaN when no thread that ran there has the cost.  /metrics
  * (src/collect/prom.c), diagnose's node rows and the node intervals of
- * src/analysis/cost_ci.c all read it, so they give one number.
+ * src/collect/cost_ci.c all read it, so they give one number.
  */
 struct frame_node_cost {
 	double cost_cycles;     /* summed cost of the threads that have it (cycles or not); NaN none */

@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/cost_ci.h"
-#include "analysis/diag_render.h"
+#include "collect/cost_ci.h"
+#include "collect/diag_render.h"
 #include "analysis/vms_view.h"
 #include "cli/pipeline.h"
 #include "collect/frame_json.h"

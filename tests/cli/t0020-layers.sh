@@ -40,8 +40,6 @@ EOF
 # reason and an issue.
 layer_exceptions() {
 	cat <<'EOF'
-analysis/diag_render.h collect/collect.h rendering of the diagnosis sits below collect/; issue 24: rendering above collect/
-analysis/cost_ci.h   collect/collect.h   cost intervals over frames sit below collect/; issue 24: rendering above collect/
 cli/cmd_serve.c      daemon/serve.h      the one binary: vmmprof serve starts the daemon front end
 cli/cmd_top.c        tui/tui.h           the one binary: vmmprof top runs the TUI front end
 cli/cmd_top.c        tui/toprender.h     the one binary: vmmprof top runs the TUI front end

@@ -20,8 +20,8 @@
 
 #include <sqlite3.h>
 
-#include "analysis/cost_ci.h"
-#include "analysis/diag_render.h"
+#include "collect/cost_ci.h"
+#include "collect/diag_render.h"
 #include "analysis/diagnose.h"
 #include "collect/frame_text.h"
 #include "record/record.h"

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/cost_ci.h"
+#include "collect/cost_ci.h"
 #include "model/model.h"
 
 /*

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "analysis/diag_render.h"
+#include "collect/diag_render.h"
 #include "util/jsonread.h"
 
 /*

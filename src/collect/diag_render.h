@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "analysis/cost_ci.h"
+#include "collect/cost_ci.h"
 #include "analysis/diagnose.h"
 #include "collect/collect.h"
 #include "model/model.h"

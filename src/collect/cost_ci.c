@@ -1,5 +1,5 @@
 /* cost_ci.c - each VM's factor costs over one-second samples: a 95 % interval, and what it accounts for */
-#include "analysis/cost_ci.h"
+#include "collect/cost_ci.h"
 
 #include <math.h>
 #include <stdlib.h>
