@@ -80,7 +80,7 @@ client_diag() {
 
 test_expect_success 'first Ctrl-C: the client asks the daemon to stop the session and waits for it' '
 	rm -f out err pid rc requests.log &&
-	{ ("$VMMPROF" --remote "$U" --token-file t.tok stat -p 1 -I 100 --json >out 2>err &
+	{ ("$VMMPROF" --remote "$U" --token-file t.tok stat -m software -p 1 -I 100 --json >out 2>err &
 	   echo $! >pid; wait $!; echo $? >rc) & } &&
 	i=0 && while [ $i -lt 300 ] && ! { [ -s out ] && [ -s pid ]; }; do sleep 0.1; i=$((i + 1)); done &&
 	{ [ -s out ] || { echo "no frame in 30 s"; client_diag; }; } &&
@@ -110,7 +110,7 @@ test_expect_success 'the stream asks for events, the stop after it for JSON (hea
 
 test_expect_success 'Ctrl-C while the session is being started: the start is not given up, the session is stopped' '
 	rm -f out err pid rc requests.log && touch slow-post &&
-	{ ("$VMMPROF" --remote "$U" --token-file t.tok stat -p 1 -I 100 --json >out 2>err &
+	{ ("$VMMPROF" --remote "$U" --token-file t.tok stat -m software -p 1 -I 100 --json >out 2>err &
 	   echo $! >pid; wait $!; echo $? >rc) & } &&
 	i=0 && while [ $i -lt 300 ] && ! { grep -q "^POST" requests.log 2>/dev/null && [ -s pid ]; }; do
 		sleep 0.1; i=$((i + 1)); done &&
