@@ -12,7 +12,7 @@
 
 #include "cli/interrupt.h"
 #include "cli/pipeline.h"
-#include "tui/toprender.h"
+#include "top/toprender.h"
 #include "util/alloc.h"
 #include "tui/tui.h"
 

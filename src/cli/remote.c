@@ -21,7 +21,7 @@
 #include "plan/info_json.h"
 #include "plan/info_text.h"
 #include "collect/frame_text.h"
-#include "tui/toprender.h"
+#include "top/toprender.h"
 #include "tui/tui.h"
 #include "util/alloc.h"
 #include "util/fs.h"

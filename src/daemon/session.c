@@ -20,7 +20,7 @@
 #include "record/record.h"
 #include "source/cpustat.h"
 #include "source/numastat.h"
-#include "tui/toprender.h"
+#include "top/toprender.h"
 #include "util/alloc.h"
 #include "util/json.h"
 #include "util/jsonread.h"

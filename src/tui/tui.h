@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "tui/topdata.h"
+#include "top/topdata.h"
 #include "util/err.h"
 
 /*

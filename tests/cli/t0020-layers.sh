@@ -27,6 +27,7 @@ analysis util platform pmu source calib hv model
 bench    util platform pmu source calib hv model analysis
 collect  util platform pmu source calib hv model analysis
 record   util platform pmu source calib hv model analysis collect
+top      util platform pmu source calib hv model analysis collect
 cli      LIB
 tui      LIB
 daemon   LIB
@@ -42,12 +43,9 @@ layer_exceptions() {
 	cat <<'EOF'
 cli/cmd_serve.c      daemon/serve.h      the one binary: vmmprof serve starts the daemon front end
 cli/cmd_top.c        tui/tui.h           the one binary: vmmprof top runs the TUI front end
-cli/cmd_top.c        tui/toprender.h     the one binary: vmmprof top runs the TUI front end
 cli/remote.c         tui/tui.h           remote top renders the daemon stream with the TUI code; issue 24: shared front-end code moves lower
-cli/remote.c         tui/toprender.h     remote top renders the daemon stream with the TUI code; issue 24: shared front-end code moves lower
 daemon/api.c         cli/model_path.h    model search path built in cli/; issue 24: shared front-end code moves lower
 daemon/session.c     cli/pipeline.h      pipeline composition shared with cli/; issue 24: shared front-end code moves lower
-daemon/session.c     tui/toprender.h     top stream JSON from the TUI renderer; issue 24: shared front-end code moves lower
 EOF
 }
 

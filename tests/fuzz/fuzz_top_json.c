@@ -1,13 +1,13 @@
 /* fuzz_top_json.c - libFuzzer harness for the reader of a daemon's top
- * samples (top_from_json() in src/tui/toprender.c, sorted by every key, then
+ * samples (top_from_json() in src/top/toprender.c, sorted by every key, then
  * the --batch text), as `vmmprof --remote URL top` runs them on each sample;
  * the same state is reused from sample to sample as the client reuses it */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "tui/topdata.h"
-#include "tui/toprender.h"
+#include "top/topdata.h"
+#include "top/toprender.h"
 #include "util/jsonread.h"
 #include "util/sbuf.h"
 

@@ -10,7 +10,7 @@
 #include "hv/hv.h"
 #include "model/model.h"
 #include "platform/platform.h"
-#include "tui/topdata.h"
+#include "top/topdata.h"
 #include "util/alloc.h"
 #include "util/fs.h"
 

@@ -5,8 +5,8 @@
 
 #include "collect/collect.h"
 #include "model/model.h"
-#include "tui/topcount.h"
-#include "tui/toprender.h"
+#include "top/topcount.h"
+#include "top/toprender.h"
 #include "util/jsonread.h"
 #include "util/sbuf.h"
 

@@ -1,6 +1,6 @@
 /* topdata.c - what `vmmprof top` shows, sampled once per interval: nodes, VMs, vCPUs, factor columns */
-#include "tui/topdata.h"
-#include "tui/topcount.h"
+#include "top/topdata.h"
+#include "top/topcount.h"
 
 #include "collect/resctrl_vm.h"
 #include "source/schedtrace.h"

@@ -1,5 +1,5 @@
 /* toprender.c - `vmmprof top` rows as --batch text and --json lines, and those lines read back */
-#include "tui/toprender.h"
+#include "top/toprender.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* topcount.c - the counters of `vmmprof top`: a collector view over the VMs shown, its frames into the factor columns */
-#include "tui/topcount.h"
+#include "top/topcount.h"
 
 #include <math.h>
 #include <stdio.h>

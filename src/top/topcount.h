@@ -2,7 +2,7 @@
 #ifndef VP_TOPCOUNT_H
 #define VP_TOPCOUNT_H
 
-#include "tui/topdata.h"
+#include "top/topdata.h"
 
 /* Fill the counted factor cells of the rows just built (no-op when counting is off). */
 void top_count_sample(struct top_state *s);

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "tui/topdata.h"
+#include "top/topdata.h"
 #include "util/err.h"
 #include "util/jsonread.h"
 #include "util/sbuf.h"
