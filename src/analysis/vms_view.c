@@ -284,7 +284,8 @@ static void text_vm(const struct hv_vm_list *l, size_t k, vms_remote_fn remote, 
 	struct qval q;
 	size_t i;
 
-	sbuf_addf(out, "%s%s\n", vm->name, vm->dom0 ? " (dom0)" : "");
+	sbuf_addtextf(out, "%s%s", vm->name, vm->dom0 ? " (dom0)" : "");
+	sbuf_addch(out, '\n');
 	sbuf_addf(out, "  hypervisor  %s%s%s", hv_adapter_name(vm->adapter),
 		  vm->accel ? ", type " : "", vm->accel ? vm->accel : "");
 	if (vm->pid > 0)
@@ -292,13 +293,19 @@ static void text_vm(const struct hv_vm_list *l, size_t k, vms_remote_fn remote, 
 	if (vm->domid >= 0)
 		sbuf_addf(out, ", domid %d", vm->domid);
 	sbuf_addf(out, " (name from %s)\n", vm->name_source ? vm->name_source : "?");
-	if (vm->alias)
-		sbuf_addf(out, "  known as    %s (%s)\n", vm->alias,
-			  vm->alias_source ? vm->alias_source : "?");
-	if (vm->uuid)
-		sbuf_addf(out, "  uuid        %s\n", vm->uuid);
-	if (vm->cgroup)
-		sbuf_addf(out, "  cgroup      %s (v%d)\n", vm->cgroup, vm->cgroup_version);
+	if (vm->alias) {
+		sbuf_addtextf(out, "  known as    %s (%s)", vm->alias,
+			      vm->alias_source ? vm->alias_source : "?");
+		sbuf_addch(out, '\n');
+	}
+	if (vm->uuid) {
+		sbuf_addtextf(out, "  uuid        %s", vm->uuid);
+		sbuf_addch(out, '\n');
+	}
+	if (vm->cgroup) {
+		sbuf_addtextf(out, "  cgroup      %s (v%d)", vm->cgroup, vm->cgroup_version);
+		sbuf_addch(out, '\n');
+	}
 	sbuf_addstr(out, "  memory      size ");
 	if (vm->mem_size)
 		mib(out, vm->mem_size);
@@ -404,7 +411,7 @@ void vms_text(const struct hv_vm_list *l, vms_remote_fn remote, const void *rctx
 	      bool (*keep)(const void *ctx, const struct hv_vm *vm), const void *kctx, const char *pattern,
 	      struct sbuf *out)
 {
-	size_t i, shown = 0;
+	size_t i, shown = 0, from = out->len;
 
 	for (i = 0; i < l->n; i++) {
 		if (keep && !keep(kctx, &l->vms[i]))
@@ -413,15 +420,21 @@ void vms_text(const struct hv_vm_list *l, vms_remote_fn remote, const void *rctx
 			sbuf_addch(out, '\n');
 		text_vm(l, i, remote, rctx, out);
 	}
-	if (!shown)
-		sbuf_addf(out, "no VMs found%s%s%s\n", pattern ? " matching '" : "",
-			  pattern ? pattern : "", pattern ? "'" : "");
-	if (l->notes[0])
-		sbuf_addf(out, "note: %s\n", l->notes);
+	if (!shown) {
+		sbuf_addtextf(out, "no VMs found%s%s%s", pattern ? " matching '" : "",
+			      pattern ? pattern : "", pattern ? "'" : "");
+		sbuf_addch(out, '\n');
+	}
+	if (l->notes[0]) {
+		sbuf_addtextf(out, "note: %s", l->notes);
+		sbuf_addch(out, '\n');
+	}
 	sbuf_addstr(out, "remote(est): expected remote-memory fraction from placement alone "
 			 "(run time per node x memory on other nodes); an estimate, not a count\n");
 	sbuf_addstr(out, "remote(faults): the vCPU's NUMA hinting faults (kernel NUMA balancing) on "
 			 "memory of other nodes than the one it runs on; sampled, decayed shares\n");
+	/* names, cgroup paths and reasons from the host: no escape sequence reaches a terminal */
+	sbuf_sanitize(out, from, true);
 }
 
 bool vms_view_remote(const void *ctx, size_t vm, long vcpu, struct qval *out)

@@ -502,10 +502,33 @@ int cli_keep_old(const char *path, struct vp_err *err)
 	return 0;
 }
 
+/* One message on standard error as terminal text (a process or VM name it quotes may hold
+ * an escape sequence): its own line breaks kept, nothing else of C0, C1 or DEL. */
+static void say(const char *what, const char *fmt, va_list ap)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_addf(&sb, "vmmprof: %s: ", what);
+	sbuf_vaddf(&sb, fmt, ap);
+	sbuf_sanitize(&sb, 0, true);
+	sbuf_addch(&sb, '\n');
+	fputs(sbuf_str(&sb), stderr);
+	sbuf_release(&sb);
+}
+
+static void sayf(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sayf(const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(what, fmt, ap);
+	va_end(ap);
+}
+
 int cli_error(const struct vp_err *err)
 {
-	fprintf(stderr, "vmmprof: error: %s\n",
-		err && err->msg[0] ? err->msg : vp_strerror(err ? err->code : 0));
+	sayf("error", "%s", err && err->msg[0] ? err->msg : vp_strerror(err ? err->code : 0));
 	return 1;
 }
 
@@ -513,11 +536,9 @@ int cli_errorf(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "vmmprof: error: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("error", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return 1;
 }
 
@@ -525,11 +546,9 @@ void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "vmmprof: warning: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("warning", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int cli_write(const struct sbuf *sb)

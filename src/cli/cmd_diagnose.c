@@ -114,8 +114,10 @@ int diagnose_recorded_total(const struct recording *rec, const struct model *m,
 	dv.fr = total;
 	dv.cal_note = rec->have_cal ? "calibration as recorded" : "no calibration in the recording";
 	dv.recording = rec->path;
-	sbuf_addf(&head, "vmmprof diagnose: recording '%s' (%s, %zu intervals, %.1f s), model '%s'\n",
-		  rec->path, rec->created ? rec->created : "?", intervals, total->duration, m->name);
+	/* what the recording says of itself is one line of terminal text */
+	sbuf_addtextf(&head, "vmmprof diagnose: recording '%s' (%s, %zu intervals, %.1f s), model '%s'",
+		      rec->path, rec->created ? rec->created : "?", intervals, total->duration, m->name);
+	sbuf_addch(&head, '\n');
 	if (damaged)
 		sbuf_addf(&head, "  damaged after interval %zu: the diagnosis covers the intervals "
 				 "before it\n", rec->n_read);

@@ -43,9 +43,13 @@ bool list_keep_vm(const void *ctx, const struct hv_vm *vm)
 
 void list_raw_word(struct sbuf *out, const char *name, size_t len)
 {
+	size_t from;
+
 	if (out->len && out->buf[out->len - 1] != '\n')
 		sbuf_addch(out, ' ');
+	from = out->len;
 	sbuf_add(out, name, len);
+	sbuf_sanitize(out, from, false);
 }
 
 /* ---- events ---- */

@@ -396,10 +396,13 @@ static int text_report(struct recording *rec, const struct model *m,
 		goto out;
 	/* frames up to the damage, if any: the second pass stops before it */
 	n = rec->n_read;
-	sbuf_addf(&out, "recording '%s': %s, %zu intervals of %.3g s, model '%s', vmmprof %s\n"
-			"command: %s\n",
-		  rec->path, rec->created ? rec->created : "?", n, rec->interval_s, m->name,
-		  rec->vmmprof_version ? rec->vmmprof_version : "?", rec->command ? rec->command : "?");
+	/* what the recording says of itself is terminal text, each a line of its own */
+	sbuf_addtextf(&out, "recording '%s': %s, %zu intervals of %.3g s, model '%s', vmmprof %s",
+		      rec->path, rec->created ? rec->created : "?", n, rec->interval_s, m->name,
+		      rec->vmmprof_version ? rec->vmmprof_version : "?");
+	sbuf_addch(&out, '\n');
+	sbuf_addtextf(&out, "command: %s", rec->command ? rec->command : "?");
+	sbuf_addch(&out, '\n');
 	if (sel->n_vms || sel->from > 0 || isfinite(sel->to)) {
 		size_t i;
 
@@ -407,7 +410,7 @@ static int text_report(struct recording *rec, const struct model *m,
 		if (sel->from > 0 || isfinite(sel->to))
 			sbuf_addf(&out, " overlapping %.3g s .. %.3g s", sel->from, sel->to);
 		for (i = 0; i < sel->n_vms; i++)
-			sbuf_addf(&out, "%s%s", i ? ", " : "; VMs ", sel->vms[i]);
+			sbuf_addtextf(&out, "%s%s", i ? ", " : "; VMs ", sel->vms[i]);
 		sbuf_addstr(&out, " (the diagnosis below is of these only)\n");
 	}
 	if (sel->view == 2 || (!sel->view && kept > REPORT_TIMELINE_MAX)) {

@@ -390,7 +390,7 @@ static void accounts_text(const struct cost_ci_ctx *c, struct sbuf *out)
 
 void cost_ci_text(const struct cost_ci_set *s, struct sbuf *out)
 {
-	size_t k;
+	size_t k, from = out->len;
 	int f;
 
 	for (k = 0; k < s->n_ent && s->kind[k] != CCI_VM; k++)
@@ -406,7 +406,7 @@ void cost_ci_text(const struct cost_ci_set *s, struct sbuf *out)
 
 		if (s->kind[k] != CCI_VM)
 			continue;
-		sbuf_addf(out, "  %s:", s->names[k]);
+		sbuf_addtextf(out, "  %s:", s->names[k]);
 		for (f = 0; f < FACTOR_N; f++) {
 			const struct cost_ci *c = &s->ci[k][f];
 
@@ -425,6 +425,8 @@ void cost_ci_text(const struct cost_ci_set *s, struct sbuf *out)
 		sbuf_addstr(out, any ? "\n" : " no cost known in any sample\n");
 	}
 	accounts_text(&s->ctx, out);
+	/* VM names: no escape sequence reaches a terminal */
+	sbuf_sanitize(out, from, true);
 }
 
 /* "vms", "vcpus" or "nodes": each entity of kind with its costs' intervals. */

@@ -104,7 +104,7 @@ static void rdt_text(const struct diag_node *n, struct sbuf *out)
 	sbuf_addf(out, "    resctrl, the VMs' groups on its L3: LLC occupancy %s, memory traffic %s "
 		       "(local %s)", a, b, c);
 	if (n->rdt_why && n->rdt_why[0])
-		sbuf_addf(out, "; n/a: %s", n->rdt_why);
+		sbuf_addtextf(out, "; n/a: %s", n->rdt_why);
 	sbuf_addch(out, '\n');
 }
 
@@ -209,7 +209,7 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 	struct table t;
 	struct sbuf name = SBUF_INIT;
 	char buf2[64];
-	size_t i;
+	size_t i, from = out->len;
 	int f;
 
 	sbuf_addstr(out, head);
@@ -338,7 +338,8 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 			if (!why)
 				continue;
 			any = true;
-			sbuf_addf(out, "  %-9s %s\n", factor_name((enum factor_id)f), why);
+			sbuf_addtextf(out, "  %-9s %s", factor_name((enum factor_id)f), why);
+			sbuf_addch(out, '\n');
 		}
 		if (!any)
 			sbuf_addstr(out, "  every factor has a source in this model\n");
@@ -346,8 +347,9 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 
 	sbuf_addstr(out, "\nNodes\n");
 	for (i = 0; i < in->n_nodes; i++) {
-		sbuf_addf(out, "  node %d (CPUs %s): %s\n", in->nodes[i].id, in->nodes[i].cpus,
-			  r->node_notes[i]);
+		sbuf_addtextf(out, "  node %d (CPUs %s): %s", in->nodes[i].id, in->nodes[i].cpus,
+			      r->node_notes[i]);
+		sbuf_addch(out, '\n');
 		if (in->nodes[i].rdt)
 			rdt_text(&in->nodes[i], out);
 	}
@@ -362,27 +364,45 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 		const struct diag_advice *a = &r->a[i];
 		const char *p, *nl;
 
-		sbuf_addf(out, "  %zu. %s  [%s]\n", i + 1, str_or(a->action), a->rule);
-		sbuf_addf(out, "     evidence: %s\n", str_or(a->evidence));
-		sbuf_addf(out, "     expected: %s\n", str_or(a->effect));
-		if (a->conflict)
-			sbuf_addf(out, "     CONFLICT: %s\n", str_or(a->conflict_note));
-		if (a->restart)
-			sbuf_addf(out, "     after a restart: %s\n", a->restart);
-		if (a->needs)
-			sbuf_addf(out, "     needs: %s\n", a->needs);
-		if (a->warning)
-			sbuf_addf(out, "     WARNING: %s\n", a->warning);
+		/* each sentence one line: a newline in a VM name inside it is '?' */
+		sbuf_addtextf(out, "  %zu. %s  [%s]", i + 1, str_or(a->action), a->rule);
+		sbuf_addch(out, '\n');
+		sbuf_addtextf(out, "     evidence: %s", str_or(a->evidence));
+		sbuf_addch(out, '\n');
+		sbuf_addtextf(out, "     expected: %s", str_or(a->effect));
+		sbuf_addch(out, '\n');
+		if (a->conflict) {
+			sbuf_addtextf(out, "     CONFLICT: %s", str_or(a->conflict_note));
+			sbuf_addch(out, '\n');
+		}
+		if (a->restart) {
+			sbuf_addtextf(out, "     after a restart: %s", a->restart);
+			sbuf_addch(out, '\n');
+		}
+		if (a->needs) {
+			sbuf_addtextf(out, "     needs: %s", a->needs);
+			sbuf_addch(out, '\n');
+		}
+		if (a->warning) {
+			sbuf_addtextf(out, "     WARNING: %s", a->warning);
+			sbuf_addch(out, '\n');
+		}
 		sbuf_addstr(out, "     commands:\n");
 		for (p = str_or(a->command); *p; p = nl + 1) {
 			nl = strchr(p, '\n');
 			if (!nl)
 				nl = p + strlen(p) - 1;
-			sbuf_addf(out, "       %.*s\n", (int)(nl - p + (*nl != '\n')), p);
+			sbuf_addtextf(out, "       %.*s", (int)(nl - p + (*nl != '\n')), p);
+			sbuf_addch(out, '\n');
 		}
 	}
-	if (fr->notes[0])
-		sbuf_addf(out, "\nNotes: %s\n", fr->notes);
+	if (fr->notes[0]) {
+		sbuf_addch(out, '\n');
+		sbuf_addtextf(out, "Notes: %s", fr->notes);
+		sbuf_addch(out, '\n');
+	}
+	/* the head, names and reasons: no escape sequence reaches a terminal */
+	sbuf_sanitize(out, from, true);
 	sbuf_release(&name);
 }
 

@@ -34,9 +34,12 @@ static void rdt_legend(const struct top_state *s, struct sbuf *out)
 	for (i = 0; i < s->n_nodes; i++)
 		if (s->nodes[i].rdt.why[0])
 			sbuf_addf(out, "resctrl n/a: node %d: %s\n", s->nodes[i].node, s->nodes[i].rdt.why);
+	/* a VM name is one line of terminal text */
 	for (i = 0; i < s->n_vms; i++)
-		if (s->vms[i].rdt.why[0])
-			sbuf_addf(out, "resctrl n/a: VM '%s': %s\n", s->vms[i].name, s->vms[i].rdt.why);
+		if (s->vms[i].rdt.why[0]) {
+			sbuf_addtextf(out, "resctrl n/a: VM '%s': %s", s->vms[i].name, s->vms[i].rdt.why);
+			sbuf_addch(out, '\n');
+		}
 }
 
 void top_render_text(const struct top_state *s, struct sbuf *out)
@@ -53,7 +56,7 @@ void top_render_text(const struct top_state *s, struct sbuf *out)
 					  ">LOCAL", ">LLC", ">SHARE", ">IMC", ">QUEUE" };
 	struct table t;
 	char b[64];
-	size_t i;
+	size_t i, from = out->len;
 	int f;
 
 	sbuf_addf(out, "vmmprof top: sample %lu, interval ", s->samples);
@@ -137,9 +140,11 @@ void top_render_text(const struct top_state *s, struct sbuf *out)
 		sbuf_addstr(out, "no vCPUs\n");
 	table_release(&t);
 
-	for (i = 0; i < s->n_ended; i++)
-		sbuf_addf(out, "ended: %s %s (id %d)\n", s->ended[i].kind, s->ended[i].name,
-			  s->ended[i].id);
+	for (i = 0; i < s->n_ended; i++) {
+		sbuf_addtextf(out, "ended: %s %s (id %d)", s->ended[i].kind, s->ended[i].name,
+			      s->ended[i].id);
+		sbuf_addch(out, '\n');
+	}
 	sbuf_addch(out, '\n');
 	if (s->cnt.status[0])
 		sbuf_addf(out, "%s\n", s->cnt.status);
@@ -161,9 +166,13 @@ void top_render_text(const struct top_state *s, struct sbuf *out)
 				 "), ! warning, !! critical\n");
 	if (s->rdt_on)
 		rdt_legend(s, out);
-	if (s->notes[0])
-		sbuf_addf(out, "note: %s\n", s->notes);
+	if (s->notes[0]) {
+		sbuf_addtextf(out, "note: %s", s->notes);
+		sbuf_addch(out, '\n');
+	}
 	sbuf_addch(out, '\n');
+	/* names and reasons (from the host or a daemon): no escape sequence reaches a terminal */
+	sbuf_sanitize(out, from, true);
 }
 
 static const char *const src_names[] = { "none", "model", "placement", "resctrl", "xen psr" };

@@ -1,6 +1,7 @@
 /* tui.c - the ncurses screen of `vmmprof top`: nodes, VMs and vCPUs views, sorting, drill-down, help */
 #include "tui/tui.h"
 #include "util/timeutil.h"
+#include "util/sbuf.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -33,13 +34,18 @@ struct ui {
 
 enum { C_HEAD = 1, C_GOOD, C_WARN, C_BAD, C_SEL };
 
-/* Text from the cursor on, cut at the screen's last column: a row never wraps. */
+/* Text from the cursor on, cut at the screen's last column: a row never wraps.  Terminal
+ * text (sbuf_sanitize()): a VM name's newline or escape sequence is '?' on the screen. */
 static void put(const char *text)
 {
 	int room = COLS - 1 - getcurx(stdscr);
+	struct sbuf sb = SBUF_INIT;
 
-	if (room > 0)
-		addnstr(text, room);
+	if (room <= 0)
+		return;
+	sbuf_addtext(&sb, text);
+	addnstr(sbuf_str(&sb), room);
+	sbuf_release(&sb);
 }
 
 static void vput(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));

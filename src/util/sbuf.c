@@ -77,6 +77,87 @@ void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The length of the whole UTF-8 character at p (n bytes left), 0 when p starts none. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t k, len;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	/* no overlong form, no surrogate, nothing above U+10FFFF */
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (k = 2; k < len; k++)
+		if (p[k] < 0x80 || p[k] > 0xbf)
+			return 0;
+	return len;
+}
+
+void sbuf_sanitize(struct sbuf *sb, size_t from, bool keep_lines)
+{
+	unsigned char *p = (unsigned char *)sb->buf;
+	size_t i = from, o = from;
+
+	if (!p || from >= sb->len)
+		return;
+	while (i < sb->len) {
+		size_t n = utf8_len(p + i, sb->len - i);
+
+		if (n == 1 && ((p[i] >= 0x20 && p[i] != 0x7f) ||
+			       (keep_lines && (p[i] == '\n' || p[i] == '\t')))) {
+			p[o++] = p[i++];
+		} else if (n <= 1 || (n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0)) {
+			/* a control character, C1 (two bytes, one '?'), a byte of no character */
+			p[o++] = '?';
+			i += n ? n : 1;
+		} else {
+			memmove(p + o, p + i, n);
+			o += n;
+			i += n;
+		}
+	}
+	sb->len = o;
+	p[o] = '\0';
+}
+
+void sbuf_addtext(struct sbuf *sb, const char *s)
+{
+	size_t from = sb->len;
+
+	sbuf_addstr(sb, s);
+	sbuf_sanitize(sb, from, false);
+}
+
+void sbuf_addtextf(struct sbuf *sb, const char *fmt, ...)
+{
+	size_t from = sb->len;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+	sbuf_sanitize(sb, from, false);
+}
+
 char *sbuf_detach(struct sbuf *sb)
 {
 	char *p = sb->buf ? sb->buf : xstrdup("");

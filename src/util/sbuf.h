@@ -3,6 +3,7 @@
 #define VP_SBUF_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Storage owned by the caller: sbuf_init() then sbuf_release(). */
@@ -22,6 +23,19 @@ void sbuf_addstr(struct sbuf *sb, const char *s);
 void sbuf_addch(struct sbuf *sb, char c);
 void sbuf_addf(struct sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap);
+/*
+ * Text for a terminal, the one escaping of every text output (tables, top, diagnose, report,
+ * errors): from byte `from` on, a control character -- C0 (tab and newline too, unless
+ * keep_lines: then a renderer's own '\n' and '\t' stay), DEL, C1 (U+0080..U+009F) -- and
+ * every byte that is not part of a whole UTF-8 character become '?', in place.  So a VM,
+ * process or thread name from /proc, a recording or a daemon, or a sentence holding one,
+ * never moves the cursor, clears the screen or starts a line of its own.
+ */
+void sbuf_sanitize(struct sbuf *sb, size_t from, bool keep_lines);
+/* s appended as one line of terminal text (sbuf_sanitize() without keep_lines). */
+void sbuf_addtext(struct sbuf *sb, const char *s);
+/* Formatted, then the whole piece made terminal text: put a line's '\n' after it. */
+void sbuf_addtextf(struct sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Hand the buffer to the caller (free() it); sb is left empty and reusable. */
 char *sbuf_detach(struct sbuf *sb);
 /* Current contents, "" when empty; valid until the next change. */

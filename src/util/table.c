@@ -82,22 +82,7 @@ void table_cell(struct table *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	sbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	{
-		unsigned char *p = (unsigned char *)sb.buf;
-		size_t i;
-
-		for (i = 0; i < sb.len; i++) {
-			if (p[i] < 0x20 || p[i] == 0x7f) {
-				p[i] = '?';
-			} else if (p[i] == 0xc2 && i + 1 < sb.len && p[i + 1] >= 0x80 && p[i + 1] < 0xa0) {
-				/* U+0080..U+009F, one '?' for the two bytes */
-				memmove(p + i + 1, p + i + 2, sb.len - i - 2);
-				sb.len--;
-				p[sb.len] = 0;
-				p[i] = '?';
-			}
-		}
-	}
+	sbuf_sanitize(&sb, 0, false);
 	if (j == t->ncols) {
 		sbuf_release(&sb);
 		return;

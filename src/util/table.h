@@ -22,8 +22,9 @@ void table_init(struct table *t, size_t ncols, const char *const *titles);
 void table_release(struct table *t);
 /* Start a new row; the next table_cell() calls fill it left to right. */
 void table_row(struct table *t);
-/* A cell's control characters (C0 with tab and newline, DEL, C1 in UTF-8) become '?':
- * process, VM and thread names from /proc or a recording never reach a terminal raw. */
+/* A cell is terminal text (sbuf_sanitize()): control characters (C0 with tab and newline,
+ * DEL, C1) and bytes of no UTF-8 character become '?', so process, VM and thread names from
+ * /proc or a recording never reach a terminal raw. */
 void table_cell(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Render with two spaces between columns and an optional indent. */
 void table_render(const struct table *t, struct sbuf *out, int indent, bool header);

@@ -179,3 +179,33 @@ TEST(table_cell_escapes_control_characters)
 	table_release(&t);
 	sbuf_release(&out);
 }
+
+TEST(sbuf_sanitize_terminal_text)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	/* ESC [2J (clear screen), BEL, CR, a newline and a tab in one line of text */
+	sbuf_addstr(&sb, "keep\n");
+	sbuf_addtext(&sb, "vm\033[2J\a\rx\ny\tz");
+	CHECK_STR(sbuf_str(&sb), "keep\nvm?[2J??x?y?z");
+	/* a renderer's own lines and tabs stay with keep_lines; ESC and DEL do not */
+	sbuf_reset(&sb);
+	sbuf_addstr(&sb, "a\tb\n\033c\177\n");
+	sbuf_sanitize(&sb, 0, true);
+	CHECK_STR(sbuf_str(&sb), "a\tb\n?c?\n");
+	/* UTF-8: e-acute, a euro sign and U+1F600 stay; C1 CSI U+009B (c2 9b) is one '?';
+	 * U+00A0 (c2 a0) is not C1 and stays */
+	sbuf_reset(&sb);
+	sbuf_addtext(&sb, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80|\xc2\x9b" "1m|\xc2\xa0");
+	CHECK_STR(sbuf_str(&sb), "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80|?1m|\xc2\xa0");
+	/* bytes of no whole character: a raw 8-bit CSI (9b), ff, a cut sequence, an overlong
+	 * '/' (c0 af), a UTF-16 surrogate (ed a0 80), above U+10FFFF (f4 90 80 80) */
+	sbuf_reset(&sb);
+	sbuf_addtext(&sb, "\x9b" "2J\xff|\xe2\x82|\xc0\xaf|\xed\xa0\x80|\xf4\x90\x80\x80");
+	CHECK_STR(sbuf_str(&sb), "?2J?|??|??|???|????");
+	/* a four-byte sequence cut short by what follows, and one by the end of the text */
+	sbuf_reset(&sb);
+	sbuf_addtextf(&sb, "%s-%d%s", "\xf0\x9f\x98", 3, "\xf0\x9f\x98");
+	CHECK_STR(sbuf_str(&sb), "???" "-3???");
+	sbuf_release(&sb);
+}
