@@ -163,6 +163,14 @@ static int parse_affinity(const char *s, struct cpulist *cl, bool *all)
 	return cpulist_parse(cl, s, NULL);
 }
 
+/*
+ * What xl's outputs may name: a vCPU index below 4096 (the cap of 'xl list -l''s max_vcpus
+ * here), a pCPU below CPULIST_MAX, a node below 4096 (Linux's MAX_NUMNODES is 1024 at most).
+ * A value outside is refused with the output's name and line, never used as an index.
+ */
+#define XEN_VCPU_MAX 4096
+#define XEN_NODE_MAX 4096
+
 int xen_parse_vcpu_list(const char *text, struct hv_vm_list *l, size_t first,
 			const int *pcpu_node, int n_pcpu, struct vp_err *err)
 {
@@ -189,6 +197,19 @@ int xen_parse_vcpu_list(const char *text, struct hv_vm_list *l, size_t first,
 			int ret = vp_err_set(err, VP_EPARSE,
 					     "'xl vcpu-list' line %d: domain id or vCPU is not a number",
 					     lineno);
+
+			free(line);
+			return ret;
+		}
+		if (vidx < 0 || vidx >= XEN_VCPU_MAX ||
+		    (sscanf(tok[nt - 6], "%d", &cpu) == 1 && (cpu < 0 || cpu >= CPULIST_MAX))) {
+			int ret = vidx < 0 || vidx >= XEN_VCPU_MAX ?
+				vp_err_set(err, VP_EPARSE, "'xl vcpu-list' line %d: vCPU %d of domain %d "
+					   "is out of range (0 to %d)", lineno, vidx, domid,
+					   XEN_VCPU_MAX - 1) :
+				vp_err_set(err, VP_EPARSE, "'xl vcpu-list' line %d: pCPU %d of domain %d "
+					   "vCPU %d is out of range (0 to %d)", lineno, cpu, domid, vidx,
+					   CPULIST_MAX - 1);
 
 			free(line);
 			return ret;
@@ -276,19 +297,27 @@ int xen_parse_info_topology(const char *text, int **pcpu_node, int *n, struct vp
 			goto next; /* the column header */
 		if (sscanf(p, " %d: %d %d %d", &cpu, &core, &socket, &node) != 4)
 			break;
-		if (cpu >= 0 && cpu < CPULIST_MAX) {
-			if (cpu >= cap) {
-				int old = cap;
-
-				cap = cpu + 16;
-				*pcpu_node = xrealloc(*pcpu_node, (size_t)cap * sizeof(int));
-				while (old < cap)
-					(*pcpu_node)[old++] = -1;
-			}
-			(*pcpu_node)[cpu] = node;
-			if (cpu + 1 > *n)
-				*n = cpu + 1;
+		if (cpu < 0 || cpu >= CPULIST_MAX || node < 0 || node >= XEN_NODE_MAX) {
+			free(*pcpu_node);
+			*pcpu_node = NULL;
+			*n = 0;
+			return cpu < 0 || cpu >= CPULIST_MAX ?
+				vp_err_set(err, VP_EPARSE, "'xl info -n' cpu_topology: pCPU %d is out "
+					   "of range (0 to %d)", cpu, CPULIST_MAX - 1) :
+				vp_err_set(err, VP_EPARSE, "'xl info -n' cpu_topology: node %d of pCPU %d "
+					   "is out of range (0 to %d)", node, cpu, XEN_NODE_MAX - 1);
 		}
+		if (cpu >= cap) {
+			int old = cap;
+
+			cap = cpu + 16;
+			*pcpu_node = xrealloc(*pcpu_node, (size_t)cap * sizeof(int));
+			while (old < cap)
+				(*pcpu_node)[old++] = -1;
+		}
+		(*pcpu_node)[cpu] = node;
+		if (cpu + 1 > *n)
+			*n = cpu + 1;
 next:
 		p = strchr(p, '\n');
 	}
@@ -834,10 +863,17 @@ int hv_xen_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err 
 		return ret;
 	/* pCPU -> node from the hypervisor: dom0's own /sys shows its vCPUs */
 	if (!hv_run(ctx, info_argv, &text, NULL)) {
-		xen_parse_info_topology(text, &pcpu_node, &n_pcpu, NULL);
+		/* no cpu_topology: the platform's view below; a value out of range: refused */
+		ret = xen_parse_info_topology(text, &pcpu_node, &n_pcpu, &e);
 		nr_nodes = info_nr_nodes(text);
 		tsc_hz = info_tsc_hz(text);
 		free(text);
+		if (ret && ret != VP_ENOTFOUND) {
+			if (err)
+				*err = e;
+			return ret;
+		}
+		ret = 0;
 	}
 	ret = hv_run(ctx, vcpu_argv, &text, err);
 	if (!ret) {

@@ -60,6 +60,9 @@ struct xcpu {
 	int cpu, core, socket, node;
 };
 
+/* A node id of xl's: below 4096 (Linux's MAX_NUMNODES is 1024 at most; src/hv/xen.c alike). */
+#define XEN_NODE_MAX 4096
+
 struct xnode {
 	int id;
 	unsigned long long mem_mib, free_mib;
@@ -100,8 +103,14 @@ int platform_xen_info_parse(const char *text, struct topology *t, struct hypervi
 	while (*p == ' ') {
 		struct xcpu c;
 
-		if (sscanf(p, " %d: %d %d %d", &c.cpu, &c.core, &c.socket, &c.node) == 4 &&
-		    c.cpu >= 0 && c.cpu < CPULIST_MAX && c.node >= 0 && c.node < CPULIST_MAX) {
+		if (sscanf(p, " %d: %d %d %d", &c.cpu, &c.core, &c.socket, &c.node) == 4) {
+			/* refused, not left out: a topology without the pCPU would be wrong */
+			if (c.cpu < 0 || c.cpu >= CPULIST_MAX || c.node < 0 || c.node >= XEN_NODE_MAX) {
+				ret = vp_err_set(err, VP_EPARSE, "'xl info -n' cpu_topology: pCPU %d on "
+						 "node %d is out of range (pCPU 0 to %d, node 0 to %d)",
+						 c.cpu, c.node, CPULIST_MAX - 1, XEN_NODE_MAX - 1);
+				goto out;
+			}
 			VP_GROW(cpus, capc, ncpu + 1);
 			cpus[ncpu++] = c;
 		}
@@ -121,8 +130,12 @@ int platform_xen_info_parse(const char *text, struct topology *t, struct hypervi
 		const char *d;
 
 		memset(&nd, 0, sizeof(nd));
-		if (sscanf(p, " %d: %llu %llu %n", &nd.id, &nd.mem_mib, &nd.free_mib, &n) == 3 && n &&
-		    nd.id >= 0 && nd.id < CPULIST_MAX) {
+		if (sscanf(p, " %d: %llu %llu %n", &nd.id, &nd.mem_mib, &nd.free_mib, &n) == 3 && n) {
+			if (nd.id < 0 || nd.id >= XEN_NODE_MAX) {
+				ret = vp_err_set(err, VP_EPARSE, "'xl info -n' numa_info: node %d is "
+						 "out of range (0 to %d)", nd.id, XEN_NODE_MAX - 1);
+				goto out;
+			}
 			for (d = p + n; isdigit((unsigned char)*d) && nd.n_dist < 64;) {
 				nd.dist[nd.n_dist++] = atoi(d);
 				while (isdigit((unsigned char)*d))

@@ -385,6 +385,67 @@ TEST(xen_parsers_reject_garbage)
 	free(map);
 }
 
+/* Negative or absurd indices in xl's outputs are refused, naming the output and the field,
+ * never kept as a vCPU index, pCPU or node (a node of -5 indexed arrays by it). */
+TEST(xen_parsers_refuse_out_of_range)
+{
+	static const char topo[] =
+		"cpu_topology           :\n"
+		"cpu:    core    socket     node\n"
+		"  0:       0        0        0\n"
+		"  1:       0        0       %s\n"
+		"numa_info              :\n";
+	struct hv_vm_list l = { 0 };
+	struct vp_err err = { 0, "" };
+	int *map = NULL, n = 0;
+	char text[512];
+
+	CHECK_INT(xen_parse_list_l("[{\"domid\": 5, \"config\": {\"b_info\": {\"max_vcpus\": 1}}}]",
+				   &l, &err), 0);
+	/* vCPU -5, vCPU 4096 (one above the cap), pCPU -5, pCPU 65536 (CPULIST_MAX) */
+	CHECK_INT(xen_parse_vcpu_list("dom5  5  -5  1  -b-  1.0  all / all\n", &l, 0, NULL, 0, &err),
+		  VP_EPARSE);
+	CHECK_CONTAINS(err.msg, "'xl vcpu-list' line 1: vCPU -5 of domain 5 is out of range");
+	CHECK_INT(xen_parse_vcpu_list("Name ID VCPU CPU State Time(s) Affinity (Hard / Soft)\n"
+				      "dom5  5  4096  1  -b-  1.0  all / all\n", &l, 0, NULL, 0, &err),
+		  VP_EPARSE);
+	CHECK_CONTAINS(err.msg, "line 2: vCPU 4096");
+	CHECK_INT(xen_parse_vcpu_list("dom5  5  0  -5  -b-  1.0  all / all\n", &l, 0, NULL, 0, &err),
+		  VP_EPARSE);
+	CHECK_CONTAINS(err.msg, "'xl vcpu-list' line 1: pCPU -5 of domain 5 vCPU 0 is out of range");
+	CHECK_INT(xen_parse_vcpu_list("dom5  5  0  65536  -b-  1.0  all / all\n", &l, 0, NULL, 0,
+				      &err), VP_EPARSE);
+	/* nothing of the refused lines was kept */
+	CHECK_INT(l.vms[0].n_vcpus, 1);
+	CHECK_INT(l.vms[0].vcpus[0].index, 0);
+	CHECK_INT(l.vms[0].vcpus[0].cpu, -1);
+	/* the largest accepted: vCPU 4095 on pCPU 65535; "-" (not running) stays -1 */
+	CHECK_INT(xen_parse_vcpu_list("dom5  5  4095  65535  -b-  1.0  all / all\n"
+				      "dom5  5  0  -  --p  1.0  all / all\n", &l, 0, NULL, 0, &err), 0);
+	CHECK_INT(l.vms[0].vcpus[1].index, 4095);
+	CHECK_INT(l.vms[0].vcpus[1].cpu, 65535);
+	CHECK_INT(l.vms[0].vcpus[0].cpu, -1);
+	hv_vm_list_release(&l);
+
+	/* xl info -n: node -5, node 4096, and pCPU -1 refused; node 4095 kept */
+	snprintf(text, sizeof(text), topo, "-5");
+	CHECK_INT(xen_parse_info_topology(text, &map, &n, &err), VP_EPARSE);
+	CHECK_CONTAINS(err.msg, "'xl info -n' cpu_topology: node -5 of pCPU 1 is out of range");
+	CHECK(map == NULL);
+	CHECK_INT(n, 0);
+	snprintf(text, sizeof(text), topo, "4096");
+	CHECK_INT(xen_parse_info_topology(text, &map, &n, &err), VP_EPARSE);
+	CHECK_CONTAINS(err.msg, "node 4096");
+	CHECK_INT(xen_parse_info_topology("cpu_topology :\n -1: 0 0 0\n", &map, &n, &err), VP_EPARSE);
+	CHECK_CONTAINS(err.msg, "'xl info -n' cpu_topology: pCPU -1 is out of range");
+	snprintf(text, sizeof(text), topo, "4095");
+	CHECK_INT(xen_parse_info_topology(text, &map, &n, &err), 0);
+	CHECK_INT(n, 2);
+	if (map)
+		CHECK_INT(map[1], 4095);
+	free(map);
+}
+
 /* A dmesg text from tests/data/xen-dmesg/, read whole. */
 static char *dmesg_file(const char *name)
 {

@@ -911,6 +911,27 @@ TEST(platform_xen_info_parse_cases)
 	CHECK_INT(platform_xen_info_parse("host : x\nnr_cpus : 2\n", &t, NULL, &err), VP_EPARSE);
 	CHECK_CONTAINS(err.msg, "no cpu_topology section");
 	topology_release(&t);
+
+	/* a node of -5 or a pCPU of -1 is refused with the field, not left out of the machine */
+	CHECK_INT(platform_xen_info_parse("cpu_topology           :\n"
+					  "cpu:    core    socket     node\n"
+					  "  0:       0        0        0\n"
+					  "  1:       0        0       -5\n", &t, NULL, &err), VP_EPARSE);
+	CHECK_CONTAINS(err.msg, "'xl info -n' cpu_topology: pCPU 1 on node -5 is out of range");
+	topology_release(&t);
+	CHECK_INT(platform_xen_info_parse("cpu_topology           :\n"
+					  "cpu:    core    socket     node\n"
+					  " -1:       0        0        0\n", &t, NULL, &err), VP_EPARSE);
+	CHECK_CONTAINS(err.msg, "pCPU -1 on node 0 is out of range");
+	topology_release(&t);
+	CHECK_INT(platform_xen_info_parse("cpu_topology           :\n"
+					  "cpu:    core    socket     node\n"
+					  "  0:       0        0        0\n"
+					  "numa_info              :\n"
+					  "node:    memsize    memfree    distances\n"
+					  "  -5:      4096       1024      10\n", &t, NULL, &err), VP_EPARSE);
+	CHECK_CONTAINS(err.msg, "'xl info -n' numa_info: node -5 is out of range");
+	topology_release(&t);
 }
 
 TEST(platform_xen_boot_options)
