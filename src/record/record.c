@@ -725,6 +725,15 @@ static int bad(struct vp_err *err, const char *path, sqlite3 *db, const char *wh
 			  what, db ? ": " : "", db ? sqlite3_errmsg(db) : "");
 }
 
+/* A meta field's value out of its range: the file, the field, the value (cut) and the range. */
+static int meta_bad(struct vp_err *err, const char *path, const char *key, const char *v,
+		    const char *range)
+{
+	return vp_err_set(err, VP_EFORMAT, "'%s' is not a readable vmmprof recording: its meta "
+			  "field '%s' is '%.40s%s', not %s", path, key, v, strlen(v) > 40 ? "..." : "",
+			  range);
+}
+
 static int read_meta(sqlite3 *db, struct recording *r, struct vp_err *err)
 {
 	sqlite3_stmt *st;
@@ -749,17 +758,39 @@ static int read_meta(sqlite3 *db, struct recording *r, struct vp_err *err)
 			r->command = xstrdup(v);
 		else if (!strcmp(k, "created"))
 			r->created = xstrdup(v);
-		else if (!strcmp(k, "interval_s"))
-			r->interval_s = strtod(v, NULL);
-		else if (!strcmp(k, "node_inputs"))
+		else if (!strcmp(k, "interval_s")) {
+			char *end;
+
+			/* what record -I and a daemon session take: 10 ms to 31 days (with room
+			 * below for older recordings); 0 when absent */
+			r->interval_s = strtod(v, &end);
+			if (end == v || *end || !(r->interval_s > 0 && r->interval_s <= 2678400)) {
+				/* k and v live until the statement is finalized */
+				rc = meta_bad(err, r->path, k, v, "a number of seconds above 0 and at "
+					      "most 2678400 (31 days)");
+				sqlite3_finalize(st);
+				return rc;
+			}
+		} else if (!strcmp(k, "node_inputs"))
 			r->node_inputs = xstrdup(v);
 		else if (!strcmp(k, "topology")) {
-			int smt = 0;
+			struct topology *t = &r->plat.topo;
+			int smt = -1, n = 0;
 
-			sscanf(v, "%d %d %d %d", &r->plat.topo.n_cpus, &r->plat.topo.n_packages,
-			       &r->plat.topo.n_cores, &smt);
-			r->plat.topo.smt_on = smt;
-			r->plat.topo.known = true;
+			/* "CPUs packages cores SMT" as record wrote it; 0 is unknown.  Each sizes
+			 * or bounds what is read after it, so each is checked here, once. */
+			if (sscanf(v, "%d %d %d %d %n", &t->n_cpus, &t->n_packages, &t->n_cores, &smt,
+				   &n) != 4 || v[n] || t->n_cpus < 0 || t->n_cpus > CPULIST_MAX ||
+			    t->n_packages < 0 || t->n_packages > CPULIST_MAX || t->n_cores < 0 ||
+			    t->n_cores > CPULIST_MAX || (smt != 0 && smt != 1)) {
+				t->n_cpus = t->n_packages = t->n_cores = 0;
+				rc = meta_bad(err, r->path, k, v, "'CPUS PACKAGES CORES SMT' with "
+					      "counts 0 to 65536 and SMT 0 or 1");
+				sqlite3_finalize(st);
+				return rc;
+			}
+			t->smt_on = smt;
+			t->known = true;
 		} else if (!strcmp(k, "calibration")) {
 			struct vp_err e;
 			struct calib_checks chk;
@@ -808,8 +839,15 @@ static int read_nodes_inputs(sqlite3 *db, struct recording *r, struct vp_err *er
 		n = &t->nodes[t->n_nodes++];
 		memset(n, 0, sizeof(*n));
 		n->id = (int)id;
-		if (cpulist_parse(&n->cpus, cpus ? cpus : "", NULL))
-			cpulist_init(&n->cpus);
+		if (cpulist_parse(&n->cpus, cpus ? cpus : "", NULL)) {
+			char what[128];
+
+			/* CPU ids 0 to 65535 (CPULIST_MAX), as a list: not taken as no CPU */
+			snprintf(what, sizeof(what), "node %d's CPUs '%.40s' in its nodes table (a CPU "
+				 "list of ids 0 to %d)", n->id, cpus ? cpus : "", CPULIST_MAX - 1);
+			sqlite3_finalize(st);
+			return bad(err, r->path, NULL, what);
+		}
 		n->mem_known = sqlite3_column_type(st, 2) != SQLITE_NULL;
 		n->mem_total = n->mem_known ? (uint64_t)sqlite3_column_int64(st, 2) : 0;
 	}

@@ -459,6 +459,56 @@ TEST(record_reads_schema_1)
 	CHECK_INT(rec_open(path, &rec, &err), 0);
 	rec_release(&rec);
 
+	/* the meta fields that size or bound what follows are refused out of range, naming the
+	 * file, the field and its value (they were taken as sscanf/strtod left them) */
+	{
+		static const struct { const char *key, *value, *want; } bad_meta[] = {
+			{ "topology", "-5 1 2 0", "meta field 'topology' is '-5 1 2 0', not" },
+			{ "topology", "2 1 70000 0", "'2 1 70000 0'" },
+			{ "topology", "2 1 2 7", "SMT 0 or 1" },
+			{ "topology", "2 1", "'2 1'" },
+			{ "topology", "2 1 2 0 junk", "'2 1 2 0 junk'" },
+			{ "interval_s", "-1", "meta field 'interval_s' is '-1', not a number of seconds" },
+			{ "interval_s", "nan", "'nan'" },
+			{ "interval_s", "0", "'0'" },
+			{ "interval_s", "1e9", "at most 2678400" },
+			{ "interval_s", "0.5s", "'0.5s'" },
+		};
+		size_t i;
+
+		for (i = 0; i < VP_ARRAY_SIZE(bad_meta); i++) {
+			char *q = xasprintf("UPDATE meta SET value = '%s' WHERE key = '%s'",
+					    bad_meta[i].value, bad_meta[i].key);
+
+			CHECK_INT(sql(path, q), SQLITE_OK);
+			CHECK_INT(rec_open(path, &rec, &err), VP_EFORMAT);
+			CHECK_CONTAINS(err.msg, path);
+			CHECK_CONTAINS(err.msg, bad_meta[i].want);
+			rec_release(&rec);
+			free(q);
+		}
+		CHECK_INT(sql(path, "UPDATE meta SET value = '65536 2 32768 1' WHERE key = 'topology';"
+				    "UPDATE meta SET value = '2678400' WHERE key = 'interval_s'"), SQLITE_OK);
+		CHECK_INT(rec_open(path, &rec, &err), 0);
+		CHECK_INT(rec.plat.topo.n_cpus, 65536);
+		CHECK(rec.plat.topo.smt_on);
+		rec_release(&rec);
+		/* a node's CPU list that is no list (or names CPU 65536) is refused, not taken
+		 * as a node without CPUs */
+		CHECK_INT(sql(path, "UPDATE nodes SET cpus = '0-1x'"), SQLITE_OK);
+		CHECK_INT(rec_open(path, &rec, &err), VP_EFORMAT);
+		CHECK_CONTAINS(err.msg, "node 4095's CPUs '0-1x' in its nodes table");
+		rec_release(&rec);
+		CHECK_INT(sql(path, "UPDATE nodes SET cpus = '65536'"), SQLITE_OK);
+		CHECK_INT(rec_open(path, &rec, &err), VP_EFORMAT);
+		rec_release(&rec);
+		CHECK_INT(sql(path, "UPDATE nodes SET cpus = '0-1'; UPDATE meta SET value = '2 1 2 0' "
+				    "WHERE key = 'topology'; UPDATE meta SET value = '0.5' WHERE key = "
+				    "'interval_s'"), SQLITE_OK);
+		CHECK_INT(rec_open(path, &rec, &err), 0);
+		rec_release(&rec);
+	}
+
 	/* a newer schema than this vmmprof reads is refused with both numbers */
 	CHECK_INT(sql(path, "UPDATE meta SET value = '99' WHERE key = 'schema_version'"), SQLITE_OK);
 	CHECK_INT(rec_open(path, &rec, &err), VP_EFORMAT);
