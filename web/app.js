@@ -476,10 +476,28 @@ async function refreshRecordings() {
   clear(tb);
   for (const r of recs) {
     const btn = el('button', { type: 'button', class: 'download', onclick: () => downloadRecording(r.name, btn) }, 'Download');
+    const viewer = st.me && st.me.role === 'viewer';
+    const rb = el('button', { type: 'button', class: 'replay', disabled: viewer ? true : null,
+      title: viewer ? 'a viewer cannot start sessions' : 'a session whose frames and diagnosis are this recording\u2019s',
+      onclick: () => replayRecording(r.name, rb) }, 'Replay');
     tb.append(el('tr', { dataset: { name: r.name } }, el('td', null, el('code', null, r.name)), el('td', null, r.owner || ''),
-      el('td', { class: 'num' }, fmtBytes(r.size)), el('td', null, fmtStarted(r.mtime)), el('td', null, btn)));
+      el('td', { class: 'num' }, fmtBytes(r.size)), el('td', null, fmtStarted(r.mtime)), el('td', null, btn, ' ', rb)));
   }
   if (!recs.length) tb.append(el('tr', null, el('td', { colspan: 5, class: 'muted' }, 'No recordings' + (j && j.dir ? ' in ' + j.dir : '') + '.')));
+}
+
+/* A recording as a session: its frames, charts and diagnosis, read from the file by the daemon. */
+async function replayRecording(name, btn) {
+  btn.disabled = true;
+  try {
+    const s = await api('POST', '/sessions', { recording: name });
+    await refreshSessions();
+    openSession(s);
+  } catch (e) {
+    banner('Cannot replay ' + name + ': ' + e.message);
+  } finally {
+    btn.disabled = false;
+  }
 }
 
 /* A download needs the Authorization header: fetch it, then save the blob. */
@@ -505,6 +523,7 @@ async function downloadRecording(name, btn) {
 }
 
 function targetsText(s) {
+  if (s.replay) return 'recording ' + s.replay;
   const t = [];
   if (s.vms && s.vms.length) t.push('VMs ' + s.vms.join(', '));
   if (s.pids && s.pids.length) t.push('pids ' + s.pids.join(', '));
@@ -713,7 +732,11 @@ function factorCell(fv) {
     // the cost stage's cost (docs/method.md "Costs"): its own quality, or why it is n/a
     const cwhy = fv.cost_why || fv.reason;
     td.append(el('span', { class: 'fcost', title: isNum(fv.cost_cycles) ? fmtBig(fv.cost_cycles, 'cycles') + (fv.cost_quality ? ' (' + fv.cost_quality + ')' : '') : 'cost not known' + (cwhy ? ': ' + cwhy : '') },
-      'cost ' + (isNum(fv.cost_pct) ? fmt(fv.cost_pct, 1, ' %') + (fv.cost_quality === 'estimate' ? ' est' : '') : 'n/a')));
+      'cost ' + (isNum(fv.cost_pct) ? fmt(fv.cost_pct, 1, ' %') : 'n/a')));
+    // every quality word on the page is the daemon's (the words of docs/method.md), never
+    // one of the page's own: the cost's where it differs from the score's
+    if (isNum(fv.cost_pct) && fv.cost_quality && fv.cost_quality !== q)
+      td.append(el('span', { class: 'q cq q-' + fv.cost_quality, title: 'the cost is ' + fv.cost_quality }, fv.cost_quality));
     td.append(el('span', { class: 'q q-' + q }, q));
     if (!isNum(fv.cost_pct) && cwhy) td.append(el('span', { class: 'reason' }, 'cost n/a: ' + cwhy));
   } else {

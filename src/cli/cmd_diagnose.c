@@ -59,9 +59,10 @@ static void wait_collecting(const char *who, struct collector *col, double durat
 			(double)(vp_now_ns() - t0) / 1e9);
 }
 
-/* Diagnose frame fr and print it. */
+/* Diagnose frame fr and print it (to: append it there instead, and say errors in err). */
 static int show(const struct dview *base, const struct topology *topo, const struct calib *cal,
-		const char *head, bool json, bool xen_hard_pin)
+		const char *head, bool json, bool xen_hard_pin, struct sbuf *to,
+		struct vp_err *to_err)
 {
 	struct dview dv = *base;
 	struct diag_input din;
@@ -74,6 +75,10 @@ static int show(const struct dview *base, const struct topology *topo, const str
 	din.params.xen_hard_pin = xen_hard_pin;
 	if (diagnose(&din, &res, &err)) {
 		collect_diag_release(&din);
+		if (to) {
+			*to_err = err;
+			return err.code ? err.code : -1;
+		}
 		return cli_error(&err);
 	}
 	if (dv.ci)
@@ -81,19 +86,20 @@ static int show(const struct dview *base, const struct topology *topo, const str
 	dv.in = &din;
 	dv.r = &res;
 	if (json)
-		diag_render_json(&dv, &out);
+		diag_render_json(&dv, to ? to : &out);
 	else
-		diag_render_text(&dv, head, &out);
-	rc = cli_write(&out);
+		diag_render_text(&dv, head, to ? to : &out);
+	rc = to ? 0 : cli_write(&out);
 	sbuf_release(&out);
 	diag_result_release(&res);
 	collect_diag_release(&din);
 	return rc;
 }
 
-int diagnose_recorded_total(const struct recording *rec, const struct model *m,
-			    const struct model_avail *av, const struct collect_frame *total,
-			    size_t intervals, struct cost_ci_set *ci, bool json, bool damaged)
+static int recorded_total(const struct recording *rec, const struct model *m,
+			  const struct model_avail *av, const struct collect_frame *total,
+			  size_t intervals, struct cost_ci_set *ci, bool json, bool damaged,
+			  struct sbuf *to, struct vp_err *to_err)
 {
 	const char **reasons = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(char *));
 	struct sbuf head = SBUF_INIT;
@@ -136,8 +142,10 @@ int diagnose_recorded_total(const struct recording *rec, const struct model *m,
 		dv.ci = ci;
 	}
 	rc = show(&dv, &rec->plat.topo, rec->have_cal ? &rec->cal : NULL, sbuf_str(&head), json,
-		  false);
-	if (!rc && !json && ci) {
+		  false, to, to_err);
+	if (!rc && !json && ci && to) {
+		cost_ci_text(ci, to);
+	} else if (!rc && !json && ci) {
 		struct sbuf tail = SBUF_INIT;
 
 		cost_ci_text(ci, &tail);
@@ -147,6 +155,21 @@ int diagnose_recorded_total(const struct recording *rec, const struct model *m,
 	free(reasons);
 	sbuf_release(&head);
 	return rc;
+}
+
+int diagnose_recorded_total(const struct recording *rec, const struct model *m,
+			    const struct model_avail *av, const struct collect_frame *total,
+			    size_t intervals, struct cost_ci_set *ci, bool json, bool damaged)
+{
+	return recorded_total(rec, m, av, total, intervals, ci, json, damaged, NULL, NULL);
+}
+
+int diagnose_recorded_render(const struct recording *rec, const struct model *m,
+			     const struct model_avail *av, const struct collect_frame *total,
+			     size_t intervals, struct cost_ci_set *ci, bool json, bool damaged,
+			     struct sbuf *out, struct vp_err *err)
+{
+	return recorded_total(rec, m, av, total, intervals, ci, json, damaged, out, err);
 }
 
 /* `diagnose FILE`: the same evaluation over a recording, read one frame at a time. */
@@ -345,7 +368,7 @@ static int run_diagnose(int argc, char **argv)
 				  p.plat.core_pmu_reason[0] ? p.plat.core_pmu_reason : "none exposed");
 		sbuf_addf(&head, "  %s\n", sbuf_str(&p.cal_note));
 		rc = show(&dv, &p.plat.topo, p.have_cal ? &p.cal : NULL, sbuf_str(&head), json,
-			  xen_hard_pin);
+			  xen_hard_pin, NULL, NULL);
 		if (!rc && !json) {
 			struct sbuf tail = SBUF_INIT;
 

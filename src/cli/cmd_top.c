@@ -12,6 +12,7 @@
 
 #include "cli/interrupt.h"
 #include "cli/pipeline.h"
+#include "record/record.h"
 #include "top/toprender.h"
 #include "util/alloc.h"
 #include "tui/tui.h"
@@ -69,7 +70,126 @@ static int run_batch(struct top_state *s, long iterations, double delay, bool js
 	return rc;
 }
 
-enum { OPT_NO_COUNTERS = 1100, OPT_XENTRACE };
+enum { OPT_NO_COUNTERS = 1100, OPT_XENTRACE, OPT_REPLAY };
+
+/* Which VM names top --replay shows: all when none are given. */
+static bool replay_wants(const struct pipe_opts *o, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < o->n_vms; i++)
+		if (name && !strcmp(o->vms[i], name))
+			return true;
+	return !o->n_vms;
+}
+
+/*
+ * top --replay FILE: a recording's frames as samples, in --batch text or
+ * --json lines, one per interval (-n: the first N; no waiting between them):
+ * the same rows and cells a live top shows, filled by the same code from
+ * frames the recorded model evaluates, as report and diagnose read them.
+ */
+static int run_replay(const char *path, const struct pipe_opts *o, long iterations, bool json,
+		      enum top_sort sort)
+{
+	struct recording rec;
+	struct pipeline p;
+	struct model_avail av;
+	struct top_state s;
+	struct collect_frame fr;
+	struct vp_err err = { 0, "" };
+	struct sbuf sb = SBUF_INIT, what = SBUF_INIT;
+	const char **reasons = NULL;
+	bool have_p = false, have_av = false;
+	uint64_t start = 0;
+	size_t i, k;
+	int rc = 0, more;
+
+	top_init_remote(&s);
+	if (rec_open(path, &rec, &err)) {
+		rc = cli_error(&err);
+		goto out;
+	}
+	have_p = true;
+	if ((rc = pipeline_model(&p, o, rec.model_name)))
+		goto out;
+	if (rec_bind_model(&rec, p.model, &av, &err)) {
+		rc = cli_error(&err);
+		goto out;
+	}
+	have_av = true;
+	reasons = xcalloc(p.model->n_inputs + 1, sizeof(char *));
+	for (i = 0; i < p.model->n_inputs; i++)
+		for (k = 0; k < rec.n_inputs; k++)
+			if (!strcmp(rec.input_names[k], p.model->inputs[i].name))
+				reasons[i] = rec.input_reason[k];
+	s.plat = rec.plat; /* the recording's topology, lent: given back before top_release() */
+	sbuf_addf(&what, "replay of recording '%s' (%s)", path, rec.created ? rec.created : "?");
+	top_replay_start(&s, p.model, rec.have_cal ? &rec.cal : NULL, &av, sbuf_str(&what));
+	snprintf(s.notes, sizeof(s.notes), "replay of '%s': node memory, page rates and load, "
+		 "vCPU CPU%% and affinity are not in a recording (n/a)", path);
+	while ((iterations <= 0 || (long)rec.n_read < iterations) &&
+	       (more = rec_next_frame(&rec, &fr, &err)) > 0) {
+		if (o->n_vms) {
+			/* --vm: only those VMs' rows and their vCPUs, moved to the front in
+			 * order; the rest are left behind as host rows, which top skips (the
+			 * frame frees them all) */
+			bool *want = xcalloc(fr.n_rows + 1, sizeof(bool));
+			size_t *map = xcalloc(fr.n_rows + 1, sizeof(size_t));
+			size_t keep = 0;
+
+			for (i = 0; i < fr.n_rows; i++) {
+				const struct collect_row *r = &fr.rows[i];
+
+				want[i] = r->kind == ENT_VM || r->kind == ENT_PROCESS ?
+					  replay_wants(o, r->name) : r->vm_row < i && want[r->vm_row];
+			}
+			for (i = 0; i < fr.n_rows; i++) {
+				struct collect_row t;
+
+				if (!want[i]) {
+					fr.rows[i].kind = ENT_HOST;
+					continue;
+				}
+				map[i] = keep;
+				if (fr.rows[i].kind == ENT_VCPU || fr.rows[i].kind == ENT_THREAD)
+					fr.rows[i].vm_row = map[fr.rows[i].vm_row];
+				t = fr.rows[keep];
+				fr.rows[keep] = fr.rows[i];
+				fr.rows[i] = t;
+				keep++;
+			}
+			free(want);
+			free(map);
+		}
+		top_replay_frame(&s, &av, &fr, reasons);
+		collect_frame_release(&fr);
+		if (rec.n_read == 1)
+			start = s.t_ns;
+		top_sort(&s, sort);
+		sbuf_reset(&sb);
+		if (json)
+			top_render_json(&s, start, &sb);
+		else
+			top_render_text(&s, &sb);
+		if ((rc = cli_write(&sb)) || fflush(stdout))
+			break;
+	}
+	if (!rc && more < 0)
+		rc = cli_error(&err);
+out:
+	memset(&s.plat, 0, sizeof(s.plat));
+	top_release(&s);
+	free(reasons);
+	if (have_av)
+		model_avail_release(p.model, &av);
+	if (have_p)
+		pipeline_close(&p);
+	rec_release(&rec);
+	sbuf_release(&sb);
+	sbuf_release(&what);
+	return rc;
+}
 
 /*
  * Counters for top: the model given with -m or chosen for the platform,
@@ -123,6 +243,7 @@ static int run_top(int argc, char **argv)
 		{ "resctrl", no_argument, NULL, PO_RESCTRL },
 		{ "xentrace", no_argument, NULL, OPT_XENTRACE },
 		{ "xen-psr", no_argument, NULL, PO_XEN_PSR },
+		{ "replay", required_argument, NULL, OPT_REPLAY },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pipe_opts po = { .root = "/" };
@@ -135,7 +256,7 @@ static int run_top(int argc, char **argv)
 	bool xen_psr = false;
 	double every_s;
 	struct vp_err err = { 0, "" };
-	const char *root = "/";
+	const char *root = "/", *replay = NULL;
 	enum top_sort sort = TOP_SORT_NAME;
 	bool batch = false, json = false, no_counters = false, have_p = false, inited = false;
 	bool resctrl = false;
@@ -160,6 +281,7 @@ static int run_top(int argc, char **argv)
 		case PO_RESCTRL: resctrl = true; break;
 		case OPT_XENTRACE: xentrace = true; break;
 		case PO_XEN_PSR: xen_psr = true; break;
+		case OPT_REPLAY: replay = optarg; break;
 		case 'n':
 			iterations = strtol(optarg, &end, 10);
 			if (*end || iterations <= 0) {
@@ -200,6 +322,23 @@ static int run_top(int argc, char **argv)
 	}
 	if (json)
 		batch = true;
+	if (replay) {
+		if (!batch) {
+			rc = cli_usage_error(&cmd_top, "--replay prints text or JSON lines: add --batch "
+					     "or --json");
+			goto out;
+		}
+		if (no_counters || resctrl || xentrace || xen_psr || xen_dump || po.wait_s > 0 ||
+		    strcmp(root, "/") || po.model || po.cal_path) {
+			rc = cli_usage_error(&cmd_top, "--replay reads a recording with the model and "
+					     "calibration it was made with: -m, --calibration, "
+					     "--no-counters, --resctrl, --xentrace, --xen-psr, "
+					     "--xen-numa-dump, --wait and --root do not apply");
+			goto out;
+		}
+		rc = run_replay(replay, &po, iterations, json, sort);
+		goto out;
+	}
 	if (!batch && !isatty(1)) {
 		rc = cli_errorf("standard output is not a terminal: use 'vmmprof top --batch'");
 		goto out;
@@ -265,7 +404,8 @@ const struct cmd cmd_top = {
 	.fn = run_top,
 	.summary = "live view of nodes, VMs and vCPUs: placement, memory spread, the five factors",
 	.synopsis = "top [-d SECS] [--sort KEY] [--vm NAME]... [--wait] [-m NAME|FILE] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--root DIR]\n"
-		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [--vm NAME]... [--wait] [-m NAME|FILE] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--root DIR]",
+		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [--vm NAME]... [--wait] [-m NAME|FILE] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--root DIR]\n"
+		    "top --replay FILE (--batch|--json) [-n N] [--sort KEY] [--vm NAME]... [--model-path DIR]",
 	.description =
 		"A live view in the manner of numatop and htop.  The nodes view shows memory per\n"
 		"node, the pages allocated locally and remotely per second (numastat) and CPU load.\n"
@@ -303,7 +443,13 @@ const struct cmd cmd_top = {
 		"--batch prints the same rows as text every interval; --json prints one JSON object\n"
 		"per interval (JSON lines), with each factor's value, quality, reason, source,\n"
 		"cost share and severity, the counters' model and state, and the VMs and vCPUs\n"
-		"whose series ended in that interval.",
+		"whose series ended in that interval.\n"
+		"\n"
+		"--replay FILE shows a recording (vmmprof record, or a daemon session's) instead\n"
+		"of this host: one sample per recorded interval, with no waiting, as --batch text or\n"
+		"--json lines.  Its factor cells are the recorded model's, evaluated as report and\n"
+		"diagnose evaluate them, in the same words; what a recording does not keep (node\n"
+		"memory, page rates, load, CPU%, affinity) is n/a.",
 	.options = "-b, --batch\tprint text instead of the screen\n"
 		   "-n, --iterations N\tstop after N samples (batch; default: until interrupted)\n"
 		   "-d, --delay SECS\tinterval between samples (default 2)\n"
@@ -325,9 +471,12 @@ const struct cmd cmd_top = {
 		   "\t--remote the daemon's groups, shared with its sessions (operator role)\n"
 		   XEN_NUMA_HELP
 		   XENTRACE_HELP
-		   "--root DIR\tread /proc and /sys under DIR (fixture trees; counters are off)",
+		   "--root DIR\tread /proc and /sys under DIR (fixture trees; counters are off)\n"
+		   "--replay FILE\tthe recording's intervals instead of this host (with --batch\n"
+		   "\tor --json; -n: the first N)",
 	.examples = "vmmprof top\tthe live view\n"
 		    "vmmprof top --no-counters\twithout perf events (software sources only)\n"
 		    "vmmprof top --batch -n 3 -d 1\tthree samples a second apart, as text\n"
-		    "vmmprof top --json -n 5 | jq .vms\tthe VMs of five samples",
+		    "vmmprof top --json -n 5 | jq .vms\tthe VMs of five samples\n"
+		    "vmmprof top --replay vmmprof.vmmdb --batch\ta recording, interval by interval",
 };

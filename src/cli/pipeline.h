@@ -172,5 +172,12 @@ struct cost_ci_set;
 int diagnose_recorded_total(const struct recording *rec, const struct model *m,
 			    const struct model_avail *av, const struct collect_frame *total,
 			    size_t intervals, struct cost_ci_set *ci, bool json, bool damaged);
+/* The same appended to out instead of printed (the daemon's replayed sessions); a
+ * failure is said in err, not printed. */
+struct sbuf;
+int diagnose_recorded_render(const struct recording *rec, const struct model *m,
+			     const struct model_avail *av, const struct collect_frame *total,
+			     size_t intervals, struct cost_ci_set *ci, bool json, bool damaged,
+			     struct sbuf *out, struct vp_err *err);
 
 #endif

@@ -1671,6 +1671,8 @@ static const struct rflag rflags[] = {
 	{ &cmd_top, "xentrace", RF_DAEMON, NULL },
 	{ &cmd_top, "xen-psr", RF_DAEMON, NULL },
 	{ &cmd_top, "root", RF_DAEMON, NULL },
+	{ &cmd_top, "replay", RF_HERE, "it reads a recording on this machine (the daemon replays "
+	  "one as a session: POST /api/v1/sessions {\"recording\":NAME})" },
 
 	{ &cmd_diagnose, "duration", RF_SEND, NULL },
 	{ &cmd_diagnose, "vm", RF_SEND, NULL },

@@ -263,6 +263,15 @@ void frame_mark_node_inputs(const struct model *m, const bool *node_input, struc
 bool frame_metric_apportioned(const struct collect_frame *f, const struct collect_row *r, size_t i);
 enum vp_quality frame_factor_quality(const struct model *m, const struct collect_frame *f,
 					 const struct collect_row *r, int fi);
+/*
+ * The quality word row r's factor fi is shown with (frame JSON, report,
+ * /metrics, top): unavailable when the model does not bind it, binds it
+ * unavailable, or the row has neither a score nor a cost in this interval;
+ * else frame_factor_quality().  (What the run cannot see at all, the
+ * caller's model_avail, is the caller's to add.)
+ */
+enum vp_quality frame_value_quality(const struct model *m, const struct collect_frame *f,
+				    const struct collect_row *r, int fi);
 /* Quality of row r's factor fi cost: estimate without a stall count, else
  * apportioned when its node counts are shares, else measured. */
 enum vp_quality frame_cost_quality(const struct model *m, const struct collect_frame *f,

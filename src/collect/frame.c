@@ -429,6 +429,15 @@ enum vp_quality frame_factor_quality(const struct model *m, const struct collect
 	return q;
 }
 
+enum vp_quality frame_value_quality(const struct model *m, const struct collect_frame *f,
+				    const struct collect_row *r, int fi)
+{
+	if (!m->factors[fi].bound || m->factors[fi].quality == VQ_UNAVAILABLE ||
+	    (isnan(r->fv[fi].score) && isnan(r->fv[fi].cost_cycles)))
+		return VQ_UNAVAILABLE;
+	return frame_factor_quality(m, f, r, fi);
+}
+
 enum vp_quality frame_cost_quality(const struct model *m, const struct collect_frame *f,
 				      const struct collect_row *r, int fi)
 {

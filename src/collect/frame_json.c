@@ -30,10 +30,15 @@ static void factor_json(struct jw *w, const struct frame_meta *meta, const struc
 	jw_kdouble(w, "score", unavailable ? NAN : r->fv[f].score);
 	jw_kdouble(w, "cost_cycles", unavailable ? NAN : r->fv[f].cost_cycles);
 	jw_kdouble(w, "cost_pct", unavailable ? NAN : r->fv[f].cost_pct);
+	/* the word report, top and /metrics say of the same value: unavailable too when the
+	 * row has neither a score nor a cost in this interval */
 	jw_kstr(w, "quality", unavailable ? "unavailable"
-					  : vp_quality_name(frame_factor_quality(m, fr, r, f)));
+					  : vp_quality_name(frame_value_quality(m, fr, r, f)));
 	if (unavailable)
 		jw_kstr(w, "reason", reason ? reason : "not available here");
+	else if (isnan(r->fv[f].score) && isnan(r->fv[f].cost_cycles))
+		jw_kstr(w, "reason", r->cost.why[f] ? r->cost.why[f] :
+				     "no score and no cost for this row in the interval");
 	else if (isnan(r->fv[f].cost_cycles))
 		jw_kstr(w, "cost_why", r->cost.why[f] ? r->cost.why[f] :
 				       "no cost was computed for this row");

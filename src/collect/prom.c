@@ -134,10 +134,7 @@ static void node_labels(const struct prom_input *in, const struct prom_view *v, 
 static const char *quality(const struct model *m, const struct collect_frame *fr,
 			   const struct collect_row *r, int f)
 {
-	if (!m->factors[f].bound || m->factors[f].quality == VQ_UNAVAILABLE ||
-	    (isnan(r->fv[f].score) && isnan(r->fv[f].cost_cycles)))
-		return "unavailable";
-	return vp_quality_name(frame_factor_quality(m, fr, r, f));
+	return vp_quality_name(frame_value_quality(m, fr, r, f));
 }
 
 static double per_s(double v, double duration)

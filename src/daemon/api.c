@@ -257,7 +257,7 @@ static int cmp_names(const void *a, const void *b)
 }
 
 /* Recordings are named OWNER+STAMP-SESSION.vmmdb: the owner is the part before '+'. */
-static bool rec_visible(const struct vpd_req *r, const char *name)
+bool vpd_rec_visible(const struct vpd_req *r, const char *name)
 {
 	const char *plus = strchr(name, '+');
 
@@ -280,7 +280,7 @@ enum MHD_Result vpd_api_recordings(struct vpd_req *r, const char *name)
 		if (!srv_name_ok(name))
 			return vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "invalid recording name '%s'",
 					       name);
-		if (!dir || !rec_visible(r, name))
+		if (!dir || !vpd_rec_visible(r, name))
 			return vpd_reply_error(r, MHD_HTTP_NOT_FOUND, "no recording '%s'", name);
 		snprintf(disp, sizeof(disp), "attachment; filename=\"%s\"", name);
 		vpd_audit(r->d, r->user.name, "recording.download", NULL, "%s", name);
@@ -329,7 +329,7 @@ enum MHD_Result vpd_api_recordings(struct vpd_req *r, const char *name)
 			if (!srv_name_ok(de->d_name) || l < 7 ||
 			    (strcmp(de->d_name + l - 6, ".vmmdb") &&
 			     (l < 8 || strcmp(de->d_name + l - 7, ".vmmrec"))) ||
-			    !rec_visible(r, de->d_name))
+			    !vpd_rec_visible(r, de->d_name))
 				continue;
 			VP_GROW(names, cap, n + 1);
 			names[n++] = xstrdup(de->d_name);

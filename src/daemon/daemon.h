@@ -101,6 +101,8 @@ enum MHD_Result vpd_api_info(struct vpd_req *r);
 enum MHD_Result vpd_api_vms(struct vpd_req *r);
 enum MHD_Result vpd_api_models(struct vpd_req *r, const char *name);
 enum MHD_Result vpd_api_recordings(struct vpd_req *r, const char *name);
+/* Whether the user may read recording name (its owner, OWNER+..., or an admin). */
+bool vpd_rec_visible(const struct vpd_req *r, const char *name);
 enum MHD_Result vpd_static(struct vpd_req *r, const char *rel);
 
 

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -69,6 +70,9 @@ struct session {
 	char *rec_name;
 	uint64_t rec_frames;            /* frames the recording holds */
 	char *rec_error;                /* the recording failed: why (it stopped with it) */
+	char *replay;                   /* a replayed session: the recording its frames come
+					   from (no hub view; it is "ended" from the start) */
+	char *replay_diag;              /* its diagnosis: `diagnose --json` of the recording */
 };
 
 struct vpd_sessions {
@@ -139,6 +143,8 @@ static void session_unref(struct session *s)
 	free(s->pids);
 	free(s->rec_name);
 	free(s->rec_error);
+	free(s->replay);
+	free(s->replay_diag);
 	free(s->ended_why);
 	free(s->resctrl_why);
 	model_free(s->model);
@@ -242,6 +248,7 @@ static void session_json(struct jw *w, const struct vpd_sessions *ss, const stru
 	if (s->rec_name)
 		jw_kuint(w, "recorded", s->rec_frames);
 	jw_kstr(w, "recording_error", s->rec_error);
+	jw_kstr(w, "replay", s->replay);
 	jw_obj_end(w);
 }
 
@@ -666,6 +673,8 @@ struct create_req {
 	bool record;
 	bool resctrl;
 	bool wait;                 /* a VM named that is not there yet is accepted */
+	const char *recording;     /* replay this recording instead of counting */
+	const char *other;         /* a field a replay does not take (the first given) */
 };
 
 static int parse_create(const struct jv *v, struct create_req *c, int max_targets,
@@ -682,7 +691,13 @@ static int parse_create(const struct jv *v, struct create_req *c, int max_target
 		const char *k = v->keys[i];
 		const struct jv *x = &v->items[i];
 
-		if (!strcmp(k, "model")) {
+		if (strcmp(k, "recording") && !c->other)
+			c->other = k;
+		if (!strcmp(k, "recording")) {
+			if (x->type != JV_STR)
+				goto type;
+			c->recording = x->str;
+		} else if (!strcmp(k, "model")) {
 			if (x->type == JV_NULL)
 				continue;
 			if (x->type != JV_STR)
@@ -746,7 +761,7 @@ static int parse_create(const struct jv *v, struct create_req *c, int max_target
 			c->wait = x->b;
 		} else {
 			return vp_err_set(err, VP_EINVAL, "body:%d:%d: unknown field '%s' (model, vms, "
-					  "pids, interval_ms, record, resctrl, wait)", x->line, x->col, k);
+					  "pids, interval_ms, record, resctrl, wait, recording)", x->line, x->col, k);
 		}
 		continue;
 type:
@@ -756,6 +771,10 @@ type:
 	if (c->n_vms && c->n_pids)
 		return vp_err_set(err, VP_EINVAL, "a session counts VMs or processes, not both "
 				  "(\"vms\" and \"pids\")");
+	if (c->recording && c->other)
+		return vp_err_set(err, VP_EINVAL, "a replayed session takes its model, targets and "
+				  "interval from the recording: \"%s\" does not go with \"recording\"",
+				  c->other);
 	return 0;
 too_many:
 	return vp_err_set(err, VP_EINVAL, "a session names at most %d %s (max_targets; each "
@@ -843,6 +862,209 @@ static int open_recording(struct vpd *d, struct session *s, struct vp_err *err)
 	return ret;
 }
 
+/* Unix time of a recording's ISO 8601 "created" (UTC), NaN when it cannot be read. */
+static double created_time(const char *iso)
+{
+	struct tm tm;
+	const char *end;
+
+	memset(&tm, 0, sizeof(tm));
+	if (!iso || !(end = strptime(iso, "%Y-%m-%dT%H:%M:%S", &tm)) || (*end && *end != 'Z'))
+		return NAN;
+	return (double)timegm(&tm);
+}
+
+/* The owner's sessions and the daemon's against their limits; under the lock.  0 or a reply. */
+static int over_limits(struct vpd_req *r, enum MHD_Result *ret)
+{
+	struct vpd *d = r->d;
+	struct vpd_sessions *ss = d->sessions;
+	size_t i, n_mine = 0;
+
+	/* ended sessions count too: they keep their frames until deleted or forgotten */
+	for (i = 0; i < ss->n; i++)
+		n_mine += !strcmp(ss->v[i]->owner, r->user.name);
+	if (r->user.lim.max_sessions && n_mine >= (size_t)r->user.lim.max_sessions) {
+		vpd_audit(d, r->user.name, "session.start", NULL, "429 %zu sessions", n_mine);
+		*ret = vpd_reply_error(r, MHD_HTTP_TOO_MANY_REQUESTS, "user '%s' already has %zu "
+				       "session%s (running or ended), the limit; ended sessions are "
+				       "forgotten %d s after they end, or when deleted", r->user.name,
+				       n_mine, n_mine == 1 ? "" : "s", d->conf.session_keep_s);
+		return 1;
+	}
+	if (ss->n >= (size_t)d->conf.max_sessions) {
+		vpd_audit(d, r->user.name, "session.start", NULL, "429 %zu sessions in all", ss->n);
+		*ret = vpd_reply_error(r, MHD_HTTP_TOO_MANY_REQUESTS, "the daemon already has %zu "
+				       "sessions (running or ended), its limit (max_sessions)", ss->n);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * POST {"recording": NAME}: a session whose frames are a recording's (in
+ * --recordings-dir, the user's own or any for an admin), read once, with
+ * the recorded model: its history, stream, /metrics series and diagnosis
+ * come from the file, evaluated by the same code as report and diagnose.
+ * It needs no collector, and it is ended from the start (nothing more will
+ * come); it is forgotten as ended sessions are.
+ */
+static enum MHD_Result replay_create(struct vpd_req *r, const char *name)
+{
+	struct vpd *d = r->d;
+	struct vpd_sessions *ss = d->sessions;
+	struct recording rec;
+	struct model *m = NULL;
+	struct model_avail av;
+	struct collect_frame fr, total;
+	struct rec_total *acc;
+	struct cost_ci_set ci = { 0 };
+	struct session *s = NULL;
+	struct vp_err err = { 0, "" }, ferr = { 0, "" };
+	struct diags dg;
+	struct sbuf sb = SBUF_INIT;
+	struct stat st;
+	enum MHD_Result ret;
+	double t0, at;
+	char *path = NULL;
+	int more;
+
+	memset(&rec, 0, sizeof(rec));
+	if (!d->conf.recordings_dir)
+		return vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "this daemon has no recordings: it "
+				       "was started without --recordings-dir");
+	if (!srv_name_ok(name))
+		return vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "invalid recording name '%s'", name);
+	path = xasprintf("%s/%s", d->conf.recordings_dir, name);
+	/* a FIFO or a device would hang the open; a link could lead out of the directory */
+	if (!vpd_rec_visible(r, name) || lstat(path, &st)) {
+		ret = vpd_reply_error(r, MHD_HTTP_NOT_FOUND, "no recording '%s'", name);
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "recording '%s' is not a regular file",
+				      name);
+		goto out;
+	}
+	if (rec_open(path, &rec, &err)) {
+		ret = vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "%s", err.msg);
+		goto out;
+	}
+	pthread_mutex_lock(&ss->lock);
+	if (ss->stop) {
+		ret = vpd_reply_error(r, MHD_HTTP_SERVICE_UNAVAILABLE, "the daemon is stopping");
+		pthread_mutex_unlock(&ss->lock);
+		goto out;
+	}
+	if (over_limits(r, &ret)) {
+		pthread_mutex_unlock(&ss->lock);
+		goto out;
+	}
+	if (!rec.model_name || !model_registry_find(&ss->pl.reg, rec.model_name)) {
+		ret = vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "recording '%s' was made with model "
+				      "'%s', which this daemon does not have (GET /api/v1/models "
+				      "lists them; --model-path adds a directory)", name,
+				      rec.model_name ? rec.model_name : "?");
+		pthread_mutex_unlock(&ss->lock);
+		goto out;
+	}
+	diags_init(&dg);
+	if (model_registry_open(&ss->pl.reg, rec.model_name, &m, &dg, &err)) {
+		diags_release(&dg);
+		ret = vpd_reply_err(r, &err);
+		pthread_mutex_unlock(&ss->lock);
+		goto out;
+	}
+	diags_release(&dg);
+	s = xcalloc(1, sizeof(*s));
+	s->refs = 1;
+	snprintf(s->id, sizeof(s->id), "s%u", ++ss->next_id);
+	pthread_mutex_unlock(&ss->lock);
+
+	/* the frames, outside the lock: a long recording takes a while */
+	if (rec_bind_model(&rec, m, &av, &err)) {
+		ret = vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "%s", err.msg);
+		goto out;
+	}
+	snprintf(s->owner, sizeof(s->owner), "%s", r->user.name);
+	s->model = m;
+	s->vms = xcalloc(1, sizeof(char *));
+	s->pids = xcalloc(1, sizeof(int));
+	s->interval_ms = (int)(rec.interval_s * 1000 + 0.5);
+	s->replay = xstrdup(name);
+	t0 = created_time(rec.created);
+	at = t0;
+	acc = rec_total_new(&rec, m);
+	while ((more = rec_next_frame(&rec, &fr, &ferr)) > 0) {
+		struct frame_meta meta;
+		struct jw w;
+		size_t i;
+
+		s->seq++;
+		at += fr.duration;
+		meta.session = s->id;
+		meta.seq = s->seq;
+		meta.time = at;
+		meta.av = &av;
+		jw_init(&w, &sb, false);
+		frame_json_write(&w, &meta, m, &fr);
+		history_push(s, sbuf_detach(&sb));
+		rec_total_add(acc, &fr);
+		cost_ci_add(&ci, &fr);
+		s->targets = 0;
+		for (i = 0; i < fr.n_rows; i++)
+			s->targets += fr.rows[i].kind == ENT_VCPU || fr.rows[i].kind == ENT_THREAD;
+		if (s->have_last)
+			collect_frame_release(&s->last);
+		s->last = fr;
+		s->have_last = true;
+	}
+	rec_total_finish(acc, &total);
+	/* the diagnosis as `diagnose --json FILE` gives it (a damaged file: what was read) */
+	if (rec.n_read && diagnose_recorded_render(&rec, m, &av, &total, rec.n_read, &ci, true,
+						   more < 0, &sb, &err) == 0)
+		s->replay_diag = sbuf_detach(&sb);
+	collect_frame_release(&total);
+	cost_ci_release(&ci);
+	model_avail_release(m, &av);
+	s->started = isfinite(t0) ? t0 : (double)vp_wall_ns() / 1e9;
+	s->ended_why = more < 0 ? xasprintf("replayed recording '%s' up to its damage: %s", name,
+					    ferr.msg) :
+		       xasprintf("replayed recording '%s': %llu intervals", name,
+				 (unsigned long long)s->seq);
+	if (!s->replay_diag && rec.n_read)
+		fprintf(stderr, "vmmprofd: warning: session %s: no diagnosis of recording '%s': %s\n",
+			s->id, name, err.msg);
+
+	pthread_mutex_lock(&ss->lock);
+	if (ss->stop || over_limits(r, &ret)) {
+		if (ss->stop)
+			ret = vpd_reply_error(r, MHD_HTTP_SERVICE_UNAVAILABLE, "the daemon is stopping");
+		pthread_mutex_unlock(&ss->lock);
+		goto out;
+	}
+	s->listed = true;
+	s->ended_ns = vp_now_ns();
+	VP_GROW(ss->v, ss->cap, ss->n + 1);
+	ss->v[ss->n++] = s;
+	pthread_cond_broadcast(&ss->frames);
+	vpd_audit(d, r->user.name, "session.replay", s->id, "201 recording %s, model %s, %llu "
+		  "frames", name, s->model->name, (unsigned long long)s->seq);
+	ret = reply_session(r, MHD_HTTP_CREATED, s);
+	s = NULL;
+	pthread_mutex_unlock(&ss->lock);
+out:
+	if (s) {
+		/* refused after the model was opened: the session takes it, and frees it */
+		s->model = m;
+		session_unref(s);
+	}
+	rec_release(&rec);
+	sbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
 enum MHD_Result vpd_session_create(struct vpd_req *r)
 {
 	struct vpd *d = r->d;
@@ -856,12 +1078,16 @@ enum MHD_Result vpd_session_create(struct vpd_req *r)
 	struct diags dg;
 	const char *model_name;
 	enum MHD_Result ret;
-	size_t i, n_mine = 0;
+	size_t i;
 
 	if (jv_parse(&v, r->body.buf ? r->body.buf : "", r->body.len, "body", &err))
 		return vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "%s", err.msg);
 	if (parse_create(&v, &c, d->conf.max_targets, &err)) {
 		ret = vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "%s", err.msg);
+		goto out_json;
+	}
+	if (c.recording) {
+		ret = replay_create(r, c.recording);
 		goto out_json;
 	}
 	if (r->user.lim.min_interval_ms && c.interval_ms < r->user.lim.min_interval_ms) {
@@ -887,23 +1113,8 @@ enum MHD_Result vpd_session_create(struct vpd_req *r)
 				      ss->hub ? "the daemon is stopping" : ss->hub_error);
 		goto out_unlock;
 	}
-	/* ended sessions count too: they keep their frames until deleted or forgotten */
-	for (i = 0; i < ss->n; i++)
-		n_mine += !strcmp(ss->v[i]->owner, r->user.name);
-	if (r->user.lim.max_sessions && n_mine >= (size_t)r->user.lim.max_sessions) {
-		vpd_audit(d, r->user.name, "session.start", NULL, "429 %zu sessions", n_mine);
-		ret = vpd_reply_error(r, MHD_HTTP_TOO_MANY_REQUESTS, "user '%s' already has %zu "
-				      "session%s (running or ended), the limit; ended sessions are "
-				      "forgotten %d s after they end, or when deleted", r->user.name,
-				      n_mine, n_mine == 1 ? "" : "s", d->conf.session_keep_s);
+	if (over_limits(r, &ret))
 		goto out_unlock;
-	}
-	if (ss->n >= (size_t)d->conf.max_sessions) {
-		vpd_audit(d, r->user.name, "session.start", NULL, "429 %zu sessions in all", ss->n);
-		ret = vpd_reply_error(r, MHD_HTTP_TOO_MANY_REQUESTS, "the daemon already has %zu "
-				      "sessions (running or ended), its limit (max_sessions)", ss->n);
-		goto out_unlock;
-	}
 	model_name = c.model ? c.model : ss->pl.model->name;
 	if (!model_registry_find(&ss->pl.reg, model_name)) {
 		ret = vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "no model '%s' (GET /api/v1/models "
@@ -1172,6 +1383,17 @@ enum MHD_Result vpd_session_diagnosis(struct vpd_req *r, const char *id)
 	s = lookup(r, id);
 	if (!s) {
 		ret = vpd_reply_error(r, MHD_HTTP_NOT_FOUND, "no session '%s'", id);
+		goto out;
+	}
+	if (s->replay) {
+		/* a replayed recording: diagnose --json of the file, made when it was read */
+		if (s->replay_diag) {
+			sbuf_addstr(&sb, s->replay_diag);
+			ret = vpd_reply_json(r, MHD_HTTP_OK, &sb);
+		} else {
+			ret = vpd_reply_error(r, MHD_HTTP_CONFLICT, "session '%s' (%s): no diagnosis",
+					      id, s->ended_why ? s->ended_why : "replayed");
+		}
 		goto out;
 	}
 	if (!s->running) {
@@ -1652,12 +1874,15 @@ enum MHD_Result vpd_metrics(struct vpd_req *r)
 	for (i = 0; i < ss->n; i++) {
 		struct session *s = ss->v[i];
 
-		if (!s->running)
+		/* a replayed session: its recording's last interval */
+		if (!s->running && !s->replay)
 			continue;
 		views[in.n_views].session = s->id;
 		views[in.n_views].model = s->model;
 		views[in.n_views].frame = s->have_last ? &s->last : NULL;
 		in.n_views++;
+		if (s->replay)
+			continue;
 		in.self.sessions++;
 		in.self.targets += s->targets;
 	}

@@ -43,11 +43,6 @@ void top_count_rows_release(struct top_counting *c)
 	c->n_whys = 0;
 }
 
-static enum vp_quality vq_of(enum vp_quality q)
-{
-	return q == VQ_APPORTIONED ? VQ_APPORTIONED : q == VQ_PROXY ? VQ_PROXY : VQ_MEASURED;
-}
-
 /*
  * Each factor's state and the reason behind it: the model's binding when
  * counting is on (av: what exists here), else top's software figure and
@@ -194,6 +189,7 @@ int top_count_start(struct top_state *s, const struct model *m, const struct cal
 static void no_value(struct top_cell *cell, const char *why)
 {
 	cell->cost_pct = NAN;
+	cell->cost_q = VQ_UNAVAILABLE;
 	cell->sev = SEV_NA;
 	if (cell->src == TOP_SRC_PLACEMENT || cell->src == TOP_SRC_RESCTRL ||
 	    cell->src == TOP_SRC_XEN_PSR)
@@ -266,10 +262,11 @@ static void fill(struct top_state *s, const struct model *m, const struct model_
 			no_value(cell, nan_why(s, m, av, rs, f, r, k));
 		} else {
 			cell->q.v = r->fv[k].score;
-			cell->q.q = vq_of(s->cnt.quality[k]);
+			/* the row's own quality, as the frame JSON, report and /metrics say it */
+			cell->q.q = frame_factor_quality(m, f, r, k);
 			cell->q.why = s->factor_why[k];
 			cell->cost_pct = r->fv[k].cost_pct;
-			cell->cost_est = r->cost.anchor == ANCHOR_ESTIMATED;
+			cell->cost_q = frame_cost_quality(m, f, r, k);
 			cell->sev = r->fv[k].sev;
 			cell->src = TOP_SRC_MODEL;
 		}
@@ -384,4 +381,123 @@ void top_count_sample(struct top_state *s)
 	}
 	free(fresh);
 	free(fresh_vm);
+}
+
+static const char *replay_reason(const void *ctx, size_t input)
+{
+	const char *const *why = ctx;
+
+	return why ? why[input] : NULL;
+}
+
+void top_replay_start(struct top_state *s, const struct model *m, const struct calib *cal,
+		      const struct model_avail *av, const char *what)
+{
+	struct top_counting *c = &s->cnt;
+
+	c->m = m;
+	c->cal = cal;
+	c->on = true;
+	snprintf(c->model, sizeof(c->model), "%s", m->name);
+	snprintf(c->model_why, sizeof(c->model_why), "%s", what);
+	c->off[0] = '\0';
+	top_count_describe(s, av);
+}
+
+void top_replay_frame(struct top_state *s, const struct model_avail *av,
+		      const struct collect_frame *f, const char *const *input_reason)
+{
+	const struct model *m = s->cnt.m;
+	const struct topology *t = &s->plat.topo;
+	struct reason_src rs = { replay_reason, input_reason };
+	size_t *vm_of = xcalloc(f->n_rows + 1, sizeof(size_t));
+	size_t i, k;
+	int n;
+
+	top_count_rows_release(&s->cnt);
+	free(s->nodes);
+	free(s->vms);
+	free(s->vcpus);
+	free(s->ended);
+	s->ended = NULL;
+	s->n_ended = 0;
+	s->samples++;
+	s->t_ns = f->t_ns;
+	s->interval_s = f->duration;
+	/* what a recording does not keep is n/a, never 0: node memory, page rates, load */
+	s->n_nodes = (size_t)t->n_nodes;
+	s->nodes = xcalloc(s->n_nodes + 1, sizeof(*s->nodes));
+	for (i = 0; i < s->n_nodes; i++) {
+		struct top_node *r = &s->nodes[i];
+
+		r->node = t->nodes[i].id;
+		r->mem_total = r->mem_used = r->local_rate = r->remote_rate = r->miss_rate = NAN;
+		r->cpu_load = NAN;
+	}
+	s->vms = xcalloc(f->n_rows + 1, sizeof(*s->vms));
+	s->vcpus = xcalloc(f->n_rows + 1, sizeof(*s->vcpus));
+	s->n_vms = s->n_vcpus = 0;
+	for (i = 0; i < f->n_rows; i++) {
+		const struct collect_row *r = &f->rows[i];
+		struct top_cell *cells;
+
+		if (r->kind == ENT_VM || r->kind == ENT_PROCESS) {
+			struct top_vm *v = &s->vms[s->n_vms];
+			uint64_t most = 0, all = 0;
+
+			vm_of[i] = s->n_vms++;
+			v->ent = -1;
+			snprintf(v->name, sizeof(v->name), "%s", r->name ? r->name : "?");
+			v->hypervisor = hv_adapter_name(r->adapter);
+			v->id = r->domid >= 0 ? r->domid : r->pid;
+			v->cpu_pct = NAN;
+			v->home = -1;
+			for (k = 0; k < VP_ARRAY_SIZE(v->mem_node); k++)
+				v->mem_node[k] = NAN;
+			for (n = 0; r->mem_node && n < r->n_mem_nodes; n++) {
+				all += r->mem_node[n];
+				if ((size_t)n < VP_ARRAY_SIZE(v->mem_node))
+					v->mem_node[n] = (double)r->mem_node[n];
+				if (r->mem_node[n] > most) {
+					most = r->mem_node[n];
+					v->home = n;
+				}
+			}
+			v->mem = r->mem_node ? (double)all : NAN;
+			cells = v->factor;
+		} else if ((r->kind == ENT_VCPU || r->kind == ENT_THREAD) && r->vm_row < i) {
+			struct top_vcpu *c = &s->vcpus[s->n_vcpus++];
+
+			c->vm = vm_of[r->vm_row];
+			c->ent = -1;
+			c->index = r->index;
+			c->tid = r->tid;
+			c->cpu = r->cpu;
+			c->node = r->node;
+			c->cpu_pct = NAN;
+			for (k = 0; k < VP_ARRAY_SIZE(c->node_run_s); k++)
+				c->node_run_s[k] = NAN;
+			snprintf(c->affinity, sizeof(c->affinity), "-");
+			snprintf(c->residency, sizeof(c->residency), "%s",
+				 f->residency ? f->residency : "sampled");
+			if (c->vm < s->n_vms)
+				s->vms[c->vm].n_vcpus++;
+			for (k = 0; k < s->n_nodes; k++)
+				s->nodes[k].n_vcpus += s->nodes[k].node == r->node;
+			cells = c->factor;
+		} else {
+			continue;
+		}
+		for (n = 0; n < TOP_NFACTORS; n++) {
+			cells[n].q.v = NAN;
+			cells[n].q.q = VQ_UNAVAILABLE;
+			cells[n].q.why = s->factor_why[n];
+			cells[n].cost_pct = NAN;
+			cells[n].cost_q = VQ_UNAVAILABLE;
+			cells[n].sev = SEV_NA;
+			cells[n].src = TOP_SRC_NONE;
+		}
+		fill(s, m, av, &rs, f, r, cells);
+	}
+	free(vm_of);
 }

@@ -277,6 +277,7 @@ static void factors(struct top_state *s, struct top_cell *f, struct qval localit
 		f[i].q.q = VQ_UNAVAILABLE;
 		f[i].q.why = s->factor_why[i];
 		f[i].cost_pct = NAN;
+		f[i].cost_q = VQ_UNAVAILABLE;
 		f[i].sev = SEV_NA;
 		f[i].src = TOP_SRC_NONE;
 	}
@@ -728,12 +729,6 @@ static const char *sev_marks(const struct top_cell *c, bool sev_mark)
 	return !sev_mark ? "" : c->sev == SEV_CRITICAL ? "!!" : c->sev == SEV_WARNING ? "!" : "";
 }
 
-/* A cell's cost quality: estimate without a stall count, else its value's. */
-static enum vp_quality cost_quality(const struct top_cell *c)
-{
-	return c->cost_est ? VQ_ESTIMATE : c->q.q;
-}
-
 void top_fmt_factor_short(char *buf, size_t size, int factor, const struct top_cell *c, bool sev_mark)
 {
 	const struct qval *q = &c->q;
@@ -742,7 +737,7 @@ void top_fmt_factor_short(char *buf, size_t size, int factor, const struct top_c
 
 	if (!isnan(q->v) && c->src == TOP_SRC_MODEL && isfinite(c->cost_pct))
 		snprintf(buf, size, "%s%s", vp_factor_cell(cell, sizeof(cell), c->cost_pct,
-			 cost_quality(c), NAN, q->q), sev);
+			 c->cost_q, NAN, q->q), sev);
 	else
 		top_fmt_factor(buf, size, factor, c, sev_mark);
 }
@@ -760,7 +755,7 @@ void top_fmt_factor(char *buf, size_t size, int factor, const struct top_cell *c
 		snprintf(buf, size, "n/a");
 	else if (c->src == TOP_SRC_MODEL && isfinite(c->cost_pct))
 		snprintf(buf, size, "%s/%s%s", vp_factor_cell(s, sizeof(s), NAN, q->q, q->v, q->q),
-			 vp_factor_cell(k, sizeof(k), c->cost_pct, cost_quality(c), NAN, q->q), sev);
+			 vp_factor_cell(k, sizeof(k), c->cost_pct, c->cost_q, NAN, q->q), sev);
 	else if (c->src == TOP_SRC_MODEL)
 		snprintf(buf, size, "%s%s", vp_factor_cell(s, sizeof(s), NAN, q->q, q->v, q->q), sev);
 	else if (factor == FACTOR_LLC)

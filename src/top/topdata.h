@@ -41,7 +41,8 @@ struct top_cell {
 	struct qval q;                  /* the value shown (model score, or the software figure),
 					   its label and reason (points into the top_state) */
 	double cost_pct;                /* model: the factor's cost as % of cycles; NaN none */
-	bool cost_est;                  /* that cost is estimated (no stall count anchors it) */
+	enum vp_quality cost_q;         /* that cost's quality (frame_cost_quality(): estimate
+					   when no stall count anchors it) */
 	enum severity sev;              /* model: the score against its thresholds; SEV_NA otherwise */
 	enum top_src src;
 };
@@ -224,6 +225,21 @@ void top_count_off(struct top_state *s, const char *why);
 void top_apply_frame(struct top_state *s, const struct model *m, const struct model_avail *av,
 		     const struct collect_frame *f,
 		     const char *(*reason)(const void *ctx, size_t input), const void *ctx);
+/*
+ * Replay (top --replay FILE): the rows come from a recording's frames, not
+ * from this host.  top_replay_start() sets counting to model m as recorded
+ * (av: what was available then; what says where the frames come from, for
+ * the status line); s needs only top_init_remote() and the recording's
+ * topology in s->plat.  top_replay_frame() makes the rows of one frame
+ * (bound to m): its VMs and vCPUs with their cells as a live sample fills
+ * them, node rows with what a recording does not keep (memory, page rates,
+ * load) n/a.  input_reason[i] says why model input i was not recorded
+ * (NULL: it was; the array may be NULL).
+ */
+void top_replay_start(struct top_state *s, const struct model *m, const struct calib *cal,
+		      const struct model_avail *av, const char *what);
+void top_replay_frame(struct top_state *s, const struct model_avail *av,
+		      const struct collect_frame *f, const char *const *input_reason);
 void top_release(struct top_state *s);
 /* Scan, update attribution and rebuild the rows. */
 int top_sample(struct top_state *s, struct vp_err *err);

@@ -213,8 +213,7 @@ static void json_factors(struct jw *w, const struct top_cell *c)
 		jw_kstr(w, "why", c[f].q.why);
 		jw_kstr(w, "source", src_names[c[f].src]);
 		jw_kdouble(w, "cost_pct", c[f].cost_pct);
-		jw_kstr(w, "cost_quality", isnan(c[f].cost_pct) ? NULL : c[f].cost_est ? "estimate" :
-			vp_quality_name(c[f].q.q));
+		jw_kstr(w, "cost_quality", isnan(c[f].cost_pct) ? NULL : vp_quality_name(c[f].cost_q));
 		jw_kstr(w, "severity", severity_name(c[f].sev));
 		jw_obj_end(w);
 	}
@@ -420,7 +419,8 @@ static void factors_from_json(const struct jv *o, struct top_cell *c)
 		c[f].q.q = quality_of(jv_str(e, "quality"));
 		c[f].q.why = jv_str(e, "why");
 		c[f].cost_pct = jv_num(e, "cost_pct");
-		c[f].cost_est = jv_str(e, "cost_quality") && !strcmp(jv_str(e, "cost_quality"), "estimate");
+		/* a line without cost_quality (older): the value's */
+		c[f].cost_q = jv_str(e, "cost_quality") ? quality_of(jv_str(e, "cost_quality")) : c[f].q.q;
 		c[f].sev = severity_of(jv_str(e, "severity"));
 		c[f].src = src_of(jv_str(e, "source"), f, &c[f].q);
 	}

@@ -98,7 +98,10 @@ TEST(frame_json_by_hand)
 #define NOCOSTS ",\"costs\":{\"anchor\":\"none\",\"budget_cycles\":null,\"remainder_cycles\":null," \
 	"\"base_cycles\":null,\"llc_base_cycles\":null,\"mlp\":null,\"suspect\":false," \
 	"\"anchor_why\":null}"
+/* a row with neither score nor cost: unavailable in this interval, as report, top and
+ * /metrics say of it (not the model's "proxy"), with why */
 #define NOCOST ",\"cost_why\":\"no cost was computed for this row\""
+#define NOVALUE ",\"reason\":\"no score and no cost for this row in the interval\""
 	CHECK_STR(sbuf_str(&sb),
 		  "{\"schema\":\"vmmprof-frame/1\",\"session\":\"s7\",\"seq\":12,"
 		  "\"time\":1764470000.5,\"duration\":2,\"model\":\"fj\",\"rows\":["
@@ -112,7 +115,7 @@ TEST(frame_json_by_hand)
 		  "\"tid\":1240,\"cpu\":1,\"node\":null,\"cycles\":null,"
 		  "\"metrics\":{\"cpu_util\":0.5,\"half\":null},"
 		  "\"factors\":{\"locality\":{\"score\":null,\"cost_cycles\":null,"
-		  "\"cost_pct\":null,\"quality\":\"proxy\"" NOCOST "}," REST "}" NOCOSTS "}],"
+		  "\"cost_pct\":null,\"quality\":\"unavailable\"" NOVALUE "}," REST "}" NOCOSTS "}],"
 		  "\"scaling\":[{\"event\":\"task-clock\",\"running_pct\":62.5}],"
 		  "\"notes\":\"note \\\"x\\\"\"}");
 

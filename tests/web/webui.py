@@ -2,7 +2,7 @@
 
   webui.py SCENARIO --url URL --tokens DIR --out DIR [--keep DIR] [--pid PID]
 
-SCENARIO is login, session or viewer.  DIR holds alice.token (operator),
+SCENARIO is login, session, viewer or replay.  DIR holds alice.token (operator),
 bob.token (viewer) and root.token (admin).  Each scenario prints what it
 checks and exits non-zero at the first failed check.  Expected values come
 from the machine (/proc, /sys) or from the daemon's own API read beside the
@@ -411,14 +411,71 @@ def scenario_viewer(args, b):
         api(args.url, alice, "DELETE", "/sessions/" + sid)
 
 
+def scenario_replay(args, b):
+    """A recording replayed from the Recordings list: the cells and quality words the page
+    shows for each row of the last frame, and the diagnosis's, dumped to --dump for
+    tests/cli/vocab-fronts.py to hold against report, diagnose, top and /metrics."""
+    alice = token(args, "alice")
+    page = b.new_page(args.url + "/")
+    login(page, alice)
+    check(args.recording and len(args.recording) == len(args.dump or []), "a --dump for each --recording")
+    for name, dump in zip(args.recording, args.dump):
+        replay_one(args, page, alice, name, dump)
+    no_errors(page)
+
+
+def replay_one(args, page, alice, name, dump):
+    sel = "#recordings-table tbody tr[data-name=%s] button.replay" % json.dumps(name)
+    page.wait_for("!!document.querySelector(%s)" % json.dumps(sel), 60, "the recording in the list")
+    before = page.eval("document.getElementById('sv-id').textContent")
+    page.click(sel)
+    sid = page.wait_for("!document.getElementById('session-view').hidden && "
+                        "document.getElementById('sv-id').textContent !== %s && "
+                        "document.getElementById('sv-id').textContent" % json.dumps(before),
+                        60, "the replayed session's view")
+    st, s = api(args.url, alice, "GET", "/sessions/" + sid)
+    check(st == 200 and s.get("replay") == name, "session %s replays %s: %s" % (sid, name, s))
+    page.wait_for("/frame %d /.test(document.getElementById('sv-meta').textContent)" % s["seq"], 60,
+                  "the last frame (%d) shown" % s["seq"])
+    rows = page.eval("""(() => {
+        const out = {};
+        for (const tr of document.querySelectorAll('#factors-table tbody tr[data-key]'))
+            out[tr.dataset.key] = [...tr.querySelectorAll('td.factor')].map((td) => ({
+                text: td.innerText,
+                score: td.querySelector('.fscore') ? td.querySelector('.fscore').textContent : null,
+                cost: td.querySelector('.fcost') ? td.querySelector('.fcost').textContent : null,
+                words: [...td.querySelectorAll('.q')].map((q) => q.textContent)}));
+        return out;
+    })()""")
+    check(len(rows) > 0, "the page shows %d rows of the replayed frame" % len(rows))
+    page.click("#diagnose")
+    page.wait_for("!!document.getElementById('diag-meta')", 60, "the diagnosis")
+    diag = page.eval("""(() => {
+        const out = {};
+        for (const tr of document.querySelectorAll('#diag-vms tbody tr'))
+            out[tr.cells[0].textContent] = [...tr.querySelectorAll('td.factor')].map((td) => ({
+                text: td.innerText,
+                score: td.querySelector('.fscore') ? td.querySelector('.fscore').textContent : null,
+                words: [...td.querySelectorAll('.q')].map((q) => q.textContent)}));
+        return out;
+    })()""")
+    with open(dump, "w") as f:
+        json.dump({"seq": s["seq"], "rows": rows, "diagnosis": diag}, f, indent=1)
+    shot(page, args, "t9111-replay-" + name.replace("+", "-").replace(".", "-"), 600, ["Session " + sid])
+    api(args.url, alice, "DELETE", "/sessions/" + sid)
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("scenario", choices=["login", "session", "viewer"])
+    ap.add_argument("scenario", choices=["login", "session", "viewer", "replay"])
     ap.add_argument("--url", required=True)
     ap.add_argument("--tokens", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--keep")
     ap.add_argument("--pid", type=int)
+    ap.add_argument("--recording", action="append",
+                    help="replay: a recording's name in the daemon's directory (repeatable)")
+    ap.add_argument("--dump", action="append", help="replay: where its shown cells go (JSON), one per --recording")
     ap.add_argument("--models", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "models"))
     args = ap.parse_args()
     try:
