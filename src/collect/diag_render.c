@@ -86,8 +86,10 @@ static void entity_name(const struct diag_input *in, const struct diag_bottlenec
 const char *factor_unavailable(const struct model *m, const struct model_avail *av,
 				      enum factor_id f)
 {
+	/* av's reason first: the collector adds what would enable it here (Xen) */
 	if (m->factors[f].quality == VQ_UNAVAILABLE)
-		return m->factors[f].reason ? m->factors[f].reason : "the model cannot see it";
+		return av->factor_reason[f] ? av->factor_reason[f] : m->factors[f].reason ?
+		       m->factors[f].reason : "the model cannot see it";
 	if (!av->factor_ok[f])
 		return av->factor_reason[f] ? av->factor_reason[f] : "its inputs are missing here";
 	return NULL;

@@ -461,6 +461,29 @@ static void resolve_events(struct cview *c)
 			c->act_in[i] = -1;
 }
 
+/*
+ * On a Xen dom0 a factor that cannot be evaluated says what would measure it
+ * per domain there (Xen PSR, the vPMU, or nothing dom0 can reach), after the
+ * model's own reason: a software model's "needs a core PMU" names no way to
+ * get one on Xen (docs/xen.md).
+ */
+static void xen_factor_reasons(struct cview *c, const struct platform *p)
+{
+	char why[768];
+	int f;
+
+	for (f = 0; p && f < FACTOR_N; f++) {
+		char *old = c->av.factor_reason[f];
+
+		if ((c->o.model->factors[f].quality != VQ_UNAVAILABLE && c->av.factor_ok[f]) ||
+		    !platform_xen_factor_why(p, f, why, sizeof(why)))
+			continue;
+		c->av.factor_reason[f] = xasprintf("%s; on this Xen dom0: %s",
+						   old ? old : "not measurable", why);
+		free(old);
+	}
+}
+
 int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *db,
 	      struct resctrl_vms *rdt, struct trace_share *ts, struct vp_err *err)
 {
@@ -501,6 +524,7 @@ int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *d
 	model_check_inputs(m, check_input, &cc, &c->av, &d);
 	diags_release(&d);
 	c->have_av = true;
+	xen_factor_reasons(c, o->plat);
 	for (i = 0; i < m->n_inputs; i++) {
 		const struct model_input *in = &m->inputs[i];
 

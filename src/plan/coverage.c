@@ -258,11 +258,10 @@ static void note(struct cov_row *r, const char *fmt, ...)
  */
 static void xen_dom0_rows(const struct platform *p, struct coverage *c, const struct checked *sw)
 {
-	char pmu[320], psr[192];
+	char pmu[320], why[768];
 	int f;
 
 	platform_xen_pmu_why(p, pmu, sizeof(pmu));
-	platform_xen_psr(p, psr, sizeof(psr));
 	for (f = 0; f < FACTOR_N; f++) {
 		struct cov_row *r = &c->rows[f];
 
@@ -289,29 +288,8 @@ static void xen_dom0_rows(const struct platform *p, struct coverage *c, const st
 		}
 		if (r->quality != VQ_UNAVAILABLE)
 			continue;
-		switch (f) {
-		case FACTOR_LLC:
-			note(r, "per-domain LLC occupancy: Xen PSR CMT (xl psr-cmt-show "
-			     "cache-occupancy): %s", psr);
-			note(r, "LLC misses: %s", pmu);
-			break;
-		case FACTOR_SHARING:
-			note(r, "HITM and snoop-forward counts: %s", pmu);
-			break;
-		case FACTOR_IMC:
-			note(r, "per-domain bandwidth: Xen PSR MBM (xl psr-cmt-show "
-			     "total-mem-bandwidth): %s", psr);
-			note(r, "memory-controller counters: dom0 has no uncore PMU (Linux registers "
-			     "none under a hypervisor; Xen >= 4.15 faults uncore MSR reads); the IMC's "
-			     "PCI/MMIO registers that dom0 owns are not read by vmmprof yet");
-			break;
-		case FACTOR_QUEUE:
-			/* no core event replaces them (CPI is every kind of stall): the
-			 * vPMU does not help here, so pmu is not named */
-			note(r, "queue trackers (GQ, CHA TOR, the IMC's pending queues) are uncore "
-			     "MSRs, which Xen does not let dom0 read, and no core event counts them");
-			break;
-		}
+		if (platform_xen_factor_why(p, f, why, sizeof(why)))
+			note(r, "%s", why);
 	}
 }
 

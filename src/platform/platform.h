@@ -252,6 +252,14 @@ void platform_xen_pmu_why(const struct platform *p, char *buf, size_t size);
  * command line.  why gets the evidence, or what would enable it.
  */
 bool platform_xen_psr(const struct platform *p, char *why, size_t size);
+/*
+ * On a Xen dom0, what would let factor f (an enum factor_id) be measured
+ * per domain there: Xen PSR (psr=cmt), the vPMU (vpmu=1, pmu_mode 'all',
+ * dom0 pinned 1:1) or nothing reachable from dom0 (the uncore); one line
+ * into buf.  false (buf "") off a dom0 and for locality, whose reason
+ * depends on what the model computes (the coverage table says it).
+ */
+bool platform_xen_factor_why(const struct platform *p, int f, char *buf, size_t size);
 
 /* Index of node id in topo.nodes, or -1. */
 int topology_node_index(const struct topology *t, int node_id);

@@ -8,6 +8,7 @@
 
 #include "util/alloc.h"
 #include "util/run.h"
+#include "util/vocab.h"
 
 /*
  * A PV dom0's kernel sees its own vCPUs and one node; the machine's pCPUs
@@ -368,4 +369,43 @@ bool platform_xen_psr(const struct platform *p, char *why, size_t size)
 	}
 	snprintf(why, size, "psr=%s on Xen's command line", v);
 	return true;
+}
+
+bool platform_xen_factor_why(const struct platform *p, int f, char *buf, size_t size)
+{
+	char pmu[320], psr[192];
+
+	if (size)
+		buf[0] = '\0';
+	if (!p->hv.xen_dom0)
+		return false;
+	platform_xen_pmu_why(p, pmu, sizeof(pmu));
+	if (platform_xen_psr(p, psr, sizeof(psr)))
+		/* Xen can: vmmprof asks only when told to */
+		snprintf(psr + strlen(psr), sizeof(psr) - strlen(psr), ": ask with --xen-psr "
+			 "(the daemon: xen_psr = on)");
+	switch (f) {
+	case FACTOR_LLC:
+		snprintf(buf, size, "per-domain LLC occupancy: Xen PSR CMT (xl psr-cmt-show "
+			 "cache-occupancy): %s; LLC misses: %s", psr, pmu);
+		return true;
+	case FACTOR_SHARING:
+		snprintf(buf, size, "HITM and snoop-forward counts: %s", pmu);
+		return true;
+	case FACTOR_IMC:
+		snprintf(buf, size, "per-domain bandwidth: Xen PSR MBM (xl psr-cmt-show "
+			 "total-mem-bandwidth): %s; memory-controller counters: dom0 has no uncore "
+			 "PMU (Linux registers none under a hypervisor; Xen >= 4.15 faults uncore MSR "
+			 "reads); the IMC's PCI/MMIO registers that dom0 owns are not read by vmmprof "
+			 "yet", psr);
+		return true;
+	case FACTOR_QUEUE:
+		/* no core event replaces them (CPI is every kind of stall): the
+		 * vPMU does not help here, so pmu is not named */
+		snprintf(buf, size, "queue trackers (GQ, CHA TOR, the IMC's pending queues) are "
+			 "uncore MSRs, which Xen does not let dom0 read, and no core event counts "
+			 "them");
+		return true;
+	}
+	return false;
 }

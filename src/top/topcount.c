@@ -69,14 +69,21 @@ void top_count_describe(struct top_state *s, const struct model_avail *av)
 		} else {
 			c->state[f] = f == FACTOR_LOCALITY ? TOP_F_ESTIMATED : TOP_F_UNAVAILABLE;
 			c->quality[f] = VQ_UNAVAILABLE;
+			/* av's reason first: on a Xen dom0 the collector adds what would
+			 * measure it there */
 			if (mf)
 				sbuf_addf(&why, "model '%s': %s", c->model,
-					  mf->quality == VQ_UNAVAILABLE && mf->reason ? mf->reason :
 					  av && av->factor_reason[f] ? av->factor_reason[f] :
+					  mf->quality == VQ_UNAVAILABLE && mf->reason ? mf->reason :
 					  "cannot compute it here");
-			else
+			else {
+				char xen[768];
+
 				sbuf_addf(&why, "counters are off: %s ('vmmprof info' says what "
 					  "would count it here)", c->off);
+				if (platform_xen_factor_why(&s->plat, f, xen, sizeof(xen)))
+					sbuf_addf(&why, "; on this Xen dom0: %s", xen);
+			}
 			if (f == FACTOR_LOCALITY)
 				sbuf_addf(&est, "locality (placement estimate)");
 			else

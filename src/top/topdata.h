@@ -145,7 +145,7 @@ struct top_state {
 	struct cpustat cs_prev;
 	uint64_t prev_ns;
 	unsigned long samples;
-	char factor_why[TOP_NFACTORS][384]; /* how top gets each factor, or why it cannot */
+	char factor_why[TOP_NFACTORS][1280]; /* how top gets each factor, or why it cannot (a Xen dom0 adds what would enable it) */
 
 	/* the rows of the last sample */
 	uint64_t t_ns;
