@@ -217,6 +217,28 @@ for k, l in enumerate(open('$T/top-trace.jsonl'), 1):
     s = json.loads(l)
     print('VMTEST-LOG top-xentrace: sample', k, s.get('interval_s'), [(c['vcpu'], c.get('cpu_pct'), c.get('residency')) for c in s['vcpus'] if c['vm'] == 'vptest'])" 2>&1
 		cmp top-xentrace "$T"
+		# --- the xentrace vmmprof starts dies with it, SIGKILL included; and with
+		# another xentrace running (the real one), vmmprof refuses to start its own
+		"$VM" top --json --xentrace -n 100 -d 1 >"$T/life.jsonl" 2>"$T/life.err" &
+		pid=$!
+		for i in $(seq 1 240); do pidof xentrace >"$T/life-xt" 2>/dev/null && break; sleep 0.5; done
+		kill -9 $pid
+		wait $pid 2>/dev/null
+		for i in $(seq 1 40); do pidof xentrace >/dev/null 2>&1 || break; sleep 0.5; done
+		pidof xentrace >"$T/life-after" 2>&1
+		echo "$i" >"$T/life-waits"
+		[ -s "$T/life-after" ] && kill -INT $(cat "$T/life-after") 2>/dev/null
+		xentrace -D -e 0x00021000 "$T/other.trace" 2>"$T/other.err" &
+		xt=$!
+		echo "$xt" >"$T/second-xt"
+		sleep 2
+		"$VM" top --json --xentrace -n 1 >"$T/second.json" 2>"$T/second.err"
+		echo "$?" >"$T/second.rc"
+		kill -INT $xt 2>/dev/null
+		wait $xt 2>/dev/null
+		rm -f "$T/other.trace"
+		sed 's/^/VMTEST-LOG xentrace-lifetime: /' "$T/life.err" "$T/second.err" "$T/other.err"
+		cmp xentrace-lifetime "$T"
 	else
 		echo "VMTEST skip top-xentrace waiting for vmmprof top --xentrace"
 	fi
@@ -239,6 +261,10 @@ elif has_cmd top; then
 	if has_opt top xen-numa-dump; then
 		"$VM" top --json -n 1 --xen-numa-dump >"$T/top-numa.jsonl" 2>"$T/top-numa.err"
 		echo "$?" >"$T/top-numa.rc"
+	fi
+	if has_opt top xen-psr; then
+		"$VM" top --json -n 1 --xen-psr >"$T/top-psr.jsonl" 2>"$T/top-psr.err"
+		echo "$?" >"$T/top-psr.rc"
 	fi
 	cmp top "$T"
 else

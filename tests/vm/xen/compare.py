@@ -703,6 +703,42 @@ def check_top(d):
     else:
         say("ok", "top-xen-numa-dump", "%s mem_bytes %d = xl list" % (DOMU, want))
 
+    # with --xen-psr: no RDT under TCG, so n/a, and the reason names psr=cmt
+    if not read(d, "top-psr.rc"):
+        say("skip", "top-xen-psr-na", "waiting for 'vmmprof top --xen-psr'")
+        return
+    recs, err = load_jsonl(d, "top-psr.jsonl")
+    vms = [v for r in recs[-1:] for v in r.get("vms", []) if v.get("name") == DOMU]
+    rdt = (vms[0].get("resctrl") or {}) if vms else {}
+    if read(d, "top-psr.rc").strip() != "0" or err or not vms:
+        say("fail", "top-xen-psr-na", "exit %s %s %s" % (read(d, "top-psr.rc").strip(), err or "",
+                                                       read(d, "top-psr.err")[:200]))
+    elif rdt.get("llc_occupancy_bytes") is not None or "psr=cmt" not in str(rdt.get("why")):
+        say("fail", "top-xen-psr-na", "resctrl %r: want n/a naming psr=cmt" % rdt)
+    else:
+        say("ok", "top-xen-psr-na", str(rdt.get("why"))[:200])
+
+
+def check_xentrace_lifetime(d):
+    # SIGKILL: vmmprof's xentrace got SIGINT (PR_SET_PDEATHSIG) and exited
+    xt = read(d, "life-xt").strip()
+    after = read(d, "life-after").strip()
+    if not xt:
+        say("fail", "xentrace-dies-with-vmmprof", "top --xentrace started no xentrace: %s" % read(d, "life.err")[:200])
+    elif after:
+        say("fail", "xentrace-dies-with-vmmprof", "xentrace %s still running 20 s after vmmprof was SIGKILLed" % after)
+    else:
+        say("ok", "xentrace-dies-with-vmmprof", "xentrace %s gone within %s x 0.5 s of vmmprof's SIGKILL" % (xt, read(d, "life-waits").strip()))
+    # a second xentrace: refused, naming the running one
+    other = read(d, "second-xt").strip()
+    rc = read(d, "second.rc").strip()
+    err = read(d, "second.err")
+    want = "xentrace is already running (pid %s)" % other
+    if rc == "0" or want not in err:
+        say("fail", "xentrace-second-refused", "exit %s, stderr %r: want non-zero and %r" % (rc, err[:300], want))
+    else:
+        say("ok", "xentrace-second-refused", err.strip()[:200])
+
 
 def check_destroy(d):
     rc = read(d, "destroy.rc").strip()
@@ -774,6 +810,6 @@ def selftest(root):
 if __name__ == "__main__":
     if sys.argv[1] == "selftest":
         sys.exit(0 if selftest(sys.argv[2]) else 1)
-    check = {"info": check_info, "xentrace": check_xentrace, "top-xentrace": check_top_xentrace, "list": check_list, "diagnose": check_diagnose, "top": check_top,
+    check = {"info": check_info, "xentrace": check_xentrace, "top-xentrace": check_top_xentrace, "list": check_list, "diagnose": check_diagnose, "top": check_top, "xentrace-lifetime": check_xentrace_lifetime,
              "destroy": check_destroy}
     check[sys.argv[1]](sys.argv[2])
