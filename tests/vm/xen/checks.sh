@@ -14,8 +14,9 @@ has_cmd() { "$VM" help 2>/dev/null | awk '/^  [a-z]/ { print $1 }' | grep -qx "$
 has_opt() { "$VM" help "$1" 2>/dev/null | grep -q -- "$2"; }
 stamp() { echo "VMTEST-INFO $* at $(cut -d' ' -f1 /proc/uptime) s"; }
 # want SECTION: the section runs (all do unless vmtest.only=A,B,... is on
-# dom0's command line: VP_XEN_DOM0_ARGS=vmtest.only=xentrace for one check)
-only=$(sed -n 's/.*vmtest\.only=\([^ ]*\).*/\1/p' /proc/cmdline)
+# dom0's command line: VP_XEN_DOM0_ARGS=vmtest.only=xentrace for one check;
+# several joined by '+', since QEMU's -initrd takes a comma for a new module)
+only=$(sed -n 's/.*vmtest\.only=\([^ ]*\).*/\1/p' /proc/cmdline | tr '+' ',')
 want() { [ -z "$only" ] || case ",$only," in *",$1,"*) true ;; *) false ;; esac; }
 data() { # data NAME CMD...: CMD's output (and stderr) as VMTEST-DATA lines
 	n=$1
