@@ -87,6 +87,10 @@ char **apply_split(const char *line, const char **why)
 				memcpy(word + len, p + 1, (size_t)(q - p - 1));
 				len += (size_t)(q - p - 1);
 				p = q + 1;
+			} else if (*p == '\\' && p[1] && p[1] != '\n') {
+				/* outside quotes a backslash keeps the next byte (shell_word()'s '\'') */
+				word[len++] = p[1];
+				p += 2;
 			} else {
 				word[len++] = *p++;
 			}
@@ -148,8 +152,13 @@ static char *virsh_undo(char **w, size_t n, size_t cpus_at, const char *before)
 	struct sbuf sb = SBUF_INIT;
 	size_t k;
 
-	for (k = 0; k < n; k++)
-		sbuf_addf(&sb, "%s%s", k ? " " : "", k == cpus_at ? before : w[k]);
+	for (k = 0; k < n; k++) {
+		/* a word as it was quoted in the advice (a VM name with a space stays one) */
+		char *q = shell_word(k == cpus_at ? before : w[k], false);
+
+		sbuf_addf(&sb, "%s%s", k ? " " : "", q);
+		free(q);
+	}
 	return sbuf_detach(&sb);
 }
 

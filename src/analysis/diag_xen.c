@@ -83,9 +83,11 @@ void diag_advise_xen(const struct diag_input *in, struct diag_result *r, size_t 
 	size_t v, nv = 0, nflag = 0, first = (size_t)-1;
 	double hfrac, gain = NAN;
 	int home, target;
+	char *qn;                     /* its name as one word of a command */
 
 	if (vm->adapter != HVA_XEN || vm->domid == 0) /* dom0 is the host's, not advised */
 		return;
+	qn = shell_word(vm->name, true);
 	for (v = 0; v < in->n_vcpus; v++) {
 		double pc = r->vcpu_pct[v * FACTOR_N + FACTOR_LOCALITY];
 
@@ -132,12 +134,12 @@ void diag_advise_xen(const struct diag_input *in, struct diag_result *r, size_t 
 				 "credit2 runs the vCPU on node %d when a pCPU there is free, elsewhere "
 				 "rather than waiting: most of its accesses become local", h->id);
 			if (in->params.xen_hard_pin)
-				a->command = xasprintf("xl vcpu-pin '%s' %d %s\n", vm->name,
+				a->command = xasprintf("xl vcpu-pin %s %d %s\n", qn,
 					 c->index, h->cpus);
 			else
-				a->command = xasprintf("xl vcpu-pin '%s' %d - %s\n"
+				a->command = xasprintf("xl vcpu-pin %s %d - %s\n"
 					 "# '-' keeps the hard affinity; soft affinity only steers the scheduler\n",
-					 vm->name, c->index, h->cpus);
+					 qn, c->index, h->cpus);
 		}
 		/* the whole domain fits the node: a pool of its own keeps the others off it */
 		if ((int)nv <= h->n_cpus) {
@@ -149,9 +151,9 @@ void diag_advise_xen(const struct diag_input *in, struct diag_result *r, size_t 
 			a->effect = xasprintf("no other domain's vCPU shares node %d's pCPUs or its cache; only if "
 				 "the host can spare the node", h->id);
 			a->command = xasprintf("xl cpupool-numa-split\n"
-				 "xl cpupool-migrate '%s' Pool-node%d\n"
+				 "xl cpupool-migrate %s Pool-node%d\n"
 				 "# cpupool-numa-split makes one pool per node (xl cpupool-list names them); "
-				 "it needs every pCPU still in Pool-0\n", vm->name, h->id);
+				 "it needs every pCPU still in Pool-0\n", qn, h->id);
 		}
 		goto out;
 	}
@@ -218,9 +220,10 @@ void diag_advise_xen(const struct diag_input *in, struct diag_result *r, size_t 
 		}
 		sbuf_addstr(&cmd, " ]\n# vdistances: use Xen's (vmmprof info, xl info -n)\n");
 	}
-	sbuf_addf(&cmd, "xl shutdown -w '%s'\nxl create CONFIG_FILE\n", vm->name);
+	sbuf_addf(&cmd, "xl shutdown -w %s\nxl create CONFIG_FILE\n", qn);
 	a->command = xasprintf("%s", sbuf_str(&cmd));
 out:
+	free(qn);
 	sbuf_release(&ev);
 	sbuf_release(&cmd);
 }

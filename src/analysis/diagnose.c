@@ -467,12 +467,15 @@ static const char *virsh_flags(const struct diag_vm *vm)
 
 static void cmd_pin(const struct diag_vm *vm, int vcpu, int tid, const char *cpus, struct sbuf *sb)
 {
+	char *q = shell_word(vm->name, vm->adapter == HVA_XEN);
+
 	if (vm->adapter == HVA_XEN) /* soft affinity: '-' keeps the hard one (diag_xen.c) */
-		sbuf_addf(sb, "xl vcpu-pin '%s' %d - %s\n", vm->name, vcpu, cpus);
+		sbuf_addf(sb, "xl vcpu-pin %s %d - %s\n", q, vcpu, cpus);
 	else if (vm->adapter == HVA_KVM && vm->libvirt)
-		sbuf_addf(sb, "virsh vcpupin %s %d %s %s\n", vm->name, vcpu, cpus, virsh_flags(vm));
+		sbuf_addf(sb, "virsh vcpupin %s %d %s %s\n", q, vcpu, cpus, virsh_flags(vm));
 	else /* a plain QEMU vCPU, or a native thread, is a host thread */
 		sbuf_addf(sb, "taskset -pc %s %d\n", cpus, tid);
+	free(q);
 }
 
 /*
@@ -523,10 +526,13 @@ static void cmd_pin_vm(const struct diag_input *in, size_t vmi, const char *cpus
 	if (vm->adapter != HVA_KVM)
 		return;
 	if (vm->libvirt) {
-		sbuf_addf(sb, "virsh emulatorpin %s %s %s\n", vm->name, cpus, virsh_flags(vm));
+		char *q = shell_word(vm->name, false);
+
+		sbuf_addf(sb, "virsh emulatorpin %s %s %s\n", q, cpus, virsh_flags(vm));
 		for (k = 0; k < vm->n_iothreads && k < DIAG_MAX_IOTHREADS; k++)
-			sbuf_addf(sb, "virsh iothreadpin %s %d %s %s\n", vm->name,
+			sbuf_addf(sb, "virsh iothreadpin %s %d %s %s\n", q,
 				  vm->iothread_ids[k], cpus, virsh_flags(vm));
+		free(q);
 	} else if (vm->pid > 0) {
 		sbuf_addf(sb, "taskset -pc %s %d\n", cpus, vm->pid);
 	}
@@ -545,13 +551,16 @@ static void cmd_migrate(const struct diag_input *in, const struct diag_vm *vm, i
 	int t = in->nodes[to].id;
 
 	if (vm->adapter == HVA_KVM && vm->libvirt) {
+		char *q = shell_word(vm->name, false);
+
 		if (vm->numa_mode == DN_RESTRICTIVE)
-			sbuf_addf(sb, "virsh numatune %s --nodeset %d %s\n", vm->name, t,
+			sbuf_addf(sb, "virsh numatune %s --nodeset %d %s\n", q, t,
 				  virsh_flags(vm));
 		else if (vm->persist != DP_TRANSIENT)
 			sbuf_addf(sb, "virsh numatune %s --nodeset %d --config   # applies at its next "
 				      "start: a running domain's nodeset changes only in restrictive "
-				      "mode\n", vm->name, t);
+				      "mode\n", q, t);
+		free(q);
 	}
 	if (from >= 0)
 		sbuf_addf(sb, "migratepages %d %d %d\n", vm->pid, in->nodes[from].id, t);
@@ -986,10 +995,14 @@ static void advise_interleave(const struct diag_input *in, struct diag_result *r
 				a->command = xasprintf("# %s is transient: recreate it with <numatune><memory "
 					 "mode='interleave' nodeset='%s'/></numatune> in its XML\n",
 					 vm->name, sbuf_str(&all));
-			else if (vm->libvirt)
+			else if (vm->libvirt) {
+				char *q = shell_word(vm->name, false);
+
 				a->command = xasprintf("virsh numatune %s --mode interleave --nodeset %s --config\n"
 					 "# the mode takes effect when %s next starts\n",
-					 vm->name, sbuf_str(&all), vm->name);
+					 q, sbuf_str(&all), vm->name);
+				free(q);
+			}
 			else
 				a->command = xasprintf("# restart the VM under: numactl --interleave=%s qemu-system-...\n",
 					 sbuf_str(&all));

@@ -112,6 +112,27 @@ static size_t utf8_len(const unsigned char *p, size_t n)
 	return len;
 }
 
+char *shell_word(const char *s, bool always)
+{
+	struct sbuf sb = SBUF_INIT;
+	const char *p;
+	bool plain = *s != '\0';
+
+	for (p = s; *p && plain; p++)
+		plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			(*p >= '0' && *p <= '9') || strchr("_.,:@%+=/-", *p);
+	if (plain && !always)
+		return xstrdup(s);
+	sbuf_addch(&sb, '\'');
+	for (p = s; *p; p++)
+		if (*p == '\'')
+			sbuf_addstr(&sb, "'\\''");
+		else
+			sbuf_addch(&sb, *p);
+	sbuf_addch(&sb, '\'');
+	return sbuf_detach(&sb);
+}
+
 void sbuf_sanitize(struct sbuf *sb, size_t from, bool keep_lines)
 {
 	unsigned char *p = (unsigned char *)sb->buf;

@@ -32,6 +32,13 @@ void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap);
  * never moves the cursor, clears the screen or starts a line of its own.
  */
 void sbuf_sanitize(struct sbuf *sb, size_t from, bool keep_lines);
+/*
+ * s as one word of a POSIX shell command line (heap): as it is when every
+ * byte is one of [A-Za-z0-9_.,:@%+=/-] and always is false, else in single
+ * quotes with each quote written '\'' (so a name with a space, a quote or a
+ * shell metacharacter stays one word, for sh and for diagnose --apply).
+ */
+char *shell_word(const char *s, bool always);
 /* s appended as one line of terminal text (sbuf_sanitize() without keep_lines). */
 void sbuf_addtext(struct sbuf *sb, const char *s);
 /* Formatted, then the whole piece made terminal text: put a line's '\n' after it. */

@@ -6,6 +6,7 @@
 
 #include "analysis/apply.h"
 #include "util/alloc.h"
+#include "util/sbuf.h"
 
 /*
  * Thread 4003 had CPUs 0-3 before (the host-qemu fixture's status file),
@@ -55,6 +56,9 @@ static const struct {
 	{ __LINE__, "virsh vcpupin web1 1 0-1 --live", NULL, NULL, "vCPU's thread before" },
 	{ __LINE__, "virsh vcpupin web1 0 0-1 --live", &web1, NULL, "vCPU's thread before" },
 	{ __LINE__, "virsh vcpupin web1 2 0-1 --live", &web1, NULL, "vCPU's thread before" },
+	/* a name with a space, quoted as sh quotes it, stays one word in the undo */
+	{ __LINE__, "virsh vcpupin 'my vm' 1 0-1 --live", &web1,
+	  "virsh vcpupin 'my vm' 1 0-3 --live", NULL },
 	/* virsh emulatorpin: back to QEMU's main thread's affinity, the same flags */
 	{ __LINE__, "virsh emulatorpin web1 0-1 --live --config", &web1,
 	  "virsh emulatorpin web1 0-7 --live --config", NULL },
@@ -121,6 +125,46 @@ TEST(apply_split_words)
 	apply_split_free(w);
 	CHECK(apply_split("virsh 'unterminated", &why) == NULL);
 	CHECK_STR(why, "unterminated quote");
+}
+
+/*
+ * A VM name as one word of a command (POSIX sh quoting: inside single quotes
+ * every byte is itself; a quote is closed, escaped with a backslash and
+ * reopened) and apply_split() reading it back as sh would: the third word of
+ * each line is the name, as sh -c 'printf "%s\n" ...' prints it.
+ */
+TEST(shell_word_round_trips_through_apply_split)
+{
+	static const char *const names[] = { "web1", "db-2", "my vm", "it's", "a;rm -rf /",
+					     "$(x)", "tab\there", "'" };
+	static const char *const want[] = { "web1", "db-2", "'my vm'", "'it'\\''s'",
+					    "'a;rm -rf /'", "'$(x)'", "'tab\there'", "''\\'''" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *q = shell_word(names[i], false), *line;
+		const char *why;
+		char **w;
+
+		CHECK_STR(q, want[i]);
+		line = xasprintf("virsh vcpupin %s 1 0-1 --live", q);
+		w = apply_split(line, &why);
+		CHECK(w != NULL);
+		if (w) {
+			CHECK_STR(w[2], names[i]);
+			CHECK_STR(w[3], "1");
+			CHECK(w[6] == NULL);
+		}
+		apply_split_free(w);
+		free(line);
+		free(q);
+	}
+	{
+		char *q = shell_word("guest", true);
+
+		CHECK_STR(q, "'guest'");
+		free(q);
+	}
 }
 
 /*
