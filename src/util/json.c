@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Shortest of %.15g / %.17g that reads back as the same double. */
 void vp_fmt_double(struct sbuf *out, double v)
@@ -77,12 +78,30 @@ void jw_obj_end(struct jw *w) { close_container(w, '}'); }
 void jw_arr_begin(struct jw *w) { open_container(w, '['); }
 void jw_arr_end(struct jw *w) { close_container(w, ']'); }
 
+/*
+ * JSON text is UTF-8 (RFC 8259 section 8.1): a byte of no UTF-8 character (a
+ * process or VM name is any bytes) is written U+FFFD, the replacement
+ * character, never raw; whole characters pass as they are.
+ */
 void jw_escape(struct sbuf *out, const char *s)
 {
 	const unsigned char *p;
+	size_t left = strlen(s);
 
 	sbuf_addch(out, '"');
-	for (p = (const unsigned char *)s; *p; p++) {
+	for (p = (const unsigned char *)s; *p; p++, left--) {
+		if (*p >= 0x80) {
+			size_t n = utf8_char_len(p, left);
+
+			if (!n) {
+				sbuf_addstr(out, "\\ufffd");
+				continue;
+			}
+			sbuf_add(out, (const char *)p, n);
+			p += n - 1;
+			left -= n - 1;
+			continue;
+		}
 		switch (*p) {
 		case '"': sbuf_addstr(out, "\\\""); break;
 		case '\\': sbuf_addstr(out, "\\\\"); break;

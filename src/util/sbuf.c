@@ -77,8 +77,7 @@ void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The length of the whole UTF-8 character at p (n bytes left), 0 when p starts none. */
-static size_t utf8_len(const unsigned char *p, size_t n)
+size_t utf8_char_len(const unsigned char *p, size_t n)
 {
 	unsigned char lo = 0x80, hi = 0xbf;
 	size_t k, len;
@@ -141,7 +140,7 @@ void sbuf_sanitize(struct sbuf *sb, size_t from, bool keep_lines)
 	if (!p || from >= sb->len)
 		return;
 	while (i < sb->len) {
-		size_t n = utf8_len(p + i, sb->len - i);
+		size_t n = utf8_char_len(p + i, sb->len - i);
 
 		if (n == 1 && ((p[i] >= 0x20 && p[i] != 0x7f) ||
 			       (keep_lines && (p[i] == '\n' || p[i] == '\t')))) {

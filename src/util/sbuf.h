@@ -39,6 +39,8 @@ void sbuf_sanitize(struct sbuf *sb, size_t from, bool keep_lines);
  * shell metacharacter stays one word, for sh and for diagnose --apply).
  */
 char *shell_word(const char *s, bool always);
+/* The length of the whole UTF-8 character at p (n bytes left, n >= 1), 0 when p starts none. */
+size_t utf8_char_len(const unsigned char *p, size_t n);
 /* s appended as one line of terminal text (sbuf_sanitize() without keep_lines). */
 void sbuf_addtext(struct sbuf *sb, const char *s);
 /* Formatted, then the whole piece made terminal text: put a line's '\n' after it. */

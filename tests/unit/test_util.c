@@ -163,6 +163,32 @@ TEST(table_render)
 	table_release(&t);
 }
 
+/*
+ * JSON text is UTF-8 (RFC 8259 8.1): whole characters pass as they are
+ * (é = c3 a9, € = e2 82 ac, 😀 = f0 9f 98 80), a byte of no character is
+ * U+FFFD written \ufffd: a lone ff, a lead byte cut off at the end (e2 82),
+ * an overlong form (c0 af), a surrogate (ed a0 80: ed then two strays).
+ */
+TEST(json_writer_replaces_bytes_of_no_character)
+{
+	static const struct { const char *in, *out; } cases[] = {
+		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"" },
+		{ "a\xff" "b", "\"a\\ufffdb\"" },
+		{ "end\xe2\x82", "\"end\\ufffd\\ufffd\"" },
+		{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },
+		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sbuf sb = SBUF_INIT;
+
+		jw_escape(&sb, cases[i].in);
+		CHECK_STR(sbuf_str(&sb), cases[i].out);
+		sbuf_release(&sb);
+	}
+}
+
 TEST(table_cell_escapes_control_characters)
 {
 	static const char *const titles[] = { "name", ">n" };
