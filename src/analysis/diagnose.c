@@ -1760,6 +1760,28 @@ static void advise_io(const struct diag_input *in, struct diag_result *r)
 	}
 }
 
+/*
+ * A VM name with a control character (QEMU's -name takes any bytes) is never
+ * written into commands: a newline in it would end a comment line and start
+ * a command of its own for a shell or --apply.  Quoting cannot help there, so
+ * such advice has no command, and says why.
+ */
+static void name_in_commands(struct diag_advice *a, const struct diag_vm *vm)
+{
+	const unsigned char *p;
+	bool ctl = false;
+
+	if (!vm || !vm->name || !a->command || !strstr(a->command, vm->name))
+		return;
+	for (p = (const unsigned char *)vm->name; *p && !ctl; p++)
+		ctl = *p < 0x20 || *p == 0x7f;
+	if (!ctl)
+		return;
+	free(a->command);
+	a->command = xstrdup("# no command: the VM's name holds control characters, which could "
+			     "end a line of it; rename the VM and diagnose again\n");
+}
+
 static int cmp_advice(const void *pa, const void *pb)
 {
 	const struct diag_advice *a = pa, *b = pb;
@@ -2040,6 +2062,7 @@ int diagnose(const struct diag_input *in, struct diag_result *out, struct vp_err
 			a->effect = xstrdup("");
 		if (!a->command)
 			a->command = xstrdup("");
+		name_in_commands(a, a->vm < in->n_vms ? &in->vms[a->vm] : NULL);
 		finish_commands(a, a->vm < in->n_vms ? &in->vms[a->vm] : NULL);
 		host_warning(in, a, a->vm < in->n_vms ? &in->vms[a->vm] : NULL);
 	}

@@ -660,6 +660,43 @@ TEST(diagnose_imbalance_interleaves)
 	diag_result_release(&s.r);
 }
 
+/*
+ * The same, the VM named "hot\nrm -rf /tmp/x #" (QEMU's -name takes any
+ * bytes): its interleave advice would write the name into a comment line,
+ * "# the mode takes effect when hot", and the newline would make "rm -rf
+ * /tmp/x # next starts" a command line.  No command is written; a VM with a
+ * plain name with a space gets it quoted ('my vm').
+ */
+TEST(diagnose_name_with_a_newline_writes_no_command)
+{
+	static const char *const names[] = { "hot\nrm -rf /tmp/x #", "my vm" };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		struct scenario s;
+		const struct diag_advice *a;
+
+		sc_init(&s);
+		s.nodes[0].bw_gbs = 40;
+		s.nodes[1].bw_gbs = 5;
+		s.nodes[0].peak_gbs = s.nodes[1].peak_gbs = 100;
+		sc_vm(&s, names[k], HVA_KVM, true, 0.9, 0.1);
+		sc_vcpu(&s, 0, 0, 0);
+		set_cost(&s.vcpus[0], FACTOR_IMC, 1.2e8, VQ_APPORTIONED);
+		s.vcpus[0].mem_stall_cycles = 3e8;
+		run(&s);
+		a = find_advice(&s.r, "interleave");
+		CHECK(a != NULL);
+		if (a && k == 0) {
+			CHECK(strstr(a->command, "rm -rf") == NULL);
+			CHECK_CONTAINS(a->command, "# no command: the VM's name holds control characters");
+		} else if (a) {
+			CHECK_CONTAINS(a->command, "virsh numatune 'my vm' --mode interleave");
+		}
+		diag_result_release(&s.r);
+	}
+}
+
 /* Balanced nodes: no interleave advice. */
 TEST(diagnose_balanced_nodes_no_interleave)
 {
