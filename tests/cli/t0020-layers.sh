@@ -43,7 +43,7 @@ layer_exceptions() {
 	cat <<'EOF'
 cli/cmd_serve.c      daemon/serve.h      the one binary: vmmprof serve starts the daemon front end
 cli/cmd_top.c        tui/tui.h           the one binary: vmmprof top runs the TUI front end
-cli/remote.c         tui/tui.h           remote top renders the daemon stream with the TUI code; issue 24: shared front-end code moves lower
+cli/remote.c         tui/tui.h           the one binary: remote top runs the ncurses screen (tui_run_source) on the daemon stream
 daemon/api.c         cli/model_path.h    model search path built in cli/; issue 24: shared front-end code moves lower
 daemon/session.c     cli/pipeline.h      pipeline composition shared with cli/; issue 24: shared front-end code moves lower
 EOF
