@@ -65,6 +65,8 @@ struct kvm_proc {               /* one process of /proc */
 	off_t xml_size;
 	char *alias, *alias_source; /* what libvirt's status said with it (read_run_state()) */
 	char *xml_uuid;             /* the uuid from libvirt's status, when the command line has none */
+	struct hv_pcidev *pci;      /* passthrough devices: from argv and sysfs, read once */
+	size_t n_pci;
 	uint64_t run_prev;          /* the vCPUs' run time in the previous interval */
 	bool have_run_prev;
 };

@@ -232,33 +232,41 @@ static const char *pci_kind(unsigned long cls)
 	}
 }
 
-/* The VM's passthrough devices with their node and kind from sysfs under root. */
-static void vm_pci(const char *root, char *const *argv, size_t argc, struct hv_vm *vm)
+/*
+ * A QEMU's passthrough devices with their node and kind from sysfs under
+ * root, into *pci (NULL none) and *n_pci.  A process's command line and a
+ * device's slot do not change: the scan cache reads them once per process.
+ */
+static void vm_pci(const char *root, char *const *argv, size_t argc, struct hv_pcidev **pci,
+		   size_t *n_pci)
 {
 	size_t n, i;
 	char **a = kvm_vfio_from_cmdline(argv, argc, &n);
+	struct hv_pcidev *d;
 
+	*pci = NULL;
+	*n_pci = 0;
 	if (!n)
 		return;
-	vm->pci = xcalloc(n, sizeof(*vm->pci));
-	vm->n_pci = n;
+	d = *pci = xcalloc(n, sizeof(*d));
+	*n_pci = n;
 	for (i = 0; i < n; i++) {
 		char path[96], line[32], *end;
 		long node;
 		unsigned long cls;
 
-		vm->pci[i].addr = a[i];
-		vm->pci[i].node = -1;
+		d[i].addr = a[i];
+		d[i].node = -1;
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/numa_node", a[i]);
 		if (!vp_read_line(root, path, line, sizeof(line), NULL)) {
 			node = strtol(line, &end, 10);
 			if (end != line && node >= 0 && node < 4096)
-				vm->pci[i].node = (int)node;
+				d[i].node = (int)node;
 		}
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/class", a[i]);
 		cls = !vp_read_line(root, path, line, sizeof(line), NULL) ?
 		      strtoul(line, NULL, 16) : ~0UL;
-		vm->pci[i].kind = xstrdup(cls == ~0UL ? "PCI device" : pci_kind(cls));
+		d[i].kind = xstrdup(cls == ~0UL ? "PCI device" : pci_kind(cls));
 	}
 	free(a);
 }
@@ -870,7 +878,7 @@ static void scan_one(const struct hv_ctx *ctx, int pid, uint64_t start_ticks, ch
 		vm->name_source = xstrdup("pid");
 	}
 	vm->mem_size = mem_from_cmdline(argv, argc);
-	vm_pci(ctx->root, argv, argc, vm);
+	vm_pci(ctx->root, argv, argc, &vm->pci, &vm->n_pci);
 	for (i = 1; i + 1 < argc; i++)
 		if (!strcmp(argv[i], "-uuid") || !strcmp(argv[i], "--uuid"))
 			vm->uuid = xstrdup(argv[i + 1]);
@@ -1065,6 +1073,7 @@ static void proc_release(struct hv_cache *c, struct kvm_proc *p)
 	free(p->alias);
 	free(p->alias_source);
 	free(p->xml_uuid);
+	hv_pcidevs_free(p->pci, p->n_pci);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -1474,7 +1483,8 @@ static void scan_cached_one(const struct hv_ctx *ctx, struct hv_cache *c, struct
 	vm->cgroup_dir = p->cgroup_dir ? xstrdup(p->cgroup_dir) : NULL;
 	vm->cgroup_version = p->cgroup_version;
 	vm->mem_size = mem_from_cmdline(p->argv, p->argc);
-	vm_pci(ctx->root, p->argv, p->argc, vm);
+	vm->pci = hv_pcidevs_dup(p->pci, p->n_pci);
+	vm->n_pci = vm->pci ? p->n_pci : 0;
 	if (!p->list_ns || p->relist || st->num_threads != p->num_threads ||
 	    due(now, p->list_ns, c->o.recheck_ns))
 		list_threads(ctx, p, now, st->num_threads);
@@ -1566,6 +1576,7 @@ static int kvm_scan_cached(const struct hv_ctx *ctx, struct hv_vm_list *out, str
 			p->qemu = true;
 			p->argv = argv;
 			p->argc = argc;
+			vm_pci(ctx->root, argv, argc, &p->pci, &p->n_pci);
 			p->start_ticks = st.starttime;
 		}
 		scan_cached_one(ctx, c, p, &st, now, out);
