@@ -81,7 +81,11 @@ void jw_arr_end(struct jw *w) { close_container(w, ']'); }
 /*
  * JSON text is UTF-8 (RFC 8259 section 8.1): a byte of no UTF-8 character (a
  * process or VM name is any bytes) is written U+FFFD, the replacement
- * character, never raw; whole characters pass as they are.
+ * character, never raw; whole characters pass as they are.  U+FFFD goes out
+ * as its own UTF-8 bytes (ef bf bd), not as the escape \ufffd: a reader gives
+ * back that same character, so text read and written again is byte for byte
+ * what was written the first time (a calibration or recording rewritten
+ * stays identical; fuzz_calib found the escape form was not).
  */
 void jw_escape(struct sbuf *out, const char *s)
 {
@@ -94,7 +98,7 @@ void jw_escape(struct sbuf *out, const char *s)
 			size_t n = utf8_char_len(p, left);
 
 			if (!n) {
-				sbuf_addstr(out, "\\ufffd");
+				sbuf_addstr(out, "\xef\xbf\xbd");
 				continue;
 			}
 			sbuf_add(out, (const char *)p, n);
