@@ -93,8 +93,8 @@ void calib_set(struct calib *c, enum calib_key k, double v, const char *reason)
 		return;
 	c->val[k] = v;
 	c->quality[k] = isnan(v) ? CALQ_UNMEASURED : CALQ_GOOD;
-	snprintf(c->reason[k], sizeof(c->reason[k]), "%s",
-		 isnan(v) ? (reason && *reason ? reason : "not measured") : "");
+	utf8_copy(c->reason[k], sizeof(c->reason[k]),
+		  isnan(v) ? (reason && *reason ? reason : "not measured") : "");
 }
 
 const char *calib_key_name(enum calib_key k)
@@ -297,7 +297,7 @@ static int rd_str(struct rd *r, const struct jv *obj, const char *key, char *buf
 	const struct jv *v = rd_field(r, obj, key, JV_STR, &ret);
 
 	if (v)
-		snprintf(buf, size, "%s", v->str);
+		utf8_copy(buf, size, v->str);
 	return ret;
 }
 

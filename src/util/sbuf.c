@@ -111,6 +111,26 @@ size_t utf8_char_len(const unsigned char *p, size_t n)
 	return len;
 }
 
+void utf8_copy(char *dst, size_t size, const char *src)
+{
+	const unsigned char *p = (const unsigned char *)src;
+	size_t left = strlen(src), o = 0;
+
+	while (*p) {
+		size_t n = utf8_char_len(p, left);
+		const char *put = n ? (const char *)p : "\xef\xbf\xbd";
+		size_t put_len = n ? n : 3;
+
+		if (o + put_len >= size)
+			break;
+		memcpy(dst + o, put, put_len);
+		o += put_len;
+		p += n ? n : 1;
+		left -= n ? n : 1;
+	}
+	dst[o] = '\0';
+}
+
 char *shell_word(const char *s, bool always)
 {
 	struct sbuf sb = SBUF_INIT;

@@ -41,6 +41,15 @@ void sbuf_sanitize(struct sbuf *sb, size_t from, bool keep_lines);
 char *shell_word(const char *s, bool always);
 /* The length of the whole UTF-8 character at p (n bytes left, n >= 1), 0 when p starts none. */
 size_t utf8_char_len(const unsigned char *p, size_t n);
+/*
+ * src copied into dst (size >= 1 bytes, always terminated) as UTF-8: a byte of
+ * no character becomes U+FFFD (ef bf bd), and a character that does not fit
+ * whole is left out with all after it.  What it stores is valid UTF-8 that
+ * JSON writes unchanged, so a field read, written and read again is the same
+ * (a plain snprintf into a fixed field cut a character in two, or kept bytes
+ * the writer then grew three-fold).
+ */
+void utf8_copy(char *dst, size_t size, const char *src);
 /* s appended as one line of terminal text (sbuf_sanitize() without keep_lines). */
 void sbuf_addtext(struct sbuf *sb, const char *s);
 /* Formatted, then the whole piece made terminal text: put a line's '\n' after it. */

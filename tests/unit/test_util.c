@@ -192,6 +192,35 @@ TEST(json_writer_replaces_bytes_of_no_character)
 	}
 }
 
+/*
+ * utf8_copy() into a fixed field: whole characters only, a byte of no
+ * character as U+FFFD (3 bytes), so the field's text is the same when copied
+ * again.  Sizes by hand: "a\xff" "b" needs 1 + 3 + 1 + NUL = 6 bytes; in 5
+ * the "b" does not fit; two stray bytes in 5 keep one replacement (3 + 3
+ * would need 7); "a" + e-acute (c3 a9) in 3 keeps "a" (the character needs
+ * 2 more bytes and the NUL).
+ */
+TEST(utf8_copy_keeps_whole_characters)
+{
+	static const struct { const char *in; size_t size; const char *out; } cases[] = {
+		{ "a\xff" "b", 6, "a\xef\xbf\xbd" "b" },
+		{ "a\xff" "b", 5, "a\xef\xbf\xbd" },
+		{ "\xff\xff", 5, "\xef\xbf\xbd" },
+		{ "a\xc3\xa9", 3, "a" },
+		{ "a\xc3\xa9", 4, "a\xc3\xa9" },
+		{ "plain", 1, "" },
+	};
+	char out[16], again[16];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		utf8_copy(out, cases[i].size, cases[i].in);
+		CHECK_STR(out, cases[i].out);
+		utf8_copy(again, cases[i].size, out);
+		CHECK_STR(again, out);
+	}
+}
+
 TEST(table_cell_escapes_control_characters)
 {
 	static const char *const titles[] = { "name", ">n" };
