@@ -11,7 +11,7 @@
 #   VP_VM_CACHE     download and image cache (default tests/vm/cache)
 #   VP_VM_TIMEOUT   seconds a guest may run before it is killed (default 300)
 #   VP_VM_KEEP=1    keep the console logs in tests/vm/cache/logs
-#   VP_VM_ONLY=x86_64|aarch64|demo|lifecycle   run one guest (or check) only
+#   VP_VM_ONLY=x86_64|truth|aarch64|demo|lifecycle   run one guest (or check) only
 #                   (while developing)
 #   VP_VM_CHECKS=G1,G2   only these groups of the guests' checks (topology
 #                   always runs): locality, diagnose, verify, apply (x86_64);
@@ -250,6 +250,61 @@ elif say "aarch64 guest: nodes $A64_CPUS (CPUs), $A64_MEM (MiB), PMU neoverse-n1
 	a64_guest
 else
 	result FAIL aarch64/kernel "apt does not know arm64 packages: dpkg --add-architecture arm64 && apt-get update (scripts/install-deps.sh --test does it)"
+fi
+# The locality estimate against its ground truth (issue 17 item 4): the
+# x86_64 image booted again with the TCG plugin tests/vm/plugin/numa_truth.c,
+# which counts every user-mode data access of each vCPU per virtual node;
+# only the guest's truth group runs.  Each node's RAM, in the addresses the
+# plugin API reports, comes from the same QEMU command line started paused
+# (info ramblock, info mtree -f; eval.py truth-ranges).
+truth_check() {
+	kdir=$(vm_kernel x86_64) || { result FAIL truth/kernel "no kernel"; return; }
+	if [ ! -s "$work/x86.cpio.gz" ] && ! image x86_64 "$work/x86"; then
+		result FAIL truth/image "building the initramfs failed"
+		return
+	fi
+	if ! qsrc=$(vm_qemu_src); then
+		result skip truth "no qemu-plugin.h: Debian's qemu source package could not be fetched (see above)"
+		return
+	fi
+	if ! gcc -O2 -Wall -Wextra -Werror -shared -fPIC -I"$qsrc/include/qemu" -o "$work/numa_truth.so" \
+		tests/vm/plugin/numa_truth.c >"$work/plugin.log" 2>&1; then
+		result FAIL truth/plugin "building tests/vm/plugin/numa_truth.c failed: $(head -c 300 "$work/plugin.log")"
+		return
+	fi
+	nodes=$(echo "$X86_CPUS" | tr '/' '\n' | wc -l)
+	ncpu=$(($(echo "$X86_CPUS" | tr '/,' '\n\n' | sed 's/.*-//' | sort -n | tail -n 1) + 1))
+	mem=$(echo "$X86_MEM" | tr '/' '\n' | awk '{ s += $1 } END { print s }')
+	# shellcheck disable=SC2046
+	{ echo "info ramblock"; echo "info mtree -f"; sleep 2; echo quit; } |
+		timeout 60 qemu-system-x86_64 -accel tcg -cpu max -smp "$ncpu" -m "${mem}M" \
+		$(numa_args "$X86_CPUS" "$X86_MEM" "$X86_DIST") -S -display none -monitor stdio \
+		-serial none >"$work/ram.mon" 2>&1
+	if ! ranges=$(python3 tests/vm/eval.py truth-ranges "$work/ram.mon" "$qsrc/plugins/api.c" 2>"$work/ranges.err"); then
+		result FAIL truth/ranges "no node RAM ranges: $(head -c 300 "$work/ranges.err")"
+		return
+	fi
+	log=$logs/x86_64-truth.log
+	rm -f "$work/truth.counts"
+	# shellcheck disable=SC2046
+	vm_start "$log" "$timeout_s" qemu-system-x86_64 -accel tcg -cpu max -smp "$ncpu" -m "${mem}M" \
+		$(numa_args "$X86_CPUS" "$X86_MEM" "$X86_DIST") \
+		-name "guest=$X86_NAME-truth,debug-threads=on" \
+		-plugin "$work/numa_truth.so,out=$work/truth.counts,ranges=$ranges" \
+		-display none -monitor none -serial stdio -no-reboot \
+		-kernel "$(vm_kernel_image "$kdir")" -initrd "$work/x86.cpio.gz" \
+		-append "console=ttyS0 quiet nokaslr panic=-1 vmtest.nodes=$nodes vmtest.cpus=$X86_CPUS vmtest.mem=$X86_MEM vmtest.dist=$X86_DIST vmtest.pages=$LOC_PAGES vmtest.checks=truth vmtest.truth=1"
+	vm_wait
+	vm_results "$log" x86_64-truth
+	python3 tests/vm/eval.py truth "$log" "$work/truth.counts" "$(echo "$X86_CPUS" | cut -d/ -f1)" \
+		>"$work/truth.res" 2>&1 || echo "FAIL truth/eval tests/vm/eval.py truth failed: $(tail -n 3 "$work/truth.res" | tr '\n' '|')" >>"$work/truth.res"
+	[ "${VP_VM_KEEP:-0}" = 1 ] && cp "$work/truth.counts" "$logs/" 2>/dev/null
+	grep -E '^(ok|FAIL|skip) ' "$work/truth.res" >"$work/truth.lines"
+	while read -r v name detail; do result "$v" "$name" "$detail"; done <"$work/truth.lines"
+}
+if [ "$only" = all ] || [ "$only" = truth ]; then
+	say "x86_64 guest under the numa_truth plugin: the locality estimate against exact access counts"
+	truth_check
 fi
 # scripts/run.sh --demo-vm as a newcomer runs it (without its package
 # install): the demo guest is found by name with its two vCPU threads, top

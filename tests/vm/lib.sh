@@ -115,6 +115,40 @@ vm_kernel() {
 	echo "$dir"
 }
 
+# vm_qemu_src: fetches (once) the installed QEMU's source package from
+# Debian's archive and prints the directory of the two files the TCG plugin
+# test needs: include/qemu/qemu-plugin.h (the plugin API, in no binary
+# package) and plugins/api.c (what its addresses mean).  apt's own state
+# stays untouched: a private deb-src list and list directory in the cache.
+vm_qemu_src() {
+	dir=$VP_VM_CACHE/qemu-src
+	src=$(ls -d "$dir"/qemu-*/ 2>/dev/null | head -n 1)
+	if [ -n "$src" ] && [ -s "$src/include/qemu/qemu-plugin.h" ] && [ -s "$src/plugins/api.c" ]; then
+		echo "${src%/}"
+		return 0
+	fi
+	mkdir -p "$dir/lists/partial" || return 1
+	uri=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n 1)
+	uri=${uri:-http://deb.debian.org/debian}
+	printf 'deb-src %s bookworm main\ndeb-src %s-security bookworm-security main\n' \
+		"$uri" "$uri" >"$dir/sources.list"
+	set -- -o Dir::Etc::sourcelist="$dir/sources.list" -o Dir::Etc::sourceparts=- \
+		-o Dir::State::Lists="$dir/lists"
+	if ! (cd "$dir" && apt-get -q "$@" update >"$dir/.apt.log" 2>&1 &&
+		apt-get -q "$@" source --download-only qemu >>"$dir/.apt.log" 2>&1); then
+		vm_say "apt-get source --download-only qemu failed: $(tail -n 1 "$dir/.apt.log")"
+		return 1
+	fi
+	orig=$(ls "$dir"/qemu_*.orig.tar.* 2>/dev/null | head -n 1)
+	if [ -z "$orig" ] || ! tar -C "$dir" -xf "$orig" --wildcards \
+		'*/include/qemu/qemu-plugin.h' '*/plugins/api.c'; then
+		vm_say "no include/qemu/qemu-plugin.h and plugins/api.c in '${orig:-the qemu source package}'"
+		return 1
+	fi
+	src=$(ls -d "$dir"/qemu-*/ 2>/dev/null | head -n 1)
+	echo "${src%/}"
+}
+
 # vm_kernel_image KDIR: the bootable image in an unpacked kernel.
 vm_kernel_image() {
 	ls "$1"/boot/vmlinuz-* 2>/dev/null | head -n 1

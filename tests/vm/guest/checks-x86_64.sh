@@ -77,6 +77,39 @@ else
 	vt_skip locality/vmmprof-factor "'vmmprof diagnose' is not on main yet (issue 9)"
 fi
 
+# The locality estimate against its ground truth (issue 17 item 4): only in
+# the boot that loads the QEMU plugin tests/vm/plugin/numa_truth.c
+# (vmtest.truth=1), which counts every user-mode data access of each vCPU
+# per virtual node.  numa_touch holds on node 0 (CPUs 0-1) with its pages on
+# node 1, then on node 0, each hold bracketed as plugin epoch 1 and 2; this
+# shell, and vmmprof diagnose beside it, run on CPU 3 (node 2), so vCPUs 0
+# and 1 run numa_touch alone.  The host compares diagnose's locality score
+# with the plugin's counts (eval.py check_truth).
+# numa_touch starts on node 0's CPUs (taskset 3, before its exec), so its
+# stack and data are node 0's from the first page: started from this shell
+# on CPU 3 they would be node 2's, and the first run here counted 7 % of its
+# accesses remote until the kernel's NUMA balancing moved its stack.  That
+# balancing is off for these runs, so nothing moves while they count.
+if vt_arg truth >/dev/null && vt_want truth; then
+	taskset -p 8 $$ >/dev/null
+	echo 0 >/proc/sys/kernel/numa_balancing 2>/dev/null
+	k=1
+	for c in "remote 1" "local 0"; do
+		set -- $c
+		taskset 3 ./numa_touch 0 "$2" "$pages" 10 "$k" >/tmp/nt.out 2>&1 &
+		np=$!
+		i=0
+		while ! grep -q placed /tmp/nt.out && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+		echo "VMDATA truth-$1-rss $(awk '/^VmRSS/ { print $2 }' /proc/$np/status)"
+		vt_data "truth-$1" vmmprof diagnose -p "$np" -d 3 --json ||
+			vt_fail "truth/diagnose-$1" "vmmprof diagnose failed: $(head -c 200 /tmp/vt_data.err)"
+		wait "$np" || vt_fail "truth/numa_touch-$1" "$(head -c 200 /tmp/nt.out)"
+		echo "VMDATA truth-$1-epoch $k"
+		k=$((k + 1))
+	done
+	echo "VMDATA truth-pages $pages"
+fi
+
 # vmmprof verify: every factor's check on this guest, judged on the host
 # (eval.py check_verify).  Exit 1 (a check failed) still prints the JSON.
 if ! vt_want verify; then

@@ -6,7 +6,13 @@
  * Transparent huge pages are turned off for the range, so the kernel's
  * per-node allocation counters count one event per page.
  * HOLD_SECONDS keeps running afterwards, reading its pages over and over
- * from the same CPUs, for a profiler to see. */
+ * from the same CPUs, for a profiler to see.
+ * MARK (1..15) brackets the hold loop for the ground-truth plugin
+ * (tests/vm/plugin/numa_truth.c): a write to page MARK of the marker window
+ * at 0x7e0000000000 before it, to page 0 after it.  Each hold-loop pass
+ * reads every page once with three data accesses per page: the volatile
+ * sink's load and store (on the stack, the CPU's own node) and the page's
+ * byte, so a third of the loop's accesses are to MEMNODE. */
 #define _GNU_SOURCE
 #include <numa.h>
 #include <numaif.h>
@@ -20,18 +26,34 @@
 int main(int argc, char **argv)
 {
 	long pages, i, placed = 0, psz = sysconf(_SC_PAGESIZE);
-	int cpunode, memnode, hold, *status;
+	int cpunode, memnode, hold, mark, *status;
+	volatile char *marker = NULL;
 	void **addr;
 	char *p;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: numa_touch CPUNODE MEMNODE PAGES [HOLD_SECONDS]\n");
+		fprintf(stderr, "usage: numa_touch CPUNODE MEMNODE PAGES [HOLD_SECONDS [MARK]]\n");
 		return 2;
 	}
 	cpunode = atoi(argv[1]);
 	memnode = atoi(argv[2]);
 	pages = atol(argv[3]);
 	hold = argc > 4 ? atoi(argv[4]) : 0;
+	mark = argc > 5 ? atoi(argv[5]) : 0;
+	if (mark < 0 || mark > 15) {
+		fprintf(stderr, "numa_touch: MARK %d is not in 1..15\n", mark);
+		return 2;
+	}
+	if (mark) {
+		void *m = mmap((void *)0x7e0000000000UL, 16 * 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+		if (m == MAP_FAILED) {
+			perror("numa_touch: mmap of the marker window");
+			return 1;
+		}
+		marker = m;
+	}
 	if (numa_available() < 0 || pages <= 0) {
 		fprintf(stderr, "numa_touch: no NUMA support or bad page count\n");
 		return 1;
@@ -70,9 +92,13 @@ int main(int argc, char **argv)
 		time_t end = time(NULL) + hold;
 		volatile char sink = 0;
 
+		if (marker)
+			marker[mark * 4096] = 1;
 		while (time(NULL) < end)
 			for (i = 0; i < pages; i++)
 				sink += p[i * psz];
+		if (marker)
+			marker[0] = 1;
 	}
 	return 0;
 }
