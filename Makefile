@@ -64,8 +64,10 @@ $(foreach d,$(OPT_PKGS),$(call opt_dep,$(d)))
 ALL_CFLAGS = $(CPPFLAGS_ALL) $(CPPFLAGS) $(DEP_CFLAGS) $(CFLAGS) $(WARN) $(SANFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
-LIB_SRC := $(sort $(shell find src -name '*.c' ! -path 'src/cli/*' ! -path 'src/daemon/*'))
-CLI_SRC := $(sort $(wildcard src/cli/*.c))
+LIB_SRC := $(sort $(shell find src -name '*.c' ! -path 'src/cli/*' ! -path 'src/daemon/*' \
+	! -path 'src/bin/*'))
+# src/bin/ holds main(): the one place that links the front ends together.
+CLI_SRC := $(sort $(wildcard src/bin/*.c src/cli/*.c))
 # The daemon (src/daemon/) is a front end linked into the vmmprof binary,
 # only when libmicrohttpd was found; `vmmprof serve` says so otherwise.
 ifneq ($(filter -DHAVE_MHD=1,$(DEP_CFLAGS)),)

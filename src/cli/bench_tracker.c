@@ -91,7 +91,7 @@ int bench_tracker_open(struct bench_tracker *tc, int node)
 		return -1;
 	}
 	tc->have_plat = true;
-	if (pipeline_choose(&tc->p, &po, &tc->plat) || !tc->p.model) {
+	if (cli_pipeline_choose(&tc->p, &po, &tc->plat) || !tc->p.model) {
 		snprintf(tc->why, sizeof(tc->why), "not counted: no model for this machine (%.500s)",
 			 tc->p.why);
 		return -1;

@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -524,6 +525,34 @@ static void sayf(const char *what, const char *fmt, ...)
 	va_start(ap, fmt);
 	say(what, fmt, ap);
 	va_end(ap);
+}
+
+const struct vp_dirs *cli_dirs(void)
+{
+	static struct vp_dirs d;
+	static char exe[PATH_MAX];
+	static bool done;
+	const char *xdg, *home;
+	ssize_t len;
+	char *slash;
+
+	if (done)
+		return &d;
+	done = true;
+	xdg = getenv("XDG_CONFIG_HOME");
+	home = getenv("HOME");
+	d.xdg_config_home = xdg && *xdg ? xdg : NULL;
+	d.home = home && *home ? home : NULL;
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			d.exe_dir = exe;
+		}
+	}
+	return &d;
 }
 
 int cli_error(const struct vp_err *err)

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "util/dirs.h"
 #include "util/err.h"
 #include "util/sbuf.h"
 
@@ -80,6 +81,13 @@ int cli_usage_error(const struct cmd *c, const char *fmt, ...)
  */
 int cli_parse_pids(const char *s, int **pids, size_t *n);
 /* Print "vmmprof: error: MSG" to stderr; returns 1. */
+/*
+ * This process's directories, read once from its environment: $XDG_CONFIG_HOME,
+ * $HOME (NULL when unset or empty) and the directory of /proc/self/exe.  What
+ * the library takes as parameters (model/dirs.h, calib/file.h).
+ */
+const struct vp_dirs *cli_dirs(void);
+
 int cli_error(const struct vp_err *err);
 int cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "vmmprof: warning: MSG" to stderr. */

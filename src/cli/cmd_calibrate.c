@@ -11,7 +11,7 @@
 
 #include "bench/bench.h"
 #include "cli/bench_report.h"
-#include "cli/calib_file.h"
+#include "calib/file.h"
 #include "util/alloc.h"
 #include "version.h"
 
@@ -124,7 +124,7 @@ static int run_calibrate(int argc, char **argv)
 	o.progress = bench_report_progress;
 	o.progress_ctx = &quiet;
 	if (!path)
-		path = calibrate_default_path(true);
+		path = calib_default_path(cli_dirs(), true);
 	if (!path) {
 		rc = cli_errorf("nowhere to write the calibration: neither HOME nor XDG_CONFIG_HOME "
 				"is set (give -o FILE)");

@@ -173,7 +173,7 @@ static int open_run(struct run *r, const char *path, const struct pipe_opts *o,
 	if (rec_open(path, &r->rec, &err))
 		return cli_error(&err);
 	r->have_p = true;
-	if (pipeline_model(&r->p, o, r->rec.model_name))
+	if (cli_pipeline_model(&r->p, o, r->rec.model_name))
 		return 1;
 	if (rec_bind_model(&r->rec, r->p.model, &r->av, &err))
 		return cli_error(&err);

@@ -9,8 +9,7 @@
 #include <unistd.h>
 
 #include "collect/cost_ci.h"
-#include "analysis/diagnose.h"
-#include "collect/diag_render.h"
+#include "compose/diagnosis.h"
 #include "cli/diag_apply.h"
 #include "cli/interrupt.h"
 #include "cli/pipeline.h"
@@ -59,101 +58,19 @@ static void wait_collecting(const char *who, struct collector *col, double durat
 			(double)(vp_now_ns() - t0) / 1e9);
 }
 
-/* Diagnose frame fr and print it (to: append it there instead, and say errors in err). */
+/* Diagnose frame fr and print it. */
 static int show(const struct dview *base, const struct topology *topo, const struct calib *cal,
-		const char *head, bool json, bool xen_hard_pin, struct sbuf *to,
-		struct vp_err *to_err)
+		const char *head, bool json, bool xen_hard_pin)
 {
-	struct dview dv = *base;
-	struct diag_input din;
-	struct diag_result res;
 	struct sbuf out = SBUF_INIT;
 	struct vp_err err;
 	int rc;
 
-	frame_diag_input(dv.m, dv.av->factor_ok, topo, cal, dv.fr, &din);
-	din.params.xen_hard_pin = xen_hard_pin;
-	if (diagnose(&din, &res, &err)) {
-		collect_diag_release(&din);
-		if (to) {
-			*to_err = err;
-			return err.code ? err.code : -1;
-		}
-		return cli_error(&err);
-	}
-	if (dv.ci)
-		cost_ci_attach(dv.ci, &din, &res);
-	dv.in = &din;
-	dv.r = &res;
-	if (json)
-		diag_render_json(&dv, to ? to : &out);
+	if (diagnosis_render(base, topo, cal, head, json, xen_hard_pin, &out, &err))
+		rc = cli_error(&err);
 	else
-		diag_render_text(&dv, head, to ? to : &out);
-	rc = to ? 0 : cli_write(&out);
+		rc = cli_write(&out);
 	sbuf_release(&out);
-	diag_result_release(&res);
-	collect_diag_release(&din);
-	return rc;
-}
-
-static int recorded_total(const struct recording *rec, const struct model *m,
-			  const struct model_avail *av, const struct collect_frame *total,
-			  size_t intervals, struct cost_ci_set *ci, bool json, bool damaged,
-			  struct sbuf *to, struct vp_err *to_err)
-{
-	const char **reasons = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(char *));
-	struct sbuf head = SBUF_INIT;
-	struct dview dv;
-	size_t i, k;
-	int rc;
-
-	memset(&dv, 0, sizeof(dv));
-	dv.m = m;
-	dv.av = av;
-	for (i = 0; i < m->n_inputs; i++)
-		for (k = 0; k < rec->n_inputs; k++)
-			if (!strcmp(rec->input_names[k], m->inputs[i].name))
-				reasons[i] = rec->input_reason[k];
-	dv.input_reason = reasons;
-	for (i = 0; i < total->n_rows; i++)
-		dv.targets += total->rows[i].kind == ENT_VCPU || total->rows[i].kind == ENT_THREAD;
-	dv.fr = total;
-	dv.cal_note = rec->have_cal ? "calibration as recorded" : "no calibration in the recording";
-	dv.recording = rec->path;
-	/* what the recording says of itself is one line of terminal text */
-	sbuf_addtextf(&head, "vmmprof diagnose: recording '%s' (%s, %zu intervals, %.1f s), model '%s'",
-		      rec->path, rec->created ? rec->created : "?", intervals, total->duration, m->name);
-	sbuf_addch(&head, '\n');
-	if (damaged)
-		sbuf_addf(&head, "  damaged after interval %zu: the diagnosis covers the intervals "
-				 "before it\n", rec->n_read);
-	sbuf_addf(&head, "  %s\n", dv.cal_note);
-	if (ci) {
-		/* the recorded intervals' spread, widened by the recorded running
-		 * shares as a live run's by its own (docs/record-format.md) */
-		struct cost_ci_ctx cx;
-
-		cost_ci_ctx_init(&cx, m, total, rec->have_cal);
-		if (!rec->scaling_kept)
-			cx.running_why = "not in the recording (written before recordings kept "
-					 "the running shares)";
-		cx.samples = "recorded intervals";
-		cost_ci_finish(ci, &cx);
-		dv.ci = ci;
-	}
-	rc = show(&dv, &rec->plat.topo, rec->have_cal ? &rec->cal : NULL, sbuf_str(&head), json,
-		  false, to, to_err);
-	if (!rc && !json && ci && to) {
-		cost_ci_text(ci, to);
-	} else if (!rc && !json && ci) {
-		struct sbuf tail = SBUF_INIT;
-
-		cost_ci_text(ci, &tail);
-		rc = cli_write(&tail);
-		sbuf_release(&tail);
-	}
-	free(reasons);
-	sbuf_release(&head);
 	return rc;
 }
 
@@ -161,15 +78,16 @@ int diagnose_recorded_total(const struct recording *rec, const struct model *m,
 			    const struct model_avail *av, const struct collect_frame *total,
 			    size_t intervals, struct cost_ci_set *ci, bool json, bool damaged)
 {
-	return recorded_total(rec, m, av, total, intervals, ci, json, damaged, NULL, NULL);
-}
+	struct sbuf out = SBUF_INIT;
+	struct vp_err err;
+	int rc;
 
-int diagnose_recorded_render(const struct recording *rec, const struct model *m,
-			     const struct model_avail *av, const struct collect_frame *total,
-			     size_t intervals, struct cost_ci_set *ci, bool json, bool damaged,
-			     struct sbuf *out, struct vp_err *err)
-{
-	return recorded_total(rec, m, av, total, intervals, ci, json, damaged, out, err);
+	if (diagnosis_recorded(rec, m, av, total, intervals, ci, json, damaged, &out, &err))
+		rc = cli_error(&err);
+	else
+		rc = cli_write(&out);
+	sbuf_release(&out);
+	return rc;
 }
 
 /* `diagnose FILE`: the same evaluation over a recording, read one frame at a time. */
@@ -189,7 +107,7 @@ int diagnose_recording(const char *path, const struct pipe_opts *o, bool json,
 		rec_release(&rec);
 		return cli_error(&err);
 	}
-	rc = pipeline_model(&p, o, rec.model_name);
+	rc = cli_pipeline_model(&p, o, rec.model_name);
 	if (rc)
 		goto out_pipe; /* what pipeline_model() set up before it failed */
 	if (rec_bind_model(&rec, p.model, &av, &err)) {
@@ -329,7 +247,7 @@ static int run_diagnose(int argc, char **argv)
 	/* before the (possibly slow) set-up, so an early Ctrl-C is not fatal */
 	cli_catch_interrupts();
 	opened = true;
-	if ((rc = pipeline_open(&p, &o, true)))
+	if ((rc = cli_pipeline_open(&p, &o, true)))
 		goto out;
 	fprintf(stderr, "vmmprof diagnose: collecting for %.3g s with model '%s' on %zu "
 			"thread(s) (Ctrl-C ends early)...\n", duration, p.model->name,
@@ -368,7 +286,7 @@ static int run_diagnose(int argc, char **argv)
 				  p.plat.core_pmu_reason[0] ? p.plat.core_pmu_reason : "none exposed");
 		sbuf_addf(&head, "  %s\n", sbuf_str(&p.cal_note));
 		rc = show(&dv, &p.plat.topo, p.have_cal ? &p.cal : NULL, sbuf_str(&head), json,
-			  xen_hard_pin, NULL, NULL);
+			  xen_hard_pin);
 		if (!rc && !json) {
 			struct sbuf tail = SBUF_INIT;
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/model_path.h"
+#include "model/dirs.h"
 #include "model/registry.h"
 #include "plan/coverage.h"
 #include "plan/info_json.h"
@@ -86,7 +86,7 @@ static int run_info(int argc, char **argv)
 		cli_error(&err);
 		goto out_paths;
 	}
-	model_dirs_build(&dirs, paths, n_paths);
+	model_dirs_build(&dirs, paths, n_paths, cli_dirs());
 	model_registry_init(&reg, (const char *const *)dirs.v, dirs.n);
 	coverage_compute(&p, &reg, &cv);
 	model_registry_release(&reg);

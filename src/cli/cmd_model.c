@@ -1,7 +1,7 @@
 /* cmd_model.c - `vmmprof model list|show|check|eval|test`: the profile models, what they need, and what they say on given counts */
 #include "cli/commands.h"
 #include "cli/list.h"
-#include "cli/model_path.h"
+#include "model/dirs.h"
 #include "cli/model_eval.h"
 
 #include <errno.h>
@@ -153,7 +153,7 @@ static struct model_registry *open_registry(const struct model_opts *o, struct m
 {
 	struct model_registry *r = xcalloc(1, sizeof(*r));
 
-	model_dirs_build(dirs, o->paths, o->n_paths);
+	model_dirs_build(dirs, o->paths, o->n_paths, cli_dirs());
 	model_registry_init(r, (const char *const *)dirs->v, dirs->n);
 	return r;
 }

@@ -95,7 +95,7 @@ static int run_record(int argc, char **argv)
 	/* before the (possibly slow) set-up, so an early signal is not fatal */
 	cli_catch_interrupts();
 	opened = true;
-	if ((rc = pipeline_open(&p, &o, true)))
+	if ((rc = cli_pipeline_open(&p, &o, true)))
 		goto out;
 	reasons = xcalloc(p.model->n_inputs ? p.model->n_inputs : 1, sizeof(char *));
 	for (i = 0; i < (int)p.model->n_inputs; i++)

@@ -631,7 +631,7 @@ static int run_report(int argc, char **argv)
 		goto out;
 	}
 	have_p = true;
-	if ((rc = pipeline_model(&p, &o, rec.model_name)))
+	if ((rc = cli_pipeline_model(&p, &o, rec.model_name)))
 		goto out;
 	if (rec_bind_model(&rec, p.model, &av, &err)) {
 		rc = cli_error(&err);

@@ -9,34 +9,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/fronts.h"
 #include "srv/conf.h"
 #include "util/alloc.h"
-#ifdef HAVE_MHD
-#include "daemon/serve.h"
-#endif
 
-#ifdef HAVE_MHD
 /* web/ of the source tree for a built binary (build/vmmprof), else the installed copy. */
 static char *default_web_dir(void)
 {
-	char exe[PATH_MAX], *slash, *p;
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *exe = cli_dirs()->exe_dir;
 	struct stat st;
+	char *p;
 
-	if (len <= 0)
+	if (!exe)
 		return NULL;
-	exe[len] = 0;
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = 0;
 	p = xasprintf("%s/../web", exe);
 	if (!stat(p, &st) && S_ISDIR(st.st_mode))
 		return p;
 	free(p);
 	return xasprintf("%s/../share/vmmprof/web", exe);
 }
-#endif
 
 static int run_serve(int argc, char **argv)
 {
@@ -94,14 +85,11 @@ static int run_serve(int argc, char **argv)
 		rc = cli_usage_error(&cmd_serve, "unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
-#ifndef HAVE_MHD
-	(void)config;
-	(void)err;
-	(void)i;
-	rc = cli_errorf("this vmmprof was built without libmicrohttpd, so it has no daemon "
-			"(install libmicrohttpd-dev and rebuild)");
-	goto out;
-#else
+	if (!cli_fronts()->serve) {
+		rc = cli_errorf("this vmmprof was built without libmicrohttpd, so it has no daemon "
+				"(install libmicrohttpd-dev and rebuild)");
+		goto out;
+	}
 	if (config && srv_conf_load(&conf, config, &err)) {
 		rc = cli_error(&err);
 		goto out;
@@ -126,8 +114,7 @@ static int run_serve(int argc, char **argv)
 	 * Set before any thread starts and before libpfm4 is initialised. */
 	if (strcmp(conf.root, "/"))
 		setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
-	rc = vpd_run(&conf);
-#endif
+	rc = cli_fronts()->serve(&conf, cli_dirs());
 out:
 	srv_conf_release(&conf);
 	free(keys);

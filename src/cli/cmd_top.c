@@ -10,12 +10,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/fronts.h"
 #include "cli/interrupt.h"
 #include "cli/pipeline.h"
 #include "record/record.h"
 #include "top/toprender.h"
 #include "util/alloc.h"
-#include "tui/tui.h"
 
 static int parse_sort(const char *s, enum top_sort *k)
 {
@@ -111,7 +111,7 @@ static int run_replay(const char *path, const struct pipe_opts *o, long iteratio
 		goto out;
 	}
 	have_p = true;
-	if ((rc = pipeline_model(&p, o, rec.model_name)))
+	if ((rc = cli_pipeline_model(&p, o, rec.model_name)))
 		goto out;
 	if (rec_bind_model(&rec, p.model, &av, &err)) {
 		rc = cli_error(&err);
@@ -210,8 +210,8 @@ static int start_counters(struct top_state *s, struct pipeline *p, bool *have_p,
 	}
 	if (strcmp(s->root, "/"))
 		return 0; /* top_init() said why: a fixture tree's threads are not this machine's */
-	*have_p = true; /* pipeline_choose() leaves p ready for pipeline_close() */
-	if ((rc = pipeline_choose(p, o, &s->plat)))
+	*have_p = true; /* cli_pipeline_choose() leaves p ready for pipeline_close() */
+	if ((rc = cli_pipeline_choose(p, o, &s->plat)))
 		return rc;
 	if (!p->model) {
 		top_count_off(s, p->why);
@@ -381,7 +381,7 @@ static int run_top(int argc, char **argv)
 	}
 	if (batch)
 		rc = run_batch(&s, iterations, delay, json, sort);
-	else if (tui_run_source(&s, delay, sort, sample_here, NULL, &err))
+	else if (cli_fronts()->screen(&s, delay, sort, sample_here, NULL, &err))
 		rc = cli_interrupted() ? 0 : cli_error(&err);
 out:
 	/* the collector reads the model: close it before the model goes */

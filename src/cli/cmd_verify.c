@@ -171,7 +171,7 @@ static int run_verify(int argc, char **argv)
 	if (platform_probe(&plat, "/", &err))
 		return cli_error(&err);
 	have_plat = true;
-	if ((rc = pipeline_choose(&pl, &po, &plat)))
+	if ((rc = cli_pipeline_choose(&pl, &po, &plat)))
 		goto out;
 	have_pl = true;
 	if (bench_topo_probe(&t, &err)) {

@@ -76,7 +76,7 @@ static int before_open(struct before_diag *b, const char *path, const struct pip
 	if (rec_open(path, &b->rec, &err))
 		return cli_error(&err);
 	b->have_p = true;
-	if (pipeline_model(&b->p, o, b->rec.model_name))
+	if (cli_pipeline_model(&b->p, o, b->rec.model_name))
 		return 1;
 	if (rec_bind_model(&b->rec, b->p.model, &b->av, &err))
 		return cli_error(&err);

@@ -1,6 +1,7 @@
 /* main.c - vmmprof entry point: global options and the subcommand table */
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/fronts.h"
 #include "cli/remote.h"
 
 #include <errno.h>
@@ -106,7 +107,16 @@ static const char *env(const char *name)
 	return v && *v ? v : NULL;
 }
 
-int main(int argc, char **argv)
+static const struct cli_fronts *fronts;
+
+const struct cli_fronts *cli_fronts(void)
+{
+	static const struct cli_fronts none;
+
+	return fronts ? fronts : &none;
+}
+
+int cli_main(int argc, char **argv, const struct cli_fronts *f)
 {
 	const struct cmd *c;
 	struct sbuf sb = SBUF_INIT;
@@ -116,6 +126,7 @@ int main(int argc, char **argv)
 	const char *base;
 	int rc, i = 1, r = 0;
 
+	fronts = f;
 	/* vmmprofd is `vmmprof serve` */
 	base = strrchr(argv[0], '/');
 	if (!strcmp(base ? base + 1 : argv[0], "vmmprofd")) {

@@ -1,4 +1,4 @@
-/* pipeline.c - what diagnose, record and report share: platform, model, calibration, collector */
+/* pipeline.c - the collecting commands' shared options, and the pipeline opened from them */
 #include "cli/cli.h"
 #include "cli/pipeline.h"
 
@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/calib_file.h"
 #include "cli/interrupt.h"
 #include "hv/hv.h"
 #include "util/timeutil.h"
@@ -77,103 +76,30 @@ void pipe_opts_release(struct pipe_opts *o)
 	memset(o, 0, sizeof(*o));
 }
 
-/* The calibration: --calibration FILE, else the default file when it exists. */
-static int load_calibration(struct pipeline *p, const struct pipe_opts *o,
-			    const struct platform *plat)
+/* o with this process's directories unless it names others. */
+static struct pipe_opts with_dirs(const struct pipe_opts *o)
 {
+	struct pipe_opts w = *o;
+
+	if (!w.dirs)
+		w.dirs = cli_dirs();
+	return w;
+}
+
+int cli_pipeline_model(struct pipeline *p, const struct pipe_opts *o, const char *name)
+{
+	struct pipe_opts w = with_dirs(o);
 	struct vp_err err = { 0, "" };
 
-	if (calib_file_open(plat, o->cal_path, &p->cal, &p->have_cal, &p->cal_note, &err))
-		return cli_error(&err);
-	return 0;
+	return pipeline_model(p, &w, name, &err) ? cli_error(&err) : 0;
 }
 
-static int open_model(struct pipeline *p, const char *name)
+int cli_pipeline_choose(struct pipeline *p, const struct pipe_opts *o, const struct platform *plat)
 {
-	struct vp_err err;
-	struct diags d;
-	int rc = 0;
+	struct pipe_opts w = with_dirs(o);
+	struct vp_err err = { 0, "" };
 
-	diags_init(&d);
-	if (model_registry_open(&p->reg, name, &p->model, &d, &err))
-		rc = cli_error(&err);
-	diags_release(&d);
-	return rc;
-}
-
-int pipeline_model(struct pipeline *p, const struct pipe_opts *o, const char *name)
-{
-	const struct model_entry *e;
-
-	memset(p, 0, sizeof(*p));
-	calib_init(&p->cal);
-	model_dirs_build(&p->dirs, o->model_paths, o->n_model_paths);
-	model_registry_init(&p->reg, (const char *const *)p->dirs.v, p->dirs.n);
-	p->have_reg = true;
-	snprintf(p->why, sizeof(p->why), "as recorded");
-	/*
-	 * A recording names its model by the name in the model's 'model'
-	 * statement, found in the model directories: never a path.  A
-	 * recording may come from someone else, and a name such as
-	 * "/dev/zero" or "x.model" would have been opened as a model file.
-	 */
-	if (!model_name_ok(name)) {
-		char shown[64];
-		size_t i;
-
-		snprintf(shown, sizeof(shown), "%s", name);
-		for (i = 0; shown[i]; i++)
-			if ((unsigned char)shown[i] < 0x20 || (unsigned char)shown[i] >= 0x7f)
-				shown[i] = '?';
-		return cli_errorf("the recording names its model '%s', which is not a model name "
-				  "(letters, digits, '_', '-' and '.'); it is not opened as a path",
-				  shown);
-	}
-	e = model_registry_find(&p->reg, name);
-	if (!e)
-		return cli_errorf("no model named '%s' (see 'vmmprof model list')", name);
-	return open_model(p, e->path);
-}
-
-/*
- * The model (-m, else chosen for plat) and the calibration.  With optional,
- * no model matching plat is not an error: p->model stays NULL and p->why
- * says why.
- */
-static int choose(struct pipeline *p, const struct pipe_opts *o, const struct platform *plat,
-		  bool optional)
-{
-	struct vp_err err;
-	int rc;
-
-	model_dirs_build(&p->dirs, o->model_paths, o->n_model_paths);
-	model_registry_init(&p->reg, (const char *const *)p->dirs.v, p->dirs.n);
-	p->have_reg = true;
-	if (o->model) {
-		snprintf(p->why, sizeof(p->why), "chosen with -m");
-		if ((rc = open_model(p, o->model)))
-			return rc;
-	} else {
-		const struct model_entry *me =
-			model_registry_choose(&p->reg, plat, p->why, sizeof(p->why), &err);
-
-		if (!me && optional) {
-			snprintf(p->why, sizeof(p->why), "%s", err.msg);
-			return 0;
-		}
-		if (!me)
-			return cli_error(&err);
-		if ((rc = open_model(p, me->path)))
-			return rc;
-	}
-	return load_calibration(p, o, plat);
-}
-
-int pipeline_choose(struct pipeline *p, const struct pipe_opts *o, const struct platform *plat)
-{
-	memset(p, 0, sizeof(*p));
-	calib_init(&p->cal);
-	return choose(p, o, plat, true);
+	return pipeline_choose(p, &w, plat, &err) ? cli_error(&err) : 0;
 }
 
 int pipe_wait_vms(const struct pipe_opts *o, const struct platform *plat, bool block)
@@ -217,74 +143,17 @@ int pipe_wait_vms(const struct pipe_opts *o, const struct platform *plat, bool b
 	return ret ? cli_error(&err) : 0;
 }
 
-int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect)
+int cli_pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect)
 {
-	struct vp_err err;
+	struct pipe_opts w = with_dirs(o);
+	struct vp_err err = { 0, "" };
 	int rc;
 
-	memset(p, 0, sizeof(*p));
-	calib_init(&p->cal);
-	if (vp_exists(NULL, o->root ? o->root : "/"))
-		return cli_errorf("root directory '%s' does not exist", o->root);
-	if (platform_probe(&p->plat, o->root, &err))
+	if (pipeline_open(p, &w, &err))
 		return cli_error(&err);
-	p->have_plat = true;
-	if ((rc = choose(p, o, &p->plat, false)))
+	if (collect && (rc = pipe_wait_vms(&w, &p->plat, true)))
 		return rc;
-	if (collect && (rc = pipe_wait_vms(o, &p->plat, true)))
-		return rc;
-	if (collect) {
-		struct collect_opts co = {
-			.root = o->root, .plat = &p->plat, .model = p->model,
-			.cal = p->have_cal ? &p->cal : NULL,
-			.pids = o->pids, .n_pids = o->n_pids,
-			.vm_names = o->vms, .n_vm_names = o->n_vms,
-			.resctrl = o->resctrl,
-			/* a process named with -p that is not there is an error, as in stat
-			 * (a VM named with --vm was checked above, pipe_wait_vms()) */
-			.strict = o->n_pids > 0,
-		};
-
-		if (o->xen_numa) {
-			p->xen_numa.every_ns = (uint64_t)(o->xen_numa_every_s * 1e9);
-			co.xen_numa = &p->xen_numa;
-		}
-		if (o->xentrace) {
-			/* a start that fails leaves the residency sampled, and the notes say
-			 * why; but another xentrace running is refused: both would lose */
-			if (hv_xen_tracer_start(&p->xen_tracer, o->root, &err) == -EBUSY) {
-				hv_xen_tracer_stop(p->xen_tracer);
-				p->xen_tracer = NULL;
-				return cli_error(&err);
-			}
-			co.xen_tracer = p->xen_tracer;
-		}
-		if (o->xen_psr) {
-			p->xen_psr = hv_xen_psr_new();
-			co.xen_psr = p->xen_psr;
-		}
-		if (collect_new(&p->col, &co, &err))
-			return cli_error(&err);
-	}
+	if (collect && pipeline_collect(p, &w, &err))
+		return cli_error(&err);
 	return 0;
-}
-
-void pipeline_close(struct pipeline *p)
-{
-	collect_free(p->col);
-	hv_xen_tracer_stop(p->xen_tracer);
-	{
-		struct hv_ctx ctx = { p->plat.root, NULL, NULL, NULL };
-
-		hv_xen_psr_stop(p->xen_psr, &ctx); /* detaches what it attached */
-	}
-	model_free(p->model);
-	if (p->have_reg)
-		model_registry_release(&p->reg);
-	model_dirs_release(&p->dirs);
-	calib_release(&p->cal);
-	if (p->have_plat)
-		platform_release(&p->plat);
-	sbuf_release(&p->cal_note);
-	memset(p, 0, sizeof(*p));
 }

@@ -1,37 +1,14 @@
-/* pipeline.h - what diagnose, record and report share: platform, model, calibration, collector */
+/* pipeline.h - the collecting commands' shared options, and the pipeline (compose/pipeline.h) opened from them */
 #ifndef VP_PIPELINE_H
 #define VP_PIPELINE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "calib/calib.h"
 #include "cli/cli.h"
-#include "cli/model_path.h"
-#include "collect/collect.h"
-#include "model/registry.h"
-#include "platform/platform.h"
+#include "compose/pipeline.h"
 #include "source/cpustat.h"
 #include "util/sbuf.h"
-
-/* The options the collecting commands have in common. */
-struct pipe_opts {
-	const char *root;
-	const char *model;          /* -m NAME|FILE, NULL: chosen for the platform */
-	const char *cal_path;       /* --calibration, NULL: the default file if present */
-	char **model_paths;
-	size_t n_model_paths;
-	const char **vms;
-	size_t n_vms;
-	int *pids;
-	size_t n_pids;
-	bool xen_numa;              /* --xen-numa-dump: Xen's pages per node (opt-in) */
-	double xen_numa_every_s;    /* its minimum time between dumps */
-	bool resctrl;               /* --resctrl: one resctrl monitoring group per VM */
-	bool xentrace;              /* --xentrace: Xen residency from a running xentrace */
-	bool xen_psr;               /* --xen-psr: Xen's per-domain CMT/MBM for the run */
-	double wait_s;              /* --wait: seconds to wait for a --vm that is not there; 0 fail */
-};
 
 /* Long options shared by the collecting commands: values 1000+ for getopt_long. */
 enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM, PO_XEN_NUMA, PO_RESCTRL, PO_WAIT,
@@ -93,39 +70,15 @@ int xen_numa_opt(const struct cmd *c, const char *arg, double *every_s);
 int pipe_opt(const struct cmd *c, struct pipe_opts *o, int opt, const char *arg);
 void pipe_opts_release(struct pipe_opts *o);
 
-struct pipeline {
-	struct platform plat;
-	bool have_plat;
-	struct model_dirs dirs;
-	struct model_registry reg;
-	bool have_reg;
-	struct model *model;
-	char why[1024];             /* how the model was chosen, or why none */
-	struct calib cal;
-	bool have_cal;
-	struct sbuf cal_note;       /* which calibration, or why none */
-	struct collector *col;
-	struct hv_xen_numa xen_numa; /* the collector's opt-in state (--xen-numa-dump) */
-	struct hv_xen_tracer *xen_tracer; /* --xentrace: the running trace; NULL none */
-	struct hv_xen_psr *xen_psr; /* --xen-psr: the domains attached for the run; NULL none */
-};
-
 /*
- * Probe, choose the model, load the calibration and (when collect) start the
- * collector.  Prints the error and returns the exit code on failure.
+ * pipeline_open() (and, when collect, pipe_wait_vms() then pipeline_collect()),
+ * pipeline_choose() and pipeline_model() with the user's directories of this
+ * process (cli_dirs()) unless o gives others; each prints the error and
+ * returns the exit code on failure (p is ready for pipeline_close() either way).
  */
-int pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect);
-/*
- * Only choose the model (-m, else for plat, which stays the caller's) and
- * load the calibration: for a command that probes the platform itself
- * (top).  Prints the error and returns the exit code on failure; when no
- * model was named and none matches, returns 0 with p->model NULL and the
- * reason in p->why.
- */
-int pipeline_choose(struct pipeline *p, const struct pipe_opts *o, const struct platform *plat);
-/* Load the model named (a recording's) through the same registry. */
-int pipeline_model(struct pipeline *p, const struct pipe_opts *o, const char *name);
-void pipeline_close(struct pipeline *p);
+int cli_pipeline_open(struct pipeline *p, const struct pipe_opts *o, bool collect);
+int cli_pipeline_choose(struct pipeline *p, const struct pipe_opts *o, const struct platform *plat);
+int cli_pipeline_model(struct pipeline *p, const struct pipe_opts *o, const char *name);
 
 /*
  * The host's CPUs over a span, read before and after it (/proc/stat and,
@@ -161,23 +114,10 @@ int diagnose_recording(const char *path, const struct pipe_opts *o, bool json,
 int compare_recordings(const char *before, const char *after, const struct pipe_opts *o,
 		       bool json, const struct host_span *host);
 struct recording;
-/*
- * Print the diagnosis of a recording's whole-run frame (rec_total_finish())
- * of `intervals` intervals (all read, or those report selected);
- * damaged: the file ended in damage after rec->n_read frames, said in the head;
- * ci (NULL: none): each VM's costs interval by interval (cost_ci_add() of every
- * frame read), finished here into the intervals printed with it.
- */
 struct cost_ci_set;
+/* Print the diagnosis of a recording's whole-run frame: diagnosis_recorded(). */
 int diagnose_recorded_total(const struct recording *rec, const struct model *m,
 			    const struct model_avail *av, const struct collect_frame *total,
 			    size_t intervals, struct cost_ci_set *ci, bool json, bool damaged);
-/* The same appended to out instead of printed (the daemon's replayed sessions); a
- * failure is said in err, not printed. */
-struct sbuf;
-int diagnose_recorded_render(const struct recording *rec, const struct model *m,
-			     const struct model_avail *av, const struct collect_frame *total,
-			     size_t intervals, struct cost_ci_set *ci, bool json, bool damaged,
-			     struct sbuf *out, struct vp_err *err);
 
 #endif

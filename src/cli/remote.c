@@ -15,6 +15,7 @@
 #include "collect/diag_render.h"
 #include "analysis/vms_view.h"
 #include "cli/commands.h"
+#include "cli/fronts.h"
 #include "cli/interrupt.h"
 #include "cli/list.h"
 #include "model/model_json.h"
@@ -22,7 +23,6 @@
 #include "plan/info_text.h"
 #include "collect/frame_text.h"
 #include "top/toprender.h"
-#include "tui/tui.h"
 #include "util/alloc.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -1550,7 +1550,7 @@ static int run_top(struct rconn *c, int argc, char **argv)
 		struct top_pull tp = { 0 };
 
 		pull_open(&tp.p, c, sbuf_str(&path), "sample", &err);
-		if (tui_run_source(&t.s, delay, t.sort, top_pull_sample, &tp, &err))
+		if (cli_fronts()->screen(&t.s, delay, t.sort, top_pull_sample, &tp, &err))
 			rc = cli_error(&err);
 		pull_close(&tp.p);
 		if (tp.have)

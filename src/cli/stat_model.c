@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "collect/diag_render.h"
-#include "cli/calib_file.h"
+#include "calib/file.h"
+#include "cli/cli.h"
 #include "collect/collect.h"
 #include "source/schedtrace.h"
 #include "source/task.h"
@@ -21,8 +22,8 @@
 static int load_calibration(struct stat_model *sm, const char *path, struct vp_err *err)
 {
 	struct sbuf note = SBUF_INIT;
-	int rc = calib_file_open(sm->plat_ok ? &sm->plat : NULL, path, &sm->cal, &sm->cal_ok,
-				 &note, err);
+	int rc = calib_file_open(sm->plat_ok ? &sm->plat : NULL, path, cli_dirs(), &sm->cal,
+				 &sm->cal_ok, &note, err);
 
 	/* cal_note says why there is none, and is empty when there is one */
 	snprintf(sm->cal_note, sizeof(sm->cal_note), "%s", sm->cal_ok ? "" : sbuf_str(&note));
@@ -128,7 +129,7 @@ int stat_model_open(struct stat_model *sm, const char *name, char *const *paths,
 
 	memset(sm, 0, sizeof(*sm));
 	calib_init(&sm->cal);
-	model_dirs_build(&sm->dirs, paths, n_paths);
+	model_dirs_build(&sm->dirs, paths, n_paths, cli_dirs());
 	model_registry_init(&sm->reg, (const char *const *)sm->dirs.v, sm->dirs.n);
 	sm->plat_ok = platform_probe(&sm->plat, "/", &perr) == 0;
 	diags_init(&d);

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "calib/calib.h"
-#include "cli/model_path.h"
+#include "model/dirs.h"
 #include "model/cost.h"
 #include "model/registry.h"
 #include "model/run.h"

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "analysis/vms_view.h"
-#include "cli/model_path.h"
+#include "model/dirs.h"
 #include "model/model_json.h"
 #include "plan/info_json.h"
 #include "util/alloc.h"
@@ -50,7 +50,7 @@ enum MHD_Result vpd_api_info(struct vpd_req *r)
 	if (platform_probe(&p, r->d->conf.root, &err))
 		return vpd_reply_err(r, &err);
 	/* the model `model list` marks on the daemon's model path, as local info does */
-	model_dirs_build(&dirs, r->d->model_path, r->d->n_model_path);
+	model_dirs_build(&dirs, r->d->model_path, r->d->n_model_path, r->d->dirs);
 	model_registry_init(&reg, (const char *const *)dirs.v, dirs.n);
 	coverage_compute(&p, &reg, &cv);
 	model_registry_release(&reg);
@@ -87,7 +87,7 @@ enum MHD_Result vpd_api_models(struct vpd_req *r, const char *name)
 
 	if (name && !srv_name_ok(name))
 		return vpd_reply_error(r, MHD_HTTP_BAD_REQUEST, "invalid model name '%s'", name);
-	model_dirs_build(&dirs, r->d->model_path, r->d->n_model_path);
+	model_dirs_build(&dirs, r->d->model_path, r->d->n_model_path, r->d->dirs);
 	model_registry_init(&reg, (const char *const *)dirs.v, dirs.n);
 	if (!name) {
 		struct platform p;

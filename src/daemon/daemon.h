@@ -13,6 +13,7 @@
 #include "srv/conf.h"
 #include "srv/route.h"
 #include "srv/users.h"
+#include "util/dirs.h"
 #include "util/err.h"
 #include "util/sbuf.h"
 
@@ -38,6 +39,7 @@ struct vpd {
 	struct srv_conf conf;               /* defaults filled in */
 	char *model_path[1];                /* conf.model_path as model_dirs_build() takes it */
 	size_t n_model_path;
+	const struct vp_dirs *dirs;         /* the user's directories, as vpd_run() was given them */
 
 	pthread_mutex_t users_lock;
 	struct users users;                 /* reloaded when the file changes */

@@ -598,7 +598,7 @@ static int read_pem(const char *path, char **out, struct vp_err *err)
 	return vp_read_regular(path, 1 << 20, out, NULL, err);	/* a PEM file is a few KiB */
 }
 
-int vpd_run(struct srv_conf *conf)
+int vpd_run(struct srv_conf *conf, const struct vp_dirs *dirs)
 {
 	struct vpd d;
 	struct vp_err err = { 0, "" };
@@ -616,6 +616,7 @@ int vpd_run(struct srv_conf *conf)
 
 	memset(&d, 0, sizeof(d));
 	d.conf = *conf;
+	d.dirs = dirs;
 	srv_conf_defaults(&d.conf);
 	raise_fd_limit(&d);
 	pthread_mutex_init(&d.users_lock, NULL);

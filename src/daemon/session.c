@@ -14,7 +14,8 @@
 #include "collect/cost_ci.h"
 #include "collect/diag_render.h"
 #include "analysis/vms_view.h"
-#include "cli/pipeline.h"
+#include "compose/diagnosis.h"
+#include "compose/pipeline.h"
 #include "collect/frame_json.h"
 #include "collect/hub.h"
 #include "collect/prom.h"
@@ -489,7 +490,9 @@ int vpd_sessions_start(struct vpd *d)
 	o.cal_path = d->conf.calibration;
 	o.model_paths = d->model_path;
 	o.n_model_paths = d->n_model_path;
-	if (pipeline_open(&ss->pl, &o, false)) {
+	o.dirs = d->dirs;
+	if (pipeline_open(&ss->pl, &o, &err)) {
+		fprintf(stderr, "vmmprofd: error: %s\n", err.msg);
 		pipeline_close(&ss->pl);
 		return -1;
 	}
@@ -1021,8 +1024,8 @@ static enum MHD_Result replay_create(struct vpd_req *r, const char *name)
 	}
 	rec_total_finish(acc, &total);
 	/* the diagnosis as `diagnose --json FILE` gives it (a damaged file: what was read) */
-	if (rec.n_read && diagnose_recorded_render(&rec, m, &av, &total, rec.n_read, &ci, true,
-						   more < 0, &sb, &err) == 0)
+	if (rec.n_read && diagnosis_recorded(&rec, m, &av, &total, rec.n_read, &ci, true, more < 0,
+					     &sb, &err) == 0)
 		s->replay_diag = sbuf_detach(&sb);
 	collect_frame_release(&total);
 	cost_ci_release(&ci);

@@ -482,7 +482,7 @@ int tui_run(struct top_state *s, double delay, enum top_sort sort, struct vp_err
 	return tui_run_source(s, delay, sort, local_sample, NULL, err);
 }
 
-int tui_run_source(struct top_state *s, double delay, enum top_sort sort, tui_sample_fn fn,
+int tui_run_source(struct top_state *s, double delay, enum top_sort sort, top_sample_fn fn,
 		   void *ctx, struct vp_err *err)
 {
 	struct ui u = { VIEW_VMS, sort, 0, -1, "", false, false, 0, "", false, "" };
@@ -539,7 +539,7 @@ int tui_run_source(struct top_state *s, double delay, enum top_sort sort, tui_sa
 	return ret;
 }
 #else
-int tui_run_source(struct top_state *s, double delay, enum top_sort sort, tui_sample_fn fn,
+int tui_run_source(struct top_state *s, double delay, enum top_sort sort, top_sample_fn fn,
 		   void *ctx, struct vp_err *err)
 {
 	(void)fn;

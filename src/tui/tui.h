@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "top/screen.h"
 #include "top/topdata.h"
 #include "util/err.h"
 
@@ -14,13 +15,11 @@
 int tui_run(struct top_state *s, double delay, enum top_sort sort, struct vp_err *err);
 
 /*
- * Where the samples come from: fn fills s with the next one and returns 0,
- * 1 when none has arrived yet (only when block is false: the screen asks
- * again shortly), or a negative code with err filled.  tui_run() samples
- * this machine; the remote client passes the daemon's stream.
+ * The same over a sample source (top/screen.h): a top_screen_fn, which the
+ * binary's main() (src/bin/) hands the command line for `top`, local or
+ * remote.
  */
-typedef int (*tui_sample_fn)(void *ctx, struct top_state *s, bool block, struct vp_err *err);
-int tui_run_source(struct top_state *s, double delay, enum top_sort sort, tui_sample_fn fn,
+int tui_run_source(struct top_state *s, double delay, enum top_sort sort, top_sample_fn fn,
 		   void *ctx, struct vp_err *err);
 
 #endif

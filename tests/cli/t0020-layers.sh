@@ -11,7 +11,9 @@ SRC="$(cd "$(dirname "$0")/../.." && pwd)/src"
 # Each directory under src/ and the directories it may include from (its
 # own is always allowed).  LIB stands for every library directory: the front
 # ends (cli, tui, daemon) may compose any library module, never each other.
-# A new directory under src/ fails the check until it has its row here.
+# ALL is the binary's main() (src/bin/), the one place that links the front
+# ends together (struct cli_fronts); nothing includes it.  A new directory
+# under src/ fails the check until it has its row here.
 layer_table() {
 	cat <<'EOF'
 util     -
@@ -28,26 +30,18 @@ bench    util platform pmu source calib hv model analysis
 collect  util platform pmu source calib hv model analysis
 record   util platform pmu source calib hv model analysis collect
 top      util platform pmu source calib hv model analysis collect
+compose  util platform pmu source calib hv model analysis collect record
 cli      LIB
 tui      LIB
 daemon   LIB
+bin      ALL
 EOF
 }
 
-# Known exceptions: FROM (a file, or DIR/* for a whole directory) TARGET
-# REASON.  Each is a layering leak that issue 24 (item 6, "Layers that
-# hold") removes; remove its line with it (the check says when a line no
-# longer matches anything).  Nothing else may join this list without a
-# reason and an issue.
-layer_exceptions() {
-	cat <<'EOF'
-cli/cmd_serve.c      daemon/serve.h      the one binary: vmmprof serve starts the daemon front end
-cli/cmd_top.c        tui/tui.h           the one binary: vmmprof top runs the TUI front end
-cli/remote.c         tui/tui.h           the one binary: remote top runs the ncurses screen (tui_run_source) on the daemon stream
-daemon/api.c         cli/model_path.h    model search path built in cli/; issue 24: shared front-end code moves lower
-daemon/session.c     cli/pipeline.h      pipeline composition shared with cli/; issue 24: shared front-end code moves lower
-EOF
-}
+# There are no exceptions to the layer table: the last five (the command
+# line including the daemon and the TUI, the daemon including the command
+# line's model path and pipeline) were removed by issue 24 (item 6), and a
+# test below puts each back to see it fail.
 
 # Library files that may print or exit: FILE CALL REASON.
 print_exceptions() {
@@ -65,7 +59,6 @@ check_layers() {
 	ck_dir=$1
 	ck_tmp=$(mktemp -d "${TMPDIR:-/tmp}/vp-layers.XXXXXX") || return 1
 	layer_table >"$ck_tmp/table"
-	layer_exceptions >"$ck_tmp/exc"
 	print_exceptions >"$ck_tmp/pexc"
 	(cd "$ck_dir" && ls -d */ | tr -d /) >"$ck_tmp/dirs"
 	(cd "$ck_dir" && grep -n "^[[:space:]]*#[[:space:]]*include" */*.[ch]) >"$ck_tmp/inc"
@@ -83,11 +76,7 @@ check_layers() {
 			deps[f[1]] = f[2]
 			for (i = 3; i <= n; i++) deps[f[1]] = deps[f[1]] " " f[i]
 			if (f[2] == "LIB") front[f[1]] = 1
-		}
-		while ((getline l < (T "/exc")) > 0) {
-			split(l, f, " ")
-			exc[f[1] SUBSEP f[2]] = 1
-			excline[f[1] SUBSEP f[2]] = l
+			if (f[2] == "ALL") top[f[1]] = 1
 		}
 		while ((getline l < (T "/pexc")) > 0) {
 			split(l, f, " ")
@@ -118,17 +107,19 @@ check_layers() {
 			}
 			to = dirof(tgt)
 			if (to == from) continue
-			if ((file SUBSEP tgt) in exc) { used[file SUBSEP tgt] = 1; continue }
-			if ((from "/*" SUBSEP tgt) in exc) { used[from "/*" SUBSEP tgt] = 1; continue }
 			if (!(to in known)) {
 				print where "includes \"" tgt "\" from a directory not in the layer table"
 				bad = 1; continue
 			}
 			ok = 0
-			if (from in front) ok = !(to in front)
+			if (to in top) ok = 0
+			else if (from in top) ok = 1
+			else if (from in front) ok = !(to in front)
 			else if (from in known) ok = (" " deps[from] " ") ~ (" " to " ")
 			if (!ok) {
-				if (to in front)
+				if (to in top)
+					print where "includes \"" tgt "\": src/" to "/ is the main() of the binary, which nothing includes"
+				else if (to in front)
 					print where "includes \"" tgt "\": src/" to "/ is a front end; " ((from in front) ? "front ends never include each other" : "library modules never include a front end")
 				else
 					print where "includes \"" tgt "\": src/" from "/ may not include src/" to "/ (allowed: " deps[from] ")"
@@ -138,7 +129,7 @@ check_layers() {
 		while ((getline l < (T "/calls")) > 0) {
 			file = l; sub(/:.*/, "", file)
 			from = dirof(file)
-			if (from in front || !(from in known)) continue
+			if (from in front || from in top || !(from in known)) continue
 			ln = l; sub(/^[^:]*:/, "", ln); sub(/:.*/, "", ln)
 			code = l; sub(/^[^:]*:[^:]*:/, "", code)
 			split("", hit)
@@ -157,8 +148,6 @@ check_layers() {
 				bad = 1
 			}
 		}
-		for (k in exc) if (!(k in used))
-			print "note: layer exception no longer needed, remove it: " excline[k] > "/dev/stderr"
 		for (k in pexc) if (!(k in pused)) {
 			split(k, f, SUBSEP)
 			print "note: print exception no longer needed, remove it: " f[1] " " f[2] > "/dev/stderr"
@@ -215,6 +204,32 @@ test_expect_success 'a front end including another front end fails' '
 	printf "#include \"daemon/serve.h\"\n" >>src/tui/tui.c &&
 	! check_layers src >out 2>/dev/null &&
 	grep_q "front ends never include each other" out
+'
+
+# the five includes issue 24 removed, each put back: every one fails
+for leak in "cli/cmd_serve.c daemon/serve.h" "cli/cmd_top.c tui/tui.h" "cli/remote.c tui/tui.h" \
+	"daemon/api.c cli/model_path.h" "daemon/session.c cli/pipeline.h"; do
+	set -- $leak
+	LEAK_FROM=$1 LEAK_TO=$2
+	export LEAK_FROM LEAK_TO
+	test_expect_success "$1 including $2 again fails (no exception left)" '
+		rm -rf src && cp -R "$SRC" src &&
+		printf "#include \"%s\"\n" "$LEAK_TO" >>src/$LEAK_FROM &&
+		n=$(wc -l <src/$LEAK_FROM) &&
+		! check_layers src >out 2>/dev/null &&
+		cat out &&
+		grep_q "^src/$LEAK_FROM:$n: includes \"$LEAK_TO\": src/[a-z]*/ is a front end; front ends never include each other" out
+	'
+done
+
+test_expect_success 'the binary (src/bin/) links the front ends, and nothing includes it' '
+	rm -rf src && cp -R "$SRC" src &&
+	grep_q "include \"daemon/serve.h\"" src/bin/vmmprof.c &&
+	grep_q "include \"tui/tui.h\"" src/bin/vmmprof.c &&
+	check_layers src >out 2>/dev/null &&
+	printf "#include \"bin/x.h\"\n" >>src/cli/main.c &&
+	! check_layers src >out 2>/dev/null &&
+	grep_q "^src/cli/main.c:[0-9]*: includes \"bin/x.h\": src/bin/ is the main() of the binary" out
 '
 
 test_expect_success 'a new directory without a row in the table fails' '

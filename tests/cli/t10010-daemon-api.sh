@@ -200,6 +200,14 @@ else
 test_skip 'TLS with a self-signed certificate' 'openssl is not installed'
 fi
 
+test_expect_success 'a start-up failure is the daemon saying it, not the command line' '
+	expect_exit 1 vmmprof serve --users users --listen 127.0.0.1:0 --root "$R/host-qemu" \
+		--calibration missing-cal.json 2>err &&
+	cat err &&
+	grep_q "^vmmprofd: error: cannot open .missing-cal.json." err &&
+	! grep_q "^vmmprof: error" err
+'
+
 test_expect_success 'vmmprofd is the same program: its help is the serve page' '
 	d=$(dirname "$VMMPROF") &&
 	test -e "$d/vmmprofd" &&

@@ -1,10 +1,9 @@
-/* model_path.c - the model search path of the command-line front end */
-#include "cli/model_path.h"
+/* dirs.c - the model search path, from the options and the directories a front end gives */
+#include "model/dirs.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "util/alloc.h"
 #include "util/fs.h"
@@ -33,11 +32,10 @@ static void add_real(struct model_dirs *d, char *dir)
 	free(real);
 }
 
-void model_dirs_build(struct model_dirs *d, char *const *paths, size_t n_paths)
+void model_dirs_build(struct model_dirs *d, char *const *paths, size_t n_paths,
+		      const struct vp_dirs *env)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-	char exe[PATH_MAX], *slash;
-	ssize_t len;
+	char *conf = vp_config_dir(env);
 	size_t i;
 
 	memset(d, 0, sizeof(*d));
@@ -53,23 +51,13 @@ void model_dirs_build(struct model_dirs *d, char *const *paths, size_t n_paths)
 			p = *colon ? colon + 1 : colon;
 		}
 	}
-	if (xdg && *xdg)
-		add(d, xasprintf("%s/vmmprof/models", xdg));
-	else if (home && *home)
-		add(d, xasprintf("%s/.config/vmmprof/models", home));
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len > 0) {
-		exe[len] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			/* an installed binary first, then a build directory of the source tree */
-			char *installed = xasprintf("%s/../share/vmmprof/models", exe);
-			char *tree = xasprintf("%s/../models", exe);
-
-			add_real(d, installed);
-			add_real(d, tree);
-		}
+	if (conf)
+		add(d, xasprintf("%s/models", conf));
+	free(conf);
+	if (env && env->exe_dir && *env->exe_dir) {
+		/* an installed binary first, then a build directory of the source tree */
+		add_real(d, xasprintf("%s/../share/vmmprof/models", env->exe_dir));
+		add_real(d, xasprintf("%s/../models", env->exe_dir));
 	}
 }
 

@@ -1,5 +1,5 @@
-/* calib_file.c - which calibration file a command reads, and whether it fits this machine */
-#include "cli/calib_file.h"
+/* file.c - which calibration file a command reads, and whether it fits this machine */
+#include "calib/file.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -7,17 +7,12 @@
 
 #include "util/alloc.h"
 
-char *calibrate_default_path(bool create_dir)
+char *calib_default_path(const struct vp_dirs *env, bool create_dir)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-	char *dir;
+	char *dir = vp_config_dir(env);
 	char *path;
 
-	if (xdg && *xdg)
-		dir = xasprintf("%s/vmmprof", xdg);
-	else if (home && *home)
-		dir = xasprintf("%s/.config/vmmprof", home);
-	else
+	if (!dir)
 		return NULL;
 	if (create_dir) {
 		char *parent = xstrdup(dir), *slash = strrchr(parent, '/');
@@ -34,8 +29,8 @@ char *calibrate_default_path(bool create_dir)
 	return path;
 }
 
-int calib_file_open(const struct platform *plat, const char *path, struct calib *cal, bool *have,
-		    struct sbuf *note, struct vp_err *err)
+int calib_file_open(const struct platform *plat, const char *path, const struct vp_dirs *env,
+		    struct calib *cal, bool *have, struct sbuf *note, struct vp_err *err)
 {
 	struct calib_machine here;
 	struct vp_err e = { 0, "" };
@@ -44,7 +39,7 @@ int calib_file_open(const struct platform *plat, const char *path, struct calib 
 	int rc = 0;
 
 	*have = false;
-	if (!path && !(path = def = calibrate_default_path(false))) {
+	if (!path && !(path = def = calib_default_path(env, false))) {
 		sbuf_addstr(note, "no calibration (neither HOME nor XDG_CONFIG_HOME is set)");
 		return 0;
 	}
