@@ -54,20 +54,16 @@ int xen_apportion_pcpu(const double *count, const double *run, size_t n_ent, siz
 
 bool xen_apportion_possible(const struct platform *p, char *why, size_t size)
 {
-	const struct hypervisor *h = &p->hv;
-	int n = p->topo.from_xen ? p->topo.n_cpus : 0;
-	int k = (int)platform_local_topo(p)->online.n;
-	char d0[96] = "";
+	char how[768];
 
-	if (!h->xen_dom0 || strcmp(h->xen_pmu_mode, "all") || n <= 0 || k != n ||
-	    !platform_xen_option(h, "dom0_vcpus_pin", NULL, 0)) {
-		platform_xen_pmu_why(p, why, size);
+	if (!p->hv.xen_dom0) {
+		snprintf(why, size, "not a Xen dom0");
 		return false;
 	}
-	platform_xen_option(h, "dom0", d0, sizeof(d0));
-	snprintf(why, size, "pmu_mode is 'all' and dom0 has one vCPU pinned on each of the %d "
-		 "pCPUs: %s%s", n, XEN_APPORTION_METHOD, strstr(d0, "msr-relaxed") ?
-		 "; Xen's command line has dom0=msr-relaxed: dom0's reads of MSRs Xen does not "
-		 "handle return 0, so a zero count is not evidence" : "");
+	if (!platform_xen_pmu_why(p, how, sizeof(how))) {
+		snprintf(why, size, "%s", how);
+		return false;
+	}
+	snprintf(why, size, "%s; %s", how, XEN_APPORTION_METHOD);
 	return true;
 }

@@ -16,6 +16,8 @@
 #include "source/cpustat.h"
 #include "source/task.h"
 #include "source/schedtrace.h"
+#include "source/xen_pcpu.h"
+#include "analysis/xen_apportion.h"
 #include "util/alloc.h"
 #include "hv/kvm.h"
 #include "util/fs.h"
@@ -74,6 +76,17 @@ struct cview {
 	int *psr_dom;
 	double *psr_bytes;          /* 2 per domain: total, local */
 	size_t n_psr;
+	/* Xen pmu_mode 'all', dom0 pinned 1:1, --xentrace: core counts per pCPU apportioned to
+	 * every domain's vCPUs by their traced run time there (xen_apportion_pcpu()) */
+	struct xen_pcpu *xp;        /* NULL: not counted (a note says why) */
+	bool *xp_in;                /* per input: counted per pCPU, apportioned */
+	double *xp_start, *xp_prev; /* cumulative per input x pCPU at open / previous frame */
+	struct xres {               /* every Xen vCPU seen (dom0's too): run s per pCPU */
+		int domid, index;
+		double *start, *prev, *now;
+	} *xr;
+	size_t n_xr;
+	int n_xp;                   /* pCPUs */
 	struct target *t;
 	size_t n_t, cap_t;
 	struct strmap t_by_tid;     /* "tid" -> index into t */
@@ -251,6 +264,52 @@ static void add_targets(struct cview *c)
 		}
 }
 
+/*
+ * The traced run time per pCPU of every Xen vCPU of the scan, dom0's
+ * included (the apportioning shares a pCPU's count among all who ran
+ * there): a vCPU seen first is counted from here.
+ */
+static void xres_update(struct cview *c, const struct hv_vm_list *all)
+{
+	size_t i, j, k;
+	int p, n = c->n_xp;
+
+	if (!c->o.plat->hv.xen_dom0 || !c->o.xen_tracer || c->o.n_pids)
+		return;
+	if (!n)
+		n = c->n_xp = c->o.plat->topo.n_cpus > 0 ? c->o.plat->topo.n_cpus : 0;
+	for (i = 0; i < all->n; i++)
+		for (j = 0; all->vms[i].adapter == HVA_XEN && j < all->vms[i].n_vcpus; j++) {
+			const struct hv_vcpu *v = &all->vms[i].vcpus[j];
+			struct xres *x = NULL;
+
+			for (k = 0; k < c->n_xr && !x; k++)
+				if (c->xr[k].domid == all->vms[i].domid && c->xr[k].index == v->index)
+					x = &c->xr[k];
+			if (!x) {
+				c->xr = xrealloc(c->xr, (c->n_xr + 1) * sizeof(*c->xr));
+				x = &c->xr[c->n_xr++];
+				x->domid = all->vms[i].domid;
+				x->index = v->index;
+				x->start = xcalloc((size_t)n + 1, sizeof(double));
+				x->prev = xcalloc((size_t)n + 1, sizeof(double));
+				x->now = xcalloc((size_t)n + 1, sizeof(double));
+				for (p = 0; p < n; p++)
+					x->start[p] = x->prev[p] = x->now[p] =
+						v->trace_pcpu_s ? (p < v->n_trace_pcpus ? v->trace_pcpu_s[p] : 0)
+								: NAN;
+				continue;
+			}
+			for (p = 0; p < n; p++) {
+				x->now[p] = v->trace_pcpu_s ? (p < v->n_trace_pcpus ? v->trace_pcpu_s[p] : 0)
+							    : NAN;
+				/* traced only since it was first seen: all it traced is in the run */
+				if (isnan(x->start[p]) && !isnan(x->now[p]))
+					x->start[p] = x->prev[p] = 0;
+			}
+		}
+}
+
 static int scan(struct cview *c, struct vp_err *err)
 {
 	struct hv_ctx ctx = { c->root, c->o.plat, NULL, c->o.xen_numa };
@@ -283,6 +342,7 @@ static int scan(struct cview *c, struct vp_err *err)
 			snprintf(c->vms.notes + len, sizeof(c->vms.notes) - len, "%s%s",
 				 len ? "; " : "", xres);
 	}
+	xres_update(c, &all);
 	for (i = 0; i < all.n; i++) {
 		if (all.vms[i].dom0 || !wanted_vm(&c->o, &all.vms[i]))
 			continue;
@@ -398,6 +458,76 @@ static int check_targets(const struct cview *c, struct vp_err *err)
 	return 0;
 }
 
+/*
+ * On a Xen dom0: the model's core events counted per pCPU (dom0's CPU k is
+ * pCPU k) and apportioned to every domain's vCPUs by xentrace's exact run
+ * time, when Xen allows it (pmu_mode 'all', dom0 pinned 1:1) and the run
+ * traces Xen's scheduler; otherwise a note says what is missing.  The
+ * events it counts leave the per-thread list (a Xen vCPU is no thread).
+ */
+static void xen_pcpu_setup(struct cview *c)
+{
+	const struct platform *p = c->o.plat;
+	const struct model *m = c->o.model;
+	const char **specs;
+	char why[1024];
+	struct vp_err e = { 0, "" };
+	size_t i, k, j, any = 0;
+
+	if (!p->hv.xen_dom0 || c->o.n_pids)
+		return;
+	specs = xcalloc(m->n_inputs + 1, sizeof(char *));
+	for (i = 0; i < m->n_inputs; i++) {
+		bool ok = m->inputs[i].kind == INPUT_EVENT && c->av.input_ok[i] && !c->in_node[i] &&
+			  !c->in_reason[i], found = false;
+
+		for (k = 0; ok && k < c->evl.n; k++)
+			if (c->evl.v[k].spec_index == (int)i) {
+				found = true;
+				ok = xen_pcpu_event_ok(&c->evl.v[k]);
+			}
+		if (ok && found) {
+			specs[i] = m->inputs[i].spec;
+			any++;
+		}
+	}
+	if (!any) {
+		free(specs);
+		return;
+	}
+	if (!xen_apportion_possible(p, why, sizeof(why))) {
+		note(c, "core counters per domain: n/a: %s", why);
+	} else if (!c->o.xen_tracer) {
+		note(c, "core counters per domain: n/a: dom0 can count per pCPU here, and the counts "
+			"are shared out by the exact run time of Xen's scheduler trace: add --xentrace "
+			"(the daemon: xentrace = on)");
+	} else if (xen_pcpu_open(&c->xp, c->root, specs, m->n_inputs, &c->evl, p->topo.n_cpus, &e)) {
+		note(c, "core counters per domain: n/a: cannot count per pCPU in dom0: %s", e.msg);
+	} else {
+		size_t n = m->n_inputs * (size_t)p->topo.n_cpus + 1;
+
+		c->n_xp = p->topo.n_cpus; /* what xres_update() took */
+		c->xp_in = xcalloc(m->n_inputs + 1, sizeof(bool));
+		c->xp_start = xcalloc(n, sizeof(double));
+		c->xp_prev = xcalloc(n, sizeof(double));
+		for (i = 0; i < m->n_inputs; i++)
+			c->xp_in[i] = specs[i] != NULL;
+		if (xen_pcpu_read(c->xp, c->xp_start, &e))
+			note(c, "core counters per domain: %s", e.msg);
+		memcpy(c->xp_prev, c->xp_start, (n - 1) * sizeof(double));
+		for (j = k = 0; k < c->evl.n; k++) {
+			if (c->xp_in[c->evl.v[k].spec_index]) {
+				evdesc_release(&c->evl.v[k]);
+				continue;
+			}
+			c->evl.v[j++] = c->evl.v[k];
+		}
+		c->evl.n = j;
+		note(c, "core counters per domain: %s", why);
+	}
+	free(specs);
+}
+
 /* The targets (every vCPU thread) and the model's events that exist here. */
 static void resolve_events(struct cview *c)
 {
@@ -422,9 +552,10 @@ static void resolve_events(struct cview *c)
 		for (j = before; j < c->evl.n; j++)
 			c->in_node[i] |= c->evl.v[j].uncore;
 	}
+	xen_pcpu_setup(c);
 	if (!c->n_t && n_events_in && !c->vms.n)
 		note(c, "no VM or process to count: per-thread perf events are not counted");
-	else if (!c->n_t && n_events_in)
+	else if (!c->n_t && n_events_in && !c->xp)
 		note(c, "no vCPU is a host thread here (Xen vCPUs run in the hypervisor): "
 			"perf events are not counted per vCPU");
 	/*
@@ -594,6 +725,16 @@ void cview_free(struct cview *c)
 	hv_vm_list_release(&c->vms);
 	hv_vm_list_release(&c->gone);
 	attrib_release(&c->attrib);
+	xen_pcpu_free(c->xp);
+	free(c->xp_in);
+	free(c->xp_start);
+	free(c->xp_prev);
+	for (i = 0; i < c->n_xr; i++) {
+		free(c->xr[i].start);
+		free(c->xr[i].prev);
+		free(c->xr[i].now);
+	}
+	free(c->xr);
 	schedtrace_free(c->trace);
 	resctrl_meter_free(c->meter); /* the groups go when no other view holds them */
 	free(c->t);
@@ -1139,6 +1280,67 @@ static void psr_values(struct cview *c, const struct hv_vm *vm, bool total, doub
 		snprintf(why, size, "%s", vm->psr_reason);
 }
 
+/*
+ * This frame's core counts of every Xen vCPU seen (dom0's too), per input:
+ * out[input * n_xr + vcpu], each pCPU's count over the frame shared out by
+ * the traced run time there (xen_apportion_pcpu()); NaN for inputs not
+ * counted per pCPU.  A sample moves the baselines on.
+ */
+static double *xen_apportioned(struct cview *c, bool total)
+{
+	const struct model *m = c->o.model;
+	size_t ni = m->n_inputs, np = (size_t)c->n_xp, ne = c->n_xr, e, k, p;
+	double *cur = xcalloc(ni * np + 1, sizeof(double)), *cnt = xcalloc(np + 1, sizeof(double));
+	double *run = xcalloc(ne * np + 1, sizeof(double)), *out = xcalloc(ni * ne + 1, sizeof(double));
+	double *one = xcalloc(ne + 1, sizeof(double)), un;
+	struct vp_err err = { 0, "" };
+
+	for (k = 0; k < ni * ne; k++)
+		out[k] = NAN;
+	if (xen_pcpu_read(c->xp, cur, &err)) {
+		note(c, "core counters per domain: %s", err.msg);
+		for (k = 0; k < ni * np; k++)
+			cur[k] = NAN;
+	}
+	for (e = 0; e < ne; e++)
+		for (p = 0; p < np; p++)
+			run[e * np + p] = c->xr[e].now[p] - (total ? c->xr[e].start[p] : c->xr[e].prev[p]);
+	for (k = 0; k < ni; k++) {
+		if (!c->xp_in[k])
+			continue;
+		for (p = 0; p < np; p++)
+			cnt[p] = cur[k * np + p] - (total ? c->xp_start : c->xp_prev)[k * np + p];
+		xen_apportion_pcpu(cnt, run, ne, np, one, &un);
+		memcpy(out + k * ne, one, ne * sizeof(double));
+	}
+	if (!total) {
+		for (k = 0; k < ni * np; k++)
+			if (!isnan(cur[k]))
+				c->xp_prev[k] = cur[k];
+		for (e = 0; e < ne; e++)
+			memcpy(c->xr[e].prev, c->xr[e].now, np * sizeof(double));
+	}
+	free(cur);
+	free(cnt);
+	free(run);
+	free(one);
+	return out;
+}
+
+/* A Xen vCPU row's inputs counted per pCPU: its apportioned share (xen_apportioned()). */
+static void xen_row(const struct cview *c, const double *xap, int domid, struct collect_row *r)
+{
+	size_t e, k;
+
+	for (e = 0; e < c->n_xr && (c->xr[e].domid != domid || c->xr[e].index != r->index); e++)
+		;
+	for (k = 0; k < c->o.model->n_inputs; k++)
+		if (c->xp_in[k]) {
+			r->inputs[k] = e < c->n_xr ? xap[k * c->n_xr + e] : NAN;
+			r->apportioned = true;
+		}
+}
+
 int cview_frame(struct cview *c, bool total, const double *counts, const double *ncounts,
 		const bool *nsplit, struct collect_frame *f, struct vp_err *err)
 {
@@ -1146,7 +1348,7 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	char rdt_notes[1024] = "", gone_notes[512] = "", psr_notes[1024] = "";
 	bool any_rdt = false, any_psr = false;
 	uint64_t now;
-	double *mw, *share = NULL, *home = NULL;
+	double *mw, *share = NULL, *home = NULL, *xap = NULL;
 	size_t i, j, k, v = 0, n_live;
 
 	memset(f, 0, sizeof(*f));
@@ -1176,6 +1378,8 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 		c->gone_shown = c->gone.n;
 	if (ncounts)
 		share = vcpu_shares(c, total, counts, &home);
+	if (c->xp)
+		xap = xen_apportioned(c, total);
 	f->t_ns = now;
 	f->duration = (double)(now - (total ? c->start_ns : c->prev_ns)) / 1e9;
 	f->cpu_mhz = c->mhz;
@@ -1300,6 +1504,8 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 				apportion_row(c, ncounts, share + v * (size_t)c->o.plat->topo.n_nodes,
 					      home ? home + v * (size_t)c->o.plat->topo.n_nodes : NULL,
 					      r);
+			if (xap && vm->adapter == HVA_XEN)
+				xen_row(c, xap, vm->domid, r);
 			v++;
 			for (k = 0; k < m->n_inputs; k++) {
 				if (m->inputs[k].kind == INPUT_SOURCE && c->es[k] == ES_NONE)
@@ -1343,6 +1549,7 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	free(mw);
 	free(share);
 	free(home);
+	free(xap);
 	if (any_rdt)
 		f->rdt_why[0] = '\0'; /* the nodes whose values are NaN say why themselves */
 	node_rows(c, ncounts, nsplit, f);
@@ -1351,11 +1558,11 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	else
 		host_state(c, f);
 	frame_cost(m, c->o.cal, f, c->solo);
-	if (counts_nodes(c)) {
+	if (counts_nodes(c) || c->xp) {
 		bool *counted = xcalloc(m->n_inputs + 1, sizeof(bool));
 
 		for (k = 0; k < m->n_inputs; k++)
-			counted[k] = c->in_node[k] && !c->in_reason[k];
+			counted[k] = (c->in_node[k] && !c->in_reason[k]) || (c->xp_in && c->xp_in[k]);
 		frame_mark_node_inputs(m, counted, f);
 		free(counted);
 	}

@@ -104,7 +104,7 @@ static void json_hv(const struct platform *p, struct jw *w)
 		char why[512];
 		bool psr;
 
-		platform_xen_pmu_why(p, why, sizeof(why));
+		jw_kbool(w, "xen_domain_pmu", platform_xen_pmu_why(p, why, sizeof(why)));
 		jw_kstr(w, "xen_domain_pmu_reason", why);
 		psr = platform_xen_psr(p, why, sizeof(why));
 		jw_kbool(w, "xen_psr", psr);

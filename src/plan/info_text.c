@@ -129,8 +129,8 @@ static void text_hv(const struct platform *p, struct sbuf *sb)
 			/* what dom0 cannot count, and what would change it: docs/xen.md */
 			char why[512];
 
-			platform_xen_pmu_why(p, why, sizeof(why));
-			kv(sb, "per-domain PMU", "n/a: %s", why);
+			kv(sb, "per-domain PMU", "%s%s", platform_xen_pmu_why(p, why, sizeof(why)) ?
+			   "apportioned: " : "n/a: ", why);
 			kv(sb, "per-domain PSR", "%s%s", platform_xen_psr(p, why, sizeof(why)) ?
 			   "available: " : "n/a: ", why);
 		}

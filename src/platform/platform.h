@@ -245,8 +245,9 @@ bool platform_xen_option(const struct hypervisor *h, const char *name, char *val
 /*
  * Why a Xen dom0 cannot count hardware events per domain, naming the boot
  * option or `pmu_mode` that would change it (docs/xen.md); into buf.
+ * true when it can: pmu_mode 'all' and dom0 pinned 1:1 (buf says so).
  */
-void platform_xen_pmu_why(const struct platform *p, char *buf, size_t size);
+bool platform_xen_pmu_why(const struct platform *p, char *buf, size_t size);
 /*
  * Whether Xen's PSR monitoring (xl psr-cmt-*) can serve: psr=cmt on Xen's
  * command line.  why gets the evidence, or what would enable it.

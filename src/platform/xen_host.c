@@ -293,7 +293,7 @@ bool platform_xen_option(const struct hypervisor *h, const char *name, char *val
 	return found;
 }
 
-void platform_xen_pmu_why(const struct platform *p, char *buf, size_t size)
+bool platform_xen_pmu_why(const struct platform *p, char *buf, size_t size)
 {
 	const struct hypervisor *h = &p->hv;
 	char vpmu[32], pin[96];
@@ -313,16 +313,17 @@ void platform_xen_pmu_why(const struct platform *p, char *buf, size_t size)
 			 "; Xen's command line has no vpmu=" : "",
 			 opt ? vpmu : "", opt ? " (the CPU may be one Xen's vPMU does not know: "
 			 "'VPMU: Initialization failed' in xl dmesg)" : "");
-		return;
+		return false;
 	}
 	if (strcmp(h->xen_pmu_mode, "all")) {
 		snprintf(buf, size,
 			 "pmu_mode is '%s': dom0's counters cover dom0 alone; counting for other "
 			 "domains needs pmu_mode 'all' (echo all > /sys/hypervisor/pmu/pmu_mode, "
-			 "which takes the vPMU from every guest) and one dom0 vCPU pinned on every "
-			 "pCPU (%s), and vmmprof does not apportion such counts yet",
+			 "which takes the vPMU from every guest; vmmprof never switches it) and one "
+			 "dom0 vCPU pinned on every pCPU (%s); then vmmprof counts per pCPU and "
+			 "apportions to domains with --xentrace",
 			 h->xen_pmu_mode, pin);
-		return;
+		return false;
 	}
 	{
 		/* 'all': dom0's counts are per pCPU only when dom0 is pinned 1:1 */
@@ -343,10 +344,12 @@ void platform_xen_pmu_why(const struct platform *p, char *buf, size_t size)
 				 "known): its perf counts on its vCPUs, which are pCPUs only with %s",
 				 pin);
 		snprintf(buf, size,
-			 "pmu_mode is 'all'; %s%s; vmmprof does not apportion per-pCPU counts to "
-			 "domains yet", how, strstr(d0, "msr-relaxed") ?
+			 "pmu_mode is 'all'; %s%s%s", how, pin_opt && n > 0 && k == n ?
+			 ": counted per pCPU and apportioned to domains and vCPUs by Xen's scheduler "
+			 "trace (with --xentrace)" : "", strstr(d0, "msr-relaxed") ?
 			 "; Xen's command line has dom0=msr-relaxed: dom0's reads of MSRs Xen does "
 			 "not handle return 0, so a zero count is not evidence" : "");
+		return pin_opt && n > 0 && k == n;
 	}
 }
 
