@@ -16,7 +16,7 @@
 #include "source/cpustat.h"
 #include "source/task.h"
 #include "source/schedtrace.h"
-#include "source/xen_pcpu.h"
+#include "pmu/xen_pcpu.h"
 #include "analysis/xen_apportion.h"
 #include "util/alloc.h"
 #include "hv/kvm.h"

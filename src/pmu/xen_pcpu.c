@@ -1,5 +1,5 @@
 /* xen_pcpu.c - dom0's core counters per pCPU under Xen's pmu_mode 'all' (dom0 pinned 1:1) */
-#include "source/xen_pcpu.h"
+#include "pmu/xen_pcpu.h"
 
 #include <linux/perf_event.h>
 #include <math.h>
