@@ -122,7 +122,11 @@ static void bind_frame(const struct recording *r, const int *map, double *scratc
  * so that moving a whole domain from a recording pins its IOThreads too;
  * then the scaling table (each counted input's enabled and running time in
  * the interval, perf's multiplexing), so that a recording's cost intervals
- * are widened as live ones are (issue 16).
+ * are widened as live ones are (issue 16).  Schema 5 (issue 22): a row's
+ * inputs are one column of its row, rows.vals (vals_pack() below), instead
+ * of one vals entry per input: one insert per row and interval instead of
+ * about fifteen; the vals table is gone (files of schema 1 to 4 are read
+ * through it).
  */
 static const char *const schema_sql =
 	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
@@ -135,11 +139,10 @@ static const char *const schema_sql =
 	"  key TEXT, name TEXT, vm_pos INTEGER, adapter TEXT, libvirt INTEGER, pid INTEGER,"
 	"  domid INTEGER, idx INTEGER, tid INTEGER, cpu INTEGER, node INTEGER, remote REAL,"
 	"  remote_quality TEXT, mem_reason INTEGER, started REAL, state TEXT, llc_alone INTEGER,"
-	"  persist TEXT, numa_mode TEXT, iothreads TEXT, PRIMARY KEY (seq, pos)) WITHOUT ROWID;"
+	"  persist TEXT, numa_mode TEXT, iothreads TEXT, vals BLOB, PRIMARY KEY (seq, pos))"
+	"  WITHOUT ROWID;"
 	"CREATE TABLE row_mem (seq INTEGER NOT NULL, pos INTEGER NOT NULL, node INTEGER NOT NULL,"
 	"  bytes INTEGER NOT NULL, PRIMARY KEY (seq, pos, node)) WITHOUT ROWID;"
-	"CREATE TABLE vals (seq INTEGER NOT NULL, pos INTEGER NOT NULL, input INTEGER NOT NULL,"
-	"  value REAL, PRIMARY KEY (seq, pos, input)) WITHOUT ROWID;"
 	"CREATE TABLE node_rdt (seq INTEGER NOT NULL, node INTEGER NOT NULL, llc REAL,"
 	"  mbm_total REAL, mbm_local REAL, PRIMARY KEY (seq, node)) WITHOUT ROWID;"
 	"CREATE TABLE texts (id INTEGER PRIMARY KEY, text TEXT NOT NULL);"
@@ -175,8 +178,105 @@ struct rec_writer {
 	int n_node_ids;
 	struct strmap texts;        /* text -> id in texts, those committed or in this frame */
 	size_t n_texts;             /* ids handed out (never reused, even after a rollback) */
-	sqlite3_stmt *st_frame, *st_row, *st_mem, *st_val, *st_rdt, *st_text, *st_scal;
+	sqlite3_stmt *st_frame, *st_row, *st_mem, *st_rdt, *st_text, *st_scal;
+	uint8_t *packed;            /* one row's inputs packed (vals_pack()), VALS_MAX bytes */
 };
+
+/*
+ * A row's inputs in rows.vals (schema 5), in the recorded inputs' order:
+ * first a code of 2 bits per input, four to a byte, input k in byte k / 4
+ * at bits 2 * (k % 4): 0 not available (no bytes follow for it), 1 an
+ * integer from 0 to 2^53 as an unsigned LEB128 varint (7 bits a byte, low
+ * first; counts are integers), 2 an IEEE-754 double in 8 bytes, little
+ * endian; 3 is not used.  Then the values of the inputs that have one, in
+ * order.  A row with no value at all has NULL.  A count of ~10^9 takes 5
+ * bytes, a ratio 8.
+ */
+#define VALS_MAX(n) ((n) / 4 + 1 + 9 * (n))
+
+static size_t vals_pack(const double *v, size_t n, uint8_t *out)
+{
+	size_t head = (n + 3) / 4, len = head, k;
+	bool any = false;
+
+	memset(out, 0, head);
+	for (k = 0; k < n; k++) {
+		double x = v[k];
+
+		if (!isfinite(x))
+			continue;
+		any = true;
+		if (x >= 0 && x <= 9007199254740992.0 && x == floor(x) && !(x == 0 && signbit(x))) {
+			uint64_t u = (uint64_t)x;
+
+			out[k / 4] |= (uint8_t)(1u << (2 * (k % 4)));
+			do {
+				out[len++] = (uint8_t)((u & 0x7f) | (u > 0x7f ? 0x80 : 0));
+				u >>= 7;
+			} while (u);
+		} else {
+			uint64_t u;
+			int b;
+
+			memcpy(&u, &x, sizeof(u));
+			out[k / 4] |= (uint8_t)(2u << (2 * (k % 4)));
+			for (b = 0; b < 8; b++)
+				out[len++] = (uint8_t)(u >> (8 * b));
+		}
+	}
+	return any ? len : 0;
+}
+
+/*
+ * Unpack rows.vals (len bytes; NULL: no values) into v[0..n) (left NaN where
+ * not available).  -1 when it is not what vals_pack() writes for n inputs.
+ */
+static int vals_unpack(const uint8_t *p, size_t len, double *v, size_t n)
+{
+	size_t head = (n + 3) / 4, at = head, k;
+
+	if (!p || !len)
+		return 0;
+	if (len < head)
+		return -1;
+	for (k = 0; k < n; k++) {
+		unsigned code = (p[k / 4] >> (2 * (k % 4))) & 3;
+		uint64_t u = 0;
+		int b;
+
+		if (code == 0)
+			continue;
+		if (code == 3)
+			return -1;
+		if (code == 1) {
+			for (b = 0; ; b++) {
+				if (at >= len || b > 7)
+					return -1;
+				u |= (uint64_t)(p[at] & 0x7f) << (7 * b);
+				if (!(p[at++] & 0x80))
+					break;
+			}
+			if (u > (1ull << 53))
+				return -1;
+			v[k] = (double)u;
+		} else {
+			double x;
+
+			if (len - at < 8)
+				return -1;
+			for (b = 0; b < 8; b++)
+				u |= (uint64_t)p[at++] << (8 * b);
+			memcpy(&x, &u, sizeof(x));
+			if (!isfinite(x))
+				return -1;
+			v[k] = x;
+		}
+	}
+	/* the codes of inputs past n (the last byte's spare pairs) are 0, and nothing is left */
+	if (n % 4 && p[head - 1] >> (2 * (n % 4)))
+		return -1;
+	return at == len ? 0 : -1;
+}
 
 static int db_error(struct vp_err *err, sqlite3 *db, const char *path, const char *what)
 {
@@ -338,6 +438,7 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 	w = xcalloc(1, sizeof(*w));
 	w->path = xstrdup(path);
 	w->n_inputs = h->model->n_inputs;
+	w->packed = xmalloc(VALS_MAX(w->n_inputs));
 	strmap_init(&w->texts);
 	if (h->plat->topo.n_nodes > 0) {
 		int i;
@@ -386,13 +487,11 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 	if (sqlite3_prepare_v2(w->db, "INSERT INTO frames VALUES (?, ?, ?, ?, ?, ?)", -1,
 			       &w->st_frame, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-			       "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &w->st_row, NULL) ||
+			       "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &w->st_row, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO node_rdt VALUES (?, ?, ?, ?, ?)", -1,
 			       &w->st_rdt, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO texts VALUES (?, ?)", -1, &w->st_text, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO row_mem VALUES (?, ?, ?, ?)", -1, &w->st_mem,
-			       NULL) ||
-	    sqlite3_prepare_v2(w->db, "INSERT INTO vals VALUES (?, ?, ?, ?)", -1, &w->st_val,
 			       NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO scaling VALUES (?, ?, ?, ?)", -1, &w->st_scal,
 			       NULL)) {
@@ -478,12 +577,12 @@ static int bind_text_id(struct rec_writer *w, sqlite3_stmt *st, int col, const c
 	return 0;
 }
 
-/* One row at position pos: identity, memory per node, inputs. */
+/* One row at position pos: identity and inputs, then memory per node. */
 static int append_row(struct rec_writer *w, const struct collect_row *r, size_t i,
 		      struct vp_err *err)
 {
 	sqlite3_stmt *st = w->st_row;
-	size_t k;
+	size_t k, packed;
 	int ret;
 
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)w->seq);
@@ -535,6 +634,12 @@ static int append_row(struct rec_writer *w, const struct collect_row *r, size_t 
 						r->iothread_ids[k]);
 		sqlite3_bind_text(st, 23, ids, -1, SQLITE_TRANSIENT);
 	}
+	/* the inputs, packed in one column (a value not available takes 2 bits) */
+	packed = vals_pack(r->inputs, w->n_inputs, w->packed);
+	if (packed)
+		sqlite3_bind_blob(st, 24, w->packed, (int)packed, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 24);
 	if ((ret = bind_text_id(w, st, 17, r->kind == ENT_VM ? r->mem_reason : NULL, err)) ||
 	    (ret = step(w, st, err)))
 		return ret;
@@ -544,18 +649,6 @@ static int append_row(struct rec_writer *w, const struct collect_row *r, size_t 
 		sqlite3_bind_int64(w->st_mem, 3, (sqlite3_int64)k);
 		sqlite3_bind_int64(w->st_mem, 4, (sqlite3_int64)r->mem_node[k]);
 		if ((ret = step(w, w->st_mem, err)))
-			return ret;
-	}
-	/* a value not available is not written: absent reads as NULL does (NaN) and costs
-	 * no insert (a quarter of a vCPU row's inputs under the software model) */
-	for (k = 0; k < w->n_inputs; k++) {
-		if (!isfinite(r->inputs[k]))
-			continue;
-		sqlite3_bind_int64(w->st_val, 1, (sqlite3_int64)w->seq);
-		sqlite3_bind_int64(w->st_val, 2, (sqlite3_int64)i);
-		sqlite3_bind_int64(w->st_val, 3, (sqlite3_int64)k);
-		bind_double(w->st_val, 4, r->inputs[k]);
-		if ((ret = step(w, w->st_val, err)))
 			return ret;
 	}
 	return 0;
@@ -675,7 +768,6 @@ int rec_close(struct rec_writer *w, struct vp_err *err)
 	sqlite3_finalize(w->st_frame);
 	sqlite3_finalize(w->st_row);
 	sqlite3_finalize(w->st_mem);
-	sqlite3_finalize(w->st_val);
 	sqlite3_finalize(w->st_rdt);
 	sqlite3_finalize(w->st_scal);
 	sqlite3_finalize(w->st_text);
@@ -688,6 +780,7 @@ int rec_close(struct rec_writer *w, struct vp_err *err)
 	}
 	free(w->path);
 	free(w->names);
+	free(w->packed);
 	free(w->node_ids);
 	strmap_release(&w->texts);
 	free(w);
@@ -902,9 +995,9 @@ static const char *const cursor_sql[CUR_N] = {
 	"SELECT seq, t_ns, duration, cpu_mhz, notes, rdt_why FROM frames ORDER BY seq",
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
 	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, persist, numa_mode, "
-	 "iothreads FROM rows ORDER BY seq, pos"),
+	 "iothreads, vals FROM rows ORDER BY seq, pos"),
 	"SELECT seq, pos, node, bytes FROM row_mem ORDER BY seq, pos",
-	"SELECT seq, pos, input, value FROM vals ORDER BY seq, pos, input",
+	"SELECT 0, 0, 0, NULL WHERE 0", /* schema 5: the inputs are rows.vals */
 	"SELECT seq, node, llc, mbm_total, mbm_local FROM node_rdt ORDER BY seq, node",
 	"SELECT seq, input, enabled, running FROM scaling ORDER BY seq, input",
 };
@@ -917,7 +1010,7 @@ static const char *const cursor_sql[CUR_N] = {
 static const char *const cursor_sql_old[CUR_N] = {
 	"SELECT seq, t_ns, duration, cpu_mhz, notes, NULL FROM frames ORDER BY seq",
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	 "node, remote, remote_quality, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM rows "
+	 "node, remote, remote_quality, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM rows "
 	 "ORDER BY seq, pos"),
 	NULL,
 	NULL,
@@ -928,17 +1021,27 @@ static const char *const cursor_sql_old[CUR_N] = {
 /* Schema 3 files with mem_reason: the lifecycle columns NULL (running, start unknown). */
 static const char *const rows_sql_3 =
 	"SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	"node, remote, remote_quality, mem_reason, NULL, NULL, NULL, NULL, NULL, NULL FROM rows "
-	"ORDER BY seq, pos";
+	"node, remote, remote_quality, mem_reason, NULL, NULL, NULL, NULL, NULL, NULL, NULL "
+	"FROM rows ORDER BY seq, pos";
 
-/* Schema 4 files: from before rows.numa_mode and rows.iothreads; before rows.persist. */
+/* Schema 1 to 4: each row's inputs are entries of the vals table. */
+static const char *const vals_sql_4 =
+	"SELECT seq, pos, input, value FROM vals ORDER BY seq, pos, input";
+
+/*
+ * Schema 4 files (their inputs in vals): with rows.persist, numa_mode and
+ * iothreads; from before rows.numa_mode and rows.iothreads; before rows.persist.
+ */
 static const char *const rows_sql_4[] = {
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, persist, NULL, NULL "
-	 "FROM rows ORDER BY seq, pos"),
+	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, persist, numa_mode, "
+	 "iothreads, NULL FROM rows ORDER BY seq, pos"),
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, NULL, NULL, NULL "
-	 "FROM rows ORDER BY seq, pos"),
+	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, persist, NULL, NULL, "
+	 "NULL FROM rows ORDER BY seq, pos"),
+	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
+	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, NULL, NULL, NULL, "
+	 "NULL FROM rows ORDER BY seq, pos"),
 };
 
 static const char *const cursor_table[CUR_N] = { "frames", "rows", "row_mem", "vals",
@@ -1137,6 +1240,12 @@ static int fill_frame(struct recording *r, struct collect_frame *f, sqlite3_int6
 		row->inputs = xcalloc(width ? width : 1, sizeof(double));
 		for (k = 0; k < width; k++)
 			row->inputs[k] = NAN;
+		/* schema 5: its inputs (NULL in older files, which have them in vals) */
+		if (vals_unpack(sqlite3_column_blob(st, 23), (size_t)sqlite3_column_bytes(st, 23),
+				row->inputs, r->n_inputs)) {
+			*what = "a row's values are not what vmmprof writes";
+			return VP_EFORMAT;
+		}
 		if (row->vm_row >= f->n_rows) {
 			*what = "a vCPU row names a VM row that does not exist";
 			return VP_EFORMAT;
@@ -1384,19 +1493,28 @@ int rec_open(const char *path, struct recording *r, struct vp_err *err)
 	if (sqlite3_prepare_v2(c->db, "SELECT text FROM texts WHERE id = ?", -1, &c->st_text,
 			       NULL) != SQLITE_OK)
 		c->st_text = NULL;
-	for (i = 0; i < CUR_N; i++)
-		if (sqlite3_prepare_v2(c->db, i == CUR_ROWS && r->schema < 4 ? rows_sql_3 :
-				       cursor_sql[i], -1, &c->st[i], NULL) != SQLITE_OK &&
-		    (i != CUR_ROWS ||
-		     (sqlite3_prepare_v2(c->db, rows_sql_4[0], -1, &c->st[i], NULL) != SQLITE_OK &&
-		      sqlite3_prepare_v2(c->db, rows_sql_4[1], -1, &c->st[i], NULL) != SQLITE_OK)) &&
-		    (!cursor_sql_old[i] ||
-		     sqlite3_prepare_v2(c->db, cursor_sql_old[i], -1, &c->st[i], NULL) != SQLITE_OK)) {
+	for (i = 0; i < CUR_N; i++) {
+		/* schema 5 has its inputs in rows.vals; before, in the vals table */
+		const char *q = i == CUR_ROWS && r->schema < 4 ? rows_sql_3 :
+				i == CUR_ROWS && r->schema < 5 ? rows_sql_4[0] :
+				i == CUR_VALS && r->schema < 5 ? vals_sql_4 : cursor_sql[i];
+		size_t k;
+		int rc = sqlite3_prepare_v2(c->db, q, -1, &c->st[i], NULL);
+
+		for (k = 1; rc != SQLITE_OK && i == CUR_ROWS && r->schema == 4 &&
+			    k < VP_ARRAY_SIZE(rows_sql_4); k++)
+			rc = sqlite3_prepare_v2(c->db, rows_sql_4[k], -1, &c->st[i], NULL);
+		/* files before texts, node_rdt and scaling (a schema 5 file has every
+		 * column of rows: without them it has no inputs either) */
+		if (rc != SQLITE_OK && cursor_sql_old[i] && (i != CUR_ROWS || r->schema < 5))
+			rc = sqlite3_prepare_v2(c->db, cursor_sql_old[i], -1, &c->st[i], NULL);
+		if (rc != SQLITE_OK) {
 			char what[32];
 
 			snprintf(what, sizeof(what), "no %s table", cursor_table[i]);
 			return bad(err, path, c->db, what);
 		}
+	}
 	r->scaling_kept = !strcmp(sqlite3_sql(c->st[CUR_SCAL]), cursor_sql[CUR_SCAL]);
 	return cursor_prime(r, err);
 }

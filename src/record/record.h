@@ -22,8 +22,8 @@
  * recording cut short by a signal or a crash holds every frame before it.
  */
 
-/* Written by this version; 1 to 4 are read (docs/record-format.md). */
-#define REC_SCHEMA_VERSION 4
+/* Written by this version; 1 to 5 are read (docs/record-format.md). */
+#define REC_SCHEMA_VERSION 5
 
 struct rec_writer;
 

@@ -7,6 +7,8 @@
 # - db-2: no configuration file: transient; no numatune: strict (libvirt's
 #   default); no <iothreads> or <iothreadids>: none, written as "".
 . "$(dirname "$0")/lib.sh"
+# a schema 5 recording made the schema 4 file an earlier vmmprof wrote
+TO4="$(cd "$(dirname "$0")" && pwd)/rec-schema-4.py"
 
 if vmmprof record -o "$TRASH/probe.vmmdb" -d 0.1 --root "$VP_DATA/root/host-libvirt-v2" 2>&1 |
 	grep -q "built without SQLite"; then
@@ -47,6 +49,7 @@ test_expect_success 'record: persistence, memory mode and IOThreads of each doma
 
 test_expect_success 'a recording from before the two columns still reads (diagnose FILE)' '
 	cp "$TRASH/r.vmmdb" "$TRASH/old.vmmdb" &&
+	python3 "$TO4" "$TRASH/old.vmmdb" &&
 	python3 -c "
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])

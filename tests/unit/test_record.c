@@ -639,6 +639,20 @@ out:
 }
 
 #ifdef HAVE_SQLITE
+/*
+ * A schema 5 file of rec_synth_set(f, t, TCLK, PLACE) frames made the schema 4
+ * file an earlier vmmprof wrote: each row's two inputs as entries of the vals
+ * table (TCLK and PLACE for every row, as rec_synth_set() sets them), rows.vals
+ * dropped, the number set back.
+ */
+#define TO_SCHEMA_4(TCLK, PLACE)							\
+	"CREATE TABLE vals (seq INTEGER NOT NULL, pos INTEGER NOT NULL, input INTEGER NOT NULL,"	\
+	"  value REAL, PRIMARY KEY (seq, pos, input)) WITHOUT ROWID;"			\
+	"INSERT INTO vals SELECT seq, pos, 0, " TCLK " FROM rows;"			\
+	"INSERT INTO vals SELECT seq, pos, 1, " PLACE " FROM rows;"			\
+	"ALTER TABLE rows DROP COLUMN vals;"						\
+	"UPDATE meta SET value = '4' WHERE key = 'schema_version'; PRAGMA user_version = 4;"
+
 /* The single integer a query returns, -1 on error. */
 static long long sql_int(const char *path, const char *query)
 {
@@ -656,10 +670,16 @@ static long long sql_int(const char *path, const char *query)
 }
 
 /*
- * A value not available (NaN) is not written to vals (it cost an insert for
- * nothing) and reads back as not available, as a NULL entry of older files
- * does.  One VM with one vCPU: 2 rows x 2 inputs, the vCPU's placement NaN:
- * 3 entries, none of them NULL.
+ * Schema 5: a row's inputs are one column of its row (rows.vals), packed as
+ * docs/record-format.md says, and a value not available (NaN) takes no
+ * bytes; it reads back as not available, as a missing or NULL vals entry of
+ * older files does.  One VM with one vCPU, tclk 1e8 and placement 0.25, the
+ * vCPU's placement NaN.  By hand: 1e8 = 47 * 128^3 + 87 * 128^2 + 66 * 128
+ * + 0 is the varint 80 c2 d7 2f (7 bits a byte, low first, 0x80 = more);
+ * 0.25 is the double 0x3fd0000000000000, little endian 00 00 00 00 00 00 d0
+ * 3f.  The VM row: codes tclk 1 (an integer) and place 2 (a double), one
+ * byte 0x01 | 0x02 << 2 = 0x09, then both values; the vCPU row: codes 0x01
+ * (place 0: none), then tclk.  One row each in rows, no vals table.
  */
 TEST(record_nan_values_have_no_entry)
 {
@@ -688,9 +708,11 @@ TEST(record_nan_values_have_no_entry)
 		CHECK_INT(rec_append(w, &f, &err), 0);
 		CHECK_INT(rec_close(w, &err), 0);
 	}
-	CHECK_INT((int)sql_int(path, "SELECT count(*) FROM vals"), 3);
-	CHECK_INT((int)sql_int(path, "SELECT count(*) FROM vals WHERE value IS NULL"), 0);
-	CHECK_INT((int)sql_int(path, "SELECT count(*) FROM vals WHERE pos = 1 AND input = 1"), 0);
+	CHECK_INT((int)sql_int(path, "SELECT count(*) FROM rows"), 2);
+	CHECK_INT((int)sql_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'vals'"), 0);
+	CHECK_INT((int)sql_int(path, "SELECT hex(vals) = '0980C2D72F000000000000D03F' FROM rows "
+			       "WHERE pos = 0"), 1);
+	CHECK_INT((int)sql_int(path, "SELECT hex(vals) = '0180C2D72F' FROM rows WHERE pos = 1"), 1);
 	CHECK_INT(rec_read(path, &rec, &err), 0);
 	CHECK_INT((int)rec.n_frames, 1);
 	if (rec.n_frames == 1 && rec.frames[0].n_rows == 2) {
@@ -871,7 +893,7 @@ TEST(record_lifecycle_round_trip_and_schema_3)
 		CHECK_INT(rec_close(w, &err), 0);
 	collect_frame_release(&f);
 	CHECK_INT(rec_open(path, &rec, &err), 0);
-	CHECK_INT(rec.schema, 4);
+	CHECK_INT(rec.schema, REC_SCHEMA_VERSION);
 	CHECK_INT(rec_bind_model(&rec, m, &av, &err), 0);
 	for (k = 0; k < 3; k++) {
 		CHECK_INT(rec_next_frame(&rec, &g, &err), 1);
@@ -892,6 +914,7 @@ TEST(record_lifecycle_round_trip_and_schema_3)
 	model_avail_release(m, &av);
 	rec_release(&rec);
 
+	CHECK_INT(sql(path, TO_SCHEMA_4("1e8", "0.1")), SQLITE_OK);
 	CHECK_INT(sql(path, "ALTER TABLE rows DROP COLUMN started; ALTER TABLE rows DROP COLUMN state;"
 		      "ALTER TABLE rows DROP COLUMN llc_alone; UPDATE meta SET value = '3' WHERE "
 		      "key = 'schema_version'; PRAGMA user_version = 3"), SQLITE_OK);
@@ -983,6 +1006,20 @@ TEST(record_persist_round_trip_and_early_schema_4)
 	}
 	rec_release(&rec);
 
+	/* a schema 4 file (its inputs in vals) with every column: the same */
+	CHECK_INT(sql(path, TO_SCHEMA_4("1e8", "0.1")), SQLITE_OK);
+	CHECK_INT(rec_open(path, &rec, &err), 0);
+	CHECK_INT(rec.schema, 4);
+	for (k = 0; k < 3; k++) {
+		CHECK_INT(rec_next_frame(&rec, &g, &err), 1);
+		CHECK_INT(g.rows[0].persist, pers[k]);
+		CHECK_INT(g.rows[0].numa_mode, mode[k]);
+		CHECK_INT(g.rows[0].n_iothreads, n_io[k]);
+		CHECK_NEAR(g.rows[1].inputs[0], 1e8, 0);
+		CHECK_NEAR(g.rows[1].inputs[1], 0.1, 0);
+		collect_frame_release(&g);
+	}
+	rec_release(&rec);
 	CHECK_INT(sql(path, "ALTER TABLE rows DROP COLUMN numa_mode"), SQLITE_OK);
 	CHECK_INT(sql(path, "ALTER TABLE rows DROP COLUMN iothreads"), SQLITE_OK);
 	CHECK_INT(rec_open(path, &rec, &err), 0);
