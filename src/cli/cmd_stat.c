@@ -65,12 +65,23 @@ struct stat_opts {
 	const char *calibration;   /* --calibration FILE */
 	long repeat;               /* -r N: run the command N times (1: once) */
 	bool per_thread;           /* --per-thread: one row per thread and event */
-	int aggr;                  /* AGGR_*: -A, --per-core, --per-socket, --per-node */
+	int aggr;                  /* AGGR_*: -A, --per-core, --per-socket, --per-node, --per-die, --per-cache */
+	int cache_level;           /* --per-cache=LEVEL: 1, 2, 3...; 0 the last level */
+	long timeout_ms;           /* --timeout: stop after this many ms; 0 none */
+	long delay_ms;             /* -D: count from this many ms after the start; 0 none */
+	bool transaction;          /* -T: perf's transactional-memory events */
+	int verbose;               /* -v: each counter's raw, enabled and running ns */
+	bool null_run;             /* -n: open no counter, time the run */
+	bool append;               /* --append: add to -o FILE instead of replacing it */
+	int *cpu_cache;            /* --per-cache: per CPU id, its cache's id (first CPU), -1 none */
+	int n_cpu_cache;
+	int cache_found;           /* the level those caches are */
 };
 
 /* How -a/-C counts are summed: over every CPU (perf's default), or per group of CPUs. */
-enum { AGGR_GLOBAL, AGGR_NONE, AGGR_CORE, AGGR_SOCKET, AGGR_NODE };
-static const char *const aggr_flag[] = { "", "-A", "--per-core", "--per-socket", "--per-node" };
+enum { AGGR_GLOBAL, AGGR_NONE, AGGR_CORE, AGGR_SOCKET, AGGR_NODE, AGGR_DIE, AGGR_CACHE };
+static const char *const aggr_flag[] = { "", "-A", "--per-core", "--per-socket", "--per-node",
+					 "--per-die", "--per-cache" };
 
 /* One group of CPUs that a line sums, as perf labels it ("N0", "S0-D0-C1", "CPU3"). */
 struct aggr_group {
@@ -78,6 +89,7 @@ struct aggr_group {
 	int width;                 /* the id's column in the table */
 	int cpus;                  /* CPUs summed; -1 with -A (perf prints no count) */
 	struct cnt_filter f;
+	int cache;                 /* --per-cache: the cache's id (its first CPU), else -1 */
 };
 
 /* One output row: a non-uncore event, or every instance of an uncore spec. */
@@ -220,7 +232,8 @@ static int parse_ids(const char *arg, pid_t **v, size_t *n, size_t *cap, const c
 }
 
 enum { OPT_JSON = 1000, OPT_INTERVAL_COUNT, OPT_NO_BIG_NUM, OPT_RAW, OPT_MODEL_PATH, OPT_CALIB, OPT_PER_THREAD,
-       OPT_PER_CORE, OPT_PER_SOCKET, OPT_PER_NODE };
+       OPT_PER_CORE, OPT_PER_SOCKET, OPT_PER_NODE, OPT_PER_DIE, OPT_PER_CACHE, OPT_TIMEOUT,
+       OPT_APPEND };
 
 static int parse_args(struct stat_opts *o, int argc, char **argv)
 {
@@ -247,6 +260,14 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 		{ "per-core", no_argument, NULL, OPT_PER_CORE },
 		{ "per-socket", no_argument, NULL, OPT_PER_SOCKET },
 		{ "per-node", no_argument, NULL, OPT_PER_NODE },
+		{ "per-die", no_argument, NULL, OPT_PER_DIE },
+		{ "per-cache", optional_argument, NULL, OPT_PER_CACHE },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "delay", required_argument, NULL, 'D' },
+		{ "transaction", no_argument, NULL, 'T' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "null", no_argument, NULL, 'n' },
+		{ "append", no_argument, NULL, OPT_APPEND },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vp_err err = { 0, "" };
@@ -255,7 +276,7 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 	o->big_num = true;
 	o->repeat = 1;
 	cpulist_init(&o->cpus);
-	while ((c = getopt_long(argc, argv, "+e:aAC:p:t:G:I:x:o:m:r:j", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:aAC:p:t:G:I:x:o:m:r:jD:Tvn", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -338,12 +359,57 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 		case OPT_PER_THREAD:
 			o->per_thread = true;
 			break;
+		case OPT_TIMEOUT:
+			/* perf's minimum; at most 31 days, as -I */
+			o->timeout_ms = strtol(optarg, &end, 10);
+			if (*end || end == optarg || o->timeout_ms < 10 ||
+			    o->timeout_ms > 31L * 86400 * 1000)
+				return cli_usage_error(self(), "--timeout '%s': milliseconds, 10 to 31 "
+						       "days (%ld)", optarg, 31L * 86400 * 1000);
+			break;
+		case 'D':
+			o->delay_ms = strtol(optarg, &end, 10);
+			if (!*end && end != optarg && o->delay_ms == -1)
+				return cli_usage_error(self(), "-D -1 starts with the events disabled "
+						       "for perf's --control to enable, which vmmprof stat "
+						       "does not have: give the delay in milliseconds");
+			if (*end || end == optarg || o->delay_ms < 0 ||
+			    o->delay_ms > 31L * 86400 * 1000)
+				return cli_usage_error(self(), "-D '%s': the delay is milliseconds, 0 to "
+						       "31 days (%ld)", optarg, 31L * 86400 * 1000);
+			break;
+		case 'T':
+			o->transaction = true;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case 'n':
+			o->null_run = true;
+			break;
+		case OPT_APPEND:
+			o->append = true;
+			break;
+		case OPT_PER_CACHE:
+			/* perf's [Ll][1-9][0-9]*, or the digits alone */
+			if (optarg) {
+				const char *d = optarg + (*optarg == 'l' || *optarg == 'L');
+				long lv = strtol(d, &end, 10);
+
+				if (*end || end == d || *d < '1' || *d > '9' || lv > 9)
+					return cli_usage_error(self(), "--per-cache='%s': a cache level "
+							       "as L1, L2, L3 (or 1, 2, 3)", optarg);
+				o->cache_level = (int)lv;
+			}
+			/* fall through */
 		case 'A':
 		case OPT_PER_CORE:
 		case OPT_PER_SOCKET:
+		case OPT_PER_DIE:
 		case OPT_PER_NODE: {
 			int a = c == 'A' ? AGGR_NONE : c == OPT_PER_CORE ? AGGR_CORE :
-				c == OPT_PER_SOCKET ? AGGR_SOCKET : AGGR_NODE;
+				c == OPT_PER_SOCKET ? AGGR_SOCKET : c == OPT_PER_DIE ? AGGR_DIE :
+				c == OPT_PER_CACHE ? AGGR_CACHE : AGGR_NODE;
 
 			if (o->aggr && o->aggr != a)
 				return cli_usage_error(self(), "%s and %s exclude each other: one way to "
@@ -352,7 +418,7 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 			break;
 		}
 		default:
-			return cli_bad_option(self(), argv, "+e:aAC:p:t:G:I:x:o:m:r:");
+			return cli_bad_option(self(), argv, "+e:aAC:p:t:G:I:x:o:m:r:D:");
 		}
 	}
 	if (optind < argc)
@@ -387,6 +453,21 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 	if (o->per_thread && o->repeat > 1)
 		return cli_usage_error(self(), "--per-thread and -r exclude each other: the threads "
 				       "differ from run to run");
+	if (o->timeout_ms && o->interval_ms)
+		return cli_usage_error(self(), "--timeout and -I exclude each other, as in perf: "
+				       "give -I --interval-count N to stop after N intervals");
+	if (o->append && !o->output)
+		return cli_usage_error(self(), "--append adds to the file of -o: give -o FILE");
+	if (o->null_run) {
+		const char *with = o->n_specs ? "-e" : o->model ? "-m" : o->transaction ? "-T" :
+			o->interval_ms ? "-I" : o->per_thread ? "--per-thread" :
+			o->aggr ? aggr_flag[o->aggr] : o->verbose ? "-v" :
+			(o->n_pids || o->n_tids) ? "-p/-t" : (o->cgroup_all || o->nr_cgroups) ? "-G" : NULL;
+
+		if (with)
+			return cli_usage_error(self(), "-n opens no counter, it times the run: it "
+					       "cannot be combined with %s", with);
+	}
 	if (o->aggr && !o->all_cpus && !o->cpus.n)
 		return cli_usage_error(self(), "%s sums the counts of CPUs: it needs -a or -C (as "
 				       "perf's)", aggr_flag[o->aggr]);
@@ -474,8 +555,8 @@ static void free_rows(struct row *rows, size_t n)
 }
 
 /* One row's sum over the run (total) or the interval, on the entities that where picks. */
-static void row_value(const struct cnt_session *s, const struct cnt_snapshot *snap, bool total,
-		      const struct row *r, const struct cnt_filter *where, struct cnt_value *v)
+static int row_value_n(const struct cnt_session *s, const struct cnt_snapshot *snap, bool total,
+		       const struct row *r, const struct cnt_filter *where, struct cnt_value *v)
 {
 	struct cnt_filter f = *where;
 
@@ -483,7 +564,13 @@ static void row_value(const struct cnt_session *s, const struct cnt_snapshot *sn
 		f.event = r->event;
 	else
 		f.spec_index = r->spec_index;
-	cnt_sum(s, snap, total, &f, v);
+	return cnt_sum(s, snap, total, &f, v);
+}
+
+static void row_value(const struct cnt_session *s, const struct cnt_snapshot *snap, bool total,
+		      const struct row *r, const struct cnt_filter *where, struct cnt_value *v)
+{
+	row_value_n(s, snap, total, r, where, v);
 }
 
 /*
@@ -572,9 +659,16 @@ static int cmp_int(int a, int b)
 }
 
 struct aggr_sort {
+	const struct stat_opts *o;
 	const struct cnt_session *s;
 	int mode;
 };
+
+/* --per-cache: the id of the cache of a CPU, -1 when the topology does not place it. */
+static int cache_of(const struct stat_opts *o, int cpu)
+{
+	return cpu >= 0 && cpu < o->n_cpu_cache ? o->cpu_cache[cpu] : -1;
+}
 
 /* perf's order of its aggregates: by node, socket, then die and core, then CPU. */
 static int cmp_cpu_entity(const void *pa, const void *pb, void *ctx)
@@ -586,10 +680,15 @@ static int cmp_cpu_entity(const void *pa, const void *pb, void *ctx)
 
 	if (mode == AGGR_NODE)
 		c = cmp_int(a->node, b->node);
-	if (!c && (mode == AGGR_SOCKET || mode == AGGR_CORE))
+	if (!c && (mode == AGGR_SOCKET || mode == AGGR_CORE || mode == AGGR_DIE ||
+		   mode == AGGR_CACHE))
 		c = cmp_int(a->package, b->package);
+	if (!c && (mode == AGGR_CORE || mode == AGGR_DIE || mode == AGGR_CACHE))
+		c = cmp_int(a->die, b->die);
 	if (!c && mode == AGGR_CORE)
-		c = cmp_int(a->die, b->die) ? cmp_int(a->die, b->die) : cmp_int(a->core, b->core);
+		c = cmp_int(a->core, b->core);
+	if (!c && mode == AGGR_CACHE)
+		c = cmp_int(cache_of(as->o, a->cpu), cache_of(as->o, b->cpu));
 	return c ? c : cmp_int(a->cpu, b->cpu);
 }
 
@@ -606,7 +705,7 @@ static size_t aggr_groups(const struct stat_opts *o, const struct cnt_session *s
 	struct aggr_group *g = xcalloc(s->n_entities + 1, sizeof(*g));
 	size_t n_cpus = 0, n = 0, i;
 	int mode = o->aggr;
-	struct aggr_sort as = { s, mode };
+	struct aggr_sort as = { o, s, mode };
 
 	for (i = 0; i < s->n_entities; i++)
 		if (s->entities[i].kind == CNT_ENT_CPU && s->entities[i].state != CNT_ENT_OFFLINE)
@@ -632,6 +731,25 @@ static size_t aggr_groups(const struct stat_opts *o, const struct cnt_session *s
 			width = 6;
 			alone = e->package < 0;
 			break;
+		case AGGR_DIE:     /* perf's "S%d-D%d" in 12 columns */
+			f.package = e->package;
+			f.die = e->die;
+			snprintf(id, sizeof(id), "S%d-D%d", e->package, e->die < 0 ? 0 : e->die);
+			width = 12;
+			alone = e->package < 0;
+			break;
+		case AGGR_CACHE:   /* perf's "S%d-D%d-L%d-ID%d" in 22 columns */
+			f.package = e->package;
+			f.die = e->die;
+			snprintf(id, sizeof(id), "S%d-D%d-L%d-ID%d", e->package, e->die < 0 ? 0 : e->die,
+				 o->cache_found, cache_of(o, e->cpu));
+			width = 22;
+			alone = e->package < 0 || cache_of(o, e->cpu) < 0;
+			if (!alone && n && !strcmp(g[n - 1].id, id)) {
+				g[n - 1].cpus++;
+				continue;
+			}
+			break;
 		case AGGR_CORE:
 			f.package = e->package;
 			f.die = e->die;
@@ -655,6 +773,7 @@ static size_t aggr_groups(const struct stat_opts *o, const struct cnt_session *s
 			continue;
 		}
 		snprintf(g[n].id, sizeof(g[n].id), "%s", id);
+		g[n].cache = mode == AGGR_CACHE && !alone ? cache_of(o, e->cpu) : -1;
 		g[n].width = width;
 		g[n].cpus = mode == AGGR_NONE ? -1 : 1;
 		g[n].f = f;
@@ -663,6 +782,46 @@ static size_t aggr_groups(const struct stat_opts *o, const struct cnt_session *s
 	free(cpus);
 	*out = g;
 	return n;
+}
+
+/*
+ * --per-cache: every row's value over the CPUs of one cache (of g's package
+ * and die), summed as cnt_sum() sums (raw, enabled and running added, then
+ * scaled as one counter).
+ */
+static void cache_values(const struct stat_opts *o, const struct cnt_session *s,
+			 const struct cnt_snapshot *snap, bool total, const struct row *rows,
+			 size_t n, const struct aggr_group *g, struct cnt_value *v, double *vals)
+{
+	size_t i, e;
+
+	for (i = 0; i < n; i++) {
+		struct cnt_value sum = { 0, 0, 0, NAN, NAN };
+		int got = 0;
+
+		for (e = 0; !rows[i].dropped && e < s->n_entities; e++) {
+			const struct cnt_entity *en = &s->entities[e];
+			struct cnt_filter one = CNT_FILTER_ANY;
+			struct cnt_value x;
+
+			if (en->kind != CNT_ENT_CPU || en->state == CNT_ENT_OFFLINE ||
+			    cache_of(o, en->cpu) != g->cache || en->package != g->f.package ||
+			    (en->die < 0 ? 0 : en->die) != (g->f.die < 0 ? 0 : g->f.die))
+				continue;
+			one.entity = (int)e;
+			if (!row_value_n(s, snap, total, &rows[i], &one, &x))
+				continue;
+			sum.raw += x.raw;
+			sum.enabled += x.enabled;
+			sum.running += x.running;
+			got++;
+		}
+		if (got)
+			cnt_value_scale(&sum, rows[i].scale > 0 && isfinite(rows[i].scale) ?
+					rows[i].scale : 1.0);
+		v[i] = sum;
+		vals[i] = sum.value;
+	}
 }
 
 /*
@@ -688,7 +847,10 @@ static size_t entity_values(const struct stat_opts *o, const struct cnt_session 
 		struct cnt_filter one = CNT_FILTER_ANY;
 
 		one.entity = (int)e;
-		if (o->aggr)
+		if (o->aggr && (*groups)[e].cache >= 0)
+			cache_values(o, s, snap, total, rows, n, &(*groups)[e], *v + e * n,
+				     *vals + e * n);
+		else if (o->aggr)
 			row_values(s, snap, total, rows, n, &(*groups)[e].f, *v + e * n,
 				   *vals + e * n);
 		else if (!o->per_thread || per_thread_entity(o, s, e))
@@ -826,7 +988,8 @@ static void json_rows(struct jw *w, const struct stat_opts *o, const struct cnt_
 				sbuf_release(&t);
 			}
 			if (g) {   /* perf's -j: "node", "socket", "core" or "cpu" */
-				static const char *const key[] = { "", "cpu", "core", "socket", "node" };
+				static const char *const key[] = { "", "cpu", "core", "socket", "node",
+								   "die", "cache" };
 
 				jw_kstr(w, key[o->aggr], g[e].id);
 				if (g[e].cpus >= 0)
@@ -985,6 +1148,8 @@ static void print_notes(struct sbuf *out, const struct stat_opts *o, const struc
 		sbuf_addf(out, "   %s: %s\n", rows[i].name, rows[i].why ? rows[i].why : "not supported");
 		hw_default_missing |= o->specs[rows[i].spec].is_default;
 	}
+	if (!s)
+		return;     /* -n: nothing counted */
 	if (hw_default_missing)
 		sbuf_addstr(out, "   vmmprof instead: CPU time comes from task-clock, and the NUMA "
 			    "factors that need cycles or\n   instructions use software sources "
@@ -1030,6 +1195,7 @@ static void free_opts(struct stat_opts *o)
 	free(o->pids);
 	free(o->tids);
 	free(o->model_paths);
+	free(o->cpu_cache);
 	cpulist_release(&o->cpus);
 }
 
@@ -1133,6 +1299,83 @@ static void json_ended_now(struct jw *w, const struct cnt_session *s, const bool
 	jw_arr_end(w);
 }
 
+/*
+ * -n with -x: the elapsed time as perf prints its duration_time event, the
+ * one figure a null run has (with -r the mean, its spread in pct).
+ */
+static void null_csv_line(struct sbuf *out, const struct stat_opts *o, double seconds,
+			  double noise_pct)
+{
+	struct stat_line l;
+
+	memset(&l, 0, sizeof(l));
+	l.name = "duration_time";
+	l.unit = "ns";
+	l.value = seconds * 1e9;
+	l.pct = 100;
+	l.running_ns = (uint64_t)(seconds * 1e9);
+	l.noise = !isnan(noise_pct);
+	l.noise_pct = noise_pct;
+	stat_format_line(out, &l, o->sep, false, false);
+}
+
+/*
+ * -v: each counter's raw count, enabled and running nanoseconds as perf -v
+ * prints them ("cycles: 4936 4000 4000" summed; with -vv first
+ * "cycles: 3: 1234 1000 1000" per CPU or thread), over the run (total) or
+ * the interval.
+ */
+static void verbose_counts(struct sbuf *out, const struct cnt_session *s,
+			   const struct cnt_snapshot *snap, bool total, const struct row *rows,
+			   size_t n, int level)
+{
+	struct cnt_filter all = CNT_FILTER_ANY;
+	size_t i, e;
+
+	for (i = 0; i < n; i++) {
+		struct cnt_value v;
+
+		if (rows[i].dropped)
+			continue;
+		for (e = 0; level > 1 && e < s->n_entities; e++) {
+			const struct cnt_entity *en = &s->entities[e];
+			struct cnt_filter one = CNT_FILTER_ANY;
+
+			one.entity = (int)e;
+			if (!row_value_n(s, snap, total, &rows[i], &one, &v))
+				continue;
+			if (en->kind == CNT_ENT_CPU)
+				sbuf_addf(out, "%s: %d: ", rows[i].name, en->cpu);
+			else if (en->kind == CNT_ENT_THREAD)
+				sbuf_addf(out, "%s: %d: ", rows[i].name, (int)en->tid);
+			else
+				sbuf_addf(out, "%s: %s: ", rows[i].name, en->cgroup);
+			sbuf_addf(out, "%llu %llu %llu\n", (unsigned long long)v.raw,
+				  (unsigned long long)v.enabled, (unsigned long long)v.running);
+		}
+		row_value(s, snap, total, &rows[i], &all, &v);
+		sbuf_addf(out, "%s: %llu %llu %llu\n", rows[i].name, (unsigned long long)v.raw,
+			  (unsigned long long)v.enabled, (unsigned long long)v.running);
+	}
+}
+
+/* -v's lines: before the table, or on stderr where -x or --json is read by a program. */
+static void print_verbose(struct sbuf *out, const struct stat_opts *o, const struct cnt_session *s,
+			  const struct cnt_snapshot *snap, bool total, const struct row *rows,
+			  size_t n)
+{
+	struct sbuf v = SBUF_INIT;
+
+	if (!o->verbose || !s)
+		return;
+	verbose_counts(&v, s, snap, total, rows, n, o->verbose);
+	if (o->sep || o->json)
+		fputs(sbuf_str(&v), stderr);
+	else
+		sbuf_addstr(out, sbuf_str(&v));
+	sbuf_release(&v);
+}
+
 static void print_interval(struct sbuf *out, const struct stat_opts *o, const struct cnt_session *s,
 			   const struct cnt_snapshot *snap, const struct row *rows, size_t n,
 			   const bool *was_live, bool *header_done, char *const *comms)
@@ -1160,12 +1403,17 @@ static void print_interval(struct sbuf *out, const struct stat_opts *o, const st
 			sbuf_addstr(out, "#           time socket cpus             counts unit events\n");
 		else if (o->aggr == AGGR_CORE)
 			sbuf_addstr(out, "#           time core         cpus             counts unit events\n");
+		else if (o->aggr == AGGR_DIE)
+			sbuf_addstr(out, "#           time die          cpus             counts unit events\n");
+		else if (o->aggr == AGGR_CACHE)
+			sbuf_addstr(out, "#           time cache                  cpus             counts unit events\n");
 		else if (o->aggr == AGGR_NONE)
 			sbuf_addstr(out, "#           time CPU                    counts unit events\n");
 		else
 			sbuf_addstr(out, "#           time             counts unit events\n");
 	}
 	*header_done = true;
+	print_verbose(out, o, s, snap, false, rows, n);
 	print_rows(out, o, s, snap, false, rows, n, comms);
 	for (i = 0; i < s->n_entities; i++) {
 		struct sbuf d = SBUF_INIT;
@@ -1193,6 +1441,7 @@ static void print_summary(struct sbuf *out, const struct stat_opts *o, const str
 	size_t i;
 
 	target_desc(&tgt, o);
+	print_verbose(out, o, s, snap, true, rows, n);
 	if (o->json) {
 		struct jw w;
 
@@ -1206,13 +1455,13 @@ static void print_summary(struct sbuf *out, const struct stat_opts *o, const str
 		json_rows(&w, o, s, snap, true, rows, n, comms);
 		jw_key(&w, "ended");
 		jw_arr_begin(&w);
-		for (i = 0; i < s->n_entities; i++)
+		for (i = 0; s && i < s->n_entities; i++)
 			if (s->entities[i].state == CNT_ENT_ENDED)
 				json_entity(&w, s, &s->entities[i]);
 		jw_arr_end(&w);
 		jw_key(&w, "offline");
 		jw_arr_begin(&w);
-		for (i = 0; i < s->n_entities; i++)
+		for (i = 0; s && i < s->n_entities; i++)
 			if (s->entities[i].state == CNT_ENT_OFFLINE)
 				json_entity(&w, s, &s->entities[i]);
 		jw_arr_end(&w);
@@ -1220,10 +1469,13 @@ static void print_summary(struct sbuf *out, const struct stat_opts *o, const str
 		sbuf_addch(out, '\n');
 	} else if (o->sep) {
 		print_rows(out, o, s, snap, true, rows, n, comms);
+		if (o->null_run)
+			null_csv_line(out, o, elapsed, NAN);
 	} else {
 		sbuf_addf(out, "\n Performance counter stats for %s:\n\n", sbuf_str(&tgt));
 		print_rows(out, o, s, snap, true, rows, n, comms);
-		sbuf_addf(out, "\n %17.9f seconds time elapsed\n", elapsed);
+		/* perf's null run has no table, and one blank line less */
+		sbuf_addf(out, "%s %17.9f seconds time elapsed\n", o->null_run ? "" : "\n", elapsed);
 		if (ch->pid > 0 && ch->done)
 			sbuf_addf(out, "\n %17.9f seconds user\n %17.9f seconds sys\n",
 				  ru_seconds(&ch->ru.ru_utime), ru_seconds(&ch->ru.ru_stime));
@@ -1272,6 +1524,7 @@ struct stat_run {
 	char **comms;              /* --per-thread: per entity, its comm when the run started */
 	bool interrupted;          /* ended by SIGINT, SIGTERM or SIGHUP */
 	bool counted_out;          /* --interval-count ended it (its command's SIGTERM is ours) */
+	bool timed_out;            /* --timeout ended it (ditto) */
 };
 
 static void stat_run_init(struct stat_run *r)
@@ -1332,17 +1585,77 @@ static void read_comms(struct stat_run *r)
 }
 
 /*
- * Open the counters, run the command (if any) and count until it ends, the
- * threads end or a signal comes; print intervals as they pass.  r holds
- * the session and its last snapshot afterwards.  Returns 0 or the exit
- * code of an error already reported.
+ * -o FILE: replaced, or with --append added to; perf's "# started on" line
+ * heads what each run writes to a file (not to '-', not JSON lines).
+ */
+static FILE *open_output(const struct stat_opts *o, struct vp_err *err)
+{
+	FILE *f = NULL;
+	time_t now = time(NULL);
+	char when[64];
+
+	if (!o->output || !strcmp(o->output, "-"))
+		return stdout;
+	if (o->append) {
+		int fd = open(o->output, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
+
+		if (fd < 0 && errno != ENOENT) {
+			vp_err_errno(err, errno, "--append: cannot open '%s' for writing", o->output);
+			return NULL;
+		}
+		if (fd >= 0 && !(f = fdopen(fd, "a"))) {
+			vp_err_errno(err, errno, "cannot open '%s' for writing", o->output);
+			close(fd);
+			return NULL;
+		}
+	}
+	if (!f && !(f = cli_open_output(o->output, err)))
+		return NULL;
+	if (!o->json && ctime_r(&now, when))  /* ctime's text ends with its newline */
+		fprintf(f, "# started on %s\n", when);
+	return f;
+}
+
+/*
+ * Wait until deadline (-D) with the signals blocked as the loop waits: a
+ * command that ends or a signal ends the wait early.
+ */
+static void wait_until(struct stat_ctx *c, struct stat_run *r, uint64_t deadline)
+{
+	for (;;) {
+		uint64_t now = vp_now_ns();
+		struct timespec ts;
+		siginfo_t si;
+		int sig;
+
+		if (now >= deadline || r->interrupted || r->ch.done)
+			return;
+		ts.tv_sec = (time_t)((deadline - now) / 1000000000ull);
+		ts.tv_nsec = (long)((deadline - now) % 1000000000ull);
+		sig = sigtimedwait(&c->set, &si, &ts);
+		if (sig == SIGCHLD) {
+			reap_child(&r->ch, false);
+		} else if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+			r->interrupted = true;
+			if (r->ch.pid > 0 && !r->ch.done)
+				kill(r->ch.pid, sig);
+		}
+	}
+}
+
+/*
+ * Open the counters (none with -n), run the command (if any) and count
+ * until it ends, the threads end, --timeout passes or a signal comes; print
+ * intervals as they pass.  r holds the session and its last snapshot
+ * afterwards (with -n no session, the snapshot's times only).  Returns 0
+ * or the exit code of an error already reported.
  */
 static int stat_run_once(struct stat_ctx *c, struct stat_run *r)
 {
 	struct stat_opts *o = c->o;
 	struct cnt_request req = { 0 };
 	struct vp_err err = { 0, "" };
-	uint64_t next_ns, poll_ns;
+	uint64_t next_ns, poll_ns, t0, deadline = 0;
 	bool done = false;
 	long intervals = 0;
 	size_t i;
@@ -1350,40 +1663,37 @@ static int stat_run_once(struct stat_ctx *c, struct stat_run *r)
 
 	if (o->cmd && (rc = start_child(&r->ch, o->cmd, &c->oldmask)))
 		return rc;
-	req.events = c->list->v;
-	req.n_events = c->list->n;
-	req.cgroups = c->cgroups;
-	req.groups = c->groups;
-	req.target.system_wide = o->all_cpus;
-	cpulist_copy(&req.target.cpus, &o->cpus);
-	req.target.pids = c->child_target ? &r->ch.pid : o->pids;
-	req.target.n_pids = c->child_target ? 1 : o->n_pids;
-	req.target.tids = o->tids;
-	req.target.n_tids = o->n_tids;
-	req.target.inherit = true;
-	req.target.enable_on_exec = c->child_target;
-	req.root = "/";
-	rc = cnt_session_new(&r->s, &req, &err);
-	cpulist_release(&req.target.cpus);
-	if (rc)
-		return cli_error(&err);
-	if (!c->rows) {
-		c->rows = make_rows(o, r->s, &c->n_rows);
-		if (c->have_model)
-			stat_model_opened(c->sm, r->s);
-	}
-	r->was_live = xcalloc(r->s->n_entities + 1, sizeof(bool));
-	if (!c->f) {
-		if (o->output) {
-			c->f = cli_open_output(o->output, &err);
-			if (!c->f)
-				return cli_error(&err);
-		} else {
-			c->f = stderr;  /* perf stat writes its counts to stderr; -o - for stdout */
+	if (!o->null_run) {
+		req.events = c->list->v;
+		req.n_events = c->list->n;
+		req.cgroups = c->cgroups;
+		req.groups = c->groups;
+		req.target.system_wide = o->all_cpus;
+		cpulist_copy(&req.target.cpus, &o->cpus);
+		req.target.pids = c->child_target ? &r->ch.pid : o->pids;
+		req.target.n_pids = c->child_target ? 1 : o->n_pids;
+		req.target.tids = o->tids;
+		req.target.n_tids = o->n_tids;
+		req.target.inherit = true;
+		/* -D: enabled when the delay has passed, not at the exec */
+		req.target.enable_on_exec = c->child_target && !o->delay_ms;
+		req.root = "/";
+		rc = cnt_session_new(&r->s, &req, &err);
+		cpulist_release(&req.target.cpus);
+		if (rc)
+			return cli_error(&err);
+		if (!c->rows) {
+			c->rows = make_rows(o, r->s, &c->n_rows);
+			if (c->have_model)
+				stat_model_opened(c->sm, r->s);
 		}
+		r->was_live = xcalloc(r->s->n_entities + 1, sizeof(bool));
 	}
-	if (!c->child_target && cnt_session_enable(r->s, &err))
+	if (!c->f && !(c->f = o->output ? open_output(o, &err) : stderr))
+		return cli_error(&err);  /* perf stat writes its counts to stderr; -o - for stdout */
+	if (r->s && !c->child_target && !o->delay_ms && cnt_session_enable(r->s, &err))
 		return cli_error(&err);
+	t0 = vp_now_ns();
 	if (o->cmd) {
 		int e;
 
@@ -1393,7 +1703,7 @@ static int stat_run_once(struct stat_ctx *c, struct stat_run *r)
 		 * has already ended (elapsed would then be shorter than its
 		 * task-clock).
 		 */
-		if (c->child_target)
+		if (r->s && c->child_target && !o->delay_ms)
 			cnt_session_mark_start(r->s);
 		if (c->have_model && c->child_target)
 			stat_model_watch_command(c->sm, r->ch.pid);
@@ -1404,6 +1714,16 @@ static int stat_run_once(struct stat_ctx *c, struct stat_run *r)
 			return rc ? 127 : 0;
 		}
 	}
+	if (o->delay_ms && r->s) {
+		/* perf's -D: its messages; elapsed and CPUs utilized from the enable, as perf 6.1's */
+		fprintf(stderr, "Events disabled\n");
+		wait_until(c, r, t0 + (uint64_t)o->delay_ms * 1000000ull);
+		if (cnt_session_enable(r->s, &err))
+			return cli_error(&err);
+		fprintf(stderr, "Events enabled\n");
+	}
+	if (o->timeout_ms)
+		deadline = t0 + (uint64_t)o->timeout_ms * 1000000ull;
 	if (o->per_thread)
 		read_comms(r);  /* after the exec: a command's thread has its own name now */
 	if (c->have_model)
@@ -1418,7 +1738,7 @@ static int stat_run_once(struct stat_ctx *c, struct stat_run *r)
 	 */
 	if (o->interval_ms)
 		poll_ns = (uint64_t)o->interval_ms * 1000000ull;
-	else if (c->thread_target)
+	else if (c->thread_target && r->s)
 		poll_ns = r->s->n_entities < 100 ? 100000000ull : 1000000000ull;
 	else
 		poll_ns = 3600000000000ull;
@@ -1426,16 +1746,22 @@ static int stat_run_once(struct stat_ctx *c, struct stat_run *r)
 	if (c->have_model && !o->interval_ms && stat_model_poll_ns(c->sm) &&
 	    poll_ns > stat_model_poll_ns(c->sm))
 		poll_ns = stat_model_poll_ns(c->sm);
-	next_ns = r->s->start_ns + poll_ns;
-	while (!done) {
-		uint64_t now = vp_now_ns();
+	next_ns = (r->s ? r->s->last_ns : t0) + poll_ns;
+	/* the delay may have seen the end already: read once and stop */
+	done = r->ch.done || (r->interrupted && !(r->ch.pid > 0));
+	for (;;) {
+		uint64_t now = vp_now_ns(), wake = next_ns;
 		struct timespec ts;
 		siginfo_t si;
 		int sig;
 
-		if (now < next_ns) {
-			ts.tv_sec = (time_t)((next_ns - now) / 1000000000ull);
-			ts.tv_nsec = (long)((next_ns - now) % 1000000000ull);
+		if (deadline && !r->timed_out && deadline < wake)
+			wake = deadline;
+		if (done) {
+			sig = 0;
+		} else if (now < wake) {
+			ts.tv_sec = (time_t)((wake - now) / 1000000000ull);
+			ts.tv_nsec = (long)((wake - now) % 1000000000ull);
 			sig = sigtimedwait(&c->set, &si, &ts);
 		} else {
 			sig = -1;
@@ -1456,7 +1782,24 @@ static int stat_run_once(struct stat_ctx *c, struct stat_run *r)
 		} else if (sig < 0 && errno == EINTR) {
 			continue;
 		} else if (sig < 0) {
-			next_ns += poll_ns;
+			now = vp_now_ns();
+			/* --timeout: as perf, the command gets SIGTERM and its end ends the run */
+			if (deadline && !r->timed_out && now >= deadline) {
+				r->timed_out = true;
+				if (r->ch.pid > 0 && !r->ch.done)
+					kill(r->ch.pid, SIGTERM);
+				else
+					done = true;
+			}
+			if (now >= next_ns)
+				next_ns += poll_ns;
+			else if (!done)
+				continue;
+		}
+		if (!r->s) {
+			if (done)
+				break;
+			continue;
 		}
 		if (c->have_model)
 			stat_model_poll(c->sm);
@@ -1487,6 +1830,12 @@ static int stat_run_once(struct stat_ctx *c, struct stat_run *r)
 			else
 				done = true;
 		}
+		if (done)
+			break;
+	}
+	if (!r->s) {
+		r->snap.start_ns = t0;
+		r->snap.t_ns = vp_now_ns();
 	}
 	return 0;
 }
@@ -1546,7 +1895,7 @@ static void repeat_add(struct repeat *rp, const struct row *rows, const struct s
 	}
 	rp->elapsed_runs[k] = (double)(r->snap.t_ns - r->snap.start_ns) / 1e9;
 	runstat_add(&rp->elapsed, rp->elapsed_runs[k]);
-	rp->status[k] = r->ch.done ? exit_code(r->ch.status) : 0;
+	rp->status[k] = r->ch.done && !r->timed_out ? exit_code(r->ch.status) : 0;
 }
 
 /* The summary of -r: means with perf's "( +- x% )", the elapsed time's mean and spread. */
@@ -1623,13 +1972,17 @@ static void repeat_print(struct sbuf *out, const struct stat_opts *o, const stru
 		l.noise_pct = runstat_rel_pct(runstat_stddev_mean(&rp->rs[i]), vals[i]);
 		stat_format_line(out, &l, o->sep, o->big_num, any_cg);
 	}
-	if (o->sep)
+	if (o->sep) {
+		if (o->null_run)
+			null_csv_line(out, o, el, runstat_rel_pct(el_sd, el));
 		goto out;
+	}
 	{
 		int prec = runstat_precision(el_sd);
 		double pct = runstat_rel_pct(el_sd, el);
 
-		sbuf_addf(out, "\n %17.*f +- %.*f seconds time elapsed", prec, el, prec, el_sd);
+		sbuf_addf(out, "%s %17.*f +- %.*f seconds time elapsed", o->null_run ? "" : "\n", prec,
+			  el, prec, el_sd);
 		if (pct != 0)
 			sbuf_addf(out, "  ( +-%6.2f%% )", pct);
 		sbuf_addstr(out, "\n\n");
@@ -1649,6 +2002,82 @@ static void repeat_print(struct sbuf *out, const struct stat_opts *o, const stru
 out:
 	sbuf_release(&tgt);
 	free(vals);
+}
+
+/*
+ * -T: perf's transaction events (Intel TSX) where the core PMU has them in
+ * sysfs, as perf adds them; where it has not, nothing could be counted.
+ */
+static int add_transaction(struct stat_opts *o, struct pmu_db *db)
+{
+	struct evdesc_list tmp;
+	struct vp_err err = { 0, "" };
+	bool el;
+
+	evdesc_list_init(&tmp);
+	if (event_resolve(db, "cpu/tx-start/", -1, &tmp, &err)) {
+		evdesc_list_release(&tmp);
+		return cli_errorf("-T counts hardware transactions (Intel TSX: cpu/tx-start/, "
+				  "cpu/cycles-t/, cpu/cycles-ct/), and this CPU or VM has no such "
+				  "event (%s): TSX is absent or disabled here", err.msg);
+	}
+	vp_err_clear(&err);
+	el = !event_resolve(db, "cpu/el-start/", -1, &tmp, &err);
+	evdesc_list_release(&tmp);
+	return parse_events(o, el ? "task-clock,{instructions,cycles,cpu/cycles-t/,cpu/tx-start/,"
+			    "cpu/el-start/,cpu/cycles-ct/}" :
+			    "task-clock,{instructions,cycles,cpu/cycles-t/,cpu/tx-start/,cpu/cycles-ct/}");
+}
+
+/*
+ * --per-cache: each CPU's last-level cache from the platform's topology
+ * (sysfs cache/index*: the highest data or unified level, its
+ * shared_cpu_list); the cache's id is its first CPU, as perf numbers them.
+ */
+static int cache_map(struct stat_opts *o)
+{
+	struct platform plat;
+	struct vp_err err = { 0, "" };
+	const struct topology *t;
+	int d, rc = 0;
+	size_t k;
+
+	memset(&plat, 0, sizeof(plat));
+	if (platform_probe(&plat, "/", &err)) {
+		platform_release(&plat);
+		return cli_error(&err);
+	}
+	t = platform_local_topo(&plat);
+	if (!t->n_llc) {
+		rc = cli_errorf("--per-cache: the caches of the CPUs are not known here: %s",
+				t->llc_reason);
+		goto out;
+	}
+	o->cache_found = t->llc[0].level;
+	if (o->cache_level && o->cache_level != o->cache_found) {
+		rc = cli_errorf("--per-cache=L%d: the topology knows the last-level cache only, "
+				"L%d here: give --per-cache or --per-cache=L%d", o->cache_level,
+				o->cache_found, o->cache_found);
+		goto out;
+	}
+	o->n_cpu_cache = t->max_cpu + 1;
+	o->cpu_cache = xcalloc((size_t)o->n_cpu_cache + 1, sizeof(int));
+	for (d = 0; d < o->n_cpu_cache; d++)
+		o->cpu_cache[d] = -1;
+	for (d = 0; d < t->n_llc; d++) {
+		const struct cpulist *cl = &t->llc[d].cpus;
+		int first = -1;
+
+		for (k = 0; k < cl->n; k++)
+			if (first < 0 || cl->ids[k] < first)
+				first = cl->ids[k];
+		for (k = 0; k < cl->n; k++)
+			if (cl->ids[k] >= 0 && cl->ids[k] < o->n_cpu_cache)
+				o->cpu_cache[cl->ids[k]] = first;
+	}
+out:
+	platform_release(&plat);
+	return rc;
 }
 
 static int run_stat(int argc, char **argv)
@@ -1684,6 +2113,10 @@ static int run_stat(int argc, char **argv)
 	}
 	if (o.cgroup_all || o.nr_cgroups)
 		o.all_cpus = true;     /* perf requires -a with -G; counting a cgroup is per CPU anyway */
+	if (o.null_run)
+		goto run;
+	if (o.aggr == AGGR_CACHE && (rc = cache_map(&o)))
+		goto out;
 	if (pmu_db_new(&db, "/", &err)) {
 		rc = cli_error(&err);
 		goto out;
@@ -1692,6 +2125,8 @@ static int run_stat(int argc, char **argv)
 	 * no -e: perf's defaults, and the model chosen for this machine (no -m:
 	 * shown after them; not with -r, whose summary is of means)
 	 */
+	if (o.transaction && (rc = add_transaction(&o, db)))
+		goto out;
 	if (!o.n_specs && !o.model) {
 		for (i = 0; i < VP_ARRAY_SIZE(default_events); i++)
 			add_spec(&o, default_events[i], -1, true);
@@ -1708,6 +2143,7 @@ static int run_stat(int argc, char **argv)
 		rc = cli_errorf("none of the events can be counted here");
 		goto out;
 	}
+run:
 
 	c.thread_target = o.n_pids || o.n_tids;
 	c.child_target = o.cmd && !c.thread_target && !o.all_cpus && !o.cpus.n;
@@ -1759,7 +2195,7 @@ static int run_stat(int argc, char **argv)
 		stat_model_print(&sm, run.s, &run.snap, true, &c.mo, &c.out); /* the automatic model, after the counts */
 	if (flush_out(c.f, &c.out))
 		rc = cli_errorf("write failure: %s", strerror(errno));
-	if (!rc && run.ch.pid > 0 && run.ch.done && !run.counted_out)
+	if (!rc && run.ch.pid > 0 && run.ch.done && !run.counted_out && !run.timed_out)
 		rc = exit_code(run.ch.status);
 out:
 	stat_run_release(&run);
@@ -1789,9 +2225,11 @@ const struct cmd cmd_stat = {
 	.args = "@programs|@files",
 	.fn = run_stat,
 	.summary = "count events system-wide, per CPU, process, thread, cgroup or command",
-	.synopsis = "stat [-e EVENTS]... [-m NAME|FILE [--raw]] [-a] [-C CPUS] [-G CGROUPS] [-I MS | -r N] [--per-thread] [-x SEP | --json] [-o FILE] [--] COMMAND [ARGS]\n"
+	.synopsis = "stat [-e EVENTS]... [-m NAME|FILE [--raw]] [-T] [-a] [-C CPUS] [-G CGROUPS] [-I MS | -r N | --timeout MS] [-D MS] [--per-thread] [-v] [-x SEP | --json] [-o FILE [--append]] [--] COMMAND [ARGS]\n"
+		    "stat -n [-r N] [--timeout MS] [-x SEP | --json] [-o FILE [--append]] [--] COMMAND [ARGS]\n"
 		    "stat [-e EVENTS]... (-a | -C CPUS | -p PIDS | -t TIDS | -G CGROUPS) [-I MS] [--per-thread] [-x SEP | --json] [-o FILE]\n"
-		    "stat [-e EVENTS]... (-a | -C CPUS) (-A | --per-core | --per-socket | --per-node) [-I MS] [-x SEP | --json] [-o FILE] [COMMAND [ARGS]]",
+		    "stat [-e EVENTS]... (-a | -C CPUS) (-A | --per-core | --per-socket | --per-node) [-I MS] [-x SEP | --json] [-o FILE] [COMMAND [ARGS]]\n"
+		    "stat [-e EVENTS]... (-a | -C CPUS) (--per-die | --per-cache[=LEVEL]) [-I MS] [-x SEP | --json] [-o FILE] [COMMAND [ARGS]]",
 	.description =
 		"Counts events the way 'perf stat' does and prints them the same way: counts with\n"
 		"thousands separators, the unit, a derived column after '#' (CPUs utilized, rate\n"
@@ -1844,7 +2282,19 @@ const struct cmd cmd_stat = {
 		"is counted too and its metrics follow perf's default counts.  A value that cannot\n"
 		"be measured here is n/a with the reason.  For a command, the model's scheduler\n"
 		"sources come from the task-clock and cpu-migrations events and, for moves\n"
-		"between nodes, from the kernel's context-switch records (docs/stat.md).",
+		"between nodes, from the kernel's context-switch records (docs/stat.md).\n"
+		"\n"
+		"perf's run controls: --timeout MS ends the run after MS milliseconds (a command\n"
+		"gets SIGTERM, and vmmprof exits 0 as perf does); -D MS counts from MS milliseconds\n"
+		"after the start, printing perf's 'Events disabled' and 'Events enabled' on standard\n"
+		"error (the time elapsed is the time counted, as perf's); -n opens no counter\n"
+		"and times the command (-x prints the time as perf's duration_time line).  -T counts\n"
+		"perf's transaction events, where the core PMU lists cpu/tx-start/ (Intel TSX), and\n"
+		"is an error elsewhere.  -v prints each counter's raw count and its enabled and\n"
+		"running nanoseconds before the table, -vv each CPU's or thread's first (on\n"
+		"standard error with -x or --json).\n"
+		"-o FILE starts with perf's '# started on DATE' line (not with --json); --append\n"
+		"adds each run to the file.",
 	.options =
 		"-e, --event EVENTS\tevents to count, comma-separated; repeatable\n"
 		"-a, --all-cpus\tcount on every online CPU\n"
@@ -1867,7 +2317,15 @@ const struct cmd cmd_stat = {
 		"-A, --no-aggr\twith -a or -C: one row per CPU (CPU3)\n"
 		"--per-core\twith -a or -C: one row per physical core, its CPUs summed (S0-D0-C1)\n"
 		"--per-socket\twith -a or -C: one row per package (S0)\n"
-		"--per-node\twith -a or -C: one row per NUMA node (N1), the CPUs of the node summed",
+		"--per-node\twith -a or -C: one row per NUMA node (N1), the CPUs of the node summed\n"
+		"--per-die\twith -a or -C: one row per die of a package (S0-D0)\n"
+		"--per-cache[=LEVEL]\twith -a or -C: one row per last-level cache (S0-D0-L3-ID0: its first CPU); LEVEL L3 or 3 names it\n"
+		"--timeout MS\tstop after MS milliseconds (at least 10; a command gets SIGTERM), as perf; not with -I\n"
+		"-D, --delay MS\tcount from MS milliseconds after the start (perf's -D; its -1 needs --control, which vmmprof lacks)\n"
+		"-T, --transaction\tperf's transaction events (Intel TSX); an error where the CPU has none\n"
+		"-v, --verbose\teach counter's raw count, enabled and running ns (perf -v; -vv also per CPU or thread)\n"
+		"-n, --null\topen no counter: time the run only (perf's null run; with -r, the spread of the times)\n"
+		"--append\twith -o: add to FILE instead of replacing it (each run starts with perf's '# started on' line)",
 	.examples =
 		"vmmprof stat -- make -j2\tperf's default counts for a build\n"
 		"vmmprof stat -a -I 1000\tthe whole machine, every second (Ctrl-C ends it)\n"

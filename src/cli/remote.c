@@ -1654,6 +1654,18 @@ static const struct rflag rflags[] = {
 	{ &cmd_stat, "per-core", RF_HERE, RF_EVENTS },
 	{ &cmd_stat, "per-socket", RF_HERE, RF_EVENTS },
 	{ &cmd_stat, "per-node", RF_HERE, RF_EVENTS },
+	{ &cmd_stat, "per-die", RF_HERE, RF_EVENTS },
+	{ &cmd_stat, "per-cache", RF_HERE, RF_EVENTS },
+	{ &cmd_stat, "transaction", RF_HERE, RF_EVENTS },
+	{ &cmd_stat, "timeout", RF_HERE, "--timeout ends a run of counters here: with --remote, "
+	  "-I MS --interval-count N ends the session's stream" },
+	{ &cmd_stat, "delay", RF_HERE, "-D delays counters opened here; a daemon's session counts "
+	  "from its start" },
+	{ &cmd_stat, "verbose", RF_HERE, "-v prints the raw counts of counters opened here; a "
+	  "session's frames carry the model's values" },
+	{ &cmd_stat, "null", RF_HERE, "-n times a command, which runs here" },
+	{ &cmd_stat, "append", RF_HERE, "--append adds to the -o file of a run here; with --remote "
+	  "-o FILE is written new" },
 
 	{ &cmd_top, "batch", RF_SEND, NULL },
 	{ &cmd_top, "iterations", RF_SEND, NULL },

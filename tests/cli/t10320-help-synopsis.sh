@@ -49,18 +49,22 @@ test_expect_success 'every command: usage lines fit 80 columns, continuations ha
 '
 
 test_expect_success 'stat: the long synopsis is wrapped between bracketed words' '
-	# "[--] COMMAND" would end at column 85: COMMAND goes to the next line;
-	# the first line is 80 columns, the most a line may have
+	# "[-G CGROUPS]" would end at column 87: it goes to the next line;
+	# "[--] COMMAND" of the second synopsis would end at column 87 too
 	vmmprof stat --help | usage_block >got &&
 	cat >want <<-\EOT &&
-	  vmmprof stat [-e EVENTS]... [-m NAME|FILE [--raw]] [-a] [-C CPUS] [-G CGROUPS]
-	               [-I MS | -r N] [--per-thread] [-x SEP | --json] [-o FILE] [--]
-	               COMMAND [ARGS]
+	  vmmprof stat [-e EVENTS]... [-m NAME|FILE [--raw]] [-T] [-a] [-C CPUS]
+	               [-G CGROUPS] [-I MS | -r N | --timeout MS] [-D MS] [--per-thread]
+	               [-v] [-x SEP | --json] [-o FILE [--append]] [--] COMMAND [ARGS]
+	  vmmprof stat -n [-r N] [--timeout MS] [-x SEP | --json] [-o FILE [--append]]
+	               [--] COMMAND [ARGS]
 	  vmmprof stat [-e EVENTS]... (-a | -C CPUS | -p PIDS | -t TIDS | -G CGROUPS)
 	               [-I MS] [--per-thread] [-x SEP | --json] [-o FILE]
 	  vmmprof stat [-e EVENTS]... (-a | -C CPUS)
 	               (-A | --per-core | --per-socket | --per-node) [-I MS]
 	               [-x SEP | --json] [-o FILE] [COMMAND [ARGS]]
+	  vmmprof stat [-e EVENTS]... (-a | -C CPUS) (--per-die | --per-cache[=LEVEL])
+	               [-I MS] [-x SEP | --json] [-o FILE] [COMMAND [ARGS]]
 	EOT
 	diff -u want got
 '
