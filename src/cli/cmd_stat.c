@@ -73,6 +73,8 @@ struct stat_opts {
 	int verbose;               /* -v: each counter's raw, enabled and running ns */
 	bool null_run;             /* -n: open no counter, time the run */
 	bool append;               /* --append: add to -o FILE instead of replacing it */
+	const char *metrics;       /* -M: the model's metrics and factors to print */
+	bool metric_only;          /* --metric-only: the model's values in one line */
 	int *cpu_cache;            /* --per-cache: per CPU id, its cache's id (first CPU), -1 none */
 	int n_cpu_cache;
 	int cache_found;           /* the level those caches are */
@@ -233,7 +235,13 @@ static int parse_ids(const char *arg, pid_t **v, size_t *n, size_t *cap, const c
 
 enum { OPT_JSON = 1000, OPT_INTERVAL_COUNT, OPT_NO_BIG_NUM, OPT_RAW, OPT_MODEL_PATH, OPT_CALIB, OPT_PER_THREAD,
        OPT_PER_CORE, OPT_PER_SOCKET, OPT_PER_NODE, OPT_PER_DIE, OPT_PER_CACHE, OPT_TIMEOUT,
-       OPT_APPEND };
+       OPT_APPEND, OPT_METRIC_ONLY };
+
+/* The flag that asked for a model's metrics, for messages. */
+static const char *model_flag(const struct stat_opts *o)
+{
+	return o->metrics ? "-M" : o->metric_only ? "--metric-only" : "-m";
+}
 
 static int parse_args(struct stat_opts *o, int argc, char **argv)
 {
@@ -268,6 +276,8 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "null", no_argument, NULL, 'n' },
 		{ "append", no_argument, NULL, OPT_APPEND },
+		{ "metrics", required_argument, NULL, 'M' },
+		{ "metric-only", no_argument, NULL, OPT_METRIC_ONLY },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vp_err err = { 0, "" };
@@ -276,7 +286,7 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 	o->big_num = true;
 	o->repeat = 1;
 	cpulist_init(&o->cpus);
-	while ((c = getopt_long(argc, argv, "+e:aAC:p:t:G:I:x:o:m:r:jD:Tvn", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:aAC:p:t:G:I:x:o:m:r:jD:TvnM:", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -390,6 +400,16 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 		case OPT_APPEND:
 			o->append = true;
 			break;
+		case 'M':
+			if (!*optarg || strstr(optarg, ",,") || *optarg == ',' ||
+			    optarg[strlen(optarg) - 1] == ',')
+				return cli_usage_error(self(), "-M '%s': metric names separated by "
+						       "commas", optarg);
+			o->metrics = optarg;
+			break;
+		case OPT_METRIC_ONLY:
+			o->metric_only = true;
+			break;
 		case OPT_PER_CACHE:
 			/* perf's [Ll][1-9][0-9]*, or the digits alone */
 			if (optarg) {
@@ -418,7 +438,7 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 			break;
 		}
 		default:
-			return cli_bad_option(self(), argv, "+e:aAC:p:t:G:I:x:o:m:r:D:");
+			return cli_bad_option(self(), argv, "+e:aAC:p:t:G:I:x:o:m:r:D:M:");
 		}
 	}
 	if (optind < argc)
@@ -441,15 +461,15 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 	if (o->repeat > 1 && o->interval_ms)
 		return cli_usage_error(self(), "-r and -I exclude each other: -r prints the means of "
 				       "whole runs");
-	if (o->repeat > 1 && o->model)
-		return cli_usage_error(self(), "-r and -m exclude each other: a model's metrics "
-				       "are of one run");
+	if (o->repeat > 1 && (o->model || o->metrics || o->metric_only))
+		return cli_usage_error(self(), "-r and %s exclude each other: a model's metrics "
+				       "are of one run", model_flag(o));
 	if (o->per_thread && (o->all_cpus || o->cpus.n || o->cgroup_all || o->nr_cgroups))
 		return cli_usage_error(self(), "--per-thread counts threads: it goes with -p, -t or a "
 				       "command, not with -a, -C or -G (perf needs BPF for that)");
-	if (o->per_thread && o->model)
-		return cli_usage_error(self(), "--per-thread and -m exclude each other: a model's "
-				       "metrics are per run");
+	if (o->per_thread && (o->model || o->metrics || o->metric_only))
+		return cli_usage_error(self(), "--per-thread and %s exclude each other: a model's "
+				       "metrics are per run", model_flag(o));
 	if (o->per_thread && o->repeat > 1)
 		return cli_usage_error(self(), "--per-thread and -r exclude each other: the threads "
 				       "differ from run to run");
@@ -459,7 +479,8 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 	if (o->append && !o->output)
 		return cli_usage_error(self(), "--append adds to the file of -o: give -o FILE");
 	if (o->null_run) {
-		const char *with = o->n_specs ? "-e" : o->model ? "-m" : o->transaction ? "-T" :
+		const char *with = o->n_specs ? "-e" : (o->model || o->metrics || o->metric_only) ?
+			model_flag(o) : o->transaction ? "-T" :
 			o->interval_ms ? "-I" : o->per_thread ? "--per-thread" :
 			o->aggr ? aggr_flag[o->aggr] : o->verbose ? "-v" :
 			(o->n_pids || o->n_tids) ? "-p/-t" : (o->cgroup_all || o->nr_cgroups) ? "-G" : NULL;
@@ -471,10 +492,16 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 	if (o->aggr && !o->all_cpus && !o->cpus.n)
 		return cli_usage_error(self(), "%s sums the counts of CPUs: it needs -a or -C (as "
 				       "perf's)", aggr_flag[o->aggr]);
-	if (o->aggr && (o->cgroup_all || o->nr_cgroups || o->model || o->repeat > 1))
-		return cli_usage_error(self(), "%s is not available with %s", aggr_flag[o->aggr],
-				       o->model ? "-m (a model's metrics are of the whole machine)" :
-				       o->repeat > 1 ? "-r" : "-G");
+	if (o->aggr && (o->cgroup_all || o->nr_cgroups || o->model || o->metrics ||
+			o->metric_only || o->repeat > 1))
+		return cli_usage_error(self(), "%s is not available with %s%s", aggr_flag[o->aggr],
+				       o->repeat > 1 ? "-r" : (o->cgroup_all || o->nr_cgroups) ? "-G" :
+				       model_flag(o), o->repeat > 1 || o->cgroup_all ||
+				       o->nr_cgroups ? "" : " (a model's metrics are of the whole "
+				       "machine)");
+	if (o->raw && (o->metrics || o->metric_only))
+		return cli_usage_error(self(), "--raw prints counts, %s metrics: one or the other",
+				       o->metrics ? "-M" : "--metric-only");
 	return 0;
 }
 
@@ -1231,9 +1258,14 @@ static int add_model(struct stat_opts *o, struct stat_model *sm, struct pmu_db *
 			    &err)) {
 		if (o->model)
 			return cli_error(&err);
+		if (o->metrics || o->metric_only)
+			return cli_errorf("%s prints a model's metrics, and no model can run here: "
+					  "%s", model_flag(o), err.msg);
 		cli_warn("no model: %s", err.msg);
 		return 0;
 	}
+	if (o->metrics && stat_model_pick(sm, o->metrics, &err))
+		return cli_error(&err);
 	n = stat_model_specs(sm, &specs);
 	map = xcalloc(n + 1, sizeof(int));
 	for (k = 0; k < n; k++) {
@@ -2127,15 +2159,16 @@ static int run_stat(int argc, char **argv)
 	 */
 	if (o.transaction && (rc = add_transaction(&o, db)))
 		goto out;
-	if (!o.n_specs && !o.model) {
+	if (!o.n_specs && !o.model && !o.metrics && !o.metric_only) {
 		for (i = 0; i < VP_ARRAY_SIZE(default_events); i++)
 			add_spec(&o, default_events[i], -1, true);
 		if (o.repeat == 1 && !o.per_thread && (rc = add_model(&o, &sm, db, &c.have_model)))
 			goto out;
-	} else if (o.model && (rc = add_model(&o, &sm, db, &c.have_model))) {
+	} else if ((o.model || o.metrics || o.metric_only) &&
+		   (rc = add_model(&o, &sm, db, &c.have_model))) {
 		goto out;
 	}
-	c.model_only = c.have_model && o.model && !o.raw;
+	c.model_only = c.have_model && (o.model || o.metrics || o.metric_only) && !o.raw;
 	rc = resolve_all(&o, db, &list, &c.cgroups, &c.groups);
 	if (rc)
 		goto out;
@@ -2161,6 +2194,7 @@ run:
 	target_desc(&tgt, &o);
 	c.mo.sep = o.sep;
 	c.mo.json = o.json;
+	c.mo.metric_only = o.metric_only;
 	c.mo.target = sbuf_str(&tgt);
 
 	if (o.repeat > 1) {
@@ -2184,14 +2218,17 @@ run:
 
 	if ((rc = stat_run_once(&c, &run)))
 		goto out;
-	if (c.model_only)
+	c.mo.elapsed = (double)(run.snap.t_ns - run.snap.start_ns) / 1e9;
+	if (c.model_only && !(o.metric_only && o.interval_ms && !o.json))
 		stat_model_print(&sm, run.s, &run.snap, true, &c.mo, &c.out);
+	else if (c.model_only)
+		;       /* --metric-only -I: the intervals were the output, as perf's */
 	else if (!o.interval_ms || o.json)
 		print_summary(&c.out, &o, run.s, &run.snap, c.rows, c.n_rows, &run.ch, c.child_target,
 			      run.comms);
 	else if (!o.sep)
 		print_notes(&c.out, &o, run.s, c.rows, c.n_rows, c.child_target, run.snap.t_ns);
-	if (c.have_model && !o.model && !o.json && !o.sep && !o.interval_ms)
+	if (c.have_model && !o.model && !c.model_only && !o.json && !o.sep && !o.interval_ms)
 		stat_model_print(&sm, run.s, &run.snap, true, &c.mo, &c.out); /* the automatic model, after the counts */
 	if (flush_out(c.f, &c.out))
 		rc = cli_errorf("write failure: %s", strerror(errno));
@@ -2225,7 +2262,7 @@ const struct cmd cmd_stat = {
 	.args = "@programs|@files",
 	.fn = run_stat,
 	.summary = "count events system-wide, per CPU, process, thread, cgroup or command",
-	.synopsis = "stat [-e EVENTS]... [-m NAME|FILE [--raw]] [-T] [-a] [-C CPUS] [-G CGROUPS] [-I MS | -r N | --timeout MS] [-D MS] [--per-thread] [-v] [-x SEP | --json] [-o FILE [--append]] [--] COMMAND [ARGS]\n"
+	.synopsis = "stat [-e EVENTS]... [-m NAME|FILE [--raw]] [-M NAMES] [--metric-only] [-T] [-a] [-C CPUS] [-G CGROUPS] [-I MS | -r N | --timeout MS] [-D MS] [--per-thread] [-v] [-x SEP | --json] [-o FILE [--append]] [--] COMMAND [ARGS]\n"
 		    "stat -n [-r N] [--timeout MS] [-x SEP | --json] [-o FILE [--append]] [--] COMMAND [ARGS]\n"
 		    "stat [-e EVENTS]... (-a | -C CPUS | -p PIDS | -t TIDS | -G CGROUPS) [-I MS] [--per-thread] [-x SEP | --json] [-o FILE]\n"
 		    "stat [-e EVENTS]... (-a | -C CPUS) (-A | --per-core | --per-socket | --per-node) [-I MS] [-x SEP | --json] [-o FILE] [COMMAND [ARGS]]\n"
@@ -2294,7 +2331,15 @@ const struct cmd cmd_stat = {
 		"running nanoseconds before the table, -vv each CPU's or thread's first (on\n"
 		"standard error with -x or --json).\n"
 		"-o FILE starts with perf's '# started on DATE' line (not with --json); --append\n"
-		"adds each run to the file.",
+		"adds each run to the file.\n"
+		"\n"
+		"perf's metric flags run a model's metrics: -M NAMES prints only the metrics (and\n"
+		"factors: locality, llc, sharing, imc, queue) named, of the model given with -m or\n"
+		"else the one chosen for this machine; a name the model lacks is an error that lists\n"
+		"the names it has ('vmmprof model show NAME' describes them).  --metric-only prints\n"
+		"the values in one line under a line of their names (with -I one line per interval,\n"
+		"with -x a line of names and one of values, each ending in the separator), an n/a\n"
+		"with the number of its reason, each reason printed once below.",
 	.options =
 		"-e, --event EVENTS\tevents to count, comma-separated; repeatable\n"
 		"-a, --all-cpus\tcount on every online CPU\n"
@@ -2325,7 +2370,9 @@ const struct cmd cmd_stat = {
 		"-T, --transaction\tperf's transaction events (Intel TSX); an error where the CPU has none\n"
 		"-v, --verbose\teach counter's raw count, enabled and running ns (perf -v; -vv also per CPU or thread)\n"
 		"-n, --null\topen no counter: time the run only (perf's null run; with -r, the spread of the times)\n"
-		"--append\twith -o: add to FILE instead of replacing it (each run starts with perf's '# started on' line)",
+		"--append\twith -o: add to FILE instead of replacing it (each run starts with perf's '# started on' line)\n"
+		"-M, --metrics NAMES\tprint only these metrics and factors of the model (-m, or the one chosen here)\n"
+		"--metric-only\tthe model's metrics and factor scores in one line under their names, as perf's",
 	.examples =
 		"vmmprof stat -- make -j2\tperf's default counts for a build\n"
 		"vmmprof stat -a -I 1000\tthe whole machine, every second (Ctrl-C ends it)\n"
@@ -2333,7 +2380,8 @@ const struct cmd cmd_stat = {
 		"vmmprof stat -a -e task-clock -G machine/qemu-1-vm1.libvirt-qemu/vcpu0 sleep 5\tone vCPU of a libvirt VM\n"
 		"vmmprof stat -x, -e page-faults -- ./app\tCSV for a script\n"		"vmmprof stat -r 5 -- ./bench\tfive runs: means and their spread\n"
 		"vmmprof stat --per-thread -e task-clock -p 1234\teach thread of a process\n"
-		"vmmprof stat -m skx -a -I 1000\tthe five factors of a Skylake-SP host, every second",
+		"vmmprof stat -m skx -a -I 1000\tthe five factors of a Skylake-SP host, every second\n"
+		"vmmprof stat --metric-only -M cpu_util,locality -a -I 1000\ttwo values a second, one line each",
 	.flags = CMD_STOP_AT_POSITIONAL,
 };
 

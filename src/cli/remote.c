@@ -1656,6 +1656,10 @@ static const struct rflag rflags[] = {
 	{ &cmd_stat, "per-node", RF_HERE, RF_EVENTS },
 	{ &cmd_stat, "per-die", RF_HERE, RF_EVENTS },
 	{ &cmd_stat, "per-cache", RF_HERE, RF_EVENTS },
+	{ &cmd_stat, "metrics", RF_HERE, "a session's frames carry every metric of its model: "
+	  "--json and jq pick some" },
+	{ &cmd_stat, "metric-only", RF_HERE, "a session's frames are printed as the daemon's rows: "
+	  "--json and jq make one line of them" },
 	{ &cmd_stat, "transaction", RF_HERE, RF_EVENTS },
 	{ &cmd_stat, "timeout", RF_HERE, "--timeout ends a run of counters here: with --remote, "
 	  "-I MS --interval-count N ends the session's stream" },

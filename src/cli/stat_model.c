@@ -198,6 +198,7 @@ void stat_model_close(struct stat_model *sm)
 	calib_release(&sm->cal);
 	free(sm->in);
 	free(sm->met);
+	free(sm->pick_metric);
 	table_notes_release(&sm->notes);
 	memset(sm, 0, sizeof(*sm));
 }
@@ -327,6 +328,57 @@ static void fmt_value(struct sbuf *sb, double v)
 		sbuf_addf(sb, "%.4f", v);
 }
 
+/* Whether -M left metric i (f: factor f, i ignored) to print. */
+static bool picked(const struct stat_model *sm, size_t i)
+{
+	return !sm->pick_metric || sm->pick_metric[i];
+}
+
+static bool picked_factor(const struct stat_model *sm, int f)
+{
+	return !sm->pick_metric || sm->pick_factor[f];
+}
+
+int stat_model_pick(struct stat_model *sm, const char *list, struct vp_err *err)
+{
+	const struct model *m = sm->m;
+	const char *p = list;
+	int ret = 0;
+
+	free(sm->pick_metric);
+	sm->pick_metric = xcalloc(m->n_metrics + 1, sizeof(bool));
+	memset(sm->pick_factor, 0, sizeof(sm->pick_factor));
+	while (!ret) {
+		size_t len = strcspn(p, ",");
+		char *name = xstrndup(p, len);
+		int i = model_find_metric(m, name), f;
+
+		for (f = 0; i < 0 && f < FACTOR_N; f++)
+			if (!strcmp(name, factor_name((enum factor_id)f)))
+				break;
+		if (i >= 0) {
+			sm->pick_metric[i] = true;
+		} else if (f < FACTOR_N) {
+			sm->pick_factor[f] = true;
+		} else {
+			struct sbuf names = SBUF_INIT;
+			size_t k;
+
+			for (k = 0; k < m->n_metrics; k++)
+				sbuf_addf(&names, "%s%s", k ? ", " : "", m->metrics[k].name);
+			ret = vp_err_set(err, VP_EINVAL, "-M '%s': model '%s' has no metric or factor "
+					 "'%s'; its metrics: %s; its factors: locality, llc, sharing, "
+					 "imc, queue", list, m->name, name, sbuf_str(&names));
+			sbuf_release(&names);
+		}
+		free(name);
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	return ret;
+}
+
 static void print_json(struct stat_model *sm, bool total, double t, struct sbuf *out)
 {
 	const struct model *m = sm->m;
@@ -345,6 +397,8 @@ static void print_json(struct stat_model *sm, bool total, double t, struct sbuf 
 	jw_key(&w, "metrics");
 	jw_arr_begin(&w);
 	for (i = 0; i < m->n_metrics; i++) {
+		if (!picked(sm, i))
+			continue;
 		jw_obj_begin(&w);
 		jw_kstr(&w, "name", m->metrics[i].name);
 		jw_kdouble(&w, "value", sm->met[i]);
@@ -362,6 +416,8 @@ static void print_json(struct stat_model *sm, bool total, double t, struct sbuf 
 		const char *uwhy = factor_unavailable(m, &sm->run.av, (enum factor_id)f);
 		bool un = uwhy != NULL;
 
+		if (!picked_factor(sm, f))
+			continue;
 		jw_obj_begin(&w);
 		jw_kstr(&w, "factor", factor_name((enum factor_id)f));
 		jw_kstr(&w, "quality", vp_quality_name(un ? VQ_UNAVAILABLE : fa->quality));
@@ -393,6 +449,8 @@ static void print_csv(struct stat_model *sm, double t, char sep, bool with_time,
 	int f;
 
 	for (i = 0; i < m->n_metrics; i++) {
+		if (!picked(sm, i))
+			continue;
 		if (with_time)
 			sbuf_addf(out, "%.9f%c", t, sep);
 		fmt_value(out, sm->met[i]);
@@ -400,6 +458,8 @@ static void print_csv(struct stat_model *sm, double t, char sep, bool with_time,
 			  m->metrics[i].name);
 	}
 	for (f = 0; f < FACTOR_N; f++) {
+		if (!picked_factor(sm, f))
+			continue;
 		if (with_time)
 			sbuf_addf(out, "%.9f%c", t, sep);
 		fmt_value(out, sm->fv[f].score);
@@ -441,6 +501,8 @@ static void print_table(struct stat_model *sm, double t, bool total, const char 
 		sbuf_addf(out, "# %.9f model '%s'\n", t, m->name);
 	table_init(&tb, 4, mt);
 	for (i = 0; i < m->n_metrics; i++) {
+		if (!picked(sm, i))
+			continue;
 		sbuf_reset(&v);
 		fmt_value(&v, sm->met[i]);
 		nan_reason(sm, m->metrics[i].e, sm->met[i], &why);
@@ -450,14 +512,18 @@ static void print_table(struct stat_model *sm, double t, bool total, const char 
 		table_cell(&tb, "%s", m->metrics[i].unit ? m->metrics[i].unit : "");
 		note_cell(sm, &tb, total, sbuf_str(&why));
 	}
-	table_render(&tb, out, 3, true);
+	if (tb.nrows) {
+		table_render(&tb, out, 3, true);
+		sbuf_addch(out, '\n');
+	}
 	table_release(&tb);
-	sbuf_addch(out, '\n');
 	table_init(&tb, 6, ft);
 	for (f = 0; f < FACTOR_N; f++) {
 		const struct model_factor *fa = &m->factors[f];
 		const char *uwhy = factor_unavailable(m, &sm->run.av, (enum factor_id)f);
 
+		if (!picked_factor(sm, f))
+			continue;
 		table_row(&tb);
 		table_cell(&tb, "%s", factor_name((enum factor_id)f));
 		if (uwhy) {
@@ -487,7 +553,8 @@ static void print_table(struct stat_model *sm, double t, bool total, const char 
 		else
 			table_cell(&tb, "%s", total && fa->desc ? fa->desc : "");
 	}
-	table_render(&tb, out, 3, true);
+	if (tb.nrows)
+		table_render(&tb, out, 3, true);
 	table_release(&tb);
 	/* the notes this interval brought, once */
 	for (; sm->notes.printed < sm->notes.n; sm->notes.printed++)
@@ -508,14 +575,103 @@ static void print_table(struct stat_model *sm, double t, bool total, const char 
 	sbuf_release(&v);
 }
 
+/* --metric-only: a column's header (the metric's name, its unit in brackets). */
+static void metric_only_head(const struct stat_model *sm, size_t i, int f, struct sbuf *sb)
+{
+	sbuf_reset(sb);
+	if (f >= 0)
+		sbuf_addstr(sb, factor_name((enum factor_id)f));
+	else if (sm->m->metrics[i].unit)
+		sbuf_addf(sb, "%s[%s]", sm->m->metrics[i].name, sm->m->metrics[i].unit);
+	else
+		sbuf_addstr(sb, sm->m->metrics[i].name);
+}
+
+/*
+ * --metric-only as perf prints it: the metrics (and factor scores) in one
+ * line under a line of their names, each right-aligned in its column; with
+ * -I the names once and a line per interval after its time; with -x a line
+ * of names and one of values, each followed by the separator.  An n/a
+ * value carries the number of its reason, each reason printed once below.
+ */
+static void print_metric_only(struct stat_model *sm, double t, bool total,
+			      struct stat_model_out *o, struct sbuf *out)
+{
+	const struct model *m = sm->m;
+	struct sbuf head = SBUF_INIT, v = SBUF_INIT, why = SBUF_INIT, line = SBUF_INIT;
+	size_t i, k, n = m->n_metrics + FACTOR_N;
+
+	if (!o->sep && total)
+		sbuf_addf(out, "\n Performance counter stats for %s (model '%s'):\n\n",
+			  o->target ? o->target : "this run", m->name);
+	if (!o->header_done || total) {
+		if (o->sep && !total)
+			sbuf_addf(out, "time%c", o->sep);
+		else if (!o->sep)
+			sbuf_addstr(out, total ? " " : "#           time ");
+		for (k = 0; k < n; k++) {
+			int f = k < m->n_metrics ? -1 : (int)(k - m->n_metrics);
+
+			if (f < 0 ? !picked(sm, k) : !picked_factor(sm, f))
+				continue;
+			metric_only_head(sm, k, f, &head);
+			if (o->sep)
+				sbuf_addf(out, "%s%c", sbuf_str(&head), o->sep);
+			else
+				sbuf_addf(out, "%*s ", (int)(head.len > 10 ? head.len : 10), sbuf_str(&head));
+		}
+		sbuf_addch(out, '\n');
+		o->header_done = !total;
+	}
+	if (o->sep && !total)
+		sbuf_addf(out, "%.9f%c", t, o->sep);
+	else if (!o->sep)
+		sbuf_addf(out, total ? " " : "%16.9f ", t);
+	for (k = 0; k < n; k++) {
+		int f = k < m->n_metrics ? -1 : (int)(k - m->n_metrics);
+		double val = f < 0 ? sm->met[k] : sm->fv[f].score;
+		const char *uwhy = f < 0 ? NULL : factor_unavailable(m, &sm->run.av, (enum factor_id)f);
+
+		if (f < 0 ? !picked(sm, k) : !picked_factor(sm, f))
+			continue;
+		sbuf_reset(&v);
+		fmt_value(&v, val);
+		sbuf_reset(&why);
+		if (uwhy)
+			sbuf_addstr(&why, uwhy);
+		else
+			nan_reason(sm, f < 0 ? m->metrics[k].e : m->factors[f].score, val, &why);
+		if (why.len)
+			sbuf_addf(&v, "[%zu]", table_note(&sm->notes, sbuf_str(&why)));
+		metric_only_head(sm, k, f, &head);
+		if (o->sep)
+			sbuf_addf(&line, "%s%c", sbuf_str(&v), o->sep);
+		else
+			sbuf_addf(&line, "%*s ", (int)(head.len > 10 ? head.len : 10), sbuf_str(&v));
+	}
+	sbuf_addf(out, "%s\n", sbuf_str(&line));
+	if (!o->sep && total)
+		sbuf_addf(out, "\n %17.9f seconds time elapsed\n\n", o->elapsed);
+	/* the reasons of n/a, each once (CSV: as '#' lines a reader skips) */
+	for (i = sm->notes.printed; i < sm->notes.n; i++)
+		sbuf_addf(out, "%s[%zu] %s\n", o->sep ? "# " : "   ", i + 1, sm->notes.v[i]);
+	sm->notes.printed = sm->notes.n;
+	sbuf_release(&head);
+	sbuf_release(&v);
+	sbuf_release(&why);
+	sbuf_release(&line);
+}
+
 void stat_model_print(struct stat_model *sm, const struct cnt_session *s,
 		      const struct cnt_snapshot *snap, bool total,
-		      const struct stat_model_out *o, struct sbuf *out)
+		      struct stat_model_out *o, struct sbuf *out)
 {
 	double t = (double)(snap->t_ns - snap->start_ns) / 1e9;
 
 	evaluate(sm, s, snap, total);
-	if (o->json)
+	if (o->metric_only && !o->json)
+		print_metric_only(sm, t, total, o, out);
+	else if (o->json)
 		print_json(sm, total, t, out);
 	else if (o->sep)
 		print_csv(sm, t, o->sep, !total, out);

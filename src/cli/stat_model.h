@@ -51,6 +51,9 @@ struct stat_model {
 	/* -I: each note (why a value is n/a) printed once, numbered; the later
 	 * intervals give its number only */
 	struct table_notes notes;
+	/* -M: the metrics and factors named (NULL: every one) */
+	bool *pick_metric;          /* m->n_metrics */
+	bool pick_factor[FACTOR_N];
 };
 
 /*
@@ -87,14 +90,24 @@ void stat_model_start(struct stat_model *sm);
 uint64_t stat_model_poll_ns(const struct stat_model *sm);
 void stat_model_poll(struct stat_model *sm);
 
+/*
+ * -M LIST: print only these of the model's metrics and factors (names
+ * separated by commas; a factor's name picks its score).  A name the model
+ * does not define: VP_EINVAL, err says so and lists the names it has.
+ */
+int stat_model_pick(struct stat_model *sm, const char *list, struct vp_err *err);
+
 /* Output of one interval (total false) or of the whole run (total true). */
 struct stat_model_out {
 	char sep;                   /* -x separator, 0 for the table */
 	bool json;
+	bool metric_only;           /* --metric-only: one line of values, perf's layout */
+	bool header_done;           /* --metric-only -I: the column header is printed */
 	const char *target;         /* "'sleep 1'", "system wide" */
+	double elapsed;             /* --metric-only total: seconds, for perf's footer */
 };
 void stat_model_print(struct stat_model *sm, const struct cnt_session *s,
 		      const struct cnt_snapshot *snap, bool total,
-		      const struct stat_model_out *o, struct sbuf *out);
+		      struct stat_model_out *o, struct sbuf *out);
 
 #endif

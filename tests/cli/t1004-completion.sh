@@ -77,13 +77,13 @@ test_expect_success 'every command: "CMD -" completes exactly the flags its help
 	done <cmds
 '
 
-test_expect_success 'stat: perf stat'"'"'s flags are there; --per completes to the four --per- flags' '
+test_expect_success 'stat: perf stat'"'"'s flags are there; --per completes to the six --per- flags' '
 	comp "vmmprof stat -" >got &&
 	for f in -e -a -C -p -t -G -I -x -o -r -A --no-aggr --per-thread --per-node --no-big-num; do
 		grep -qx -- "$f" got || { echo "no $f"; return 1; }
 	done &&
 	comp "vmmprof stat --per" >got &&
-	want --per-thread --per-core --per-socket --per-node && diff -u want got &&
+	want --per-thread --per-core --per-socket --per-node --per-die --per-cache && diff -u want got &&
 	comp "vmmprof stat --per-t" >got && want --per-thread && diff -u want got
 '
 

@@ -47,6 +47,7 @@ sample() {
 	PIDS|TIDS) echo 1 ;;
 	CPUS) echo 0 ;;
 	CGROUPS) echo x ;;
+	NAMES) echo cpu_util ;;
 	EVENTS) echo task-clock ;;
 	SEP) echo , ;;
 	"ADDR:PORT") echo 127.0.0.1:1 ;;

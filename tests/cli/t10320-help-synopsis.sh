@@ -49,13 +49,15 @@ test_expect_success 'every command: usage lines fit 80 columns, continuations ha
 '
 
 test_expect_success 'stat: the long synopsis is wrapped between bracketed words' '
-	# "[-G CGROUPS]" would end at column 87: it goes to the next line;
-	# "[--] COMMAND" of the second synopsis would end at column 87 too
+	# "[-T]" would end at column 84: it goes to the next line, and
+	# "[-o FILE [--append]]" at column 81 (the most a line may have is 80);
+	# "[--] COMMAND" of the second synopsis would end at column 87
 	vmmprof stat --help | usage_block >got &&
 	cat >want <<-\EOT &&
-	  vmmprof stat [-e EVENTS]... [-m NAME|FILE [--raw]] [-T] [-a] [-C CPUS]
-	               [-G CGROUPS] [-I MS | -r N | --timeout MS] [-D MS] [--per-thread]
-	               [-v] [-x SEP | --json] [-o FILE [--append]] [--] COMMAND [ARGS]
+	  vmmprof stat [-e EVENTS]... [-m NAME|FILE [--raw]] [-M NAMES] [--metric-only]
+	               [-T] [-a] [-C CPUS] [-G CGROUPS] [-I MS | -r N | --timeout MS]
+	               [-D MS] [--per-thread] [-v] [-x SEP | --json]
+	               [-o FILE [--append]] [--] COMMAND [ARGS]
 	  vmmprof stat -n [-r N] [--timeout MS] [-x SEP | --json] [-o FILE [--append]]
 	               [--] COMMAND [ARGS]
 	  vmmprof stat [-e EVENTS]... (-a | -C CPUS | -p PIDS | -t TIDS | -G CGROUPS)
