@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "platform/platform.h"
 #include "util/err.h"
 #include "util/sbuf.h"
 
@@ -88,7 +89,7 @@ struct verify_machine {
 	char cpu[160];             /* vendor, family/model, model name */
 	int n_cpus, n_nodes, n_packages;
 	char hypervisor[96];       /* "KVM", "QEMU TCG", "none", ... */
-	char core_pmu[128];        /* the core PMU's name, or "none: REASON" */
+	char core_pmu[PLAT_NAME + 128]; /* the core PMU's name (whole), or "none: REASON" */
 	char model[96];            /* the model the hardware checks count with */
 	char when[32];             /* UTC, ISO 8601 */
 	char version[32];          /* vmmprof's */

@@ -2,6 +2,7 @@
 #ifndef VP_PLATFORM_H
 #define VP_PLATFORM_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +17,9 @@
  */
 
 #define PLAT_STR 128
+/* A name that is a sysfs directory entry (a PMU, a format field): at most
+ * NAME_MAX bytes, so it is held whole, never cut. */
+#define PLAT_NAME (NAME_MAX + 1)
 
 enum hv_kind {
 	HV_NONE = 0,  /* no hypervisor signature: bare metal (or hidden) */
@@ -130,8 +134,8 @@ struct topology {
 };
 
 struct pmu_info {
-	char name[64];             /* sysfs directory name: "uncore_imc_0" */
-	char family[64];           /* instance-stripped: "uncore_imc" (same as name when single) */
+	char name[PLAT_NAME];      /* sysfs directory name: "uncore_imc_0" */
+	char family[PLAT_NAME];    /* instance-stripped: "uncore_imc" (same as name when single) */
 	enum pmu_class cls;
 	int type;                  /* /type, -1 unknown */
 	struct cpulist cpumask;    /* /cpumask (uncore: one CPU per socket); empty if none */
@@ -140,7 +144,7 @@ struct pmu_info {
 };
 
 struct pmu_family {            /* instances grouped: uncore_imc x 6 */
-	char family[64];
+	char family[PLAT_NAME];
 	enum pmu_class cls;
 	int n_instances;
 };
@@ -178,7 +182,7 @@ struct platform {
 	int n_families;
 	bool core_pmu;             /* a core PMU is present */
 	char core_pmu_reason[256]; /* when absent: e.g. the kernel's "PMU not available due to virtualization" */
-	char core_pmu_name[64];    /* sysfs name of the first core PMU, "" when none */
+	char core_pmu_name[PLAT_NAME]; /* sysfs name of the first core PMU, "" when none */
 	char kernel_pmu_line[256]; /* the kernel's "Performance Events: ..." line when found, "" otherwise */
 	bool pmus_known;           /* the devices directory could be listed */
 	char pmus_reason[PLAT_STR]; /* when !pmus_known */

@@ -2,6 +2,7 @@
 #ifndef VP_EVENT_H
 #define VP_EVENT_H
 
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,7 +34,8 @@ enum ev_source {
 struct evdesc {
 	char *spec;                 /* the spec as written (each instance holds its own copy) */
 	char *name;                 /* display name: spec, or "uncore_imc_0/cas_count_read/" per instance */
-	char pmu[64];               /* PMU name: "cpu", "software", "tracepoint", "uncore_imc_0", ... */
+	char pmu[NAME_MAX + 1];     /* PMU name: "cpu", "software", "tracepoint", "uncore_imc_0", ...
+	                             * (a sysfs directory entry, or one of ours: it fits whole) */
 	enum ev_source source;
 	struct perf_event_attr attr;
 	double scale;               /* multiply counts by this (sysfs .scale); 1.0 otherwise */

@@ -2,6 +2,7 @@
 #ifndef VP_SYSFS_PMU_H
 #define VP_SYSFS_PMU_H
 
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,7 +19,7 @@
  * so on (the kernel's and perf's rule).
  */
 struct pmu_field {
-	char name[64];
+	char name[NAME_MAX + 1];    /* a format/ entry: at most NAME_MAX bytes, held whole */
 	int word;                  /* 0 config, 1 config1, 2 config2 */
 	int nranges;
 	struct { uint8_t lo, hi; } r[PMU_FIELD_RANGES];
@@ -37,8 +38,8 @@ struct pmu_alias {
 
 /* One directory under /sys/bus/event_source/devices. */
 struct pmu_desc {
-	char name[64];             /* "uncore_imc_0" */
-	char family[64];           /* "uncore_imc" when name is family_N, else name */
+	char name[NAME_MAX + 1];   /* "uncore_imc_0": a directory entry, at most NAME_MAX bytes */
+	char family[NAME_MAX + 1]; /* "uncore_imc" when name is family_N, else name */
 	int instance;              /* N of family_N, -1 when the name has no such suffix */
 	int type;                  /* /type, -1 when unreadable */
 	bool has_cpumask;          /* /cpumask exists: a per-socket (uncore-like) PMU */
