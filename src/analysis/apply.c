@@ -146,18 +146,63 @@ static char *before_of(const struct apply_probe *pr, int tid)
 	return b;
 }
 
-/* "virsh VERB" + the words before the CPU list, BEFORE, then the words after it. */
-static char *virsh_undo(char **w, size_t n, size_t cpus_at, const char *before)
+/*
+ * "virsh VERB" + the words before the CPU list, BEFORE, then the words after
+ * it, less the word drop (NULL: none) — appended to sb.
+ */
+static void virsh_undo_add(struct sbuf *sb, char **w, size_t n, size_t cpus_at, const char *before,
+			   const char *drop)
 {
-	struct sbuf sb = SBUF_INIT;
 	size_t k;
+	bool first = true;
 
 	for (k = 0; k < n; k++) {
 		/* a word as it was quoted in the advice (a VM name with a space stays one) */
-		char *q = shell_word(k == cpus_at ? before : w[k], false);
+		char *q;
 
-		sbuf_addf(&sb, "%s%s", k ? " " : "", q);
+		if (drop && !strcmp(w[k], drop))
+			continue;
+		q = shell_word(k == cpus_at ? before : w[k], false);
+		sbuf_addf(sb, "%s%s", first ? "" : " ", q);
+		first = false;
 		free(q);
+	}
+}
+
+static char *virsh_undo(char **w, size_t n, size_t cpus_at, const char *before)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	virsh_undo_add(&sb, w, n, cpus_at, before, NULL);
+	return sbuf_detach(&sb);
+}
+
+static bool has_word(char **w, size_t n, const char *word)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (!strcmp(w[k], word))
+			return true;
+	return false;
+}
+
+/*
+ * The undo of virsh vcpupin DOM V CPUS with --config: the live side from the
+ * thread's affinity before (live: NULL when the command has no --live), the
+ * persistent side from the configuration's pin before; one line when both
+ * are the same, else one line each.
+ */
+static char *vcpupin_config_undo(char **w, size_t n, const char *live, const char *cfg)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	if (!live || !strcmp(live, cfg)) {
+		virsh_undo_add(&sb, w, n, 4, cfg, NULL);
+	} else {
+		virsh_undo_add(&sb, w, n, 4, live, "--config");
+		sbuf_addch(&sb, '\n');
+		virsh_undo_add(&sb, w, n, 4, cfg, "--live");
 	}
 	return sbuf_detach(&sb);
 }
@@ -195,13 +240,23 @@ int apply_undo_line(const char *line, const struct apply_vm *vm, const struct ap
 	} else if (!strcmp(w[0], "virsh") && n >= 5 && !strcmp(w[1], "vcpupin") &&
 		   is_uint(w[3]) && cpulist_word(w[4])) {
 		int v = atoi(w[3]);
+		bool cfg = has_word(w, n, "--config"), live = !cfg || has_word(w, n, "--live");
+		char *cfg_before = NULL;
 
-		if (vm && v < vm->n_vcpus && vm->vcpu_tids &&
-		    (before = before_of(pr, vm->vcpu_tids[v])))
-			*undo = virsh_undo(w, n, 4, before);
-		else
+		if (live && (!vm || v >= vm->n_vcpus || !vm->vcpu_tids ||
+			     !(before = before_of(pr, vm->vcpu_tids[v]))))
 			*why = xasprintf("the CPU affinity of the vCPU's thread before is not known, "
 					 "so '%s' has no undo", line);
+		else if (cfg && !(pr && pr->config_pin &&
+				  (cfg_before = pr->config_pin(pr->ctx, w[2], v)) &&
+				  cpulist_word(cfg_before)))
+			*why = xasprintf("the pin of vCPU %d in %s's persistent configuration before "
+					 "is not known, so '%s' has no undo", v, w[2], line);
+		else if (cfg)
+			*undo = vcpupin_config_undo(w, n, live ? before : NULL, cfg_before);
+		else
+			*undo = virsh_undo(w, n, 4, before);
+		free(cfg_before);
 	} else if (!strcmp(w[0], "virsh") && n >= 4 && !strcmp(w[1], "emulatorpin") &&
 		   cpulist_word(w[3])) {
 		if (vm && (before = before_of(pr, vm->pid)))

@@ -16,12 +16,21 @@
  *   migratepages PID FROM TO             -> migratepages PID TO FROM
  *   taskset -pc CPUS TID                 -> taskset -pc BEFORE TID
  *   virsh vcpupin DOM V CPUS [FLAGS]     -> virsh vcpupin DOM V BEFORE [FLAGS]
+ *   virsh vcpupin DOM V CPUS --live --config -> the same, or, when the
+ *                                           persistent configuration pinned
+ *                                           it elsewhere than the thread ran:
+ *                                           virsh vcpupin DOM V BEFORE --live
+ *                                           virsh vcpupin DOM V CONFIG --config
  *   virsh emulatorpin DOM CPUS [FLAGS]   -> virsh emulatorpin DOM BEFORE [FLAGS]
  *   virsh iothreadpin DOM ID CPUS [FLAGS] -> virsh iothreadpin DOM ID BEFORE [FLAGS]
  *
  * BEFORE is the thread's CPU affinity before: for virsh, the vCPU's thread,
  * QEMU's main thread (libvirt pins it with the emulator threads: its
- * affinity is the emulator pin), the IOThread's thread.  Anything else
+ * affinity is the emulator pin), the IOThread's thread.  CONFIG is the pin
+ * of that vCPU in the domain's persistent configuration before (--config
+ * writes there, and the thread's affinity need not be what it holds: a pin
+ * made --live only); a configuration that pinned it nowhere is undone with
+ * every host CPU, the same placement written as a pin.  Anything else
  * (migratepages from every node, virsh numatune, xl, a restart, a comment)
  * has no undo vmmprof can derive and is not applied.
  */
@@ -30,12 +39,15 @@
 typedef char *(*apply_affinity_fn)(void *ctx, int tid);
 /* The host thread of IOThread id of QEMU process pid, -1 unknown. */
 typedef int (*apply_iothread_fn)(void *ctx, int pid, int id);
+/* The CPU list vCPU vcpu of libvirt domain dom is pinned to in its persistent configuration (heap), NULL unknown. */
+typedef char *(*apply_config_pin_fn)(void *ctx, const char *dom, int vcpu);
 
 /* What the undo asks of the host (the CLI's /proc under its root; the tests' fakes). */
 struct apply_probe {
 	apply_affinity_fn affinity;
 	apply_iothread_fn iothread;  /* NULL: no IOThread is known */
 	void *ctx;
+	apply_config_pin_fn config_pin; /* NULL: no persistent configuration is known */
 };
 
 /* The VM an advice acts on: the threads its command lines move. */
@@ -47,7 +59,7 @@ struct apply_vm {
 
 struct apply_step {
 	char *cmd;                   /* heap: the command line as the advice gives it */
-	char *undo;                  /* heap: the line that undoes it */
+	char *undo;                  /* heap: the line that undoes it (two, '\n'-separated, for a vcpupin --live --config whose configuration held another pin) */
 };
 
 struct apply_item {

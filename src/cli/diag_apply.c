@@ -147,6 +147,26 @@ static char *affinity(void *ctx, int tid)
 	return res;
 }
 
+/*
+ * The pin of vCPU vcpu in libvirt domain dom's persistent configuration under
+ * root; a configuration that pins it nowhere lets it run on every host CPU
+ * (the online CPUs).  NULL when there is no such configuration.
+ */
+static char *config_pin(void *ctx, const char *dom, int vcpu)
+{
+	const char *root = ctx;
+	char *cpus = NULL, *online = NULL;
+
+	if (kvm_libvirt_config_vcpupin(root, dom, vcpu, &cpus))
+		return NULL;
+	if (cpus)
+		return cpus;
+	if (vp_read_file(root, "/sys/devices/system/cpu/online", &online, NULL, NULL))
+		return NULL;
+	online[strcspn(online, " \t\r\n")] = '\0';
+	return online;
+}
+
 /* The thread of IOThread id of QEMU process pid under root (kvm_qemu_iothread_tid()). */
 static int iothread_tid(void *ctx, int pid, int id)
 {
@@ -256,6 +276,17 @@ static bool confirm(size_t n_cmds)
 	return !strcmp(line, "y") || !strcmp(line, "Y") || !strcmp(line, "yes");
 }
 
+/* Each line of text on its own line after prefix (an undo may be two commands). */
+static void print_lines(const char *prefix, const char *text)
+{
+	size_t len;
+
+	for (; *text; text += len + (text[len] == '\n')) {
+		len = strcspn(text, "\n");
+		printf("%s%.*s\n", prefix, (int)len, text);
+	}
+}
+
 static void print_undo(const struct apply_plan *pl, size_t done_item, size_t done_step,
 		       bool all)
 {
@@ -270,7 +301,7 @@ static void print_undo(const struct apply_plan *pl, size_t done_item, size_t don
 		for (k = it->n_steps; k-- > 0;) {
 			if (!all && i == done_item && k >= done_step)
 				continue;
-			printf("  %s\n", it->steps[k].undo);
+			print_lines("  ", it->steps[k].undo);
 			n++;
 		}
 	}
@@ -308,7 +339,7 @@ int diagnose_apply(const struct diag_apply_opts *o)
 	if ((rc = before_open(&b, before, o->po, &host)))
 		goto out;
 	{
-		struct apply_probe pr = { affinity, iothread_tid, (void *)o->po->root };
+		struct apply_probe pr = { affinity, iothread_tid, (void *)o->po->root, config_pin };
 
 		apply_plan_make(&b.din, &b.res, o->allow_low, &pr, &pl);
 	}
@@ -324,8 +355,10 @@ int diagnose_apply(const struct diag_apply_opts *o)
 			printf("     because %s\n", it->why_not);
 			continue;
 		}
-		for (k = 0; k < it->n_steps; k++, n_cmds++)
-			printf("     run:  %s\n     undo: %s\n", it->steps[k].cmd, it->steps[k].undo);
+		for (k = 0; k < it->n_steps; k++, n_cmds++) {
+			printf("     run:  %s\n", it->steps[k].cmd);
+			print_lines("     undo: ", it->steps[k].undo);
+		}
 	}
 	if (!pl.n_apply) {
 		printf("\nnothing to apply: no command was run\n");

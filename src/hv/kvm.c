@@ -1682,6 +1682,75 @@ int kvm_qemu_iothread_tid(const char *root, int pid, int id)
 	return found == 1 && tid > 0 ? tid : -1;
 }
 
+/* The value of attribute attr="..." or attr='...' of the element starting at el (heap), NULL without. */
+static char *xml_attr(const char *el, const char *attr)
+{
+	const char *gt = strchr(el, '>'), *p = el;
+	size_t len = strlen(attr);
+
+	while ((p = strstr(p + 1, attr)) && (!gt || p < gt)) {
+		const char *end;
+
+		if ((p[-1] != ' ' && p[-1] != '\t' && p[-1] != '\n') || p[len] != '=' ||
+		    (p[len + 1] != '\'' && p[len + 1] != '"'))
+			continue;
+		end = strchr(p + len + 2, p[len + 1]);
+		if (!end || (gt && end > gt))
+			return NULL;
+		return xstrndup(p + len + 2, (size_t)(end - (p + len + 2)));
+	}
+	return NULL;
+}
+
+char *kvm_libvirt_vcpupin_xml(const char *xml, int vcpu)
+{
+	const char *tune = strstr(xml, "<cputune"), *end = tune ? strstr(tune, "</cputune>") : NULL;
+	const char *p = tune, *el;
+
+	while (p && (p = strstr(p + 1, "<vcpupin")) && (!end || p < end)) {
+		char *v = xml_attr(p, "vcpu");
+		int match = v && *v && strspn(v, "0123456789") == strlen(v) && atoi(v) == vcpu;
+
+		free(v);
+		if (match)
+			return xml_attr(p, "cpuset");
+	}
+	/* the domain's <vcpu>, not a <vcpu id=.../> of the <vcpus> state list */
+	for (el = xml; (el = strstr(el, "<vcpu")); el++) {
+		if (el[5] == 's') {
+			const char *gt = strchr(el, '>'), *close = strstr(el, "</vcpus>");
+
+			if (gt && gt[-1] == '/')
+				el = gt;        /* <vcpus/>: an empty list */
+			else if (close)
+				el = close;
+			else
+				break;
+		} else if (el[5] == ' ' || el[5] == '>' || el[5] == '\t' || el[5] == '\n') {
+			return xml_attr(el, "cpuset");
+		}
+	}
+	return NULL;
+}
+
+int kvm_libvirt_config_vcpupin(const char *root, const char *name, int vcpu, char **cpus)
+{
+	char *path, *xml = NULL;
+	int ret = -1;
+
+	*cpus = NULL;
+	if (!name || !*name || strchr(name, '/') || name[0] == '.')
+		return -1;
+	path = xasprintf("/etc/libvirt/qemu/%s.xml", name);
+	if (!vp_read_file(root, path, &xml, NULL, NULL)) {
+		*cpus = kvm_libvirt_vcpupin_xml(xml, vcpu);
+		ret = 0;
+	}
+	free(xml);
+	free(path);
+	return ret;
+}
+
 void kvm_libvirt_domain(const char *root, const char *name, int *persistent, int *restrictive)
 {
 	char *path, *xml = NULL;

@@ -33,6 +33,19 @@ char *kvm_vm_cgroup(const char *thread_cgroup);
  */
 void kvm_libvirt_domain(const char *root, const char *name, int *persistent, int *restrictive);
 /*
+ * The CPUs vCPU vcpu of a domain's XML is pinned to (heap): the cpuset of its
+ * <vcpupin vcpu='V' cpuset='X'/> in <cputune>, else the cpuset of <vcpu>
+ * (every vCPU's default); NULL when the XML pins it nowhere (libvirt then
+ * lets it run on every host CPU).
+ */
+char *kvm_libvirt_vcpupin_xml(const char *xml, int vcpu);
+/*
+ * The same from persistent domain name's configuration
+ * /etc/libvirt/qemu/NAME.xml under root: 0 with *cpus (NULL: not pinned),
+ * -1 when that file cannot be read (transient, or not libvirt's).
+ */
+int kvm_libvirt_config_vcpupin(const char *root, const char *name, int vcpu, char **cpus);
+/*
  * The IOThread ids of running domain name from its status
  * /run/libvirt/qemu/NAME.xml: the <iothread id='N'/> of <iothreadids>, else
  * 1..<iothreads>N</iothreads> (libvirt numbers them from 1 then); at most

@@ -13,7 +13,13 @@
 #             Cpus_allowed_list changes from 1 to CPU;
 #   compare   `vmmprof compare --json BEFORE AFTER` (the two recordings of
 #             --apply): the VM's cpu_cost_pct falls;
-#   undo      the undo --apply printed, run, puts the thread back on CPU 1.
+#   undo      the undo --apply printed, run, puts the thread back on CPU 1;
+#   persistent  the same on a persistent domain (virsh define + start): the
+#             advice is --live --config, --apply runs it, the vCPU's pin in
+#             the configuration (virsh vcpupin DOM --config) is the advised CPU,
+#             and the undo is two commands, the thread back to CPU 1 --live
+#             and the configuration back to every host CPU --config (it
+#             pinned nothing: the stack was made --live only); run, both hold.
 #
 # Physics (docs/verification.md "The libvirt loop"): two always-runnable
 # vCPU threads on one CPU each run at most half the time, so each waits
@@ -76,19 +82,24 @@ skip_rest() {
 }
 # done_check NAME: NAME no longer counts as not reached.
 done_check() { todo=$(echo "$todo" | tr ' ' '\n' | grep -vx "$1" | tr '\n' ' '); }
-todo="found advised applied compare undo"
+todo="found advised applied compare undo persistent"
 
 work=""
 started_logd=""
 started_libvirtd=""
 domain_up=0
+pdefined=0
 cleanup() {
 	if [ "$domain_up" = 1 ]; then
 		virsh -c "$URI" destroy "$NAME" >/dev/null 2>&1
 	fi
+	if [ "$pdefined" = 1 ]; then
+		virsh -c "$URI" destroy "$NAME-p" >/dev/null 2>&1
+		virsh -c "$URI" undefine "$NAME-p" >/dev/null 2>&1
+	fi
 	if [ "${VP_VM_KEEP:-0}" = 1 ] && [ -n "$work" ]; then
 		mkdir -p "$logs"
-		for f in console.log diag.json apply.out compare.json; do
+		for f in console.log diag.json apply.out compare.json console-p.log apply-p.out; do
 			[ -f "$work/$f" ] && cp "$work/$f" "$logs/libvirt-$f"
 		done
 	fi
@@ -394,4 +405,75 @@ else
 fi
 done_check undo
 [ -n "$before" ] && rm -rf "$(dirname "$before")"
+
+# --- persistent: the same on a defined domain ----------------------------------
+virsh -c "$URI" destroy "$NAME" >/dev/null 2>&1
+domain_up=0
+PNAME=$NAME-p
+sed -e "s|<name>$NAME</name>|<name>$PNAME</name>|" -e "s|$work/console.log|$work/console-p.log|" \
+	"$work/dom.xml" >"$work/pdom.xml"
+say "defining and starting persistent domain $PNAME"
+virsh -c "$URI" define "$work/pdom.xml" >"$work/define.out" 2>&1 ||
+	skip_rest "virsh define failed: $(tr '\n' ' ' <"$work/define.out" | head -c 300)"
+pdefined=1
+virsh -c "$URI" start "$PNAME" >"$work/start.out" 2>&1 ||
+	skip_rest "virsh start $PNAME failed: $(tr '\n' ' ' <"$work/start.out" | head -c 300)"
+end=$(($(date +%s) + boot_limit))
+while ! grep -q '^LV-READY' "$work/console-p.log" 2>/dev/null; do
+	[ "$(date +%s)" -lt "$end" ] ||
+		skip_rest "$PNAME did not boot within $boot_limit s: $(tail -c 300 "$work/console-p.log" 2>/dev/null | tr '\n' '|')"
+	sleep 1
+done
+qpid=$(pgrep -f "guest=$PNAME," | head -n 1)
+[ -n "$qpid" ] || skip_rest "no QEMU process with guest=$PNAME"
+tid0=$(tid_of 0) && tid1=$(tid_of 1) || skip_rest "no vCPU threads in QEMU $qpid of $PNAME"
+for v in 0 1; do
+	virsh -c "$URI" vcpupin "$PNAME" "$v" 1 --live >"$work/pin.out" 2>&1 ||
+		skip_rest "virsh vcpupin $PNAME $v 1 --live failed: $(tr '\n' ' ' <"$work/pin.out")"
+done
+sleep 1
+# pin_cfg V: vCPU V's CPUs in the persistent configuration ("virsh vcpupin
+# DOM --config" lists " VCPU   CPU Affinity", then one " V      CPUS" row each)
+pin_cfg() { virsh -c "$URI" vcpupin "$PNAME" --config 2>/dev/null | awk -v v="$1" '$1 == v && NF == 2 { print $2 }'; }
+online=$(cat /sys/devices/system/cpu/online)
+cfg0=$(pin_cfg 0)
+"$V" diagnose --vm "$PNAME" -d "$secs" --apply --yes >"$work/apply-p.out" 2>&1
+arc=$?
+pb=$(sed -n 's/^before: \([^ ]*\) .*/\1/p' "$work/apply-p.out" | head -n 1)
+[ -n "$pb" ] && rm -rf "$(dirname "$pb")"
+cmd=$(sed -n 's/^\$ //p' "$work/apply-p.out" | head -n 1)
+mv=$(echo "$cmd" | awk '{ print $4 }')
+to=$(echo "$cmd" | awk '{ print $5 }')
+if grep -q '^nothing to apply' "$work/apply-p.out" && grep -q 'cpu-overcommit' "$work/apply-p.out"; then
+	result skip libvirt/persistent "the host got too loaded for a CPU to be free (cpu-overcommit)"
+	finish
+fi
+case $cmd in
+"virsh vcpupin $PNAME "[01]" "*[0-9]" --live --config") ;;
+*)
+	result FAIL libvirt/persistent "--apply (exit $arc) ran '$cmd', want 'virsh vcpupin $PNAME V CPU --live --config': $(tail -n 20 "$work/apply-p.out" | tr '\n' '|')"
+	finish
+	;;
+esac
+if [ "$mv" = 0 ]; then mtid=$tid0; else mtid=$tid1; fi
+sed -n '/^to undo what was applied/,$p' "$work/apply-p.out" | sed -n 's/^  \(virsh .*\)/\1/p' >"$work/undo-p"
+printf 'virsh vcpupin %s %s 1 --live\nvirsh vcpupin %s %s %s --config\n' "$PNAME" "$mv" "$PNAME" "$mv" "$online" >"$work/undo-p.want"
+if [ "$arc" -ne 0 ] || [ "$to" = 1 ] || [ "$(aff "$mtid")" != "$to" ] || [ "$(pin_cfg "$mv")" != "$to" ]; then
+	result FAIL libvirt/persistent "after '$cmd' (exit $arc): thread '$(aff "$mtid")', configuration '$(pin_cfg "$mv")' (want $to, not 1; configuration before: $cfg0)"
+elif ! diff "$work/undo-p.want" "$work/undo-p" >/dev/null; then
+	result FAIL libvirt/persistent "--apply printed undo '$(tr '\n' '|' <"$work/undo-p")', want '$(tr '\n' '|' <"$work/undo-p.want")'"
+else
+	ubad=""
+	while read -r u; do
+		$u >"$work/undo.out" 2>&1 || ubad="$ubad '$u': $(tr '\n' ' ' <"$work/undo.out")"
+	done <"$work/undo-p"
+	if [ -n "$ubad" ]; then
+		result skip libvirt/persistent "the undo failed:$ubad"
+	elif [ "$(aff "$mtid")" = 1 ] && [ "$(pin_cfg "$mv")" = "$online" ]; then
+		result ok libvirt/persistent "'$cmd': thread 1 -> $to and configuration $cfg0 -> $to; undo '$(tr '\n' '|' <"$work/undo-p")': thread back on 1, configuration back to $online"
+	else
+		result FAIL libvirt/persistent "after the undo: thread '$(aff "$mtid")' (want 1), configuration '$(pin_cfg "$mv")' (want $online)"
+	fi
+fi
+done_check persistent
 finish

@@ -28,7 +28,20 @@ static int iot(void *ctx, int pid, int id)
 	return pid == 4000 && id == 1 ? 4010 : -1;
 }
 
-static const struct apply_probe probe = { aff, iot, NULL };
+/*
+ * Persistent configurations: web1 pins vCPU 1 to 0-3 (as its thread runs),
+ * pers pins vCPU 1 to 0-7 (its thread was pinned elsewhere --live only);
+ * any other domain has none known (transient).
+ */
+static char *cfg(void *ctx, const char *dom, int vcpu)
+{
+	(void)ctx;
+	if (vcpu != 1)
+		return NULL;
+	return !strcmp(dom, "web1") ? xstrdup("0-3") : !strcmp(dom, "pers") ? xstrdup("0-7") : NULL;
+}
+
+static const struct apply_probe probe = { aff, iot, NULL, cfg };
 /* VM web1: QEMU 4000, vCPU 0 on an unknown thread, vCPU 1 on 4003 */
 static const int web1_tids[2] = { -1, 4003 };
 static const struct apply_vm web1 = { 4000, web1_tids, 2 };  /* vCPU 0 unknown here */
@@ -53,6 +66,13 @@ static const struct {
 	/* virsh vcpupin: the vCPU's thread's affinity before, the same flags */
 	{ __LINE__, "virsh vcpupin web1 1 0-1 --live --config", &web1,
 	  "virsh vcpupin web1 1 0-3 --live --config", NULL },
+	/* --config writes the persistent configuration: its undo restores the
+	 * configuration's pin, and the live one apart when the two differ */
+	{ __LINE__, "virsh vcpupin pers 1 0-1 --live --config", &web1,
+	  "virsh vcpupin pers 1 0-3 --live\nvirsh vcpupin pers 1 0-7 --config", NULL },
+	{ __LINE__, "virsh vcpupin pers 1 0-1 --config", NULL, "virsh vcpupin pers 1 0-7 --config", NULL },
+	{ __LINE__, "virsh vcpupin other 1 0-1 --live --config", &web1, NULL,
+	  "pin of vCPU 1 in other's persistent configuration before is not known" },
 	{ __LINE__, "virsh vcpupin web1 1 0-1 --live", NULL, NULL, "vCPU's thread before" },
 	{ __LINE__, "virsh vcpupin web1 0 0-1 --live", &web1, NULL, "vCPU's thread before" },
 	{ __LINE__, "virsh vcpupin web1 2 0-1 --live", &web1, NULL, "vCPU's thread before" },

@@ -1114,6 +1114,41 @@ TEST(kvm_libvirt_iothreads_from_status)
 	CHECK_INT(kvm_libvirt_iothreads_xml("<domain><vcpu>2</vcpu></domain>", ids, 4), 0);
 }
 
+/*
+ * A vCPU's pin in a domain's XML (libvirt's formatdomain: <vcpupin vcpu
+ * cpuset> in <cputune> per vCPU, else <vcpu cpuset> for all): vCPU 1 has
+ * its own, vCPU 10 too (not vCPU 1's: "10" is not "1"), vCPU 0 takes
+ * <vcpu>'s; <vcpus> (the per-vCPU state list) is not <vcpu>; no pin: NULL.
+ */
+TEST(libvirt_vcpupin_from_xml)
+{
+	static const char xml[] =
+		"<domain><vcpu placement='static' cpuset='0-3'>12</vcpu>"
+		"<vcpus><vcpu id='0' enabled='yes'/></vcpus>"
+		"<cputune><vcpupin vcpu=\"10\" cpuset=\"5-6\"/><vcpupin vcpu='1' cpuset='2'/>"
+		"</cputune></domain>";
+	static const char bare[] =
+		"<domain><vcpus><vcpu id='0' cpuset='7'/></vcpus><vcpu placement='static'>2</vcpu>"
+		"</domain>";
+	char *c;
+
+	c = kvm_libvirt_vcpupin_xml(xml, 1);
+	CHECK_STR(c ? c : "(null)", "2");
+	free(c);
+	c = kvm_libvirt_vcpupin_xml(xml, 10);
+	CHECK_STR(c ? c : "(null)", "5-6");
+	free(c);
+	c = kvm_libvirt_vcpupin_xml(xml, 0);
+	CHECK_STR(c ? c : "(null)", "0-3");
+	free(c);
+	c = kvm_libvirt_vcpupin_xml(bare, 0);
+	CHECK(c == NULL);
+	free(c);
+	c = kvm_libvirt_vcpupin_xml("<domain><vcpus/><vcpu cpuset='1'>2</vcpu></domain>", 1);
+	CHECK_STR(c ? c : "(null)", "1");
+	free(c);
+}
+
 /* Write text into ROOT/path (the copy of a fixture a test changes). */
 static void put_file(const char *root, const char *path, const char *text)
 {
