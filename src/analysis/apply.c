@@ -11,7 +11,8 @@
 
 enum factor_id apply_rule_factor(const char *rule)
 {
-	if (!strcmp(rule, "io-locality"))
+	if (!strcmp(rule, "io-locality") || !strcmp(rule, "pin-io-threads") ||
+	    !strcmp(rule, "vnuma-fidelity"))
 		return (enum factor_id)(FACTOR_N + 1);
 	if (!strcmp(rule, "colocate"))
 		return FACTOR_SHARING;

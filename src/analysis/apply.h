@@ -81,8 +81,9 @@ struct apply_plan {
  * The factor advice of rule `rule` acts on: DIAG_FACTOR_CPU for the
  * CPU-contention rules (unstack-vcpus, cpu-overcommit, separate-smt), whose
  * gain is time waiting for a CPU (% of run + wait time), not cycles;
- * FACTOR_N + 1 for io-locality, which acts on nothing counted (it matches no
- * finding: its confidence stays low, so --apply leaves it to the user).
+ * FACTOR_N + 1 for io-locality, pin-io-threads and vnuma-fidelity, which act on
+ * nothing counted (they match no finding: their confidence stays low, so
+ * --apply leaves them to the user).
  */
 enum factor_id apply_rule_factor(const char *rule);
 

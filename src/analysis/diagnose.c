@@ -3,6 +3,7 @@
 #include "analysis/diag_xen.h"
 #include "analysis/vms_view.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -536,6 +537,11 @@ static void cmd_pin_vm(const struct diag_input *in, size_t vmi, const char *cpus
 	} else if (vm->pid > 0) {
 		sbuf_addf(sb, "taskset -pc %s %d\n", cpus, vm->pid);
 	}
+	/* vhost workers (libvirt has no pin of its own for them) and plain QEMU's IOThreads */
+	for (i = 0; i < vm->n_io; i++)
+		if (vm->io[i].kind == HV_IO_VHOST ||
+		    (!vm->libvirt && vm->io[i].kind == HV_IO_IOTHREAD))
+			sbuf_addf(sb, "taskset -pc %s %d\n", cpus, vm->io[i].tid);
 }
 
 /*
@@ -1760,6 +1766,328 @@ static void advise_io(const struct diag_input *in, struct diag_result *r)
 	}
 }
 
+/* Whether every CPU of cl is on node index ni (a thread confined there); false when cl is empty. */
+static bool within_node(const struct diag_input *in, const struct cpulist *cl, int ni)
+{
+	size_t i;
+
+	if (!cl->n || !in->n_cpus)
+		return false;
+	for (i = 0; i < cl->n; i++) {
+		const struct diag_cpu *c = host_cpu(in, cl->ids[i]);
+
+		if (!c || c->node != ni)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * I/O threads: a KVM VM's main loop, IOThreads and vhost workers that ran on
+ * another node than its vCPUs (all on one node), or than its memory when the
+ * vCPUs are spread.  Each then reads and writes the guest's virtqueues and
+ * buffers across the link, and its notifications (irqfd, ioeventfd) wake
+ * vCPUs on the other node.  No counter here sees that traffic: gain n/a,
+ * ranked with io-locality after every costed advice.  Commands: libvirt's
+ * emulatorpin (the main loop; vhost workers sit in the emulator's cgroup,
+ * whose cpuset it sets) and iothreadpin, taskset for a vhost worker and for
+ * plain QEMU's threads.  Advice that already moves the whole VM pins them
+ * with it (cmd_pin_vm()), and says so.
+ */
+static void advise_iothreads(const struct diag_input *in, struct diag_result *r)
+{
+	size_t vmi, t, k;
+
+	for (vmi = 0; vmi < in->n_vms; vmi++) {
+		const struct diag_vm *vm = &in->vms[vmi];
+		struct sbuf ev = SBUF_INIT, sb = SBUF_INIT, tmp = SBUF_INIT;
+		struct diag_advice *a;
+		int run = vcpus_node(in, vmi, NULL), home, to;
+		double hfrac;
+		size_t away = 0;
+		bool covered = false, emu = false;
+		const char *cpus;
+		char *q;
+
+		if (vm->adapter != HVA_KVM || !vm->n_io)
+			continue;
+		home = home_node(in, vm, &hfrac);
+		to = run >= 0 ? run : home;
+		if (to < 0)
+			continue;
+		for (t = 0; t < vm->n_io; t++) {
+			const struct hv_iothread *io = &vm->io[t];
+			int ni = node_index(in, io->node);
+
+			if (ni < 0 || ni == to || within_node(in, &io->affinity, to))
+				continue;
+			sbuf_addf(&ev, "%s%s", away ? ", " : "its ", hv_io_kind_name(io->kind));
+			if (io->id >= 0)
+				sbuf_addf(&ev, " %d", io->id);
+			sbuf_addf(&ev, " (tid %d) ran on CPU %d (node %d)", io->tid, io->cpu,
+				  in->nodes[ni].id);
+			away++;
+		}
+		if (!away) {
+			sbuf_release(&ev);
+			continue;
+		}
+		/* a whole-VM move ranked above pins them with the vCPUs */
+		for (k = 0; k < r->n_a; k++) {
+			struct diag_advice *o = &r->a[k];
+			char *e;
+
+			if (o->vm != vmi || o->vcpu >= 0 || o->to_node < 0 || o->conflict ||
+			    !o->command || !strstr(o->command, "pin"))
+				continue;
+			if (strcmp(o->rule, "colocate") && strcmp(o->rule, "spread") &&
+			    strcmp(o->rule, "io-locality"))
+				continue;
+			e = xasprintf("%s; its commands also pin its I/O threads to node %d (%s)",
+				      o->effect ? o->effect : "", in->nodes[o->to_node].id,
+				      sbuf_str(&ev));
+			free(o->effect);
+			o->effect = e;
+			covered = true;
+		}
+		if (covered) {
+			sbuf_release(&ev);
+			continue;
+		}
+		if (run >= 0)
+			sbuf_addf(&ev, "; every vCPU ran on node %d", in->nodes[run].id);
+		else
+			sbuf_addstr(&ev, "; its vCPUs ran on several nodes (or where is not known)");
+		if (home >= 0 && isfinite(hfrac))
+			sbuf_addf(&ev, "; %.0f%% of its memory is on node %d", 100 * hfrac,
+				  in->nodes[home].id);
+		for (t = 0; t < vm->n_pci; t++)
+			if (vm->pci[t].node >= 0)
+				sbuf_addf(&ev, "; its passthrough %s %s is on node %d", vm->pci[t].kind,
+					  vm->pci[t].addr, vm->pci[t].node);
+		a = add_advice(r, "pin-io-threads", vmi);
+		a->to_node = to;
+		cpus = pin_set(in, to, &tmp);
+		a->action = xasprintf("run %s's I/O threads on node %d (CPUs %s), %s", vm->name,
+				      in->nodes[to].id, cpus, run >= 0 ? "with its vCPUs" :
+				      "where its memory is");
+		a->evidence = sbuf_detach(&ev);
+		a->effect = xstrdup("the threads that move its I/O read and write the guest's "
+				    "virtqueues and buffers on the node of its vCPUs and memory, and "
+				    "their notifications wake vCPUs without crossing the link; what "
+				    "that gives needs I/O counters, which no factor here has (gain n/a)");
+		q = shell_word(vm->name, false);
+		for (t = 0; t < vm->n_io; t++) {
+			const struct hv_iothread *io = &vm->io[t];
+			int ni = node_index(in, io->node);
+
+			if (ni < 0 || ni == to || within_node(in, &io->affinity, to))
+				continue;
+			if (vm->libvirt && (io->kind == HV_IO_MAIN || io->kind == HV_IO_VHOST) &&
+			    !emu) {
+				sbuf_addf(&sb, "virsh emulatorpin %s %s %s\n", q, cpus, virsh_flags(vm));
+				emu = true;
+			}
+			if (vm->libvirt && io->kind == HV_IO_IOTHREAD && io->id >= 0)
+				sbuf_addf(&sb, "virsh iothreadpin %s %d %s %s\n", q, io->id, cpus,
+					  virsh_flags(vm));
+			else if (!vm->libvirt || io->kind != HV_IO_MAIN)
+				sbuf_addf(&sb, "taskset -pc %s %d\n", cpus, io->tid);
+		}
+		free(q);
+		sbuf_release(&tmp);
+		a->command = sbuf_detach(&sb);
+		/* an advice ranked above moves this VM's vCPUs to another node */
+		for (k = 0; k + 1 < r->n_a; k++) {
+			const struct diag_advice *o = &r->a[k];
+
+			if (o->vm != vmi || o->to_node < 0 || o->to_node == to || o->conflict ||
+			    !strcmp(o->rule, "io-locality") || !strcmp(o->rule, "vnuma-fidelity"))
+				continue;
+			a->conflict = true;
+			a->conflict_note = xasprintf("the %s advice moves %s's vCPUs to node %d: pin its "
+				 "I/O threads there with them instead", o->rule, vm->name,
+				 in->nodes[o->to_node].id);
+			break;
+		}
+	}
+}
+
+/* A memory backend id fit for a command line comment: letters, digits, '.', '_', '-'. */
+static const char *plain_id(const char *id)
+{
+	const char *p;
+
+	for (p = id; p && *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '_' && *p != '-')
+			return "ID";
+	return id && *id ? id : "ID";
+}
+
+/*
+ * vNUMA fidelity: a KVM guest with virtual NUMA nodes decides where its
+ * memory and threads go by them, so each must be one host node: its memory
+ * backend's pages (numa_maps, or the backend's host-nodes= and policy when
+ * numa_maps cannot single it out) on one node, and its vCPUs running there.
+ * A virtual node spread over host nodes, or its vCPUs elsewhere, makes the
+ * guest kernel's local memory remote.  Target: the node holding its memory
+ * when that is one node, else the node most of its vCPUs ran on, else the
+ * node with most of its memory.  Commands: its vCPUs pinned there (live), the
+ * backend bound there at the next start (libvirt <memnode>, QEMU
+ * host-nodes=,policy=bind); migratepages cannot move one backend's pages.
+ */
+static void advise_vnuma(const struct diag_input *in, struct diag_result *r)
+{
+	size_t vmi, k, i;
+
+	for (vmi = 0; vmi < in->n_vms; vmi++) {
+		const struct diag_vm *vm = &in->vms[vmi];
+
+		if (vm->adapter != HVA_KVM || vm->n_vnodes < 2)
+			continue;
+		for (k = 0; k < vm->n_vnodes; k++) {
+			const struct hv_vnode *vn = &vm->vnodes[k];
+			struct sbuf ev = SBUF_INIT, sb = SBUF_INIT, tmp = SBUF_INIT;
+			int mem_nodes = 0, mem_one = -1, mem_most = -1, cpu_most = -1, to, nn;
+			int cnt[64] = { 0 }, vn_used = 0;
+			double tot = 0, best = -1;
+			bool mem_bad, cpu_bad = false, known_mem = false;
+			struct diag_advice *a;
+			const char *cpus;
+			char *q;
+
+			nn = in->n_nodes < 64 ? (int)in->n_nodes : 64;
+			/* where its memory is */
+			if (vn->mem_node && vn->n_mem_nodes > 0) {
+				for (i = 0; i < (size_t)vn->n_mem_nodes; i++)
+					tot += (double)vn->mem_node[i];
+				for (i = 0; tot > 0 && i < (size_t)vn->n_mem_nodes; i++) {
+					int ni = node_index(in, (int)i);
+					double sh = (double)vn->mem_node[i] / tot;
+
+					if (ni < 0 || sh < 0.10)
+						continue;
+					if (!mem_nodes)
+						sbuf_addf(&ev, "virtual node %d's memory (%s) is on host node",
+							  vn->id, plain_id(vn->memdev));
+					sbuf_addf(&ev, "%s %d (%.0f%%)", mem_nodes ? "," : "", (int)i,
+						  100 * sh);
+					mem_nodes++;
+					mem_one = ni;
+					if (sh > best) {
+						best = sh;
+						mem_most = ni;
+					}
+				}
+				known_mem = tot > 0;
+			}
+			if (!known_mem && vn->host_nodes.n && vn->policy && strcmp(vn->policy, "default")) {
+				sbuf_addf(&ev, "virtual node %d's memory (%s) is bound to host node%s ",
+					  vn->id, plain_id(vn->memdev), vn->host_nodes.n > 1 ? "s" : "");
+				cpulist_format(&vn->host_nodes, &ev);
+				sbuf_addf(&ev, " (policy %s; numa_maps: %s)", vn->policy,
+					  vn->mem_why ? vn->mem_why : "not read");
+				for (i = 0; i < vn->host_nodes.n; i++)
+					if ((mem_one = node_index(in, vn->host_nodes.ids[i])) >= 0)
+						mem_nodes++;
+				mem_most = node_index(in, vn->host_nodes.ids[0]);
+				known_mem = mem_nodes > 0;
+			}
+			mem_bad = known_mem && mem_nodes > 1;
+			/* where its vCPUs ran */
+			for (i = 0; i < in->n_vcpus; i++) {
+				const struct diag_vcpu *v = &in->vcpus[i];
+				int ni = node_index(in, v->node);
+
+				if (v->vm != vmi || ni < 0 || ni >= nn || !cpulist_has(&vn->vcpus, v->index))
+					continue;
+				if (!cnt[ni]++)
+					vn_used++;
+				if (cpu_most < 0 || cnt[ni] > cnt[cpu_most])
+					cpu_most = ni;
+				if (known_mem && mem_nodes == 1 && ni != mem_one)
+					cpu_bad = true;
+			}
+			if (vn_used > 1)
+				cpu_bad = true;
+			if (!mem_bad && !cpu_bad) {
+				sbuf_release(&ev);
+				continue;
+			}
+			to = known_mem && mem_nodes == 1 ? mem_one : cpu_most >= 0 ? cpu_most : mem_most;
+			if (to < 0) {
+				sbuf_release(&ev);
+				continue;
+			}
+			if (!known_mem)
+				sbuf_addf(&ev, "virtual node %d's memory (%s) is not bound to a host "
+					  "node (policy %s; numa_maps: %s)", vn->id, plain_id(vn->memdev),
+					  vn->policy ? vn->policy : "default",
+					  vn->mem_why ? vn->mem_why : "not read");
+			sbuf_addf(&ev, "; its vCPU%s ", vn->vcpus.n > 1 ? "s" : "");
+			cpulist_format(&vn->vcpus, &ev);
+			sbuf_addstr(&ev, " ran on host node");
+			{
+				int used = 0, seen = 0;
+
+				for (i = 0; i < (size_t)nn; i++)
+					seen += cnt[i];
+				for (i = 0; i < (size_t)nn; i++)
+					if (cnt[i])
+						sbuf_addf(&ev, "%s %d (%d of %d)", used++ ? "," : "",
+							  in->nodes[i].id, cnt[i], seen);
+				if (!used)
+					sbuf_addstr(&ev, " n/a (none in view)");
+			}
+			sbuf_addstr(&ev, ": the guest kernel takes that node's memory for local to "
+				    "those vCPUs, and it is not");
+			a = add_advice(r, "vnuma-fidelity", vmi);
+			a->to_node = to;
+			cpus = pin_set(in, to, &tmp);
+			a->action = xasprintf("back %s's virtual node %d with host node %d alone (CPUs "
+					      "%s): its vCPUs and its memory there", vm->name, vn->id,
+					      in->nodes[to].id, cpus);
+			a->evidence = sbuf_detach(&ev);
+			a->effect = xasprintf("what the guest places on its node %d is local to the vCPUs "
+				 "it runs there, as its kernel assumes; the pages there now stay until "
+				 "the backend is bound and the VM restarts (migratepages moves a whole "
+				 "process's pages, not one backend's); what it gives needs the guest's "
+				 "own counts (gain n/a)", vn->id);
+			for (i = 0; i < in->n_vcpus; i++)
+				if (in->vcpus[i].vm == vmi && cpulist_has(&vn->vcpus, in->vcpus[i].index))
+					cmd_pin(vm, in->vcpus[i].index, in->vcpus[i].tid, cpus, &sb);
+			q = shell_word(vm->name, false);
+			if (vm->libvirt)
+				sbuf_addf(&sb, "# virsh edit %s: in <numatune>, <memnode cellid='%d' "
+					  "mode='strict' nodeset='%d'/> (applies at its next start)\n", q,
+					  vn->id, in->nodes[to].id);
+			else if (vn->memdev)
+				sbuf_addf(&sb, "# at its next start, on -object memory-backend-*,id=%s: "
+					  "host-nodes=%d,policy=bind\n", plain_id(vn->memdev),
+					  in->nodes[to].id);
+			free(q);
+			sbuf_release(&tmp);
+			a->command = sbuf_detach(&sb);
+			/* an advice ranked above pins one of these vCPUs to another node */
+			for (i = 0; i + 1 < r->n_a; i++) {
+				const struct diag_advice *o = &r->a[i];
+
+				if (o->vm != vmi || o->to_node < 0 || o->to_node == to || o->conflict ||
+				    (o->vcpu >= 0 && !cpulist_has(&vn->vcpus, o->vcpu)) ||
+				    !strcmp(o->rule, "vnuma-fidelity") || !strcmp(o->rule, "pin-io-threads"))
+					continue;
+				a->conflict = true;
+				a->conflict_note = xasprintf("the %s advice moves %s%s to node %d; its "
+					 "virtual node %d belongs on node %d: that advice ignores the "
+					 "guest's NUMA view -- prefer this one", o->rule, vm->name,
+					 o->vcpu >= 0 ? " vCPU" : "", in->nodes[o->to_node].id, vn->id,
+					 in->nodes[to].id);
+				break;
+			}
+		}
+	}
+}
+
 /*
  * A VM name with a control character (QEMU's -name takes any bytes) is never
  * written into commands: a newline in it would end a comment line and start
@@ -1782,6 +2110,12 @@ static void name_in_commands(struct diag_advice *a, const struct diag_vm *vm)
 			     "end a line of it; rename the VM and diagnose again\n");
 }
 
+static bool no_gain_rule(const char *rule)
+{
+	return !strcmp(rule, "io-locality") || !strcmp(rule, "pin-io-threads") ||
+	       !strcmp(rule, "vnuma-fidelity");
+}
+
 static int cmp_advice(const void *pa, const void *pb)
 {
 	const struct diag_advice *a = pa, *b = pb;
@@ -1790,9 +2124,10 @@ static int cmp_advice(const void *pa, const void *pb)
 
 	if (ga != gb)
 		return ga > gb ? -1 : 1;
-	/* I/O locality has no gain any counter here can give: after the others */
-	if (!strcmp(a->rule, "io-locality") != !strcmp(b->rule, "io-locality"))
-		return !strcmp(a->rule, "io-locality") ? 1 : -1;
+	/* I/O locality, I/O threads and vNUMA have no gain any counter here can give: after
+	 * the others */
+	if (no_gain_rule(a->rule) != no_gain_rule(b->rule))
+		return no_gain_rule(a->rule) ? 1 : -1;
 	if (a->vm != b->vm)
 		return a->vm < b->vm ? -1 : 1;
 	return a->vcpu - b->vcpu;
@@ -2047,6 +2382,8 @@ int diagnose(const struct diag_input *in, struct diag_result *out, struct vp_err
 
 		advise_smt(in, out);
 		advise_io(in, out);
+		advise_iothreads(in, out);
+		advise_vnuma(in, out);
 		if (out->n_b > nb) /* its findings rank after the costed ones */
 			qsort(out->b, out->n_b, sizeof(*out->b), cmp_bottleneck);
 	}

@@ -88,6 +88,11 @@ struct diag_vm {
 	int n_iothreads;             /* 0 none or unknown */
 	const struct hv_pcidev *pci; /* devices passed through, with their nodes (not owned) */
 	size_t n_pci;
+	const struct hv_iothread *io; /* KVM: main loop, IOThreads, vhost workers, where each ran
+					 (not owned; live only) */
+	size_t n_io;
+	const struct hv_vnode *vnodes; /* KVM: the guest's virtual NUMA nodes (not owned) */
+	size_t n_vnodes;
 };
 
 struct diag_node {
@@ -196,7 +201,7 @@ struct diag_advice {
 	const char *rule;            /* "pin-vcpu-to-memory", "migrate-memory", "spread",
 					"colocate", "interleave", "cap-per-socket",
 					"unstack-vcpus", "cpu-overcommit", "separate-smt",
-					"io-locality" */
+					"io-locality", "pin-io-threads", "vnuma-fidelity" */
 	size_t vm;                   /* index into vms; (size_t)-1 for node-wide advice */
 	int vcpu;                    /* vCPU index, -1 when the advice is for the whole VM */
 	int to_node;                 /* the node it moves things to; -1 none */

@@ -273,6 +273,61 @@ static void fault_reasons(const struct hv_vm *vm, struct sbuf *out)
 	}
 }
 
+/* "  I/O thread  IOThread 1, tid 1004 (IO iothread1): CPU 3, node 1, affinity 0-3" */
+static void text_io(const struct hv_iothread *io, struct sbuf *out)
+{
+	sbuf_addf(out, "  I/O thread  %s", hv_io_kind_name(io->kind));
+	if (io->id >= 0)
+		sbuf_addf(out, " %d", io->id);
+	sbuf_addf(out, ", tid %d", io->tid);
+	if (io->name)
+		sbuf_addtextf(out, " (%s)", io->name);
+	if (io->cpu >= 0)
+		sbuf_addf(out, ": CPU %d, ", io->cpu);
+	else
+		sbuf_addstr(out, ": CPU n/a, ");
+	if (io->node >= 0)
+		sbuf_addf(out, "node %d", io->node);
+	else
+		sbuf_addstr(out, "node n/a");
+	sbuf_addstr(out, ", affinity ");
+	if (io->affinity.n)
+		cpulist_format(&io->affinity, out);
+	else
+		sbuf_addstr(out, "n/a");
+	sbuf_addch(out, '\n');
+}
+
+/* "  vNUMA node 0  vCPUs 0-1; memdev m0 512.0 MiB, policy bind, host nodes 0; resident: ..." */
+static void text_vnode(const struct hv_vnode *v, struct sbuf *out)
+{
+	sbuf_addf(out, "  vNUMA node %d  vCPUs ", v->id);
+	if (v->vcpus.n)
+		cpulist_format(&v->vcpus, out);
+	else
+		sbuf_addstr(out, "none");
+	if (v->memdev) {
+		sbuf_addtextf(out, "; memdev %s ", v->memdev);
+		if (v->size)
+			mib(out, v->size);
+		else
+			sbuf_addstr(out, "size n/a");
+	} else {
+		sbuf_addstr(out, "; no memdev");
+	}
+	sbuf_addtextf(out, ", policy %s, host nodes ", v->policy ? v->policy : "default");
+	if (v->host_nodes.n)
+		cpulist_format(&v->host_nodes, out);
+	else
+		sbuf_addstr(out, "any");
+	sbuf_addstr(out, "; resident ");
+	if (v->mem_node && v->n_mem_nodes > 0)
+		vms_mem_node_text(v->mem_node, v->n_mem_nodes, v->mem_why, out);
+	else
+		sbuf_addtextf(out, "n/a (%s)", v->mem_why ? v->mem_why : "numa_maps not read");
+	sbuf_addch(out, '\n');
+}
+
 static void text_vm(const struct hv_vm_list *l, size_t k, vms_remote_fn remote, const void *rctx,
 		    struct sbuf *out)
 {
@@ -326,6 +381,10 @@ static void text_vm(const struct hv_vm_list *l, size_t k, vms_remote_fn remote, 
 				sbuf_addstr(out, "node n/a (its sysfs numa_node does not say)\n");
 		}
 	}
+	for (i = 0; i < vm->n_io; i++)
+		text_io(&vm->io[i], out);
+	for (i = 0; i < vm->n_vnodes; i++)
+		text_vnode(&vm->vnodes[i], out);
 	if (vm->node_affinity.n) {
 		sbuf_addstr(out, "  node affinity ");
 		cpulist_format(&vm->node_affinity, out);
@@ -552,6 +611,62 @@ static void json_vm(const struct vms_view *v, const struct hv_vm *vm, struct jw 
 		}
 		jw_arr_end(w);
 	}
+	{
+		size_t d;
+
+		/* its main loop, IOThreads and vhost workers, where each ran */
+		jw_key(w, "io_threads");
+		jw_arr_begin(w);
+		for (d = 0; d < vm->n_io; d++) {
+			const struct hv_iothread *io = &vm->io[d];
+
+			jw_obj_begin(w);
+			jw_kstr(w, "kind", hv_io_kind_name(io->kind));
+			jw_kint(w, "tid", io->tid);
+			jw_key(w, "iothread_id");
+			if (io->id >= 0)
+				jw_int(w, io->id);
+			else
+				jw_null(w);
+			jw_kstr(w, "name", io->name);
+			jw_key(w, "cpu");
+			if (io->cpu >= 0)
+				jw_int(w, io->cpu);
+			else
+				jw_null(w);
+			jw_key(w, "node");
+			if (io->node >= 0)
+				jw_int(w, io->node);
+			else
+				jw_null(w);
+			json_list(w, "affinity", &io->affinity, false);
+			jw_kdouble(w, "cpu_time_s", io->cpu_time_s);
+			jw_obj_end(w);
+		}
+		jw_arr_end(w);
+		/* the guest's virtual NUMA nodes, their backends and where those are */
+		jw_key(w, "vnuma");
+		jw_arr_begin(w);
+		for (d = 0; d < vm->n_vnodes; d++) {
+			const struct hv_vnode *vn = &vm->vnodes[d];
+
+			jw_obj_begin(w);
+			jw_kint(w, "id", vn->id);
+			json_list(w, "vcpus", &vn->vcpus, false);
+			jw_kstr(w, "memdev", vn->memdev);
+			jw_key(w, "size_bytes");
+			if (vn->size)
+				jw_uint(w, vn->size);
+			else
+				jw_null(w);
+			jw_kstr(w, "policy", vn->policy);
+			json_list(w, "host_nodes", &vn->host_nodes, false);
+			vms_json_mem_node(w, vn->mem_node, vn->n_mem_nodes);
+			jw_kstr(w, "mem_why", vn->mem_why);
+			jw_obj_end(w);
+		}
+		jw_arr_end(w);
+	}
 	json_list(w, "node_affinity", &vm->node_affinity, false);
 	if (e >= 0)
 		vms_json_qval(w, "remote_fraction", v->attrib.ents[e].remote_frac);
@@ -695,6 +810,7 @@ static void rd_vcpu(const struct jv *o, struct hv_vcpu *c)
 }
 
 static const char *adapter_name_i(int i) { return hv_adapter_name((enum hv_adapter_id)i); }
+static const char *io_kind_name_i(int i) { return hv_io_kind_name((enum hv_io_kind)i); }
 static const char *quality_name_i(int i) { return vp_quality_name((enum vp_quality)i); }
 
 static void rd_vm(const struct jv *o, struct hv_vm_list *l)
@@ -739,6 +855,47 @@ static void rd_vm(const struct jv *o, struct hv_vm_list *l)
 							  "PCI device");
 			vm->pci[vm->n_pci++].node = isfinite(node) && node >= 0 && node < 4096 ?
 						    (int)node : -1;
+		}
+	}
+	{
+		const struct jv *io = jv_arr(o, "io_threads"), *vn = jv_arr(o, "vnuma");
+
+		for (i = 0; io && i < io->n; i++) {
+			const struct jv *d = &io->items[i];
+			int k = jv_enum(jv_str(d, "kind"), HV_IO_VHOST + 1, io_kind_name_i);
+			struct hv_iothread *t;
+
+			if (k < 0)
+				continue;
+			vm->io = xrealloc(vm->io, (vm->n_io + 1) * sizeof(*vm->io));
+			t = &vm->io[vm->n_io++];
+			memset(t, 0, sizeof(*t));
+			t->kind = (enum hv_io_kind)k;
+			t->tid = rd_int(d, "tid", -1);
+			t->id = rd_int(d, "iothread_id", -1);
+			t->name = rd_dup(d, "name");
+			t->cpu = rd_int(d, "cpu", -1);
+			t->node = rd_int(d, "node", -1);
+			rd_list(d, "affinity", &t->affinity, &all);
+			t->cpu_time_s = jv_num(d, "cpu_time_s");
+		}
+		for (i = 0; vn && i < vn->n; i++) {
+			const struct jv *d = &vn->items[i];
+			struct hv_vnode *t;
+			double sz = jv_num(d, "size_bytes");
+
+			vm->vnodes = xrealloc(vm->vnodes, (vm->n_vnodes + 1) * sizeof(*vm->vnodes));
+			t = &vm->vnodes[vm->n_vnodes++];
+			memset(t, 0, sizeof(*t));
+			t->id = rd_int(d, "id", -1);
+			rd_list(d, "vcpus", &t->vcpus, &all);
+			t->memdev = rd_dup(d, "memdev");
+			t->size = isfinite(sz) && sz > 0 && sz < 1.8e19 ? (uint64_t)sz : 0;
+			t->policy = rd_dup(d, "policy");
+			rd_list(d, "host_nodes", &t->host_nodes, &all);
+			t->mem_node = vms_mem_node_from_json(jv_get(d, "mem_node_bytes"),
+							     &t->n_mem_nodes);
+			t->mem_why = rd_dup(d, "mem_why");
 		}
 	}
 	rd_list(o, "node_affinity", &vm->node_affinity, &all);

@@ -92,6 +92,11 @@ struct collect_row {
 	struct hv_pcidev *pci;          /* KVM VM rows: devices passed through, owned; live only
 					   (not recorded) */
 	size_t n_pci;
+	struct hv_iothread *io;         /* KVM VM rows: main loop, IOThreads, vhost workers; owned,
+					   live only (not recorded) */
+	size_t n_io;
+	struct hv_vnode *vnodes;        /* KVM VM rows: the guest's virtual nodes; owned, live only */
+	size_t n_vnodes;
 	int pid, domid;                 /* VM rows: QEMU/process pid, Xen domain id (-1 none) */
 	double started;                 /* VM and vCPU rows: the process's start, s after boot
 					   (/proc/PID/stat field 22): with pid, the incarnation;

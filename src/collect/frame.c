@@ -340,6 +340,8 @@ static void row_release(struct collect_row *r)
 	free(r->mem_node);
 	free(r->mem_reason);
 	hv_pcidevs_free(r->pci, r->n_pci);
+	hv_iothreads_free(r->io, r->n_io);
+	hv_vnodes_free(r->vnodes, r->n_vnodes);
 }
 
 static void rows_release(struct collect_row *rows, size_t n)
@@ -789,6 +791,10 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 			d->domid = r->domid;
 			d->pci = r->pci;
 			d->n_pci = r->n_pci;
+			d->io = r->io;
+			d->n_io = r->n_io;
+			d->vnodes = r->vnodes;
+			d->n_vnodes = r->n_vnodes;
 			d->scored = r->state != RS_PAUSED; /* paused: shown, never rated */
 			for (fi = 0; fi < FACTOR_N; fi++) {
 				d->score[fi] = r->fv[fi].score;

@@ -1461,6 +1461,10 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 		}
 		vr->pci = hv_pcidevs_dup(vm->pci, vm->n_pci);
 		vr->n_pci = vr->pci ? vm->n_pci : 0;
+		vr->io = hv_iothreads_dup(vm->io, vm->n_io);
+		vr->n_io = vr->io ? vm->n_io : 0;
+		vr->vnodes = hv_vnodes_dup(vm->vnodes, vm->n_vnodes);
+		vr->n_vnodes = vr->vnodes ? vm->n_vnodes : 0;
 		vr->pid = vm->pid;
 		vr->domid = vm->domid;
 		vr->started = vm->start_ticks ? (double)vm->start_ticks / clk_tck() : NAN;

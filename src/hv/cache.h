@@ -28,6 +28,9 @@ struct kvm_thread {             /* one thread of a QEMU process */
 	uint64_t stat_ns;
 	char state;
 	uint64_t ticks;             /* utime + stime */
+	int io;                     /* 1 + enum hv_io_kind: an I/O thread (its stat read at every
+				       scan), 0 not one */
+	int io_id;                  /* its IOThread number, -1 none */
 };
 
 struct kvm_proc {               /* one process of /proc */
@@ -67,6 +70,14 @@ struct kvm_proc {               /* one process of /proc */
 	char *xml_uuid;             /* the uuid from libvirt's status, when the command line has none */
 	struct hv_pcidev *pci;      /* passthrough devices: from argv and sysfs, read once */
 	size_t n_pci;
+	struct hv_vnode *vnodes;    /* virtual NUMA nodes from argv (their pages: with numa_maps) */
+	size_t n_vnodes;
+	/* not QEMU: a kernel thread "vhost-PID", the vhost worker of QEMU PID (0 none) */
+	int vhost_of;
+	bool kthread;               /* a kernel thread past its first YOUNG_NS that is not one: its
+				       name is set once, so it is not looked at again */
+	struct cpulist vh_aff;      /* its affinity, read every slow_ns */
+	uint64_t vh_aff_ns;
 	uint64_t run_prev;          /* the vCPUs' run time in the previous interval */
 	bool have_run_prev;
 };

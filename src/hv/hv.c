@@ -64,6 +64,8 @@ void hv_vm_list_release(struct hv_vm_list *l)
 		free(vm->trace_reason);
 		free(vm->psr_reason);
 		hv_pcidevs_free(vm->pci, vm->n_pci);
+		hv_iothreads_free(vm->io, vm->n_io);
+		hv_vnodes_free(vm->vnodes, vm->n_vnodes);
 		cpulist_release(&vm->node_affinity);
 	}
 	free(l->vms);
@@ -286,6 +288,82 @@ void hv_pcidevs_free(struct hv_pcidev *d, size_t n)
 	free(d);
 }
 
+const char *hv_io_kind_name(enum hv_io_kind k)
+{
+	switch (k) {
+	case HV_IO_MAIN: return "main loop";
+	case HV_IO_IOTHREAD: return "IOThread";
+	case HV_IO_VHOST: return "vhost";
+	}
+	return "?";
+}
+
+struct hv_iothread *hv_iothreads_dup(const struct hv_iothread *t, size_t n)
+{
+	struct hv_iothread *c;
+	size_t i;
+
+	if (!t || !n)
+		return NULL;
+	c = xcalloc(n, sizeof(*c));
+	for (i = 0; i < n; i++) {
+		c[i] = t[i];
+		c[i].name = dup_or_null(t[i].name);
+		cpulist_init(&c[i].affinity);
+		cpulist_copy(&c[i].affinity, &t[i].affinity);
+	}
+	return c;
+}
+
+void hv_iothreads_free(struct hv_iothread *t, size_t n)
+{
+	size_t i;
+
+	for (i = 0; t && i < n; i++) {
+		free(t[i].name);
+		cpulist_release(&t[i].affinity);
+	}
+	free(t);
+}
+
+struct hv_vnode *hv_vnodes_dup(const struct hv_vnode *v, size_t n)
+{
+	struct hv_vnode *c;
+	size_t i;
+
+	if (!v || !n)
+		return NULL;
+	c = xcalloc(n, sizeof(*c));
+	for (i = 0; i < n; i++) {
+		c[i] = v[i];
+		c[i].memdev = dup_or_null(v[i].memdev);
+		c[i].policy = dup_or_null(v[i].policy);
+		c[i].mem_why = dup_or_null(v[i].mem_why);
+		c[i].mem_node = dup_mem(v[i].mem_node, (size_t)(v[i].n_mem_nodes > 0 ?
+						v[i].n_mem_nodes : 0) * sizeof(uint64_t));
+		cpulist_init(&c[i].vcpus);
+		cpulist_copy(&c[i].vcpus, &v[i].vcpus);
+		cpulist_init(&c[i].host_nodes);
+		cpulist_copy(&c[i].host_nodes, &v[i].host_nodes);
+	}
+	return c;
+}
+
+void hv_vnodes_free(struct hv_vnode *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++) {
+		free(v[i].memdev);
+		free(v[i].policy);
+		free(v[i].mem_why);
+		free(v[i].mem_node);
+		cpulist_release(&v[i].vcpus);
+		cpulist_release(&v[i].host_nodes);
+	}
+	free(v);
+}
+
 void hv_vm_list_copy(struct hv_vm_list *dst, const struct hv_vm_list *src)
 {
 	size_t i, j;
@@ -313,6 +391,8 @@ void hv_vm_list_copy(struct hv_vm_list *dst, const struct hv_vm_list *src)
 		d->trace_reason = dup_or_null(s->trace_reason);
 		d->psr_reason = dup_or_null(s->psr_reason);
 		d->pci = hv_pcidevs_dup(s->pci, s->n_pci);
+		d->io = hv_iothreads_dup(s->io, s->n_io);
+		d->vnodes = hv_vnodes_dup(s->vnodes, s->n_vnodes);
 		d->other_tids = dup_mem(s->other_tids, s->n_other * sizeof(int));
 		d->mem_node = dup_mem(s->mem_node, (size_t)(s->n_mem_nodes > 0 ? s->n_mem_nodes : 0) *
 						   sizeof(uint64_t));

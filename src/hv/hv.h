@@ -62,6 +62,50 @@ struct hv_pcidev {
 	int node;                  /* its sysfs numa_node; -1 when the platform does not say */
 };
 
+/*
+ * A thread beside the vCPUs that moves the VM's I/O (KVM): where it runs
+ * decides which node the guest's virtqueues, the data it copies and the
+ * notifications to the vCPUs cross.
+ */
+enum hv_io_kind {
+	HV_IO_MAIN,                /* QEMU's main loop, the thread whose id is the pid (libvirt's
+				      emulator thread; also its I/O without IOThreads) */
+	HV_IO_IOTHREAD,            /* an IOThread (-object iothread,id=X): QEMU names it "IO X" */
+	HV_IO_VHOST,               /* a vhost worker (vhost-net, vhost-scsi) of this QEMU, named
+				      "vhost-PID": a kernel thread before Linux 6.4, a thread of
+				      the QEMU process from 6.4 on */
+};
+
+struct hv_iothread {
+	enum hv_io_kind kind;
+	int tid;                   /* its thread id (a vhost kernel thread: its own pid) */
+	int id;                    /* IOThread: N of libvirt's "iothreadN" (virsh iothreadpin's
+				      number); -1 otherwise or another id */
+	char *name;                /* its thread name ("IO iothread1", "vhost-4242") */
+	int cpu;                   /* CPU it runs on or last ran on, -1 unknown */
+	int node;                  /* that CPU's node, -1 unknown */
+	struct cpulist affinity;   /* Cpus_allowed_list; empty unknown */
+	double cpu_time_s;         /* CPU time consumed, NaN unknown */
+};
+
+/*
+ * A virtual NUMA node of a KVM guest (QEMU -numa node,...,memdev=ID with its
+ * -object memory-backend-*,id=ID; libvirt writes its <numa> cells so).
+ */
+struct hv_vnode {
+	int id;                    /* the guest's node id (nodeid=) */
+	struct cpulist vcpus;      /* its vCPU indices (cpus=) */
+	char *memdev;              /* the memory backend's id; NULL none (legacy mem=, or no memory) */
+	uint64_t size;             /* the backend's size in bytes; 0 unknown */
+	char *policy;              /* the backend's policy= ("bind", "preferred", "interleave"),
+				      "default" when it sets none */
+	struct cpulist host_nodes; /* its host-nodes=; empty: none given */
+	uint64_t *mem_node;        /* its resident bytes per host node id (numa_maps, the mapping
+				      of the backend's size): NULL when not identified */
+	int n_mem_nodes;
+	char *mem_why;             /* how mem_node was found, or why not; NULL not read */
+};
+
 struct hv_vm {
 	enum hv_adapter_id adapter;
 	char *name;
@@ -106,7 +150,20 @@ struct hv_vm {
 				      (user)"), "" when not known */
 	struct hv_pcidev *pci;     /* devices passed through (kvm_pci_from_cmdline()); NULL none */
 	size_t n_pci;
+	struct hv_iothread *io;    /* KVM: its main loop, IOThreads and vhost workers (by kind,
+				      then tid); NULL none found */
+	size_t n_io;
+	struct hv_vnode *vnodes;   /* KVM: the guest's virtual NUMA nodes (by id); NULL none */
+	size_t n_vnodes;
 };
+
+/* "main loop", "IOThread", "vhost" */
+const char *hv_io_kind_name(enum hv_io_kind k);
+/* Owned copies (NULL for none), and their release. */
+struct hv_iothread *hv_iothreads_dup(const struct hv_iothread *t, size_t n);
+void hv_iothreads_free(struct hv_iothread *t, size_t n);
+struct hv_vnode *hv_vnodes_dup(const struct hv_vnode *v, size_t n);
+void hv_vnodes_free(struct hv_vnode *v, size_t n);
 
 /* Owned copies of n devices (NULL for none); hv_pcidevs_free() releases them. */
 struct hv_pcidev *hv_pcidevs_dup(const struct hv_pcidev *d, size_t n);

@@ -6,11 +6,14 @@
 #include "source/task.h"
 #include "util/alloc.h"
 #include "util/fs.h"
+#include "util/jsonread.h"
 #include "util/sbuf.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>
@@ -271,6 +274,282 @@ static void vm_pci(const char *root, char *const *argv, size_t argc, struct hv_p
 	free(a);
 }
 
+/* QEMU's size syntax ("512M", "1G", "1073741824": bytes without a suffix); 0 when not one. */
+static uint64_t qemu_size(const char *v, size_t len)
+{
+	char buf[32], *end;
+	unsigned long long n;
+	int sh;
+
+	if (!len || len >= sizeof(buf) || !isdigit((unsigned char)*v))
+		return 0;
+	memcpy(buf, v, len);
+	buf[len] = '\0';
+	n = strtoull(buf, &end, 10);
+	switch (toupper((unsigned char)*end)) {
+	case '\0': sh = 0; break;
+	case 'K': sh = 10; break;
+	case 'M': sh = 20; break;
+	case 'G': sh = 30; break;
+	case 'T': sh = 40; break;
+	default: return 0;
+	}
+	if (*end && end[1])
+		return 0;
+	return n > (~0ull >> sh) ? 0 : (uint64_t)n << sh;
+}
+
+static struct hv_vnode *vnode_by_memdev(struct hv_vnode *v, size_t n, const char *id)
+{
+	size_t i;
+
+	for (i = 0; id && i < n; i++)
+		if (v[i].memdev && !strcmp(v[i].memdev, id))
+			return &v[i];
+	return NULL;
+}
+
+/* A memory backend's size, policy and host-nodes from libvirt's JSON -object. */
+static void backend_json(const char *text, struct hv_vnode *v, size_t n)
+{
+	struct jv o;
+	const struct jv *hn;
+	struct hv_vnode *d;
+	const char *qt, *pol;
+	double sz;
+	size_t i;
+
+	if (jv_parse(&o, text, strlen(text), "-object", NULL))
+		return;
+	qt = jv_str(&o, "qom-type");
+	if (qt && !strncmp(qt, "memory-backend-", 15) && (d = vnode_by_memdev(v, n, jv_str(&o, "id")))) {
+		sz = jv_num(&o, "size");
+		if (isfinite(sz) && sz > 0 && sz < 1.8e19)
+			d->size = (uint64_t)sz;
+		else if (jv_str(&o, "size"))
+			d->size = qemu_size(jv_str(&o, "size"), strlen(jv_str(&o, "size")));
+		if ((pol = jv_str(&o, "policy"))) {
+			free(d->policy);
+			d->policy = xstrdup(pol);
+		}
+		hn = jv_arr(&o, "host-nodes");
+		for (i = 0; hn && i < hn->n; i++)
+			if (hn->items[i].type == JV_NUM && hn->items[i].num >= 0 &&
+			    hn->items[i].num < 4096)
+				cpulist_add(&d->host_nodes, (int)hn->items[i].num);
+	}
+	jv_release(&o);
+}
+
+/* The same from "memory-backend-ram,id=m0,size=1G,host-nodes=0-1,policy=bind". */
+static void backend_opts(const char *text, struct hv_vnode *v, size_t n)
+{
+	const char *p = text;
+	char *type = next_opt(&p), *id = NULL;
+	struct hv_vnode *d;
+	const char *q;
+
+	if (strncmp(type, "memory-backend-", 15)) {
+		free(type);
+		return;
+	}
+	free(type);
+	for (q = p; *q;) {
+		char *e = next_opt(&q);
+
+		if (!strncmp(e, "id=", 3) && !id)
+			id = xstrdup(e + 3);
+		free(e);
+	}
+	d = vnode_by_memdev(v, n, id);
+	free(id);
+	if (!d)
+		return;
+	while (*p) {
+		char *e = next_opt(&p);
+
+		if (!strncmp(e, "size=", 5)) {
+			d->size = qemu_size(e + 5, strlen(e + 5));
+		} else if (!strncmp(e, "policy=", 7)) {
+			free(d->policy);
+			d->policy = xstrdup(e + 7);
+		} else if (!strncmp(e, "host-nodes=", 11)) {
+			struct cpulist hn;
+
+			cpulist_init(&hn);
+			if (!cpulist_parse(&hn, e + 11, NULL)) {
+				size_t k;
+
+				for (k = 0; k < hn.n; k++)
+					cpulist_add(&d->host_nodes, hn.ids[k]);
+			}
+			cpulist_release(&hn);
+		}
+		free(e);
+	}
+}
+
+static int cmp_vnode(const void *a, const void *b)
+{
+	const struct hv_vnode *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+struct hv_vnode *kvm_vnuma_from_cmdline(char *const *argv, size_t argc, size_t *n)
+{
+	struct hv_vnode *v = NULL;
+	size_t i, cap = 0;
+
+	*n = 0;
+	for (i = 1; i + 1 < argc; i++) {
+		const char *p = argv[i + 1];
+		struct hv_vnode *d;
+		char *e;
+
+		if (strcmp(argv[i], "-numa") && strcmp(argv[i], "--numa"))
+			continue;
+		if (strncmp(p, "node", 4) || (p[4] != ',' && p[4] != '\0'))
+			continue; /* dist, cpu, hmat-*: not a node */
+		VP_GROW(v, cap, *n + 1);
+		d = &v[*n];
+		memset(d, 0, sizeof(*d));
+		d->id = (int)*n;
+		cpulist_init(&d->vcpus);
+		cpulist_init(&d->host_nodes);
+		(*n)++;
+		e = next_opt(&p); /* "node" */
+		free(e);
+		while (*p) {
+			e = next_opt(&p);
+			if (!strncmp(e, "nodeid=", 7)) {
+				d->id = atoi(e + 7);
+			} else if (!strncmp(e, "cpus=", 5)) {
+				struct cpulist c;
+
+				cpulist_init(&c);
+				if (!cpulist_parse(&c, e + 5, NULL)) {
+					size_t k;
+
+					for (k = 0; k < c.n; k++)
+						cpulist_add(&d->vcpus, c.ids[k]);
+				}
+				cpulist_release(&c);
+			} else if (!strncmp(e, "memdev=", 7)) {
+				free(d->memdev);
+				d->memdev = xstrdup(e + 7);
+			} else if (!strncmp(e, "mem=", 4)) {
+				uint64_t b = qemu_size(e + 4, strlen(e + 4));
+
+				/* legacy mem=: MiB without a suffix */
+				d->size = isdigit((unsigned char)e[strlen(e) - 1]) ? b << 20 : b;
+			}
+			free(e);
+		}
+	}
+	for (i = 1; *n && i + 1 < argc; i++) {
+		if (strcmp(argv[i], "-object") && strcmp(argv[i], "--object"))
+			continue;
+		if (argv[i + 1][0] == '{')
+			backend_json(argv[i + 1], v, *n);
+		else
+			backend_opts(argv[i + 1], v, *n);
+	}
+	for (i = 0; i < *n; i++)
+		if (!v[i].policy)
+			v[i].policy = xstrdup("default");
+	if (*n > 1)
+		qsort(v, *n, sizeof(*v), cmp_vnode);
+	return v;
+}
+
+/*
+ * Which guest RAM mapping of numa_maps is each virtual node's backend: the
+ * mapping of the backend's size whose policy names the backend's host nodes
+ * ("bind:1", "interleave:0-1", "prefer:0"), else the one mapping of its size
+ * that no other backend took so.  Its pages per node go to mem_node;
+ * otherwise mem_why says why not.
+ */
+static void vnuma_backing(const struct numa_maps *nm, struct hv_vnode *v, size_t n)
+{
+	const struct numa_map **hit = xcalloc(n ? n : 1, sizeof(*hit));
+	size_t k, i, *same = xcalloc(n ? n : 1, sizeof(size_t));
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (k = 0; k < n; k++) {
+			struct hv_vnode *d = &v[k];
+			const struct numa_map *one = NULL;
+			size_t match = 0, free_same = 0, o;
+			char want[48] = "";
+
+			if (hit[k] || !d->memdev || !d->size)
+				continue;
+			if (d->host_nodes.n && d->policy && strcmp(d->policy, "default")) {
+				struct sbuf sb = SBUF_INIT;
+
+				cpulist_format(&d->host_nodes, &sb);
+				snprintf(want, sizeof(want), "%s:%s", !strcmp(d->policy, "preferred") ?
+					 "prefer" : d->policy, sbuf_str(&sb));
+				sbuf_release(&sb);
+			}
+			same[k] = 0;
+			for (i = 0; i < nm->n; i++) {
+				const struct numa_map *m = &nm->maps[i];
+				uint64_t len = m->end > m->start ? m->end - m->start : 0;
+				bool taken = false;
+
+				if (!numa_map_is_guest_ram(m, GUEST_RAM_MIN) || len != d->size)
+					continue;
+				same[k]++;
+				for (o = 0; o < n; o++)
+					taken |= hit[o] == m;
+				if (taken)
+					continue;
+				if (pass == 0 && *want && !strcmp(m->policy, want)) {
+					match++;
+					one = m;
+				} else if (pass == 1) {
+					free_same++;
+					one = m;
+				}
+			}
+			if ((pass == 0 && match == 1) || (pass == 1 && free_same == 1))
+				hit[k] = one;
+		}
+	}
+	for (k = 0; k < n; k++) {
+		struct hv_vnode *d = &v[k];
+
+		free(d->mem_node);
+		free(d->mem_why);
+		d->mem_node = NULL;
+		d->n_mem_nodes = 0;
+		if (!d->memdev || !d->size) {
+			d->mem_why = xstrdup(d->memdev ? "its backend's size is not on the command line" :
+					     "no memory backend (memdev=) for it");
+			continue;
+		}
+		if (!hit[k]) {
+			d->mem_why = same[k] ? xasprintf("%zu guest RAM mappings of its size in "
+							 "numa_maps: which is its backend cannot be told",
+							 same[k]) :
+					       xstrdup("no guest RAM mapping of its size in numa_maps");
+			continue;
+		}
+		d->n_mem_nodes = nm->n_nodes;
+		d->mem_node = xcalloc(nm->n_nodes ? (size_t)nm->n_nodes : 1, sizeof(uint64_t));
+		for (i = 0; i < (size_t)hit[k]->n_nodes && (int)i < nm->n_nodes; i++)
+			d->mem_node[i] = numa_map_node_bytes(hit[k], (int)i);
+		d->mem_why = xasprintf("numa_maps: the mapping at %" PRIx64 "%s", hit[k]->start,
+				       same[k] > 1 ? " (of its size: the one with its policy, or "
+						     "the one no other backend took)" :
+						     ", the one of its size");
+	}
+	free(hit);
+	free(same);
+}
+
 /* Configured RAM from "-m 1024", "-m 1G", "-m size=1G,slots=..."; 0 when absent. */
 static uint64_t mem_from_cmdline(char *const *argv, size_t argc)
 {
@@ -489,6 +768,7 @@ static void read_guest_ram(const struct hv_ctx *ctx, struct hv_vm *vm)
 		snprintf(vm->mem_reason, sizeof(vm->mem_reason), "%s", e.msg);
 		return;
 	}
+	vnuma_backing(&nm, vm->vnodes, vm->n_vnodes);
 	vm->n_mem_nodes = nm.n_nodes;
 	vm->mem_node = xcalloc(nm.n_nodes ? (size_t)nm.n_nodes : 1, sizeof(uint64_t));
 	for (i = 0; i < nm.n; i++) {
@@ -834,6 +1114,107 @@ static void vcpus_from_debugfs(const struct hv_ctx *ctx, struct hv_vm *vm, const
 		     "KVM debugfs entry");
 }
 
+/*
+ * Whether thread tid of QEMU pid, named comm, moves the VM's I/O: its main
+ * loop (tid == pid), an IOThread ("IO " and its object id; libvirt's ids are
+ * "iothreadN", whose N is *id), or a vhost worker of this QEMU ("vhost-PID",
+ * a thread of the process from Linux 6.4 on).  A name of 15 bytes may be cut
+ * short by the kernel: its IOThread number is then not known (-1).
+ */
+static bool io_kind_of(const char *comm, int pid, int tid, enum hv_io_kind *kind, int *id)
+{
+	int n;
+	char c;
+
+	*id = -1;
+	if (tid == pid) {
+		*kind = HV_IO_MAIN;
+		return true;
+	}
+	if (!strncmp(comm, "IO ", 3)) {
+		*kind = HV_IO_IOTHREAD;
+		if (strlen(comm) < 15 && sscanf(comm + 3, "iothread%d%c", &n, &c) == 1 && n >= 0)
+			*id = n;
+		return true;
+	}
+	if (sscanf(comm, "vhost-%d%c", &n, &c) == 1 && n == pid) {
+		*kind = HV_IO_VHOST;
+		return true;
+	}
+	return false;
+}
+
+/* A kernel thread named "vhost-PID": the vhost worker of process PID (before Linux 6.4). */
+static bool vhost_owner(const char *comm, int *owner)
+{
+	int n;
+	char c;
+
+	if (sscanf(comm, "vhost-%d%c", &n, &c) != 1 || n <= 0)
+		return false;
+	*owner = n;
+	return true;
+}
+
+static struct hv_iothread *add_io(struct hv_vm *vm, enum hv_io_kind kind, int id, int tid)
+{
+	struct hv_iothread *io;
+
+	vm->io = xrealloc(vm->io, (vm->n_io + 1) * sizeof(*vm->io));
+	io = &vm->io[vm->n_io++];
+	memset(io, 0, sizeof(*io));
+	io->kind = kind;
+	io->id = id;
+	io->tid = tid;
+	io->cpu = io->node = -1;
+	io->cpu_time_s = NAN;
+	cpulist_init(&io->affinity);
+	return io;
+}
+
+/* An I/O thread's place from its stat (st, or read when NULL) and, with aff, its status. */
+static void io_read(const struct hv_ctx *ctx, int pid, const struct task_stat *st,
+		    struct hv_iothread *io, bool aff)
+{
+	struct task_stat mine;
+	struct task_status status;
+
+	if (!st && !task_stat_read(ctx->root, pid, io->tid, &mine, NULL))
+		st = &mine;
+	if (st) {
+		free(io->name);
+		io->name = xstrdup(st->comm);
+		io->cpu = st->processor;
+		io->node = hv_cpu_node(ctx, io->cpu);
+		io->cpu_time_s = (double)(st->utime + st->stime) / (double)task_ticks_per_sec();
+	}
+	if (aff && !task_status_read(ctx->root, pid, io->tid, &status, NULL)) {
+		if (status.have_cpus)
+			cpulist_copy(&io->affinity, &status.cpus_allowed);
+		task_status_release(&status);
+	}
+}
+
+static int cmp_io(const void *a, const void *b)
+{
+	const struct hv_iothread *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* The VM of QEMU pid among out's from first; NULL none. */
+static struct hv_vm *vm_of_pid(struct hv_vm_list *out, size_t first, int pid)
+{
+	size_t i;
+
+	for (i = first; i < out->n; i++)
+		if (out->vms[i].adapter == HVA_KVM && out->vms[i].pid == pid)
+			return &out->vms[i];
+	return NULL;
+}
+
 /* Keep the other threads ascending after the debugfs swap-removal. */
 static void sort_other(struct hv_vm *vm)
 {
@@ -879,6 +1260,7 @@ static void scan_one(const struct hv_ctx *ctx, int pid, uint64_t start_ticks, ch
 	}
 	vm->mem_size = mem_from_cmdline(argv, argc);
 	vm_pci(ctx->root, argv, argc, &vm->pci, &vm->n_pci);
+	vm->vnodes = kvm_vnuma_from_cmdline(argv, argc, &vm->n_vnodes);
 	for (i = 1; i + 1 < argc; i++)
 		if (!strcmp(argv[i], "-uuid") || !strcmp(argv[i], "--uuid"))
 			vm->uuid = xstrdup(argv[i + 1]);
@@ -901,8 +1283,13 @@ static void scan_one(const struct hv_ctx *ctx, int pid, uint64_t start_ticks, ch
 				accel = !strcmp(acc, "KVM") ? "kvm" : !strcmp(acc, "TCG") ? "tcg" : NULL;
 			from_comm = true;
 		} else {
+			enum hv_io_kind kind;
+			int id;
+
 			VP_GROW(vm->other_tids, cap_other, vm->n_other + 1);
 			vm->other_tids[vm->n_other++] = tids[i];
+			if (io_kind_of(st.comm, pid, tids[i], &kind, &id))
+				io_read(ctx, pid, &st, add_io(vm, kind, id, tids[i]), true);
 		}
 	}
 	if (from_comm)
@@ -936,8 +1323,9 @@ static int kvm_scan_cached(const struct hv_ctx *ctx, struct hv_vm_list *out, str
 
 int hv_kvm_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err)
 {
-	int *pids = NULL, ret;
-	size_t n = 0, i;
+	int *pids = NULL, ret, owner;
+	size_t n = 0, i, first = out->n, nvh = 0, capvh = 0;
+	struct { int tid, owner; } *vh = NULL;
 
 	if (ctx->cache)
 		return kvm_scan_cached(ctx, out, err);
@@ -950,8 +1338,17 @@ int hv_kvm_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err 
 		size_t argc = 0;
 
 		/* processes vanish while we look: skip them quietly */
-		if (proc_cmdline(ctx->root, pids[i], &argv, &argc, NULL) || !argc)
+		if (proc_cmdline(ctx->root, pids[i], &argv, &argc, NULL))
 			goto next;
+		if (!argc) { /* a kernel thread: a QEMU's vhost worker? */
+			if (!task_stat_read(ctx->root, pids[i], 0, &st, NULL) &&
+			    vhost_owner(st.comm, &owner)) {
+				VP_GROW(vh, capvh, nvh + 1);
+				vh[nvh].tid = pids[i];
+				vh[nvh++].owner = owner;
+			}
+			goto next;
+		}
 		if (task_stat_read(ctx->root, pids[i], 0, &st, NULL))
 			goto next;
 		if (kvm_is_qemu(argv[0], st.comm))
@@ -959,6 +1356,16 @@ int hv_kvm_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err 
 next:
 		vp_free_names(argv, argc);
 	}
+	for (i = 0; i < nvh; i++) {
+		struct hv_vm *vm = vm_of_pid(out, first, vh[i].owner);
+
+		if (vm)
+			io_read(ctx, vh[i].tid, NULL, add_io(vm, HV_IO_VHOST, -1, vh[i].tid), true);
+	}
+	for (i = first; i < out->n; i++)
+		if (out->vms[i].n_io > 1)
+			qsort(out->vms[i].io, out->vms[i].n_io, sizeof(*out->vms[i].io), cmp_io);
+	free(vh);
 	free(pids);
 	return 0;
 }
@@ -1074,6 +1481,8 @@ static void proc_release(struct hv_cache *c, struct kvm_proc *p)
 	free(p->alias_source);
 	free(p->xml_uuid);
 	hv_pcidevs_free(p->pci, p->n_pci);
+	hv_vnodes_free(p->vnodes, p->n_vnodes);
+	cpulist_release(&p->vh_aff);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -1177,6 +1586,7 @@ static void list_threads(const struct hv_ctx *ctx, struct kvm_proc *p, uint64_t 
 		}
 		th[i].tid = tids[i];
 		th[i].index = -1;
+		th[i].io_id = -1;
 		th[i].first_ns = now;
 		cpulist_init(&th[i].affinity);
 	}
@@ -1263,7 +1673,9 @@ static void scan_threads(const struct hv_ctx *ctx, struct hv_cache *c, struct kv
 		int idx, cpu = -1;
 		bool have_ss = false, stat_read = true;
 
-		if (t->index < 0 && t->named_ns && now - t->first_ns >= YOUNG_NS &&
+		bool st_ok = false;
+
+		if (t->index < 0 && !t->io && t->named_ns && now - t->first_ns >= YOUNG_NS &&
 		    !due(now, t->named_ns, c->o.recheck_ns))
 			goto other;
 		/* a vCPU whose CPU the source knows: its stat on the stat_ns clock (the costlier
@@ -1292,11 +1704,16 @@ static void scan_threads(const struct hv_ctx *ctx, struct hv_cache *c, struct kv
 			continue;
 		}
 		t->named_ns = now;
+		st_ok = stat_read;
 		if (sscanf(st.comm, "CPU %d/%15s", &idx, acc) != 2 || idx < 0) {
+			enum hv_io_kind kind;
+
 			t->index = -1;
 			close_fds(c, t);
+			t->io = io_kind_of(st.comm, p->pid, t->tid, &kind, &t->io_id) ? 1 + (int)kind : 0;
 			goto other;
 		}
+		t->io = 0;
 		open_fds(c, ctx, p->pid, t);
 		if (t->index != idx)
 			t->slow_ns = 0;
@@ -1341,6 +1758,16 @@ static void scan_threads(const struct hv_ctx *ctx, struct hv_cache *c, struct kv
 other:
 		VP_GROW(vm->other_tids, cap_other, vm->n_other + 1);
 		vm->other_tids[vm->n_other++] = t->tid;
+		if (t->io && st_ok) {
+			struct hv_iothread *io = add_io(vm, (enum hv_io_kind)(t->io - 1), t->io_id,
+							t->tid);
+
+			io_read(ctx, p->pid, &st, io, false);
+			if (due(now, t->slow_ns, c->o.slow_ns))
+				thread_slow(ctx, p, t, now);
+			if (t->have_affinity)
+				cpulist_copy(&io->affinity, &t->affinity);
+		}
 	}
 }
 
@@ -1368,6 +1795,8 @@ static void cached_guest_ram(const struct hv_ctx *ctx, const struct hv_cache *c,
 
 		memset(&tmp, 0, sizeof(tmp));
 		tmp.pid = p->pid;
+		tmp.vnodes = p->vnodes; /* their pages found in place, kept with p */
+		tmp.n_vnodes = p->n_vnodes;
 		read_guest_ram(ctx, &tmp);
 		p->mem_cost_ns = vp_now_ns() - t0;
 		free(p->mem_node);
@@ -1515,6 +1944,8 @@ static void scan_cached_one(const struct hv_ctx *ctx, struct hv_cache *c, struct
 	sort_other(vm);
 	vm->accel = accel ? xstrdup(accel) : NULL;
 	cached_guest_ram(ctx, c, p, vm, now);
+	vm->vnodes = hv_vnodes_dup(p->vnodes, p->n_vnodes);
+	vm->n_vnodes = vm->vnodes ? p->n_vnodes : 0;
 	cached_run_state(ctx, c, p, vm, now, run, have_run);
 	if (!vm->alias) /* KubeVirt's libvirt runs in the pod: no status file here */
 		vm->alias = kvm_vm_alias(vm->name, NULL, vm->cgroup, &vm->alias_source);
@@ -1525,7 +1956,8 @@ static int kvm_scan_cached(const struct hv_ctx *ctx, struct hv_vm_list *out, str
 	struct hv_cache *c = ctx->cache;
 	uint64_t now = vp_now_ns();
 	int *pids = NULL, ret;
-	size_t n = 0, i, j = 0, k = 0, n_qemu = 0;
+	size_t n = 0, i, j = 0, k = 0, n_qemu = 0, first = out->n, nvh = 0, capvh = 0;
+	size_t *vh = NULL;           /* np's vhost kernel threads */
 	struct kvm_proc *np;
 
 	ret = proc_list(ctx->root, &pids, &n, err);
@@ -1560,8 +1992,13 @@ static int kvm_scan_cached(const struct hv_ctx *ctx, struct hv_vm_list *out, str
 			}
 		}
 		if (!p->qemu) {
-			if (p->checked_ns && now - p->first_ns >= YOUNG_NS &&
-			    !due(now, p->checked_ns, c->o.recheck_ns)) {
+			if (p->vhost_of > 0) { /* a vhost worker: read with its QEMU, below */
+				VP_GROW(vh, capvh, nvh + 1);
+				vh[nvh++] = k++;
+				continue;
+			}
+			if (p->kthread || (p->checked_ns && now - p->first_ns >= YOUNG_NS &&
+					   !due(now, p->checked_ns, c->o.recheck_ns))) {
 				k++;
 				continue;
 			}
@@ -1569,6 +2006,16 @@ static int kvm_scan_cached(const struct hv_ctx *ctx, struct hv_vm_list *out, str
 			/* processes vanish while we look: skip them quietly */
 			if (proc_cmdline(ctx->root, p->pid, &argv, &argc, NULL) || !argc ||
 			    leader_stat(ctx->root, p->pid, &st) || !kvm_is_qemu(argv[0], st.comm)) {
+				/* a kernel thread: a QEMU's vhost worker, or never looked at again */
+				if (!argc && !leader_stat(ctx->root, p->pid, &st)) {
+					if (vhost_owner(st.comm, &p->vhost_of)) {
+						VP_GROW(vh, capvh, nvh + 1);
+						vh[nvh++] = k;
+					} else if (now - p->first_ns >= YOUNG_NS &&
+						   (st.ppid == 2 || p->pid == 2)) {
+						p->kthread = true; /* kthreadd names it as it starts */
+					}
+				}
 				vp_free_names(argv, argc);
 				k++;
 				continue;
@@ -1577,12 +2024,46 @@ static int kvm_scan_cached(const struct hv_ctx *ctx, struct hv_vm_list *out, str
 			p->argv = argv;
 			p->argc = argc;
 			vm_pci(ctx->root, argv, argc, &p->pci, &p->n_pci);
+			p->vnodes = kvm_vnuma_from_cmdline(argv, argc, &p->n_vnodes);
 			p->start_ticks = st.starttime;
 		}
 		scan_cached_one(ctx, c, p, &st, now, out);
 		n_qemu++;
 		k++;
 	}
+	/* the vhost kernel threads, with their QEMU's VM: their stat at every scan (a gone or
+	 * renamed one is looked at afresh), their affinity every slow_ns */
+	for (i = 0; i < nvh; i++) {
+		struct kvm_proc *p = &np[vh[i]];
+		struct hv_vm *vm = vm_of_pid(out, first, p->vhost_of);
+		struct task_stat st;
+		struct hv_iothread *io;
+		int owner;
+
+		if (!vm)
+			continue;
+		if (task_stat_read(ctx->root, p->pid, p->pid, &st, NULL) ||
+		    !vhost_owner(st.comm, &owner) || owner != p->vhost_of) {
+			p->vhost_of = 0; /* gone, or its pid another's: looked at afresh */
+			p->checked_ns = 0;
+			p->first_ns = now;
+			continue;
+		}
+		io = add_io(vm, HV_IO_VHOST, -1, p->pid);
+		if (due(now, p->vh_aff_ns, c->o.slow_ns)) {
+			io_read(ctx, p->pid, &st, io, true);
+			cpulist_release(&p->vh_aff);
+			cpulist_copy(&p->vh_aff, &io->affinity);
+			p->vh_aff_ns = now;
+		} else {
+			io_read(ctx, p->pid, &st, io, false);
+			cpulist_copy(&io->affinity, &p->vh_aff);
+		}
+	}
+	for (i = first; i < out->n; i++)
+		if (out->vms[i].n_io > 1)
+			qsort(out->vms[i].io, out->vms[i].n_io, sizeof(*out->vms[i].io), cmp_io);
+	free(vh);
 	while (j < c->n)
 		proc_release(c, &c->p[j++]);
 	free(c->p);

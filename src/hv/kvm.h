@@ -19,6 +19,15 @@ char *kvm_name_from_cmdline(char *const *argv, size_t argc);
  * normalised "DDDD:BB:SS.F" strings (free each and the array), NULL none.
  */
 char **kvm_vfio_from_cmdline(char *const *argv, size_t argc, size_t *n);
+/*
+ * The guest's virtual NUMA nodes in a command line: each "-numa node,nodeid=
+ * N,cpus=A-B[,cpus=C],memdev=ID" (or legacy mem=SIZE) with the size=,
+ * policy= and host-nodes= of the "-object memory-backend-*,id=ID,..." it
+ * names (also libvirt's JSON -object).  Heap array of *n sorted by id
+ * (hv_vnodes_free()), NULL none; mem_node is left for numa_maps.
+ */
+struct hv_vnode;
+struct hv_vnode *kvm_vnuma_from_cmdline(char *const *argv, size_t argc, size_t *n);
 /* The VM name in a libvirt cgroup path (systemd or cgroupfs layout); heap or NULL. */
 char *kvm_name_from_cgroup(const char *path);
 /* The VM's cgroup from a thread's: libvirt's emulator/vcpuN/iothreadN leaf and "libvirt" dropped; heap. */

@@ -1783,6 +1783,10 @@ static void total_rows_add(struct rec_total *t, struct total_rows *tr, struct co
 			dst->mem_reason = NULL;
 			dst->pci = NULL;
 			dst->n_pci = 0;
+			dst->io = NULL;
+			dst->n_io = 0;
+			dst->vnodes = NULL;
+			dst->n_vnodes = 0;
 			dst->inputs = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
 			for (k = 0; k < m->n_inputs; k++)
 				dst->inputs[k] = NAN;
@@ -1818,6 +1822,16 @@ static void total_rows_add(struct rec_total *t, struct total_rows *tr, struct co
 			hv_pcidevs_free(dst->pci, dst->n_pci);
 			dst->pci = hv_pcidevs_dup(src->pci, src->n_pci);
 			dst->n_pci = src->n_pci;
+		}
+		if (src->n_io) { /* where they ran last (live only: not in the schema) */
+			hv_iothreads_free(dst->io, dst->n_io);
+			dst->io = hv_iothreads_dup(src->io, src->n_io);
+			dst->n_io = src->n_io;
+		}
+		if (src->n_vnodes) {
+			hv_vnodes_free(dst->vnodes, dst->n_vnodes);
+			dst->vnodes = hv_vnodes_dup(src->vnodes, src->n_vnodes);
+			dst->n_vnodes = src->n_vnodes;
 		}
 		if (src->mem_node) {
 			free(dst->mem_node);

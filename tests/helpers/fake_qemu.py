@@ -5,7 +5,9 @@
 # BUSY of every 100 ms (FAKE_QEMU_BUSY, default 0.02 s) so that its task-clock counts; SIGUSR1
 # adds one more vCPU thread (QEMU's own hot-plug under software emulation is unreliable).  With
 # -qmp, it answers QMP's greeting, qmp_capabilities and query-status; SIGUSR2 toggles paused
-# (its vCPU threads then sleep, as a stopped QEMU's do).
+# (its vCPU threads then sleep, as a stopped QEMU's do).  FAKE_QEMU_IO=1 adds the threads that
+# move a VM's I/O as QEMU and Linux 6.4+ name them: an IOThread "IO iothread1" and a vhost worker
+# "vhost-PID" (a thread of the QEMU process since 6.4), each sleeping.
 import os, signal, socket, sys, threading, time
 
 args = sys.argv[1:]
@@ -81,8 +83,18 @@ def toggle(*_):
 signal.signal(signal.SIGUSR1, lambda *_: add_vcpu())
 signal.signal(signal.SIGUSR2, toggle)
 signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+def io_thread(name):
+    with open("/proc/self/task/%d/comm" % threading.get_native_id(), "w") as f:
+        f.write(name)
+    while True:
+        time.sleep(1)
+
+
 for _ in range(n):
     add_vcpu()
+if os.environ.get("FAKE_QEMU_IO") == "1":
+    for name in ("IO iothread1", "vhost-%d" % os.getpid()):
+        threading.Thread(target=io_thread, args=(name,), daemon=True).start()
 if qmp:
     threading.Thread(target=serve_qmp, args=(qmp,), daemon=True).start()
 while True:

@@ -1457,3 +1457,61 @@ TEST(kvm_vfio_devices_from_cmdline)
 	CHECK_INT(n, 0);
 	CHECK(a == NULL);
 }
+
+/*
+ * Virtual NUMA nodes from a command line, written by hand in the two forms:
+ * libvirt's (JSON -object, host-nodes as an array, size in bytes; its cells
+ * in another order than their ids) and QEMU's own options (size with a unit,
+ * host-nodes as a range, cpus= twice).  A -numa dist and a backend no node
+ * names are not nodes.
+ */
+TEST(kvm_vnuma_nodes_from_cmdline)
+{
+	char *argv[] = {
+		"qemu-system-x86_64",
+		"-object", "{\"qom-type\":\"memory-backend-ram\",\"id\":\"ram-node1\","
+			   "\"size\":536870912,\"host-nodes\":[1],\"policy\":\"bind\"}",
+		"-numa", "node,nodeid=1,cpus=2-3,memdev=ram-node1",
+		"-object", "memory-backend-memfd,id=ram-node0,size=1G,host-nodes=0-1,policy=interleave",
+		"-numa", "node,nodeid=0,cpus=0,cpus=4,memdev=ram-node0",
+		"-numa", "dist,src=0,dst=1,val=21",
+		"-object", "memory-backend-ram,id=other,size=64M,host-nodes=3,policy=bind",
+		"-numa", "node,nodeid=2,mem=256",
+	};
+	size_t n = 0;
+	struct hv_vnode *v = kvm_vnuma_from_cmdline(argv, sizeof(argv) / sizeof(argv[0]), &n);
+	struct sbuf sb = SBUF_INIT;
+
+	CHECK_INT(n, 3);
+	if (n == 3) {
+		CHECK_INT(v[0].id, 0);
+		cpulist_format(&v[0].vcpus, &sb);
+		CHECK_STR(sbuf_str(&sb), "0,4");
+		CHECK_STR(v[0].memdev, "ram-node0");
+		CHECK(v[0].size == 1073741824ull);
+		CHECK_STR(v[0].policy, "interleave");
+		sbuf_reset(&sb);
+		cpulist_format(&v[0].host_nodes, &sb);
+		CHECK_STR(sbuf_str(&sb), "0-1");
+		CHECK_INT(v[1].id, 1);
+		sbuf_reset(&sb);
+		cpulist_format(&v[1].vcpus, &sb);
+		CHECK_STR(sbuf_str(&sb), "2-3");
+		CHECK(v[1].size == 536870912ull);
+		CHECK_STR(v[1].policy, "bind");
+		CHECK_INT((int)v[1].host_nodes.n, 1);
+		CHECK_INT(v[1].host_nodes.n ? v[1].host_nodes.ids[0] : -1, 1);
+		CHECK(v[1].mem_node == NULL);
+		/* legacy mem=: MiB, no backend, no binding */
+		CHECK_INT(v[2].id, 2);
+		CHECK(v[2].memdev == NULL);
+		CHECK(v[2].size == 256ull << 20);
+		CHECK_STR(v[2].policy, "default");
+		CHECK_INT((int)v[2].vcpus.n, 0);
+	}
+	sbuf_release(&sb);
+	hv_vnodes_free(v, n);
+	v = kvm_vnuma_from_cmdline(argv, 3, &n);
+	CHECK_INT(n, 0);
+	CHECK(v == NULL);
+}
