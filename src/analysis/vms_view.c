@@ -602,11 +602,7 @@ static void json_vm(const struct vms_view *v, const struct hv_vm *vm, struct jw 
 			jw_obj_begin(w);
 			jw_kstr(w, "addr", vm->pci[d].addr);
 			jw_kstr(w, "kind", vm->pci[d].kind);
-			jw_key(w, "node");
-			if (vm->pci[d].node >= 0)
-				jw_int(w, vm->pci[d].node);
-			else
-				jw_null(w);
+			jw_kint_or_null(w, "node", vm->pci[d].node);
 			jw_obj_end(w);
 		}
 		jw_arr_end(w);
@@ -623,22 +619,10 @@ static void json_vm(const struct vms_view *v, const struct hv_vm *vm, struct jw 
 			jw_obj_begin(w);
 			jw_kstr(w, "kind", hv_io_kind_name(io->kind));
 			jw_kint(w, "tid", io->tid);
-			jw_key(w, "iothread_id");
-			if (io->id >= 0)
-				jw_int(w, io->id);
-			else
-				jw_null(w);
+			jw_kint_or_null(w, "iothread_id", io->id);
 			jw_kstr(w, "name", io->name);
-			jw_key(w, "cpu");
-			if (io->cpu >= 0)
-				jw_int(w, io->cpu);
-			else
-				jw_null(w);
-			jw_key(w, "node");
-			if (io->node >= 0)
-				jw_int(w, io->node);
-			else
-				jw_null(w);
+			jw_kint_or_null(w, "cpu", io->cpu);
+			jw_kint_or_null(w, "node", io->node);
 			json_list(w, "affinity", &io->affinity, false);
 			jw_kdouble(w, "cpu_time_s", io->cpu_time_s);
 			jw_obj_end(w);
@@ -654,11 +638,7 @@ static void json_vm(const struct vms_view *v, const struct hv_vm *vm, struct jw 
 			jw_kint(w, "id", vn->id);
 			json_list(w, "vcpus", &vn->vcpus, false);
 			jw_kstr(w, "memdev", vn->memdev);
-			jw_key(w, "size_bytes");
-			if (vn->size)
-				jw_uint(w, vn->size);
-			else
-				jw_null(w);
+			jw_kint_or_null(w, "size_bytes", vn->size ? (int64_t)vn->size : -1);
 			jw_kstr(w, "policy", vn->policy);
 			json_list(w, "host_nodes", &vn->host_nodes, false);
 			vms_json_mem_node(w, vn->mem_node, vn->n_mem_nodes);

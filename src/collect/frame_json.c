@@ -3,15 +3,6 @@
 
 #include <math.h>
 
-static void kint_or_null(struct jw *w, const char *key, int v)
-{
-	jw_key(w, key);
-	if (v >= 0)
-		jw_int(w, v);
-	else
-		jw_null(w);
-}
-
 static void factor_json(struct jw *w, const struct frame_meta *meta, const struct model *m,
 			const struct collect_frame *fr, const struct collect_row *r, int f)
 {
@@ -83,7 +74,7 @@ static void row_json(struct jw *w, const struct frame_meta *meta, const struct m
 		jw_kstr(w, "quality", r->apportioned ? "apportioned" : "measured");
 	} else if (!vcpu) {
 		jw_kstr(w, "name", r->name);
-		kint_or_null(w, "pid", r->pid);
+		jw_kint_or_null(w, "pid", r->pid);
 		jw_kint(w, "domid", r->domid);
 	}
 	if (!node) {
@@ -93,10 +84,10 @@ static void row_json(struct jw *w, const struct frame_meta *meta, const struct m
 		jw_kstr(w, "state", row_state_name(r->state));
 	}
 	if (vcpu) {
-		kint_or_null(w, "index", r->index);
-		kint_or_null(w, "tid", r->tid);
-		kint_or_null(w, "cpu", r->cpu);
-		kint_or_null(w, "node", r->node);
+		jw_kint_or_null(w, "index", r->index);
+		jw_kint_or_null(w, "tid", r->tid);
+		jw_kint_or_null(w, "cpu", r->cpu);
+		jw_kint_or_null(w, "node", r->node);
 	}
 	jw_kdouble(w, "cycles", r->cycles);
 	jw_key(w, "metrics");

@@ -341,6 +341,19 @@ static void backend_json(const char *text, struct hv_vnode *v, size_t n)
 	jv_release(&o);
 }
 
+/* Add the ids of list text ("0-1", "4") to cl: QEMU repeats cpus= and host-nodes=; a bad one adds none. */
+static void list_add_text(struct cpulist *cl, const char *text)
+{
+	struct cpulist c;
+	size_t k;
+
+	cpulist_init(&c);
+	if (!cpulist_parse(&c, text, NULL))
+		for (k = 0; k < c.n; k++)
+			cpulist_add(cl, c.ids[k]);
+	cpulist_release(&c);
+}
+
 /* The same from "memory-backend-ram,id=m0,size=1G,host-nodes=0-1,policy=bind". */
 static void backend_opts(const char *text, struct hv_vnode *v, size_t n)
 {
@@ -374,16 +387,7 @@ static void backend_opts(const char *text, struct hv_vnode *v, size_t n)
 			free(d->policy);
 			d->policy = xstrdup(e + 7);
 		} else if (!strncmp(e, "host-nodes=", 11)) {
-			struct cpulist hn;
-
-			cpulist_init(&hn);
-			if (!cpulist_parse(&hn, e + 11, NULL)) {
-				size_t k;
-
-				for (k = 0; k < hn.n; k++)
-					cpulist_add(&d->host_nodes, hn.ids[k]);
-			}
-			cpulist_release(&hn);
+			list_add_text(&d->host_nodes, e + 11);
 		}
 		free(e);
 	}
@@ -425,16 +429,7 @@ struct hv_vnode *kvm_vnuma_from_cmdline(char *const *argv, size_t argc, size_t *
 			if (!strncmp(e, "nodeid=", 7)) {
 				d->id = atoi(e + 7);
 			} else if (!strncmp(e, "cpus=", 5)) {
-				struct cpulist c;
-
-				cpulist_init(&c);
-				if (!cpulist_parse(&c, e + 5, NULL)) {
-					size_t k;
-
-					for (k = 0; k < c.n; k++)
-						cpulist_add(&d->vcpus, c.ids[k]);
-				}
-				cpulist_release(&c);
+				list_add_text(&d->vcpus, e + 5);
 			} else if (!strncmp(e, "memdev=", 7)) {
 				free(d->memdev);
 				d->memdev = xstrdup(e + 7);

@@ -192,3 +192,12 @@ void jw_kmatrix(struct jw *w, const char *key, const double *m, int rows, int co
 	}
 	jw_arr_end(w);
 }
+
+void jw_kint_or_null(struct jw *w, const char *key, int64_t v)
+{
+	jw_key(w, key);
+	if (v >= 0)
+		jw_int(w, v);
+	else
+		jw_null(w);
+}

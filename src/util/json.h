@@ -43,6 +43,8 @@ void vp_fmt_double(struct sbuf *out, double v);
 /* Shorthands for "key": value inside an object. */
 void jw_kstr(struct jw *w, const char *key, const char *s);
 void jw_kint(struct jw *w, const char *key, int64_t v);
+/* key: v, or null when v < 0 (an id, CPU or node not known) */
+void jw_kint_or_null(struct jw *w, const char *key, int64_t v);
 void jw_kuint(struct jw *w, const char *key, uint64_t v);
 void jw_kdouble(struct jw *w, const char *key, double v);
 void jw_kbool(struct jw *w, const char *key, bool v);

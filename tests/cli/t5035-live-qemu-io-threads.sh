@@ -20,6 +20,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# wait_thread PID COMM: until PID has a thread named COMM, 10 s at most
+wait_thread() {
+	i=0
+	while [ $i -lt 100 ] && ! thread_named "$1" "$2" >/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 if command -v qemu-system-x86_64 >/dev/null; then
 	# 2 x 64 MiB preallocated: every page resident; m0 bound to host node 0
 	qemu-system-x86_64 -accel tcg -name "guest=$NAME,debug-threads=on" -smp 2 -m 128 \
@@ -29,12 +38,8 @@ if command -v qemu-system-x86_64 >/dev/null; then
 		-numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1 \
 		-display none -nodefaults -S >"$TRASH/qemu.log" 2>&1 &
 	QPID=$!
-	i=0
 	# the vCPU threads come after the backends are preallocated (the IOThread before)
-	while [ $i -lt 100 ] && ! thread_named "$QPID" "CPU 1/TCG" >/dev/null; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_thread "$QPID" "CPU 1/TCG"
 	IOT=$(thread_named "$QPID" "IO iothread1")
 
 	test_expect_success 'QEMU started with a thread named IO iothread1' '
@@ -65,11 +70,7 @@ if [ -x $PY ] && command -v bash >/dev/null; then
 	FAKE_QEMU_IO=1 bash -c 'exec -a qemu-system-x86_64 "$0" "$1" -name "guest=$2" -smp 1' \
 		$PY "$FAKE" "$NAME-f" &
 	FPID=$!
-	i=0
-	while [ $i -lt 100 ] && ! thread_named "$FPID" "vhost-$FPID" >/dev/null; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_thread "$FPID" "vhost-$FPID"
 	VH=$(thread_named "$FPID" "vhost-$FPID")
 
 	test_expect_success 'list vms: the vhost worker thread vhost-PID of the QEMU process (Linux 6.4+)' '
