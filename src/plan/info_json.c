@@ -354,11 +354,12 @@ void info_json(const struct platform *p, const struct coverage *cv, struct sbuf 
 
 /* ---- reading the document back (the remote client's text) ---- */
 
+/* A string member into a field: the daemon's text, cut at a whole character when longer. */
 static void rd_str(const struct jv *o, const char *key, char *dst, size_t size)
 {
 	const char *s = jv_str(o, key);
 
-	snprintf(dst, size, "%s", s ? s : "");
+	utf8_copy(dst, size, s ? s : "");
 }
 
 static bool rd_bool(const struct jv *o, const char *key)
@@ -393,7 +394,7 @@ static void rd_join(const struct jv *o, const char *key, char *dst, size_t size)
 	for (i = 0; a && i < a->n; i++)
 		if (a->items[i].type == JV_STR)
 			sbuf_addf(&sb, "%s%s", sb.len ? ", " : "", a->items[i].str);
-	snprintf(dst, size, "%s", sbuf_str(&sb));
+	utf8_copy(dst, size, sbuf_str(&sb));
 	sbuf_release(&sb);
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/fs.h"
 #include "util/sbuf.h"
 
@@ -126,14 +127,15 @@ static void field_str(const char *text, const char *key, char *dst, size_t size)
 	size_t len;
 	const char *v = plat_field(text, key, &len);
 
+	char *whole;
+
 	if (!v) {
 		dst[0] = '\0';
 		return;
 	}
-	if (len >= size)
-		len = size - 1;
-	memcpy(dst, v, len);
-	dst[len] = '\0';
+	whole = xstrndup(v, len);
+	plat_copy(dst, size, whole);   /* whole characters only */
+	free(whole);
 }
 
 /* Does the first "flags" (x86) line hold word? */

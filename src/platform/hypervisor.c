@@ -108,12 +108,17 @@ static bool cpuid_signature(struct platform *p, bool live)
 	}
 }
 
+/* The first line of a small file into buf, cut at a whole character when longer (plat_copy()). */
 static bool read_small(const char *root, const char *path, char *buf, size_t size)
 {
 	struct vp_err err = { 0, "" };
+	char line[4096];
 
 	buf[0] = '\0';
-	return vp_read_line(root, path, buf, size, &err) == 0;
+	if (vp_read_line(root, path, line, sizeof(line), &err))
+		return false;
+	plat_copy(buf, size, line);
+	return true;
 }
 
 /* Is this comm / argv[0] a QEMU system emulator? */

@@ -9,19 +9,13 @@
 
 #include "util/alloc.h"
 #include "util/fs.h"
+#include "util/sbuf.h"
 
 void plat_copy(char *dst, size_t size, const char *src)
 {
-	size_t n;
-
 	if (!size)
 		return;
-	n = src ? strlen(src) : 0;
-	if (n >= size)
-		n = size - 1;
-	if (n)
-		memcpy(dst, src, n);
-	dst[n] = '\0';
+	utf8_copy(dst, size, src ? src : "");
 }
 
 void plat_reason(char *dst, size_t size, const char *root, const struct vp_err *err)

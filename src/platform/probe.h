@@ -21,7 +21,14 @@ void probe_perm(struct platform *p, bool live);
 /* After probe_hypervisor and probe_topology: a Xen dom0's topology from xl. */
 void probe_xen_host(struct platform *p, bool live);
 
-/* Copy src into dst (size bytes), truncating; dst is always terminated. */
+/*
+ * Copy src (NULL: "") into dst (size bytes), always terminated: what the
+ * probe reads (sysfs, /proc, DMI, the kernel log, libpfm4, error messages
+ * with paths) can be longer than its field, and is then cut before the
+ * first character that does not fit whole, and a byte of no UTF-8
+ * character becomes U+FFFD (utf8_copy()), so JSON and a terminal get valid
+ * text.  A name sysfs gives is held whole (PLAT_NAME).
+ */
 void plat_copy(char *dst, size_t size, const char *src);
 
 /*

@@ -12,6 +12,7 @@
 #include "platform/platform.h"
 #include "pmu/event.h"
 #include "util/alloc.h"
+#include "util/sbuf.h"
 
 static void put(const char *path, const char *text)
 {
@@ -101,4 +102,73 @@ TEST(pmu_name_of_name_max_bytes_is_held_whole)
 	CHECK_INT(system(p), 0);
 	free(p);
 	free(pmu);
+}
+
+/* Does s hold n whole copies of the two-byte character ch and nothing else? */
+static bool repeated(const char *s, const char *ch, size_t n)
+{
+	size_t i;
+
+	if (strlen(s) != 2 * n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (memcmp(s + 2 * i, ch, 2))
+			return false;
+	return true;
+}
+
+/*
+ * Text the probe reads that is longer than its field (a CPU model name in
+ * /proc/cpuinfo, a DMI product name) is cut before the first character
+ * that does not fit whole: 100 "é" (200 bytes) into a 128-byte field keep
+ * 63 (126 bytes), where a byte cut kept 127 bytes ending in half of one;
+ * 40 "ü" (80 bytes) into 64 keep 31.
+ */
+TEST(probe_text_longer_than_its_field_is_cut_at_a_character)
+{
+	char dir[] = "/tmp/vp-test-utf8-XXXXXX";
+	const char *parts[] = { "/proc", "/sys", "/sys/class", "/sys/class/dmi", "/sys/class/dmi/id" };
+	struct platform plat;
+	struct vp_err err = { 0, "" };
+	struct sbuf sb = SBUF_INIT;
+	char *p;
+	size_t i;
+
+	if (!mkdtemp(dir)) {
+		test_fail(__FILE__, __LINE__, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		p = xasprintf("%s%s", dir, parts[i]);
+		mkdir(p, 0755);
+		free(p);
+	}
+	sbuf_addstr(&sb, "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n"
+			 "model\t\t: 85\nmodel name\t: ");
+	for (i = 0; i < 100; i++)
+		sbuf_addstr(&sb, "\xc3\xa9");
+	sbuf_addstr(&sb, "\nflags\t\t: fpu\n\n");
+	p = xasprintf("%s/proc/cpuinfo", dir);
+	put(p, sbuf_str(&sb));
+	free(p);
+	sbuf_reset(&sb);
+	for (i = 0; i < 40; i++)
+		sbuf_addstr(&sb, "\xc3\xbc");
+	sbuf_addch(&sb, '\n');
+	p = xasprintf("%s/sys/class/dmi/id/product_name", dir);
+	put(p, sbuf_str(&sb));
+	free(p);
+	sbuf_release(&sb);
+
+	CHECK_INT(platform_probe(&plat, dir, &err), 0);
+	CHECK_INT((int)sizeof(plat.cpu.model_name), 128);
+	CHECK_AT(__LINE__, repeated(plat.cpu.model_name, "\xc3\xa9", 63), "model name '%s' (%zu bytes)",
+		 plat.cpu.model_name, strlen(plat.cpu.model_name));
+	CHECK_INT((int)sizeof(plat.hv.dmi_product), 64);
+	CHECK_AT(__LINE__, repeated(plat.hv.dmi_product, "\xc3\xbc", 31), "DMI product '%s' (%zu bytes)",
+		 plat.hv.dmi_product, strlen(plat.hv.dmi_product));
+	platform_release(&plat);
+	p = xasprintf("rm -rf '%s'", dir);
+	CHECK_INT(system(p), 0);
+	free(p);
 }
