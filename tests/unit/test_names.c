@@ -2,6 +2,7 @@
 #include "test.h"
 
 #include <errno.h>
+#include <perfmon/pfmlib.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "platform/platform.h"
 #include "pmu/event.h"
+#include "pmu/libpfm.h"
 #include "util/alloc.h"
 #include "util/sbuf.h"
 
@@ -171,4 +173,38 @@ TEST(probe_text_longer_than_its_field_is_cut_at_a_character)
 	p = xasprintf("rm -rf '%s'", dir);
 	CHECK_INT(system(p), 0);
 	free(p);
+}
+
+/*
+ * The fixed fields that hold libpfm4's names hold every one of them: the
+ * bound is proved over libpfm4's own tables (every PMU it knows, present
+ * here or not), so a libpfm4 with a longer name fails here rather than
+ * cutting it in platform.cpu.pfm_pmu or libpfm_result.pmu.
+ */
+TEST(libpfm4_pmu_names_fit_their_fields)
+{
+	struct platform plat;
+	struct libpfm_result res;
+	struct vp_err err = { 0, "" };
+	size_t longest = 0, n = 0;
+	int i;
+
+	if (libpfm_init(&err))
+		SKIP("libpfm4: %s", err.msg);
+	for (i = 0; i < PFM_PMU_MAX; i++) {
+		pfm_pmu_info_t info;
+
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_pmu_info((pfm_pmu_t)i, &info) != PFM_SUCCESS || !info.name)
+			continue;
+		n++;
+		if (strlen(info.name) > longest)
+			longest = strlen(info.name);
+		CHECK_AT(__LINE__, strlen(info.name) < sizeof(plat.cpu.pfm_pmu) &&
+				   strlen(info.name) < sizeof(res.pmu),
+			 "libpfm4 PMU '%s' is longer than its fields", info.name);
+	}
+	CHECK(n > 10);
+	CHECK(longest > 3);
 }
