@@ -38,7 +38,7 @@ static int sample_here(void *ctx, struct top_state *s, bool block, struct vp_err
 }
 
 static int run_batch(struct top_state *s, long iterations, double delay, bool json,
-		     enum top_sort sort)
+		     enum top_sort sort, int view)
 {
 	struct vp_err err = { 0, "" };
 	struct sbuf sb = SBUF_INIT;
@@ -61,7 +61,7 @@ static int run_batch(struct top_state *s, long iterations, double delay, bool js
 		if (json)
 			top_render_json(s, start, &sb);
 		else
-			top_render_text(s, &sb);
+			top_render_view(s, (enum top_view)view, &sb);
 		rc = cli_write(&sb);
 		if (rc || fflush(stdout))
 			break;
@@ -70,7 +70,7 @@ static int run_batch(struct top_state *s, long iterations, double delay, bool js
 	return rc;
 }
 
-enum { OPT_NO_COUNTERS = 1100, OPT_XENTRACE, OPT_REPLAY };
+enum { OPT_NO_COUNTERS = 1100, OPT_XENTRACE, OPT_REPLAY, OPT_VIEW };
 
 /* Which VM names top --replay shows: all when none are given. */
 static bool replay_wants(const struct pipe_opts *o, const char *name)
@@ -90,7 +90,7 @@ static bool replay_wants(const struct pipe_opts *o, const char *name)
  * frames the recorded model evaluates, as report and diagnose read them.
  */
 static int run_replay(const char *path, const struct pipe_opts *o, long iterations, bool json,
-		      enum top_sort sort)
+		      enum top_sort sort, int view)
 {
 	struct recording rec;
 	struct pipeline p;
@@ -171,7 +171,7 @@ static int run_replay(const char *path, const struct pipe_opts *o, long iteratio
 		if (json)
 			top_render_json(&s, start, &sb);
 		else
-			top_render_text(&s, &sb);
+			top_render_view(&s, (enum top_view)view, &sb);
 		if ((rc = cli_write(&sb)) || fflush(stdout))
 			break;
 	}
@@ -244,6 +244,7 @@ static int run_top(int argc, char **argv)
 		{ "xentrace", no_argument, NULL, OPT_XENTRACE },
 		{ "xen-psr", no_argument, NULL, PO_XEN_PSR },
 		{ "replay", required_argument, NULL, OPT_REPLAY },
+		{ "view", required_argument, NULL, OPT_VIEW },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pipe_opts po = { .root = "/" };
@@ -263,7 +264,7 @@ static int run_top(int argc, char **argv)
 	long iterations = 0;
 	double delay = 2.0;
 	char *end;
-	int c, rc = 0;
+	int c, rc = 0, view = TOP_VIEW_ALL;
 
 	while ((c = getopt_long(argc, argv, "bn:d:s:m:j", opts, NULL)) != -1) {
 		if (c == 'm' || c == PO_MODEL_PATH || c == PO_CAL || c == PO_VM || c == PO_WAIT) {
@@ -282,6 +283,13 @@ static int run_top(int argc, char **argv)
 		case OPT_XENTRACE: xentrace = true; break;
 		case PO_XEN_PSR: xen_psr = true; break;
 		case OPT_REPLAY: replay = optarg; break;
+		case OPT_VIEW:
+			if ((view = top_view_lookup(optarg)) < 0) {
+				rc = cli_usage_error(&cmd_top, "--view '%s': one of node, vm, vcpu, "
+						     "process", optarg);
+				goto out;
+			}
+			break;
 		case 'n':
 			iterations = strtol(optarg, &end, 10);
 			if (*end || iterations <= 0) {
@@ -320,6 +328,16 @@ static int run_top(int argc, char **argv)
 		rc = cli_usage_error(&cmd_top, "unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
+	if (view != TOP_VIEW_ALL && json) {
+		rc = cli_usage_error(&cmd_top, "--view picks the rows of the --batch text; --json "
+				     "lines hold every row (nodes, vms, vcpus)");
+		goto out;
+	}
+	if (view != TOP_VIEW_ALL && !batch) {
+		rc = cli_usage_error(&cmd_top, "--view picks the rows of the --batch text; on the "
+				     "screen the keys 1 2 3 4 show nodes, VMs, vCPUs, processes");
+		goto out;
+	}
 	if (json)
 		batch = true;
 	if (replay) {
@@ -336,7 +354,7 @@ static int run_top(int argc, char **argv)
 					     "--xen-numa-dump, --wait and --root do not apply");
 			goto out;
 		}
-		rc = run_replay(replay, &po, iterations, json, sort);
+		rc = run_replay(replay, &po, iterations, json, sort, view);
 		goto out;
 	}
 	if (!batch && !isatty(1)) {
@@ -380,7 +398,7 @@ static int run_top(int argc, char **argv)
 		s.xen_tracer = tracer;
 	}
 	if (batch)
-		rc = run_batch(&s, iterations, delay, json, sort);
+		rc = run_batch(&s, iterations, delay, json, sort, view);
 	else if (cli_fronts()->screen(&s, delay, sort, sample_here, NULL, &err))
 		rc = cli_interrupted() ? 0 : cli_error(&err);
 out:
@@ -402,10 +420,10 @@ out:
 const struct cmd cmd_top = {
 	.name = "top",
 	.fn = run_top,
-	.summary = "live view of nodes, VMs and vCPUs: placement, memory spread, the five factors",
+	.summary = "live view of nodes, VMs, vCPUs and processes: placement, memory spread, the five factors",
 	.synopsis = "top [-d SECS] [--sort KEY] [--vm NAME]... [--wait] [-m NAME|FILE] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--root DIR]\n"
-		    "top --batch [-n N] [-d SECS] [--json] [--sort KEY] [--vm NAME]... [--wait] [-m NAME|FILE] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--root DIR]\n"
-		    "top --replay FILE (--batch|--json) [-n N] [--sort KEY] [--vm NAME]... [--model-path DIR]",
+		    "top --batch [--view KEY] [-n N] [-d SECS] [--json] [--sort KEY] [--vm NAME]... [--wait] [-m NAME|FILE] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--root DIR]\n"
+		    "top --replay FILE (--batch [--view KEY]|--json) [-n N] [--sort KEY] [--vm NAME]... [--model-path DIR]",
 	.description =
 		"A live view in the manner of numatop and htop.  The nodes view shows memory per\n"
 		"node, the pages allocated locally and remotely per second (numastat) and CPU load.\n"
@@ -432,13 +450,21 @@ const struct cmd cmd_top = {
 		"can be opened (kernel.perf_event_paranoid, no permission on the VMs' threads): top\n"
 		"then runs on software sources alone and says why.\n"
 		"\n"
-		"Keys: 1 nodes, 2 VMs, 3 vCPUs, Tab next view, Enter on a VM shows its vCPUs, Esc\n"
-		"or Backspace goes back; sort by c CPU, r remote (LOCAL), l LLC, s sharing, i IMC,\n"
-		"u queue, m memory, n name, < and > the previous or next key; / filters the VMs\n"
-		"and vCPUs by name (Enter applies, empty clears); ? help, q quit.  The screen fits\n"
-		"any width from 80 columns: narrower than 130, the factor columns come first and\n"
-		"Left/Right pages to the identity and resctrl columns; cells are clipped, never\n"
-		"wrapped.  NO_COLOR (any value) turns colours off; severity is then marked ! and !!.\n"
+		"The node view (key 1, --view node) shows per node its memory, load and vCPUs and\n"
+		"the five factors: each the highest cell of the vCPUs that ran on the node in the\n"
+		"sample (by cost share, else value).  The process view (key 4, --view process)\n"
+		"is numatop's main screen for VMs: per VM process (KVM: the QEMU pid; Xen: the\n"
+		"domain id) its CPU%, memory, the share of it on other nodes than its home (rmem%)\n"
+		"and the five factors.  Both fit 80 columns.\n"
+		"\n"
+		"Keys: 1 nodes, 2 VMs, 3 vCPUs, 4 processes, Tab next view, Enter on a VM shows its\n"
+		"vCPUs, Esc or Backspace goes back; sort by c CPU, r remote (LOCAL), l LLC, s\n"
+		"sharing, i IMC, u queue, m memory, n name, < and > the previous or next key; /\n"
+		"filters the VMs and vCPUs by name (Enter applies, empty clears); ? help, q\n"
+		"quit.  The screen fits any width from 80 columns: narrower than 130, the factor\n"
+		"columns come first and Left/Right pages to the identity and resctrl columns; cells\n"
+		"are clipped, never wrapped.  NO_COLOR (any value) turns colours off; severity is\n"
+		"then marked ! and !!.\n"
 		"\n"
 		"--batch prints the same rows as text every interval; --json prints one JSON object\n"
 		"per interval (JSON lines), with each factor's value, quality, reason, source,\n"
@@ -451,6 +477,8 @@ const struct cmd cmd_top = {
 		"diagnose evaluate them, in the same words; what a recording does not keep (node\n"
 		"memory, page rates, load, CPU%, affinity) is n/a.",
 	.options = "-b, --batch\tprint text instead of the screen\n"
+		   "--view node|vm|vcpu|process\twith --batch: only this view, 80 columns for node\n"
+		   "\tand process (default: nodes, VMs and vCPUs)\n"
 		   "-n, --iterations N\tstop after N samples (batch; default: until interrupted)\n"
 		   "-d, --delay SECS\tinterval between samples (default 2)\n"
 		   "-j, --json\tJSON lines (implies --batch)\n"

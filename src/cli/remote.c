@@ -672,7 +672,7 @@ static int write_raw(const struct sbuf *sb)
 /* ---- option parsing shared by the collecting commands ---- */
 
 enum { RO_VM = 2000, RO_JSON, RO_COUNT, RO_ROOT, RO_RESCTRL, RO_WAIT, RO_HARD_PIN, RO_APPLY,
-       RO_LOCAL, RO_NO_BIG, RO_NO_COUNTERS };
+       RO_LOCAL, RO_NO_BIG, RO_NO_COUNTERS, RO_VIEW };
 
 static int parse_seconds(const char *s, double *out)
 {
@@ -1407,6 +1407,7 @@ out:
 /* top: the daemon's top stream, as JSON lines or through the local text renderer. */
 struct top_ctx {
 	bool json;
+	int view;                       /* --view: enum top_view, TOP_VIEW_ALL every row */
 	long left;
 	enum top_sort sort;
 	struct top_state s;
@@ -1440,7 +1441,7 @@ static int top_event(void *ctx, const char *event, const char *data, struct vp_e
 		t->cur = v;
 		t->have = true;
 		top_sort(&t->s, t->sort);
-		top_render_text(&t->s, &sb);
+		top_render_view(&t->s, (enum top_view)t->view, &sb);
 	}
 	rc = cli_write(&sb);
 	sbuf_release(&sb);
@@ -1493,6 +1494,7 @@ static int run_top(struct rconn *c, int argc, char **argv)
 		{ "sort", required_argument, NULL, 's' },
 		{ "no-counters", no_argument, NULL, RO_NO_COUNTERS },
 		{ "resctrl", no_argument, NULL, RO_RESCTRL },
+		{ "view", required_argument, NULL, RO_VIEW },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct top_ctx t = { 0 };
@@ -1505,6 +1507,7 @@ static int run_top(struct rconn *c, int argc, char **argv)
 
 	optind = 1;
 	t.sort = TOP_SORT_NAME;
+	t.view = TOP_VIEW_ALL;
 	while ((opt = getopt_long(argc, argv, "bn:d:s:j", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'b': batch = true; break;
@@ -1512,6 +1515,12 @@ static int run_top(struct rconn *c, int argc, char **argv)
 		case RO_JSON: t.json = true; break;
 		case RO_NO_COUNTERS: break;     /* the daemon's top stream opens no counter */
 		case RO_RESCTRL: resctrl = true; break;
+		case RO_VIEW:
+			/* the node and process views are composed here from the stream's rows */
+			if ((t.view = top_view_lookup(optarg)) < 0)
+				return cli_usage_error(&cmd_top, "--view '%s': one of node, vm, vcpu, "
+						       "process", optarg);
+			break;
 		case 'n':
 			t.left = strtol(optarg, &end, 10);
 			if (*end || t.left <= 0)
@@ -1534,6 +1543,11 @@ static int run_top(struct rconn *c, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error(&cmd_top, "unexpected argument '%s'", argv[optind]);
+	if (t.view != TOP_VIEW_ALL && (t.json || !batch))
+		return cli_usage_error(&cmd_top, t.json ? "--view picks the rows of the --batch text; "
+				       "--json lines hold every row (nodes, vms, vcpus)" :
+				       "--view picks the rows of the --batch text; on the screen the "
+				       "keys 1 2 3 4 show nodes, VMs, vCPUs, processes");
 	if (t.json)
 		batch = true;
 	if (!batch && !isatty(1))
@@ -1676,6 +1690,7 @@ static const struct rflag rflags[] = {
 	{ &cmd_top, "delay", RF_SEND, NULL },
 	{ &cmd_top, "json", RF_SEND, NULL },
 	{ &cmd_top, "sort", RF_SEND, NULL },
+	{ &cmd_top, "view", RF_SEND, NULL },
 	{ &cmd_top, "vm", RF_HERE, RF_TOP },
 	{ &cmd_top, "wait", RF_HERE, RF_TOP },
 	{ &cmd_top, "model", RF_HERE, RF_TOP },

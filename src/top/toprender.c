@@ -42,26 +42,30 @@ static void rdt_legend(const struct top_state *s, struct sbuf *out)
 		}
 }
 
-void top_render_text(const struct top_state *s, struct sbuf *out)
+static const char *const vm_titles[] = { "vm", "hv", ">id", ">vcpus", ">cpu%", ">mem_MiB", ">home",
+					 ">LOCAL", ">LLC", ">SHARE", ">IMC", ">QUEUE", ">llc_MiB",
+					 ">mbm_MB/s", ">mbm_local_MB/s" };
+
+static void text_head(const struct top_state *s, struct sbuf *out)
+{
+	char b[64];
+
+	sbuf_addf(out, "vmmprof top: sample %lu, interval ", s->samples);
+	top_fmt(b, sizeof(b), "%.2f s", s->interval_s);
+	sbuf_addf(out, "%s\n\n", b);
+}
+
+static void text_nodes(const struct top_state *s, struct sbuf *out)
 {
 	/* the last three columns only with --resctrl */
 	static const char *const nt[] = { ">node", ">mem_used", ">mem_total", ">local/s", ">remote/s",
 					  ">miss/s", ">load", ">vcpus", ">llc_MiB", ">mbm_MB/s",
 					  ">mbm_local_MB/s" };
-	static const char *const vt[] = { "vm", "hv", ">id", ">vcpus", ">cpu%", ">mem_MiB", ">home",
-					  ">LOCAL", ">LLC", ">SHARE", ">IMC", ">QUEUE", ">llc_MiB",
-					  ">mbm_MB/s", ">mbm_local_MB/s" };
-	size_t n_rdt = s->rdt_on ? 0 : 3;
-	static const char *const ct[] = { "vm", ">vcpu", ">tid", ">cpu", ">node", "affinity", ">cpu%",
-					  ">LOCAL", ">LLC", ">SHARE", ">IMC", ">QUEUE" };
+	size_t n_rdt = s->rdt_on ? 0 : 3, i;
 	struct table t;
 	char b[64];
-	size_t i, from = out->len;
-	int f;
 
-	sbuf_addf(out, "vmmprof top: sample %lu, interval ", s->samples);
-	top_fmt(b, sizeof(b), "%.2f s", s->interval_s);
-	sbuf_addf(out, "%s\n\nNODES\n", b);
+	sbuf_addstr(out, "NODES\n");
 	table_init(&t, VP_ARRAY_SIZE(nt) - n_rdt, nt);
 	for (i = 0; i < s->n_nodes; i++) {
 		const struct top_node *n = &s->nodes[i];
@@ -86,9 +90,17 @@ void top_render_text(const struct top_state *s, struct sbuf *out)
 	}
 	table_render(&t, out, 0, true);
 	table_release(&t);
+}
 
-	sbuf_addstr(out, "\nVMS\n");
-	table_init(&t, VP_ARRAY_SIZE(vt) - n_rdt, vt);
+static void text_vms(const struct top_state *s, struct sbuf *out)
+{
+	size_t n_rdt = s->rdt_on ? 0 : 3, i;
+	struct table t;
+	char b[64];
+	int f;
+
+	sbuf_addstr(out, "VMS\n");
+	table_init(&t, VP_ARRAY_SIZE(vm_titles) - n_rdt, vm_titles);
 	for (i = 0; i < s->n_vms; i++) {
 		const struct top_vm *v = &s->vms[i];
 
@@ -114,8 +126,18 @@ void top_render_text(const struct top_state *s, struct sbuf *out)
 	else
 		sbuf_addstr(out, "no VMs found\n");
 	table_release(&t);
+}
 
-	sbuf_addstr(out, "\nVCPUS\n");
+static void text_vcpus(const struct top_state *s, struct sbuf *out)
+{
+	static const char *const ct[] = { "vm", ">vcpu", ">tid", ">cpu", ">node", "affinity", ">cpu%",
+					  ">LOCAL", ">LLC", ">SHARE", ">IMC", ">QUEUE" };
+	struct table t;
+	char b[64];
+	size_t i;
+	int f;
+
+	sbuf_addstr(out, "VCPUS\n");
 	table_init(&t, VP_ARRAY_SIZE(ct), ct);
 	for (i = 0; i < s->n_vcpus; i++) {
 		const struct top_vcpu *c = &s->vcpus[i];
@@ -139,6 +161,80 @@ void top_render_text(const struct top_state *s, struct sbuf *out)
 	else
 		sbuf_addstr(out, "no vCPUs\n");
 	table_release(&t);
+}
+
+/* The five factor cells of the 80-column views: 8 characters each, as the narrow screen's. */
+static void short_factors(struct sbuf *out, const struct top_cell *c)
+{
+	char b[48];
+	int f;
+
+	for (f = 0; f < TOP_NFACTORS; f++) {
+		top_fmt_factor_short(b, sizeof(b), f, &c[f], true);
+		sbuf_addf(out, " %8.8s", b);
+	}
+	sbuf_addch(out, '\n');
+}
+
+/* The node view: memory, load and vCPUs of each node, and the highest factor cells there. */
+static void text_node_view(const struct top_state *s, struct sbuf *out)
+{
+	char a[24], b[24];
+	size_t i;
+	int f;
+
+	sbuf_addstr(out, "NODES\nnode  mem_used   load  vcpus");
+	for (f = 0; f < TOP_NFACTORS; f++)
+		sbuf_addf(out, " %8s", top_factor_title(f));
+	sbuf_addch(out, '\n');
+	for (i = 0; i < s->n_nodes; i++) {
+		const struct top_node *n = &s->nodes[i];
+		struct top_cell c[TOP_NFACTORS];
+
+		top_node_factors(s, i, c);
+		top_fmt(a, sizeof(a), "%.0fM", n->mem_used / 1048576.0);
+		top_fmt(b, sizeof(b), "%.0f%%", 100.0 * n->cpu_load);
+		sbuf_addf(out, "%4d %9s %6s %6d", n->node, a, b, n->n_vcpus);
+		short_factors(out, c);
+	}
+	if (!s->n_nodes)
+		sbuf_addstr(out, "no nodes\n");
+	sbuf_addstr(out, "node factors: the highest of the vCPUs on the node (by cost share, else "
+			 "value)\n");
+}
+
+/* The process view, numatop's main screen for VMs: a process per VM, its memory away from home. */
+static void text_process_view(const struct top_state *s, struct sbuf *out)
+{
+	char a[24], c[24];
+	size_t i;
+	int f;
+
+	sbuf_addstr(out, "PROCESSES\n    pid process     cpu% rmem%");
+	for (f = 0; f < TOP_NFACTORS; f++)
+		sbuf_addf(out, " %8s", top_factor_title(f));
+	sbuf_addch(out, '\n');
+	for (i = 0; i < s->n_vms; i++) {
+		const struct top_vm *v = &s->vms[i];
+		struct top_proc p;
+
+		top_proc_row(v, &p);
+		top_fmt(a, sizeof(a), "%.1f", v->cpu_pct);
+		top_fmt(c, sizeof(c), "%.1f", 100.0 * p.remote_frac);
+		sbuf_addf(out, "%7d %-10.10s %5s %5s", v->id, v->name, a, c);
+		short_factors(out, v->factor);
+	}
+	if (!s->n_vms)
+		sbuf_addstr(out, "no VMs found\n");
+	sbuf_addstr(out, "pid: the QEMU pid (Xen: domain id); rmem%: memory on nodes other than "
+			 "home\n");
+}
+
+/* What follows the rows: ended series, the status and each factor's legend, notes. */
+static void text_foot(const struct top_state *s, struct sbuf *out)
+{
+	size_t i;
+	int f;
 
 	for (i = 0; i < s->n_ended; i++) {
 		sbuf_addtextf(out, "ended: %s %s (id %d)", s->ended[i].kind, s->ended[i].name,
@@ -171,7 +267,39 @@ void top_render_text(const struct top_state *s, struct sbuf *out)
 		sbuf_addch(out, '\n');
 	}
 	sbuf_addch(out, '\n');
+}
+
+void top_render_text(const struct top_state *s, struct sbuf *out)
+{
+	size_t from = out->len;
+
+	text_head(s, out);
+	text_nodes(s, out);
+	sbuf_addch(out, '\n');
+	text_vms(s, out);
+	sbuf_addch(out, '\n');
+	text_vcpus(s, out);
+	text_foot(s, out);
 	/* names and reasons (from the host or a daemon): no escape sequence reaches a terminal */
+	sbuf_sanitize(out, from, true);
+}
+
+void top_render_view(const struct top_state *s, enum top_view v, struct sbuf *out)
+{
+	size_t from = out->len;
+
+	if (v < 0 || v >= TOP_VIEW_N) {
+		top_render_text(s, out);
+		return;
+	}
+	text_head(s, out);
+	switch (v) {
+	case TOP_VIEW_NODE: text_node_view(s, out); break;
+	case TOP_VIEW_VM: text_vms(s, out); break;
+	case TOP_VIEW_VCPU: text_vcpus(s, out); break;
+	default: text_process_view(s, out); break;
+	}
+	text_foot(s, out);
 	sbuf_sanitize(out, from, true);
 }
 

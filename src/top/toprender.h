@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "top/topdata.h"
+#include "top/topviews.h"
 #include "util/err.h"
 #include "util/jsonread.h"
 #include "util/sbuf.h"
@@ -18,6 +19,14 @@
 
 /* One sample as --batch text. */
 void top_render_text(const struct top_state *s, struct sbuf *out);
+/*
+ * One view of a sample as --batch text (top --batch --view): the node view
+ * (memory, load, vCPUs and the five factors) and the process view (pid,
+ * name, CPU%, memory away from its home node, the five factors) fit 80
+ * columns; the VM and vCPU views are those sections of top_render_text().
+ * The factors' legend follows, as after top_render_text().
+ */
+void top_render_view(const struct top_state *s, enum top_view v, struct sbuf *out);
 /* One sample as one JSON line (with its newline); times relative to start_ns. */
 void top_render_json(const struct top_state *s, uint64_t start_ns, struct sbuf *out);
 

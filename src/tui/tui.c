@@ -1,5 +1,6 @@
-/* tui.c - the ncurses screen of `vmmprof top`: nodes, VMs and vCPUs views, sorting, drill-down, help */
+/* tui.c - the ncurses screen of `vmmprof top`: nodes, VMs, vCPUs and processes views, sorting, drill-down, help */
 #include "tui/tui.h"
+#include "top/topviews.h"
 #include "util/timeutil.h"
 #include "util/sbuf.h"
 
@@ -13,7 +14,7 @@
 #ifdef HAVE_NCURSES
 #include <curses.h>
 
-enum view { VIEW_NODES, VIEW_VMS, VIEW_VCPUS };
+enum view { VIEW_NODES, VIEW_VMS, VIEW_VCPUS, VIEW_PROCS, VIEW_N };
 
 /* Below this width the screen drops to its narrow layout (every factor within 80 columns). */
 #define WIDE_COLS 130
@@ -84,7 +85,7 @@ static bool shown(const struct ui *u, const char *name)
 
 static void header(struct ui *u, const struct top_state *s)
 {
-	static const char *const names[] = { "1:Nodes", "2:VMs", "3:vCPUs" };
+	static const char *const names[] = { "1:Nodes", "2:VMs", "3:vCPUs", "4:Procs" };
 	char b[32];
 	int i, f;
 
@@ -92,7 +93,7 @@ static void header(struct ui *u, const struct top_state *s)
 	attron(A_BOLD);
 	put("vmmprof top");
 	attroff(A_BOLD);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < VIEW_N; i++) {
 		put(" ");
 		if ((int)u->view == i)
 			attron(A_REVERSE);
@@ -104,7 +105,7 @@ static void header(struct ui *u, const struct top_state *s)
 	putf(" sort:%s %s #%lu", top_sort_name(u->sort), b, s->samples);
 	if (u->filter[0])
 		putf(" filter:%s", u->filter);
-	put(narrow() && u->view != VIEW_NODES ? (u->page ? " <-factors" : " more->") : "");
+	put(narrow() && u->view != VIEW_PROCS ? (u->page ? " <-" : " ->") : "");
 	put(" ?:help q:quit");
 	at(1, 0);
 	if (u->view == VIEW_VCPUS && u->drill >= 0) {
@@ -196,18 +197,33 @@ static void rdt_cells(const struct top_rdt *r)
 	putf(" %8s %9s", a, b);
 }
 
+/*
+ * The nodes view: memory, load, vCPUs and the five factors (each the
+ * highest cell of the vCPUs on the node, top_node_factors()); the numastat
+ * page rates on the second page of a narrow screen, after the rest on a
+ * wide one.
+ */
 static void draw_nodes(struct ui *u, const struct top_state *s)
 {
 	char a[24], b[24], c[24], d[24], e[24], f[24];
+	bool detail = narrow() && u->page;
 	size_t i;
 	int row = 3;
 
-	col_head(u, 2, s->rdt_on ? " NODE  MEM_USED MEM_TOTAL   LOCAL/s  REMOTE/s    MISS/s   LOAD  VCPUS"
-				   "  LLC_MiB  MBM_MB/s" :
-				   " NODE  MEM_USED MEM_TOTAL   LOCAL/s  REMOTE/s    MISS/s   LOAD  VCPUS");
+	if (!narrow())
+		col_head(u, 2, s->rdt_on ?
+			 " NODE  MEM_USED MEM_TOTAL   LOCAL/s  REMOTE/s    MISS/s   LOAD  VCPUS      LOCAL        LLC      SHARE        IMC      QUEUE  LLC_MiB  MBM_MB/s" :
+			 " NODE  MEM_USED MEM_TOTAL   LOCAL/s  REMOTE/s    MISS/s   LOAD  VCPUS      LOCAL        LLC      SHARE        IMC      QUEUE");
+	else if (!detail)
+		col_head(u, 2, " NODE  MEM_USED   LOAD VCPUS    LOCAL      LLC    SHARE      IMC    QUEUE");
+	else
+		col_head(u, 2, s->rdt_on ? " NODE MEM_TOTAL   LOCAL/s  REMOTE/s    MISS/s  LLC_MiB  MBM_MB/s" :
+					   " NODE MEM_TOTAL   LOCAL/s  REMOTE/s    MISS/s");
 	for (i = 0; i < s->n_nodes && row < LINES - 2; i++, row++) {
 		const struct top_node *n = &s->nodes[i];
+		struct top_cell cell[TOP_NFACTORS];
 
+		top_node_factors(s, i, cell);
 		top_fmt(a, sizeof(a), "%.0fM", n->mem_used / 1048576.0);
 		top_fmt(b, sizeof(b), "%.0fM", n->mem_total / 1048576.0);
 		top_fmt(c, sizeof(c), "%.0f", n->local_rate);
@@ -215,13 +231,60 @@ static void draw_nodes(struct ui *u, const struct top_state *s)
 		top_fmt(e, sizeof(e), "%.0f", n->miss_rate);
 		top_fmt(f, sizeof(f), "%.0f%%", 100.0 * n->cpu_load);
 		at(row, 0);
-		putf(" %4d %9s %9s %9s %9s %9s %6s %6d", n->node, a, b, c, d, e, f, n->n_vcpus);
-		if (s->rdt_on)
-			rdt_cells(&n->rdt);
+		if (!narrow()) {
+			putf(" %4d %9s %9s %9s %9s %9s %6s %6d", n->node, a, b, c, d, e, f, n->n_vcpus);
+			factor_cells(u, cell);
+			if (s->rdt_on)
+				rdt_cells(&n->rdt);
+		} else if (!detail) {
+			putf(" %4d %9s %6s %5d", n->node, a, f, n->n_vcpus);
+			factor_cells(u, cell);
+		} else {
+			putf(" %4d %9s %9s %9s %9s", n->node, b, c, d, e);
+			if (s->rdt_on)
+				rdt_cells(&n->rdt);
+		}
 	}
 	at(row + 1, 0);
-	put("local/remote: pages allocated per second on this node for local / other nodes' "
-	    "tasks (numastat)");
+	put(detail || !narrow() ? "local/remote: pages allocated per second on this node for local / "
+				  "other nodes' tasks (numastat)" :
+				  "factors: the highest of the vCPUs on the node;  Right: page rates");
+}
+
+/* The processes view (numatop's main screen for VMs): pid, CPU%, memory away from home, factors. */
+static void draw_procs(struct ui *u, const struct top_state *s)
+{
+	char a[24], c[24];
+	size_t i;
+	int row = 3, n = 0;
+
+	col_head(u, 2, narrow() ? "     PID PROCESS     CPU% RMEM%    LOCAL      LLC    SHARE      IMC    QUEUE" :
+			 "     PID PROCESS                CPU% RMEM%      LOCAL        LLC      SHARE        IMC      QUEUE");
+	for (i = 0; i < s->n_vms && row < LINES - 2; i++) {
+		const struct top_vm *v = &s->vms[i];
+		struct top_proc p;
+
+		if (!shown(u, v->name))
+			continue;
+		n++;
+		top_proc_row(v, &p);
+		top_fmt(a, sizeof(a), "%.1f", v->cpu_pct);
+		top_fmt(c, sizeof(c), "%.1f", 100.0 * p.remote_frac);
+		at(row++, 0);
+		if (narrow())
+			putf(" %7d %-10.10s %5s %5s", v->id, v->name, a, c);
+		else
+			putf(" %7d %-20.20s %5s %5s", v->id, v->name, a, c);
+		factor_cells(u, v->factor);
+	}
+	if (!n) {
+		at(row, 1);
+		put(s->n_vms ? "no VM matches the filter" : "no VMs found");
+	}
+	if (!u->editing) {
+		at(LINES - 1, 0);
+		put("PID: the QEMU pid (Xen: the domain id)  RMEM%: memory on other nodes than home");
+	}
 }
 
 static void draw_vms(struct ui *u, const struct top_state *s)
@@ -343,7 +406,7 @@ static void draw_help(const struct top_state *s)
 
 	erase();
 	help_line(0, 0, "vmmprof top - keys");
-	help_line(row++, 2, "1 2 3  nodes, VMs, vCPUs;  Tab: next view;  Left/Right: more columns");
+	help_line(row++, 2, "1 2 3 4  nodes, VMs, vCPUs, processes;  Tab: next;  Left/Right: columns");
 	help_line(row++, 2, "Up Down: select a VM;  Enter: its vCPUs;  Esc Backspace: back");
 	help_line(row++, 2, "sort: c CPU  r remote  l LLC  s sharing  i IMC  u queue  m memory  n name");
 	help_line(row++, 2, "      < > previous/next key;  /: filter by VM name;  q: quit");
@@ -382,6 +445,7 @@ static void draw(struct ui *u, const struct top_state *s)
 	case VIEW_NODES: draw_nodes(u, s); break;
 	case VIEW_VMS: draw_vms(u, s); break;
 	case VIEW_VCPUS: draw_vcpus(u, s); break;
+	default: draw_procs(u, s); break;
 	}
 	if (u->editing) {
 		at(LINES - 1, 0);
@@ -429,7 +493,8 @@ static bool key(struct ui *u, struct top_state *s, int ch)
 	case '1': u->view = VIEW_NODES; break;
 	case '2': u->view = VIEW_VMS; break;
 	case '3': u->view = VIEW_VCPUS; u->drill = -1; break;
-	case '\t': u->view = (u->view + 1) % 3; u->drill = -1; break;
+	case '4': u->view = VIEW_PROCS; break;
+	case '\t': u->view = (u->view + 1) % VIEW_N; u->drill = -1; break;
 	case 'c': u->sort = TOP_SORT_CPU; break;
 	case 'r': u->sort = TOP_SORT_REMOTE; break;
 	case 'm': u->sort = TOP_SORT_MEM; break;

@@ -75,6 +75,17 @@ test_expect_success 'top --batch: the local top text renderer over the daemon st
 	sed "s/interval [0-9.]* s/interval X s/" remote >r && sed "s/interval [0-9.]* s/interval X s/" local >l &&
 	cmp r l
 '
+
+test_expect_success 'top --batch --view node and process: composed from the stream, as locally' '
+	for v in node process; do
+		vmmprof --remote "$U" --token-file "$T" top --batch --view $v -n 1 -d 0.2 >remote &&
+		vmmprof top --batch --view $v -n 1 --root "$R" >local &&
+		sed "s/interval [0-9.]* s/interval X s/" remote >r &&
+		sed "s/interval [0-9.]* s/interval X s/" local >l &&
+		cmp r l || return 1
+	done &&
+	grep_q "^   1000 web1  *n/a  *25.0  *50.0%e" r
+'
 else
 	test_skip 'top --batch: the local top text renderer over the daemon stream' "$NO_TOP"
 fi
