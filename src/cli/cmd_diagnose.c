@@ -367,6 +367,7 @@ const struct cmd cmd_diagnose = {
 		"--yes\twith --apply: do not ask (needed when not on a terminal)\n"
 		"--allow-low-confidence\twith --apply: apply advice of low confidence too\n"
 		XENTRACE_HELP
+		XEN_IMC_HELP
 		"--xen-hard-pin\tXen: advise hard affinity (xl vcpu-pin DOM V CPUS) where the\n"
 		"\tadvice otherwise steers vCPUs with soft affinity (xl vcpu-pin DOM V - CPUS)\n"
 		"--resctrl\tmeasure each VM's LLC occupancy and memory traffic (Intel RDT,\n"

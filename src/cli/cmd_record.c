@@ -233,6 +233,7 @@ const struct cmd cmd_record = {
 		"-q, --quiet\tno progress on standard error\n"
 		XEN_NUMA_HELP
 		XENTRACE_HELP
+		XEN_IMC_HELP
 		"--resctrl\tone resctrl monitoring group per VM for its LLC occupancy and\n"
 		"\tmemory traffic, removed at the end (docs/vms.md)\n"
 		"--root DIR\tread /proc and /sys under DIR (fixture trees: per-thread counters\n"

@@ -40,6 +40,7 @@ int pipe_opt(const struct cmd *c, struct pipe_opts *o, int opt, const char *arg)
 	case PO_RESCTRL: o->resctrl = true; return 1;
 	case PO_XENTRACE: o->xentrace = true; return 1;
 	case PO_XEN_PSR: o->xen_psr = true; return 1;
+	case PO_XEN_IMC: o->xen_imc = true; return 1;
 	case PO_WAIT: {
 		char *end;
 

@@ -12,7 +12,7 @@
 
 /* Long options shared by the collecting commands: values 1000+ for getopt_long. */
 enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM, PO_XEN_NUMA, PO_RESCTRL, PO_WAIT,
-       PO_XENTRACE, PO_XEN_PSR };
+       PO_XENTRACE, PO_XEN_PSR, PO_XEN_IMC };
 
 /* Their getopt_long entries (with -m and -p as short options). */
 #define PIPE_LONGOPTS \
@@ -26,7 +26,8 @@ enum { PO_ROOT = 1000, PO_MODEL_PATH, PO_CAL, PO_VM, PO_XEN_NUMA, PO_RESCTRL, PO
 	{ "wait", optional_argument, NULL, PO_WAIT }, \
 	{ "xen-numa-dump", optional_argument, NULL, PO_XEN_NUMA }, \
 	{ "xentrace", no_argument, NULL, PO_XENTRACE }, \
-	{ "xen-psr", no_argument, NULL, PO_XEN_PSR }
+	{ "xen-psr", no_argument, NULL, PO_XEN_PSR }, \
+	{ "xen-imc", no_argument, NULL, PO_XEN_IMC }
 
 /* The help lines of --vm and --wait, for the commands that take them. */
 #define VM_WAIT_HELP \
@@ -56,6 +57,12 @@ int pipe_wait_vms(const struct pipe_opts *o, const struct platform *plat, bool b
 	"--xen-psr\tXen with psr=cmt (Intel CMT/MBM): each domain's LLC occupancy and memory\n" \
 	"\tbandwidth from 'xl psr-cmt-show' at every update, per domain; attaches the domains\n" \
 	"\twith 'xl psr-cmt-attach' for the run and detaches what it attached at the end\n"
+
+/* The help lines of --xen-imc (diagnose, record). */
+#define XEN_IMC_HELP \
+	"--xen-imc\tIntel Xeon SNB-EP..CLX: the memory controllers' CAS and RPQ counters read\n" \
+	"\tfrom PCI config space (no uncore driver: a Xen dom0), per node; programs only\n" \
+	"\tchannels nobody else uses and disables them at the end; needs root\n"
 
 /*
  * The value of --xen-numa-dump[=SECS] (arg NULL: the default, 60 s) in

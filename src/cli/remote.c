@@ -1610,6 +1610,8 @@ struct rflag {
 #define RF_EVENTS "a daemon runs models on VMs and processes, not event lists: give -m MODEL " \
 	"with -p, or count here without --remote"
 #define RF_MODEL_CMD "model check, eval and test run here: without --remote"
+#define RF_XEN_IMC "it programs the memory controllers' registers of the machine it runs on, " \
+	"and a daemon has no such setting yet: run it there without --remote"
 #define RF_TOP "the daemon's top stream covers every VM with its own model and sources"
 
 static const struct rflag rflags[] = {
@@ -1724,6 +1726,7 @@ static const struct rflag rflags[] = {
 	  "the machine it runs on: run it there" },
 	{ &cmd_diagnose, "xentrace", RF_DAEMON, NULL },
 	{ &cmd_diagnose, "xen-psr", RF_DAEMON, NULL },
+	{ &cmd_diagnose, "xen-imc", RF_HERE, RF_XEN_IMC },
 	{ &cmd_diagnose, "xen-hard-pin", RF_SEND, NULL },
 	{ &cmd_diagnose, "resctrl", RF_SEND, NULL },
 	{ &cmd_diagnose, "root", RF_DAEMON, NULL },
@@ -1741,6 +1744,7 @@ static const struct rflag rflags[] = {
 	{ &cmd_record, "xen-numa-dump", RF_DAEMON, NULL },
 	{ &cmd_record, "xentrace", RF_DAEMON, NULL },
 	{ &cmd_record, "xen-psr", RF_DAEMON, NULL },
+	{ &cmd_record, "xen-imc", RF_HERE, RF_XEN_IMC },
 	{ &cmd_record, "resctrl", RF_SEND, NULL },
 	{ &cmd_record, "root", RF_DAEMON, NULL },
 };

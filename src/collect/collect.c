@@ -31,6 +31,7 @@ int collect_new(struct collector **out, const struct collect_opts *o, struct vp_
 	vo.n_pids = o->n_pids;
 	vo.strict = o->strict;
 	vo.resctrl = o->resctrl;
+	vo.xen_imc = o->xen_imc;
 	ret = hub_view_add(c->h, &vo, &c->id, err);
 	if (ret)
 		goto fail;

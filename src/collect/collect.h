@@ -53,6 +53,8 @@ struct collect_opts {
 					   domain's CMT/MBM serve the model's resctrl.* inputs
 					   (per domain; MBM as xl's 10 ms rate at each scan x the
 					   interval); NULL off */
+	bool xen_imc;                   /* the model's uncore_imc CAS/RPQ events from PCI config
+					   space (src/source/imc_pci.h), per node, instead of perf */
 	struct hv_cache *cache;         /* the VM scans' cache to share (hv.h: top's, so that one
 					   scan serves top and its counters), the caller's, freed
 					   after the collector; NULL: the hub makes its own */

@@ -546,6 +546,7 @@ int hub_view_add(struct hub *h, const struct hub_view_opts *o, int *id, struct v
 	co.xen_tracer = h->o.xen_tracer;
 	co.xen_psr = h->o.xen_psr;
 	co.resctrl = o->resctrl;
+	co.xen_imc = o->xen_imc;
 	co.cache = h->cache;
 	ret = cview_new(&cv, &co, h->db, o->resctrl ? hub_resctrl(h) : NULL, &h->ts, err);
 	if (ret)

@@ -58,6 +58,7 @@ struct hub_view_opts {
 	bool strict;                    /* fail when a process or VM named is not there */
 	bool resctrl;                   /* one resctrl monitoring group per VM (changes the
 					   system; the views that ask share the groups) */
+	bool xen_imc;                   /* collect_opts.xen_imc */
 };
 
 struct hub;

@@ -16,6 +16,7 @@
 #include "source/cpustat.h"
 #include "source/task.h"
 #include "source/schedtrace.h"
+#include "source/imc_pci.h"
 #include "pmu/xen_pcpu.h"
 #include "analysis/xen_apportion.h"
 #include "util/alloc.h"
@@ -87,6 +88,9 @@ struct cview {
 	} *xr;
 	size_t n_xr;
 	int n_xp;                   /* pCPUs */
+	/* --xen-imc: the model's uncore_imc CAS/RPQ events from PCI config space, per node */
+	struct imc_pci *imc;        /* NULL: not read (a note says why when asked) */
+	int *imc_in;                /* per input: enum imc_ctr it is served by, -1 none */
 	struct target *t;
 	size_t n_t, cap_t;
 	struct strmap t_by_tid;     /* "tid" -> index into t */
@@ -121,7 +125,41 @@ struct check_ctx {
 	struct resctrl_vms *rdt;
 	bool resctrl;               /* asked for */
 	bool xen_psr;               /* Xen PSR serves them for Xen domains */
+	const int *imc_in;          /* --xen-imc: inputs served from PCI config space, NULL none */
+	const struct model *m;
 };
+
+/*
+ * Which IMC counter of src/source/imc_pci.h a model's uncore_imc event is
+ * (CAS_COUNT.RD event 0x04 umask 0x03, .WR 0x04/0x0c, RPQ_INSERTS 0x10,
+ * RPQ_CYCLES_NE 0x11, or the kernel's cas_count_read/write aliases); -1 other.
+ */
+static int imc_ctr_of_spec(const char *spec)
+{
+	const char *e, *u;
+	unsigned long ev, um = 0;
+
+	if (strncmp(spec, "uncore_imc", 10))
+		return -1;
+	if (strstr(spec, "/cas_count_read/"))
+		return IMC_CAS_RD;
+	if (strstr(spec, "/cas_count_write/"))
+		return IMC_CAS_WR;
+	if (!(e = strstr(spec, "event=")))
+		return -1;
+	ev = strtoul(e + 6, NULL, 0);
+	if ((u = strstr(spec, "umask=")))
+		um = strtoul(u + 6, NULL, 0);
+	if (ev == 0x04 && um == 0x03)
+		return IMC_CAS_RD;
+	if (ev == 0x04 && um == 0x0c)
+		return IMC_CAS_WR;
+	if (ev == 0x10 && !um)
+		return IMC_RPQ_INS;
+	if (ev == 0x11 && !um)
+		return IMC_RPQ_NE;
+	return -1;
+}
 
 /*
  * The inputs this stage computes per entity exist wherever it runs; the
@@ -152,6 +190,8 @@ static int check_input(void *ctx, const struct model_input *in, char **reason)
 	}
 	if (es != ES_NONE)
 		return 0;
+	if (cc->imc_in && cc->imc_in[in - cc->m->inputs] >= 0)
+		return 0; /* read from PCI config space */
 	return model_machine_check(cc->mm, in, reason);
 }
 
@@ -542,6 +582,10 @@ static void resolve_events(struct cview *c)
 
 		if (in->kind != INPUT_EVENT || !c->av.input_ok[i])
 			continue;
+		if (c->imc && c->imc_in[i] >= 0) {
+			c->in_node[i] = true; /* counted per node from PCI config space */
+			continue;
+		}
 		n_events_in++;
 		if (event_resolve(c->db, in->spec, (int)i, &c->evl, &e)) {
 			c->in_reason[i] = xasprintf("not resolved: %s", e.msg);
@@ -651,6 +695,25 @@ int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *d
 	cc.rdt = c->rdt;
 	cc.resctrl = o->resctrl;
 	cc.xen_psr = o->xen_psr != NULL;
+	cc.imc_in = NULL;
+	cc.m = m;
+	if (o->xen_imc) {
+		struct vp_err e = { 0, "" };
+
+		c->imc_in = xcalloc(m->n_inputs + 1, sizeof(int));
+		for (i = 0; i < m->n_inputs; i++)
+			c->imc_in[i] = m->inputs[i].kind == INPUT_EVENT ?
+				       imc_ctr_of_spec(m->inputs[i].spec) : -1;
+		if (imc_pci_find(c->root, o->plat, &c->imc, &e) || imc_pci_start(c->imc, &e) <= 0) {
+			note(c, "IMC counters from PCI config space: n/a: %s", e.msg);
+			imc_pci_free(c->imc);
+			c->imc = NULL;
+		} else {
+			note(c, "IMC counters from PCI config space (%s, %zu channels): CAS x 64 B per "
+			     "node, measured; shares per VM apportioned", c->imc->gen, c->imc->n);
+			cc.imc_in = c->imc_in;
+		}
+	}
 	diags_init(&d);
 	model_check_inputs(m, check_input, &cc, &c->av, &d);
 	diags_release(&d);
@@ -726,6 +789,8 @@ void cview_free(struct cview *c)
 	hv_vm_list_release(&c->gone);
 	attrib_release(&c->attrib);
 	xen_pcpu_free(c->xp);
+	imc_pci_free(c->imc);
+	free(c->imc_in);
 	free(c->xp_in);
 	free(c->xp_start);
 	free(c->xp_prev);
@@ -1327,6 +1392,66 @@ static double *xen_apportioned(struct cview *c, bool total)
 	return out;
 }
 
+/*
+ * --xen-imc: the frame's per-node counts with the IMC inputs read from PCI
+ * config space put in (heap; the hub's per-node counts, may be NULL, copied
+ * for the others).  A channel's count goes to the node of its socket's
+ * pCPUs; a socket whose pCPUs span nodes (sub-NUMA clustering) has its
+ * count split evenly among them (*nsplit set for those nodes, labelled
+ * apportioned); a node with a channel not read (someone else's, or its
+ * socket unknown) is NaN, never a partial sum.
+ */
+static double *imc_node_counts(struct cview *c, bool total, const double *ncounts,
+			       const bool *hub_split, bool **nsplit)
+{
+	const struct model *m = c->o.model;
+	const struct topology *topo = &c->o.plat->topo;
+	size_t nn = topo->n_nodes > 0 ? (size_t)topo->n_nodes : 0, ni, k, ch;
+	double *nc = xcalloc(m->n_inputs * nn + 1, sizeof(double));
+	double *v = xcalloc(c->imc->n * IMC_N_CTR + 1, sizeof(double));
+	bool *on = xcalloc(nn + 1, sizeof(bool));
+	int cpu;
+
+	*nsplit = xcalloc(nn + 1, sizeof(bool));
+	for (ni = 0; ni < nn; ni++)
+		(*nsplit)[ni] = hub_split && hub_split[ni];
+	for (k = 0; k < m->n_inputs * nn; k++)
+		nc[k] = ncounts ? ncounts[k] : NAN;
+	imc_pci_read(c->imc, total, v, NULL);
+	for (k = 0; k < m->n_inputs; k++)
+		for (ni = 0; c->imc_in[k] >= 0 && ni < nn; ni++)
+			nc[k * nn + ni] = 0;
+	for (ch = 0; ch < c->imc->n; ch++) {
+		int socket = c->imc->ch[ch].socket, n_on = 0;
+
+		memset(on, 0, nn * sizeof(bool));
+		for (cpu = 0; socket >= 0 && topo->cpu_package && cpu < topo->max_cpu; cpu++)
+			if (topo->cpu_package[cpu] == socket)
+				for (ni = 0; ni < nn; ni++)
+					if (topo->nodes[ni].id == topo->cpu_node[cpu] && !on[ni]) {
+						on[ni] = true;
+						n_on++;
+					}
+		if (!n_on && nn == 1) {   /* one node: the socket's place does not matter */
+			on[0] = true;
+			n_on = 1;
+		}
+		for (ni = 0; ni < nn; ni++) {
+			if (n_on && !on[ni])
+				continue;
+			if (n_on > 1)
+				(*nsplit)[ni] = true;
+			for (k = 0; k < m->n_inputs; k++)
+				if (c->imc_in[k] >= 0)
+					nc[k * nn + ni] += n_on ? v[ch * IMC_N_CTR + (size_t)c->imc_in[k]] /
+								  n_on : NAN;
+		}
+	}
+	free(v);
+	free(on);
+	return nc;
+}
+
 /* A Xen vCPU row's inputs counted per pCPU: its apportioned share (xen_apportioned()). */
 static void xen_row(const struct cview *c, const double *xap, int domid, struct collect_row *r)
 {
@@ -1348,7 +1473,8 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	char rdt_notes[1024] = "", gone_notes[512] = "", psr_notes[1024] = "";
 	bool any_rdt = false, any_psr = false;
 	uint64_t now;
-	double *mw, *share = NULL, *home = NULL, *xap = NULL;
+	double *mw, *share = NULL, *home = NULL, *xap = NULL, *imc_nc = NULL;
+	bool *imc_split = NULL;
 	size_t i, j, k, v = 0, n_live;
 
 	memset(f, 0, sizeof(*f));
@@ -1376,6 +1502,11 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	}
 	if (!total)
 		c->gone_shown = c->gone.n;
+	if (c->imc) {
+		imc_nc = imc_node_counts(c, total, ncounts, nsplit, &imc_split);
+		ncounts = imc_nc;
+		nsplit = imc_split;
+	}
 	if (ncounts)
 		share = vcpu_shares(c, total, counts, &home);
 	if (c->xp)
@@ -1557,6 +1688,8 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	if (any_rdt)
 		f->rdt_why[0] = '\0'; /* the nodes whose values are NaN say why themselves */
 	node_rows(c, ncounts, nsplit, f);
+	free(imc_nc);
+	free(imc_split);
 	if (!total)
 		llc_tenancy(c, f);
 	else

@@ -153,6 +153,7 @@ int pipeline_collect(struct pipeline *p, const struct pipe_opts *o, struct vp_er
 		vp_err_clear(err);
 		co.xen_tracer = p->xen_tracer;
 	}
+	co.xen_imc = o->xen_imc;
 	if (o->xen_psr) {
 		p->xen_psr = hv_xen_psr_new();
 		co.xen_psr = p->xen_psr;

@@ -33,6 +33,7 @@ struct pipe_opts {
 	bool resctrl;               /* --resctrl: one resctrl monitoring group per VM */
 	bool xentrace;              /* --xentrace: Xen residency from a running xentrace */
 	bool xen_psr;               /* --xen-psr: Xen's per-domain CMT/MBM for the run */
+	bool xen_imc;               /* --xen-imc: IMC counters from PCI config space */
 	double wait_s;              /* --wait: seconds to wait for a --vm that is not there; 0 fail */
 	/* the user's directories (the model path's and the default calibration's),
 	 * as the front end read them from its environment; NULL: none */

@@ -399,8 +399,9 @@ bool platform_xen_factor_why(const struct platform *p, int f, char *buf, size_t 
 		snprintf(buf, size, "per-domain bandwidth: Xen PSR MBM (xl psr-cmt-show "
 			 "total-mem-bandwidth): %s; memory-controller counters: dom0 has no uncore "
 			 "PMU (Linux registers none under a hypervisor; Xen >= 4.15 faults uncore MSR "
-			 "reads); the IMC's PCI/MMIO registers that dom0 owns are not read by vmmprof "
-			 "yet", psr);
+			 "reads); the IMC's own registers, which dom0 owns: --xen-imc reads them from PCI "
+			 "config space on Intel Xeon Sandy Bridge-EP to Cascade Lake (root; Ice Lake-SP "
+			 "and later keep them in MMIO: not built; AMD has none dom0 can reach)", psr);
 		return true;
 	case FACTOR_QUEUE:
 		/* no core event replaces them (CPI is every kind of stall): the

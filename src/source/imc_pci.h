@@ -34,6 +34,10 @@
  * GIDNIDMAP 0x54; on SKX 0xc0, 0xd4) on the nearest bus at or above the
  * channel's, as snbep_pci2phy_map_init(..., reverse true) does.
  *
+ * Under a fixture root the N-th read of the counters takes, where it
+ * exists, ROOT/.vmmprof-fixture/imc-config/N/DDDD:BB:DD.F (a config file)
+ * or the newest earlier one, so that counts can change between reads.
+ *
  * Ice Lake-SP and Sapphire Rapids keep the IMC counters in MMIO (the
  * device's BAR at SNR_IMC_MMIO_BASE_OFFSET 0xd0): not built.  AMD has no
  * route from dom0 (its DF/UMC counters are MSRs, which Xen faults).
@@ -56,6 +60,7 @@ struct imc_pci {
 	const char *gen;                /* "SNB-EP", "IVB-EP", "HSX", "BDX", "SKX/CLX" */
 	struct imc_chan *ch;
 	size_t n;
+	unsigned reads;                 /* counter reads so far (the start's is the first) */
 };
 
 /*

@@ -1,0 +1,133 @@
+#!/bin/sh
+# t7370-xen-imc-pci.sh - the memory controllers' counters from dom0 without
+# the kernel's uncore driver (issue 18 item 5): diagnose --xen-imc reads
+# CAS_COUNT.RD/WR from the IMC channels' PCI configuration space and gives
+# the model's uncore_imc inputs per node (measured on the node rows).
+# The fixture is the captured dom0 made an Intel Broadwell-EP (family 6
+# model 79) with pCPU 1 on socket 1, and a fabricated config space: a Ubox
+# 0x6f1e on bus 7f (node id 0) and ff (node id 1), GIDNIDMAP 0x8 (socket 0
+# is node id 0, socket 1 node id 1), an IMC channel 0x6fb0 on each bus
+# (device ids of uncore_snbep.c's bdx_uncore_pci_ids).  The N-th counter
+# read takes .vmmprof-fixture/imc-config/N/BDF.  Over the run, by hand:
+#   socket 0 (node 0): RD 15,625,000 + WR 7,812,500 CAS x 64 B = 1.5e9 B
+#   socket 1 (node 1): RD 781,250 x 64 B = 5e7 B
+# so node 0's bandwidth x the run's duration is 1.5 GB and node 1's 0.05 GB.
+. "$(dirname "$0")/lib.sh"
+
+X=$VP_DATA/xen-captured
+
+mk_intel() {
+	mkdir -p "$1" && cp -r "$X/proc" "$X/sys" "$X/.vmmprof-fixture" "$1"/ &&
+	sed -i "s/AuthenticAMD/GenuineIntel/; s/^cpu family\t: 15/cpu family\t: 6/; s/^model\t\t: 107/model\t\t: 79/" "$1/proc/cpuinfo" &&
+	sed -i "s/^  1:       1        0        1/  1:       1        1        1/" "$1/.vmmprof-fixture/xl/info-n.txt" &&
+	grep -q "^  1:       1        1        1" "$1/.vmmprof-fixture/xl/info-n.txt"
+}
+
+mk_imc() {
+	python3 - "$1" <<-\PY
+	import os, struct, sys
+	r = sys.argv[1]
+	D = r + "/sys/bus/pci/devices/"
+	def dev(bdf, did, regs):
+	    os.makedirs(D + bdf, exist_ok=True)
+	    open(D + bdf + "/vendor", "w").write("0x8086\n")
+	    open(D + bdf + "/device", "w").write("0x%04x\n" % did)
+	    cfg = bytearray(256)
+	    for off, v in regs.items():
+	        cfg[off:off + 4] = struct.pack("<I", v)
+	    open(D + bdf + "/config", "wb").write(cfg)
+	def cfg(path, rd, wr):
+	    # CAS_COUNT.RD in counter 0 (0xa0), .WR in counter 1 (0xa8), 48 bits
+	    c = bytearray(256)
+	    c[0xa0:0xa8] = struct.pack("<Q", rd)
+	    c[0xa8:0xb0] = struct.pack("<Q", wr)
+	    os.makedirs(os.path.dirname(path), exist_ok=True)
+	    open(path, "wb").write(c)
+	dev("0000:7f:10.5", 0x6f1e, {0x40: 0, 0x54: 0x8})
+	dev("0000:ff:10.5", 0x6f1e, {0x40: 1, 0x54: 0x8})
+	dev("0000:7f:14.0", 0x6fb0, {})
+	dev("0000:ff:14.0", 0x6fb0, {})
+	F = r + "/.vmmprof-fixture/imc-config/"
+	cfg(F + "1/0000:7f:14.0", 1000, 0)
+	cfg(F + "1/0000:ff:14.0", 0, 0)
+	cfg(F + "2/0000:7f:14.0", 1000 + 15625000, 7812500)
+	cfg(F + "2/0000:ff:14.0", 781250, 0)
+	PY
+}
+
+# gb N FILE: node N's bw_gbs x the run's duration (GB moved), from diagnose --json
+gb() {
+	python3 -c "
+import json, sys
+d = json.load(open(sys.argv[2]))
+n = [n for n in d[\"diagnosis\"][\"nodes\"] if n[\"node\"] == int(sys.argv[1])][0]
+print(round(n[\"bw_gbs\"] * d[\"duration_s\"], 9), n[\"quality\"])" "$1" "$2"
+}
+
+test_expect_success 'diagnose --xen-imc: CAS counts from PCI config space, per node, measured' '
+	mk_intel r && mk_imc r &&
+	vmmprof diagnose --root r -m bdx --xen-imc -d 0.3 --json >d.json 2>err &&
+	test "$(gb 0 d.json)" = "1.5 measured" &&
+	test "$(gb 1 d.json)" = "0.05 measured" &&
+	json_get d.json "j[\"notes\"]" >notes &&
+	grep_q "IMC counters from PCI config space (BDX, 2 channels)" notes &&
+	test "$(json_get d.json "j[\"inputs_not_counted\"].get(\"cas_rd\")")" = None &&
+	test "$(json_get d.json "j[\"factor_quality\"][\"imc\"]")" = apportioned
+'
+
+test_expect_success 'the event selects it programmed are disabled again at the end' '
+	python3 -c "
+import struct, sys
+c = open(sys.argv[1], \"rb\").read()
+print(struct.unpack(\"<4I\", c[0xd8:0xe8]))" r/sys/bus/pci/devices/0000:7f:14.0/config >sel &&
+	test "$(cat sel)" = "(0, 0, 0, 0)"
+'
+
+test_expect_success 'a channel someone else programmed is left alone, and its node is not measured' '
+	mk_intel busy && mk_imc busy &&
+	python3 -c "
+import struct, sys
+p = sys.argv[1]
+c = bytearray(open(p, \"rb\").read())
+c[0xd8:0xdc] = struct.pack(\"<I\", 0x00400304)
+open(p, \"wb\").write(c)" busy/sys/bus/pci/devices/0000:ff:14.0/config &&
+	vmmprof diagnose --root busy -m bdx --xen-imc -d 0.3 --json >d.json 2>err &&
+	test "$(gb 0 d.json)" = "1.5 measured" &&
+	json_get d.json "[n[\"bw_gbs\"] for n in j[\"diagnosis\"][\"nodes\"] if n[\"node\"] == 1][0]" >n1 &&
+	test "$(cat n1)" = None &&
+	python3 -c "
+import struct, sys
+print(hex(struct.unpack(\"<I\", open(sys.argv[1], \"rb\").read()[0xd8:0xdc])[0]))" busy/sys/bus/pci/devices/0000:ff:14.0/config >sel &&
+	test "$(cat sel)" = 0x400304
+'
+
+test_expect_success 'AMD (the captured dom0): n/a, no route from dom0' '
+	vmmprof diagnose --root "$X" -m bdx --xen-imc -d 0.2 --json >d.json 2>err &&
+	json_get d.json "j[\"notes\"]" >notes &&
+	grep_q "IMC counters from PCI config space: n/a: the CPU is AuthenticAMD, not Intel: AMD.s memory-controller counters (DF/UMC) are MSRs" notes
+'
+
+test_expect_success 'Intel without such devices (as under TCG): n/a, naming the generations' '
+	mk_intel none &&
+	vmmprof diagnose --root none -m bdx --xen-imc -d 0.2 --json >d.json 2>err &&
+	json_get d.json "j[\"notes\"]" >notes &&
+	grep_q "IMC counters from PCI config space: n/a: .*no Intel memory-controller channel (Sandy Bridge-EP to Cascade Lake device ids)" notes
+'
+
+test_expect_success 'Ice Lake-SP: MMIO, not built' '
+	mk_intel icx && mk_imc icx &&
+	sed -i "s/^model\t\t: 79/model\t\t: 106/" icx/proc/cpuinfo &&
+	vmmprof diagnose --root icx -m bdx --xen-imc -d 0.2 --json >d.json 2>err &&
+	json_get d.json "j[\"notes\"]" >notes &&
+	grep_q "IMC counters from PCI config space: n/a: .*Ice Lake-SP or later.*MMIO.*not built" notes
+'
+
+test_expect_success 'help: diagnose and record take --xen-imc; a dom0 factor reason names it' '
+	vmmprof help diagnose | grep -q -- "--xen-imc" &&
+	vmmprof help record | grep -q -- "--xen-imc" &&
+	vmmprof diagnose --root "$X" -d 0.2 --json >d.json 2>err &&
+	json_get d.json "j[\"unavailable\"][\"imc\"]" >imc &&
+	grep_q "xen-imc reads them from PCI config space on Intel Xeon Sandy Bridge-EP to Cascade Lake" imc
+'
+
+test_done
