@@ -28,7 +28,7 @@ static int parse_number(const char *s, double *out, double lo, double hi)
 
 static int run_record(int argc, char **argv)
 {
-	bool rotate = false;
+	bool rotate = false, kept = false;
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
@@ -106,6 +106,7 @@ static int run_record(int argc, char **argv)
 		struct rec_header h = { &p.plat, p.model, reasons, p.have_cal ? &p.cal : NULL,
 					interval, sbuf_str(&cmdline) };
 
+		kept = rotate && !access(out, F_OK);
 		if (rotate && cli_keep_old(out, &err)) {
 			rc = cli_error(&err);
 			goto out;
@@ -119,6 +120,8 @@ static int run_record(int argc, char **argv)
 		fprintf(stderr, "vmmprof record: '%s', model '%s', %zu thread(s), every %.3g s%s "
 				"(Ctrl-C stops)\n", out, p.model->name, collect_n_targets(p.col), interval,
 			isfinite(duration) ? "" : ", until stopped");
+	if (!quiet && kept)  /* perf record moves perf.data aside without a word: say where */
+		fprintf(stderr, "vmmprof record: the recording before is now '%s.old'\n", out);
 	t0 = vp_now_ns();
 	next = t0;
 	while (!cli_interrupted()) {

@@ -1275,7 +1275,7 @@ static int run_record(struct rconn *c, int argc, char **argv)
 	struct sbuf path = SBUF_INIT, data = SBUF_INIT;
 	struct vp_err err;
 	const char *outpath = NULL;
-	bool rotate = false;
+	bool rotate = false, kept = false;
 	double duration = 0;
 	char *id = NULL, *name = NULL, *end;
 	bool quiet = false;
@@ -1369,10 +1369,13 @@ static int run_record(struct rconn *c, int argc, char **argv)
 		rc = cli_error(&err);
 		goto out;
 	}
+	kept = rotate && !access(outpath, F_OK);
 	if (rotate && cli_keep_old(outpath, &err)) {
 		rc = cli_error(&err);
 		goto out;
 	}
+	if (!quiet && kept)  /* as a local record says it */
+		fprintf(stderr, "vmmprof record: the recording before is now '%s.old'\n", outpath);
 	/* as a local recording: a new file, mode 0600, never through a symbolic link */
 	{
 		int fd = vp_open_output(outpath, true, 0600, &err);

@@ -133,7 +133,8 @@ test_expect_success 'record with --remote names files as locally: -o never overw
 	expect_exit 1 vmmprof --remote "$U" --token-file "$T" record -m software -p $WL --duration 1 -o rec.vmmdb 2>err &&
 	grep_q "exists: not overwriting" err && test "$(running)" = 0 &&
 	mkdir -p def && cp rec.vmmdb def/vmmprof.vmmdb &&
-	( cd def && vmmprof --remote "$U" --token-file "$T" record -q -m software -p $WL --duration 1 -I 200 ) &&
+	( cd def && vmmprof --remote "$U" --token-file "$T" record -m software -p $WL --duration 1 -I 200 ) 2>said &&
+	grep_q "^vmmprof record: the recording before is now .vmmprof.vmmdb.old.$" said &&
 	cmp def/vmmprof.vmmdb.old rec.vmmdb && ! cmp -s def/vmmprof.vmmdb rec.vmmdb &&
 	vmmprof diagnose def/vmmprof.vmmdb --json >diag2 &&
 	test "$(running)" = 0

@@ -25,6 +25,18 @@ test_expect_success 'record -o "file:x?mode=memory" is a file of that name, not 
 	test $(grep -c ",process,sleep," r.csv) -ge 1
 '
 
+test_expect_success 'without -o: says it writes vmmprof.vmmdb, and where the one before went' '
+	mkdir def && ( cd def && vmmprof record -p $spid -d 0.25 -I 100 ) 2>err1 &&
+	grep_q "^vmmprof record: .vmmprof.vmmdb., model" err1 &&
+	grep_q "written to .vmmprof.vmmdb.$" err1 &&
+	! grep -q "before" err1 &&
+	( cd def && vmmprof record -p $spid -d 0.25 -I 100 ) 2>err2 &&
+	grep_q "^vmmprof record: the recording before is now .vmmprof.vmmdb.old.$" err2 &&
+	test -s def/vmmprof.vmmdb.old && test -s def/vmmprof.vmmdb &&
+	( cd def && vmmprof record -q -p $spid -d 0.25 -I 100 ) 2>err3 &&
+	! test -s err3
+'
+
 test_expect_success 'report and diagnose of a directory: "it is a directory", exit 1' '
 	mkdir d.vmmdb &&
 	expect_exit 1 vmmprof report d.vmmdb 2>err &&
