@@ -1106,6 +1106,13 @@ static double vcpu_steal(const struct diag_vcpu *v)
  * in % of its run + wait time (schedstat).  Not a share of cycles: the two
  * are compared in one ranking, and the evidence says so.
  */
+/* Whether v's run and wait are a mean over a window longer than the interval. */
+static bool avg_window(const struct diag_input *in, const struct diag_vcpu *v)
+{
+	return v->wait_window_s > 0 && isfinite(in->duration_s) &&
+	       v->wait_window_s > 1.25 * in->duration_s;
+}
+
 static void eval_cpu(const struct diag_input *in, struct diag_result *r)
 {
 	const struct diag_params *p = &in->params;
@@ -1150,6 +1157,16 @@ static void eval_cpu(const struct diag_input *in, struct diag_result *r)
 						"inside the guest changes it: its vCPU threads wait on "
 						"the host (vmmprof diagnose there)",
 						v->wait_ns / 1e6, v->run_ns / 1e6, pc);
+		else if (avg_window(in, v))
+			/* schedstat read every few s: the interval's share of that window's */
+			b->evidence = xasprintf("waited %.0f ms for a CPU while it ran %.0f ms "
+						"(schedstat, a mean over the last %.1f s: read every "
+						"few seconds, not at each interval): %.1f%% of its "
+						"run + wait time, comparable to, not the same as, a "
+						"factor's %% of cycles%s", v->wait_ns / 1e6,
+						v->run_ns / 1e6, v->wait_window_s, pc,
+						same > 1 ? "; it shares its CPU with other vCPUs in "
+						"view" : "");
 		else
 			b->evidence = xasprintf("waited %.0f ms for a CPU while it ran %.0f ms "
 						"(schedstat): %.1f%% of its run + wait time, "

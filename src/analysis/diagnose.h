@@ -50,6 +50,9 @@ struct diag_vcpu {
 	/* CPU contention (schedstat over the interval): NaN unknown */
 	double run_ns;               /* time on a CPU */
 	double wait_ns;              /* time runnable but waiting for a CPU */
+	double wait_window_s;        /* run_ns and wait_ns are a mean over this window spread over
+					the interval (schedstat read every few s), when longer
+					than the interval; 0 or less: the interval's own */
 	int cpu;                     /* the CPU it was last seen on; -1 unknown */
 	bool wait_steal;             /* a vCPU of the guest vmmprof runs in: wait_ns is the steal
 					time of its CPU (/proc/stat), what the hypervisor ran

@@ -109,6 +109,12 @@ struct collect_row {
 	double sched_run_ns;            /* vCPU rows: its thread's schedstat run and run-queue */
 	double sched_wait_ns;           /* wait over the frame, whatever the model reads (CPU
 					   contention); NaN unknown, 0 both in a recording */
+	double sched_window_s;          /* vCPU rows: the window in s those and the model's
+					   sched.* inputs were measured over: the frame's duration
+					   when schedstat was read at its start and end, longer when
+					   they are mean rates over the last reads spread over the
+					   frame (hv_vcpu.sched_window_ns: every 5 s on a live KVM
+					   host); 0 not known or none */
 	uint64_t *mem_node;             /* VM rows: resident bytes per node id, heap; NULL unknown */
 	int n_mem_nodes;
 	char *mem_reason;               /* VM rows: where mem_node comes from, or why it is

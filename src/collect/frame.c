@@ -843,6 +843,7 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 				v->run_ns = r->sched_run_ns;
 				v->wait_ns = r->sched_wait_ns;
 			}
+			v->wait_window_s = r->sched_window_s;
 			v->cpu = r->cpu;
 			guest_steal(f, r, v);
 			for (fi = 0; fi < FACTOR_N; fi++)

@@ -88,6 +88,8 @@ static void row_json(struct jw *w, const struct frame_meta *meta, const struct m
 		jw_kint_or_null(w, "tid", r->tid);
 		jw_kint_or_null(w, "cpu", r->cpu);
 		jw_kint_or_null(w, "node", r->node);
+		/* the window its run-queue wait (sched.* inputs, wait_frac) was measured over */
+		jw_kdouble(w, "sched_window_s", r->sched_window_s > 0 ? r->sched_window_s : NAN);
 	}
 	jw_kdouble(w, "cycles", r->cycles);
 	jw_key(w, "metrics");

@@ -1635,6 +1635,10 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 			r->inputs = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
 			vcpu_inputs(c, &vm->vcpus[j], i < n_live && !vm->vcpus[j].ended, r->ent, total,
 				    counts, r->inputs, &r->sched_run_ns, &r->sched_wait_ns);
+			/* the run-queue wait's window: this frame, or the scan's mean over more */
+			r->sched_window_s = !isfinite(r->sched_wait_ns) ? 0 :
+					    !total && vm->vcpus[j].sched_window_ns > 0 ?
+					    (double)vm->vcpus[j].sched_window_ns / 1e9 : f->duration;
 			if (share)
 				apportion_row(c, ncounts, share + v * (size_t)c->o.plat->topo.n_nodes,
 					      home ? home + v * (size_t)c->o.plat->topo.n_nodes : NULL,

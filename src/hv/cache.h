@@ -19,8 +19,15 @@ struct kvm_thread {             /* one thread of a QEMU process */
 	struct cpulist affinity;    /* Cpus_allowed_list then */
 	bool have_affinity;
 	char *cgroup;               /* its cgroup when not its VM's, NULL */
-	uint64_t prev_run_ns;       /* schedstat run time at the previous scan */
-	bool have_prev_run;
+	/* schedstat: read with stat (at every scan, or every stat_ns with a CPU source); its
+	 * run and wait reported as totals that advance by what each scan read, or between
+	 * reads by the rates over the last two reads (hv_vcpu.sched_window_ns) */
+	uint64_t ss_read_ns;        /* when last read, 0 never */
+	uint64_t ss_run, ss_wait;   /* what it said then */
+	double rate_run, rate_wait; /* ns per ns over the window ending then */
+	uint64_t ss_window_ns;      /* that window, 0 not known yet (one read) */
+	uint64_t acc_run, acc_wait; /* the totals reported (hv_vcpu.run_ns, wait_ns) */
+	uint64_t scan_ns;           /* the previous scan that reported them, 0 none */
 	/* a vCPU's stat and schedstat kept open (hv_cache_opts.keep_fds): one pread each a scan */
 	int fd_stat, fd_sched;
 	bool have_fds;

@@ -38,6 +38,11 @@ struct hv_vcpu {
 	uint64_t run_ns;           /* schedstat run time when read, 0 otherwise */
 	uint64_t wait_ns;          /* schedstat run-queue wait, with run_ns */
 	bool have_run_ns;
+	uint64_t sched_window_ns;  /* 0: run_ns and wait_ns were read at this scan (their change
+				      since the previous scan is exact); else they were not: both
+				      advanced at their mean rates over this window, the last
+				      two reads of schedstat (hv_cache_opts.stat_ns: KVM with a
+				      CPU source reads it every 5 s) */
 	char *cgroup;              /* the vCPU's own cgroup (libvirt .../vcpuN), NULL none */
 	char *comm;                /* thread name ("CPU 0/KVM"), NULL under Xen */
 	/* NUMA hinting faults (kernel NUMA balancing), filled by vms_scan(), not the adapters */
@@ -275,9 +280,11 @@ struct hv_ctx {
  *  - follows a QEMU process by its leader thread's stat (an exit or a new
  *    incarnation, pid + start, ends the entry) and lists its threads again
  *    only when their number changed, a vCPU thread went, or every recheck_ns;
- *  - reads each vCPU thread's schedstat at every scan and its stat at every
- *    scan, or every stat_ns when a CPU source says where it runs (through
- *    descriptors kept open: keep_fds), its affinity
+ *  - reads each vCPU thread's stat and schedstat at every scan, or every
+ *    stat_ns when a CPU source says where it runs (its run time and run-queue
+ *    wait then advance at their rates over the last two reads, and say so:
+ *    hv_vcpu.sched_window_ns) (through descriptors kept open: keep_fds), its
+ *    affinity
  *    (status) and cgroup every slow_ns;
  *  - reads numa_maps (which walks the guest's page tables) at most every
  *    mem_min_ns, and each VM's so seldom that all VMs' reads together take
@@ -303,9 +310,12 @@ struct hv_cache_opts {
 					   scans (at most a quarter of RLIMIT_NOFILE's hard
 					   limit; the rest is the counters'), default on */
 	uint64_t stat_ns;               /* with a CPU source (hv_cache_set_cpu_source()) and
-					   keep_fds: a vCPU's stat (state, CPU time, name) every
-					   stat_ns, its CPU from the source at the other scans;
-					   default 5 s (0: stat at every scan) */
+					   keep_fds: a vCPU's stat (state, CPU time, name) and
+					   schedstat every stat_ns (after two reads a scan apart),
+					   its CPU from the source at the other scans, its run
+					   time and run-queue wait advanced at their rates over
+					   the last two reads (hv_vcpu.sched_window_ns); default
+					   5 s (0: both at every scan) */
 };
 /*
  * Where a vCPU thread runs, known without reading its stat: the context-switch

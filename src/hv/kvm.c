@@ -1653,6 +1653,52 @@ static void thread_slow(const struct hv_ctx *ctx, const struct kvm_proc *p, stru
 	t->slow_ns = now;
 }
 
+/*
+ * A vCPU's run time and run-queue wait for this scan (now): with ss, what its
+ * schedstat says (the first read starts the totals, and each read after adds its
+ * change, so totals read at consecutive scans change exactly as schedstat did);
+ * without, the rates over its last two reads times the time since the previous
+ * scan (never negative: the totals only grow).  true when their change at this
+ * scan is exactly schedstat's (read now and at the previous scan, or first read).
+ */
+static bool sched_advance(struct kvm_thread *t, const struct task_schedstat *ss, uint64_t now)
+{
+	bool exact = false;
+
+	if (ss) {
+		if (t->ss_read_ns && now > t->ss_read_ns && ss->run_ns >= t->ss_run &&
+		    ss->wait_ns >= t->ss_wait) {
+			uint64_t win = now - t->ss_read_ns;
+
+			t->rate_run = (double)(ss->run_ns - t->ss_run) / (double)win;
+			t->rate_wait = (double)(ss->wait_ns - t->ss_wait) / (double)win;
+			t->ss_window_ns = win;
+			if (t->scan_ns == t->ss_read_ns) {     /* read at the previous scan too */
+				t->acc_run += ss->run_ns - t->ss_run;
+				t->acc_wait += ss->wait_ns - t->ss_wait;
+				exact = true;
+			} else {
+				t->acc_run += (uint64_t)(t->rate_run * (double)(now - t->scan_ns));
+				t->acc_wait += (uint64_t)(t->rate_wait * (double)(now - t->scan_ns));
+			}
+		} else if (!t->ss_read_ns || ss->run_ns < t->ss_run || ss->wait_ns < t->ss_wait) {
+			/* the first read (or a tid used again): the totals start here */
+			t->acc_run = ss->run_ns;
+			t->acc_wait = ss->wait_ns;
+			t->ss_window_ns = 0;
+			exact = true;
+		}
+		t->ss_run = ss->run_ns;
+		t->ss_wait = ss->wait_ns;
+		t->ss_read_ns = now;
+	} else if (t->scan_ns && now > t->scan_ns) {
+		t->acc_run += (uint64_t)(t->rate_run * (double)(now - t->scan_ns));
+		t->acc_wait += (uint64_t)(t->rate_wait * (double)(now - t->scan_ns));
+	}
+	t->scan_ns = now;
+	return exact;
+}
+
 /* The threads: vCPUs by name, read at every scan; the others looked at while young, then seldom. */
 static void scan_threads(const struct hv_ctx *ctx, struct hv_cache *c, struct kvm_proc *p,
 			 struct hv_vm *vm, uint64_t now, const char **accel, uint64_t *run)
@@ -1673,18 +1719,14 @@ static void scan_threads(const struct hv_ctx *ctx, struct hv_cache *c, struct kv
 		if (t->index < 0 && !t->io && t->named_ns && now - t->first_ns >= YOUNG_NS &&
 		    !due(now, t->named_ns, c->o.recheck_ns))
 			goto other;
-		/* a vCPU whose CPU the source knows: its stat on the stat_ns clock (the costlier
-		 * file: the kernel formats 52 fields), its schedstat at every scan (run time,
-		 * run-queue wait, and ESRCH when the thread is gone) */
+		/* a vCPU whose CPU the source knows: its stat and schedstat on the stat_ns
+		 * clock (once their rates are known: two reads), its run time and run-queue
+		 * wait advanced at those rates at the other scans (sched_advance()); a thread
+		 * that ends shows in the leader's thread count, or the relisting every
+		 * recheck_ns */
 		if (t->index >= 0 && t->have_fds && c->o.stat_ns && c->cpu_src.cpu_of &&
-		    t->stat_ns && !due(now, t->stat_ns, c->o.stat_ns) &&
+		    t->stat_ns && t->ss_window_ns && !due(now, t->stat_ns, c->o.stat_ns) &&
 		    (cpu = c->cpu_src.cpu_of(c->cpu_src.arg, t->tid)) >= 0) {
-			if (task_schedstat_fd(t->fd_sched, &ss, NULL)) {
-				close_fds(c, t);
-				p->relist = true;
-				continue;
-			}
-			have_ss = true;
 			stat_read = false;
 			memset(&st, 0, sizeof(st));
 			st.tid = t->tid;
@@ -1718,9 +1760,12 @@ static void scan_threads(const struct hv_ctx *ctx, struct hv_cache *c, struct kv
 			t->state = st.state;
 			t->ticks = st.utime + st.stime;
 			/* the first read spread over the clock, so that the vCPUs' stats do not
-			 * all come due at one scan */
-			t->stat_ns = t->stat_ns || !c->o.stat_ns ? now :
-				     now - (uint64_t)(t->tid % 64) * (c->o.stat_ns / 64);
+			 * all come due at one scan (the second, for the rates, keeps it) */
+			if (!t->stat_ns || !c->o.stat_ns)
+				t->stat_ns = t->stat_ns || !c->o.stat_ns ? now :
+					     now - (uint64_t)(t->tid % 64) * (c->o.stat_ns / 64);
+			else if (due(now, t->stat_ns, c->o.stat_ns))
+				t->stat_ns = now;
 		}
 		v = hv_vm_add_vcpu(vm);
 		v->index = idx;
@@ -1737,15 +1782,23 @@ static void scan_threads(const struct hv_ctx *ctx, struct hv_cache *c, struct kv
 			cpulist_copy(&v->affinity, &t->affinity);
 		if (t->cgroup)
 			v->cgroup = xstrdup(t->cgroup);
-		if (have_ss || !(t->have_fds ? task_schedstat_fd(t->fd_sched, &ss, NULL) :
-				    task_schedstat_read(ctx->root, p->pid, t->tid, &ss, NULL))) {
-			v->run_ns = ss.run_ns;
-			v->wait_ns = ss.wait_ns;
+		if (!stat_read)
+			have_ss = true;
+		else
+			have_ss = !(t->have_fds ? task_schedstat_fd(t->fd_sched, &ss, NULL) :
+				    task_schedstat_read(ctx->root, p->pid, t->tid, &ss, NULL));
+		if (have_ss) {
+			uint64_t before = t->acc_run;
+			bool had = t->scan_ns != 0;
+
+			bool exact = sched_advance(t, stat_read ? &ss : NULL, now);
+
+			v->run_ns = t->acc_run;
+			v->wait_ns = t->acc_wait;
+			v->sched_window_ns = exact ? 0 : t->ss_window_ns;
 			v->have_run_ns = true;
-			if (t->have_prev_run && ss.run_ns >= t->prev_run_ns)
-				*run += ss.run_ns - t->prev_run_ns;
-			t->prev_run_ns = ss.run_ns;
-			t->have_prev_run = true;
+			if (had && t->acc_run >= before)
+				*run += t->acc_run - before;
 		}
 		if (!*accel)
 			*accel = !strcmp(acc, "KVM") ? "kvm" : !strcmp(acc, "TCG") ? "tcg" : NULL;

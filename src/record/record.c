@@ -139,7 +139,8 @@ static const char *const schema_sql =
 	"  key TEXT, name TEXT, vm_pos INTEGER, adapter TEXT, libvirt INTEGER, pid INTEGER,"
 	"  domid INTEGER, idx INTEGER, tid INTEGER, cpu INTEGER, node INTEGER, remote REAL,"
 	"  remote_quality TEXT, mem_reason INTEGER, started REAL, state TEXT, llc_alone INTEGER,"
-	"  persist TEXT, numa_mode TEXT, iothreads TEXT, vals BLOB, PRIMARY KEY (seq, pos))"
+	"  persist TEXT, numa_mode TEXT, iothreads TEXT, vals BLOB, sched_window REAL,"
+	"  PRIMARY KEY (seq, pos))"
 	"  WITHOUT ROWID;"
 	"CREATE TABLE row_mem (seq INTEGER NOT NULL, pos INTEGER NOT NULL, node INTEGER NOT NULL,"
 	"  bytes INTEGER NOT NULL, PRIMARY KEY (seq, pos, node)) WITHOUT ROWID;"
@@ -487,7 +488,7 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 	if (sqlite3_prepare_v2(w->db, "INSERT INTO frames VALUES (?, ?, ?, ?, ?, ?)", -1,
 			       &w->st_frame, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-			       "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &w->st_row, NULL) ||
+			       "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &w->st_row, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO node_rdt VALUES (?, ?, ?, ?, ?)", -1,
 			       &w->st_rdt, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO texts VALUES (?, ?)", -1, &w->st_text, NULL) ||
@@ -634,6 +635,8 @@ static int append_row(struct rec_writer *w, const struct collect_row *r, size_t 
 						r->iothread_ids[k]);
 		sqlite3_bind_text(st, 23, ids, -1, SQLITE_TRANSIENT);
 	}
+	/* the window of its run-queue wait when longer than the interval (a mean over it) */
+	bind_double(st, 25, r->kind == ENT_VCPU && r->sched_window_s > 0 ? r->sched_window_s : NAN);
 	/* the inputs, packed in one column (a value not available takes 2 bits) */
 	packed = vals_pack(r->inputs, w->n_inputs, w->packed);
 	if (packed)
@@ -995,7 +998,7 @@ static const char *const cursor_sql[CUR_N] = {
 	"SELECT seq, t_ns, duration, cpu_mhz, notes, rdt_why FROM frames ORDER BY seq",
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
 	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, persist, numa_mode, "
-	 "iothreads, vals FROM rows ORDER BY seq, pos"),
+	 "iothreads, vals, sched_window FROM rows ORDER BY seq, pos"),
 	"SELECT seq, pos, node, bytes FROM row_mem ORDER BY seq, pos",
 	"SELECT 0, 0, 0, NULL WHERE 0", /* schema 5: the inputs are rows.vals */
 	"SELECT seq, node, llc, mbm_total, mbm_local FROM node_rdt ORDER BY seq, node",
@@ -1010,8 +1013,8 @@ static const char *const cursor_sql[CUR_N] = {
 static const char *const cursor_sql_old[CUR_N] = {
 	"SELECT seq, t_ns, duration, cpu_mhz, notes, NULL FROM frames ORDER BY seq",
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	 "node, remote, remote_quality, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM rows "
-	 "ORDER BY seq, pos"),
+	 "node, remote, remote_quality, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL "
+	 "FROM rows ORDER BY seq, pos"),
 	NULL,
 	NULL,
 	"SELECT 0, 0, NULL, NULL, NULL WHERE 0",
@@ -1021,8 +1024,14 @@ static const char *const cursor_sql_old[CUR_N] = {
 /* Schema 3 files with mem_reason: the lifecycle columns NULL (running, start unknown). */
 static const char *const rows_sql_3 =
 	"SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	"node, remote, remote_quality, mem_reason, NULL, NULL, NULL, NULL, NULL, NULL, NULL "
-	"FROM rows ORDER BY seq, pos";
+	"node, remote, remote_quality, mem_reason, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+	"NULL FROM rows ORDER BY seq, pos";
+
+/* Schema 5 files from before rows.sched_window: the run-queue wait's window not known. */
+static const char *const rows_sql_5 =
+	"SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
+	"node, remote, remote_quality, mem_reason, started, state, llc_alone, persist, numa_mode, "
+	"iothreads, vals, NULL FROM rows ORDER BY seq, pos";
 
 /* Schema 1 to 4: each row's inputs are entries of the vals table. */
 static const char *const vals_sql_4 =
@@ -1035,13 +1044,13 @@ static const char *const vals_sql_4 =
 static const char *const rows_sql_4[] = {
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
 	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, persist, numa_mode, "
-	 "iothreads, NULL FROM rows ORDER BY seq, pos"),
+	 "iothreads, NULL, NULL FROM rows ORDER BY seq, pos"),
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
 	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, persist, NULL, NULL, "
-	 "NULL FROM rows ORDER BY seq, pos"),
+	 "NULL, NULL FROM rows ORDER BY seq, pos"),
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
 	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, NULL, NULL, NULL, "
-	 "NULL FROM rows ORDER BY seq, pos"),
+	 "NULL, NULL FROM rows ORDER BY seq, pos"),
 };
 
 static const char *const cursor_table[CUR_N] = { "frames", "rows", "row_mem", "vals",
@@ -1184,6 +1193,10 @@ static void read_row(sqlite3_stmt *st, struct collect_row *row)
 	q = (const char *)sqlite3_column_text(st, 21);
 	row->numa_mode = !q ? DN_UNKNOWN : !strcmp(q, "restrictive") ? DN_RESTRICTIVE :
 			 !strcmp(q, "strict") ? DN_STRICT : DN_UNKNOWN;
+	row->sched_window_s = sqlite3_column_type(st, 24) == SQLITE_NULL ? 0 :
+			      sqlite3_column_double(st, 24);
+	if (!(row->sched_window_s > 0 && row->sched_window_s < 1e9))
+		row->sched_window_s = 0;
 	q = (const char *)sqlite3_column_text(st, 22);
 	row->n_iothreads = -1;
 	if (q) {
@@ -1504,6 +1517,8 @@ int rec_open(const char *path, struct recording *r, struct vp_err *err)
 		for (k = 1; rc != SQLITE_OK && i == CUR_ROWS && r->schema == 4 &&
 			    k < VP_ARRAY_SIZE(rows_sql_4); k++)
 			rc = sqlite3_prepare_v2(c->db, rows_sql_4[k], -1, &c->st[i], NULL);
+		if (rc != SQLITE_OK && i == CUR_ROWS && r->schema == 5)
+			rc = sqlite3_prepare_v2(c->db, rows_sql_5, -1, &c->st[i], NULL);
 		/* files before texts, node_rdt and scaling (a schema 5 file has every
 		 * column of rows: without them it has no inputs either) */
 		if (rc != SQLITE_OK && cursor_sql_old[i] && (i != CUR_ROWS || r->schema < 5))

@@ -1037,6 +1037,44 @@ TEST(diagnose_cpu_contention_unstacks_vcpus)
 }
 
 /*
+ * The run-queue wait read every 5 s (a live KVM host with the context-switch
+ * recorder: hv_vcpu.sched_window_ns): a vCPU whose run and wait are a mean
+ * over 5 s spread over its 1 s interval says so in its finding; the same
+ * figures over the interval itself (a window of 1 s) do not.  0.5 s run and
+ * 0.5 s wait: 50 %, critical either way.
+ */
+TEST(diagnose_cpu_contention_says_its_window)
+{
+	static const double window[2] = { 5.0, 1.0 };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		struct scenario s;
+		struct diag_vcpu *v;
+
+		sc_init(&s);
+		s.in.duration_s = 1.0;
+		sc_vm(&s, "web", HVA_KVM, true, 0.0, 1.0);
+		v = sc_vcpu(&s, 0, 0, 0);
+		v->cpu = 2;
+		v->run_ns = v->wait_ns = 0.5e9;
+		v->wait_window_s = window[k];
+		run(&s);
+		CHECK(s.r.n_b >= 1);
+		if (s.r.n_b >= 1) {
+			CHECK_INT(s.r.b[0].factor, DIAG_FACTOR_CPU);
+			CHECK_NEAR(s.r.b[0].cost_pct, 50.0, 1e-9);
+			CHECK_CONTAINS(s.r.b[0].evidence, "waited 500 ms for a CPU while it ran 500 ms");
+			CHECK(!strstr(s.r.b[0].evidence, "a mean over the last") == (k == 1));
+			if (k == 0)
+				CHECK_CONTAINS(s.r.b[0].evidence, "(schedstat, a mean over the last "
+					       "5.0 s: read every few seconds, not at each interval)");
+		}
+		diag_result_release(&s.r);
+	}
+}
+
+/*
  * Two CPUs, both taken: x's vCPUs 0 and 1 wait 60 % on CPU 0 (0.4 s run,
  * 0.6 s wait), vCPU 2 runs alone on CPU 1.  No CPU is left to move vCPU 1
  * to: the advice says the node is overcommitted and moves nothing.

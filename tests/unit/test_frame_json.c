@@ -74,6 +74,7 @@ TEST(frame_json_by_hand)
 	rows[1].index = 0;
 	rows[1].tid = 1240;
 	rows[1].cpu = 1;
+	rows[1].sched_window_s = 5; /* its run-queue wait a mean over 5 s */
 	rows[1].node = -1;
 	rows[1].metrics = met1;
 	rows[0].cycles = 3e9;
@@ -112,7 +113,7 @@ TEST(frame_json_by_hand)
 		  "\"cost_pct\":4,\"quality\":\"proxy\",\"cost_quality\":\"measured\"}," REST "}"
 		  NOCOSTS "},"
 		  "{\"kind\":\"vcpu\",\"key\":\"vcpu:kvm:1234:0\",\"vm_row\":0,\"started\":null,\"state\":\"running\",\"index\":0,"
-		  "\"tid\":1240,\"cpu\":1,\"node\":null,\"cycles\":null,"
+		  "\"tid\":1240,\"cpu\":1,\"node\":null,\"sched_window_s\":5,\"cycles\":null,"
 		  "\"metrics\":{\"cpu_util\":0.5,\"half\":null},"
 		  "\"factors\":{\"locality\":{\"score\":null,\"cost_cycles\":null,"
 		  "\"cost_pct\":null,\"quality\":\"unavailable\"" NOVALUE "}," REST "}" NOCOSTS "}],"

@@ -1292,39 +1292,71 @@ TEST(kvm_scan_cache_clocks)
 	}
 
 	/* a CPU source (the context-switch recorder, hv_cache_set_cpu_source()) with stat_ns:
-	   the first scan reads stat; the next takes the CPU from the source and leaves stat
-	   (its state and CPU time as first read) for its 10 s clock; a source that does not
-	   know the thread means stat is read */
+	   the first two scans read stat and schedstat (two reads: the rates); the next takes
+	   the CPU from the source and leaves stat (its state and CPU time as read) and
+	   schedstat for their 10 s clock, the run time and run-queue wait advanced at the
+	   rates of the two reads (run 3e9 ns and wait 1e6 ns between them: 3000 to 1) and
+	   saying so (sched_window_ns); a source that does not know the thread means both are
+	   read again: the first such scan advances at the new rates (not a scan after the
+	   last read), the next by exactly what schedstat says */
 	{
 		struct hv_cache_opts so = ko;
 		struct hv_cache *sc;
 		struct fake_cpu_src fs = { 0, 3 };
 		struct hv_cpu_source src = { fake_cpu_begin, fake_cpu_of, &fs };
-		uint64_t sc_seen = 0;
+		uint64_t sc_seen = 0, run[4] = { 0 }, wait[4] = { 0 };
 
 		so.stat_ns = 10000000000ull;
 		sc = hv_cache_new_opts(&so);
 		hv_cache_set_cpu_source(sc, &src);
+		put_file(root, "/proc/4000/task/4003/schedstat", "10000000000 5000000 900\n");
 		CHECK_INT(cached_scan(root, &p, sc, &sc_seen, &l), 0);
 		if (l.n == 1 && l.vms[0].n_vcpus == 2) {
 			CHECK_INT(l.vms[0].vcpus[1].cpu, 2);   /* stat, as written above */
 			CHECK_NEAR(l.vms[0].vcpus[1].cpu_time_s, 1000.0 / 100, 1e-9); /* 1000 ticks */
+			CHECK_U64(l.vms[0].vcpus[1].sched_window_ns, 0);
+			run[0] = l.vms[0].vcpus[1].run_ns;
+			wait[0] = l.vms[0].vcpus[1].wait_ns;
 		}
 		hv_vm_list_release(&l);
+		/* the second read: exactly schedstat's change */
+		usleep(20000);
+		put_file(root, "/proc/4000/task/4003/schedstat", "13000000000 6000000 950\n");
+		CHECK_INT(cached_scan(root, &p, sc, &sc_seen, &l), 0);
+		if (l.n == 1 && l.vms[0].n_vcpus == 2) {
+			CHECK_INT(l.vms[0].vcpus[1].cpu, 2);   /* stat again */
+			CHECK_U64(l.vms[0].vcpus[1].sched_window_ns, 0);
+			run[1] = l.vms[0].vcpus[1].run_ns;
+			wait[1] = l.vms[0].vcpus[1].wait_ns;
+			CHECK_U64(run[1] - run[0], 3000000000ull);
+			CHECK_U64(wait[1] - wait[0], 1000000ull);
+		}
+		hv_vm_list_release(&l);
+		usleep(20000);
+		/* not read at the next scan: 2e10 more run time and no wait would show */
+		put_file(root, "/proc/4000/task/4003/schedstat", "33000000000 6000000 999\n");
 		/* it moves to CPU 1 and runs 1000 ticks more: stat says so, but is not read */
 		put_file(root, "/proc/4000/task/4003/stat",
 			 "4003 (CPU 1/TCG) R 1 4003 4003 0 -1 4194560 0 0 0 0 2000 0 0 0 20 0 4 0 "
 			 "5000 1642369024 9234 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 "
 			 "0 0 0 0 0 0 0 0 0 0 0 0 0\n");
 		CHECK_INT(cached_scan(root, &p, sc, &sc_seen, &l), 0);
-		CHECK_INT(fs.begun, 2);                      /* once a scan */
+		CHECK_INT(fs.begun, 3);                      /* once a scan */
 		if (l.n == 1 && l.vms[0].n_vcpus == 2) {
 			CHECK_INT(l.vms[0].vcpus[1].cpu, 3);   /* the source's */
 			CHECK_INT(l.vms[0].vcpus[1].node, 1);   /* CPU 3: node 1 (fixture_cpu_node) */
 			CHECK_STR(l.vms[0].vcpus[1].comm, "CPU 1/TCG");
 			CHECK_STR(l.vms[0].vcpus[1].state, "S");
 			CHECK_NEAR(l.vms[0].vcpus[1].cpu_time_s, 10.0, 1e-9);
-			CHECK(l.vms[0].vcpus[1].have_run_ns); /* schedstat at every scan */
+			CHECK(l.vms[0].vcpus[1].have_run_ns);
+			/* advanced at the rates of the two reads, the window between them */
+			CHECK(l.vms[0].vcpus[1].sched_window_ns >= 20000000ull);
+			run[2] = l.vms[0].vcpus[1].run_ns;
+			wait[2] = l.vms[0].vcpus[1].wait_ns;
+			CHECK(wait[2] > wait[1]);
+			if (wait[2] > wait[1])
+				CHECK_NEAR((double)(run[2] - run[1]) / (double)(wait[2] - wait[1]),
+					   3000, 30);
 		}
 		hv_vm_list_release(&l);
 		fs.cpu = -1;                                 /* the source does not know it */
@@ -1333,6 +1365,20 @@ TEST(kvm_scan_cache_clocks)
 			CHECK_INT(l.vms[0].vcpus[1].cpu, 1);
 			CHECK_STR(l.vms[0].vcpus[1].state, "R");
 			CHECK_NEAR(l.vms[0].vcpus[1].cpu_time_s, 20.0, 1e-9);
+			/* read again: the new rates (2e10 ns run, no wait since the last read) */
+			CHECK(l.vms[0].vcpus[1].sched_window_ns > 0);
+			run[3] = l.vms[0].vcpus[1].run_ns;
+			wait[3] = l.vms[0].vcpus[1].wait_ns;
+			CHECK(run[3] > run[2]);
+			CHECK_U64(wait[3], wait[2]);
+		}
+		hv_vm_list_release(&l);
+		put_file(root, "/proc/4000/task/4003/schedstat", "34000000000 7000000 1000\n");
+		CHECK_INT(cached_scan(root, &p, sc, &sc_seen, &l), 0);
+		if (l.n == 1 && l.vms[0].n_vcpus == 2) {
+			CHECK_U64(l.vms[0].vcpus[1].sched_window_ns, 0);
+			CHECK_U64(l.vms[0].vcpus[1].run_ns - run[3], 1000000000ull);
+			CHECK_U64(l.vms[0].vcpus[1].wait_ns - wait[3], 1000000ull);
 		}
 		hv_vm_list_release(&l);
 		hv_cache_free(sc);

@@ -679,7 +679,8 @@ static long long sql_int(const char *path, const char *query)
  * 0.25 is the double 0x3fd0000000000000, little endian 00 00 00 00 00 00 d0
  * 3f.  The VM row: codes tclk 1 (an integer) and place 2 (a double), one
  * byte 0x01 | 0x02 << 2 = 0x09, then both values; the vCPU row: codes 0x01
- * (place 0: none), then tclk.  One row each in rows, no vals table.
+ * (place 0: none), then tclk.  One row each in rows, no vals table.  The
+ * vCPU's run-queue wait window (5 s) is kept with it (rows.sched_window).
  */
 TEST(record_nan_values_have_no_entry)
 {
@@ -699,6 +700,7 @@ TEST(record_nan_values_have_no_entry)
 	rec_synth_frame(&f, 1);
 	rec_synth_set(&f, 1000000000ull, 1e8, 0.25);
 	f.rows[1].inputs[1] = NAN;
+	f.rows[1].sched_window_s = 5;   /* its run-queue wait a mean over 5 s */
 	{
 		struct rec_header h = { &plat, m, NULL, NULL, 1.0, "vmmprof record" };
 
@@ -719,6 +721,17 @@ TEST(record_nan_values_have_no_entry)
 		CHECK_NEAR(rec.frames[0].rows[1].inputs[0], 1e8, 0);
 		CHECK_NAN(rec.frames[0].rows[1].inputs[1]);
 		CHECK_NEAR(rec.frames[0].rows[0].inputs[1], 0.25, 0);
+		CHECK_NEAR(rec.frames[0].rows[1].sched_window_s, 5, 0);
+		CHECK_NEAR(rec.frames[0].rows[0].sched_window_s, 0, 0); /* a VM row: none */
+	}
+	rec_release(&rec);
+	/* a schema 5 file from before rows.sched_window: the window not known */
+	CHECK_INT(sql(path, "ALTER TABLE rows DROP COLUMN sched_window"), SQLITE_OK);
+	CHECK_INT(rec_read(path, &rec, &err), 0);
+	CHECK_INT((int)rec.n_frames, 1);
+	if (rec.n_frames == 1 && rec.frames[0].n_rows == 2) {
+		CHECK_NEAR(rec.frames[0].rows[1].sched_window_s, 0, 0);
+		CHECK_NEAR(rec.frames[0].rows[1].inputs[0], 1e8, 0);
 	}
 	rec_release(&rec);
 	collect_frame_release(&f);
