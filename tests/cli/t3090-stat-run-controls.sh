@@ -140,6 +140,26 @@ test_expect_success '--append to a file not there yet creates it; without -o it 
 	grep_q "append adds to the file of -o" err
 '
 
+if command -v perf >/dev/null 2>&1 && perf stat -x, -e task-clock -o p.probe -- true 2>/dev/null; then
+test_expect_success 'the same file as perf stat -o --append, but for the date and the counts' '
+	perf stat -x, -e task-clock -o p -- true && perf stat -x, -e task-clock -o p --append -- true &&
+	vmmprof stat -x, -e task-clock -o v -- true && vmmprof stat -x, -e task-clock -o v --append -- true &&
+	# the date line, the blank line after it, and unit, event and running share of each count
+	shape() { sed "s/^# started on .*/# started on DATE/" "$1" | awk -F, "NF > 3 { print \$2 \",\" \$3 \",\" \$5; next } { print }"; } &&
+	shape p >p.shape && shape v >v.shape && diff -u p.shape v.shape &&
+	test $(grep -c "^# started on" v) = 2
+'
+
+test_expect_success '-D: the messages perf stat -D prints, on standard error' '
+	perf stat -D 50 -e task-clock -- sleep 0.2 2>p.err &&
+	vmmprof stat -D 50 -e task-clock -- sleep 0.2 2>v.err &&
+	grep "^Events" p.err >p.msg && grep "^Events" v.err >v.msg && diff -u p.msg v.msg &&
+	test $(wc -l <v.msg) = 2
+'
+else
+test_skip 'the same file as perf stat -o --append; the -D messages' 'perf is not installed or cannot count here'
+fi
+
 test_expect_success '--json -o: no header line (every line is JSON)' '
 	vmmprof stat --json -e task-clock -o j -- true &&
 	! grep -q "^#" j && json_get j "j[\"type\"]" >/dev/null
