@@ -14,6 +14,7 @@
 #include "pmu/sysfs_pmu.h"
 #include "util/alloc.h"
 #include "util/fs.h"
+#include "util/sbuf.h"
 
 #define DEVICES "/sys/bus/event_source/devices"
 
@@ -859,7 +860,7 @@ static int resolve_pmu_terms(struct pmu_db *db, const char *spec, size_t pmu_len
 		}
 		if (enc.alias) {
 			e->scale = enc.alias->scale;
-			snprintf(e->unit, sizeof(e->unit), "%s", enc.alias->unit);
+			utf8_copy(e->unit, sizeof(e->unit), enc.alias->unit);
 			e->per_pkg = enc.alias->per_pkg;
 		}
 		e->uncore = p->has_cpumask;

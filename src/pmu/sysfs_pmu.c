@@ -10,6 +10,7 @@
 
 #include "util/alloc.h"
 #include "util/fs.h"
+#include "util/sbuf.h"
 
 #define DEVICES "/sys/bus/event_source/devices"
 
@@ -224,8 +225,11 @@ static void load_events(struct pmu_desc *p, const char *root, const char *dir)
 		}
 		free(path);
 		path = xasprintf("%s/%s.unit", dir, names[i]);
-		if (vp_read_line(root, path, a->unit, sizeof(a->unit), NULL))
+		/* a unit longer than its field is cut before a character that does not fit */
+		if (vp_read_line(root, path, buf, sizeof(buf), NULL))
 			a->unit[0] = '\0';
+		else
+			utf8_copy(a->unit, sizeof(a->unit), buf);
 		free(path);
 		path = xasprintf("%s/%s.per-pkg", dir, names[i]);
 		a->per_pkg = read_flag(root, path);

@@ -16,14 +16,32 @@
 #include "util/alloc.h"
 #include "util/sbuf.h"
 
-static void put(const char *path, const char *text)
+/* dir/rel made: a file holding text, or a directory when text is NULL. */
+static void at(const char *dir, const char *rel, const char *text)
 {
-	FILE *f = fopen(path, "w");
+	char *path = xasprintf("%s/%s", dir, rel);
+	FILE *f;
 
-	if (f) {
+	if (!text) {
+		mkdir(path, 0755);
+	} else if ((f = fopen(path, "w"))) {
 		fputs(text, f);
 		fclose(f);
 	}
+	free(path);
+}
+
+/* Does s hold n whole copies of the two-byte character ch and nothing else? */
+static bool repeated(const char *s, const char *ch, size_t n)
+{
+	size_t i;
+
+	if (strlen(s) != 2 * n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (memcmp(s + 2 * i, ch, 2))
+			return false;
+	return true;
 }
 
 /*
@@ -36,8 +54,8 @@ TEST(pmu_name_of_name_max_bytes_is_held_whole)
 {
 	char dir[] = "/tmp/vp-test-names-XXXXXX";
 	char name[NAME_MAX + 1], family[NAME_MAX + 1], *pmu, *spec, *p;
-	const char *parts[] = { "/sys", "/sys/bus", "/sys/bus/event_source",
-				"/sys/bus/event_source/devices" };
+	const char *parts[] = { "sys", "sys/bus", "sys/bus/event_source",
+				"sys/bus/event_source/devices" };
 	struct platform plat;
 	struct pmu_db *db = NULL;
 	struct evdesc_list l = { 0 };
@@ -55,22 +73,18 @@ TEST(pmu_name_of_name_max_bytes_is_held_whole)
 	memcpy(name + NAME_MAX - 2, "_3", 2);
 	name[NAME_MAX] = '\0';
 	snprintf(family, sizeof(family), "%.*s", NAME_MAX - 2, name);
-	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		p = xasprintf("%s%s", dir, parts[i]);
-		mkdir(p, 0755);
-		free(p);
-	}
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		at(dir, parts[i], NULL);
 	pmu = xasprintf("%s/sys/bus/event_source/devices/%s", dir, name);
 	CHECK(mkdir(pmu, 0755) == 0);
-	p = xasprintf("%s/type", pmu);
-	put(p, "42\n");
-	free(p);
-	p = xasprintf("%s/format", pmu);
-	mkdir(p, 0755);
-	free(p);
-	p = xasprintf("%s/format/event", pmu);
-	put(p, "config:0-7\n");
-	free(p);
+	at(pmu, "type", "42\n");
+	at(pmu, "format", NULL);
+	at(pmu, "format/event", "config:0-7\n");
+	/* an alias whose unit (20 "é", 40 bytes) is longer than its 32-byte field */
+	at(pmu, "events", NULL);
+	at(pmu, "events/ev", "event=0x6\n");
+	at(pmu, "events/ev.unit", "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	       "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\n");
 
 	CHECK_INT(platform_probe(&plat, dir, &err), 0);
 	for (i = 0; i < (size_t)plat.n_pmus; i++) {
@@ -97,6 +111,18 @@ TEST(pmu_name_of_name_max_bytes_is_held_whole)
 			CHECK_U64(l.v[0].attr.config, 5);
 		}
 		evdesc_list_release(&l);
+		/* the unit is cut before the character that does not fit: 15 of 20 */
+		free(spec);
+		spec = xasprintf("%s/ev/", name);
+		rc = event_resolve(db, spec, 0, &l, &err);
+		CHECK_AT(__LINE__, rc == 0, "event_resolve: %d %s", rc, err.msg);
+		if (rc == 0 && l.n == 1) {
+			CHECK_U64(l.v[0].attr.config, 6);
+			CHECK_INT((int)sizeof(l.v[0].unit), 32);
+			CHECK_AT(__LINE__, repeated(l.v[0].unit, "\xc3\xa9", 15), "unit '%s' (%zu bytes)",
+				 l.v[0].unit, strlen(l.v[0].unit));
+		}
+		evdesc_list_release(&l);
 		pmu_db_free(db);
 	}
 	free(spec);
@@ -104,19 +130,6 @@ TEST(pmu_name_of_name_max_bytes_is_held_whole)
 	CHECK_INT(system(p), 0);
 	free(p);
 	free(pmu);
-}
-
-/* Does s hold n whole copies of the two-byte character ch and nothing else? */
-static bool repeated(const char *s, const char *ch, size_t n)
-{
-	size_t i;
-
-	if (strlen(s) != 2 * n)
-		return false;
-	for (i = 0; i < n; i++)
-		if (memcmp(s + 2 * i, ch, 2))
-			return false;
-	return true;
 }
 
 /*
@@ -129,7 +142,7 @@ static bool repeated(const char *s, const char *ch, size_t n)
 TEST(probe_text_longer_than_its_field_is_cut_at_a_character)
 {
 	char dir[] = "/tmp/vp-test-utf8-XXXXXX";
-	const char *parts[] = { "/proc", "/sys", "/sys/class", "/sys/class/dmi", "/sys/class/dmi/id" };
+	const char *parts[] = { "proc", "sys", "sys/class", "sys/class/dmi", "sys/class/dmi/id" };
 	struct platform plat;
 	struct vp_err err = { 0, "" };
 	struct sbuf sb = SBUF_INIT;
@@ -140,26 +153,19 @@ TEST(probe_text_longer_than_its_field_is_cut_at_a_character)
 		test_fail(__FILE__, __LINE__, "mkdtemp: %s", strerror(errno));
 		return;
 	}
-	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		p = xasprintf("%s%s", dir, parts[i]);
-		mkdir(p, 0755);
-		free(p);
-	}
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		at(dir, parts[i], NULL);
 	sbuf_addstr(&sb, "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n"
 			 "model\t\t: 85\nmodel name\t: ");
 	for (i = 0; i < 100; i++)
 		sbuf_addstr(&sb, "\xc3\xa9");
 	sbuf_addstr(&sb, "\nflags\t\t: fpu\n\n");
-	p = xasprintf("%s/proc/cpuinfo", dir);
-	put(p, sbuf_str(&sb));
-	free(p);
+	at(dir, "proc/cpuinfo", sbuf_str(&sb));
 	sbuf_reset(&sb);
 	for (i = 0; i < 40; i++)
 		sbuf_addstr(&sb, "\xc3\xbc");
 	sbuf_addch(&sb, '\n');
-	p = xasprintf("%s/sys/class/dmi/id/product_name", dir);
-	put(p, sbuf_str(&sb));
-	free(p);
+	at(dir, "sys/class/dmi/id/product_name", sbuf_str(&sb));
 	sbuf_release(&sb);
 
 	CHECK_INT(platform_probe(&plat, dir, &err), 0);
