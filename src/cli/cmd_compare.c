@@ -279,7 +279,64 @@ static void gain_text(const struct cmp_stat *c, struct sbuf *out)
 		sbuf_addstr(out, " (too few intervals for an interval)");
 }
 
-static void text_out(const struct run *b, const struct run *a, struct sbuf *out)
+/*
+ * What AFTER (the advice applied) did against BASE (the same VMs left to the
+ * kernel's own NUMA balancing, or to nothing special): every measure is
+ * better lower, so AFTER is better where the change from BASE fell.
+ */
+static const char *vs_baseline(const struct cmp_stat *c)
+{
+	if (!isfinite(c->change))
+		return "n/a";
+	if (!isfinite(c->lo))
+		return "too few intervals";
+	return c->moved < 0 ? "advice better" : c->moved > 0 ? "baseline better" :
+	       "not distinguishable";
+}
+
+static void baseline_text(const struct vm_series *vz, const struct vm_series *va,
+			  struct sbuf *out)
+{
+	static const char *const cols[] = { "MEASURE", ">BASELINE", ">AFTER", ">CHANGE",
+					    ">95% INTERVAL", "" };
+	struct table t;
+	int k;
+
+	if (!vz) {
+		sbuf_addstr(out, "  against the baseline: the VM is not in the baseline recording\n");
+		return;
+	}
+	sbuf_addstr(out, "  against the baseline (the same VM without the advice):\n");
+	table_init(&t, 6, cols);
+	for (k = 0; k < M_N; k++) {
+		struct cmp_stat c;
+		char s1[32], s2[32], s3[32], s4[64];
+
+		cmp_stat_compute(vz->m[k].v, vz->m[k].n, va->m[k].v, va->m[k].n, RESAMPLES, SEED,
+				 &c);
+		if (!isfinite(c.change))
+			continue;
+		num(s1, sizeof(s1), c.before, "%.4g");
+		num(s2, sizeof(s2), c.after, "%.4g");
+		num(s3, sizeof(s3), c.change, "%+.4g");
+		if (isfinite(c.lo))
+			snprintf(s4, sizeof(s4), "%+.3g .. %+.3g", c.lo, c.hi);
+		else
+			snprintf(s4, sizeof(s4), "n/a");
+		table_row(&t);
+		table_cell(&t, "%s", measure_name(k));
+		table_cell(&t, "%s", s1);
+		table_cell(&t, "%s", s2);
+		table_cell(&t, "%s", s3);
+		table_cell(&t, "%s", s4);
+		table_cell(&t, "%s", vs_baseline(&c));
+	}
+	table_render(&t, out, 4, true);
+	table_release(&t);
+}
+
+static void text_out(const struct run *b, const struct run *a, const struct run *z,
+		     struct sbuf *out)
 {
 	static const char *const cols[] = { "MEASURE", ">BEFORE", ">AFTER", ">CHANGE",
 					    ">95% INTERVAL", "" };
@@ -290,6 +347,9 @@ static void text_out(const struct run *b, const struct run *a, struct sbuf *out)
 		  b->frames, b->seconds);
 	sbuf_addf(out, "after:  %s (model %s, %zu intervals, %.1f s)\n", a->path, a->p.model->name,
 		  a->frames, a->seconds);
+	if (z)
+		sbuf_addf(out, "baseline: %s (model %s, %zu intervals, %.1f s)\n", z->path,
+			  z->p.model->name, z->frames, z->seconds);
 	for (i = 0; i < b->n_vms; i++) {
 		const struct vm_series *vb = &b->vms[i], *va = find_vm(a, vb->name);
 		const struct diag_advice *adv = predicted(b, vb->name);
@@ -347,6 +407,8 @@ static void text_out(const struct run *b, const struct run *a, struct sbuf *out)
 		sbuf_addstr(out, "  realised: ");
 		gain_text(&cpi, out);
 		sbuf_addch(out, '\n');
+		if (z)
+			baseline_text(find_vm(z, vb->name), va, out);
 	}
 	for (i = 0; i < a->n_vms; i++)
 		if (!find_vm(b, a->vms[i].name))
@@ -355,7 +417,8 @@ static void text_out(const struct run *b, const struct run *a, struct sbuf *out)
 			 "bootstrap over each run's intervals (docs/verification.md)\n");
 }
 
-static void json_out(const struct run *b, const struct run *a, struct sbuf *out)
+static void json_out(const struct run *b, const struct run *a, const struct run *z,
+		     struct sbuf *out)
 {
 	struct jw w;
 	size_t i;
@@ -365,12 +428,16 @@ static void json_out(const struct run *b, const struct run *a, struct sbuf *out)
 	jw_obj_begin(&w);
 	jw_kstr(&w, "before", b->path);
 	jw_kstr(&w, "after", a->path);
+	jw_kstr(&w, "baseline", z ? z->path : NULL);
 	jw_kuint(&w, "before_intervals", b->frames);
 	jw_kuint(&w, "after_intervals", a->frames);
+	if (z)
+		jw_kuint(&w, "baseline_intervals", z->frames);
 	jw_key(&w, "vms");
 	jw_arr_begin(&w);
 	for (i = 0; i < b->n_vms; i++) {
 		const struct vm_series *vb = &b->vms[i], *va = find_vm(a, vb->name);
+		const struct vm_series *vz = z ? find_vm(z, vb->name) : NULL;
 		const struct diag_advice *adv = predicted(b, vb->name);
 		struct cmp_stat cpi;
 		struct sbuf g = SBUF_INIT;
@@ -378,6 +445,8 @@ static void json_out(const struct run *b, const struct run *a, struct sbuf *out)
 		jw_obj_begin(&w);
 		jw_kstr(&w, "vm", vb->name);
 		jw_kstr(&w, "matched_by", va ? "name" : NULL);
+		if (z)
+			jw_kbool(&w, "in_baseline", vz != NULL);
 		jw_key(&w, "measures");
 		jw_obj_begin(&w);
 		memset(&cpi, 0, sizeof(cpi));
@@ -401,6 +470,20 @@ static void json_out(const struct run *b, const struct run *a, struct sbuf *out)
 			if (!isfinite(c.change))
 				jw_kstr(&w, "why", vb->why[k] ? vb->why[k] : va->why[k] ? va->why[k] :
 					"no value on one side");
+			if (vz) {
+				struct cmp_stat cz;
+
+				cmp_stat_compute(vz->m[k].v, vz->m[k].n, va->m[k].v, va->m[k].n,
+						 RESAMPLES, SEED, &cz);
+				jw_key(&w, "vs_baseline");
+				jw_obj_begin(&w);
+				jw_kdouble(&w, "baseline", cz.before);
+				jw_kdouble(&w, "change", cz.change);
+				jw_kdouble(&w, "lo", cz.lo);
+				jw_kdouble(&w, "hi", cz.hi);
+				jw_kstr(&w, "verdict", vs_baseline(&cz));
+				jw_obj_end(&w);
+			}
 			jw_obj_end(&w);
 		}
 		jw_obj_end(&w);
@@ -440,10 +523,12 @@ static int run_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "baseline", required_argument, NULL, 'B' },
 		{ "model-path", required_argument, NULL, PO_MODEL_PATH },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pipe_opts o = { .root = "/" };
+	const char *baseline = NULL;
 	bool json = false;
 	int opt, rc = 0, r;
 
@@ -459,6 +544,10 @@ static int run_compare(int argc, char **argv)
 			json = true;
 			continue;
 		}
+		if (opt == 'B') {
+			baseline = optarg;
+			continue;
+		}
 		rc = cli_bad_option(&cmd_compare, argv, "j");
 		goto out;
 	}
@@ -466,18 +555,18 @@ static int run_compare(int argc, char **argv)
 		rc = cli_usage_error(&cmd_compare, "two recordings are needed: BEFORE AFTER");
 		goto out;
 	}
-	rc = compare_recordings(argv[optind], argv[optind + 1], &o, json, NULL);
+	rc = compare_recordings(argv[optind], argv[optind + 1], baseline, &o, json, NULL);
 out:
 	pipe_opts_release(&o);
 	return rc;
 }
 
-int compare_recordings(const char *before, const char *after, const struct pipe_opts *o,
-		       bool json, const struct host_span *host)
+int compare_recordings(const char *before, const char *after, const char *baseline,
+		       const struct pipe_opts *o, bool json, const struct host_span *host)
 {
-	struct run b, a;
+	struct run b, a, z;
 	struct sbuf out = SBUF_INIT;
-	bool have_a = false;
+	bool have_a = false, have_z = false;
 	int rc;
 
 	if ((rc = open_run(&b, before, o, host)))
@@ -485,13 +574,20 @@ int compare_recordings(const char *before, const char *after, const struct pipe_
 	have_a = true;
 	if ((rc = open_run(&a, after, o, NULL)))
 		goto out;
+	if (baseline) {
+		have_z = true;
+		if ((rc = open_run(&z, baseline, o, NULL)))
+			goto out;
+	}
 	if (json)
-		json_out(&b, &a, &out);
+		json_out(&b, &a, baseline ? &z : NULL, &out);
 	else
-		text_out(&b, &a, &out);
+		text_out(&b, &a, baseline ? &z : NULL, &out);
 	fwrite(out.buf ? out.buf : "", 1, out.len, stdout);
 out:
 	sbuf_release(&out);
+	if (have_z)
+		close_run(&z);
 	if (have_a)
 		close_run(&a);
 	close_run(&b);
@@ -503,7 +599,7 @@ const struct cmd cmd_compare = {
 	.args = "@files|@files",
 	.fn = run_compare,
 	.summary = "what changed between two recordings: costs, placement, speed, against the advice",
-	.synopsis = "compare [--json] BEFORE AFTER",
+	.synopsis = "compare [--json] [--baseline BASE] BEFORE AFTER",
 	.description =
 		"Reads two recordings made by 'vmmprof record' (before and after a change, such as\n"
 		"the advice of 'vmmprof diagnose') and, for every VM in both (matched by name),\n"
@@ -514,9 +610,13 @@ const struct cmd cmd_compare = {
 		"diagnosis of BEFORE gave for the VM and the gain it predicted, and the gain that\n"
 		"was realised, as the fall of cycles per instruction; where the model counts no\n"
 		"instructions (no core PMU) it says the gain cannot be measured and claims none.\n"
-		"VMs in only one of the two are listed.  See docs/verification.md.",
+		"VMs in only one of the two are listed.  With --baseline BASE, a recording of the\n"
+		"same VMs without the advice (under the kernel's own NUMA balancing: diagnose\n"
+		"--apply --balancing-baseline), AFTER is compared with BASE too, measure by measure: advice\n"
+		"better, baseline better, or not distinguishable.  See docs/verification.md.",
 	.options =
 		"-j, --json\tthe comparison as JSON\n"
+		"--baseline BASE\talso compare AFTER with BASE, the VMs without the advice\n"
 		"--model-path DIR\talso look for the recorded models in DIR",
 	.examples =
 		"vmmprof compare before.vmmdb after.vmmdb\tdid the advice help?",

@@ -169,6 +169,7 @@ static int run_diagnose(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, 'N' },
 		{ "yes", no_argument, NULL, 'Y' },
 		{ "allow-low-confidence", no_argument, NULL, 'L' },
+		{ "balancing-baseline", no_argument, NULL, 'Z' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pipe_opts o = { .root = "/" };
@@ -215,6 +216,7 @@ static int run_diagnose(int argc, char **argv)
 		case 'N': ao.dry_run = true; break;
 		case 'Y': ao.yes = true; break;
 		case 'L': ao.allow_low = true; break;
+		case 'Z': ao.baseline = true; break;
 		default:
 			rc = cli_bad_option(&cmd_diagnose, argv, "d:m:p:");
 			goto out;
@@ -224,9 +226,9 @@ static int run_diagnose(int argc, char **argv)
 		rc = cli_usage_error(&cmd_diagnose, "one recording at a time");
 		goto out;
 	}
-	if (!apply && (ao.dry_run || ao.yes || ao.allow_low)) {
-		rc = cli_usage_error(&cmd_diagnose, "--dry-run, --yes and --allow-low-confidence "
-				     "go with --apply");
+	if (!apply && (ao.dry_run || ao.yes || ao.allow_low || ao.baseline)) {
+		rc = cli_usage_error(&cmd_diagnose, "--dry-run, --yes, --allow-low-confidence and "
+				     "--balancing-baseline go with --apply");
 		goto out;
 	}
 	if (apply && (optind < argc || json)) {
@@ -315,7 +317,8 @@ const struct cmd cmd_diagnose = {
 	.fn = run_diagnose,
 	.summary = "find each VM's NUMA bottlenecks, their cost, and what to change",
 	.synopsis = "diagnose [--duration SECS] [--vm NAME]... [--wait[=SECS]] [-m NAME|FILE] [--json]\n"
-		    "diagnose --apply [--dry-run] [--yes] [--allow-low-confidence] [--duration SECS]\n"
+		    "diagnose --apply [--dry-run] [--yes] [--allow-low-confidence]\n"
+		    "         [--balancing-baseline] [--duration SECS]\n"
 		    "         [--vm NAME]... [-p PID[,PID...]] [-m NAME|FILE]\n"
 		    "diagnose -p PID[,PID...] [--duration SECS] [--json]\n"
 		    "diagnose [--json] RECORDING",
@@ -350,7 +353,11 @@ const struct cmd cmd_diagnose = {
 		"virsh vcpupin); advice of low confidence, or clashing with a higher-ranked\n"
 		"one, is not applied, and each is listed with the reason.  It asks before\n"
 		"running anything on a terminal and refuses without one unless --yes;\n"
-		"--dry-run prints the plan and the undo and runs nothing.",
+		"--dry-run prints the plan and the undo and runs nothing.  --balancing-baseline\n"
+		"records as long again before applying, with the kernel's automatic NUMA\n"
+		"balancing on\n"
+		"(put back as it was), and the compare sets the advice against that baseline\n"
+		"too: did the advice beat leaving the VMs to the kernel?",
 	.options =
 		"-d, --duration SECS\thow long to collect (default 5)\n"
 		VM_WAIT_HELP
@@ -366,6 +373,8 @@ const struct cmd cmd_diagnose = {
 		"--dry-run\twith --apply: print what would be run and its undo, run nothing\n"
 		"--yes\twith --apply: do not ask (needed when not on a terminal)\n"
 		"--allow-low-confidence\twith --apply: apply advice of low confidence too\n"
+		"--balancing-baseline\twith --apply: record a baseline under the kernel's NUMA\n"
+		"\tbalancing first and compare the advice with it (needs root to turn it on)\n"
 		XENTRACE_HELP
 		XEN_IMC_HELP
 		"--xen-hard-pin\tXen: advise hard affinity (xl vcpu-pin DOM V CPUS) where the\n"

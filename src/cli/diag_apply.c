@@ -309,12 +309,58 @@ static void print_undo(const struct apply_plan *pl, size_t done_item, size_t don
 		printf("  (nothing was applied)\n");
 }
 
+/*
+ * The baseline: the same VMs for the same time under the kernel's own
+ * automatic NUMA balancing instead of the advice (issue 17 item 2): turned
+ * on when it is off, put back as it was afterwards, also when the recording
+ * fails.  Where it is already on, the baseline is the host as it runs.
+ */
+static int baseline_run(const struct diag_apply_opts *o, const char *path)
+{
+	static const char knob[] = "/proc/sys/kernel/numa_balancing";
+	char was[32];
+	char *full;
+	int rc, wrc = 0;
+	struct vp_err err;
+	FILE *f;
+
+	if (vp_read_line(o->po->root, knob, was, sizeof(was), &err))
+		return cli_errorf("--balancing-baseline: this kernel has no automatic NUMA balancing to "
+				  "compare with (%s: %s)", knob, err.msg);
+	full = vp_path(o->po->root, knob);
+	if (strcmp(was, "0")) {
+		printf("\ndiagnose --apply: the kernel's NUMA balancing is on (%s = %s): the "
+		       "baseline is the host as it runs, for %g s, into %s\n", knob, was,
+		       o->duration, path);
+	} else if (!(f = fopen(full, "w")) || fputs("1\n", f) == EOF || fclose(f)) {
+		rc = cli_errorf("--balancing-baseline: cannot turn the kernel's NUMA balancing on: %s: %s "
+				"(needs root)", full, strerror(errno));
+		free(full);
+		return rc;
+	} else {
+		printf("\ndiagnose --apply: baseline with the kernel's NUMA balancing on (%s: 0 -> "
+		       "1) for %g s into %s\n", knob, o->duration, path);
+	}
+	fflush(stdout);
+	rc = record_run(o, path);
+	if (!strcmp(was, "0")) {
+		if (!(f = fopen(full, "w")) || fputs("0\n", f) == EOF || fclose(f))
+			wrc = cli_errorf("--balancing-baseline: cannot put the kernel's NUMA balancing back "
+					 "off: %s: %s: write 0 there by hand", full, strerror(errno));
+		else
+			printf("diagnose --apply: the kernel's NUMA balancing back off (%s: 0)\n",
+			       knob);
+	}
+	free(full);
+	return rc ? rc : wrc;
+}
+
 int diagnose_apply(const struct diag_apply_opts *o)
 {
 	struct before_diag b;
 	struct host_span host;
 	struct apply_plan pl = { 0 };
-	char tmpl[4096], before[4200], after[4200];
+	char tmpl[4096], before[4200], after[4200], base[4200];
 	const char *tmp = getenv("TMPDIR");
 	size_t i, k, n_cmds = 0;
 	int rc, st;
@@ -326,6 +372,7 @@ int diagnose_apply(const struct diag_apply_opts *o)
 				  strerror(errno));
 	snprintf(before, sizeof(before), "%s/before.vmmdb", tmpl);
 	snprintf(after, sizeof(after), "%s/after.vmmdb", tmpl);
+	snprintf(base, sizeof(base), "%s/baseline.vmmdb", tmpl);
 	printf("diagnose --apply: recording before for %g s into %s\n", o->duration, before);
 	/* what else ran on each CPU meanwhile, which the recording does not keep */
 	host_span_begin(&host, o->po->root);
@@ -381,6 +428,8 @@ int diagnose_apply(const struct diag_apply_opts *o)
 			goto out;
 		}
 	}
+	if (o->baseline && (rc = baseline_run(o, base)))
+		goto out;
 	printf("\n");
 	for (i = 0; i < pl.n; i++) {
 		const struct apply_item *it = &pl.items[i];
@@ -403,7 +452,8 @@ int diagnose_apply(const struct diag_apply_opts *o)
 		printf("\n");
 		fflush(stdout);
 		/* BEFORE's diagnosis (the predicted gain) with the CPUs' load, as planned */
-		rc = compare_recordings(before, after, o->po, false, &host);
+		rc = compare_recordings(before, after, o->baseline ? base : NULL, o->po, false,
+					&host);
 	}
 	print_undo(&pl, 0, 0, true);
 out:

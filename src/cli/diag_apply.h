@@ -15,13 +15,17 @@ struct diag_apply_opts {
 	bool dry_run;               /* print the plan and the undo, run nothing */
 	bool yes;                   /* apply without asking (needed without a terminal) */
 	bool allow_low;             /* apply advice of low confidence too */
+	bool baseline;              /* record a baseline under the kernel's NUMA balancing first */
 };
 
 /*
  * Record before, diagnose that recording, apply each advice whose every
  * command has an exact undo (analysis/apply.h), printing each command and
  * its result; record after, print `vmmprof compare` of the two and the
- * undo commands.  Prints as it goes; returns the exit code.
+ * undo commands.  With baseline, between the plan and the commands, the
+ * same time is recorded with the kernel's automatic NUMA balancing on
+ * (/proc/sys/kernel/numa_balancing, put back as it was), and the compare
+ * sets AFTER against it too.  Prints as it goes; returns the exit code.
  */
 int diagnose_apply(const struct diag_apply_opts *o);
 

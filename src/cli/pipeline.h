@@ -114,12 +114,13 @@ int diagnose_recording(const char *path, const struct pipe_opts *o, bool json,
 		       const struct host_span *host);
 /*
  * `vmmprof compare BEFORE AFTER` (cmd_compare.c), also run by `diagnose
- * --apply`; host: the host's CPUs over BEFORE (NULL unknown), which the
- * diagnosis of BEFORE (the predicted gain) weighs as --apply's plan did.
- * Prints; returns the exit code.
+ * --apply`; baseline: a recording of the same VMs without the advice that
+ * AFTER is compared with too (NULL: none); host: the host's CPUs over
+ * BEFORE (NULL unknown), which the diagnosis of BEFORE (the predicted gain)
+ * weighs as --apply's plan did.  Prints; returns the exit code.
  */
-int compare_recordings(const char *before, const char *after, const struct pipe_opts *o,
-		       bool json, const struct host_span *host);
+int compare_recordings(const char *before, const char *after, const char *baseline,
+		       const struct pipe_opts *o, bool json, const struct host_span *host);
 struct recording;
 struct cost_ci_set;
 /* Print the diagnosis of a recording's whole-run frame: diagnosis_recorded(). */

@@ -1165,6 +1165,7 @@ static int run_diagnose(struct rconn *c, int argc, char **argv)
 		{ "dry-run", no_argument, NULL, RO_APPLY },
 		{ "yes", no_argument, NULL, RO_APPLY },
 		{ "allow-low-confidence", no_argument, NULL, RO_APPLY },
+		{ "balancing-baseline", no_argument, NULL, RO_APPLY },
 		{ "root", required_argument, NULL, RO_LOCAL },
 		{ "model-path", required_argument, NULL, RO_LOCAL },
 		{ "calibration", required_argument, NULL, RO_LOCAL },
@@ -1726,6 +1727,8 @@ static const struct rflag rflags[] = {
 	{ &cmd_diagnose, "yes", RF_HERE, "--apply runs the advice's commands on the machine it "
 	  "runs on: run it there" },
 	{ &cmd_diagnose, "allow-low-confidence", RF_HERE, "--apply runs the advice's commands on "
+	  "the machine it runs on: run it there" },
+	{ &cmd_diagnose, "balancing-baseline", RF_HERE, "--apply runs the advice's commands on "
 	  "the machine it runs on: run it there" },
 	{ &cmd_diagnose, "xentrace", RF_DAEMON, NULL },
 	{ &cmd_diagnose, "xen-psr", RF_DAEMON, NULL },

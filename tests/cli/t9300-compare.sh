@@ -39,6 +39,32 @@ test_expect_success 'the same run twice: nothing moved' '
 	! grep -q "rose\|fell" out
 '
 
+# --baseline BASE: AFTER set against a recording of the same VMs without the
+# advice.  BASE = the 100-frame run (remote share 0.495), AFTER = the 10-frame
+# run (0.045): AFTER is lower by 0.45, every measure is better lower, so the
+# advice is better; AFTER = BASE: a change of 0, not distinguishable.
+test_expect_success 'compare --baseline: the advice against the VMs left to the kernel, measure by measure' '
+	vmmprof compare --baseline after.vmmdb before.vmmdb before.vmmdb >out &&
+	grep_q "^baseline: after.vmmdb (model .*, 100 intervals" out &&
+	grep_q "^  against the baseline (the same VM without the advice):" out &&
+	grep -E "^    remote_share +0.495 +0.045 +-0.45 .* advice better$" out &&
+	vmmprof compare --json --baseline after.vmmdb before.vmmdb before.vmmdb >j &&
+	python3 -c "
+import json
+j = json.load(open(\"j\"))
+assert j[\"baseline\"] == \"after.vmmdb\" and j[\"baseline_intervals\"] == 100, j
+v = j[\"vms\"][0]
+assert v[\"in_baseline\"] is True, v
+b = v[\"measures\"][\"remote_share\"][\"vs_baseline\"]
+assert abs(b[\"baseline\"] - 0.495) < 1e-9 and abs(b[\"change\"] + 0.45) < 1e-9, b
+assert b[\"hi\"] < 0 and b[\"verdict\"] == \"advice better\", b
+" &&
+	vmmprof compare --baseline after.vmmdb before.vmmdb after.vmmdb >out &&
+	grep -E "^    remote_share +0.495 +0.495 +\+0 .* not distinguishable$" out &&
+	expect_exit 1 vmmprof compare --baseline nosuch.vmmdb before.vmmdb after.vmmdb 2>err &&
+	grep_q "nosuch.vmmdb" err
+'
+
 test_expect_success 'bad input: one recording, a missing file, a file that is no recording' '
 	expect_exit 2 vmmprof compare before.vmmdb 2>err &&
 	grep_q "two recordings are needed" err &&

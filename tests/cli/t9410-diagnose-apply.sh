@@ -32,6 +32,7 @@ apply() {
 test_expect_success 'usage: --dry-run, --yes, --allow-low-confidence need --apply; --apply not on a recording nor --json' '
 	expect_exit 2 vmmprof diagnose --dry-run 2>err && grep_q "go with --apply" err &&
 	expect_exit 2 vmmprof diagnose --yes 2>err && grep_q "go with --apply" err &&
+	expect_exit 2 vmmprof diagnose --balancing-baseline 2>err && grep_q "baseline go with --apply" err &&
 	expect_exit 2 vmmprof diagnose --apply x.vmmdb 2>err && grep_q "not on a recording" err &&
 	expect_exit 2 vmmprof diagnose --apply --json 2>err && grep_q "not with --json" err &&
 	vmmprof help diagnose >h && grep -q -- "--allow-low-confidence" h
@@ -125,6 +126,29 @@ test_expect_success 'a command that fails stops the run: nothing after it, nothi
 	grep_q "^stopped at a failed command" out &&
 	! grep -q "recording after" out &&
 	tail -1 out | grep -q "(nothing was applied)"
+'
+
+# --balancing-baseline: between the plan and the commands, as long again recorded with
+# the kernel's NUMA balancing on, put back as it was; the compare sets AFTER
+# against it.  host-qemu has no /proc/sys/kernel/numa_balancing: an error
+# naming it, before any command runs.  A copy with the knob at 0: turned to
+# 1 for the baseline, 0 again after (the file says so), and the compare
+# names the baseline recording.
+test_expect_success '--apply --balancing-baseline: the kernel balancing first, put back; a kernel without it is refused' '
+	expect_exit 1 apply --allow-low-confidence --yes --balancing-baseline </dev/null >out 2>err &&
+	grep_q "no automatic NUMA balancing to compare with (/proc/sys/kernel/numa_balancing" err &&
+	test ! -e stub.log &&
+	cp -r "$R/host-qemu" hq &&
+	mkdir -p hq/proc/sys/kernel && echo 0 >hq/proc/sys/kernel/numa_balancing &&
+	rm -f stub.log &&
+	PATH="$STUBPATH" TMPDIR="$TRASH" vmmprof diagnose --root "$TRASH/hq" -d 0.3 --apply \
+		--allow-low-confidence --yes --balancing-baseline </dev/null >out 2>err &&
+	grep_q "^diagnose --apply: baseline with the kernel.s NUMA balancing on (/proc/sys/kernel/numa_balancing: 0 -> 1) for 0.3 s into $TRASH/vmmprof-apply\..*/baseline.vmmdb" out &&
+	grep_q "^diagnose --apply: the kernel.s NUMA balancing back off" out &&
+	test "$(cat hq/proc/sys/kernel/numa_balancing)" = 0 &&
+	test "$(cat stub.log)" = "taskset -pc 0-1 4003" &&
+	grep_q "^baseline: $TRASH/vmmprof-apply\..*/baseline.vmmdb (model " out &&
+	grep_q "^  against the baseline (the same VM without the advice):" out
 '
 
 # host-libvirt-v2: web1 is libvirt-managed; its vCPU 1 is thread 1003, whose status

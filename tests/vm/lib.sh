@@ -288,7 +288,11 @@ vm_start() {
 	log=$1
 	secs=$2
 	shift 2
-	timeout -k 5 "$secs" "$@" </dev/null >"$log" 2>&1 &
+	# emptied here, not only by the background job's redirection: under load
+	# that runs late, and a caller's vm_wait_for read the last run's console
+	# (its VMTEST-HOLD) before this run's QEMU existed
+	: >"$log"
+	timeout -k 5 "$secs" "$@" </dev/null >>"$log" 2>&1 &
 	vm_pid=$!
 }
 

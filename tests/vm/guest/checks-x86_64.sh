@@ -128,8 +128,9 @@ fi
 # locality is a proxy, so its advice is of low confidence: allowed here).
 # Truth from the kernel: the bound mapping's pages per node in numa_maps
 # (N0= / N1=), all PAGES on node 1 before, all on node 0 after, and back
-# on node 1 after the undo --apply printed.  The recordings' remote share
-# (compare --json) is judged on the host (eval.py check_apply).
+# on node 1 after the undo --apply printed.  --balancing-baseline records as long
+# again under the kernel's NUMA balancing first.  The recordings' remote
+# share (compare --json) is judged on the host (eval.py check_apply).
 # numa_maps_nodes PID: "N0 N1" page counts of the mapping bound to node 1.
 numa_maps_nodes() {
 	awk '/bind:1/ { a = b = 0; for (i = 1; i <= NF; i++) {
@@ -154,7 +155,7 @@ else
 	echo "VMDATA apply-before [${1:-null}, ${2:-null}]"
 	mkdir -p /tmp/apply
 	TMPDIR=/tmp/apply vmmprof diagnose -p "$np" -d 3 --apply --yes --allow-low-confidence \
-		>/tmp/apply.out 2>&1
+		--balancing-baseline >/tmp/apply.out 2>&1
 	rc=$?
 	set -- $(numa_maps_nodes "$np")
 	echo "VMDATA apply-after [${1:-null}, ${2:-null}]"
@@ -171,7 +172,8 @@ else
 	fi
 	d=$(ls -d /tmp/apply/vmmprof-apply.* 2>/dev/null | head -n 1)
 	if [ -n "$d" ]; then
-		vt_data apply-compare vmmprof compare --json "$d/before.vmmdb" "$d/after.vmmdb" ||
+		vt_data apply-compare vmmprof compare --json --baseline "$d/baseline.vmmdb" \
+			"$d/before.vmmdb" "$d/after.vmmdb" ||
 			vt_fail apply/compare "vmmprof compare failed: $(head -c 200 /tmp/vt_data.err)"
 	else
 		vt_fail apply/compare "no recordings kept in /tmp/apply"
