@@ -182,14 +182,43 @@ char *attrib_vm_key(const struct hv_vm *vm)
 			 vm->name ? vm->name : "");
 }
 
+/*
+ * The vCPU's key into buf (n bytes) when it fits, else into the heap (the
+ * caller frees a result that is not buf): one format, no allocation for the
+ * usual name, as it is looked up for every vCPU at every sample.
+ */
+static char *vcpu_key_in(const struct hv_vm *vm, const struct hv_vcpu *v, char *buf, size_t n)
+{
+	/* a vCPU is its thread under KVM; under Xen its index */
+	const char *tv = v->tid > 0 ? "t" : "v";
+	int id = v->tid > 0 ? v->tid : v->index;
+	int len = vm->adapter == HVA_XEN ?
+		  snprintf(buf, n, "vm:xen:%d:%s%d", vm->domid, tv, id) :
+		  snprintf(buf, n, "vm:%s:%d:%s:%s%d", hv_adapter_name(vm->adapter), vm->pid,
+			   vm->name ? vm->name : "", tv, id);
+
+	if (len >= 0 && (size_t)len < n)
+		return buf;
+	return vm->adapter == HVA_XEN ? xasprintf("vm:xen:%d:%s%d", vm->domid, tv, id) :
+	       xasprintf("vm:%s:%d:%s:%s%d", hv_adapter_name(vm->adapter), vm->pid,
+			 vm->name ? vm->name : "", tv, id);
+}
+
 char *attrib_vcpu_key(const struct hv_vm *vm, const struct hv_vcpu *v)
 {
-	char *vk = attrib_vm_key(vm), *k;
+	char buf[256], *k = vcpu_key_in(vm, v, buf, sizeof(buf));
 
-	/* a vCPU is its thread under KVM; under Xen its index */
-	k = v->tid > 0 ? xasprintf("%s:t%d", vk, v->tid) : xasprintf("%s:v%d", vk, v->index);
-	free(vk);
-	return k;
+	return k == buf ? xstrdup(buf) : k;
+}
+
+int attrib_find_vcpu(const struct attrib *a, const struct hv_vm *vm, const struct hv_vcpu *v)
+{
+	char buf[256], *k = vcpu_key_in(vm, v, buf, sizeof(buf));
+	int e = attrib_find(a, k);
+
+	if (k != buf)
+		free(k);
+	return e;
 }
 
 /* CPU time of a vCPU: schedstat's ns when read, else utime + stime (or xl's Time). */
@@ -473,7 +502,7 @@ void attrib_update(struct attrib *a, const struct hv_vm_list *vms, uint64_t now_
 		}
 		for (j = 0; j < vm->n_vcpus; j++) {
 			const struct hv_vcpu *v = &vm->vcpus[j];
-			char *vk = attrib_vcpu_key(vm, v), name[96];
+			char vbuf[256], *vk = vcpu_key_in(vm, v, vbuf, sizeof(vbuf)), name[96];
 			int ve = attrib_find(a, vk);
 			bool fresh = ve < 0;
 
@@ -486,7 +515,8 @@ void attrib_update(struct attrib *a, const struct hv_vm_list *vms, uint64_t now_
 						native ? v->tid : v->index, e, now_ns);
 				seen = xrealloc(seen, (a->n + 1) * sizeof(bool));
 			}
-			free(vk);
+			if (vk != vbuf)
+				free(vk);
 			seen[ve] = true;
 			a->ents[ve].adapter = vm->adapter;
 			update_vcpu(a, ve, v, fresh);

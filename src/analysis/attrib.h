@@ -125,6 +125,8 @@ int attrib_find(const struct attrib *a, const char *key);
 /* Key of a VM or vCPU from an adapter's structs (heap string). */
 char *attrib_vm_key(const struct hv_vm *vm);
 char *attrib_vcpu_key(const struct hv_vm *vm, const struct hv_vcpu *v);
+/* attrib_find() of that key, formatted without an allocation (each vCPU at each sample). */
+int attrib_find_vcpu(const struct attrib *a, const struct hv_vm *vm, const struct hv_vcpu *v);
 
 /*
  * Share of entity e's run time on node (cumulative when it has run, else its

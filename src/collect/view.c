@@ -1052,11 +1052,9 @@ static double *vcpu_shares(struct cview *c, bool total, const double *counts, do
 	for (i = 0, v = 0; i < c->vms.n; i++)
 		for (j = 0; j < c->vms.vms[i].n_vcpus; j++, v++) {
 			const struct hv_vm *vm = &c->vms.vms[i];
-			char *key = attrib_vcpu_key(vm, &vm->vcpus[j]);
-			int e = attrib_find(&c->attrib, key);
+			int e = attrib_find_vcpu(&c->attrib, vm, &vm->vcpus[j]);
 			struct target *t = find_target(c, vm->vcpus[j].tid);
 
-			free(key);
 			for (ni = 0; ni < nn; ni++) {
 				const struct entity *ent = e >= 0 ? &c->attrib.ents[e] : NULL;
 				int id = topo->nodes[ni].id;
@@ -1617,12 +1615,10 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 
 			vr = &f->rows[vm_row];
 			memset(r, 0, sizeof(*r));
-			key = attrib_vcpu_key(vm, &vm->vcpus[j]);
-			r->ent = attrib_find(&c->attrib, key);
-			free(key);
+			r->key = attrib_vcpu_key(vm, &vm->vcpus[j]);
+			r->ent = attrib_find(&c->attrib, r->key);
 			r->kind = vm->adapter == HVA_NATIVE ? ENT_THREAD : ENT_VCPU;
 			r->vm_row = vm_row;
-			r->key = attrib_vcpu_key(vm, &vm->vcpus[j]);
 			r->adapter = vm->adapter;
 			r->pid = vm->pid;
 			r->domid = vm->domid;

@@ -472,12 +472,10 @@ static void add_vcpu_rows(struct top_state *s, const struct hv_vm *vm, size_t vm
 
 	for (i = 0; i < vm->n_vcpus; i++) {
 		const struct hv_vcpu *c = &vm->vcpus[i];
-		char *k = attrib_vcpu_key(vm, c);
-		int e = attrib_find(&s->attrib, k);
+		int e = attrib_find_vcpu(&s->attrib, vm, c);
 		struct top_vcpu *r;
 		struct sbuf sb = SBUF_INIT;
 
-		free(k);
 		if (e < 0)
 			continue;
 		s->vcpus = xrealloc(s->vcpus, (s->n_vcpus + 1) * sizeof(*s->vcpus));

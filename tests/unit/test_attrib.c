@@ -388,3 +388,57 @@ TEST(attrib_node_shares_home_by_hand)
 		CHECK_NEAR(share[1], 0.5 / 0.9, 1e-12);
 	}
 }
+
+/*
+ * A vCPU's key, written by hand: "vm:kvm:PID:NAME:tTID" under KVM (its thread),
+ * "vm:xen:DOMID:vINDEX" under Xen; attrib_find_vcpu() finds the entity by it
+ * without formatting into the heap, and a name too long for its stack buffer
+ * (300 bytes) still gives the whole key and finds it.
+ */
+TEST(attrib_vcpu_keys_and_lookup)
+{
+	struct attrib a;
+	struct topology t;
+	struct numa_node nodes[2];
+	struct hv_vm_list l = { 0 };
+	struct hv_vm *vm, *x, *lng;
+	char name[301], *k, *want;
+
+	two_node_topology(&t, nodes);
+	attrib_init(&a, &t);
+	vm = vm_add(&l, 10, "A", 1, 1);
+	vcpu_add(vm, 3, 11, 1.0, 0);
+	x = hv_vm_list_add(&l, HVA_XEN);
+	x->domid = 7;
+	x->name = xstrdup("dom");
+	vcpu_add(x, 2, -1, 1.0, 0);
+	memset(name, 'n', 300);
+	name[300] = '\0';
+	lng = vm_add(&l, 30, name, 1, 1);
+	vcpu_add(lng, 0, 31, 1.0, 0);
+	attrib_update(&a, &l, 1000000000ull);
+
+	k = attrib_vcpu_key(vm, &vm->vcpus[0]);
+	CHECK_STR(k, "vm:kvm:10:A:t11");
+	CHECK(attrib_find_vcpu(&a, vm, &vm->vcpus[0]) >= 0);
+	CHECK_INT(attrib_find_vcpu(&a, vm, &vm->vcpus[0]), attrib_find(&a, k));
+	free(k);
+	k = attrib_vcpu_key(x, &x->vcpus[0]);
+	CHECK_STR(k, "vm:xen:7:v2");
+	CHECK_INT(attrib_find_vcpu(&a, x, &x->vcpus[0]), attrib_find(&a, k));
+	CHECK(attrib_find(&a, k) >= 0);
+	free(k);
+	k = attrib_vcpu_key(lng, &lng->vcpus[0]);
+	want = xasprintf("vm:kvm:30:%s:t31", name);
+	CHECK_STR(k, want);
+	CHECK(attrib_find_vcpu(&a, lng, &lng->vcpus[0]) >= 0);
+	CHECK_INT(attrib_find_vcpu(&a, lng, &lng->vcpus[0]), attrib_find(&a, want));
+	free(want);
+	free(k);
+	vm->vcpus[0].tid = 12; /* a thread it has not seen */
+	CHECK_INT(attrib_find_vcpu(&a, vm, &vm->vcpus[0]), -1);
+	hv_vm_list_release(&l);
+	attrib_release(&a);
+	cpulist_release(&nodes[0].cpus);
+	cpulist_release(&nodes[1].cpus);
+}
