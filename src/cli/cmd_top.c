@@ -333,11 +333,6 @@ static int run_top(int argc, char **argv)
 				     "lines hold every row (nodes, vms, vcpus)");
 		goto out;
 	}
-	if (view != TOP_VIEW_ALL && !batch) {
-		rc = cli_usage_error(&cmd_top, "--view picks the rows of the --batch text; on the "
-				     "screen the keys 1 2 3 4 show nodes, VMs, vCPUs, processes");
-		goto out;
-	}
 	if (json)
 		batch = true;
 	if (replay) {
@@ -399,7 +394,7 @@ static int run_top(int argc, char **argv)
 	}
 	if (batch)
 		rc = run_batch(&s, iterations, delay, json, sort, view);
-	else if (cli_fronts()->screen(&s, delay, sort, sample_here, NULL, &err))
+	else if (cli_fronts()->screen(&s, delay, sort, view, sample_here, NULL, &err))
 		rc = cli_interrupted() ? 0 : cli_error(&err);
 out:
 	/* the collector reads the model: close it before the model goes */
@@ -421,7 +416,7 @@ const struct cmd cmd_top = {
 	.name = "top",
 	.fn = run_top,
 	.summary = "live view of nodes, VMs, vCPUs and processes: placement, memory spread, the five factors",
-	.synopsis = "top [-d SECS] [--sort KEY] [--vm NAME]... [--wait] [-m NAME|FILE] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--root DIR]\n"
+	.synopsis = "top [--view KEY] [-d SECS] [--sort KEY] [--vm NAME]... [--wait] [-m NAME|FILE] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--root DIR]\n"
 		    "top --batch [--view KEY] [-n N] [-d SECS] [--json] [--sort KEY] [--vm NAME]... [--wait] [-m NAME|FILE] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--root DIR]\n"
 		    "top --replay FILE (--batch [--view KEY]|--json) [-n N] [--sort KEY] [--vm NAME]... [--model-path DIR]",
 	.description =
@@ -477,8 +472,8 @@ const struct cmd cmd_top = {
 		"diagnose evaluate them, in the same words; what a recording does not keep (node\n"
 		"memory, page rates, load, CPU%, affinity) is n/a.",
 	.options = "-b, --batch\tprint text instead of the screen\n"
-		   "--view node|vm|vcpu|process\twith --batch: only this view, 80 columns for node\n"
-		   "\tand process (default: nodes, VMs and vCPUs)\n"
+		   "--view node|vm|vcpu|process\tthe view the screen starts in (keys 1-4 change it);\n"
+		   "\twith --batch the only one printed (default: nodes, VMs and vCPUs)\n"
 		   "-n, --iterations N\tstop after N samples (batch; default: until interrupted)\n"
 		   "-d, --delay SECS\tinterval between samples (default 2)\n"
 		   "-j, --json\tJSON lines (implies --batch)\n"

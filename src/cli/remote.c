@@ -1547,11 +1547,9 @@ static int run_top(struct rconn *c, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error(&cmd_top, "unexpected argument '%s'", argv[optind]);
-	if (t.view != TOP_VIEW_ALL && (t.json || !batch))
-		return cli_usage_error(&cmd_top, t.json ? "--view picks the rows of the --batch text; "
-				       "--json lines hold every row (nodes, vms, vcpus)" :
-				       "--view picks the rows of the --batch text; on the screen the "
-				       "keys 1 2 3 4 show nodes, VMs, vCPUs, processes");
+	if (t.view != TOP_VIEW_ALL && t.json)
+		return cli_usage_error(&cmd_top, "--view picks the rows of the --batch text; --json "
+				       "lines hold every row (nodes, vms, vcpus)");
 	if (t.json)
 		batch = true;
 	if (!batch && !isatty(1))
@@ -1568,7 +1566,7 @@ static int run_top(struct rconn *c, int argc, char **argv)
 		struct top_pull tp = { 0 };
 
 		pull_open(&tp.p, c, sbuf_str(&path), "sample", &err);
-		if (cli_fronts()->screen(&t.s, delay, t.sort, top_pull_sample, &tp, &err))
+		if (cli_fronts()->screen(&t.s, delay, t.sort, t.view, top_pull_sample, &tp, &err))
 			rc = cli_error(&err);
 		pull_close(&tp.p);
 		if (tp.have)

@@ -17,10 +17,11 @@ typedef int (*top_sample_fn)(void *ctx, struct top_state *s, bool block, struct 
 
 /*
  * A live screen (the TUI's tui_run_source()): shows s, sampled from fn
- * every delay seconds sorted by sort, until the user quits.  0, or a
+ * every delay seconds sorted by sort, starting in view (an enum top_view of
+ * top/topviews.h; TOP_VIEW_ALL: the VMs), until the user quits.  0, or a
  * negative code with err filled (VP_EDEP: built without the screen).
  */
-typedef int (*top_screen_fn)(struct top_state *s, double delay, enum top_sort sort,
+typedef int (*top_screen_fn)(struct top_state *s, double delay, enum top_sort sort, int view,
 			     top_sample_fn fn, void *ctx, struct vp_err *err);
 
 #endif

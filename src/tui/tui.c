@@ -544,13 +544,14 @@ static int local_sample(void *ctx, struct top_state *s, bool block, struct vp_er
 
 int tui_run(struct top_state *s, double delay, enum top_sort sort, struct vp_err *err)
 {
-	return tui_run_source(s, delay, sort, local_sample, NULL, err);
+	return tui_run_source(s, delay, sort, TOP_VIEW_ALL, local_sample, NULL, err);
 }
 
-int tui_run_source(struct top_state *s, double delay, enum top_sort sort, top_sample_fn fn,
-		   void *ctx, struct vp_err *err)
+int tui_run_source(struct top_state *s, double delay, enum top_sort sort, int view,
+		   top_sample_fn fn, void *ctx, struct vp_err *err)
 {
-	struct ui u = { VIEW_VMS, sort, 0, -1, "", false, false, 0, "", false, "" };
+	struct ui u = { view >= 0 && view < VIEW_N ? (enum view)view : VIEW_VMS, sort, 0, -1, "",
+			false, false, 0, "", false, "" };
 	const char *no_color = getenv("NO_COLOR");
 	uint64_t next;
 	int ret = 0;
@@ -604,11 +605,12 @@ int tui_run_source(struct top_state *s, double delay, enum top_sort sort, top_sa
 	return ret;
 }
 #else
-int tui_run_source(struct top_state *s, double delay, enum top_sort sort, top_sample_fn fn,
-		   void *ctx, struct vp_err *err)
+int tui_run_source(struct top_state *s, double delay, enum top_sort sort, int view,
+		   top_sample_fn fn, void *ctx, struct vp_err *err)
 {
 	(void)fn;
 	(void)ctx;
+	(void)view;
 	return tui_run(s, delay, sort, err);
 }
 

@@ -15,11 +15,12 @@
 int tui_run(struct top_state *s, double delay, enum top_sort sort, struct vp_err *err);
 
 /*
- * The same over a sample source (top/screen.h): a top_screen_fn, which the
+ * The same over a sample source (top/screen.h), starting in view (an enum
+ * top_view; TOP_VIEW_ALL: the VMs): a top_screen_fn, which the
  * binary's main() (src/bin/) hands the command line for `top`, local or
  * remote.
  */
-int tui_run_source(struct top_state *s, double delay, enum top_sort sort, top_sample_fn fn,
-		   void *ctx, struct vp_err *err);
+int tui_run_source(struct top_state *s, double delay, enum top_sort sort, int view,
+		   top_sample_fn fn, void *ctx, struct vp_err *err);
 
 #endif
