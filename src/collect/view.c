@@ -88,6 +88,9 @@ struct cview {
 	} *xr;
 	size_t n_xr;
 	int n_xp;                   /* pCPUs */
+	char xp_pin[200];           /* the last scan found a dom0 vCPU k not hard-pinned on
+				       pCPU k: why ("" pinned); its counts are then n/a */
+	bool xp_pin_said;           /* the note said so once */
 	/* --xen-imc: the model's uncore_imc CAS/RPQ events from PCI config space, per node */
 	struct imc_pci *imc;        /* NULL: not read (a note says why when asked) */
 	int *imc_in;                /* per input: enum imc_ctr it is served by, -1 none */
@@ -318,6 +321,17 @@ static void xres_update(struct cview *c, const struct hv_vm_list *all)
 		return;
 	if (!n)
 		n = c->n_xp = c->o.plat->topo.n_cpus > 0 ? c->o.plat->topo.n_cpus : 0;
+	/* dom0's CPU k counts pCPU k only while dom0's vCPU k is hard-pinned there */
+	c->xp_pin[0] = '\0';
+	for (i = 0; i < all->n && !c->xp_pin[0]; i++)
+		for (j = 0; all->vms[i].dom0 && j < all->vms[i].n_vcpus && !c->xp_pin[0]; j++) {
+			const struct hv_vcpu *v = &all->vms[i].vcpus[j];
+
+			if (v->affinity_all || v->affinity.n != 1 || v->affinity.ids[0] != v->index)
+				snprintf(c->xp_pin, sizeof(c->xp_pin), "dom0's vCPU %d is not hard-pinned "
+					 "on pCPU %d (xl vcpu-list), so dom0's CPU %d does not count that "
+					 "pCPU alone", v->index, v->index, v->index);
+		}
 	for (i = 0; i < all->n; i++)
 		for (j = 0; all->vms[i].adapter == HVA_XEN && j < all->vms[i].n_vcpus; j++) {
 			const struct hv_vcpu *v = &all->vms[i].vcpus[j];
@@ -1368,6 +1382,13 @@ static double *xen_apportioned(struct cview *c, bool total)
 	for (e = 0; e < ne; e++)
 		for (p = 0; p < np; p++)
 			run[e * np + p] = c->xr[e].now[p] - (total ? c->xr[e].start[p] : c->xr[e].prev[p]);
+	if (c->xp_pin[0]) {
+		if (!c->xp_pin_said)
+			note(c, "core counters per domain: n/a: %s", c->xp_pin);
+		c->xp_pin_said = true;
+		for (k = 0; k < ni * np; k++)
+			cur[k] = NAN;
+	}
 	for (k = 0; k < ni; k++) {
 		if (!c->xp_in[k])
 			continue;

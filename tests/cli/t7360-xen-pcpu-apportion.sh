@@ -29,6 +29,9 @@ mk_root() {
 	echo "$2" >"$1/sys/hypervisor/pmu/pmu_mode" &&
 	echo 4 >"$1/sys/bus/event_source/devices/cpu/type" &&
 	sed -i "s/^xen_commandline        : /&$3 /" "$1/.vmmprof-fixture/xl/info-n.txt" &&
+	# dom0_vcpus_pin: dom0.s vCPU k hard-pinned on pCPU k in xl vcpu-list
+	sed -i "s|^\(Domain-0  *0  *\([0-9]\)  .*\)all / all\$|\1\2 / all|" "$1/.vmmprof-fixture/xl/vcpu-list.txt" &&
+	test "$(grep -c "^Domain-0 .* [01] / all\$" "$1/.vmmprof-fixture/xl/vcpu-list.txt")" = 2 &&
 	mkdir -p "$1/.vmmprof-fixture/xentrace/stream" "$1/.vmmprof-fixture/xen-pcpu" &&
 	printf "cycles 100 200\ninstructions 10 20\n" >"$1/.vmmprof-fixture/xen-pcpu/1" &&
 	printf "cycles 4100 3200\ninstructions 2010 6020\n" >"$1/.vmmprof-fixture/xen-pcpu/2" &&
@@ -99,6 +102,15 @@ test_expect_success 'dom0 not pinned: n/a, naming dom0_vcpus_pin' '
 	json_get d.json "j[\"notes\"]" >notes &&
 	grep_q "core counters per domain: n/a: pmu_mode is .all.; dom0 is not pinned 1:1 (2 vCPU(s) on 2 pCPUs, no dom0_vcpus_pin)" notes &&
 	grep_q "dom0_max_vcpus=2 dom0_vcpus_pin" notes
+'
+
+test_expect_success 'dom0 vCPU not hard-pinned in xl vcpu-list: n/a, whatever the command line says' '
+	mk_root loose all "vpmu=1 dom0_vcpus_pin" &&
+	sed -i "s|^\(Domain-0  *0  *1  .*\)1 / all\$|\1all / all|" loose/.vmmprof-fixture/xl/vcpu-list.txt &&
+	vmmprof diagnose --root loose -m vpmu --xentrace -d 0.3 --json >d.json 2>err &&
+	test "$(vmrow vptest cycles d.json)" = None &&
+	json_get d.json "j[\"notes\"]" >notes &&
+	grep_q "core counters per domain: n/a: dom0.s vCPU 1 is not hard-pinned on pCPU 1 (xl vcpu-list)" notes
 '
 
 test_expect_success 'no vPMU (the captured dom0): n/a, naming vpmu=1' '
