@@ -51,13 +51,28 @@ static const char *const no_model_left[FACTOR_N] = {
 	[FACTOR_QUEUE] = "task-clock and run-queue delay (schedstat) show a slowdown, not its cause",
 };
 
+/*
+ * A field of the coverage set from the model's text (names, formulas,
+ * descriptions, reasons), which can be longer than the field: cut before
+ * the first character that does not fit whole (utf8_copy()), never in the
+ * middle of one.
+ */
+static void vsetf(char *dst, size_t size, const char *fmt, va_list ap)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	sbuf_vaddf(&sb, fmt, ap);
+	utf8_copy(dst, size, sbuf_str(&sb));
+	sbuf_release(&sb);
+}
+
 __attribute__((format(printf, 3, 4)))
 static void setf(char *dst, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(dst, size, fmt, ap);
+	vsetf(dst, size, fmt, ap);
 	va_end(ap);
 }
 
@@ -245,7 +260,7 @@ static void note(struct cov_row *r, const char *fmt, ...)
 		o += 2;
 	}
 	va_start(ap, fmt);
-	vsnprintf(r->note + o, sizeof(r->note) - o, fmt, ap);
+	vsetf(r->note + o, sizeof(r->note) - o, fmt, ap);
 	va_end(ap);
 }
 

@@ -36,7 +36,7 @@ struct cov_input {             /* one event or source a factor's score reads */
 	bool per_node;             /* counted per node: an uncore PMU's event, or marked node/home */
 	bool optional;
 	bool present;              /* exists on this machine (or fixture root) */
-	char pmu[64];              /* present events: the PMU family that counts it ("cpu", "uncore_imc") */
+	char pmu[PLAT_NAME];       /* present events: the PMU family that counts it ("cpu", "uncore_imc"), whole */
 	char reason[240];          /* !present: why not */
 };
 

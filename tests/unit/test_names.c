@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "plan/coverage.h"
 #include "platform/platform.h"
 #include "pmu/event.h"
 #include "pmu/libpfm.h"
@@ -213,4 +214,63 @@ TEST(libpfm4_pmu_names_fit_their_fields)
 	}
 	CHECK(n > 10);
 	CHECK(longest > 3);
+}
+
+/*
+ * The coverage of a model whose texts are longer than their fields (a
+ * factor's description into the 256-byte desc, an event's into the
+ * 160-byte input desc): cut before the first character that does not fit
+ * whole, 127 of 200 "é" (254 bytes) and 79 (158 bytes), where vsnprintf
+ * kept 255 and 159 bytes ending in half of one.
+ */
+TEST(coverage_text_longer_than_its_field_is_cut_at_a_character)
+{
+	char dir[] = "/tmp/vp-test-cov-XXXXXX";
+	struct sbuf m = SBUF_INIT, e = SBUF_INIT;
+	struct model_registry reg;
+	struct platform p;
+	struct coverage cv;
+	struct vp_err err = { 0, "" };
+	const char *dirs[1] = { dir };
+	const struct cov_row *r;
+	char *cmd;
+	size_t i;
+
+	if (!mkdtemp(dir)) {
+		test_fail(__FILE__, __LINE__, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	for (i = 0; i < 200; i++)
+		sbuf_addstr(&e, "\xc3\xa9");
+	sbuf_addf(&m, "model t\nmatch software\nevent tclk = task-clock \"%s\"\n"
+		      "metric cpu_util = tclk / (duration * 1e9)\n"
+		      "factor locality\n    score = cpu_util\n    warning = 0.5\n    critical = 0.9\n"
+		      "    quality = proxy\n    description \"%s\"\n", sbuf_str(&e), sbuf_str(&e));
+	sbuf_addstr(&m, "factor llc unavailable \"none\"\nfactor sharing unavailable \"none\"\n"
+			"factor imc unavailable \"none\"\nfactor queue unavailable \"none\"\n");
+	at(dir, "t.model", sbuf_str(&m));
+	sbuf_release(&m);
+	sbuf_release(&e);
+	model_registry_init(&reg, dirs, 1);
+	if (platform_probe(&p, test_data("root/skx-2s"), &err)) {
+		CHECK_AT(__LINE__, 0, "%s", err.msg);
+	} else {
+		coverage_compute(&p, &reg, &cv);
+		CHECK_STR(cv.model, "t");
+		r = &cv.rows[FACTOR_LOCALITY];
+		CHECK_INT((int)sizeof(r->desc), 256);
+		CHECK_AT(__LINE__, repeated(r->desc, "\xc3\xa9", 127), "desc (%zu bytes)",
+			 strlen(r->desc));
+		CHECK_INT(r->n_inputs, 1);
+		if (r->n_inputs == 1) {
+			CHECK_INT((int)sizeof(r->inputs[0].desc), 160);
+			CHECK_AT(__LINE__, repeated(r->inputs[0].desc, "\xc3\xa9", 79),
+				 "input desc (%zu bytes)", strlen(r->inputs[0].desc));
+		}
+		platform_release(&p);
+	}
+	model_registry_release(&reg);
+	cmd = xasprintf("rm -rf '%s'", dir);
+	CHECK_INT(system(cmd), 0);
+	free(cmd);
 }
