@@ -10,6 +10,9 @@
 #
 #   bench/scale.sh [NxM ...]        default: 5x20 50x20 (100 and 1,000 vCPUs)
 #   SECS=10 (measured), WARM=4 (seconds left out: start-up, opening the counters), BUSY_US=200
+#   BEFORE=path/to/vmmprof: a second binary (an older build) watched in the same run on the
+#   same threads (its own top, record and daemon session), so that before and after meet the
+#   same load; its rows are marked "(before)"
 #
 # CPU time is the first field of /proc/PID/task/*/schedstat (ns on a CPU) summed over the
 # process's threads, read after the warm-up and SECS later.  When perf cannot count here (not
@@ -17,20 +20,21 @@
 set -u
 cd "$(dirname "$0")/.."
 V=${VMMPROF:-$PWD/build/vmmprof}
+B=${BEFORE:-}
 SECS=${SECS:-10}
 WARM=${WARM:-4}
 BUSY_US=${BUSY_US:-200}
 [ -x "$V" ] || { echo "scale: build first (make)" >&2; exit 1; }
 [ $# -gt 0 ] || set -- 5x20 50x20
 dir=$(mktemp -d /tmp/vmmprof-scale.XXXXXX)
-fakes= mon= dpid=
+fakes= mon= dpid= bdpid=
 stop() {
 	for p in $mon; do kill -INT "$p" 2>/dev/null; done
-	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null
-	for p in $mon $dpid; do wait "$p" 2>/dev/null; done
+	for p in $dpid $bdpid; do kill "$p" 2>/dev/null; done
+	for p in $mon $dpid $bdpid; do wait "$p" 2>/dev/null; done
 	for p in $fakes; do kill "$p" 2>/dev/null; done
 	for p in $fakes; do wait "$p" 2>/dev/null; done
-	mon= dpid= fakes=
+	mon= dpid= bdpid= fakes=
 }
 trap 'stop; rm -rf "$dir"' EXIT
 trap 'exit 130' INT TERM
@@ -58,6 +62,7 @@ api() { # METHOD PATH [BODY]
 		${3:+-d "$3"} "$url/api/v1$2"
 }
 
+[ -z "$B" ] || [ -x "$B" ] || { echo "scale: BEFORE='$B' is not an executable" >&2; exit 1; }
 echo "scale: $(nproc) CPUs, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u '+%F %H:%M UTC'), vmmprof $("$V" --version 2>/dev/null | head -1)"
 for size in "$@"; do
 	n=${size%x*} m=${size#*x}
@@ -81,47 +86,68 @@ vs = [v for v in d["vms"] if v["name"].endswith("-" + t)]
 print(len(vs), sum(len(v["vcpus"]) for v in vs))' "$dir/vms.json" "$$" 2>/dev/null || echo "? ?")
 	echo "list vms: $(( (t1 - t0) / 1000000 )) ms wall; found ${found% *} of $n VMs, ${found#* } of $((n * m)) vCPUs"
 
-	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	url=http://127.0.0.1:$port
-	"$V" serve --listen "127.0.0.1:$port" --users "$dir/users" --audit-log "$dir/audit.log" \
-		>"$dir/daemon.log" 2>&1 &
-	dpid=$!
-	k=0
-	until api GET /whoami >/dev/null 2>&1 && [ -n "$(api GET /whoami)" ]; do
-		k=$((k + 1)); [ $k -gt 100 ] && { echo "scale: the daemon did not start" >&2; cat "$dir/daemon.log" >&2; exit 1; }
-		sleep 0.1
-	done
-	sid=$(api POST /sessions '{"interval_ms":1000}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])') ||
-		{ echo "scale: no session" >&2; cat "$dir/daemon.log" >&2; exit 1; }
-	curl -sN -H "Authorization: Bearer $tok" "$url/api/v1/sessions/$sid/stream" >"$dir/stream" &
-	cpid=$!
+	# daemon BIN SUFFIX: a daemon with one session streamed by one client; sets dp, sid, cp, url
+	daemon() {
+		port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+		url=http://127.0.0.1:$port
+		"$1" serve --listen "127.0.0.1:$port" --users "$dir/users" --audit-log "$dir/audit$2.log" \
+			>"$dir/daemon$2.log" 2>&1 &
+		dp=$!
+		k=0
+		until api GET /whoami >/dev/null 2>&1 && [ -n "$(api GET /whoami)" ]; do
+			k=$((k + 1)); [ $k -gt 100 ] && { echo "scale: the daemon did not start" >&2; cat "$dir/daemon$2.log" >&2; exit 1; }
+			sleep 0.1
+		done
+		sid=$(api POST /sessions '{"interval_ms":1000}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])') ||
+			{ echo "scale: no session" >&2; cat "$dir/daemon$2.log" >&2; exit 1; }
+		curl -sN -H "Authorization: Bearer $tok" "$url/api/v1/sessions/$sid/stream" >"$dir/stream$2" &
+		cp=$!
+	}
+	btp= brp= bdp= bcpid=
+	if [ -n "$B" ]; then
+		daemon "$B" .b
+		bdpid=$dp bdp=$dp bsid=$sid bcpid=$cp burl=$url
+	fi
+	daemon "$V" ""
+	dpid=$dp cpid=$cp
 
 	"$V" top --batch -d 1 -n $((WARM + SECS + 5)) >"$dir/top.out" 2>"$dir/top.err" &
 	tp=$!
-	rm -f "$dir/r.vmmdb"
+	rm -f "$dir/r.vmmdb" "$dir/rb.vmmdb"
 	"$V" record -q -I 1000 -o "$dir/r.vmmdb" 2>"$dir/rec.err" &
 	rp=$!
+	if [ -n "$B" ]; then
+		"$B" top --batch -d 1 -n $((WARM + SECS + 5)) >"$dir/topb.out" 2>"$dir/topb.err" &
+		btp=$!
+		"$B" record -q -I 1000 -o "$dir/rb.vmmdb" 2>"$dir/recb.err" &
+		brp=$!
+	fi
 	if [ $peer = perf ]; then
 		perf stat -e task-clock,context-switches -p "$pids" -I 1000 -o /dev/null &
 	else
 		"$V" stat -e task-clock,context-switches -p "$pids" -I 1000 -o /dev/null &
 	fi
 	pp=$!
-	mon="$tp $rp $pp $cpid"
+	mon="$tp $rp $pp $cpid $btp $brp $bcpid"
+	all="$tp $rp $dpid $pp $btp $brp $bdp"
 	sleep "$WARM"
-	for p in $tp $rp $dpid $pp; do eval "a_$p=$(cpu_ns $p)"; done
+	for p in $all; do eval "a_$p=$(cpu_ns $p)"; done
 	sleep "$SECS"
-	for p in $tp $rp $dpid $pp; do eval "b_$p=$(cpu_ns $p)"; done
-	for p in $tp $rp $dpid $pp; do eval "r_$p=$(rss_mib $p) h_$p=$(hwm_mib $p)"; done
+	for p in $all; do eval "b_$p=$(cpu_ns $p)"; done
+	for p in $all; do eval "r_$p=$(rss_mib $p) h_$p=$(hwm_mib $p)"; done
 	frames=$(grep -c '^event: frame' "$dir/stream")
-	kill -INT $tp $rp $pp 2>/dev/null
-	wait $tp $rp $pp 2>/dev/null
-	kill $cpid 2>/dev/null; wait $cpid 2>/dev/null
+	[ -n "$B" ] && bframes=$(grep -c '^event: frame' "$dir/stream.b")
+	kill -INT $tp $rp $pp $btp $brp 2>/dev/null
+	wait $tp $rp $pp $btp $brp 2>/dev/null
+	kill $cpid $bcpid 2>/dev/null; wait $cpid $bcpid 2>/dev/null
 	dp=$dpid
 	ms() { eval "awk -v a=\$a_$1 -v b=\$b_$1 -v d=$SECS 'BEGIN { printf \"%.2f\", (b - a) / d / 1e6 }'"; }
 	pms=$(ms $pp)
 	printf '%-34s %10s %8s %7s %9s %9s\n' "who" "ms CPU/s" "% core" "ratio" "RSS MiB" "peak MiB"
-	for w in "top --batch -d 1:$tp" "record -I 1000:$rp" "daemon, 1 session, 1 stream:$dp" "$peer stat -I 1000 (peer):$pp"; do
+	set -- "top --batch -d 1:$tp" "record -I 1000:$rp" "daemon, 1 session, 1 stream:$dp"
+	[ -n "$B" ] && set -- "$@" "top --batch -d 1 (before):$btp" "record -I 1000 (before):$brp" \
+		"daemon, 1 session (before):$bdp"
+	for w in "$@" "$peer stat -I 1000 (peer):$pp"; do
 		p=${w##*:} name=${w%:*}
 		v=$(ms $p)
 		eval "r=\$r_$p h=\$h_$p"
@@ -136,9 +162,11 @@ print(len(vs), sum(len(v["vcpus"]) for v in vs))' "$dir/vms.json" "$$" 2>/dev/nu
 	[ -n "$targets" ] || targets="? (GET /sessions/ID did not answer within 5 s)"
 	echo "GET /sessions/ID answered in $(( (t1 - t0) / 1000000 )) ms"
 	echo "the daemon session counts $targets threads and streamed $frames frames; top wrote $(grep -c . "$dir/top.out") lines"
+	[ -n "$B" ] && echo "before: its daemon streamed $bframes frames; its top wrote $(grep -c . "$dir/topb.out") lines"
+	[ -s "$dir/recb.err" ] && echo "record (before) said: $(tail -1 "$dir/recb.err")"
 	[ -s "$dir/rec.err" ] && echo "record said: $(tail -1 "$dir/rec.err")"
-	kill "$dpid" 2>/dev/null; wait "$dpid" 2>/dev/null
-	mon= dpid=
+	kill $dpid $bdpid 2>/dev/null; wait $dpid $bdpid 2>/dev/null
+	mon= dpid= bdpid=
 	load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "load average after: $load"
 	stop
