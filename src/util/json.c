@@ -12,6 +12,23 @@ void vp_fmt_double(struct sbuf *out, double v)
 {
 	char buf[40];
 
+	/* a whole number below 1e15 (counts, cycles: most of a frame's values) is what
+	 * %.15g prints, its digits, written without printf (a daemon writes thousands a
+	 * second); -0 and the rest through printf */
+	if (v > -1e15 && v < 1e15 && v == (double)(long long)v && !(v == 0 && signbit(v))) {
+		long long n = (long long)v;
+		unsigned long long u = n < 0 ? 0ull - (unsigned long long)n : (unsigned long long)n;
+		char *e = buf + sizeof(buf), *b = e;
+
+		do {
+			*--b = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		if (n < 0)
+			*--b = '-';
+		sbuf_add(out, b, (size_t)(e - b));
+		return;
+	}
 	snprintf(buf, sizeof(buf), "%.15g", v);
 	if (strtod(buf, NULL) != v)
 		snprintf(buf, sizeof(buf), "%.17g", v);
@@ -94,6 +111,18 @@ void jw_escape(struct sbuf *out, const char *s)
 
 	sbuf_addch(out, '"');
 	for (p = (const unsigned char *)s; *p; p++, left--) {
+		const unsigned char *q = p;
+
+		/* a run of characters that stand for themselves, added at once */
+		while (*q >= 0x20 && *q < 0x80 && *q != '"' && *q != '\\')
+			q++;
+		if (q > p) {
+			sbuf_add(out, (const char *)p, (size_t)(q - p));
+			left -= (size_t)(q - p);
+			p = q;
+			if (!*p)
+				break;
+		}
 		if (*p >= 0x80) {
 			size_t n = utf8_char_len(p, left);
 

@@ -267,3 +267,32 @@ TEST(sbuf_sanitize_terminal_text)
 	CHECK_STR(sbuf_str(&sb), "???" "-3???");
 	sbuf_release(&sb);
 }
+
+/*
+ * Numbers as %.15g writes them (then %.17g where that does not read back),
+ * whole numbers below 1e15 by the writer's own digits: written by hand.  And
+ * runs of plain characters between escapes come out whole.
+ */
+TEST(json_writer_numbers_and_runs)
+{
+	static const struct { double v; const char *out; } nums[] = {
+		{ 0, "0" }, { -0.0, "-0" }, { 42, "42" }, { -7, "-7" }, { 1e8, "100000000" },
+		{ 999999999999999.0, "999999999999999" }, { -123456789012345.0, "-123456789012345" },
+		{ 1e15, "1e+15" }, { 2.5, "2.5" }, { 0.1, "0.1" }, { 1.0 / 3, "0.33333333333333331" },
+	};
+	struct sbuf sb = SBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		sbuf_reset(&sb);
+		vp_fmt_double(&sb, nums[i].v);
+		CHECK_STR(sbuf_str(&sb), nums[i].out);
+	}
+	sbuf_reset(&sb);
+	jw_escape(&sb, "plain \"q\" back\\slash\ttab\x01" "caf\xc3\xa9 end");
+	CHECK_STR(sbuf_str(&sb), "\"plain \\\"q\\\" back\\\\slash\\ttab\\u0001caf\xc3\xa9 end\"");
+	sbuf_reset(&sb);
+	jw_escape(&sb, "");
+	CHECK_STR(sbuf_str(&sb), "\"\"");
+	sbuf_release(&sb);
+}
