@@ -222,7 +222,8 @@ static void parse_arm(struct cpu_identity *c, const char *text)
 /* Live: the core table libpfm4 detects, and every active table's name. */
 static void pfm_live(struct cpu_identity *c)
 {
-	struct sbuf act = SBUF_INIT;
+	const char **active = NULL;     /* libpfm4's names: static strings */
+	size_t n_active = 0, cap = 0;
 	pfm_pmu_info_t info;
 	int i, ret;
 
@@ -237,17 +238,17 @@ static void pfm_live(struct cpu_identity *c)
 		info.size = sizeof(info);
 		if (pfm_get_pmu_info((pfm_pmu_t)i, &info) != PFM_SUCCESS || !info.is_present)
 			continue;
-		if (act.len)
-			sbuf_addstr(&act, ", ");
-		sbuf_addstr(&act, info.name);
+		VP_GROW(active, cap, n_active + 1);
+		active[n_active++] = info.name;
 		if (!c->pfm_pmu[0] && info.type == PFM_PMU_TYPE_CORE &&
 		    strcmp(info.name, "perf") && strcmp(info.name, "perf_raw")) {
 			plat_copy(c->pfm_pmu, sizeof(c->pfm_pmu), info.name);
 			plat_copy(c->pfm_desc, sizeof(c->pfm_desc), info.desc ? info.desc : "");
 		}
 	}
-	plat_copy(c->pfm_active, sizeof(c->pfm_active), sbuf_str(&act));
-	sbuf_release(&act);
+	/* a machine with many uncore tables lists more than the field holds: whole names */
+	plat_join(c->pfm_active, sizeof(c->pfm_active), active, n_active);
+	free(active);
 	if (c->pfm_pmu[0])
 		snprintf(c->pfm_source, sizeof(c->pfm_source), "libpfm4 detection (CPUID)");
 }

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,6 +17,29 @@ void plat_copy(char *dst, size_t size, const char *src)
 	if (!size)
 		return;
 	utf8_copy(dst, size, src ? src : "");
+}
+
+void plat_join(char *dst, size_t size, const char *const *items, size_t n)
+{
+	struct sbuf sb = SBUF_INIT;
+	char tail[48];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		size_t need = sb.len + (sb.len ? 2 : 0) + strlen(items[i]);
+
+		/* the last item needs no room for a tail after it */
+		snprintf(tail, sizeof(tail), ", and %zu more", n - i - 1);
+		if (need + (i + 1 < n ? strlen(tail) : 0) >= size)
+			break;
+		sbuf_addf(&sb, "%s%s", sb.len ? ", " : "", items[i]);
+	}
+	if (i < n) {
+		snprintf(tail, sizeof(tail), "%sand %zu more", sb.len ? ", " : "", n - i);
+		sbuf_addstr(&sb, tail);
+	}
+	plat_copy(dst, size, sbuf_str(&sb));
+	sbuf_release(&sb);
 }
 
 void plat_reason(char *dst, size_t size, const char *root, const struct vp_err *err)

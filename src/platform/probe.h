@@ -32,6 +32,13 @@ void probe_xen_host(struct platform *p, bool live);
 void plat_copy(char *dst, size_t size, const char *src);
 
 /*
+ * items joined with ", " into dst (size bytes): whole items only, and when
+ * not all fit, as many as leave room for ", and N more" (the count of those
+ * left out), never a name cut in two.
+ */
+void plat_join(char *dst, size_t size, const char *const *items, size_t n);
+
+/*
  * A reason from a failed read: err's message with the root prefix removed,
  * so that reasons name "/proc/cpuinfo" whatever the root is.
  */

@@ -12,6 +12,7 @@
 
 #include "plan/coverage.h"
 #include "platform/platform.h"
+#include "platform/probe.h"
 #include "pmu/event.h"
 #include "pmu/libpfm.h"
 #include "util/alloc.h"
@@ -273,4 +274,24 @@ TEST(coverage_text_longer_than_its_field_is_cut_at_a_character)
 	cmd = xasprintf("rm -rf '%s'", dir);
 	CHECK_INT(system(cmd), 0);
 	free(cmd);
+}
+
+/*
+ * A list longer than its field (libpfm4's active tables on a machine with
+ * many uncore PMUs) keeps whole names and says how many it left out.
+ */
+TEST(a_joined_list_keeps_whole_names)
+{
+	const char *items[] = { "perf", "perf_raw", "skx", "skx_unc_cha0", "skx_unc_cha1" };
+	char small[40], big[256];
+
+	plat_join(big, sizeof(big), items, 5);
+	CHECK_STR(big, "perf, perf_raw, skx, skx_unc_cha0, skx_unc_cha1");
+	/* "perf, perf_raw, skx" (19) + ", and 2 more" (12) fits 39; one more name does not */
+	plat_join(small, sizeof(small), items, 5);
+	CHECK_STR(small, "perf, perf_raw, skx, and 2 more");
+	plat_join(small, 12, items, 5);
+	CHECK_STR(small, "and 5 more");
+	plat_join(small, sizeof(small), items, 0);
+	CHECK_STR(small, "");
 }
