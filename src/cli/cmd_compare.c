@@ -279,6 +279,26 @@ static void gain_text(const struct cmp_stat *c, struct sbuf *out)
 		sbuf_addstr(out, " (too few intervals for an interval)");
 }
 
+/* A new row of t: the measure's name, the two means, the change and its interval. */
+static void stat_cells(struct table *t, const char *name, const struct cmp_stat *c)
+{
+	char s1[32], s2[32], s3[32], s4[64];
+
+	num(s1, sizeof(s1), c->before, "%.4g");
+	num(s2, sizeof(s2), c->after, "%.4g");
+	num(s3, sizeof(s3), c->change, "%+.4g");
+	if (isfinite(c->lo))
+		snprintf(s4, sizeof(s4), "%+.3g .. %+.3g", c->lo, c->hi);
+	else
+		snprintf(s4, sizeof(s4), "n/a");
+	table_row(t);
+	table_cell(t, "%s", name);
+	table_cell(t, "%s", s1);
+	table_cell(t, "%s", s2);
+	table_cell(t, "%s", s3);
+	table_cell(t, "%s", s4);
+}
+
 /*
  * What AFTER (the advice applied) did against BASE (the same VMs left to the
  * kernel's own NUMA balancing, or to nothing special): every measure is
@@ -310,25 +330,12 @@ static void baseline_text(const struct vm_series *vz, const struct vm_series *va
 	table_init(&t, 6, cols);
 	for (k = 0; k < M_N; k++) {
 		struct cmp_stat c;
-		char s1[32], s2[32], s3[32], s4[64];
 
 		cmp_stat_compute(vz->m[k].v, vz->m[k].n, va->m[k].v, va->m[k].n, RESAMPLES, SEED,
 				 &c);
 		if (!isfinite(c.change))
 			continue;
-		num(s1, sizeof(s1), c.before, "%.4g");
-		num(s2, sizeof(s2), c.after, "%.4g");
-		num(s3, sizeof(s3), c.change, "%+.4g");
-		if (isfinite(c.lo))
-			snprintf(s4, sizeof(s4), "%+.3g .. %+.3g", c.lo, c.hi);
-		else
-			snprintf(s4, sizeof(s4), "n/a");
-		table_row(&t);
-		table_cell(&t, "%s", measure_name(k));
-		table_cell(&t, "%s", s1);
-		table_cell(&t, "%s", s2);
-		table_cell(&t, "%s", s3);
-		table_cell(&t, "%s", s4);
+		stat_cells(&t, measure_name(k), &c);
 		table_cell(&t, "%s", vs_baseline(&c));
 	}
 	table_render(&t, out, 4, true);
@@ -364,25 +371,12 @@ static void text_out(const struct run *b, const struct run *a, const struct run 
 		table_init(&t, 6, cols);
 		for (k = 0; k < M_N; k++) {
 			struct cmp_stat c;
-			char s1[32], s2[32], s3[32], s4[64];
 
 			cmp_stat_compute(vb->m[k].v, vb->m[k].n, va->m[k].v, va->m[k].n, RESAMPLES,
 					 SEED, &c);
 			if (k == M_CPI)
 				cpi = c;
-			num(s1, sizeof(s1), c.before, "%.4g");
-			num(s2, sizeof(s2), c.after, "%.4g");
-			num(s3, sizeof(s3), c.change, "%+.4g");
-			if (isfinite(c.lo))
-				snprintf(s4, sizeof(s4), "%+.3g .. %+.3g", c.lo, c.hi);
-			else
-				snprintf(s4, sizeof(s4), "n/a");
-			table_row(&t);
-			table_cell(&t, "%s", measure_name(k));
-			table_cell(&t, "%s", s1);
-			table_cell(&t, "%s", s2);
-			table_cell(&t, "%s", s3);
-			table_cell(&t, "%s", s4);
+			stat_cells(&t, measure_name(k), &c);
 			if (!isfinite(c.change))
 				table_cell(&t, "%s", vb->why[k] ? vb->why[k] : va->why[k] ? va->why[k] :
 					   "no value on one side");

@@ -1612,6 +1612,7 @@ struct rflag {
 #define RF_EVENTS "a daemon runs models on VMs and processes, not event lists: give -m MODEL " \
 	"with -p, or count here without --remote"
 #define RF_MODEL_CMD "model check, eval and test run here: without --remote"
+#define RF_APPLY "--apply runs the advice's commands on the machine it runs on: run it there"
 #define RF_XEN_IMC "it programs the memory controllers' registers of the machine it runs on, " \
 	"and a daemon has no such setting yet: run it there without --remote"
 #define RF_TOP "the daemon's top stream covers every VM with its own model and sources"
@@ -1718,16 +1719,11 @@ static const struct rflag rflags[] = {
 	{ &cmd_diagnose, "calibration", RF_DAEMON, NULL },
 	{ &cmd_diagnose, "json", RF_SEND, NULL },
 	{ &cmd_diagnose, "xen-numa-dump", RF_DAEMON, NULL },
-	{ &cmd_diagnose, "apply", RF_HERE, "--apply runs the advice's commands on the machine it "
-	  "runs on: run it there" },
-	{ &cmd_diagnose, "dry-run", RF_HERE, "--apply runs the advice's commands on the machine it "
-	  "runs on: run it there" },
-	{ &cmd_diagnose, "yes", RF_HERE, "--apply runs the advice's commands on the machine it "
-	  "runs on: run it there" },
-	{ &cmd_diagnose, "allow-low-confidence", RF_HERE, "--apply runs the advice's commands on "
-	  "the machine it runs on: run it there" },
-	{ &cmd_diagnose, "balancing-baseline", RF_HERE, "--apply runs the advice's commands on "
-	  "the machine it runs on: run it there" },
+	{ &cmd_diagnose, "apply", RF_HERE, RF_APPLY },
+	{ &cmd_diagnose, "dry-run", RF_HERE, RF_APPLY },
+	{ &cmd_diagnose, "yes", RF_HERE, RF_APPLY },
+	{ &cmd_diagnose, "allow-low-confidence", RF_HERE, RF_APPLY },
+	{ &cmd_diagnose, "balancing-baseline", RF_HERE, RF_APPLY },
 	{ &cmd_diagnose, "xentrace", RF_DAEMON, NULL },
 	{ &cmd_diagnose, "xen-psr", RF_DAEMON, NULL },
 	{ &cmd_diagnose, "xen-imc", RF_HERE, RF_XEN_IMC },
