@@ -433,10 +433,14 @@ void diag_render_json(const struct dview *dv, struct sbuf *out)
 			jw_kstr(&w, factor_name((enum factor_id)f), why);
 	}
 	jw_obj_end(&w);
+	/* the model's quality of each factor it can give here: one it cannot is
+	 * unavailable (with its reason above), not the quality it would have */
 	jw_key(&w, "factor_quality");
 	jw_obj_begin(&w);
 	for (f = 0; f < FACTOR_N; f++)
-		jw_kstr(&w, factor_name((enum factor_id)f), vp_quality_name(m->factors[f].quality));
+		jw_kstr(&w, factor_name((enum factor_id)f),
+			vp_quality_name(factor_unavailable(m, av, (enum factor_id)f) ?
+					VQ_UNAVAILABLE : m->factors[f].quality));
 	jw_obj_end(&w);
 	jw_key(&w, "inputs_not_counted");
 	jw_obj_begin(&w);

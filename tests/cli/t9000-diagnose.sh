@@ -39,6 +39,9 @@ else
 fi
 
 if [ $have_vm = 1 ]; then
+# factor_quality: the software model says proxy for locality; each factor
+# unavailable here (llc, sharing, queue always; imc without resctrl MBM) is
+# "unavailable" there too, never the quality the model would give it
 test_expect_success 'diagnose finds the VM and both vCPUs, and says what it cannot see' '
 	vmmprof diagnose --vm $vm -d 1 --json >d.json 2>err &&
 	test "$(json_get d.json "j[\"targets\"]")" = 2 &&
@@ -47,7 +50,9 @@ test_expect_success 'diagnose finds the VM and both vCPUs, and says what it cann
 	json_get d.json "j[\"unavailable\"][\"sharing\"]" | grep -q "core PMU" &&
 	json_get d.json "j[\"unavailable\"][\"queue\"]" | grep -q "uncore" &&
 	test "$(json_get d.json "j[\"diagnosis\"][\"vms\"][0][\"factors\"][\"llc\"][\"cost_pct\"]")" = None &&
-	test "$(json_get d.json "j[\"diagnosis\"][\"vms\"][0][\"factors\"][\"locality\"][\"quality\"]")" = proxy ||
+	test "$(json_get d.json "j[\"diagnosis\"][\"vms\"][0][\"factors\"][\"locality\"][\"quality\"]")" = proxy &&
+	test "$(json_get d.json "j[\"factor_quality\"][\"locality\"]")" = proxy &&
+	test "$(json_get d.json "sorted(f for f, q in j[\"factor_quality\"].items() if q == \"unavailable\") == sorted(j[\"unavailable\"])")" = True ||
 	{ cat d.json err; false; }
 '
 
