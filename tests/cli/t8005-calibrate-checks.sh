@@ -71,6 +71,12 @@ if [ "$(nproc)" -ge 2 ]; then
 		if [ $rc = 0 ] && json_get small.json "j[\"values\"][\"lat_c2c_local_ns\"] is None" | grep -q True; then
 			echo "core-to-core latency not measured here (busy machine): nothing to refuse"
 			grep_q "checks: all passed" out
+		elif [ $rc = 0 ] && grep -q "checks: all passed" out; then
+			# a machine so loaded that the 1 MiB chase left the caches: its
+			# "DRAM latency" is then above the core-to-core figure, all
+			# checks pass, and a plausible file is written unmarked
+			echo "the stand-in did not stay in the caches here (loaded machine): the checks passed"
+			json_get small.json "j.get(\"forced\") in (None, False)" >v && grep_q True v
 		else
 			test $rc = 1 &&
 			grep_q "not plausible after 3 tries, not written to .small.json." err &&
@@ -84,6 +90,11 @@ if [ "$(nproc)" -ge 2 ]; then
 		if json_get small.json "j[\"values\"][\"lat_c2c_local_ns\"] is None" | grep -q True; then
 			echo "core-to-core latency not measured here (busy machine): nothing to mark" &&
 			json_get small.json "j[\"quality\"][\"lat_c2c_local_ns\"]" >v && grep_q unmeasured v
+		elif ! grep -q "not plausible" err && json_get small.json "len(j.get(\"failed_checks\") or []) == 0" | grep -q True; then
+			# loaded machine: the stand-in left the caches and every check
+			# passed (see above): written, and not marked forced
+			echo "the stand-in did not stay in the caches here (loaded machine): the checks passed"
+			json_get small.json "j.get(\"forced\") in (None, False)" >v && grep_q True v
 		else
 			grep_q "warning: the calibration is not plausible after 3 tries; written with --force" err &&
 			json_get small.json "j[\"forced\"]" >v && grep_q True v &&

@@ -542,11 +542,15 @@ def truth(log, counts_path, node0_cpus):
             print("FAIL %s epoch %s: %d accesses from vCPUs %s (%s), want at least one pass "
                   "over %d pages" % (name, epoch, total, node0_cpus, c, pages))
             continue
-        if kind == "remote" and c.get(1, 0) % pages:
-            # the loop reads every page once per pass and the epoch ends
-            # after a whole pass: node 1's count is passes x PAGES exactly
-            print("FAIL %s %d accesses to node 1 are not whole passes over %d pages" % (
-                name, c[1], pages))
+        # the loop reads every page once per pass and the epoch ends after a
+        # whole pass: node 1's count is passes x PAGES, give or take a few
+        # accesses of the guest's own to that node from user mode (seen: 4
+        # in 59,670,004 under load; 0 on a quiet machine)
+        off = c.get(1, 0) % pages if pages else 0
+        off = min(off, pages - off) if pages else 0
+        if kind == "remote" and off > max(16, c.get(1, 0) // 1000000):
+            print("FAIL %s %d accesses to node 1 are %d off whole passes over %d pages" % (
+                name, c[1], off, pages))
             continue
         share = remote / float(total)
         w, tol = want[kind]
@@ -560,11 +564,17 @@ def truth(log, counts_path, node0_cpus):
         rss = int(data.get("truth-%s-rss" % kind) or 0)
         pshare = pages * 4.0 / rss if rss else float("nan")
         name = "truth/estimate-" + kind
-        if not isinstance(est, (int, float)):
-            print("FAIL %s no locality score from vmmprof diagnose: %s" % (name, d))
-        elif kind == "local" and est > share + 0.05:
-            print("FAIL %s estimate %.3f, exact access share %.4f: memory all local, yet "
-                  "estimated remote" % (name, est, share))
+        if not isinstance(est, (int, float)) or not rss:
+            print("FAIL %s no locality score from vmmprof diagnose, or no VmRSS (%s): %s"
+                  % (name, rss, d))
+        elif kind == "local" and est > share + (1 - pshare) + 0.05:
+            # the bound pages are local; the rest of its resident memory (its
+            # binary's and libraries' page cache, placed where the initramfs
+            # was unpacked) is not constructed: as the diagnose check, at most
+            # that share (seen: 0.160 with 0.827 of it bound, 0.000 another boot)
+            print("FAIL %s estimate %.3f, exact access share %.4f: more than the %.3f of its "
+                  "memory that is not constructed estimated remote" % (name, est, share,
+                                                                       1 - pshare))
         else:
             # the figure docs/verification.md keeps: the page-share estimate
             # against the access share (TCG has no cache: every access counts)
