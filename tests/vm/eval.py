@@ -564,7 +564,10 @@ def truth(log, counts_path, node0_cpus):
         rss = int(data.get("truth-%s-rss" % kind) or 0)
         pshare = pages * 4.0 / rss if rss else float("nan")
         name = "truth/estimate-" + kind
-        if not isinstance(est, (int, float)) or not rss:
+        if rss and pages * 4.0 > rss:
+            print("FAIL %s VmRSS %d kB is less than the %d kB of bound pages: read before "
+                  "they were touched" % (name, rss, pages * 4))
+        elif not isinstance(est, (int, float)) or not rss:
             print("FAIL %s no locality score from vmmprof diagnose, or no VmRSS (%s): %s"
                   % (name, rss, d))
         elif kind == "local" and est > share + (1 - pshare) + 0.05:

@@ -63,6 +63,7 @@ if ! vt_want diagnose; then
 elif vt_has diagnose; then
 	for c in "remote 1" "local 0"; do
 		set -- $c
+		rm -f /tmp/nt.out  # not the last run's "placed": the job below may truncate it late
 		./numa_touch 0 "$2" "$pages" 12 >/tmp/nt.out 2>&1 &
 		np=$!
 		i=0
@@ -96,6 +97,7 @@ if vt_arg truth >/dev/null && vt_want truth; then
 	k=1
 	for c in "remote 1" "local 0"; do
 		set -- $c
+		rm -f /tmp/nt.out
 		taskset 3 ./numa_touch 0 "$2" "$pages" 10 "$k" >/tmp/nt.out 2>&1 &
 		np=$!
 		i=0
