@@ -183,6 +183,23 @@ static void json_topo(const char *key, const struct topology *t, struct jw *w)
 	jw_arr_end(w);
 	jstr_or_null(w, "llc_reason", t->n_llc ? NULL : t->llc_reason);
 	jstr_or_null(w, "hwloc", t->hwloc_note);
+	/* each online CPU's package, core and node (-1 unknown): SMT siblings share
+	 * package and core; the placement maps of the web UI and the HTML report group by them */
+	jw_key(w, "cpus");
+	jw_arr_begin(w);
+	for (i = 0; i < (int)t->online.n && t->cpu_package; i++) {
+		int c = t->online.ids[i];
+
+		if (c < 0 || c >= t->max_cpu)
+			continue;
+		jw_obj_begin(w);
+		jw_kint(w, "cpu", c);
+		jw_kint(w, "package", t->cpu_package[c]);
+		jw_kint(w, "core", t->cpu_core[c]);
+		jw_kint(w, "node", t->cpu_node[c]);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
 	jw_obj_end(w);
 }
 
@@ -475,6 +492,39 @@ static void rd_hv(const struct jv *v, struct platform *p)
 	h->n_qemu_tcg = rd_int(q, "tcg", 0);
 }
 
+/* "cpus" (written since the placement maps; absent before): the per-CPU arrays. */
+static void rd_cpus(const struct jv *v, struct topology *t)
+{
+	const struct jv *cpus = jv_arr(v, "cpus");
+	size_t i;
+	int max = -1, j;
+
+	for (i = 0; cpus && i < cpus->n; i++) {
+		int c = rd_int(&cpus->items[i], "cpu", -1);
+
+		if (c > max && c < 1 << 20)
+			max = c;
+	}
+	if (max < 0)
+		return;
+	t->max_cpu = max + 1;
+	t->cpu_package = xmalloc((size_t)t->max_cpu * sizeof(int));
+	t->cpu_core = xmalloc((size_t)t->max_cpu * sizeof(int));
+	t->cpu_node = xmalloc((size_t)t->max_cpu * sizeof(int));
+	for (j = 0; j < t->max_cpu; j++)
+		t->cpu_package[j] = t->cpu_core[j] = t->cpu_node[j] = -1;
+	for (i = 0; i < cpus->n; i++) {
+		const struct jv *c = &cpus->items[i];
+		int id = rd_int(c, "cpu", -1);
+
+		if (id < 0 || id >= t->max_cpu)
+			continue;
+		t->cpu_package[id] = rd_int(c, "package", -1);
+		t->cpu_core[id] = rd_int(c, "core", -1);
+		t->cpu_node[id] = rd_int(c, "node", -1);
+	}
+}
+
 static void rd_topo(const struct jv *v, struct topology *t)
 {
 	const struct jv *nodes = jv_arr(v, "nodes"), *dist = jv_arr(v, "distance");
@@ -536,6 +586,7 @@ static void rd_topo(const struct jv *v, struct topology *t)
 	}
 	rd_str(v, "llc_reason", t->llc_reason, sizeof(t->llc_reason));
 	rd_str(v, "hwloc", t->hwloc_note, sizeof(t->hwloc_note));
+	rd_cpus(v, t);
 }
 
 static void rd_pmus(const struct jv *v, struct platform *p)
