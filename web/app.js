@@ -306,6 +306,7 @@ async function loadHost() {
     cov.append(li);
   }
   renderNodes(null);
+  renderMap(null);
 }
 
 function nodeCpus(id) {
@@ -347,7 +348,10 @@ async function startTopStream() {
       live.textContent = 'live';
       await readSSE('/top/stream?interval_ms=2000', ac.signal, (type, data) => {
         if (type !== 'sample') return;
-        try { renderNodes(JSON.parse(data)); } catch (_) { /* a bad line: keep the last view */ }
+        let sample = null;
+        try { sample = JSON.parse(data); } catch (_) { return; /* a bad line: keep the last view */ }
+        renderNodes(sample);
+        renderMap(sample);
       });
     } catch (e) {
       if (ac.signal.aborted) return;

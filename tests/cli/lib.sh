@@ -34,6 +34,19 @@ if [ -n "$VP_PYTHON3" ] && [ -x "$VP_PYTHON3" ]; then
 	export PATH
 fi
 
+# test_artefacts: prints the directory (made on first use) that keeps what a person should
+# be able to look at after the test ends, its screenshots above all: $VP_SCREENSHOTS when
+# set, else $VP_ARTEFACTS/<test name>, VP_ARTEFACTS defaulting to test-artefacts/ beside
+# the binary under test (build/test-artefacts/t10540-web-map/ for build/vmmprof).
+test_artefacts() {
+	if [ -n "${VP_SCREENSHOTS:-}" ]; then
+		_ad=$VP_SCREENSHOTS
+	else
+		_ad=${VP_ARTEFACTS:-$(cd "$(dirname "$VMMPROF")" && pwd)/test-artefacts}/$test_name
+	fi
+	mkdir -p "$_ad" && echo "$_ad"
+}
+
 test_expect_success() {
 	test_count=$((test_count + 1))
 	if (cd "$TRASH" && eval "$2") >"$TRASH/.out" 2>&1; then

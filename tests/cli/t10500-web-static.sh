@@ -3,8 +3,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/../web/daemon.sh"
 
-test_expect_success 'web/ holds index.html, app.js, style.css and nothing that loads from the network' '
-	for f in index.html app.js style.css; do test -s "$web_dir/$f" || { echo "no $f"; exit 1; }; done &&
+test_expect_success 'web/ holds index.html, app.js, map.js, style.css and nothing that loads from the network' '
+	for f in index.html app.js map.js style.css; do test -s "$web_dir/$f" || { echo "no $f"; exit 1; }; done &&
 	python3 - "$web_dir" <<-PY
 	import os, re, sys
 	d = sys.argv[1]
@@ -26,19 +26,20 @@ test_expect_success 'web/ holds index.html, app.js, style.css and nothing that l
 
 test_expect_success 'index.html loads its script and style from /ui/ (where the daemon serves web/)' '
 	grep_q "<script src=\"/ui/app.js\"" "$web_dir/index.html" &&
+	grep_q "<script src=\"/ui/map.js\"" "$web_dir/index.html" &&
 	grep_q "<link rel=\"stylesheet\" href=\"/ui/style.css\">" "$web_dir/index.html"
 '
 
 if command -v node >/dev/null; then
-	test_expect_success 'app.js is valid JavaScript (node --check)' '
-		node --check "$web_dir/app.js"
+	test_expect_success 'app.js and map.js are valid JavaScript (node --check)' '
+		node --check "$web_dir/app.js" && node --check "$web_dir/map.js"
 	'
 else
 	test_skip 'app.js is valid JavaScript (node --check)' 'node is not installed'
 fi
 
-test_expect_success 'the page puts host data in as text only: app.js never assigns innerHTML' '
-	! grep -n "innerHTML\|outerHTML\|insertAdjacentHTML\|document.write" "$web_dir/app.js"
+test_expect_success 'the page puts host data in as text only: app.js and map.js never assign innerHTML' '
+	! grep -n "innerHTML\|outerHTML\|insertAdjacentHTML\|document.write" "$web_dir/app.js" "$web_dir/map.js"
 '
 
 web_begin 'the daemon serves the UI files with their content types'
@@ -50,6 +51,7 @@ test_expect_success 'the daemon serves the UI files with their content types, wi
 	url, d = sys.argv[1], sys.argv[2]
 	want = {"/": ("index.html", "text/html"), "/ui/": ("index.html", "text/html"),
 	        "/ui/index.html": ("index.html", "text/html"), "/ui/app.js": ("app.js", "javascript"),
+	        "/ui/map.js": ("map.js", "javascript"),
 	        "/ui/style.css": ("style.css", "text/css")}
 	for path, (name, ctype) in want.items():
 	    with urllib.request.urlopen(url + path, timeout=10) as r:

@@ -31,7 +31,7 @@ test_expect_success 'record 2 s of the VM and write the HTML report' '
 '
 stop_vm
 
-# Set VP_SCREENSHOTS=DIR to keep the screenshot for a person to look at;
+# The screenshot is kept for a person to look at in $(test_artefacts) (build/test-artefacts/t9100-report-html/);
 # the checks read it with python3's zlib (no PIL), through tests/web/cdp.py.
 test_expect_success 'headless Chromium renders it: a 1200x2000 PNG, not blank, with text and charts' '
 	prof=$(mktemp -d) &&
@@ -41,7 +41,7 @@ test_expect_success 'headless Chromium renders it: a 1200x2000 PNG, not blank, w
 		--window-size=1200,2000 "file://$PWD/r.html" >chr.log 2>&1;
 	rm -rf "$prof";
 	test -s out.png &&
-	{ [ -z "${VP_SCREENSHOTS:-}" ] || cp out.png "$VP_SCREENSHOTS/t9100-report-html.png"; } &&
+	cp out.png "$(test_artefacts)/t9100-report-html.png" &&
 	python3 - out.png "$png_lib" <<-PY
 	import sys
 	sys.path.insert(0, sys.argv[2])

@@ -80,7 +80,7 @@ else
 test_expect_success 'the web UI replays each recording from its list (one browser for the three)' '
 	test $started = 1 &&
 	python3 "$SRC/tests/web/webui.py" replay --url "$(cat "$TRASH/d.url")" --tokens "$TRASH" \
-		--out "$TRASH" ${VP_SCREENSHOTS:+--keep "$VP_SCREENSHOTS"} \
+		--out "$TRASH" --keep "$(test_artefacts)" \
 		--recording alice+m.vmmdb --dump web-m.json --recording alice+e.vmmdb --dump web-e.json \
 		--recording alice+p.vmmdb --dump web-p.json >web.out 2>&1 || { cat web.out; false; }
 '

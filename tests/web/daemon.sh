@@ -13,11 +13,15 @@
 #   web_stop_daemon           ends it (also on exit)
 #   web_workload ARGS...      starts tests/helpers/workload in the background; sets wl_pid
 #   webui SCENARIO ARGS...    runs tests/web/webui.py SCENARIO against the daemon
-# Screenshots go to $VP_SCREENSHOTS when it is set (for a person to look at).
+# Screenshots are kept in $(test_artefacts) (tests/cli/lib.sh: build/test-artefacts/<test>/,
+# or $VP_SCREENSHOTS when it is set) for a person to look at.
+#   web_root=DIR              set before web_begin/web_start_daemon: the daemon reads /proc and
+#                             /sys under DIR (a fixture tree: --root)
 
 web_src=$(cd "$(dirname "$0")/../.." && pwd)
 . "$web_src/tests/cli/daemon-lib.sh"
 web_dir=$web_src/web
+web_root=${web_root:-}
 web_pid=
 wl_pid=
 web_url=
@@ -58,10 +62,12 @@ web_begin() {
 }
 
 web_start_daemon() {
-	add_users "$TRASH/users" alice:operator bob:viewer root:admin || return 1
+	# started again (another web_root): the same users and tokens
+	[ -f "$TRASH/users" ] || add_users "$TRASH/users" alice:operator bob:viewer root:admin || return 1
 	mkdir -p "$TRASH/rec"
 	start_daemon web --users "$TRASH/users" --web-dir "$web_dir" \
-		--audit-log "$TRASH/audit.log" --recordings-dir "$TRASH/rec" || return 1
+		--audit-log "$TRASH/audit.log" --recordings-dir "$TRASH/rec" \
+		${web_root:+--root "$web_root"} || return 1
 	web_pid=$(cat "$TRASH/web.pid")
 	web_url=$(cat "$TRASH/web.url")
 }
@@ -82,5 +88,5 @@ webui() {
 	web_scenario=$1
 	shift
 	python3 "$web_src/tests/web/webui.py" "$web_scenario" --url "$web_url" --tokens "$TRASH" \
-		--out "$TRASH" ${VP_SCREENSHOTS:+--keep "$VP_SCREENSHOTS"} "$@"
+		--out "$TRASH" --keep "$(test_artefacts)" "$@"
 }

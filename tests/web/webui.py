@@ -2,7 +2,7 @@
 
   webui.py SCENARIO --url URL --tokens DIR --out DIR [--keep DIR] [--pid PID]
 
-SCENARIO is login, session, viewer or replay.  DIR holds alice.token (operator),
+SCENARIO is login, session, viewer, replay or map.  DIR holds alice.token (operator),
 bob.token (viewer) and root.token (admin).  Each scenario prints what it
 checks and exits non-zero at the first failed check.  Expected values come
 from the machine (/proc, /sys) or from the daemon's own API read beside the
@@ -465,9 +465,79 @@ def replay_one(args, page, alice, name, dump):
     api(args.url, alice, "DELETE", "/sessions/" + sid)
 
 
+def map_counts(page):
+    """What the placement map holds: elements by class, vCPU squares by VM/index, counted squares by CPU."""
+    return page.eval("""(() => {
+        const q = (s) => [...document.querySelectorAll(s)];
+        return {
+            nodes: q('#map-nodes .map-node').map((e) => +e.dataset.node),
+            cpus: q('#map-nodes .map-cpu').map((e) => +e.dataset.cpu),
+            cores: q('#map-nodes .map-core').map((e) => [...e.querySelectorAll('.map-cpu')].map((c) => +c.dataset.cpu)),
+            llcs: q('#map-nodes .map-llc').length,
+            vcpus: Object.fromEntries(q('#map-nodes .map-vcpu').map((e) => [e.dataset.vm + '/' + e.dataset.vcpu, +e.dataset.cpu])),
+            n_vcpu_el: q('#map-nodes .map-vcpu').length,
+            sev: q('#map-nodes .map-vcpu').map((e) => [e.dataset.sev, e.getAttribute('class')]),
+            agg: Object.fromEntries(q('#map-nodes .map-agg').map((e) => [e.dataset.cpu, +e.dataset.count])),
+            n_agg_el: q('#map-nodes .map-agg').length,
+            bars: Object.fromEntries(q('#map-bars .map-vm').map((e) => [e.dataset.vm,
+                Object.fromEntries([...e.querySelectorAll('.map-mem-seg')].map((g) => [g.dataset.node, g.classList.contains('remote')]))])),
+            n_bars: q('#map-bars .map-vm').length,
+            more: document.getElementById('map-more').textContent,
+        };
+    })()""")
+
+
+def scenario_map(args, b):
+    """The placement map of a fixture host (daemon --root) against --expect, a JSON file the
+    test wrote by hand from the fixture tree: nodes, CPUs, SMT cores, LLCs, each vCPU's CPU
+    (or, aggregated, the count per CPU), the memory bars; then each drill-down in "focus"."""
+    with open(args.expect) as f:
+        want = json.load(f)
+    page = b.new_page(args.url + "/")
+    login(page, token(args, "alice"))
+    n_vcpus = want.get("n_vcpus", len(want.get("vcpus", {})))
+    try:
+        page.wait_for("/ %d vCPUs, sample/.test(document.getElementById('map-state').textContent)" % n_vcpus, 30,
+                      "a top sample with %d vCPUs on the map" % n_vcpus)
+    except CDPError:
+        print("map state: %r; errors: %s" % (page.text("#map-state"), page.errors()))
+        raise
+    c = map_counts(page)
+    check(sorted(c["nodes"]) == want["nodes"], "one box per node: %s" % c["nodes"])
+    check(len(c["cpus"]) == want["cpus"] and len(set(c["cpus"])) == want["cpus"], "one element per CPU: %d" % len(c["cpus"]))
+    check(sorted(sorted(x) for x in c["cores"]) == sorted(sorted(x) for x in want["cores"]),
+          "SMT siblings grouped as cores: %d cores" % len(c["cores"]))
+    check(c["llcs"] == want["llcs"], "LLC domains: %d" % c["llcs"])
+    if "vcpus" in want:
+        check(c["vcpus"] == want["vcpus"], "one square per vCPU, each on its CPU: %s" % c["vcpus"])
+        check(c["n_agg_el"] == 0, "nothing aggregated for %d VMs" % len(want["bars"]))
+        # the fixture has no cost thresholds: every severity is n/a, drawn grey, never as ok
+        bad = [x for x in c["sev"] if x[0] != want["sev"] or "sev-ok" in x[1]]
+        check(not bad, "every vCPU square has severity %s and none is coloured ok: %s" % (want["sev"], bad[:3]))
+    if "agg" in want:
+        check(c["n_vcpu_el"] == 0, "aggregated: no vCPU drawn one by one (%d)" % c["n_vcpu_el"])
+        check(c["agg"] == want["agg"], "one counted square per busy CPU with its vCPU count (sum %d)" % sum(c["agg"].values()))
+    if "bars" in want:
+        check(c["bars"] == want["bars"], "memory bars: each VM split by node, remote parts marked: %s" % c["bars"])
+    if "n_bars" in want:
+        check(c["n_bars"] == want["n_bars"] and want["more"] in c["more"],
+              "%d memory bars and %r (%r)" % (c["n_bars"], want["more"], c["more"]))
+    shot(page, args, args.shot, 600, ["Placement map", "node %d" % want["nodes"][0]])
+    for fo in want.get("focus", []):
+        page.eval("(() => { const s = document.getElementById('map-focus'); s.value = %s;"
+                  " s.dispatchEvent(new Event('change')); })()" % json.dumps(fo["focus"]))
+        c = map_counts(page)
+        check(sorted(c["nodes"]) == fo["nodes"], "%s: node boxes %s" % (fo["focus"], c["nodes"]))
+        check(c["n_vcpu_el"] == fo["n_vcpu_el"], "%s: %d vCPUs drawn one by one" % (fo["focus"], c["n_vcpu_el"]))
+        check(sum(c["agg"].values()) == fo["agg_total"], "%s: %d vCPUs counted" % (fo["focus"], sum(c["agg"].values())))
+        check(c["n_bars"] == fo["n_bars"], "%s: %d memory bars" % (fo["focus"], c["n_bars"]))
+        shot(page, args, args.shot + "-" + fo["focus"].replace(":", "-"), 400, ["Placement map"])
+    no_errors(page)
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("scenario", choices=["login", "session", "viewer", "replay"])
+    ap.add_argument("scenario", choices=["login", "session", "viewer", "replay", "map"])
     ap.add_argument("--url", required=True)
     ap.add_argument("--tokens", required=True)
     ap.add_argument("--out", required=True)
@@ -476,6 +546,8 @@ def main():
     ap.add_argument("--recording", action="append",
                     help="replay: a recording's name in the daemon's directory (repeatable)")
     ap.add_argument("--dump", action="append", help="replay: where its shown cells go (JSON), one per --recording")
+    ap.add_argument("--expect", help="map: the expected map (JSON, written by the test)")
+    ap.add_argument("--shot", default="map", help="map: the screenshot's name")
     ap.add_argument("--models", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "models"))
     args = ap.parse_args()
     try:
