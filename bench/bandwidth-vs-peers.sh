@@ -44,7 +44,12 @@ mbw_copy() {   # single thread memcpy, MiB/s -> GB/s
 }
 
 sysbench_mem() {   # sysbench_mem read|write THREADS -> GB/s
+	# --memory-scope=local: a buffer per thread, as ours has.  sysbench's
+	# default (global) has every thread read the one buffer, so a line one
+	# thread brought into the shared L3 can be a hit for the other: bytes
+	# counted that DRAM never delivered.
 	sysbench memory --memory-block-size="${ARRAY_MIB}M" --memory-total-size=1000G \
+		--memory-scope=local \
 		--memory-oper="$1" --memory-access-mode=seq --threads="$2" --time="$SECS" run |
 		awk -F'[()]' '/MiB\/sec/ {split($2, a, " "); print a[1] * 1048576 / 1e9}'
 }
@@ -100,7 +105,7 @@ done
 echo
 echo "DRAM latency, five runs (vmmprof bench latency --matrix, the (0,0) cell),"
 echo "each followed by bench/ref-chase.c (a plain mean-of-one-chase, 128 MiB, the same CPU):"
-cc -O2 -o "$tmp/ref-chase" bench/ref-chase.c
+cc -O2 -D_GNU_SOURCE -Isrc -o "$tmp/ref-chase" bench/ref-chase.c src/bench/peers.c -lm
 lat=""; ref=""; quiet=""
 for i in 1 2 3 4 5; do
 	"$VMMPROF" bench latency --matrix --json -q --time "$SECS" >"$tmp/lat.json"

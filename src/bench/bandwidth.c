@@ -188,3 +188,26 @@ out:
 	stream_pools_release(&pools);
 	return ret;
 }
+
+int bench_kernel_gbs(const struct bench_topo *t, const struct bench_opts *o, int kernel, int nthr,
+		     double window_s, double *gbs, size_t *array_bytes, struct vp_err *err)
+{
+	int cpus[256], idx[256], n, i, isa = bw_isa_pick(o->isa), ret;
+	struct stream_pools pools;
+
+	if (isa < 0)
+		return vp_err_set(err, VP_EUNSUPP, "this CPU cannot run the '%s' kernels",
+				  bw_isa_name(o->isa));
+	n = bench_topo_node_cpus(t, t->cpu_node[0], idx, 256);
+	if (nthr < 1 || nthr > n)
+		return vp_err_set(err, VP_EINVAL, "%d threads: node %d has %d CPUs", nthr,
+				  t->cpu_node[0], n);
+	for (i = 0; i < nthr; i++)
+		cpus[i] = t->cpus[idx[i]];
+	stream_pools_init(&pools, pool_bytes(t, o), o->huge);
+	if (array_bytes)
+		*array_bytes = pools.bytes;
+	ret = bench_stream_run(t, &pools, nthr, cpus, NULL, isa, kernel, window_s, gbs, err);
+	stream_pools_release(&pools);
+	return ret;
+}

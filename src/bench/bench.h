@@ -249,6 +249,20 @@ struct bw_result {
 };
 int bench_bandwidth(const struct bench_topo *t, const struct bench_opts *o,
 		    struct bw_result *r, struct vp_err *err);
+/*
+ * One kernel of the sweep alone: nthr threads on the first CPUs of the first
+ * node, for window_s; its GB/s (counted as the sweep counts) and each
+ * thread's array bytes.  For `verify`, beside a peer tool.
+ */
+int bench_kernel_gbs(const struct bench_topo *t, const struct bench_opts *o, int kernel, int nthr,
+		     double window_s, double *gbs, size_t *array_bytes, struct vp_err *err);
+/*
+ * The matrix's own-node DRAM cell alone: the chaser on the first CPU, its
+ * node's memory, budget_s; the best of the samples (the figure), their
+ * median in *median, the buffer in *bytes.  NaN on failure (err set).
+ */
+double bench_dram_chase_ns(const struct bench_topo *t, const struct bench_opts *o, double budget_s,
+			   double *median, size_t *bytes, struct vp_err *err);
 /* Loaded latency only (used by calibrate). */
 int bench_loaded_latency(const struct bench_topo *t, const struct bench_opts *o,
 			 struct bw_result *r, struct vp_err *err);

@@ -198,3 +198,22 @@ void bench_opts_default(struct bench_opts *o)
 	o->seed = 0x5eed;
 	o->idle_ns = NAN;
 }
+
+double bench_dram_chase_ns(const struct bench_topo *t, const struct bench_opts *o, double budget_s,
+			   double *median, size_t *bytes, struct vp_err *err)
+{
+	struct bench_affinity aff;
+	struct bench_buf b = { 0 };
+	size_t max = bench_dram_bytes(t, o);
+	double best = NAN;
+
+	*median = NAN;
+	*bytes = max;
+	bench_affinity_save(&aff);
+	if (!bench_bind_self(t->cpus[0], err) &&
+	    !bench_buf_alloc(&b, max, t->cpu_node[0], o->huge, err))
+		best = chase_size(&b, max, budget_s, o, o->seed + 1000u, median);
+	bench_buf_free(&b);
+	bench_affinity_restore(&aff);
+	return best;
+}

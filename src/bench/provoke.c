@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench/internal.h"
+#include "bench/peers.h"
 #include "pmu/counter.h"
 #include "source/numa_maps.h"
 #include "util/timeutil.h"
@@ -894,6 +895,105 @@ static void prereq(const struct provoke_env *e, struct verify_check *x, bool hw,
 			 e->counter_why : "no model counts here");
 }
 
+/* --- the benchmark's own figures against references (verify --bench) --- */
+
+#define REF_WINDOW_S 1.0
+#define PEER_MIN_MIB 256u
+
+/*
+ * DRAM latency: the samples' median of the latency scenario's own-node DRAM
+ * cell (the figure bench reports is their best) against the mean of a plain
+ * chase of the same size on the same CPU; each run one of each, interleaved.
+ */
+static void check_latency_ref(const struct provoke_env *e, struct verify_check *x)
+{
+	struct bench_opts o;
+	struct vp_err err = { 0, "" };
+	size_t bytes = 0;
+	double best = NAN, med;
+	int i;
+
+	bench_opts_default(&o);
+	o.stop = e->stop;
+	for (i = 0; i < e->runs && !x->skip[0]; i++) {
+		double b = bench_dram_chase_ns(e->t, &o, 0.6 * REF_WINDOW_S, &med, &bytes, &err);
+
+		if (isnan(b) || isnan(med)) {
+			snprintf(x->skip, sizeof(x->skip), "the latency scenario did not run: %.500s",
+				 err.msg[0] ? err.msg : "stopped");
+			break;
+		}
+		best = i ? fmin(best, b) : b;
+		x->treat[x->n_treat++] = med;
+		if (bench_bind_self(e->t->cpus[0], &err)) {
+			snprintf(x->skip, sizeof(x->skip), "%.600s", err.msg);
+			break;
+		}
+		x->control[x->n_control++] = bench_ref_chase_ns(bytes, 0.4 * REF_WINDOW_S,
+								 (uint64_t)i + 1);
+	}
+	snprintf(x->note, sizeof(x->note), "bench latency's own-node DRAM cell (%zu MiB, CPU %d; "
+		 "the figure is the best of its samples, %.1f ns here) against a plain chase "
+		 "of the same size and CPU (bench/ref-chase.c's mean, as lmbench's lat_mem_rd)",
+		 bytes >> 20, e->t->cpus[0], best);
+}
+
+/* Our kernel / the peer's figure, one pair a run, interleaved. */
+static void check_peer(const struct provoke_env *e, struct verify_check *x, enum bench_peer p,
+		       int kernel, int nthr, double ours_scale)
+{
+	struct bench_opts o;
+	struct vp_err err = { 0, "" };
+	size_t bytes = 0;
+	unsigned mib;
+	double ours, peer;
+	char why[256];
+	int i;
+
+	bench_opts_default(&o);
+	o.stop = e->stop;
+	for (i = 0; i < e->runs; i++) {
+		if (bench_kernel_gbs(e->t, &o, kernel, nthr, REF_WINDOW_S, &ours, &bytes, &err)) {
+			snprintf(x->skip, sizeof(x->skip), "our %s kernel did not run: %.500s",
+				 bw_kernel_name(kernel), err.msg);
+			return;
+		}
+		mib = (unsigned)(bytes >> 20) > PEER_MIN_MIB ? (unsigned)(bytes >> 20) : PEER_MIN_MIB;
+		if (bench_peer_run(p, nthr, REF_WINDOW_S, mib, &peer, why, sizeof(why))) {
+			snprintf(x->skip, sizeof(x->skip), "%s", why);
+			x->n_treat = 0;
+			return;
+		}
+		x->treat[x->n_treat++] = peer > 0 ? ours * ours_scale / peer : NAN;
+	}
+	snprintf(x->note, sizeof(x->note), "our %s kernel (%s, %d thread%s, %zu MiB a thread%s) "
+		 "against %s, run after it, %d pairs; the ratio ours / theirs", bw_kernel_name(kernel),
+		 bw_isa_name(bw_isa_pick(-1)), nthr, nthr == 1 ? "" : "s", bytes >> 20,
+		 ours_scale != 1 ? ", bytes copied once, as mbw counts" : "", bench_peer_tool(p),
+		 e->runs);
+}
+
+static size_t bench_checks(const struct provoke_env *e, struct verify_check *c, size_t max,
+			   size_t n)
+{
+	struct verify_check *x;
+	int idx[256], ncpu = bench_topo_node_cpus(e->t, e->t->cpu_node[0], idx, 256);
+
+	if ((x = add(c, max, &n, "benchmark", "DRAM latency: samples' median vs a plain chase's "
+		     "mean", "ns", VK_SOFTWARE, VX_EXACT, 0)))
+		check_latency_ref(e, x);
+	if ((x = add(c, max, &n, "benchmark", "copy bandwidth vs mbw (memcpy), 1 thread", "ratio",
+		     VK_SOFTWARE, VX_AT_LEAST, 1.0)))
+		check_peer(e, x, PEER_MBW_COPY, BW_COPY, 1, 0.5);
+	if ((x = add(c, max, &n, "benchmark", "read bandwidth vs sysbench memory, all CPUs of a "
+		     "node", "ratio", VK_SOFTWARE, VX_AT_LEAST, 1.0)))
+		check_peer(e, x, PEER_SYSBENCH_READ, BW_READ, ncpu, 1);
+	if ((x = add(c, max, &n, "benchmark", "triad bandwidth vs stress-ng --stream, all CPUs of "
+		     "a node", "ratio", VK_SOFTWARE, VX_AT_LEAST, 1.0)))
+		check_peer(e, x, PEER_STRESSNG_TRIAD, BW_TRIAD, ncpu, 1);
+	return n;
+}
+
 size_t provoke_checks(const struct provoke_env *e, struct verify_check *c, size_t max)
 {
 	const struct bench_topo *t = e->t;
@@ -1049,6 +1149,8 @@ size_t provoke_checks(const struct provoke_env *e, struct verify_check *c, size_
 				 "queue scenario counts the trackers' full share only, not the "
 				 "model's queue cost");
 	}
+	if (e->bench_refs)
+		n = bench_checks(e, c, max, n);
 	bench_affinity_restore(&aff);
 	return n;
 }

@@ -65,6 +65,12 @@ struct provoke_env {
 	const char *counter_why;
 	double window_s;              /* each scenario run's counted window (0: 0.3 s) */
 	size_t chase_bytes;           /* the locality chase's buffer (0: 32 MiB) */
+	/*
+	 * Also the benchmark's own figures against references: DRAM latency
+	 * against a plain chase, bandwidth against mbw, sysbench and
+	 * stress-ng where installed (factor "benchmark"; verify --bench).
+	 */
+	bool bench_refs;
 };
 
 /*

@@ -113,6 +113,7 @@ static int run_verify(int argc, char **argv)
 		{ "runs", required_argument, NULL, 'r' },
 		{ "model", required_argument, NULL, 'm' },
 		{ "load", required_argument, NULL, 'l' },
+		{ "bench", no_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pipe_opts po = { .root = "/" };
@@ -129,7 +130,7 @@ static int run_verify(int argc, char **argv)
 	struct vp_err err = { 0, "" };
 	struct sbuf out = SBUF_INIT, doc = SBUF_INIT;
 	const char *save_path = NULL, *load_path = NULL;
-	bool runs_set = false;
+	bool runs_set = false, bench = false;
 	bool json = false, have_plat = false, have_topo = false, have_pl = false;
 	int opt, rc = 0, runs = 3, pass, fail, skp;
 	size_t n, i;
@@ -154,6 +155,9 @@ static int run_verify(int argc, char **argv)
 		case 'l':
 			load_path = optarg;
 			break;
+		case 'b':
+			bench = true;
+			break;
 		case 'm':
 			po.model = optarg;
 			break;
@@ -163,9 +167,9 @@ static int run_verify(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error(&cmd_verify, "unexpected argument '%s'", argv[optind]);
-	if (load_path && (save_path || runs_set || po.model))
-		return cli_usage_error(&cmd_verify, "--load reads a saved result: no --save, --runs "
-				       "or --model with it");
+	if (load_path && (save_path || runs_set || po.model || bench))
+		return cli_usage_error(&cmd_verify, "--load reads a saved result: no --save, --runs, "
+				       "--bench or --model with it");
 	if (load_path)
 		return load(load_path, json);
 	if (platform_probe(&plat, "/", &err))
@@ -190,6 +194,7 @@ static int run_verify(int argc, char **argv)
 	e.core_pmu = plat.core_pmu;
 	e.core_pmu_why = plat.core_pmu_reason;
 	e.runs = runs;
+	e.bench_refs = bench;
 	/*
 	 * the queue check counts the trackers with the model chosen here, where a
 	 * PMU can; its counters are taken when that check runs, last (the exact
@@ -252,7 +257,7 @@ const struct cmd cmd_verify = {
 	.name = "verify",
 	.fn = run_verify,
 	.summary = "prove each factor on this machine: provoke it, count it, judge it",
-	.synopsis = "verify [--json] [--save FILE] [--runs N] [-m NAME|FILE]\n"
+	.synopsis = "verify [--json] [--save FILE] [--runs N] [--bench] [-m NAME|FILE]\n"
 		    "verify --load FILE [--json]",
 	.description =
 		"Provokes each factor with the benchmark's scenario beside a control run that\n"
@@ -270,15 +275,26 @@ const struct cmd cmd_verify = {
 		"zero of an emulated PMU and skipped too.  The exit status is 1 when a\n"
 		"check failed.  docs/verification.md explains how to read a result.\n"
 		"\n"
+		"--bench adds the benchmark's own figures against references (factor\n"
+		"'benchmark', about a minute): the DRAM latency of `bench latency` against a\n"
+		"plain pointer chase, and the copy, read and triad kernels of `bench\n"
+		"bandwidth` against mbw, sysbench and stress-ng run beside them (each\n"
+		"skipped when the tool is not installed; Debian packages of those names).\n"
+		"A ratio must be at least 1 within the runs' spread: the kernels are\n"
+		"meant to reach what the machine's memory can give.\n"
+		"\n"
 		"--load prints a result saved with --save (on this machine or another), each\n"
 		"check judged again from its saved runs.",
 	.options = "-j, --json\tprint the result as JSON (the document --save writes)\n"
 		   "--save FILE\tkeep the result with this machine's identity, to share it\n"
 		   "--runs N\tcontrol and treatment runs of each check, 2..16 (default 3)\n"
 		   "--load FILE\tprint a saved result instead of running the checks\n"
+		   "--bench\talso check the benchmark's figures against a plain chase and\n"
+		   "\tpeer tools (mbw, sysbench, stress-ng)\n"
 		   "-m, --model NAME|FILE\tthe model the hardware checks count with (default: the\n"
 		   "\tone chosen for this machine)",
 	.examples = "vmmprof verify\tthe table and the verdict\n"
 		    "vmmprof verify --save verify-$(hostname).json\tkeep the result to share it\n"
+		    "vmmprof verify --bench\talso the benchmark's figures against references\n"
 		    "vmmprof verify --load verify-host1.json\tread a result shared from host1",
 };

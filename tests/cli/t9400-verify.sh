@@ -116,4 +116,49 @@ test_expect_success 'a file that cannot be written is an error naming it' '
 	grep_q "/nonexistent/dir/v.json" err
 '
 
+# verify --bench: the benchmark's figures against references.  The peers here
+# are stand-ins on a PATH of their own, printing what the real tools print
+# (mbw 1.2.2, sysbench 1.0.20, stress-ng), so the judging is known by hand:
+# mbw says 1 MiB/s (0.001 GB/s): our copy, over 1 GB/s on any machine this
+# runs on, is a ratio far above 1 (pass); sysbench says 10^9 MiB/s, about
+# 10^6 GB/s, which no memory gives: the ratio is far below 1 (fail, exit 1);
+# stress-ng says its run was too short: no figure, skipped, never a zero.
+test_expect_success 'verify --bench: each peer ratio judged, a missing figure skipped' '
+	mkdir fakebin &&
+	printf "#!/bin/sh\nprintf \"AVG\\\\tMethod: MEMCPY\\\\tElapsed: 1.0\\\\tMiB: 256.00000\\\\tCopy: 1.000 MiB/s\\\\n\"\n" >fakebin/mbw &&
+	printf "#!/bin/sh\necho \"1000.00 MiB transferred (1000000000.00 MiB/sec)\"\n" >fakebin/sysbench &&
+	printf "#!/bin/sh\necho \"stress-ng: info:  [55] stream: run duration too short to determine memory rate\"\n" >fakebin/stress-ng &&
+	chmod +x fakebin/mbw fakebin/sysbench fakebin/stress-ng &&
+	vp=$(command -v vmmprof) &&
+	expect_exit 1 env PATH="$PWD/fakebin" "$VMMPROF" verify --bench --runs 2 --json >bj &&
+	python3 -c "
+import json, math
+j = json.load(open(\"bj\"))
+b = {c[\"check\"]: c for c in j[\"checks\"] if c[\"factor\"] == \"benchmark\"}
+assert len(b) == 4, list(b)
+cp = b[\"copy bandwidth vs mbw (memcpy), 1 thread\"]
+assert cp[\"verdict\"] == \"pass\" and cp[\"measured\"] > 100 and len(cp[\"treatment\"]) == 2, cp
+rd = b[\"read bandwidth vs sysbench memory, all CPUs of a node\"]
+assert rd[\"verdict\"] == \"fail\" and rd[\"measured\"] < 1e-3, rd
+tr = b[\"triad bandwidth vs stress-ng --stream, all CPUs of a node\"]
+assert tr[\"verdict\"] == \"skipped\" and \"stress-ng printed no figure\" in tr[\"why\"], tr
+lat = b[\"DRAM latency: samples\u0027 median vs a plain chase\u0027s mean\"]
+assert lat[\"kind\"] == \"software\" and len(lat[\"control\"]) == 2 and len(lat[\"treatment\"]) == 2, lat
+assert all(v > 0 for v in lat[\"control\"] + lat[\"treatment\"]), lat
+" &&
+	rm fakebin/mbw &&
+	expect_exit 1 env PATH="$PWD/fakebin" "$VMMPROF" verify --bench --runs 2 >bt &&
+	grep_q "^benchmark  *copy bandwidth vs mbw.*skipped: mbw: not installed (Debian package mbw)" bt &&
+	grep_q "^benchmark  *read bandwidth vs sysbench.*FAIL (below the floor" bt &&
+	expect_exit 2 vmmprof verify --load bj --bench 2>err && grep_q "no --save, --runs, --bench" err
+'
+
+test_expect_success 'without --bench no benchmark check is run or listed' '
+	python3 -c "
+import json
+j = json.load(open(\"j\"))
+assert not [c for c in j[\"checks\"] if c[\"factor\"] == \"benchmark\"]
+"
+'
+
 test_done

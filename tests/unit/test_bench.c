@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "bench/bench.h"
+#include "bench/peers.h"
 #include "platform/platform.h"
 #include "util/alloc.h"
 
@@ -385,4 +386,47 @@ TEST(bench_topo_from_fixture)
 	CHECK_INT(t.machine.n_cpus, 16);
 	bench_topo_release(&t);
 	platform_release(&p);
+}
+
+/*
+ * The peer tools' output as they print it (mbw 1.2.2, sysbench 1.0.20,
+ * stress-ng's stream stressor, one "memory rate" line per instance); the
+ * figures by hand: MiB = 2^20 bytes, MB = 10^6 bytes, GB/s = 10^9 bytes/s.
+ */
+TEST(bench_peer_parse_outputs)
+{
+	const char *mbw = "0\tMethod: MEMCPY\tElapsed: 0.02604\tMiB: 256.00000\tCopy: 9831.337 MiB/s\n"
+			  "AVG\tMethod: MEMCPY\tElapsed: 0.02627\tMiB: 256.00000\tCopy: 9744.711 MiB/s\n";
+	const char *sysb = "Total operations: 62 ( 61.35 per second)\n\n"
+			   "3968.00 MiB transferred (3895.61 MiB/sec)\n";
+	const char *sng = "stress-ng: info:  [6785] stream: Using CPU cache size of 65536K\n"
+			  "stress-ng: info:  [6785] stream: memory rate: 1234.50 MB read/sec, "
+			  "617.25 MB write/sec, 154.31 double precision Mflop/sec (instance 0)\n"
+			  "stress-ng: info:  [6786] stream: memory rate: 1000.00 MB read/sec, "
+			  "500.00 MB write/sec, 125.00 double precision Mflop/sec (instance 1)\n";
+	double g = -1;
+
+	CHECK(bench_peer_parse(PEER_MBW_COPY, mbw, &g) == 0);
+	CHECK_NEAR(g, 9744.711 * 1048576 / 1e9, 1e-9);   /* the AVG line, not run 0 */
+	CHECK(bench_peer_parse(PEER_SYSBENCH_READ, sysb, &g) == 0);
+	CHECK_NEAR(g, 3895.61 * 1048576 / 1e9, 1e-9);
+	CHECK(bench_peer_parse(PEER_STRESSNG_TRIAD, sng, &g) == 0);
+	CHECK_NEAR(g, (1234.50 + 617.25 + 1000.00 + 500.00) / 1000, 1e-9);
+	/* no figure: never a zero */
+	g = -1;
+	CHECK(bench_peer_parse(PEER_MBW_COPY, "0\tMethod: MEMCPY\tCopy: 9831.337 MiB/s\n", &g) == -1);
+	CHECK(bench_peer_parse(PEER_STRESSNG_TRIAD, "stress-ng: info:  [55] stream: run duration "
+			       "too short to determine memory rate\n", &g) == -1);
+	CHECK(bench_peer_parse(PEER_SYSBENCH_READ, "", &g) == -1);
+	CHECK_NEAR(g, -1, 0);
+}
+
+/* A chase of 64 KiB stays in the caches: a dependent load is one to a few
+ * dozen ns on any CPU this runs on; under 2 lines there is no chase. */
+TEST(bench_ref_chase_bounds)
+{
+	double ns = bench_ref_chase_ns(64 << 10, 0.02, 7);
+
+	CHECK(isnan(bench_ref_chase_ns(64, 0.01, 1)));
+	CHECK(ns > 0.1 && ns < 200);
 }
