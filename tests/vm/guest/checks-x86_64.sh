@@ -66,8 +66,7 @@ elif vt_has diagnose; then
 		rm -f /tmp/nt.out  # not the last run's "placed": the job below may truncate it late
 		./numa_touch 0 "$2" "$pages" 12 >/tmp/nt.out 2>&1 &
 		np=$!
-		i=0
-		while ! grep -q placed /tmp/nt.out && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+		vt_wait_for placed /tmp/nt.out 100
 		echo "VMDATA diag-$1-rss $(awk '/^VmRSS/ { print $2 }' /proc/$np/status)"
 		vt_data "diag-$1" vmmprof diagnose -p "$np" -d 3 --json ||
 			vt_fail "locality/vmmprof-factor-$1" "vmmprof diagnose failed: $(head -c 200 /tmp/vt_data.err)"
@@ -100,8 +99,7 @@ if vt_arg truth >/dev/null && vt_want truth; then
 		rm -f /tmp/nt.out
 		taskset 3 ./numa_touch 0 "$2" "$pages" 10 "$k" >/tmp/nt.out 2>&1 &
 		np=$!
-		i=0
-		while ! grep -q placed /tmp/nt.out && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+		vt_wait_for placed /tmp/nt.out 300
 		echo "VMDATA truth-$1-rss $(awk '/^VmRSS/ { print $2 }' /proc/$np/status)"
 		vt_data "truth-$1" vmmprof diagnose -p "$np" -d 3 --json ||
 			vt_fail "truth/diagnose-$1" "vmmprof diagnose failed: $(head -c 200 /tmp/vt_data.err)"
@@ -150,8 +148,7 @@ else
 	export PATH
 	./numa_touch 0 1 "$pages" 90 >/tmp/ap.out 2>&1 &
 	np=$!
-	i=0
-	while ! grep -q placed /tmp/ap.out && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	vt_wait_for placed /tmp/ap.out 100
 	echo "VMDATA apply-rss $(awk '/^VmRSS/ { print $2 }' /proc/$np/status)"
 	set -- $(numa_maps_nodes "$np")
 	echo "VMDATA apply-before [${1:-null}, ${2:-null}]"

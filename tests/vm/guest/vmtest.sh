@@ -48,6 +48,17 @@ vt_data() {
 	return $rc
 }
 
+# vt_wait_for WORD FILE TENTHS: wait until FILE holds WORD (a helper's
+# "placed" line), at most TENTHS tenths of a second; 1 when it never did.
+vt_wait_for() {
+	i=0
+	while ! grep -q "$1" "$2" 2>/dev/null; do
+		[ $i -ge "$3" ] && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 # vt_within GOT WANT TOL_PERMILLE: |GOT - WANT| <= WANT * TOL / 1000.
 vt_within() {
 	awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN {
