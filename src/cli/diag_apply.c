@@ -315,6 +315,25 @@ static void print_undo(const struct apply_plan *pl, size_t done_item, size_t don
  * on when it is off, put back as it was afterwards, also when the recording
  * fails.  Where it is already on, the baseline is the host as it runs.
  */
+/* Write a sysctl's value (with its newline); 0, or -1 with errno.  The file
+ * is closed either way (a failed write left it open before). */
+static int write_knob(const char *path, const char *value)
+{
+	FILE *f = fopen(path, "w");
+	int rc, e;
+
+	if (!f)
+		return -1;
+	rc = fprintf(f, "%s\n", value) < 0 ? -1 : 0;
+	e = errno;
+	if (fclose(f) && !rc) {
+		rc = -1;
+		e = errno;
+	}
+	errno = e;
+	return rc;
+}
+
 static int baseline_run(const struct diag_apply_opts *o, const char *path)
 {
 	static const char knob[] = "/proc/sys/kernel/numa_balancing";
@@ -322,7 +341,6 @@ static int baseline_run(const struct diag_apply_opts *o, const char *path)
 	char *full;
 	int rc, wrc = 0;
 	struct vp_err err;
-	FILE *f;
 
 	if (vp_read_line(o->po->root, knob, was, sizeof(was), &err))
 		return cli_errorf("--balancing-baseline: this kernel has no automatic NUMA balancing to "
@@ -332,7 +350,7 @@ static int baseline_run(const struct diag_apply_opts *o, const char *path)
 		printf("\ndiagnose --apply: the kernel's NUMA balancing is on (%s = %s): the "
 		       "baseline is the host as it runs, for %g s, into %s\n", knob, was,
 		       o->duration, path);
-	} else if (!(f = fopen(full, "w")) || fputs("1\n", f) == EOF || fclose(f)) {
+	} else if (write_knob(full, "1")) {
 		rc = cli_errorf("--balancing-baseline: cannot turn the kernel's NUMA balancing on: %s: %s "
 				"(needs root)", full, strerror(errno));
 		free(full);
@@ -344,7 +362,7 @@ static int baseline_run(const struct diag_apply_opts *o, const char *path)
 	fflush(stdout);
 	rc = record_run(o, path);
 	if (!strcmp(was, "0")) {
-		if (!(f = fopen(full, "w")) || fputs("0\n", f) == EOF || fclose(f))
+		if (write_knob(full, "0"))
 			wrc = cli_errorf("--balancing-baseline: cannot put the kernel's NUMA balancing back "
 					 "off: %s: %s: write 0 there by hand", full, strerror(errno));
 		else
