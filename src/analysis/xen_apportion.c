@@ -54,16 +54,18 @@ int xen_apportion_pcpu(const double *count, const double *run, size_t n_ent, siz
 
 bool xen_apportion_possible(const struct platform *p, char *why, size_t size)
 {
-	char how[768];
+	struct sbuf how = SBUF_INIT;
 
 	if (!p->hv.xen_dom0) {
 		snprintf(why, size, "not a Xen dom0");
 		return false;
 	}
-	if (!platform_xen_pmu_why(p, how, sizeof(how))) {
-		snprintf(why, size, "%s", how);
+	if (!platform_xen_pmu_why(p, &how)) {
+		snprintf(why, size, "%s", sbuf_str(&how));
+		sbuf_release(&how);
 		return false;
 	}
-	snprintf(why, size, "%s; %s", how, XEN_APPORTION_METHOD);
+	snprintf(why, size, "%s; %s", sbuf_str(&how), XEN_APPORTION_METHOD);
+	sbuf_release(&how);
 	return true;
 }

@@ -62,7 +62,7 @@ int bench_topo_from_platform(struct bench_topo *t, const struct platform *p,
 	memset(t, 0, sizeof(*t));
 	if (!tp->known || tp->online.n == 0)
 		return vp_err_set(err, VP_EUNSUPP, "the topology of this machine is unknown: %s",
-				  tp->reason);
+				  sbuf_str(&tp->reason));
 	t->cpus = xcalloc(tp->online.n + 1, sizeof(int));
 	t->cpu_node = xcalloc(tp->online.n + 1, sizeof(int));
 	t->cpu_pkg = xcalloc(tp->online.n + 1, sizeof(int));

@@ -540,7 +540,7 @@ void calib_machine_of(const struct platform *p, struct calib_machine *m)
 	memset(m, 0, sizeof(*m));
 	snprintf(m->vendor, sizeof(m->vendor), "%s", p->cpu.known ? p->cpu.vendor : "unknown");
 	snprintf(m->model_name, sizeof(m->model_name), "%s",
-		 p->cpu.known ? p->cpu.model_name : "unknown");
+		 p->cpu.known ? sbuf_str(&p->cpu.model_name) : "unknown");
 	m->family = p->cpu.family;
 	m->model = p->cpu.model;
 	m->n_cpus = tp->n_cpus;

@@ -285,7 +285,8 @@ static int run_diagnose(int argc, char **argv)
 		if (!p.plat.core_pmu)
 			sbuf_addf(&head, "  no core PMU here (%s): every cost below is a proxy or n/a, "
 					 "never a measured zero\n",
-				  p.plat.core_pmu_reason[0] ? p.plat.core_pmu_reason : "none exposed");
+				  p.plat.core_pmu_reason.len ? sbuf_str(&p.plat.core_pmu_reason) :
+				  "none exposed");
 		sbuf_addf(&head, "  %s\n", sbuf_str(&p.cal_note));
 		rc = show(&dv, &p.plat.topo, p.have_cal ? &p.cal : NULL, sbuf_str(&head), json,
 			  xen_hard_pin);

@@ -97,6 +97,7 @@ static int run_info(int argc, char **argv)
 		info_text(&p, &cv, strcmp(p.root, "/") ? p.root : "this machine", &sb);
 	rc = cli_write(&sb);
 	sbuf_release(&sb);
+	coverage_release(&cv);
 	platform_release(&p);
 out_paths:
 	free(paths);

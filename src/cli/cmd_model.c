@@ -248,7 +248,8 @@ static int model_show(struct model_opts *o, int argc, char **argv)
 	struct diags d, cd;
 	struct vp_err err = { 0, "" };
 	struct sbuf sb = SBUF_INIT;
-	char table_from[256], note[600];
+	struct sbuf table_from = SBUF_INIT;
+	char note[600];
 	const char *where = o->root_given ? o->root : "this machine";
 	bool matches = false;
 	int rc = 0;
@@ -266,8 +267,9 @@ static int model_show(struct model_opts *o, int argc, char **argv)
 	}
 	machine_open(&mc, o->root);
 	matches = model_show_note(r, m, &mc, note, sizeof(note));
-	model_host_check(&mc, o->root, m, &av, &cd, table_from, sizeof(table_from));
-	model_show_json(m, &av, where, matches, note, table_from, &sb);
+	model_host_check(&mc, o->root, m, &av, &cd, &table_from);
+	model_show_json(m, &av, where, matches, note, sbuf_str(&table_from), &sb);
+	sbuf_release(&table_from);
 	if (!o->json) {
 		/* the text is rendered from the JSON document, as the remote client does */
 		struct sbuf text = SBUF_INIT;
@@ -331,7 +333,7 @@ static int model_check(struct model_opts *o, int argc, char **argv)
 		struct model_avail av;
 		struct diags d;
 		struct vp_err err = { 0, "" };
-		char table_from[256] = "";
+		struct sbuf table_from = SBUF_INIT;
 		size_t k, absent = 0, m_na = 0, f_na = 0;
 		int f;
 
@@ -355,7 +357,7 @@ static int model_check(struct model_opts *o, int argc, char **argv)
 			diags_release(&d);
 			continue;
 		}
-		model_host_check(&mc, o->root, m, &av, &d, table_from, sizeof(table_from));
+		model_host_check(&mc, o->root, m, &av, &d, &table_from);
 		print_diags(&d, o->verbose);
 		for (k = 0; k < m->n_inputs; k++)
 			absent += !av.input_ok[k];
@@ -371,8 +373,9 @@ static int model_check(struct model_opts *o, int argc, char **argv)
 			printf("%s: ok: model %s against %s; %zu events and sources (%zu optional "
 			       "absent%s), %zu metrics (%zu n/a), %d of %d factors available; %s\n",
 			       argv[i], m->name, o->root_given ? o->root : "this machine", m->n_inputs,
-			       absent, absent && !o->verbose ? ": -v lists them" : "", m->n_metrics, m_na, FACTOR_N - (int)f_na, FACTOR_N, table_from);
+			       absent, absent && !o->verbose ? ": -v lists them" : "", m->n_metrics, m_na, FACTOR_N - (int)f_na, FACTOR_N, sbuf_str(&table_from));
 		}
+		sbuf_release(&table_from);
 		model_avail_release(m, &av);
 		model_free(m);
 		diags_release(&d);

@@ -2082,7 +2082,7 @@ static int cache_map(struct stat_opts *o)
 	t = platform_local_topo(&plat);
 	if (!t->n_llc) {
 		rc = cli_errorf("--per-cache: the caches of the CPUs are not known here: %s",
-				t->llc_reason);
+				sbuf_str(&t->llc_reason));
 		goto out;
 	}
 	o->cache_found = t->llc[0].level;

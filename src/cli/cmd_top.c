@@ -123,7 +123,7 @@ static int run_replay(const char *path, const struct pipe_opts *o, long iteratio
 		for (k = 0; k < rec.n_inputs; k++)
 			if (!strcmp(rec.input_names[k], p.model->inputs[i].name))
 				reasons[i] = rec.input_reason[k];
-	s.plat = rec.plat; /* the recording's topology, lent: given back before top_release() */
+	platform_copy(&s.plat, &rec.plat); /* the recording's topology; top_release() frees it */
 	sbuf_addf(&what, "replay of recording '%s' (%s)", path, rec.created ? rec.created : "?");
 	top_replay_start(&s, p.model, rec.have_cal ? &rec.cal : NULL, &av, sbuf_str(&what));
 	snprintf(s.notes, sizeof(s.notes), "replay of '%s': node memory, page rates and load, "
@@ -178,7 +178,6 @@ static int run_replay(const char *path, const struct pipe_opts *o, long iteratio
 	if (!rc && more < 0)
 		rc = cli_error(&err);
 out:
-	memset(&s.plat, 0, sizeof(s.plat));
 	top_release(&s);
 	free(reasons);
 	if (have_av)

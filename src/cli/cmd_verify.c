@@ -47,7 +47,7 @@ static void machine_of(struct verify_machine *m, const struct platform *p,
 		snprintf(m->core_pmu, sizeof(m->core_pmu), "%s", p->core_pmu_name);
 	else
 		snprintf(m->core_pmu, sizeof(m->core_pmu), "none%s%.100s",
-			 p->core_pmu_reason[0] ? ": " : "", p->core_pmu_reason);
+			 p->core_pmu_reason.len ? ": " : "", sbuf_str(&p->core_pmu_reason));
 	snprintf(m->model, sizeof(m->model), "%s", model);
 	gmtime_r(&now, &tm);
 	strftime(m->when, sizeof(m->when), "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -192,7 +192,7 @@ static int run_verify(int argc, char **argv)
 	e.t = &t;
 	e.db = db;
 	e.core_pmu = plat.core_pmu;
-	e.core_pmu_why = plat.core_pmu_reason;
+	e.core_pmu_why = sbuf_str(&plat.core_pmu_reason);
 	e.runs = runs;
 	e.bench_refs = bench;
 	/*

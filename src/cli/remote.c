@@ -884,6 +884,7 @@ static int info_render(const struct jv *doc, const char *where, struct sbuf *out
 	if (!ret)
 		info_text(&p, &cv, where, out);
 	platform_release(&p);
+	coverage_release(&cv);
 	return ret;
 }
 

@@ -54,7 +54,8 @@ static void open_trace(struct stat_model *sm)
 
 	if (!sm->plat_ok || !t->known) {
 		snprintf(sm->trace_why, sizeof(sm->trace_why), "moves between nodes need the "
-			 "machine's topology: %s", sm->plat_ok ? t->reason : "no platform probe");
+			 "machine's topology: %s", sm->plat_ok ? sbuf_str(&t->reason) :
+			 "no platform probe");
 		return;
 	}
 	if (schedtrace_open(&sm->trace, "/", t->online.ids, t->online.n, &e)) {

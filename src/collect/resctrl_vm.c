@@ -249,8 +249,8 @@ struct resctrl_vms *resctrl_vms_new(const char *root, const struct platform *pla
 	s->owner = owner;
 	s->num_rmids = -1;
 	if (!pm->resctrl_supported || !pm->resctrl_mounted) {
-		snprintf(s->unavail, sizeof(s->unavail), "%s", pm->resctrl_reason[0] ?
-			 pm->resctrl_reason : "resctrl is not mounted at " RESCTRL_DIR);
+		snprintf(s->unavail, sizeof(s->unavail), "%s", pm->resctrl_reason.len ?
+			 sbuf_str(&pm->resctrl_reason) : "resctrl is not mounted at " RESCTRL_DIR);
 		return s;
 	}
 	if (vp_read_file(s->root, RESCTRL_DIR "/info/L3_MON/mon_features", &feat, NULL, NULL)) {

@@ -658,19 +658,21 @@ static void resolve_events(struct cview *c)
  */
 static void xen_factor_reasons(struct cview *c, const struct platform *p)
 {
-	char why[768];
+	struct sbuf why = SBUF_INIT;
 	int f;
 
 	for (f = 0; p && f < FACTOR_N; f++) {
 		char *old = c->av.factor_reason[f];
 
+		sbuf_reset(&why);
 		if ((c->o.model->factors[f].quality != VQ_UNAVAILABLE && c->av.factor_ok[f]) ||
-		    !platform_xen_factor_why(p, f, why, sizeof(why)))
+		    !platform_xen_factor_why(p, f, &why))
 			continue;
 		c->av.factor_reason[f] = xasprintf("%s; on this Xen dom0: %s",
-						   old ? old : "not measurable", why);
+						   old ? old : "not measurable", sbuf_str(&why));
 		free(old);
 	}
+	sbuf_release(&why);
 }
 
 int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *db,

@@ -56,6 +56,7 @@ enum MHD_Result vpd_api_info(struct vpd_req *r)
 	model_registry_release(&reg);
 	model_dirs_release(&dirs);
 	info_json(&p, &cv, &sb);
+	coverage_release(&cv);
 	platform_release(&p);
 	return vpd_reply_json(r, MHD_HTTP_OK, &sb);
 }
@@ -108,7 +109,8 @@ enum MHD_Result vpd_api_models(struct vpd_req *r, const char *name)
 		struct model_host mc;
 		struct model_avail av;
 		struct diags dg, cd;
-		char table_from[256], note[600];
+		struct sbuf table_from = SBUF_INIT;
+		char note[600];
 		bool matches;
 
 		diags_init(&dg);
@@ -118,9 +120,10 @@ enum MHD_Result vpd_api_models(struct vpd_req *r, const char *name)
 		} else {
 			model_host_open(&mc, root);
 			matches = model_show_note(&reg, m, &mc, note, sizeof(note));
-			model_host_check(&mc, root, m, &av, &cd, table_from, sizeof(table_from));
+			model_host_check(&mc, root, m, &av, &cd, &table_from);
 			model_show_json(m, &av, strcmp(root, "/") ? root : "this machine", matches, note,
-					table_from, &sb);
+					sbuf_str(&table_from), &sb);
+			sbuf_release(&table_from);
 			model_avail_release(m, &av);
 			model_host_close(&mc);
 			ret = vpd_reply_json(r, MHD_HTTP_OK, &sb);

@@ -730,8 +730,16 @@ static bool psr_hw(const struct hv_ctx *ctx, struct xen_psr_hw *hw, char *why, s
 	struct vp_err e = { 0, "" };
 	char *text = NULL;
 
-	if (ctx->plat && !platform_xen_psr(ctx->plat, why, size))
-		return false;
+	if (ctx->plat) {
+		struct sbuf pw = SBUF_INIT;
+		bool ok = platform_xen_psr(ctx->plat, &pw);
+
+		if (!ok)
+			snprintf(why, size, "%s", sbuf_str(&pw));
+		sbuf_release(&pw);
+		if (!ok)
+			return false;
+	}
 	if (hv_run(ctx, hw_argv, &text, &e) || xen_psr_hwinfo_parse(text, hw, &e)) {
 		snprintf(why, size, "%s", e.msg);
 		free(text);

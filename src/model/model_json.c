@@ -30,36 +30,37 @@ void model_host_close(struct model_host *mc)
 }
 
 void model_machine_setup(struct model_machine *mm, const struct platform *plat, struct pmu_db *db,
-			 const char *root, const struct model *m, char *table_from, size_t size)
+			 const char *root, const struct model *m, struct sbuf *table_from)
 {
 	const char *t;
 
 	memset(mm, 0, sizeof(*mm));
+	sbuf_reset(table_from);
 	mm->db = db;
 	mm->root = root;
 	mm->plat = plat;
 	if (plat && plat->cpu.pfm_pmu[0]) {
 		snprintf(mm->pfm_table, sizeof(mm->pfm_table), "%s", plat->cpu.pfm_pmu);
-		snprintf(table_from, size, "libpfm4 table '%s' (this machine's CPU)", mm->pfm_table);
+		sbuf_addf(table_from, "libpfm4 table '%s' (this machine's CPU)", mm->pfm_table);
 	} else if (strcmp(root, "/") && (t = model_pfm_table(m))) {
 		snprintf(mm->pfm_table, sizeof(mm->pfm_table), "%s", t);
-		snprintf(table_from, size, "libpfm4 table '%s' (the model's match rule: the root "
+		sbuf_addf(table_from, "libpfm4 table '%s' (the model's match rule: the root "
 			 "names no CPU)", t);
-	} else if (plat && plat->cpu.known && plat->cpu.pfm_source[0]) {
+	} else if (plat && plat->cpu.known && plat->cpu.pfm_source.len) {
 		/* e.g. "no libpfm4 table for AuthenticAMD family 0x1a model 0x2": the
 		 * model must write its core events raw */
-		snprintf(table_from, size, "no libpfm4 core table: %s", plat->cpu.pfm_source);
+		sbuf_addf(table_from, "no libpfm4 core table: %s", sbuf_str(&plat->cpu.pfm_source));
 	} else {
-		snprintf(table_from, size, "no libpfm4 core table (no CPU PMU detected)");
+		sbuf_addstr(table_from, "no libpfm4 core table (no CPU PMU detected)");
 	}
 }
 
 int model_host_check(struct model_host *mc, const char *root, const struct model *m,
-		     struct model_avail *av, struct diags *d, char *table_from, size_t size)
+		     struct model_avail *av, struct diags *d, struct sbuf *table_from)
 {
 	struct model_machine mm;
 
-	model_machine_setup(&mm, mc->plat_ok ? &mc->plat : NULL, mc->db, root, m, table_from, size);
+	model_machine_setup(&mm, mc->plat_ok ? &mc->plat : NULL, mc->db, root, m, table_from);
 	return model_check_inputs(m, model_machine_check, &mm, av, d);
 }
 

@@ -34,7 +34,7 @@ void model_host_close(struct model_host *mc);
  * d; table_from says which libpfm4 table was used.  Returns the number of errors.
  */
 int model_host_check(struct model_host *mc, const char *root, const struct model *m,
-		     struct model_avail *av, struct diags *d, char *table_from, size_t size);
+		     struct model_avail *av, struct diags *d, struct sbuf *table_from);
 /*
  * The machine model_host_check() checks on, for a caller that holds its own
  * platform (plat, may be NULL) and event database (db, may be NULL): the
@@ -42,7 +42,7 @@ int model_host_check(struct model_host *mc, const char *root, const struct model
  * one m's match rules name.  *mm points into plat and db.
  */
 void model_machine_setup(struct model_machine *mm, const struct platform *plat, struct pmu_db *db,
-			 const char *root, const struct model *m, char *table_from, size_t size);
+			 const char *root, const struct model *m, struct sbuf *table_from);
 
 /* "cpu intel family 0x6 model 0x55; pmu skx clx" */
 void model_match_summary(const struct model *m, struct sbuf *sb);

@@ -91,8 +91,8 @@ static bool no_core_pmu(const struct model_machine *mm)
 
 static char *no_core_reason(const struct model_machine *mm)
 {
-	if (mm->plat->core_pmu_reason[0])
-		return xasprintf("no core PMU here: %s", mm->plat->core_pmu_reason);
+	if (mm->plat->core_pmu_reason.len)
+		return xasprintf("no core PMU here: %s", sbuf_str(&mm->plat->core_pmu_reason));
 	return xstrdup("no core PMU here");
 }
 

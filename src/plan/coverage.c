@@ -51,29 +51,65 @@ static const char *const no_model_left[FACTOR_N] = {
 	[FACTOR_QUEUE] = "task-clock and run-queue delay (schedstat) show a slowdown, not its cause",
 };
 
-/*
- * A field of the coverage set from the model's text (names, formulas,
- * descriptions, reasons), which can be longer than the field: cut before
- * the first character that does not fit whole (utf8_copy()), never in the
- * middle of one.
- */
-static void vsetf(char *dst, size_t size, const char *fmt, va_list ap)
-{
-	struct sbuf sb = SBUF_INIT;
-
-	sbuf_vaddf(&sb, fmt, ap);
-	utf8_copy(dst, size, sbuf_str(&sb));
-	sbuf_release(&sb);
-}
-
-__attribute__((format(printf, 3, 4)))
-static void setf(char *dst, size_t size, const char *fmt, ...)
+/* A field of the coverage set from the model's text (names, formulas, descriptions, reasons), whole. */
+__attribute__((format(printf, 2, 3)))
+static void setf(struct sbuf *dst, const char *fmt, ...)
 {
 	va_list ap;
 
+	sbuf_reset(dst);
 	va_start(ap, fmt);
-	vsetf(dst, size, fmt, ap);
+	sbuf_vaddf(dst, fmt, ap);
 	va_end(ap);
+}
+
+static void input_release(struct cov_input *ci)
+{
+	sbuf_release(&ci->name);
+	sbuf_release(&ci->spec);
+	sbuf_release(&ci->desc);
+	sbuf_release(&ci->reason);
+}
+
+void coverage_release(struct coverage *c)
+{
+	int f, i;
+
+	for (f = 0; f < FACTOR_N; f++) {
+		struct cov_row *r = &c->rows[f];
+
+		sbuf_release(&r->source);
+		sbuf_release(&r->score);
+		sbuf_release(&r->desc);
+		for (i = 0; i < r->n_inputs; i++)
+			input_release(&r->inputs[i]);
+		free(r->inputs);
+		sbuf_release(&r->note);
+		sbuf_release(&r->remains);
+	}
+	for (i = 0; i < CT_N; i++) {
+		sbuf_release(&c->terms[i].term);
+		sbuf_release(&c->terms[i].formula);
+		sbuf_release(&c->terms[i].reason);
+	}
+	sbuf_release(&c->model);
+	sbuf_release(&c->model_path);
+	sbuf_release(&c->model_why);
+	sbuf_release(&c->table_from);
+	sbuf_release(&c->summary);
+	sbuf_release(&c->verdict);
+	sbuf_release(&c->cost_note);
+	memset(c, 0, sizeof(*c));
+}
+
+struct cov_input *cov_row_add_input(struct cov_row *r)
+{
+	struct cov_input *ci;
+
+	r->inputs = xrealloc(r->inputs, ((size_t)r->n_inputs + 1) * sizeof(*r->inputs));
+	ci = &r->inputs[r->n_inputs++];
+	memset(ci, 0, sizeof(*ci));
+	return ci;
 }
 
 /* ---- the inputs a score reads, through the metrics it names ---- */
@@ -82,7 +118,7 @@ struct reads {
 	const struct model *m;
 	char *seen_metric;
 	char *seen_input;
-	int order[COV_MAX_INPUTS];   /* input ids in the order the formula reads them */
+	int *order;                  /* input ids in the order the formula reads them (m->n_inputs) */
 	int n;
 };
 
@@ -97,10 +133,27 @@ static void visit_reads(void *ctx, const struct expr *node)
 		expr_visit(rd->m->metrics[node->id].e, visit_reads, rd);
 	} else if ((node->k == EX_INPUT || node->k == EX_HAS) && node->id >= 0 &&
 		   (size_t)node->id < rd->m->n_inputs && !rd->seen_input[node->id]) {
-		rd->seen_input[node->id] = 1;
-		if (rd->n < COV_MAX_INPUTS)
-			rd->order[rd->n++] = node->id;
+		rd->seen_input[node->id] = 1;  /* so each input is ordered once: n <= m->n_inputs */
+		rd->order[rd->n++] = node->id;
 	}
+}
+
+/* The inputs e reads, through the metrics it names, in the order it reads them (reads_release()). */
+static void reads_of(struct reads *rd, const struct model *m, const struct expr *e)
+{
+	memset(rd, 0, sizeof(*rd));
+	rd->m = m;
+	rd->seen_metric = xcalloc(m->n_metrics + 1, 1);
+	rd->seen_input = xcalloc(m->n_inputs + 1, 1);
+	rd->order = xcalloc(m->n_inputs + 1, sizeof(int));
+	expr_visit(e, visit_reads, rd);
+}
+
+static void reads_release(struct reads *rd)
+{
+	free(rd->seen_metric);
+	free(rd->seen_input);
+	free(rd->order);
 }
 
 /* The PMU family of a PMU instance name: "uncore_imc_3" -> "uncore_imc". */
@@ -120,15 +173,15 @@ static void fill_input(struct cov_input *ci, const struct model *m, size_t id,
 {
 	const struct model_input *in = &m->inputs[id];
 
-	setf(ci->name, sizeof(ci->name), "%s", in->name);
-	setf(ci->spec, sizeof(ci->spec), "%s", in->spec);
-	setf(ci->desc, sizeof(ci->desc), "%s", in->desc ? in->desc : "");
+	setf(&ci->name, "%s", in->name);
+	setf(&ci->spec, "%s", in->spec);
+	setf(&ci->desc, "%s", in->desc ? in->desc : "");
 	ci->source = in->kind == INPUT_SOURCE;
 	ci->optional = in->optional;
 	ci->per_node = in->per_node || in->home;
 	ci->present = av->input_ok[id];
 	if (!ci->present) {
-		setf(ci->reason, sizeof(ci->reason), "%s",
+		setf(&ci->reason, "%s",
 		     av->input_reason[id] ? av->input_reason[id] : "not present");
 		return;
 	}
@@ -163,7 +216,7 @@ static enum cov_kind kind_of(const struct cov_row *r)
 		if (!ci->present)
 			continue;
 		if (ci->source)
-			rdt = rdt || !strncmp(ci->spec, "resctrl.", 8);
+			rdt = rdt || !strncmp(sbuf_str(&ci->spec), "resctrl.", 8);
 		else if (ci->per_node)
 			node = true;
 		else
@@ -176,43 +229,35 @@ static void row_from_model(struct cov_row *r, const struct model *m, const struc
 			   struct model_machine *mm)
 {
 	const struct model_factor *fa = &m->factors[r->factor];
-	struct sbuf sb = SBUF_INIT;
 	struct reads rd;
 	int i;
 
 	r->label = fa->quality;
-	setf(r->source, sizeof(r->source), "model %s", m->name);
+	setf(&r->source, "model %s", m->name);
 	if (fa->desc)
-		setf(r->desc, sizeof(r->desc), "%s", fa->desc);
+		setf(&r->desc, "%s", fa->desc);
 	if (fa->quality == VQ_UNAVAILABLE || !fa->score) {
 		r->label = VQ_UNAVAILABLE;
 		r->quality = VQ_UNAVAILABLE;
 		r->kind = COV_SRC_NONE;
-		setf(r->note, sizeof(r->note), "model %s: %s", m->name,
+		setf(&r->note, "model %s: %s", m->name,
 		     fa->reason ? fa->reason : av->factor_reason[r->factor] ?
 		     av->factor_reason[r->factor] : "not bound");
 		return;
 	}
-	expr_format(fa->score, &sb);
-	setf(r->score, sizeof(r->score), "%s", sbuf_str(&sb));
-	sbuf_release(&sb);
-	memset(&rd, 0, sizeof(rd));
-	rd.m = m;
-	rd.seen_metric = xcalloc(m->n_metrics + 1, 1);
-	rd.seen_input = xcalloc(m->n_inputs + 1, 1);
-	expr_visit(fa->score, visit_reads, &rd);
+	sbuf_reset(&r->score);
+	expr_format(fa->score, &r->score);
+	reads_of(&rd, m, fa->score);
 	for (i = 0; i < rd.n; i++)
-		fill_input(&r->inputs[i], m, (size_t)rd.order[i], av, mm);
-	r->n_inputs = rd.n;
-	free(rd.seen_metric);
-	free(rd.seen_input);
+		fill_input(cov_row_add_input(r), m, (size_t)rd.order[i], av, mm);
+	reads_release(&rd);
 	if (av->factor_ok[r->factor]) {
 		r->quality = fa->quality;
 		r->kind = kind_of(r);
 	} else {
 		r->quality = VQ_UNAVAILABLE;
 		r->kind = COV_SRC_NONE;
-		setf(r->note, sizeof(r->note), "%s", av->factor_reason[r->factor] ?
+		setf(&r->note, "%s", av->factor_reason[r->factor] ?
 		     av->factor_reason[r->factor] : "its score cannot be computed here");
 	}
 }
@@ -226,10 +271,13 @@ struct checked {
 };
 
 static void check_model(struct checked *ck, const struct model *m, const struct platform *p,
-			struct pmu_db *db, struct model_machine *mm, char *table_from, size_t size)
+			struct pmu_db *db, struct model_machine *mm, struct sbuf *table_from)
 {
+	struct sbuf from = SBUF_INIT;
+
 	ck->m = m;
-	model_machine_setup(mm, p, db, p->root, m, table_from, size);
+	model_machine_setup(mm, p, db, p->root, m, table_from ? table_from : &from);
+	sbuf_release(&from);
 	model_check_inputs(m, model_machine_check, mm, &ck->av, NULL);
 	ck->ok = true;
 }
@@ -240,27 +288,22 @@ static void set_remains(struct cov_row *r, const struct checked *sw)
 
 	if (sw->ok && sw->av.factor_ok[r->factor]) {
 		fa = &sw->m->factors[r->factor];
-		setf(r->remains, sizeof(r->remains), "model %s: %s (%s)", sw->m->name,
+		setf(&r->remains, "model %s: %s (%s)", sw->m->name,
 		     fa->desc ? fa->desc : "its score", vp_quality_name(fa->quality));
 		return;
 	}
-	setf(r->remains, sizeof(r->remains), "%s", no_model_left[r->factor]);
+	setf(&r->remains, "%s", no_model_left[r->factor]);
 }
 
 __attribute__((format(printf, 2, 3)))
 static void note(struct cov_row *r, const char *fmt, ...)
 {
-	size_t o = strlen(r->note);
 	va_list ap;
 
-	if (o + 3 >= sizeof(r->note))
-		return;
-	if (o) {
-		memcpy(r->note + o, "; ", 3);
-		o += 2;
-	}
+	if (r->note.len)
+		sbuf_addstr(&r->note, "; ");
 	va_start(ap, fmt);
-	vsetf(r->note + o, sizeof(r->note) - o, fmt, ap);
+	sbuf_vaddf(&r->note, fmt, ap);
 	va_end(ap);
 }
 
@@ -273,10 +316,10 @@ static void note(struct cov_row *r, const char *fmt, ...)
  */
 static void xen_dom0_rows(const struct platform *p, struct coverage *c, const struct checked *sw)
 {
-	char pmu[320], why[768];
+	struct sbuf pmu = SBUF_INIT, why = SBUF_INIT;
 	int f;
 
-	platform_xen_pmu_why(p, pmu, sizeof(pmu));
+	platform_xen_pmu_why(p, &pmu);
 	for (f = 0; f < FACTOR_N; f++) {
 		struct cov_row *r = &c->rows[f];
 
@@ -284,18 +327,18 @@ static void xen_dom0_rows(const struct platform *p, struct coverage *c, const st
 			/* what dom0's PMUs count is dom0's, not the domains' */
 			r->quality = VQ_UNAVAILABLE;
 			r->kind = COV_SRC_NONE;
-			r->note[0] = '\0';
+			sbuf_reset(&r->note);
 			note(r, "in a Xen dom0 the PMU counts dom0's own vCPUs, not the domains'");
 			set_remains(r, sw);
 		}
 		if (f == FACTOR_LOCALITY) {
 			/* whatever the model computes here, per domain it needs counters */
-			note(r, "measured remote shares per domain need counters: %s", pmu);
+			note(r, "measured remote shares per domain need counters: %s", sbuf_str(&pmu));
 			if (!p->topo.from_xen)
 				note(r, "dom0 sees one node: the machine's nodes are Xen's (xl info -n: %s)",
-				     p->hv.xen_info_reason[0] ? p->hv.xen_info_reason : "not read");
+				     p->hv.xen_info_reason.len ? sbuf_str(&p->hv.xen_info_reason) : "not read");
 			if (r->quality == VQ_UNAVAILABLE)
-				setf(r->remains, sizeof(r->remains),
+				setf(&r->remains,
 				     "the placement estimate: vCPU run time per pCPU (xl vcpu-list) x "
 				     "domain pages per node (Xen's 'u' dump, --xen-numa-dump, or the "
 				     "vNUMA config)");
@@ -303,9 +346,12 @@ static void xen_dom0_rows(const struct platform *p, struct coverage *c, const st
 		}
 		if (r->quality != VQ_UNAVAILABLE)
 			continue;
-		if (platform_xen_factor_why(p, f, why, sizeof(why)))
-			note(r, "%s", why);
+		sbuf_reset(&why);
+		if (platform_xen_factor_why(p, f, &why))
+			note(r, "%s", sbuf_str(&why));
 	}
+	sbuf_release(&pmu);
+	sbuf_release(&why);
 }
 
 /* ---- the summary lines ---- */
@@ -350,11 +396,11 @@ static void set_verdict(struct coverage *c)
 		}
 	}
 	if (!n_lost)
-		setf(c->verdict, sizeof(c->verdict), "nothing lost: %s", remains);
+		setf(&c->verdict, "nothing lost: %s", remains);
 	else if (n_lost == FACTOR_N)
-		setf(c->verdict, sizeof(c->verdict), "lost: all five factors");
+		setf(&c->verdict, "lost: all five factors");
 	else
-		setf(c->verdict, sizeof(c->verdict), "lost: %s; remains: %s", lost, remains);
+		setf(&c->verdict, "lost: %s; remains: %s", lost, remains);
 }
 
 /* The model's cost terms here, and whether a stall count anchors its costs. */
@@ -365,21 +411,15 @@ static void cost_terms(struct coverage *c, const struct model *m, const struct m
 
 	for (t = 0; t < CT_N; t++) {
 		struct cov_term *ct;
-		struct sbuf sb = SBUF_INIT;
 		struct reads rd;
 
 		if (!m->cost_term[t])
 			continue;
 		ct = &c->terms[c->n_terms++];
-		setf(ct->term, sizeof(ct->term), "%s", cost_term_name((enum cost_term)t));
-		expr_format(m->cost_term[t], &sb);
-		setf(ct->formula, sizeof(ct->formula), "%s", sbuf_str(&sb));
-		sbuf_release(&sb);
-		memset(&rd, 0, sizeof(rd));
-		rd.m = m;
-		rd.seen_metric = xcalloc(m->n_metrics + 1, 1);
-		rd.seen_input = xcalloc(m->n_inputs + 1, 1);
-		expr_visit(m->cost_term[t], visit_reads, &rd);
+		setf(&ct->term, "%s", cost_term_name((enum cost_term)t));
+		sbuf_reset(&ct->formula);
+		expr_format(m->cost_term[t], &ct->formula);
+		reads_of(&rd, m, m->cost_term[t]);
 		ct->present = true;
 		for (i = 0; i < rd.n && ct->present; i++) {
 			const struct model_input *in = &m->inputs[rd.order[i]];
@@ -387,13 +427,12 @@ static void cost_terms(struct coverage *c, const struct model *m, const struct m
 			if (av->input_ok[rd.order[i]])
 				continue;
 			ct->present = false;
-			setf(ct->reason, sizeof(ct->reason), "%s '%s' unavailable: %s",
+			setf(&ct->reason, "%s '%s' unavailable: %s",
 			     in->kind == INPUT_EVENT ? "event" : "source", in->name,
 			     av->input_reason[rd.order[i]] ? av->input_reason[rd.order[i]] :
 			     "not present");
 		}
-		free(rd.seen_metric);
-		free(rd.seen_input);
+		reads_release(&rd);
 		if (!ct->present)
 			continue;
 		any = true;
@@ -401,15 +440,15 @@ static void cost_terms(struct coverage *c, const struct model *m, const struct m
 	}
 	if (stall) {
 		c->anchor = COV_COST_MEASURED;
-		setf(c->cost_note, sizeof(c->cost_note), "costs split the measured memory-stall "
+		setf(&c->cost_note, "costs split the measured memory-stall "
 		     "cycles");
 	} else if (any) {
 		c->anchor = COV_COST_ESTIMATED;
-		setf(c->cost_note, sizeof(c->cost_note), "no stall count here (cost stall_mem, "
+		setf(&c->cost_note, "no stall count here (cost stall_mem, "
 		     "stall_l2_miss or stall_l3_miss): costs are estimates, count x latency");
 	} else {
 		c->anchor = COV_COST_NONE;
-		setf(c->cost_note, sizeof(c->cost_note), c->n_terms ?
+		setf(&c->cost_note, "%s", c->n_terms ?
 		     "none of the model's cost terms can be computed here: scores only, no costs" :
 		     "the model binds no cost terms: scores only, no costs");
 	}
@@ -423,7 +462,7 @@ void coverage_compute(const struct platform *p, const struct model_registry *r,
 	struct pmu_db *db = NULL;
 	struct model_machine mm, swm;
 	struct checked ck = { 0 }, sw = { 0 };
-	char sw_table[256];
+	char why[512];  /* model_registry_choose(): a match rule's words and names */
 	int counts[VQ_N] = { 0 }, f;
 
 	memset(c, 0, sizeof(*c));
@@ -431,33 +470,31 @@ void coverage_compute(const struct platform *p, const struct model_registry *r,
 		c->rows[f].factor = (enum factor_id)f;
 		c->rows[f].quality = c->rows[f].label = VQ_UNAVAILABLE;
 		c->rows[f].kind = COV_SRC_NONE;
-		setf(c->rows[f].source, sizeof(c->rows[f].source), "none");
+		setf(&c->rows[f].source, "none");
 	}
-	chosen = model_registry_choose(r, p, c->model_why, sizeof(c->model_why), &err);
+	why[0] = '\0';
+	chosen = model_registry_choose(r, p, why, sizeof(why), &err);
+	setf(&c->model_why, "%s", why);
 	if (pmu_db_new(&db, p->root, &dberr))
 		db = NULL;   /* then every event is absent, "no PMU database" */
 	swe = model_registry_find(r, "software");
 	if (swe && swe->m && (!chosen || chosen->m != swe->m))
-		check_model(&sw, swe->m, p, db, &swm, sw_table, sizeof(sw_table));
+		check_model(&sw, swe->m, p, db, &swm, NULL);
 	if (!chosen) {
-		setf(c->model_why, sizeof(c->model_why), "%s", err.msg);
-		setf(c->cost_note, sizeof(c->cost_note), "no model: no costs");
+		setf(&c->model_why, "%s", err.msg);
+		setf(&c->cost_note, "no model: no costs");
 		for (f = 0; f < FACTOR_N; f++) {
-			setf(c->rows[f].note, sizeof(c->rows[f].note), "no model matches this machine");
+			setf(&c->rows[f].note, "no model matches this machine");
 			set_remains(&c->rows[f], &sw);
 		}
 	} else {
-		setf(c->model, sizeof(c->model), "%s", chosen->name);
-		setf(c->model_path, sizeof(c->model_path), "%s", chosen->path);
-		if (!p->core_pmu && p->core_pmu_reason[0]) {
-			size_t o = strlen(c->model_why);
-
-			setf(c->model_why + o, sizeof(c->model_why) - o, "; no core PMU: %s",
-			     p->core_pmu_reason);
-		}
-		check_model(&ck, chosen->m, p, db, &mm, c->table_from, sizeof(c->table_from));
+		setf(&c->model, "%s", chosen->name);
+		setf(&c->model_path, "%s", chosen->path);
+		if (!p->core_pmu && p->core_pmu_reason.len)
+			sbuf_addf(&c->model_why, "; no core PMU: %s", sbuf_str(&p->core_pmu_reason));
+		check_model(&ck, chosen->m, p, db, &mm, &c->table_from);
 		if (!p->core_pmu)
-			c->table_from[0] = '\0';  /* no core event can count here, whatever table */
+			sbuf_reset(&c->table_from);  /* no core event can count here, whatever table */
 		for (f = 0; f < FACTOR_N; f++) {
 			row_from_model(&c->rows[f], chosen->m, &ck.av, &mm);
 			if (c->rows[f].quality == VQ_UNAVAILABLE)
@@ -474,9 +511,9 @@ void coverage_compute(const struct platform *p, const struct model_registry *r,
 	for (f = 0; f < FACTOR_N; f++)
 		counts[c->rows[f].quality]++;
 	set_verdict(c);
-	setf(c->summary, sizeof(c->summary),
+	setf(&c->summary,
 	     "%s%s%s: %d measured, %d estimated, %d apportioned, %d by proxy, %d unavailable",
-	     c->model[0] ? "model '" : "no model", c->model, c->model[0] ? "'" : "",
+	     c->model.len ? "model '" : "no model", sbuf_str(&c->model), c->model.len ? "'" : "",
 	     counts[VQ_MEASURED], counts[VQ_ESTIMATE], counts[VQ_APPORTIONED], counts[VQ_PROXY],
 	     counts[VQ_UNAVAILABLE]);
 }

@@ -53,7 +53,7 @@ static void json_cpu(const struct platform *p, struct jw *w)
 	jw_key(w, "cpu");
 	jw_obj_begin(w);
 	jw_kbool(w, "known", c->known);
-	jstr_or_null(w, "reason", c->known ? NULL : c->reason);
+	jstr_or_null(w, "reason", c->known ? NULL : sbuf_str(&c->reason));
 	jstr_or_null(w, "vendor", c->vendor);
 	jstr_or_null(w, "arch", c->arch);
 	jw_key(w, "family");
@@ -62,12 +62,12 @@ static void json_cpu(const struct platform *p, struct jw *w)
 	if (c->model >= 0) jw_int(w, c->model); else jw_null(w);
 	jw_key(w, "stepping");
 	if (c->stepping >= 0) jw_int(w, c->stepping); else jw_null(w);
-	jstr_or_null(w, "model_name", c->model_name);
+	jstr_or_null(w, "model_name", sbuf_str(&c->model_name));
 	jw_kint(w, "cpus_listed", c->n_cpus_listed);
 	jstr_or_null(w, "pfm_pmu", c->pfm_pmu);
-	jstr_or_null(w, "pfm_desc", c->pfm_desc);
-	jstr_or_null(w, "pfm_source", c->pfm_source);
-	jsplit(w, "pfm_active", c->pfm_active);
+	jstr_or_null(w, "pfm_desc", sbuf_str(&c->pfm_desc));
+	jstr_or_null(w, "pfm_source", sbuf_str(&c->pfm_source));
+	jsplit(w, "pfm_active", sbuf_str(&c->pfm_active));
 	jw_key(w, "flags");
 	jw_obj_begin(w);
 	jw_kbool(w, "hypervisor", c->flag_hypervisor);
@@ -84,34 +84,35 @@ static void json_hv(const struct platform *p, struct jw *w)
 	jw_key(w, "virtualization");
 	jw_obj_begin(w);
 	jw_kbool(w, "known", h->known);
-	jstr_or_null(w, "reason", h->known ? NULL : h->reason);
+	jstr_or_null(w, "reason", h->known ? NULL : sbuf_str(&h->reason));
 	jw_kstr(w, "hypervisor", hv_kind_name(h->kind));
 	jstr_or_null(w, "signature", h->signature);
-	jstr_or_null(w, "signature_source", h->signature_source);
+	jstr_or_null(w, "signature_source", sbuf_str(&h->signature_source));
 	jstr_or_null(w, "sys_type", h->sys_type);
-	jstr_or_null(w, "sys_capabilities", h->sys_properties);
-	jstr_or_null(w, "dmi_vendor", h->dmi_vendor);
-	jstr_or_null(w, "dmi_product", h->dmi_product);
+	jstr_or_null(w, "sys_capabilities", sbuf_str(&h->sys_properties));
+	jstr_or_null(w, "dmi_vendor", sbuf_str(&h->dmi_vendor));
+	jstr_or_null(w, "dmi_product", sbuf_str(&h->dmi_product));
 	jw_kbool(w, "xen_dom0", h->xen_dom0);
 	jstr_or_null(w, "xen_capabilities", h->xen_caps);
 	jstr_or_null(w, "xen_pmu_mode", h->xen_pmu_mode);
-	jstr_or_null(w, "xen_pmu_reason", h->xen_pmu_mode[0] ? NULL : h->xen_pmu_reason);
+	jstr_or_null(w, "xen_pmu_reason", h->xen_pmu_mode[0] ? NULL : sbuf_str(&h->xen_pmu_reason));
 	jstr_or_null(w, "xen_version", h->xen_version);
 	jstr_or_null(w, "xen_scheduler", h->xen_scheduler);
-	jstr_or_null(w, "xen_commandline", h->xen_cmdline);
-	jstr_or_null(w, "xen_info_reason", h->xen_info_reason);
+	jstr_or_null(w, "xen_commandline", sbuf_str(&h->xen_cmdline));
+	jstr_or_null(w, "xen_info_reason", sbuf_str(&h->xen_info_reason));
 	if (h->xen_dom0) {
-		char why[512];
+		struct sbuf why = SBUF_INIT;
 		bool psr;
 
-		jw_kbool(w, "xen_domain_pmu", platform_xen_pmu_why(p, why, sizeof(why)));
-		jw_kstr(w, "xen_domain_pmu_reason", why);
-		psr = platform_xen_psr(p, why, sizeof(why));
+		jw_kbool(w, "xen_domain_pmu", platform_xen_pmu_why(p, &why));
+		jw_kstr(w, "xen_domain_pmu_reason", sbuf_str(&why));
+		psr = platform_xen_psr(p, &why);
 		jw_kbool(w, "xen_psr", psr);
-		jw_kstr(w, "xen_psr_reason", why);
+		jw_kstr(w, "xen_psr_reason", sbuf_str(&why));
+		sbuf_release(&why);
 	}
 	jw_kstr(w, "role", plat_role_name(h->role));
-	jw_kstr(w, "role_evidence", h->role_reason);
+	jw_kstr(w, "role_evidence", sbuf_str(&h->role_reason));
 	jw_key(w, "qemu_processes");
 	jw_obj_begin(w);
 	jw_kint(w, "total", h->n_qemu);
@@ -128,7 +129,7 @@ static void json_topo(const char *key, const struct topology *t, struct jw *w)
 	jw_key(w, key);
 	jw_obj_begin(w);
 	jw_kbool(w, "known", t->known);
-	jstr_or_null(w, "reason", t->known ? NULL : t->reason);
+	jstr_or_null(w, "reason", t->known ? NULL : sbuf_str(&t->reason));
 	jlist(w, "cpus_online", &t->online);
 	jw_kint(w, "n_cpus", t->n_cpus);
 	jw_kint(w, "n_packages", t->n_packages);
@@ -138,7 +139,7 @@ static void json_topo(const char *key, const struct topology *t, struct jw *w)
 	jw_kint(w, "cpus_without_ids", t->n_cpus_no_ids);
 	jw_kbool(w, "numa_sysfs", t->numa_sysfs);
 	jw_kstr(w, "source", t->from_xen ? "xen" : "sysfs");
-	jstr_or_null(w, "node_note", t->node_note);
+	jstr_or_null(w, "node_note", sbuf_str(&t->node_note));
 	jw_key(w, "mem_total_bytes");
 	if (t->mem_total_sys) jw_uint(w, t->mem_total_sys); else jw_null(w);
 	jw_key(w, "nodes");
@@ -169,7 +170,7 @@ static void json_topo(const char *key, const struct topology *t, struct jw *w)
 	} else {
 		jw_null(w);
 	}
-	jstr_or_null(w, "distance_reason", t->distance ? NULL : t->distance_reason);
+	jstr_or_null(w, "distance_reason", t->distance ? NULL : sbuf_str(&t->distance_reason));
 	jw_key(w, "llc");
 	jw_arr_begin(w);
 	for (i = 0; i < t->n_llc; i++) {
@@ -181,8 +182,8 @@ static void json_topo(const char *key, const struct topology *t, struct jw *w)
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
-	jstr_or_null(w, "llc_reason", t->n_llc ? NULL : t->llc_reason);
-	jstr_or_null(w, "hwloc", t->hwloc_note);
+	jstr_or_null(w, "llc_reason", t->n_llc ? NULL : sbuf_str(&t->llc_reason));
+	jstr_or_null(w, "hwloc", sbuf_str(&t->hwloc_note));
 	/* each online CPU's package, core and node (-1 unknown): SMT siblings share
 	 * package and core; the placement maps of the web UI and the HTML report group by them */
 	jw_key(w, "cpus");
@@ -210,11 +211,11 @@ static void json_pmus(const struct platform *p, struct jw *w)
 	jw_key(w, "pmus");
 	jw_obj_begin(w);
 	jw_kbool(w, "known", p->pmus_known);
-	jstr_or_null(w, "reason", p->pmus_known ? NULL : p->pmus_reason);
+	jstr_or_null(w, "reason", p->pmus_known ? NULL : sbuf_str(&p->pmus_reason));
 	jw_kbool(w, "core_pmu", p->core_pmu);
 	jstr_or_null(w, "core_pmu_name", p->core_pmu_name);
-	jstr_or_null(w, "core_pmu_reason", p->core_pmu ? NULL : p->core_pmu_reason);
-	jstr_or_null(w, "kernel_line", p->kernel_pmu_line);
+	jstr_or_null(w, "core_pmu_reason", p->core_pmu ? NULL : sbuf_str(&p->core_pmu_reason));
+	jstr_or_null(w, "kernel_line", sbuf_str(&p->kernel_pmu_line));
 	jw_key(w, "devices");
 	jw_arr_begin(w);
 	for (i = 0; i < p->n_pmus; i++) {
@@ -252,43 +253,43 @@ static void json_perm(const struct platform *p, struct jw *w)
 	jw_key(w, "permissions");
 	jw_obj_begin(w);
 	jw_kbool(w, "known", pm->known);
-	jstr_or_null(w, "reason", pm->known ? NULL : pm->reason);
+	jstr_or_null(w, "reason", pm->known ? NULL : sbuf_str(&pm->reason));
 	jw_key(w, "perf_event_paranoid");
 	if (pm->paranoid != INT_MIN) jw_int(w, pm->paranoid); else jw_null(w);
-	jstr_or_null(w, "paranoid_reason", pm->paranoid != INT_MIN ? NULL : pm->paranoid_reason);
+	jstr_or_null(w, "paranoid_reason", pm->paranoid != INT_MIN ? NULL : sbuf_str(&pm->paranoid_reason));
 	jw_kbool(w, "root", pm->is_root);
 	jw_kbool(w, "cap_perfmon", pm->cap_perfmon);
 	jw_kbool(w, "cap_sys_admin", pm->cap_sys_admin);
 	jw_kbool(w, "cgroup_v2", pm->cgroup_v2);
-	jstr_or_null(w, "cgroup_root", pm->cgroup_root);
+	jstr_or_null(w, "cgroup_root", sbuf_str(&pm->cgroup_root));
 	jw_kbool(w, "cgroup_v1", pm->cgroup_v1);
-	jstr_or_null(w, "cgroup_reason", pm->cgroup_v2 ? NULL : pm->cgroup_reason);
+	jstr_or_null(w, "cgroup_reason", pm->cgroup_v2 ? NULL : sbuf_str(&pm->cgroup_reason));
 	jw_obj_end(w);
 
 	jw_key(w, "resctrl");
 	jw_obj_begin(w);
 	jw_kbool(w, "supported", pm->resctrl_supported);
 	jw_kbool(w, "mounted", pm->resctrl_mounted);
-	jsplit(w, "mon_features", pm->resctrl_features);
+	jsplit(w, "mon_features", sbuf_str(&pm->resctrl_features));
 	jw_kbool(w, "llc_occupancy", pm->resctrl_llc_occupancy);
 	jw_kbool(w, "mbm_total", pm->resctrl_mbm_total);
 	jw_kbool(w, "mbm_local", pm->resctrl_mbm_local);
-	jstr_or_null(w, "reason", pm->resctrl_reason);
+	jstr_or_null(w, "reason", sbuf_str(&pm->resctrl_reason));
 	jw_obj_end(w);
 }
 
 static void json_input(const struct cov_input *ci, struct jw *w)
 {
 	jw_obj_begin(w);
-	jw_kstr(w, "name", ci->name);
-	jw_kstr(w, "spec", ci->spec);
-	jstr_or_null(w, "description", ci->desc);
+	jw_kstr(w, "name", sbuf_str(&ci->name));
+	jw_kstr(w, "spec", sbuf_str(&ci->spec));
+	jstr_or_null(w, "description", sbuf_str(&ci->desc));
 	jw_kstr(w, "kind", ci->source ? "source" : "event");
 	jw_kbool(w, "per_node", ci->per_node);
 	jw_kbool(w, "optional", ci->optional);
 	jw_kbool(w, "present", ci->present);
 	jstr_or_null(w, "pmu", ci->pmu);
-	jstr_or_null(w, "reason", ci->reason);
+	jstr_or_null(w, "reason", sbuf_str(&ci->reason));
 	jw_obj_end(w);
 }
 
@@ -298,26 +299,26 @@ static void json_coverage(const struct coverage *cv, struct jw *w)
 
 	jw_key(w, "coverage");
 	jw_obj_begin(w);
-	jstr_or_null(w, "model", cv->model);
-	jstr_or_null(w, "model_path", cv->model_path);
-	jw_kstr(w, "chosen_by", cv->model_why);
-	jstr_or_null(w, "core_table", cv->table_from);
-	jw_kstr(w, "summary", cv->summary);
-	jw_kstr(w, "verdict", cv->verdict);
+	jstr_or_null(w, "model", sbuf_str(&cv->model));
+	jstr_or_null(w, "model_path", sbuf_str(&cv->model_path));
+	jw_kstr(w, "chosen_by", sbuf_str(&cv->model_why));
+	jstr_or_null(w, "core_table", sbuf_str(&cv->table_from));
+	jw_kstr(w, "summary", sbuf_str(&cv->summary));
+	jw_kstr(w, "verdict", sbuf_str(&cv->verdict));
 	jw_key(w, "costs");
 	jw_obj_begin(w);
 	jw_kstr(w, "anchor", cov_anchor_name(cv->anchor));
-	jw_kstr(w, "note", cv->cost_note);
+	jw_kstr(w, "note", sbuf_str(&cv->cost_note));
 	jw_key(w, "terms");
 	jw_arr_begin(w);
 	for (i = 0; i < cv->n_terms; i++) {
 		const struct cov_term *t = &cv->terms[i];
 
 		jw_obj_begin(w);
-		jw_kstr(w, "term", t->term);
-		jw_kstr(w, "formula", t->formula);
+		jw_kstr(w, "term", sbuf_str(&t->term));
+		jw_kstr(w, "formula", sbuf_str(&t->formula));
 		jw_kbool(w, "present", t->present);
-		jstr_or_null(w, "reason", t->reason);
+		jstr_or_null(w, "reason", sbuf_str(&t->reason));
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
@@ -332,16 +333,16 @@ static void json_coverage(const struct coverage *cv, struct jw *w)
 		jw_kstr(w, "quality", vp_quality_name(r->quality));
 		jw_kstr(w, "model_quality", vp_quality_name(r->label));
 		jw_kstr(w, "kind", cov_kind_name(r->kind));
-		jw_kstr(w, "source", r->source);
-		jstr_or_null(w, "score", r->score);
-		jstr_or_null(w, "description", r->desc);
+		jw_kstr(w, "source", sbuf_str(&r->source));
+		jstr_or_null(w, "score", sbuf_str(&r->score));
+		jstr_or_null(w, "description", sbuf_str(&r->desc));
 		jw_key(w, "reads");
 		jw_arr_begin(w);
 		for (i = 0; i < r->n_inputs; i++)
 			json_input(&r->inputs[i], w);
 		jw_arr_end(w);
-		jstr_or_null(w, "note", r->note);
-		jstr_or_null(w, "instead", r->remains);
+		jstr_or_null(w, "note", sbuf_str(&r->note));
+		jstr_or_null(w, "instead", sbuf_str(&r->remains));
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
@@ -371,12 +372,25 @@ void info_json(const struct platform *p, const struct coverage *cv, struct sbuf 
 
 /* ---- reading the document back (the remote client's text) ---- */
 
-/* A string member into a field: the daemon's text, cut at a whole character when longer. */
+/*
+ * A string member into a fixed field whose text is bounded (a sysfs name, a
+ * CPUID string, a kernel token): cut at a whole character when a daemon
+ * sends more.
+ */
 static void rd_str(const struct jv *o, const char *key, char *dst, size_t size)
 {
 	const char *s = jv_str(o, key);
 
 	utf8_copy(dst, size, s ? s : "");
+}
+
+/* A string member as the whole text of an sbuf field. */
+static void rd_text(const struct jv *o, const char *key, struct sbuf *dst)
+{
+	const char *s = jv_str(o, key);
+
+	sbuf_reset(dst);
+	sbuf_addutf8(dst, s ? s : "");
 }
 
 static bool rd_bool(const struct jv *o, const char *key)
@@ -402,17 +416,18 @@ static uint64_t rd_u64(const struct jv *o, const char *key)
 }
 
 /* ["a","b"] -> "a, b" (the inverse of jsplit) */
-static void rd_join(const struct jv *o, const char *key, char *dst, size_t size)
+static void rd_join(const struct jv *o, const char *key, struct sbuf *dst)
 {
 	const struct jv *a = jv_arr(o, key);
-	struct sbuf sb = SBUF_INIT;
 	size_t i;
 
+	sbuf_reset(dst);
 	for (i = 0; a && i < a->n; i++)
-		if (a->items[i].type == JV_STR)
-			sbuf_addf(&sb, "%s%s", sb.len ? ", " : "", a->items[i].str);
-	utf8_copy(dst, size, sbuf_str(&sb));
-	sbuf_release(&sb);
+		if (a->items[i].type == JV_STR) {
+			if (dst->len)
+				sbuf_addstr(dst, ", ");
+			sbuf_addutf8(dst, a->items[i].str);
+		}
 }
 
 static void rd_list(const struct jv *o, const char *key, struct cpulist *cl)
@@ -446,18 +461,18 @@ static void rd_cpu(const struct jv *c, struct platform *p)
 	const struct jv *fl = jv_get(c, "flags");
 
 	p->cpu.known = rd_bool(c, "known");
-	rd_str(c, "reason", p->cpu.reason, sizeof(p->cpu.reason));
+	rd_text(c, "reason", &p->cpu.reason);
 	rd_str(c, "vendor", p->cpu.vendor, sizeof(p->cpu.vendor));
 	rd_str(c, "arch", p->cpu.arch, sizeof(p->cpu.arch));
 	p->cpu.family = rd_int(c, "family", -1);
 	p->cpu.model = rd_int(c, "model", -1);
 	p->cpu.stepping = rd_int(c, "stepping", -1);
-	rd_str(c, "model_name", p->cpu.model_name, sizeof(p->cpu.model_name));
+	rd_text(c, "model_name", &p->cpu.model_name);
 	p->cpu.n_cpus_listed = rd_int(c, "cpus_listed", 0);
 	rd_str(c, "pfm_pmu", p->cpu.pfm_pmu, sizeof(p->cpu.pfm_pmu));
-	rd_str(c, "pfm_desc", p->cpu.pfm_desc, sizeof(p->cpu.pfm_desc));
-	rd_str(c, "pfm_source", p->cpu.pfm_source, sizeof(p->cpu.pfm_source));
-	rd_join(c, "pfm_active", p->cpu.pfm_active, sizeof(p->cpu.pfm_active));
+	rd_text(c, "pfm_desc", &p->cpu.pfm_desc);
+	rd_text(c, "pfm_source", &p->cpu.pfm_source);
+	rd_join(c, "pfm_active", &p->cpu.pfm_active);
 	p->cpu.flag_hypervisor = rd_bool(fl, "hypervisor");
 	p->cpu.flag_cqm_llc = rd_bool(fl, "cqm_occup_llc");
 	p->cpu.flag_cqm_mbm = rd_bool(fl, "cqm_mbm");
@@ -469,24 +484,24 @@ static void rd_hv(const struct jv *v, struct platform *p)
 	const struct jv *q = jv_get(v, "qemu_processes");
 
 	h->known = rd_bool(v, "known");
-	rd_str(v, "reason", h->reason, sizeof(h->reason));
+	rd_text(v, "reason", &h->reason);
 	h->kind = (enum hv_kind)rd_enum(jv_str(v, "hypervisor"), hv_name_i, HV_UNKNOWN + 1, HV_UNKNOWN);
 	rd_str(v, "signature", h->signature, sizeof(h->signature));
-	rd_str(v, "signature_source", h->signature_source, sizeof(h->signature_source));
+	rd_text(v, "signature_source", &h->signature_source);
 	rd_str(v, "sys_type", h->sys_type, sizeof(h->sys_type));
-	rd_str(v, "sys_capabilities", h->sys_properties, sizeof(h->sys_properties));
-	rd_str(v, "dmi_vendor", h->dmi_vendor, sizeof(h->dmi_vendor));
-	rd_str(v, "dmi_product", h->dmi_product, sizeof(h->dmi_product));
+	rd_text(v, "sys_capabilities", &h->sys_properties);
+	rd_text(v, "dmi_vendor", &h->dmi_vendor);
+	rd_text(v, "dmi_product", &h->dmi_product);
 	h->xen_dom0 = rd_bool(v, "xen_dom0");
 	rd_str(v, "xen_capabilities", h->xen_caps, sizeof(h->xen_caps));
 	rd_str(v, "xen_pmu_mode", h->xen_pmu_mode, sizeof(h->xen_pmu_mode));
-	rd_str(v, "xen_pmu_reason", h->xen_pmu_reason, sizeof(h->xen_pmu_reason));
+	rd_text(v, "xen_pmu_reason", &h->xen_pmu_reason);
 	rd_str(v, "xen_version", h->xen_version, sizeof(h->xen_version));
 	rd_str(v, "xen_scheduler", h->xen_scheduler, sizeof(h->xen_scheduler));
-	rd_str(v, "xen_commandline", h->xen_cmdline, sizeof(h->xen_cmdline));
-	rd_str(v, "xen_info_reason", h->xen_info_reason, sizeof(h->xen_info_reason));
+	rd_text(v, "xen_commandline", &h->xen_cmdline);
+	rd_text(v, "xen_info_reason", &h->xen_info_reason);
 	h->role = (enum plat_role)rd_enum(jv_str(v, "role"), role_name_i, ROLE_HOST + 1, ROLE_UNKNOWN);
-	rd_str(v, "role_evidence", h->role_reason, sizeof(h->role_reason));
+	rd_text(v, "role_evidence", &h->role_reason);
 	h->n_qemu = rd_int(q, "total", 0);
 	h->n_qemu_kvm = rd_int(q, "kvm", 0);
 	h->n_qemu_tcg = rd_int(q, "tcg", 0);
@@ -532,7 +547,7 @@ static void rd_topo(const struct jv *v, struct topology *t)
 	size_t i, j;
 
 	t->known = rd_bool(v, "known");
-	rd_str(v, "reason", t->reason, sizeof(t->reason));
+	rd_text(v, "reason", &t->reason);
 	rd_list(v, "cpus_online", &t->online);
 	t->n_cpus = rd_int(v, "n_cpus", 0);
 	t->n_packages = rd_int(v, "n_packages", 0);
@@ -541,7 +556,7 @@ static void rd_topo(const struct jv *v, struct topology *t)
 	t->n_cpus_no_ids = rd_int(v, "cpus_without_ids", 0);
 	t->numa_sysfs = rd_bool(v, "numa_sysfs");
 	t->from_xen = jv_str(v, "source") && !strcmp(jv_str(v, "source"), "xen");
-	rd_str(v, "node_note", t->node_note, sizeof(t->node_note));
+	rd_text(v, "node_note", &t->node_note);
 	t->mem_total_sys = rd_u64(v, "mem_total_bytes");
 	if (nodes && nodes->n) {
 		t->nodes = xcalloc(nodes->n, sizeof(*t->nodes));
@@ -572,7 +587,7 @@ static void rd_topo(const struct jv *v, struct topology *t)
 					row->items[j].type == JV_NUM ? (int)row->items[j].num : 0;
 		}
 	}
-	rd_str(v, "distance_reason", t->distance_reason, sizeof(t->distance_reason));
+	rd_text(v, "distance_reason", &t->distance_reason);
 	if (llc && llc->n) {
 		t->llc = xcalloc(llc->n, sizeof(*t->llc));
 		for (i = 0; i < llc->n; i++) {
@@ -584,8 +599,8 @@ static void rd_topo(const struct jv *v, struct topology *t)
 			rd_list(&llc->items[i], "cpus", &c->cpus);
 		}
 	}
-	rd_str(v, "llc_reason", t->llc_reason, sizeof(t->llc_reason));
-	rd_str(v, "hwloc", t->hwloc_note, sizeof(t->hwloc_note));
+	rd_text(v, "llc_reason", &t->llc_reason);
+	rd_text(v, "hwloc", &t->hwloc_note);
 	rd_cpus(v, t);
 }
 
@@ -595,11 +610,11 @@ static void rd_pmus(const struct jv *v, struct platform *p)
 	size_t i;
 
 	p->pmus_known = rd_bool(v, "known");
-	rd_str(v, "reason", p->pmus_reason, sizeof(p->pmus_reason));
+	rd_text(v, "reason", &p->pmus_reason);
 	p->core_pmu = rd_bool(v, "core_pmu");
 	rd_str(v, "core_pmu_name", p->core_pmu_name, sizeof(p->core_pmu_name));
-	rd_str(v, "core_pmu_reason", p->core_pmu_reason, sizeof(p->core_pmu_reason));
-	rd_str(v, "kernel_line", p->kernel_pmu_line, sizeof(p->kernel_pmu_line));
+	rd_text(v, "core_pmu_reason", &p->core_pmu_reason);
+	rd_text(v, "kernel_line", &p->kernel_pmu_line);
 	if (dev && dev->n) {
 		p->pmus = xcalloc(dev->n, sizeof(*p->pmus));
 		for (i = 0; i < dev->n; i++) {
@@ -633,38 +648,38 @@ static void rd_pmus(const struct jv *v, struct platform *p)
 static void rd_perm(const struct jv *v, const struct jv *rc, struct perm_info *pm)
 {
 	pm->known = rd_bool(v, "known");
-	rd_str(v, "reason", pm->reason, sizeof(pm->reason));
+	rd_text(v, "reason", &pm->reason);
 	pm->paranoid = rd_int(v, "perf_event_paranoid", INT_MIN);
-	rd_str(v, "paranoid_reason", pm->paranoid_reason, sizeof(pm->paranoid_reason));
+	rd_text(v, "paranoid_reason", &pm->paranoid_reason);
 	pm->is_root = rd_bool(v, "root");
 	pm->cap_perfmon = rd_bool(v, "cap_perfmon");
 	pm->cap_sys_admin = rd_bool(v, "cap_sys_admin");
 	pm->cgroup_v2 = rd_bool(v, "cgroup_v2");
-	rd_str(v, "cgroup_root", pm->cgroup_root, sizeof(pm->cgroup_root));
+	rd_text(v, "cgroup_root", &pm->cgroup_root);
 	pm->cgroup_v1 = rd_bool(v, "cgroup_v1");
-	rd_str(v, "cgroup_reason", pm->cgroup_reason, sizeof(pm->cgroup_reason));
+	rd_text(v, "cgroup_reason", &pm->cgroup_reason);
 	pm->resctrl_supported = rd_bool(rc, "supported");
 	pm->resctrl_mounted = rd_bool(rc, "mounted");
-	rd_join(rc, "mon_features", pm->resctrl_features, sizeof(pm->resctrl_features));
+	rd_join(rc, "mon_features", &pm->resctrl_features);
 	pm->resctrl_llc_occupancy = rd_bool(rc, "llc_occupancy");
 	pm->resctrl_mbm_total = rd_bool(rc, "mbm_total");
 	pm->resctrl_mbm_local = rd_bool(rc, "mbm_local");
-	rd_str(rc, "reason", pm->resctrl_reason, sizeof(pm->resctrl_reason));
+	rd_text(rc, "reason", &pm->resctrl_reason);
 }
 
 static void rd_input(const struct jv *v, struct cov_input *ci)
 {
 	const char *k = jv_str(v, "kind");
 
-	rd_str(v, "name", ci->name, sizeof(ci->name));
-	rd_str(v, "spec", ci->spec, sizeof(ci->spec));
-	rd_str(v, "description", ci->desc, sizeof(ci->desc));
+	rd_text(v, "name", &ci->name);
+	rd_text(v, "spec", &ci->spec);
+	rd_text(v, "description", &ci->desc);
 	ci->source = k && !strcmp(k, "source");
 	ci->per_node = rd_bool(v, "per_node");
 	ci->optional = rd_bool(v, "optional");
 	ci->present = rd_bool(v, "present");
 	rd_str(v, "pmu", ci->pmu, sizeof(ci->pmu));
-	rd_str(v, "reason", ci->reason, sizeof(ci->reason));
+	rd_text(v, "reason", &ci->reason);
 }
 
 static int rd_coverage(const struct jv *v, struct coverage *cv, struct vp_err *err)
@@ -674,24 +689,24 @@ static int rd_coverage(const struct jv *v, struct coverage *cv, struct vp_err *e
 	const struct jv *terms = costs ? jv_arr(costs, "terms") : NULL;
 	size_t i, k;
 
-	rd_str(v, "model", cv->model, sizeof(cv->model));
-	rd_str(v, "model_path", cv->model_path, sizeof(cv->model_path));
-	rd_str(v, "chosen_by", cv->model_why, sizeof(cv->model_why));
-	rd_str(v, "core_table", cv->table_from, sizeof(cv->table_from));
-	rd_str(v, "summary", cv->summary, sizeof(cv->summary));
-	rd_str(v, "verdict", cv->verdict, sizeof(cv->verdict));
+	rd_text(v, "model", &cv->model);
+	rd_text(v, "model_path", &cv->model_path);
+	rd_text(v, "chosen_by", &cv->model_why);
+	rd_text(v, "core_table", &cv->table_from);
+	rd_text(v, "summary", &cv->summary);
+	rd_text(v, "verdict", &cv->verdict);
 	if (costs) {
 		cv->anchor = (enum cov_anchor)rd_enum(jv_str(costs, "anchor"), anchor_name_i,
 						      COV_COST_ESTIMATED + 1, COV_COST_NONE);
-		rd_str(costs, "note", cv->cost_note, sizeof(cv->cost_note));
+		rd_text(costs, "note", &cv->cost_note);
 		for (k = 0; terms && k < terms->n && k < CT_N; k++) {
 			const struct jv *t = &terms->items[k];
 			struct cov_term *ct = &cv->terms[k];
 
-			rd_str(t, "term", ct->term, sizeof(ct->term));
-			rd_str(t, "formula", ct->formula, sizeof(ct->formula));
+			rd_text(t, "term", &ct->term);
+			rd_text(t, "formula", &ct->formula);
 			ct->present = rd_bool(t, "present");
-			rd_str(t, "reason", ct->reason, sizeof(ct->reason));
+			rd_text(t, "reason", &ct->reason);
 		}
 		cv->n_terms = (int)k;
 	}
@@ -711,14 +726,13 @@ static int rd_coverage(const struct jv *v, struct coverage *cv, struct vp_err *e
 						       VQ_UNAVAILABLE + 1, VQ_UNAVAILABLE);
 		row->kind = (enum cov_kind)rd_enum(jv_str(r, "kind"), kind_name_i, COV_SRC_NONE + 1,
 						   COV_SRC_NONE);
-		rd_str(r, "source", row->source, sizeof(row->source));
-		rd_str(r, "score", row->score, sizeof(row->score));
-		rd_str(r, "description", row->desc, sizeof(row->desc));
-		for (k = 0; in && k < in->n && k < COV_MAX_INPUTS; k++)
-			rd_input(&in->items[k], &row->inputs[k]);
-		row->n_inputs = (int)k;
-		rd_str(r, "note", row->note, sizeof(row->note));
-		rd_str(r, "instead", row->remains, sizeof(row->remains));
+		rd_text(r, "source", &row->source);
+		rd_text(r, "score", &row->score);
+		rd_text(r, "description", &row->desc);
+		for (k = 0; in && k < in->n; k++)
+			rd_input(&in->items[k], cov_row_add_input(row));
+		rd_text(r, "note", &row->note);
+		rd_text(r, "instead", &row->remains);
 	}
 	return 0;
 }
@@ -743,7 +757,9 @@ int info_from_json(const struct jv *doc, struct platform *p, struct coverage *cv
 	rd_pmus(jv_get(doc, "pmus"), p);
 	rd_perm(jv_get(doc, "permissions"), jv_get(doc, "resctrl"), &p->perm);
 	ret = rd_coverage(jv_get(doc, "coverage"), cv, err);
-	if (ret)
+	if (ret) {
 		platform_release(p);
+		coverage_release(cv);
+	}
 	return ret;
 }

@@ -12,8 +12,8 @@
 void info_json(const struct platform *p, const struct coverage *cv, struct sbuf *sb);
 
 /*
- * Read such a document back into *p (caller-owned storage, released with
- * platform_release(), also after an error) and *cv: every field that
+ * Read such a document back into *p and *cv (caller-owned storage, released
+ * with platform_release() and coverage_release(), also after an error): every field that
  * info_text() prints, so the remote client prints the daemon's info with the
  * local renderer.  What the document does not carry (per-CPU arrays) stays
  * empty.  Returns 0, or VP_EFORMAT when doc is not vmmprof-info/2.

@@ -53,13 +53,13 @@ static void text_cpu(const struct platform *p, struct sbuf *sb)
 
 	sbuf_addstr(sb, "CPU\n");
 	if (!c->known && !c->vendor[0]) {
-		kv(sb, "identity", "unknown (%s)", c->reason);
+		kv(sb, "identity", "unknown (%s)", sbuf_str(&c->reason));
 		return;
 	}
 	if (!c->known)
-		kv(sb, "identity", "incomplete (%s)", c->reason);
+		kv(sb, "identity", "incomplete (%s)", sbuf_str(&c->reason));
 	kv(sb, "vendor", "%s", c->vendor[0] ? c->vendor : "unknown");
-	kv(sb, "model", "%s", c->model_name[0] ? c->model_name : "unknown");
+	kv(sb, "model", "%s", c->model_name.len ? sbuf_str(&c->model_name) : "unknown");
 	if (arm)
 		kv(sb, "id", "implementer 0x%02x, part 0x%03x, revision %d", (unsigned)c->family,
 		   (unsigned)c->model, c->stepping);
@@ -71,12 +71,12 @@ static void text_cpu(const struct platform *p, struct sbuf *sb)
 	kv(sb, "arch", "%s, %d CPU%s listed in /proc/cpuinfo", c->arch, c->n_cpus_listed,
 	   c->n_cpus_listed == 1 ? "" : "s");
 	if (c->pfm_pmu[0])
-		kv(sb, "libpfm4", "%s%s%s%s, from %s", c->pfm_pmu, c->pfm_desc[0] ? " \"" : "",
-		   c->pfm_desc, c->pfm_desc[0] ? "\"" : "", c->pfm_source);
+		kv(sb, "libpfm4", "%s%s%s%s, from %s", c->pfm_pmu, c->pfm_desc.len ? " \"" : "",
+		   sbuf_str(&c->pfm_desc), c->pfm_desc.len ? "\"" : "", sbuf_str(&c->pfm_source));
 	else
-		kv(sb, "libpfm4", "none (%s)", c->pfm_source);
-	if (c->pfm_active[0])
-		kv(sb, "", "active libpfm4 tables: %s", c->pfm_active);
+		kv(sb, "libpfm4", "none (%s)", sbuf_str(&c->pfm_source));
+	if (c->pfm_active.len)
+		kv(sb, "", "active libpfm4 tables: %s", sbuf_str(&c->pfm_active));
 	if (c->pfm_pmu[0] && !p->core_pmu)
 		kv(sb, "", "the kernel exposes no core PMU: these events cannot be opened here");
 }
@@ -88,26 +88,26 @@ static void text_hv(const struct platform *p, struct sbuf *sb)
 	sbuf_addstr(sb, "\nVirtualization\n");
 	if (h->signature[0])
 		kv(sb, "hypervisor", "%s (signature \"%s\", %s)", hv_kind_name(h->kind), h->signature,
-		   h->signature_source);
+		   sbuf_str(&h->signature_source));
 	else if (h->kind == HV_UNKNOWN)
-		kv(sb, "hypervisor", "unknown (%s)", h->known ? h->signature_source : h->reason);
+		kv(sb, "hypervisor", "unknown (%s)", h->known ? sbuf_str(&h->signature_source) : sbuf_str(&h->reason));
 	else
-		kv(sb, "hypervisor", "%s (%s)", hv_kind_name(h->kind), h->signature_source);
-	kv(sb, "role", "%s: %s", plat_role_name(h->role), h->role_reason);
+		kv(sb, "hypervisor", "%s (%s)", hv_kind_name(h->kind), sbuf_str(&h->signature_source));
+	kv(sb, "role", "%s: %s", plat_role_name(h->role), sbuf_str(&h->role_reason));
 	if (!p->cpu.n_cpus_listed && !p->cpu.vendor[0])
-		kv(sb, "cpuinfo flag", "unknown (%s)", p->cpu.reason);
+		kv(sb, "cpuinfo flag", "unknown (%s)", sbuf_str(&p->cpu.reason));
 	else if (!strcmp(p->cpu.arch, "aarch64"))
 		kv(sb, "cpuinfo flag", "none on aarch64");
 	else
 		kv(sb, "cpuinfo flag", "%s", p->cpu.flag_hypervisor ? "hypervisor" : "no hypervisor flag");
 	if (h->sys_type[0])
 		kv(sb, "/sys/hypervisor", "type %s%s%s", h->sys_type,
-		   h->sys_properties[0] ? ", capabilities " : "", h->sys_properties);
+		   h->sys_properties.len ? ", capabilities " : "", sbuf_str(&h->sys_properties));
 	else
 		kv(sb, "/sys/hypervisor", "absent");
-	if (h->dmi_vendor[0] || h->dmi_product[0])
-		kv(sb, "DMI", "%s / %s", h->dmi_vendor[0] ? h->dmi_vendor : "?",
-		   h->dmi_product[0] ? h->dmi_product : "?");
+	if (h->dmi_vendor.len || h->dmi_product.len)
+		kv(sb, "DMI", "%s / %s", h->dmi_vendor.len ? sbuf_str(&h->dmi_vendor) : "?",
+		   h->dmi_product.len ? sbuf_str(&h->dmi_product) : "?");
 	else
 		kv(sb, "DMI", "unknown (no /sys/class/dmi/id)");
 	if (h->kind == HV_XEN || h->sys_type[0] || h->xen_caps[0]) {
@@ -116,23 +116,24 @@ static void text_hv(const struct platform *p, struct sbuf *sb)
 		if (h->xen_version[0])
 			kv(sb, "Xen version", "%s, scheduler %s", h->xen_version,
 			   h->xen_scheduler[0] ? h->xen_scheduler : "unknown");
-		if (h->xen_dom0 && h->xen_info_reason[0])
-			kv(sb, "xl info", "unreadable (%s)", h->xen_info_reason);
+		if (h->xen_dom0 && h->xen_info_reason.len)
+			kv(sb, "xl info", "unreadable (%s)", sbuf_str(&h->xen_info_reason));
 		else if (h->xen_dom0)
-			kv(sb, "Xen options", "%s", h->xen_cmdline[0] ? h->xen_cmdline :
+			kv(sb, "Xen options", "%s", h->xen_cmdline.len ? sbuf_str(&h->xen_cmdline) :
 			   "none (xen_commandline is empty)");
 		if (h->xen_pmu_mode[0])
 			kv(sb, "Xen PMU mode", "%s", h->xen_pmu_mode);
 		else
-			kv(sb, "Xen PMU mode", "unknown (%s)", h->xen_pmu_reason);
+			kv(sb, "Xen PMU mode", "unknown (%s)", sbuf_str(&h->xen_pmu_reason));
 		if (h->xen_dom0) {
 			/* what dom0 cannot count, and what would change it: docs/xen.md */
-			char why[512];
+			struct sbuf why = SBUF_INIT;
+			bool ok = platform_xen_pmu_why(p, &why);
 
-			kv(sb, "per-domain PMU", "%s%s", platform_xen_pmu_why(p, why, sizeof(why)) ?
-			   "apportioned: " : "n/a: ", why);
-			kv(sb, "per-domain PSR", "%s%s", platform_xen_psr(p, why, sizeof(why)) ?
-			   "available: " : "n/a: ", why);
+			kv(sb, "per-domain PMU", "%s%s", ok ? "apportioned: " : "n/a: ", sbuf_str(&why));
+			ok = platform_xen_psr(p, &why);
+			kv(sb, "per-domain PSR", "%s%s", ok ? "available: " : "n/a: ", sbuf_str(&why));
+			sbuf_release(&why);
 		}
 	}
 	kv(sb, "QEMU here", "%d process%s", h->n_qemu, h->n_qemu == 1 ? "" : "es");
@@ -149,7 +150,7 @@ static void text_topo(const struct platform *p, struct sbuf *sb)
 
 	sbuf_addstr(sb, "\nTopology\n");
 	if (!t->known) {
-		kv(sb, "CPUs", "unknown (%s)", t->reason);
+		kv(sb, "CPUs", "unknown (%s)", sbuf_str(&t->reason));
 		return;
 	}
 	add_list(&tmp, &t->online);
@@ -159,7 +160,7 @@ static void text_topo(const struct platform *p, struct sbuf *sb)
 	if (t->n_cpus_no_ids)
 		kv(sb, "", "%d CPU%s without readable topology/physical_package_id or core_id",
 		   t->n_cpus_no_ids, t->n_cpus_no_ids == 1 ? "" : "s");
-	kv(sb, "NUMA nodes", "%d, %s", t->n_nodes, t->node_note);
+	kv(sb, "NUMA nodes", "%d, %s", t->n_nodes, sbuf_str(&t->node_note));
 	{
 		static const char *const head[] = { ">node", "cpus", ">memory", ">free" };
 
@@ -217,7 +218,7 @@ static void text_topo(const struct platform *p, struct sbuf *sb)
 		free(names);
 		free(head);
 	} else {
-		kv(sb, "distances", "unknown (%s)", t->distance_reason);
+		kv(sb, "distances", "unknown (%s)", sbuf_str(&t->distance_reason));
 	}
 	if (t->n_llc) {
 		kv(sb, "LLC domains", "%d", t->n_llc);
@@ -233,7 +234,7 @@ static void text_topo(const struct platform *p, struct sbuf *sb)
 			kv(sb, "", "%s", sbuf_str(&tmp));
 		}
 	} else {
-		kv(sb, "LLC domains", "unknown (%s)", t->llc_reason);
+		kv(sb, "LLC domains", "unknown (%s)", sbuf_str(&t->llc_reason));
 	}
 	if (t->mem_total_sys) {
 		sbuf_reset(&tmp);
@@ -258,10 +259,10 @@ static void text_topo(const struct platform *p, struct sbuf *sb)
 			   "not pCPUs)", d->n_cpus, d->n_cpus == 1 ? "" : "s", sbuf_str(&tmp),
 			   d->n_nodes, d->n_nodes == 1 ? "" : "s");
 		else
-			kv(sb, "dom0's own view", "unknown (%s)", d->reason);
+			kv(sb, "dom0's own view", "unknown (%s)", sbuf_str(&d->reason));
 	}
-	if (t->hwloc_note[0])
-		kv(sb, "hwloc", "%s", t->hwloc_note);
+	if (t->hwloc_note.len)
+		kv(sb, "hwloc", "%s", sbuf_str(&t->hwloc_note));
 	sbuf_release(&tmp);
 }
 
@@ -275,16 +276,16 @@ static void text_pmus(const struct platform *p, struct sbuf *sb)
 
 	sbuf_addstr(sb, "\nPMUs (/sys/bus/event_source/devices)\n");
 	if (!p->pmus_known) {
-		kv(sb, "inventory", "unknown (%s)", p->pmus_reason);
+		kv(sb, "inventory", "unknown (%s)", sbuf_str(&p->pmus_reason));
 		kv(sb, "core PMU", "unknown");
 		return;
 	}
 	if (p->core_pmu)
 		kv(sb, "core PMU", "%s", p->core_pmu_name);
 	else
-		kv(sb, "core PMU", "none: %s", p->core_pmu_reason);
-	if (p->core_pmu && p->kernel_pmu_line[0])
-		kv(sb, "kernel", "%s", p->kernel_pmu_line);
+		kv(sb, "core PMU", "none: %s", sbuf_str(&p->core_pmu_reason));
+	if (p->core_pmu && p->kernel_pmu_line.len)
+		kv(sb, "kernel", "%s", sbuf_str(&p->kernel_pmu_line));
 	table_init(&tb, 7, head);
 	for (f = 0; f < p->n_families; f++) {
 		const struct pmu_family *fam = &p->families[f];
@@ -336,65 +337,66 @@ static void text_perm(const struct platform *p, struct sbuf *sb)
 		   pm->paranoid >= 2 ? " (CPU-wide counting needs root or CAP_PERFMON)" :
 		   pm->paranoid >= 1 ? " (no CPU-wide counting without CAP_PERFMON)" : "");
 	else
-		kv(sb, "perf paranoid", "unknown (%s)", pm->paranoid_reason);
+		kv(sb, "perf paranoid", "unknown (%s)", sbuf_str(&pm->paranoid_reason));
 	if (pm->known)
 		kv(sb, "privileges", "%s, CAP_PERFMON %s, CAP_SYS_ADMIN %s",
 		   pm->is_root ? "root (euid 0)" : "not root", pm->cap_perfmon ? "yes" : "no",
 		   pm->cap_sys_admin ? "yes" : "no");
 	else
 		kv(sb, "privileges", "%sunknown (%s)", pm->is_root ? "root, capabilities " : "",
-		   pm->reason);
-	if (pm->resctrl_features[0])
-		kv(sb, "resctrl", "mounted, L3 monitoring: %s", pm->resctrl_features);
+		   sbuf_str(&pm->reason));
+	if (pm->resctrl_features.len)
+		kv(sb, "resctrl", "mounted, L3 monitoring: %s", sbuf_str(&pm->resctrl_features));
 	else
-		kv(sb, "resctrl", "unavailable (%s)", pm->resctrl_reason);
+		kv(sb, "resctrl", "unavailable (%s)", sbuf_str(&pm->resctrl_reason));
 	if (pm->cgroup_v2)
-		kv(sb, "cgroup v2", "%s%s", pm->cgroup_root, pm->cgroup_v1 ? " (v1 controllers also mounted)" : "");
+		kv(sb, "cgroup v2", "%s%s", sbuf_str(&pm->cgroup_root), pm->cgroup_v1 ? " (v1 controllers also mounted)" : "");
 	else
-		kv(sb, "cgroup v2", "unavailable (%s)", pm->cgroup_reason);
+		kv(sb, "cgroup v2", "unavailable (%s)", sbuf_str(&pm->cgroup_reason));
 }
 
 static void text_coverage(const struct coverage *cv, struct sbuf *sb)
 {
 	int f, i;
 
-	sbuf_addf(sb, "\nFactor coverage: %s\n", cv->summary);
-	sbuf_addf(sb, "  %s\n", cv->verdict);
-	if (cv->model[0])
-		sbuf_addf(sb, "  model %s chosen by: %s\n", cv->model, cv->model_why);
+	sbuf_addf(sb, "\nFactor coverage: %s\n", sbuf_str(&cv->summary));
+	sbuf_addf(sb, "  %s\n", sbuf_str(&cv->verdict));
+	if (cv->model.len)
+		sbuf_addf(sb, "  model %s chosen by: %s\n", sbuf_str(&cv->model),
+			  sbuf_str(&cv->model_why));
 	else
-		sbuf_addf(sb, "  no model: %s\n", cv->model_why);
-	if (cv->table_from[0])
-		sbuf_addf(sb, "  core events checked with: %s\n", cv->table_from);
-	sbuf_addf(sb, "  costs: %s: %s\n", cov_anchor_name(cv->anchor), cv->cost_note);
+		sbuf_addf(sb, "  no model: %s\n", sbuf_str(&cv->model_why));
+	if (cv->table_from.len)
+		sbuf_addf(sb, "  core events checked with: %s\n", sbuf_str(&cv->table_from));
+	sbuf_addf(sb, "  costs: %s: %s\n", cov_anchor_name(cv->anchor), sbuf_str(&cv->cost_note));
 	for (i = 0; i < cv->n_terms; i++) {
 		const struct cov_term *t = &cv->terms[i];
 
-		sbuf_addf(sb, "    cost %-14s = %s: %s\n", t->term, t->formula,
-			  t->present ? "here" : t->reason);
+		sbuf_addf(sb, "    cost %-14s = %s: %s\n", sbuf_str(&t->term), sbuf_str(&t->formula),
+			  t->present ? "here" : sbuf_str(&t->reason));
 	}
 	for (f = 0; f < FACTOR_N; f++) {
 		const struct cov_row *r = &cv->rows[f];
 
 		sbuf_addf(sb, "  %-9s %-12s %s", factor_name(r->factor),
-			  vp_quality_name(r->quality), r->source);
+			  vp_quality_name(r->quality), sbuf_str(&r->source));
 		if (r->kind != COV_SRC_NONE)
 			sbuf_addf(sb, " (%s)", cov_kind_name(r->kind));
 		if (r->quality != r->label)
 			sbuf_addf(sb, "; the model says %s", vp_quality_name(r->label));
 		sbuf_addch(sb, '\n');
-		if (r->score[0])
-			sbuf_addf(sb, "  %-22s score: %s\n", "", r->score);
+		if (r->score.len)
+			sbuf_addf(sb, "  %-22s score: %s\n", "", sbuf_str(&r->score));
 		for (i = 0; i < r->n_inputs; i++) {
 			const struct cov_input *ci = &r->inputs[i];
 
 			sbuf_addf(sb, "  %-22s %s %s = %s", "", ci->present ? "reads " : "absent",
-				  ci->name, ci->spec);
-			if (ci->desc[0])
-				sbuf_addf(sb, " \"%s\"", ci->desc);
+				  sbuf_str(&ci->name), sbuf_str(&ci->spec));
+			if (ci->desc.len)
+				sbuf_addf(sb, " \"%s\"", sbuf_str(&ci->desc));
 			sbuf_addf(sb, "%s: ", ci->optional ? " (optional)" : "");
 			if (!ci->present)
-				sbuf_addstr(sb, ci->reason);
+				sbuf_addstr(sb, sbuf_str(&ci->reason));
 			else if (ci->source)
 				sbuf_addstr(sb, "software source");
 			else
@@ -402,11 +404,11 @@ static void text_coverage(const struct coverage *cv, struct sbuf *sb)
 					  ci->per_node ? ", per node" : "");
 			sbuf_addch(sb, '\n');
 		}
-		if (r->note[0])
+		if (r->note.len)
 			sbuf_addf(sb, "  %-22s %s: %s\n", "",
-				  r->quality == VQ_UNAVAILABLE ? "why" : "note", r->note);
-		if (r->remains[0])
-			sbuf_addf(sb, "  %-22s instead: %s\n", "", r->remains);
+				  r->quality == VQ_UNAVAILABLE ? "why" : "note", sbuf_str(&r->note));
+		if (r->remains.len)
+			sbuf_addf(sb, "  %-22s instead: %s\n", "", sbuf_str(&r->remains));
 	}
 }
 
@@ -426,8 +428,8 @@ static void add_summary(const struct platform *p, struct sbuf *sb)
 	else if (vm)
 		sbuf_addf(sb, ", %s %s", h->role == ROLE_HOST ? "itself a guest of" : "under",
 			  hv_kind_name(h->kind));
-	if (p->cpu.model_name[0])
-		sbuf_addf(sb, "; %s", p->cpu.model_name);
+	if (p->cpu.model_name.len)
+		sbuf_addf(sb, "; %s", sbuf_str(&p->cpu.model_name));
 	if (p->topo.known)
 		sbuf_addf(sb, "; %d CPU%s, %d NUMA node%s", p->topo.n_cpus, p->topo.n_cpus == 1 ? "" : "s",
 			  p->topo.n_nodes, p->topo.n_nodes == 1 ? "" : "s");

@@ -138,6 +138,21 @@ static void field_str(const char *text, const char *key, char *dst, size_t size)
 	free(whole);
 }
 
+/* The same into an sbuf field, whole. */
+static void field_text(const char *text, const char *key, struct sbuf *dst)
+{
+	size_t len;
+	const char *v = plat_field(text, key, &len);
+	char *whole;
+
+	sbuf_reset(dst);
+	if (!v)
+		return;
+	whole = xstrndup(v, len);
+	plat_set(dst, whole);
+	free(whole);
+}
+
 /* Does the first "flags" (x86) line hold word? */
 static bool has_flag(const char *text, const char *word)
 {
@@ -175,7 +190,7 @@ static int count_processors(const char *text)
 static void parse_x86(struct cpu_identity *c, const char *text)
 {
 	field_str(text, "vendor_id", c->vendor, sizeof(c->vendor));
-	field_str(text, "model name", c->model_name, sizeof(c->model_name));
+	field_text(text, "model name", &c->model_name);
 	c->family = field_int(text, "cpu family");
 	c->model = field_int(text, "model");
 	c->stepping = field_int(text, "stepping");
@@ -185,7 +200,7 @@ static void parse_x86(struct cpu_identity *c, const char *text)
 	c->flag_cqm_mbm = has_flag(text, "cqm_mbm_total") || has_flag(text, "cqm_mbm_local");
 	if (!c->vendor[0] || c->family < 0 || c->model < 0) {
 		c->known = false;
-		snprintf(c->reason, sizeof(c->reason),
+		plat_setf(&c->reason,
 			 "/proc/cpuinfo lacks a valid vendor_id, cpu family or model");
 	}
 }
@@ -206,15 +221,15 @@ static void parse_arm(struct cpu_identity *c, const char *text)
 	else if (impl >= 0)
 		snprintf(c->vendor, sizeof(c->vendor), "implementer 0x%x", (unsigned)impl);
 	/* Newer arm64 kernels print no model name: take it from the table. */
-	field_str(text, "model name", c->model_name, sizeof(c->model_name));
+	field_text(text, "model name", &c->model_name);
 	r = impl >= 0 ? pfm_row(c->vendor, c->family, c->model, 0) : NULL;
-	if (!c->model_name[0] && r)
-		plat_copy(c->model_name, sizeof(c->model_name), r->what);
-	else if (!c->model_name[0] && c->model >= 0)
-		snprintf(c->model_name, sizeof(c->model_name), "part 0x%x", (unsigned)c->model);
+	if (!c->model_name.len && r)
+		plat_set(&c->model_name, r->what);
+	else if (!c->model_name.len && c->model >= 0)
+		plat_setf(&c->model_name, "part 0x%x", (unsigned)c->model);
 	if (impl < 0 || c->model < 0) {
 		c->known = false;
-		snprintf(c->reason, sizeof(c->reason),
+		plat_setf(&c->reason,
 			 "/proc/cpuinfo lacks a valid CPU implementer or CPU part");
 	}
 }
@@ -229,7 +244,7 @@ static void pfm_live(struct cpu_identity *c)
 
 	ret = pfm_initialize();
 	if (ret != PFM_SUCCESS) {
-		snprintf(c->pfm_source, sizeof(c->pfm_source), "libpfm4 failed to initialize: %s",
+		plat_setf(&c->pfm_source, "libpfm4 failed to initialize: %s",
 			 pfm_strerror(ret));
 		return;
 	}
@@ -243,23 +258,22 @@ static void pfm_live(struct cpu_identity *c)
 		if (!c->pfm_pmu[0] && info.type == PFM_PMU_TYPE_CORE &&
 		    strcmp(info.name, "perf") && strcmp(info.name, "perf_raw")) {
 			plat_copy(c->pfm_pmu, sizeof(c->pfm_pmu), info.name);
-			plat_copy(c->pfm_desc, sizeof(c->pfm_desc), info.desc ? info.desc : "");
+			plat_set(&c->pfm_desc, info.desc ? info.desc : "");
 		}
 	}
-	/* a machine with many uncore tables lists more than the field holds: whole names */
-	plat_join(c->pfm_active, sizeof(c->pfm_active), active, n_active);
+	plat_join(&c->pfm_active, active, n_active);
 	free(active);
 	if (c->pfm_pmu[0])
-		snprintf(c->pfm_source, sizeof(c->pfm_source), "libpfm4 detection (CPUID)");
+		plat_setf(&c->pfm_source, "libpfm4 detection (CPUID)");
 }
 
 /* libpfm4's description of a table by name, "" if this libpfm4 lacks it. */
-static void pfm_desc_of(const char *name, char *dst, size_t size)
+static void pfm_desc_of(const char *name, struct sbuf *dst)
 {
 	pfm_pmu_info_t info;
 	int i;
 
-	dst[0] = '\0';
+	sbuf_reset(dst);
 	if (pfm_initialize() != PFM_SUCCESS)
 		return;
 	for (i = 0; i < PFM_PMU_MAX; i++) {
@@ -267,7 +281,7 @@ static void pfm_desc_of(const char *name, char *dst, size_t size)
 		info.size = sizeof(info);
 		if (pfm_get_pmu_info((pfm_pmu_t)i, &info) == PFM_SUCCESS && info.name &&
 		    !strcmp(info.name, name)) {
-			plat_copy(dst, size, info.desc ? info.desc : "");
+			plat_set(dst, info.desc ? info.desc : "");
 			return;
 		}
 	}
@@ -282,8 +296,8 @@ void probe_cpu(struct platform *p, bool live)
 
 	c->family = c->model = c->stepping = -1;
 	if (vp_read_file(p->root, "/proc/cpuinfo", &text, NULL, &err)) {
-		plat_reason(c->reason, sizeof(c->reason), p->root, &err);
-		snprintf(c->pfm_source, sizeof(c->pfm_source), "CPU unknown");
+		plat_reason(&c->reason, p->root, &err);
+		plat_setf(&c->pfm_source, "CPU unknown");
 		return;
 	}
 	c->known = true;
@@ -294,7 +308,7 @@ void probe_cpu(struct platform *p, bool live)
 		parse_arm(c, text);
 	else {
 		c->known = false;
-		snprintf(c->reason, sizeof(c->reason),
+		plat_setf(&c->reason,
 			 "/proc/cpuinfo has neither an x86 vendor_id nor an Arm CPU implementer");
 	}
 	free(text);
@@ -305,15 +319,15 @@ void probe_cpu(struct platform *p, bool live)
 	name = platform_pfm_name(c->vendor, c->family, c->model, c->stepping);
 	if (name) {
 		plat_copy(c->pfm_pmu, sizeof(c->pfm_pmu), name);
-		pfm_desc_of(name, c->pfm_desc, sizeof(c->pfm_desc));
-		snprintf(c->pfm_source, sizeof(c->pfm_source), "%s",
+		pfm_desc_of(name, &c->pfm_desc);
+		plat_setf(&c->pfm_source, "%s",
 			 live ? "model table (libpfm4 detected no core table here)" : "model table");
 	} else {
-		snprintf(c->pfm_source, sizeof(c->pfm_source),
+		plat_setf(&c->pfm_source,
 			 "no libpfm4 table for %s family 0x%x model 0x%x", c->vendor,
 			 (unsigned)c->family, (unsigned)c->model);
 	}
 out:
-	if (!c->known && !c->pfm_source[0])
-		snprintf(c->pfm_source, sizeof(c->pfm_source), "CPU unknown");
+	if (!c->known && !c->pfm_source.len)
+		plat_setf(&c->pfm_source, "CPU unknown");
 }

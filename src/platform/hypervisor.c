@@ -67,7 +67,7 @@ static bool cpuid_signature(struct platform *p, bool live)
 		char raw[12];
 
 		if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 31))) {
-			plat_copy(h->signature_source, sizeof(h->signature_source),
+			plat_set(&h->signature_source,
 				  "cpuid: hypervisor bit clear");
 			return true;
 		}
@@ -76,10 +76,10 @@ static bool cpuid_signature(struct platform *p, bool live)
 		memcpy(raw + 4, &c, 4);
 		memcpy(raw + 8, &d, 4);
 		clean_sig(h->signature, sizeof(h->signature), raw, sizeof(raw));
-		plat_copy(h->signature_source, sizeof(h->signature_source), "cpuid leaf 0x40000000");
+		plat_set(&h->signature_source, "cpuid leaf 0x40000000");
 		return true;
 #else
-		plat_copy(h->signature_source, sizeof(h->signature_source),
+		plat_set(&h->signature_source,
 			  "no CPUID on this architecture");
 		return false;
 #endif
@@ -89,7 +89,7 @@ static bool cpuid_signature(struct platform *p, bool live)
 		size_t len;
 
 		if (vp_read_file(p->root, CPUID_SEAM, &text, &len, &err)) {
-			plat_copy(h->signature_source, sizeof(h->signature_source),
+			plat_set(&h->signature_source,
 				  "fixture root: no " CPUID_SEAM " (CPUID is read live only)");
 			return false;
 		}
@@ -101,7 +101,7 @@ static bool cpuid_signature(struct platform *p, bool live)
 		}
 		clean_sig(h->signature, sizeof(h->signature), text, len);
 		free(text);
-		plat_copy(h->signature_source, sizeof(h->signature_source),
+		plat_set(&h->signature_source,
 			  h->signature[0] ? "fixture " CPUID_SEAM :
 			  "hypervisor bit clear, from fixture " CPUID_SEAM);
 		return true;
@@ -119,6 +119,20 @@ static bool read_small(const char *root, const char *path, char *buf, size_t siz
 		return false;
 	plat_copy(buf, size, line);
 	return true;
+}
+
+/* The first line of a file into an sbuf field, whole ("" when unreadable). */
+static void read_first_line(const char *root, const char *path, struct sbuf *dst)
+{
+	struct vp_err err = { 0, "" };
+	char *text = NULL;
+
+	sbuf_reset(dst);
+	if (vp_read_file(root, path, &text, NULL, &err))
+		return;
+	text[strcspn(text, "\n")] = '\0';
+	plat_set(dst, vp_rstrip(text));
+	free(text);
 }
 
 /* Is this comm / argv[0] a QEMU system emulator? */
@@ -185,8 +199,8 @@ static bool dmi_says_vm(const struct hypervisor *h)
 	size_t i;
 
 	for (i = 0; i < sizeof(vms) / sizeof(vms[0]); i++)
-		if ((h->dmi_vendor[0] && strstr(h->dmi_vendor, vms[i])) ||
-		    (h->dmi_product[0] && strstr(h->dmi_product, vms[i])))
+		if (strstr(sbuf_str(&h->dmi_vendor), vms[i]) ||
+		    strstr(sbuf_str(&h->dmi_product), vms[i]))
 			return true;
 	return false;
 }
@@ -197,17 +211,14 @@ void probe_hypervisor(struct platform *p, bool live)
 	struct vp_err err = { 0, "" };
 	struct sbuf ev = SBUF_INIT, pids = SBUF_INIT;
 	bool have_sig, have_cpuinfo = p->cpu.known || p->cpu.vendor[0];
-	char buf[PLAT_STR];
 
 	have_sig = cpuid_signature(p, live);
 	h->kind = have_sig ? kind_of_signature(h->signature) : HV_UNKNOWN;
 
 	read_small(p->root, "/sys/hypervisor/type", h->sys_type, sizeof(h->sys_type));
-	read_small(p->root, "/sys/hypervisor/properties/capabilities", h->sys_properties,
-		   sizeof(h->sys_properties));
-	read_small(p->root, "/sys/class/dmi/id/sys_vendor", h->dmi_vendor, sizeof(h->dmi_vendor));
-	read_small(p->root, "/sys/class/dmi/id/product_name", h->dmi_product,
-		   sizeof(h->dmi_product));
+	read_first_line(p->root, "/sys/hypervisor/properties/capabilities", &h->sys_properties);
+	read_first_line(p->root, "/sys/class/dmi/id/sys_vendor", &h->dmi_vendor);
+	read_first_line(p->root, "/sys/class/dmi/id/product_name", &h->dmi_product);
 	if (vp_exists(p->root, "/proc/xen") == 0) {
 		char *caps = NULL;
 
@@ -220,9 +231,9 @@ void probe_hypervisor(struct platform *p, bool live)
 	if (h->sys_type[0] || vp_exists(p->root, "/sys/hypervisor") == 0) {
 		if (vp_read_line(p->root, "/sys/hypervisor/pmu/pmu_mode", h->xen_pmu_mode,
 				 sizeof(h->xen_pmu_mode), &err))
-			plat_reason(h->xen_pmu_reason, sizeof(h->xen_pmu_reason), p->root, &err);
+			plat_reason(&h->xen_pmu_reason, p->root, &err);
 	} else {
-		plat_copy(h->xen_pmu_reason, sizeof(h->xen_pmu_reason), "no /sys/hypervisor");
+		plat_set(&h->xen_pmu_reason, "no /sys/hypervisor");
 	}
 	/*
 	 * /sys/hypervisor/type is the kernel's own finding, and it wins: in a
@@ -232,7 +243,7 @@ void probe_hypervisor(struct platform *p, bool live)
 	 * "Microsoft Hv" there.
 	 */
 	if (h->kind != HV_XEN && !strcmp(h->sys_type, "xen")) {
-		plat_copy(h->signature_source, sizeof(h->signature_source),
+		plat_set(&h->signature_source,
 			  h->signature[0] ? "CPUID not trapped: /sys/hypervisor/type says xen"
 					  : "/sys/hypervisor/type says xen");
 		h->kind = HV_XEN;
@@ -242,17 +253,17 @@ void probe_hypervisor(struct platform *p, bool live)
 		h->kind = HV_NONE; /* cpuinfo shows the hypervisor bit clear */
 	/* Arm has no CPUID leaf: DMI and /sys/hypervisor are all there is. */
 	if (h->kind == HV_UNKNOWN && !strcmp(p->cpu.arch, "aarch64") && !h->sys_type[0] &&
-	    h->dmi_vendor[0] && !dmi_says_vm(h)) {
+	    h->dmi_vendor.len && !dmi_says_vm(h)) {
 		h->kind = HV_NONE;
-		plat_copy(h->signature_source, sizeof(h->signature_source),
+		plat_set(&h->signature_source,
 			  "no CPUID on aarch64; DMI names no hypervisor");
 	}
 
 	scan_qemu(p, &pids);
 
-	h->known = have_sig || have_cpuinfo || h->sys_type[0] || h->dmi_vendor[0];
+	h->known = have_sig || have_cpuinfo || h->sys_type[0] || h->dmi_vendor.len;
 	if (!h->known) {
-		plat_copy(h->reason, sizeof(h->reason),
+		plat_set(&h->reason,
 			  "no CPUID answer, no readable cpuinfo, /sys/hypervisor or DMI");
 	}
 
@@ -278,8 +289,8 @@ void probe_hypervisor(struct platform *p, bool live)
 			sbuf_addf(&ev, "/sys/hypervisor/type \"%s\"", h->sys_type);
 		if (p->cpu.flag_hypervisor)
 			sbuf_addstr(&ev, ", cpuinfo hypervisor flag");
-		if (h->dmi_vendor[0] && dmi_says_vm(h))
-			sbuf_addf(&ev, ", DMI \"%s\"", h->dmi_vendor);
+		if (h->dmi_vendor.len && dmi_says_vm(h))
+			sbuf_addf(&ev, ", DMI \"%s\"", sbuf_str(&h->dmi_vendor));
 	} else if (p->cpu.flag_hypervisor || h->sys_type[0] || dmi_says_vm(h)) {
 		h->role = ROLE_GUEST;
 		if (h->kind == HV_UNKNOWN)
@@ -289,17 +300,17 @@ void probe_hypervisor(struct platform *p, bool live)
 		else if (h->sys_type[0])
 			sbuf_addf(&ev, "/sys/hypervisor/type \"%s\"", h->sys_type);
 		else
-			sbuf_addf(&ev, "DMI \"%s %s\"", h->dmi_vendor, h->dmi_product);
+			sbuf_addf(&ev, "DMI \"%s %s\"", sbuf_str(&h->dmi_vendor), sbuf_str(&h->dmi_product));
 		sbuf_addstr(&ev, " (no hypervisor signature)");
 	} else if (h->kind == HV_NONE) {
 		h->role = ROLE_NATIVE;
 		sbuf_addstr(&ev, "no hypervisor signature or flag, no QEMU processes");
 	} else {
 		h->role = ROLE_UNKNOWN;
-		sbuf_addf(&ev, "cannot tell: %s", h->known ? "no hypervisor evidence either way" : h->reason);
+		sbuf_addf(&ev, "cannot tell: %s", h->known ? "no hypervisor evidence either way" :
+			  sbuf_str(&h->reason));
 	}
-	plat_copy(buf, sizeof(buf), sbuf_str(&ev));
-	plat_copy(h->role_reason, sizeof(h->role_reason), buf);
+	plat_set(&h->role_reason, sbuf_str(&ev));
 	sbuf_release(&ev);
 	sbuf_release(&pids);
 }

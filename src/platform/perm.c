@@ -56,25 +56,24 @@ static void probe_resctrl(struct platform *p)
 	pm->resctrl_mounted = vp_exists(p->root, "/sys/fs/resctrl/info") == 0;
 	pm->resctrl_supported = listed || pm->resctrl_mounted;
 	if (!pm->resctrl_supported) {
-		snprintf(pm->resctrl_reason, sizeof(pm->resctrl_reason),
+		plat_setf(&pm->resctrl_reason,
 			 "kernel has no resctrl filesystem (not in /proc/filesystems)%s",
 			 p->cpu.known && !p->cpu.flag_cqm_llc && !strcmp(p->cpu.arch, "x86_64") ?
 			 "; CPU flags lack cqm_occup_llc" : "");
 		return;
 	}
 	if (!pm->resctrl_mounted) {
-		snprintf(pm->resctrl_reason, sizeof(pm->resctrl_reason),
+		plat_setf(&pm->resctrl_reason,
 			 "resctrl not mounted (mount -t resctrl resctrl /sys/fs/resctrl)");
 		return;
 	}
 	if (vp_read_file(p->root, "/sys/fs/resctrl/info/L3_MON/mon_features", &feat, NULL, NULL)) {
-		snprintf(pm->resctrl_reason, sizeof(pm->resctrl_reason),
+		plat_setf(&pm->resctrl_reason,
 			 "resctrl mounted without L3 monitoring (no info/L3_MON/mon_features)");
 		return;
 	}
 	{
 		char *s = feat, *tok, *save = NULL;
-		size_t o = 0;
 
 		while ((tok = strtok_r(s, " \t\n", &save))) {
 			s = NULL;
@@ -84,17 +83,14 @@ static void probe_resctrl(struct platform *p)
 				pm->resctrl_mbm_total = true;
 			else if (!strcmp(tok, "mbm_local_bytes"))
 				pm->resctrl_mbm_local = true;
-			o += (size_t)snprintf(pm->resctrl_features + o,
-					      o < sizeof(pm->resctrl_features) ?
-					      sizeof(pm->resctrl_features) - o : 0,
-					      "%s%s", o ? ", " : "", tok);
-			if (o >= sizeof(pm->resctrl_features))
-				o = sizeof(pm->resctrl_features);
+			if (pm->resctrl_features.len)
+				sbuf_addstr(&pm->resctrl_features, ", ");
+			sbuf_addutf8(&pm->resctrl_features, tok);
 		}
 	}
 	free(feat);
-	if (!pm->resctrl_features[0])
-		snprintf(pm->resctrl_reason, sizeof(pm->resctrl_reason),
+	if (!pm->resctrl_features.len)
+		plat_setf(&pm->resctrl_reason,
 			 "info/L3_MON/mon_features is empty");
 }
 
@@ -122,7 +118,7 @@ static void probe_cgroup(struct platform *p)
 				pm->cgroup_v1 = true;
 			if (!strcmp(fstype, "cgroup2") && !pm->cgroup_v2) {
 				pm->cgroup_v2 = true;
-				plat_copy(pm->cgroup_root, sizeof(pm->cgroup_root), mnt);
+				plat_set(&pm->cgroup_root, mnt);
 			}
 		}
 		free(mi);
@@ -130,14 +126,14 @@ static void probe_cgroup(struct platform *p)
 	if (!pm->cgroup_v2) {
 		if (vp_exists(p->root, "/sys/fs/cgroup/cgroup.controllers") == 0) {
 			pm->cgroup_v2 = true;
-			plat_copy(pm->cgroup_root, sizeof(pm->cgroup_root), "/sys/fs/cgroup");
+			plat_set(&pm->cgroup_root, "/sys/fs/cgroup");
 		} else if (vp_exists(p->root, "/sys/fs/cgroup/unified/cgroup.controllers") == 0) {
 			pm->cgroup_v2 = true;
-			plat_copy(pm->cgroup_root, sizeof(pm->cgroup_root), "/sys/fs/cgroup/unified");
+			plat_set(&pm->cgroup_root, "/sys/fs/cgroup/unified");
 		}
 	}
 	if (!pm->cgroup_v2)
-		plat_copy(pm->cgroup_reason, sizeof(pm->cgroup_reason),
+		plat_set(&pm->cgroup_reason,
 			  "no cgroup2 mount in /proc/self/mountinfo and no cgroup.controllers");
 }
 
@@ -152,7 +148,7 @@ void probe_perm(struct platform *p, bool live)
 	if (vp_read_int(p->root, "/proc/sys/kernel/perf_event_paranoid", &v, &err) == 0)
 		pm->paranoid = v;
 	else
-		plat_reason(pm->paranoid_reason, sizeof(pm->paranoid_reason), p->root, &err);
+		plat_reason(&pm->paranoid_reason, p->root, &err);
 	if (vp_read_file(p->root, "/proc/self/status", &status, NULL, &err) == 0) {
 		unsigned long long caps = 0;
 		long euid = status_euid(status);
@@ -166,11 +162,11 @@ void probe_perm(struct platform *p, bool live)
 			pm->known = false;
 		}
 		if (!pm->known)
-			plat_copy(pm->reason, sizeof(pm->reason),
+			plat_set(&pm->reason,
 				  "/proc/self/status lacks Uid or CapEff lines");
 		free(status);
 	} else {
-		plat_reason(pm->reason, sizeof(pm->reason), p->root, &err);
+		plat_reason(&pm->reason, p->root, &err);
 		if (live) {
 			pm->is_root = geteuid() == 0;
 		}

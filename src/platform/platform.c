@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,36 +20,43 @@ void plat_copy(char *dst, size_t size, const char *src)
 	utf8_copy(dst, size, src ? src : "");
 }
 
-void plat_join(char *dst, size_t size, const char *const *items, size_t n)
+void plat_set(struct sbuf *dst, const char *src)
+{
+	sbuf_reset(dst);
+	sbuf_addutf8(dst, src ? src : "");
+}
+
+void plat_setf(struct sbuf *dst, const char *fmt, ...)
 {
 	struct sbuf sb = SBUF_INIT;
-	char tail[48];
-	size_t i;
+	va_list ap;
 
-	for (i = 0; i < n; i++) {
-		size_t need = sb.len + (sb.len ? 2 : 0) + strlen(items[i]);
-
-		/* the last item needs no room for a tail after it */
-		snprintf(tail, sizeof(tail), ", and %zu more", n - i - 1);
-		if (need + (i + 1 < n ? strlen(tail) : 0) >= size)
-			break;
-		sbuf_addf(&sb, "%s%s", sb.len ? ", " : "", items[i]);
-	}
-	if (i < n) {
-		snprintf(tail, sizeof(tail), "%sand %zu more", sb.len ? ", " : "", n - i);
-		sbuf_addstr(&sb, tail);
-	}
-	plat_copy(dst, size, sbuf_str(&sb));
+	va_start(ap, fmt);
+	sbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	plat_set(dst, sbuf_str(&sb));
 	sbuf_release(&sb);
 }
 
-void plat_reason(char *dst, size_t size, const char *root, const struct vp_err *err)
+void plat_join(struct sbuf *dst, const char *const *items, size_t n)
+{
+	size_t i;
+
+	sbuf_reset(dst);
+	for (i = 0; i < n; i++) {
+		if (i)
+			sbuf_addstr(dst, ", ");
+		sbuf_addutf8(dst, items[i]);
+	}
+}
+
+void plat_reason(struct sbuf *dst, const char *root, const struct vp_err *err)
 {
 	const char *msg = err->msg, *hit;
 	size_t rl;
 
 	if (!root || !*root || !strcmp(root, "/")) {
-		plat_copy(dst, size, msg);
+		plat_set(dst, msg);
 		return;
 	}
 	rl = strlen(root);
@@ -58,11 +66,11 @@ void plat_reason(char *dst, size_t size, const char *root, const struct vp_err *
 	if (hit && rl && !strncmp(hit, root, rl)) {
 		char *tmp = xasprintf("%.*s%s", (int)(hit - msg), msg, hit + rl);
 
-		plat_copy(dst, size, tmp);
+		plat_set(dst, tmp);
 		free(tmp);
 		return;
 	}
-	plat_copy(dst, size, msg);
+	plat_set(dst, msg);
 }
 
 const char *plat_field(const char *text, const char *key, size_t *len)
@@ -140,7 +148,66 @@ void topology_release(struct topology *t)
 	for (i = 0; i < t->n_llc; i++)
 		cpulist_release(&t->llc[i].cpus);
 	free(t->llc);
+	sbuf_release(&t->reason);
+	sbuf_release(&t->node_note);
+	sbuf_release(&t->distance_reason);
+	sbuf_release(&t->llc_reason);
+	sbuf_release(&t->hwloc_note);
 	memset(t, 0, sizeof(*t));
+}
+
+/* The sbufs of one part, so release and copy name each field once. */
+#define CPU_TEXT(X, c) X(c, reason) X(c, model_name) X(c, pfm_desc) X(c, pfm_source) X(c, pfm_active)
+#define HV_TEXT(X, h) X(h, dmi_vendor) X(h, dmi_product) X(h, xen_pmu_reason) X(h, role_reason) \
+	X(h, reason) X(h, signature_source) X(h, sys_properties) X(h, xen_cmdline) X(h, xen_info_reason)
+#define PERM_TEXT(X, m) X(m, resctrl_reason) X(m, cgroup_root) X(m, reason) X(m, paranoid_reason) \
+	X(m, cgroup_reason) X(m, resctrl_features)
+#define PLAT_TEXT(X, p) X(p, core_pmu_reason) X(p, kernel_pmu_line) X(p, pmus_reason)
+#define RELEASE_TEXT(s, f) sbuf_release(&(s)->f);
+#define COPY_TEXT(s, f) sbuf_copy(&dst->s.f, &src->s.f);
+#define COPY_TOP(s, f) sbuf_copy(&dst->f, &src->f);
+
+void topology_copy(struct topology *dst, const struct topology *src)
+{
+	size_t ncpu = (size_t)src->max_cpu * sizeof(int);
+	int i;
+
+	*dst = *src;
+	cpulist_copy(&dst->online, &src->online);
+	dst->cpu_package = src->cpu_package ? xmemdup(src->cpu_package, ncpu) : NULL;
+	dst->cpu_node = src->cpu_node ? xmemdup(src->cpu_node, ncpu) : NULL;
+	dst->cpu_core = src->cpu_core ? xmemdup(src->cpu_core, ncpu) : NULL;
+	dst->nodes = src->n_nodes ? xmemdup(src->nodes, (size_t)src->n_nodes * sizeof(*src->nodes)) : NULL;
+	for (i = 0; i < src->n_nodes; i++)
+		cpulist_copy(&dst->nodes[i].cpus, &src->nodes[i].cpus);
+	dst->distance = src->distance ? xmemdup(src->distance, (size_t)src->n_nodes *
+						(size_t)src->n_nodes * sizeof(int)) : NULL;
+	dst->llc = src->n_llc ? xmemdup(src->llc, (size_t)src->n_llc * sizeof(*src->llc)) : NULL;
+	for (i = 0; i < src->n_llc; i++)
+		cpulist_copy(&dst->llc[i].cpus, &src->llc[i].cpus);
+	sbuf_copy(&dst->reason, &src->reason);
+	sbuf_copy(&dst->node_note, &src->node_note);
+	sbuf_copy(&dst->distance_reason, &src->distance_reason);
+	sbuf_copy(&dst->llc_reason, &src->llc_reason);
+	sbuf_copy(&dst->hwloc_note, &src->hwloc_note);
+}
+
+void platform_copy(struct platform *dst, const struct platform *src)
+{
+	int i;
+
+	*dst = *src;
+	CPU_TEXT(COPY_TEXT, cpu)
+	HV_TEXT(COPY_TEXT, hv)
+	PERM_TEXT(COPY_TEXT, perm)
+	PLAT_TEXT(COPY_TOP, )
+	topology_copy(&dst->topo, &src->topo);
+	topology_copy(&dst->dom0_topo, &src->dom0_topo);
+	dst->pmus = src->n_pmus ? xmemdup(src->pmus, (size_t)src->n_pmus * sizeof(*src->pmus)) : NULL;
+	for (i = 0; i < src->n_pmus; i++)
+		cpulist_copy(&dst->pmus[i].cpumask, &src->pmus[i].cpumask);
+	dst->families = src->n_families ?
+		xmemdup(src->families, (size_t)src->n_families * sizeof(*src->families)) : NULL;
 }
 
 void platform_release(struct platform *p)
@@ -153,6 +220,10 @@ void platform_release(struct platform *p)
 		cpulist_release(&p->pmus[i].cpumask);
 	free(p->pmus);
 	free(p->families);
+	CPU_TEXT(RELEASE_TEXT, &p->cpu)
+	HV_TEXT(RELEASE_TEXT, &p->hv)
+	PERM_TEXT(RELEASE_TEXT, &p->perm)
+	PLAT_TEXT(RELEASE_TEXT, p)
 	memset(p, 0, sizeof(*p));
 }
 

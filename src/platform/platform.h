@@ -9,6 +9,7 @@
 
 #include "util/cpulist.h"
 #include "util/err.h"
+#include "util/sbuf.h"
 
 /*
  * The platform probe fills one struct platform from a root directory
@@ -16,6 +17,14 @@
  * when false, a reason; a missing file never fails the whole probe.
  */
 
+/*
+ * Text from outside (reasons built from error messages with paths, DMI and
+ * cpuinfo strings, Xen's boot options, the kernel's PMU line) is held in
+ * sbufs, whole: "" when never set, freed by platform_release(), copied by
+ * platform_copy().  A char array is left only where its text is bounded:
+ * PLAT_NAME (a directory entry), a CPUID string, a kernel token; each says so.
+ * PLAT_STR is the size of a bounded working buffer.
+ */
 #define PLAT_STR 128
 /* A name that is a sysfs directory entry (a PMU, a format field): at most
  * NAME_MAX bytes, so it is held whole, never cut. */
@@ -50,15 +59,16 @@ enum pmu_class {
 
 struct cpu_identity {
 	bool known;
-	char reason[PLAT_STR];     /* when !known */
-	char vendor[32];           /* "GenuineIntel", "AuthenticAMD", "ARM" */
+	struct sbuf reason;        /* when !known */
+	char vendor[32];           /* "GenuineIntel", "AuthenticAMD", "ARM": a CPUID vendor (12 bytes) or a name of cpu.c's */
 	int family, model, stepping; /* x86: display family/model; Arm: family = implementer, model = part, stepping = revision */
-	char model_name[PLAT_STR];
-	char arch[16];             /* "x86_64", "aarch64" */
-	char pfm_pmu[64];          /* libpfm4 name of the detected core PMU ("skx", "amd64_fam19h_zen3"), "" if none */
-	char pfm_desc[PLAT_STR];   /* libpfm4's description of it */
-	char pfm_source[PLAT_STR]; /* how pfm_pmu was found: libpfm4 detection, the model table, or why none */
-	char pfm_active[256];      /* live only: libpfm4's active PMUs ("perf, perf_raw"), "" otherwise */
+	struct sbuf model_name;
+	char arch[16];             /* "x86_64", "aarch64": cpu.c's literals only */
+	char pfm_pmu[64];          /* libpfm4 name of the detected core PMU ("skx", "amd64_fam19h_zen3"), "" if none;
+	                            * every name in libpfm4's table fits (test_platform: pfm names) */
+	struct sbuf pfm_desc;      /* libpfm4's description of it */
+	struct sbuf pfm_source;    /* how pfm_pmu was found: libpfm4 detection, the model table, or why none */
+	struct sbuf pfm_active;    /* live only: libpfm4's active PMUs ("perf, perf_raw"), "" otherwise */
 	int n_cpus_listed;         /* "processor" entries in cpuinfo */
 	bool flag_hypervisor;      /* cpuinfo flags hold "hypervisor" (CPUID.1:ECX[31]) */
 	bool flag_cqm_llc;         /* cpuinfo flags: cqm_occup_llc (RDT LLC occupancy monitoring) */
@@ -67,28 +77,28 @@ struct cpu_identity {
 
 struct hypervisor {
 	enum hv_kind kind;
-	char signature[16];        /* CPUID 0x40000000 vendor string, "" when none */
-	char sys_type[32];         /* /sys/hypervisor/type ("xen"), "" when absent */
-	char dmi_vendor[64];       /* /sys/class/dmi/id/sys_vendor */
-	char dmi_product[64];      /* /sys/class/dmi/id/product_name */
+	char signature[16];        /* CPUID 0x40000000 vendor string (12 bytes), "" when none */
+	char sys_type[32];         /* /sys/hypervisor/type ("xen"), "" when absent: the kernel's token */
+	struct sbuf dmi_vendor;    /* /sys/class/dmi/id/sys_vendor */
+	struct sbuf dmi_product;   /* /sys/class/dmi/id/product_name */
 	bool xen_dom0;             /* /proc/xen/capabilities holds "control_d" */
-	char xen_pmu_mode[32];     /* /sys/hypervisor/pmu/pmu_mode, "" when unreadable */
-	char xen_pmu_reason[PLAT_STR]; /* why pmu_mode could not be read */
+	char xen_pmu_mode[32];     /* /sys/hypervisor/pmu/pmu_mode, "" when unreadable: off, self, hv, all */
+	struct sbuf xen_pmu_reason; /* why pmu_mode could not be read */
 	enum plat_role role;
-	char role_reason[PLAT_STR]; /* evidence: "3 QEMU processes", "CPUID hypervisor bit" */
+	struct sbuf role_reason;   /* evidence: "3 QEMU processes", "CPUID hypervisor bit" */
 	int n_qemu;                /* QEMU processes found under /proc */
 	bool known;                /* some hypervisor evidence could be read */
-	char reason[PLAT_STR];     /* when !known */
-	char signature_source[PLAT_STR]; /* "cpuid", the fixture seam file, or why there is none */
-	char sys_properties[PLAT_STR]; /* /sys/hypervisor/properties/capabilities, "" when absent */
-	char xen_caps[64];         /* /proc/xen/capabilities, "" when absent */
+	struct sbuf reason;        /* when !known */
+	struct sbuf signature_source; /* "cpuid", the fixture seam file, or why there is none */
+	struct sbuf sys_properties; /* /sys/hypervisor/properties/capabilities, "" when absent */
+	char xen_caps[64];         /* /proc/xen/capabilities, "" when absent: "control_d" or nothing */
 	int n_qemu_kvm;            /* of n_qemu: run with KVM acceleration (cmdline) */
 	int n_qemu_tcg;            /* of n_qemu: run with TCG (cmdline) */
 	/* a Xen dom0: what `xl info -n` says of the hypervisor ("" when it could not be read) */
-	char xen_version[32];      /* xen_version: "4.17.5" */
-	char xen_scheduler[32];    /* xen_scheduler: "credit2" */
-	char xen_cmdline[512];     /* xen_commandline: Xen's boot options (vpmu=, psr=, tbuf_size=) */
-	char xen_info_reason[PLAT_STR]; /* dom0 only: why `xl info -n` could not be read, "" when read */
+	char xen_version[32];      /* xen_version: "4.17.5": two numbers and Xen's extraversion (16 bytes) */
+	char xen_scheduler[32];    /* xen_scheduler: "credit2": a name of Xen's schedulers */
+	struct sbuf xen_cmdline;   /* xen_commandline: Xen's boot options (vpmu=, psr=, tbuf_size=) */
+	struct sbuf xen_info_reason; /* dom0 only: why `xl info -n` could not be read, "" when read */
 };
 
 struct numa_node {
@@ -108,7 +118,7 @@ struct cache_domain {          /* one last-level cache */
 
 struct topology {
 	bool known;
-	char reason[PLAT_STR];
+	struct sbuf reason;
 	int n_cpus;                /* online CPUs */
 	int n_packages;
 	int n_cores;
@@ -125,10 +135,10 @@ struct topology {
 	struct cache_domain *llc;  /* n_llc */
 	uint64_t mem_total_sys;    /* /proc/meminfo MemTotal in bytes, 0 unknown */
 	bool numa_sysfs;           /* /sys/devices/system/node exists (false: one node assumed) */
-	char node_note[PLAT_STR];  /* how nodes were found, or why they are assumed */
-	char distance_reason[PLAT_STR]; /* when distance is NULL */
-	char llc_reason[PLAT_STR]; /* when n_llc is 0 */
-	char hwloc_note[PLAT_STR]; /* live: hwloc's view compared with sysfs; "" for fixture roots */
+	struct sbuf node_note;     /* how nodes were found, or why they are assumed */
+	struct sbuf distance_reason; /* when distance is NULL */
+	struct sbuf llc_reason;    /* when n_llc is 0 */
+	struct sbuf hwloc_note;    /* live: hwloc's view compared with sysfs; "" for fixture roots */
 	int n_cpus_no_ids;         /* online CPUs whose package or core id is unreadable (then smt_on is a guess) */
 	bool from_xen;             /* the machine's pCPUs and nodes from Xen (xl info -n), not this kernel's sysfs */
 };
@@ -160,18 +170,18 @@ struct perm_info {
 	bool resctrl_llc_occupancy;/* mon_features list these */
 	bool resctrl_mbm_total;
 	bool resctrl_mbm_local;
-	char resctrl_reason[PLAT_STR];
+	struct sbuf resctrl_reason;
 	bool cgroup_v2;            /* unified hierarchy available */
-	char cgroup_root[64];      /* "/sys/fs/cgroup" or "/sys/fs/cgroup/unified" */
-	char reason[PLAT_STR];     /* when !known (status unreadable) */
-	char paranoid_reason[PLAT_STR]; /* when paranoid is INT_MIN */
+	struct sbuf cgroup_root;   /* "/sys/fs/cgroup" or "/sys/fs/cgroup/unified" */
+	struct sbuf reason;        /* when !known (status unreadable) */
+	struct sbuf paranoid_reason; /* when paranoid is INT_MIN */
 	bool cgroup_v1;            /* some v1 controller hierarchy is mounted */
-	char cgroup_reason[PLAT_STR]; /* when !cgroup_v2 */
-	char resctrl_features[PLAT_STR]; /* mon_features, comma-separated, "" when none */
+	struct sbuf cgroup_reason; /* when !cgroup_v2 */
+	struct sbuf resctrl_features; /* mon_features, comma-separated, "" when none */
 };
 
 struct platform {
-	char root[4096];           /* the root directory probed */
+	char root[4096];           /* the root directory probed: PATH_MAX, a longer one is refused */
 	struct cpu_identity cpu;
 	struct hypervisor hv;
 	struct topology topo;      /* the machine's: on a Xen dom0 Xen's (topo.from_xen) when xl could say */
@@ -181,11 +191,11 @@ struct platform {
 	struct pmu_family *families;
 	int n_families;
 	bool core_pmu;             /* a core PMU is present */
-	char core_pmu_reason[256]; /* when absent: e.g. the kernel's "PMU not available due to virtualization" */
+	struct sbuf core_pmu_reason; /* when absent: e.g. the kernel's "PMU not available due to virtualization" */
 	char core_pmu_name[PLAT_NAME]; /* sysfs name of the first core PMU, "" when none */
-	char kernel_pmu_line[256]; /* the kernel's "Performance Events: ..." line when found, "" otherwise */
+	struct sbuf kernel_pmu_line; /* the kernel's "Performance Events: ..." line when found, "" otherwise */
 	bool pmus_known;           /* the devices directory could be listed */
-	char pmus_reason[PLAT_STR]; /* when !pmus_known */
+	struct sbuf pmus_reason;   /* when !pmus_known */
 	struct perm_info perm;
 };
 
@@ -196,7 +206,15 @@ struct platform {
  * is recorded in the struct as unknown with its reason.
  */
 int platform_probe(struct platform *p, const char *root, struct vp_err *err);
+/* Free what *p holds (its sbufs, topologies, PMUs) and zero it; a zeroed struct is a no-op. */
 void platform_release(struct platform *p);
+/*
+ * A deep copy of src into *dst (caller-owned storage, overwritten; release
+ * with platform_release()): nothing in *dst points into src.
+ */
+void platform_copy(struct platform *dst, const struct platform *src);
+/* The same for one topology (topology_release()). */
+void topology_copy(struct topology *dst, const struct topology *src);
 
 const char *hv_kind_name(enum hv_kind k);     /* "KVM", "Xen", "none" ... */
 const char *plat_role_name(enum plat_role r); /* "host", "guest", "native", "unknown" */
@@ -243,28 +261,28 @@ void topology_release(struct topology *t);
 
 /*
  * A Xen boot option in hv.xen_cmdline ("vpmu", "psr", "tbuf_size"): true
- * when present, its value ("" for a bare flag) copied into val (may be NULL).
+ * when present, its value ("" for a bare flag) the whole text of val (may be NULL).
  */
-bool platform_xen_option(const struct hypervisor *h, const char *name, char *val, size_t size);
+bool platform_xen_option(const struct hypervisor *h, const char *name, struct sbuf *val);
 /*
  * Why a Xen dom0 cannot count hardware events per domain, naming the boot
- * option or `pmu_mode` that would change it (docs/xen.md); into buf.
+ * option or `pmu_mode` that would change it (docs/xen.md): the whole text of buf.
  * true when it can: pmu_mode 'all' and dom0 pinned 1:1 (buf says so).
  */
-bool platform_xen_pmu_why(const struct platform *p, char *buf, size_t size);
+bool platform_xen_pmu_why(const struct platform *p, struct sbuf *buf);
 /*
  * Whether Xen's PSR monitoring (xl psr-cmt-*) can serve: psr=cmt on Xen's
- * command line.  why gets the evidence, or what would enable it.
+ * command line.  why (its whole text) gets the evidence, or what would enable it.
  */
-bool platform_xen_psr(const struct platform *p, char *why, size_t size);
+bool platform_xen_psr(const struct platform *p, struct sbuf *why);
 /*
  * On a Xen dom0, what would let factor f (an enum factor_id) be measured
  * per domain there: Xen PSR (psr=cmt), the vPMU (vpmu=1, pmu_mode 'all',
  * dom0 pinned 1:1) or nothing reachable from dom0 (the uncore); one line
- * into buf.  false (buf "") off a dom0 and for locality, whose reason
+ * appended to buf.  false (nothing appended) off a dom0 and for locality, whose reason
  * depends on what the model computes (the coverage table says it).
  */
-bool platform_xen_factor_why(const struct platform *p, int f, char *buf, size_t size);
+bool platform_xen_factor_why(const struct platform *p, int f, struct sbuf *buf);
 
 /* Index of node id in topo.nodes, or -1. */
 int topology_node_index(const struct topology *t, int node_id);

@@ -83,25 +83,21 @@ static int cmp_pmu(const void *a, const void *b)
 	return strverscmp(((const struct pmu_info *)a)->name, ((const struct pmu_info *)b)->name);
 }
 
-static bool perf_line(const char *line, size_t len, char *out, size_t size)
+static bool perf_line(const char *line, size_t len, struct sbuf *out)
 {
 	const char *k = "Performance Events:";
 	const char *hit;
-	char buf[512];
+	char *buf = xstrndup(line, len);
 
-	if (len >= sizeof(buf))
-		len = sizeof(buf) - 1;
-	memcpy(buf, line, len);
-	buf[len] = '\0';
 	hit = strstr(buf, k);
-	if (!hit)
-		return false;
-	plat_copy(out, size, vp_rstrip((char *)hit));
-	return true;
+	if (hit)
+		plat_set(out, vp_rstrip((char *)hit));
+	free(buf);
+	return hit != NULL;
 }
 
 /* The last "Performance Events:" line of a text log. */
-static bool scan_text_log(const char *text, char *out, size_t size)
+static bool scan_text_log(const char *text, struct sbuf *out)
 {
 	const char *p = text;
 	bool found = false;
@@ -110,7 +106,7 @@ static bool scan_text_log(const char *text, char *out, size_t size)
 		const char *e = strchr(p, '\n');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
 
-		if (perf_line(p, len, out, size))
+		if (perf_line(p, len, out))
 			found = true;
 		p += len + (e ? 1 : 0);
 	}
@@ -121,7 +117,7 @@ static bool scan_text_log(const char *text, char *out, size_t size)
  * Live: /dev/kmsg, read without blocking, one record per read().  Records
  * are "PRI,SEQ,TS,FLAGS;TEXT".  Needs CAP_SYSLOG when dmesg_restrict is 1.
  */
-static int scan_kmsg(char *out, size_t size, char *why, size_t wsize)
+static int scan_kmsg(struct sbuf *out, char *why, size_t wsize)
 {
 	char rec[8192];
 	int fd, found = 0, guard = 0;
@@ -146,7 +142,7 @@ static int scan_kmsg(char *out, size_t size, char *why, size_t wsize)
 		}
 		rec[n] = '\0';
 		semi = strchr(rec, ';');
-		if (semi && perf_line(semi + 1, strcspn(semi + 1, "\n"), out, size))
+		if (semi && perf_line(semi + 1, strcspn(semi + 1, "\n"), out))
 			found = 1;
 	}
 	close(fd);
@@ -161,7 +157,7 @@ static void kernel_pmu_line(struct platform *p, bool live, char *why, size_t wsi
 	size_t i;
 
 	why[0] = '\0';
-	if (live && scan_kmsg(p->kernel_pmu_line, sizeof(p->kernel_pmu_line), why, wsize) > 0)
+	if (live && scan_kmsg(&p->kernel_pmu_line, why, wsize) > 0)
 		return;
 	for (i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
 		struct vp_err err = { 0, "" };
@@ -170,7 +166,7 @@ static void kernel_pmu_line(struct platform *p, bool live, char *why, size_t wsi
 
 		if (vp_read_file(p->root, logs[i], &text, NULL, &err))
 			continue;
-		ok = scan_text_log(text, p->kernel_pmu_line, sizeof(p->kernel_pmu_line));
+		ok = scan_text_log(text, &p->kernel_pmu_line);
 		free(text);
 		if (ok)
 			return;
@@ -205,7 +201,7 @@ void probe_pmus(struct platform *p, bool live)
 	int k;
 
 	if (vp_list_dir(p->root, PMU_DIR, &names, &n, &err)) {
-		plat_reason(p->pmus_reason, sizeof(p->pmus_reason), p->root, &err);
+		plat_reason(&p->pmus_reason, p->root, &err);
 	} else {
 		p->pmus_known = true;
 		p->pmus = xcalloc(n ? n : 1, sizeof(*p->pmus));
@@ -246,14 +242,14 @@ void probe_pmus(struct platform *p, bool live)
 	if (p->core_pmu)
 		return;
 	if (!p->pmus_known)
-		msg = xasprintf("PMU inventory unknown (%s)", p->pmus_reason);
-	else if (p->kernel_pmu_line[0])
-		msg = xasprintf("kernel: \"%s\"", p->kernel_pmu_line);
+		msg = xasprintf("PMU inventory unknown (%s)", sbuf_str(&p->pmus_reason));
+	else if (p->kernel_pmu_line.len)
+		msg = xasprintf("kernel: \"%s\"", sbuf_str(&p->kernel_pmu_line));
 	else if (p->hv.kind != HV_NONE && p->hv.kind != HV_UNKNOWN && !p->hv.xen_dom0)
 		msg = xasprintf("no core PMU under " PMU_DIR ": this %s guest has no vPMU "
 				"(the kernel's own line is unreadable: %s)", hv_kind_name(p->hv.kind), why);
 	else
 		msg = xasprintf("no core PMU under " PMU_DIR " (kernel log: %s)", why);
-	plat_copy(p->core_pmu_reason, sizeof(p->core_pmu_reason), msg);
+	plat_set(&p->core_pmu_reason, msg);
 	free(msg);
 }

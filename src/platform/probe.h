@@ -22,27 +22,29 @@ void probe_perm(struct platform *p, bool live);
 void probe_xen_host(struct platform *p, bool live);
 
 /*
- * Copy src (NULL: "") into dst (size bytes), always terminated: what the
- * probe reads (sysfs, /proc, DMI, the kernel log, libpfm4, error messages
- * with paths) can be longer than its field, and is then cut before the
- * first character that does not fit whole, and a byte of no UTF-8
- * character becomes U+FFFD (utf8_copy()), so JSON and a terminal get valid
- * text.  A name sysfs gives is held whole (PLAT_NAME).
+ * Copy src (NULL: "") into a fixed field dst (size bytes), always
+ * terminated, for the fields whose text is bounded (a sysfs name, a CPUID
+ * string, a kernel token): cut before the first character that does not
+ * fit whole, and a byte of no UTF-8 character becomes U+FFFD (utf8_copy()).
  */
 void plat_copy(char *dst, size_t size, const char *src);
-
 /*
- * items joined with ", " into dst (size bytes): whole items only, and when
- * not all fit, as many as leave room for ", and N more" (the count of those
- * left out), never a name cut in two.
+ * src (NULL: "") as the whole text of an sbuf field: what the probe reads
+ * (sysfs, /proc, DMI, the kernel log, libpfm4, error messages with paths)
+ * kept whole, a byte of no UTF-8 character as U+FFFD (sbuf_addutf8()), so
+ * JSON and a terminal get valid text.
  */
-void plat_join(char *dst, size_t size, const char *const *items, size_t n);
+void plat_set(struct sbuf *dst, const char *src);
+void plat_setf(struct sbuf *dst, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* items joined with ", " as the whole text of dst. */
+void plat_join(struct sbuf *dst, const char *const *items, size_t n);
 
 /*
  * A reason from a failed read: err's message with the root prefix removed,
  * so that reasons name "/proc/cpuinfo" whatever the root is.
  */
-void plat_reason(char *dst, size_t size, const char *root, const struct vp_err *err);
+void plat_reason(struct sbuf *dst, const char *root, const struct vp_err *err);
 
 /* Value of "key : value" lines (cpuinfo, status), or NULL; points into text. */
 const char *plat_field(const char *text, const char *key, size_t *len);

@@ -167,9 +167,9 @@ static void read_nodes(struct platform *p)
 	if (vp_list_dir(p->root, NODE_DIR, &names, &n, &err)) {
 		one_node(p);
 		t->numa_sysfs = false;
-		plat_copy(t->node_note, sizeof(t->node_note),
+		plat_set(&t->node_note,
 			  "no " NODE_DIR " (kernel without NUMA): one node holding every CPU");
-		plat_copy(t->distance_reason, sizeof(t->distance_reason),
+		plat_set(&t->distance_reason,
 			  "no " NODE_DIR "/node*/distance");
 		return;
 	}
@@ -205,9 +205,9 @@ static void read_nodes(struct platform *p)
 	vp_free_names(names, n);
 	if (!t->n_nodes) {
 		one_node(p);
-		plat_copy(t->node_note, sizeof(t->node_note),
+		plat_set(&t->node_note,
 			  NODE_DIR " holds no node directories: one node holding every CPU");
-		plat_copy(t->distance_reason, sizeof(t->distance_reason), "no node directories");
+		plat_set(&t->distance_reason, "no node directories");
 		return;
 	}
 	/* vp_list_dir sorts by name: node10 before node2.  Order by id. */
@@ -218,7 +218,7 @@ static void read_nodes(struct platform *p)
 			t->nodes[k] = t->nodes[k - 1];
 			t->nodes[k - 1] = tmp;
 		}
-	plat_copy(t->node_note, sizeof(t->node_note), "from " NODE_DIR);
+	plat_set(&t->node_note, "from " NODE_DIR);
 	for (idx = 0; idx < t->n_nodes; idx++)
 		for (i = 0; i < t->nodes[idx].cpus.n; i++) {
 			int c = t->nodes[idx].cpus.ids[i];
@@ -234,7 +234,7 @@ static void read_nodes(struct platform *p)
 
 		snprintf(path, sizeof(path), NODE_DIR "/node%d/distance", t->nodes[idx].id);
 		if (vp_read_file(p->root, path, &text, NULL, &err)) {
-			plat_reason(t->distance_reason, sizeof(t->distance_reason), p->root, &err);
+			plat_reason(&t->distance_reason, p->root, &err);
 			goto bad;
 		}
 		for (s = text;; s = end) {
@@ -246,7 +246,7 @@ static void read_nodes(struct platform *p)
 				break;
 			d = strtol(s, &end, 10);
 			if (end == s || d <= 0 || d > 255 || col >= t->n_nodes) {
-				snprintf(t->distance_reason, sizeof(t->distance_reason),
+				plat_setf(&t->distance_reason,
 					 "node%d/distance: %s", t->nodes[idx].id,
 					 col >= t->n_nodes ? "more entries than nodes" :
 					 "not a list of distances 1..255");
@@ -257,7 +257,7 @@ static void read_nodes(struct platform *p)
 		}
 		free(text);
 		if (col != t->n_nodes) {
-			snprintf(t->distance_reason, sizeof(t->distance_reason),
+			plat_setf(&t->distance_reason,
 				 "node%d/distance has %d entries for %d nodes", t->nodes[idx].id, col,
 				 t->n_nodes);
 			goto bad;
@@ -328,7 +328,7 @@ static void read_llc(struct platform *p)
 		t->n_llc++;
 	}
 	if (!t->n_llc)
-		plat_copy(t->llc_reason, sizeof(t->llc_reason),
+		plat_set(&t->llc_reason,
 			  "no readable " CPU_DIR "/cpu*/cache/index*/{level,type,shared_cpu_list}");
 }
 
@@ -339,11 +339,11 @@ static void hwloc_check(struct topology *t)
 	int nodes, pkgs, pus, cores;
 
 	if (hwloc_topology_init(&h)) {
-		plat_copy(t->hwloc_note, sizeof(t->hwloc_note), "hwloc: cannot initialize");
+		plat_set(&t->hwloc_note, "hwloc: cannot initialize");
 		return;
 	}
 	if (hwloc_topology_load(h)) {
-		plat_copy(t->hwloc_note, sizeof(t->hwloc_note), "hwloc: cannot load the topology");
+		plat_set(&t->hwloc_note, "hwloc: cannot load the topology");
 		hwloc_topology_destroy(h);
 		return;
 	}
@@ -353,12 +353,12 @@ static void hwloc_check(struct topology *t)
 	cores = hwloc_get_nbobjs_by_type(h, HWLOC_OBJ_CORE);
 	hwloc_topology_destroy(h);
 	if (nodes == t->n_nodes && pkgs == t->n_packages && pus == t->n_cpus && cores == t->n_cores)
-		snprintf(t->hwloc_note, sizeof(t->hwloc_note),
+		plat_setf(&t->hwloc_note,
 			 "hwloc agrees: %d package%s, %d core%s, %d PU%s, %d node%s", pkgs,
 			 pkgs == 1 ? "" : "s", cores, cores == 1 ? "" : "s", pus, pus == 1 ? "" : "s",
 			 nodes, nodes == 1 ? "" : "s");
 	else
-		snprintf(t->hwloc_note, sizeof(t->hwloc_note),
+		plat_setf(&t->hwloc_note,
 			 "hwloc differs: %d packages, %d cores, %d PUs, %d nodes (sysfs: %d, %d, %d, %d)",
 			 pkgs, cores, pus, nodes, t->n_packages, t->n_cores, t->n_cpus, t->n_nodes);
 }
@@ -374,12 +374,12 @@ void probe_topology(struct platform *p, bool live)
 		free(text);
 	}
 	if (read_online(p, &err)) {
-		plat_reason(t->reason, sizeof(t->reason), p->root, &err);
+		plat_reason(&t->reason, p->root, &err);
 		cpulist_release(&t->online);
 		return;
 	}
 	if (!t->online.n) {
-		plat_copy(t->reason, sizeof(t->reason), "no online CPUs in " CPU_DIR "/online");
+		plat_set(&t->reason, "no online CPUs in " CPU_DIR "/online");
 		return;
 	}
 	t->known = true;

@@ -95,7 +95,12 @@ int platform_xen_info_parse(const char *text, struct topology *t, struct hypervi
 	if (h) {
 		info_value(text, "xen_version", h->xen_version, sizeof(h->xen_version));
 		info_value(text, "xen_scheduler", h->xen_scheduler, sizeof(h->xen_scheduler));
-		info_value(text, "xen_commandline", h->xen_cmdline, sizeof(h->xen_cmdline));
+		size_t len;
+		const char *v = plat_field(text, "xen_commandline", &len);
+		char *line = v ? xstrndup(v, len) : NULL;
+
+		plat_set(&h->xen_cmdline, line);  /* whole: Xen allows 1024 bytes and more */
+		free(line);
 	}
 	p = section(text, "cpu_topology", "cpu:");
 	if (!p)
@@ -215,7 +220,7 @@ int platform_xen_info_parse(const char *text, struct topology *t, struct hypervi
 	}
 	if (info_value(text, "total_memory", buf, sizeof(buf)))
 		t->mem_total_sys = strtoull(buf, NULL, 10) << 20;
-	snprintf(t->node_note, sizeof(t->node_note),
+	plat_setf(&t->node_note,
 		 "from Xen (xl info -n): the machine's nodes, not dom0's");
 	/* distances: row i, column j is the distance to node id nodes[j].id */
 	t->distance = xmalloc((size_t)nnode * (size_t)nnode * sizeof(int));
@@ -226,14 +231,14 @@ int platform_xen_info_parse(const char *text, struct topology *t, struct hypervi
 			if (to >= nodes[j].n_dist || nodes[j].dist[to] <= 0) {
 				free(t->distance);
 				t->distance = NULL;
-				snprintf(t->distance_reason, sizeof(t->distance_reason),
+				plat_setf(&t->distance_reason,
 					 "'xl info -n' numa_info gives node %d no distance to node %d",
 					 nodes[j].id, to);
 				break;
 			}
 			t->distance[(size_t)j * (size_t)nnode + k] = nodes[j].dist[to];
 		}
-	snprintf(t->llc_reason, sizeof(t->llc_reason),
+	plat_setf(&t->llc_reason,
 		 "Xen's 'xl info -n' does not list caches (dom0's sysfs shows its vCPUs' view)");
 out:
 	free(cpus);
@@ -253,11 +258,11 @@ void probe_xen_host(struct platform *p, bool live)
 	if (!h->xen_dom0)
 		return;
 	if (vp_run(p->root, argv, &text, &err)) {
-		plat_reason(h->xen_info_reason, sizeof(h->xen_info_reason), p->root, &err);
+		plat_reason(&h->xen_info_reason, p->root, &err);
 		return;
 	}
 	if (platform_xen_info_parse(text, &xt, h, &err)) {
-		plat_reason(h->xen_info_reason, sizeof(h->xen_info_reason), p->root, &err);
+		plat_reason(&h->xen_info_reason, p->root, &err);
 		topology_release(&xt);
 		free(text);
 		return;
@@ -268,14 +273,14 @@ void probe_xen_host(struct platform *p, bool live)
 	p->topo = xt;
 }
 
-bool platform_xen_option(const struct hypervisor *h, const char *name, char *val, size_t size)
+bool platform_xen_option(const struct hypervisor *h, const char *name, struct sbuf *val)
 {
-	const char *p = h->xen_cmdline;
+	const char *p = sbuf_str(&h->xen_cmdline);
 	size_t nl = strlen(name);
 	bool found = false;
 
-	if (val && size)
-		val[0] = '\0';
+	if (val)
+		sbuf_reset(val);
 	/* the last occurrence wins, as in Xen's own parser */
 	while (*p) {
 		while (*p == ' ')
@@ -285,131 +290,138 @@ bool platform_xen_option(const struct hypervisor *h, const char *name, char *val
 			size_t vl = strcspn(v, " ");
 
 			found = true;
-			if (val && size)
-				snprintf(val, size, "%.*s", (int)vl, v);
+			if (val) {
+				sbuf_reset(val);
+				sbuf_add(val, v, vl);
+			}
 		}
 		p += strcspn(p, " ");
 	}
 	return found;
 }
 
-bool platform_xen_pmu_why(const struct platform *p, char *buf, size_t size)
+bool platform_xen_pmu_why(const struct platform *p, struct sbuf *buf)
 {
 	const struct hypervisor *h = &p->hv;
-	char vpmu[32], pin[96];
+	struct sbuf vpmu = SBUF_INIT, pin = SBUF_INIT;
 	int n = p->topo.from_xen ? p->topo.n_cpus : 0;
+	bool ok = false;
 
+	sbuf_reset(buf);
 	if (n > 0)
-		snprintf(pin, sizeof(pin), "dom0_max_vcpus=%d dom0_vcpus_pin", n);
+		sbuf_addf(&pin, "dom0_max_vcpus=%d dom0_vcpus_pin", n);
 	else
-		snprintf(pin, sizeof(pin), "dom0_max_vcpus=<pCPUs> dom0_vcpus_pin");
+		sbuf_addstr(&pin, "dom0_max_vcpus=<pCPUs> dom0_vcpus_pin");
 	if (!h->xen_pmu_mode[0]) {
-		bool opt = platform_xen_option(h, "vpmu", vpmu, sizeof(vpmu));
+		bool opt = platform_xen_option(h, "vpmu", &vpmu);
 
-		snprintf(buf, size,
-			 "Xen has no vPMU (pmu_mode: %s)%s%s%s: add vpmu=1 to Xen's command line",
-			 h->xen_pmu_reason[0] ? h->xen_pmu_reason : "unreadable",
-			 opt ? "; Xen's command line has vpmu=" : h->xen_cmdline[0] ?
-			 "; Xen's command line has no vpmu=" : "",
-			 opt ? vpmu : "", opt ? " (the CPU may be one Xen's vPMU does not know: "
-			 "'VPMU: Initialization failed' in xl dmesg)" : "");
-		return false;
-	}
-	if (strcmp(h->xen_pmu_mode, "all")) {
-		snprintf(buf, size,
-			 "pmu_mode is '%s': dom0's counters cover dom0 alone; counting for other "
-			 "domains needs pmu_mode 'all' (echo all > /sys/hypervisor/pmu/pmu_mode, "
-			 "which takes the vPMU from every guest; vmmprof never switches it) and one "
-			 "dom0 vCPU pinned on every pCPU (%s); then vmmprof counts per pCPU and "
-			 "apportions to domains with --xentrace",
-			 h->xen_pmu_mode, pin);
-		return false;
-	}
-	{
+		sbuf_addf(buf,
+			  "Xen has no vPMU (pmu_mode: %s)%s%s%s: add vpmu=1 to Xen's command line",
+			  h->xen_pmu_reason.len ? sbuf_str(&h->xen_pmu_reason) : "unreadable",
+			  opt ? "; Xen's command line has vpmu=" : h->xen_cmdline.len ?
+			  "; Xen's command line has no vpmu=" : "",
+			  opt ? sbuf_str(&vpmu) : "", opt ? " (the CPU may be one Xen's vPMU does not know: "
+			  "'VPMU: Initialization failed' in xl dmesg)" : "");
+	} else if (strcmp(h->xen_pmu_mode, "all")) {
+		sbuf_addf(buf,
+			  "pmu_mode is '%s': dom0's counters cover dom0 alone; counting for other "
+			  "domains needs pmu_mode 'all' (echo all > /sys/hypervisor/pmu/pmu_mode, "
+			  "which takes the vPMU from every guest; vmmprof never switches it) and one "
+			  "dom0 vCPU pinned on every pCPU (%s); then vmmprof counts per pCPU and "
+			  "apportions to domains with --xentrace",
+			  h->xen_pmu_mode, sbuf_str(&pin));
+	} else {
 		/* 'all': dom0's counts are per pCPU only when dom0 is pinned 1:1 */
 		int k = (int)platform_local_topo(p)->online.n;
-		bool pin_opt = platform_xen_option(h, "dom0_vcpus_pin", NULL, 0);
-		char d0[96] = "", how[256];
+		bool pin_opt = platform_xen_option(h, "dom0_vcpus_pin", NULL);
+		struct sbuf d0 = SBUF_INIT;
 
-		platform_xen_option(h, "dom0", d0, sizeof(d0));
-		if (pin_opt && n > 0 && k == n)
-			snprintf(how, sizeof(how), "dom0 has one vCPU pinned on each of the %d pCPUs",
-				 n);
+		platform_xen_option(h, "dom0", &d0);
+		ok = pin_opt && n > 0 && k == n;
+		sbuf_addstr(buf, "pmu_mode is 'all'; ");
+		if (ok)
+			sbuf_addf(buf, "dom0 has one vCPU pinned on each of the %d pCPUs", n);
 		else if (n > 0)
-			snprintf(how, sizeof(how), "dom0 is not pinned 1:1 (%d vCPU(s) on %d pCPUs%s): "
-				 "its perf counts on its vCPUs, which are pCPUs only with %s", k, n,
-				 pin_opt ? "" : ", no dom0_vcpus_pin", pin);
+			sbuf_addf(buf, "dom0 is not pinned 1:1 (%d vCPU(s) on %d pCPUs%s): "
+				  "its perf counts on its vCPUs, which are pCPUs only with %s", k, n,
+				  pin_opt ? "" : ", no dom0_vcpus_pin", sbuf_str(&pin));
 		else
-			snprintf(how, sizeof(how), "dom0's pinning is unknown (the pCPUs are not "
-				 "known): its perf counts on its vCPUs, which are pCPUs only with %s",
-				 pin);
-		snprintf(buf, size,
-			 "pmu_mode is 'all'; %s%s%s", how, pin_opt && n > 0 && k == n ?
-			 ": counted per pCPU and apportioned to domains and vCPUs by Xen's scheduler "
-			 "trace (with --xentrace)" : "", strstr(d0, "msr-relaxed") ?
-			 "; Xen's command line has dom0=msr-relaxed: dom0's reads of MSRs Xen does "
-			 "not handle return 0, so a zero count is not evidence" : "");
-		return pin_opt && n > 0 && k == n;
+			sbuf_addf(buf, "dom0's pinning is unknown (the pCPUs are not "
+				  "known): its perf counts on its vCPUs, which are pCPUs only with %s",
+				  sbuf_str(&pin));
+		sbuf_addf(buf, "%s%s", ok ?
+			  ": counted per pCPU and apportioned to domains and vCPUs by Xen's scheduler "
+			  "trace (with --xentrace)" : "", strstr(sbuf_str(&d0), "msr-relaxed") ?
+			  "; Xen's command line has dom0=msr-relaxed: dom0's reads of MSRs Xen does "
+			  "not handle return 0, so a zero count is not evidence" : "");
+		sbuf_release(&d0);
 	}
+	sbuf_release(&vpmu);
+	sbuf_release(&pin);
+	return ok;
 }
 
-bool platform_xen_psr(const struct platform *p, char *why, size_t size)
+bool platform_xen_psr(const struct platform *p, struct sbuf *why)
 {
 	const struct hypervisor *h = &p->hv;
-	char v[64];
-	bool intel = !strcmp(p->cpu.vendor, "GenuineIntel");
+	struct sbuf v = SBUF_INIT;
+	bool intel = !strcmp(p->cpu.vendor, "GenuineIntel"), ok = false;
 
-	if (!h->xen_cmdline[0]) {
-		snprintf(why, size, "Xen's command line is unknown (%s): PSR monitoring needs "
-			 "psr=cmt there and an Intel CPU with RDT",
-			 h->xen_info_reason[0] ? h->xen_info_reason : "not read");
-		return false;
+	sbuf_reset(why);
+	if (!h->xen_cmdline.len)
+		sbuf_addf(why, "Xen's command line is unknown (%s): PSR monitoring needs "
+			  "psr=cmt there and an Intel CPU with RDT",
+			  h->xen_info_reason.len ? sbuf_str(&h->xen_info_reason) : "not read");
+	else if (!platform_xen_option(h, "psr", &v) || !strstr(sbuf_str(&v), "cmt"))
+		sbuf_addf(why, "needs psr=cmt on Xen's command line (it has none) and an "
+			  "Intel CPU with RDT%s", p->cpu.known && !intel ? " (this one is not Intel)" : "");
+	else {
+		sbuf_addf(why, "psr=%s on Xen's command line", sbuf_str(&v));
+		ok = true;
 	}
-	if (!platform_xen_option(h, "psr", v, sizeof(v)) || !strstr(v, "cmt")) {
-		snprintf(why, size, "needs psr=cmt on Xen's command line (it has none) and an "
-			 "Intel CPU with RDT%s", p->cpu.known && !intel ? " (this one is not Intel)" : "");
-		return false;
-	}
-	snprintf(why, size, "psr=%s on Xen's command line", v);
-	return true;
+	sbuf_release(&v);
+	return ok;
 }
 
-bool platform_xen_factor_why(const struct platform *p, int f, char *buf, size_t size)
+bool platform_xen_factor_why(const struct platform *p, int f, struct sbuf *buf)
 {
-	char pmu[320], psr[192];
+	struct sbuf pmu = SBUF_INIT, psr = SBUF_INIT;
+	bool said = true;
 
-	if (size)
-		buf[0] = '\0';
 	if (!p->hv.xen_dom0)
 		return false;
-	platform_xen_pmu_why(p, pmu, sizeof(pmu));
-	if (platform_xen_psr(p, psr, sizeof(psr)))
+	platform_xen_pmu_why(p, &pmu);
+	if (platform_xen_psr(p, &psr))
 		/* Xen can: vmmprof asks only when told to */
-		snprintf(psr + strlen(psr), sizeof(psr) - strlen(psr), ": ask with --xen-psr "
-			 "(the daemon: xen_psr = on)");
+		sbuf_addstr(&psr, ": ask with --xen-psr (the daemon: xen_psr = on)");
 	switch (f) {
 	case FACTOR_LLC:
-		snprintf(buf, size, "per-domain LLC occupancy: Xen PSR CMT (xl psr-cmt-show "
-			 "cache-occupancy): %s; LLC misses: %s", psr, pmu);
-		return true;
+		sbuf_addf(buf, "per-domain LLC occupancy: Xen PSR CMT (xl psr-cmt-show "
+			  "cache-occupancy): %s; LLC misses: %s", sbuf_str(&psr), sbuf_str(&pmu));
+		break;
 	case FACTOR_SHARING:
-		snprintf(buf, size, "HITM and snoop-forward counts: %s", pmu);
-		return true;
+		sbuf_addf(buf, "HITM and snoop-forward counts: %s", sbuf_str(&pmu));
+		break;
 	case FACTOR_IMC:
-		snprintf(buf, size, "per-domain bandwidth: Xen PSR MBM (xl psr-cmt-show "
-			 "total-mem-bandwidth): %s; memory-controller counters: dom0 has no uncore "
-			 "PMU (Linux registers none under a hypervisor; Xen >= 4.15 faults uncore MSR "
-			 "reads); the IMC's own registers, which dom0 owns: --xen-imc reads them from PCI "
-			 "config space on Intel Xeon Sandy Bridge-EP to Cascade Lake (root; Ice Lake-SP "
-			 "and later keep them in MMIO: not built; AMD has none dom0 can reach)", psr);
-		return true;
+		sbuf_addf(buf, "per-domain bandwidth: Xen PSR MBM (xl psr-cmt-show "
+			  "total-mem-bandwidth): %s; memory-controller counters: dom0 has no uncore "
+			  "PMU (Linux registers none under a hypervisor; Xen >= 4.15 faults uncore MSR "
+			  "reads); the IMC's own registers, which dom0 owns: --xen-imc reads them from PCI "
+			  "config space on Intel Xeon Sandy Bridge-EP to Cascade Lake (root; Ice Lake-SP "
+			  "and later keep them in MMIO: not built; AMD has none dom0 can reach)",
+			  sbuf_str(&psr));
+		break;
 	case FACTOR_QUEUE:
 		/* no core event replaces them (CPI is every kind of stall): the
 		 * vPMU does not help here, so pmu is not named */
-		snprintf(buf, size, "queue trackers (GQ, CHA TOR, the IMC's pending queues) are "
-			 "uncore MSRs, which Xen does not let dom0 read, and no core event counts "
-			 "them");
-		return true;
+		sbuf_addstr(buf, "queue trackers (GQ, CHA TOR, the IMC's pending queues) are "
+			    "uncore MSRs, which Xen does not let dom0 read, and no core event counts "
+			    "them");
+		break;
+	default:
+		said = false;
 	}
-	return false;
+	sbuf_release(&pmu);
+	sbuf_release(&psr);
+	return said;
 }

@@ -77,12 +77,13 @@ void top_count_describe(struct top_state *s, const struct model_avail *av)
 					  mf->quality == VQ_UNAVAILABLE && mf->reason ? mf->reason :
 					  "cannot compute it here");
 			else {
-				char xen[768];
-
 				sbuf_addf(&why, "counters are off: %s ('vmmprof info' says what "
 					  "would count it here)", c->off);
-				if (platform_xen_factor_why(&s->plat, f, xen, sizeof(xen)))
-					sbuf_addf(&why, "; on this Xen dom0: %s", xen);
+				struct sbuf xen = SBUF_INIT;
+
+				if (platform_xen_factor_why(&s->plat, f, &xen))
+					sbuf_addf(&why, "; on this Xen dom0: %s", sbuf_str(&xen));
+				sbuf_release(&xen);
 			}
 			if (f == FACTOR_LOCALITY)
 				sbuf_addf(&est, "locality (placement estimate)");

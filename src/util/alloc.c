@@ -44,6 +44,11 @@ char *xstrdup(const char *s)
 	return xstrndup(s, strlen(s));
 }
 
+void *xmemdup(const void *p, size_t size)
+{
+	return memcpy(xmalloc(size), p, size);
+}
+
 char *xstrndup(const char *s, size_t n)
 {
 	char *p;

@@ -13,6 +13,8 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* A copy of size bytes at p (size > 0). */
+void *xmemdup(const void *p, size_t size);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Grow *ptr (of *cap elements of elem bytes) so that it holds at least need. */

@@ -131,6 +131,36 @@ void utf8_copy(char *dst, size_t size, const char *src)
 	dst[o] = '\0';
 }
 
+void sbuf_addutf8(struct sbuf *sb, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t left = strlen(s);
+
+	while (*p) {
+		size_t n = utf8_char_len(p, left);
+
+		if (n)
+			sbuf_add(sb, p, n);
+		else
+			sbuf_add(sb, "\xef\xbf\xbd", 3);
+		p += n ? n : 1;
+		left -= n ? n : 1;
+	}
+}
+
+void sbuf_set(struct sbuf *sb, const char *s)
+{
+	sbuf_reset(sb);
+	sbuf_addstr(sb, s ? s : "");
+}
+
+void sbuf_copy(struct sbuf *dst, const struct sbuf *src)
+{
+	sbuf_init(dst);
+	if (src->len)
+		sbuf_add(dst, src->buf, src->len);
+}
+
 char *shell_word(const char *s, bool always)
 {
 	struct sbuf sb = SBUF_INIT;

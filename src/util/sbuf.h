@@ -50,6 +50,15 @@ size_t utf8_char_len(const unsigned char *p, size_t n);
  * the writer then grew three-fold).
  */
 void utf8_copy(char *dst, size_t size, const char *src);
+/*
+ * s appended whole as UTF-8: a byte of no character becomes U+FFFD, as
+ * utf8_copy() writes it, but nothing is cut (text from outside into an sbuf field).
+ */
+void sbuf_addutf8(struct sbuf *sb, const char *s);
+/* The contents replaced by s (NULL: ""). */
+void sbuf_set(struct sbuf *sb, const char *s);
+/* *dst (overwritten, not released: storage the caller owns) initialized to a copy of src. */
+void sbuf_copy(struct sbuf *dst, const struct sbuf *src);
 /* s appended as one line of terminal text (sbuf_sanitize() without keep_lines). */
 void sbuf_addtext(struct sbuf *sb, const char *s);
 /* Formatted, then the whole piece made terminal text: put a line's '\n' after it. */

@@ -31,6 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else if (!err.msg[0])
 		abort();        /* a refusal says why */
 	platform_release(&p);
+	coverage_release(&cv);
 	sbuf_release(&out);
 	jv_release(&doc);
 	return 0;

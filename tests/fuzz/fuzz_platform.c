@@ -122,6 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			have_reg = 1;
 		}
 		coverage_compute(&p, &reg, &cv);
+		coverage_release(&cv);
 		platform_release(&p);
 	}
 	return 0;

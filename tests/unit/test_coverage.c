@@ -92,7 +92,7 @@ static const struct cov_input *find_read(const struct cov_row *r, const char *na
 	int i;
 
 	for (i = 0; i < r->n_inputs; i++)
-		if (!strcmp(r->inputs[i].name, name))
+		if (!strcmp(sbuf_str(&r->inputs[i].name), name))
 			return &r->inputs[i];
 	return NULL;
 }
@@ -123,7 +123,7 @@ TEST(coverage_is_the_chosen_models)
 			continue;
 		}
 		coverage_compute(&p, &reg, &cv);
-		CHECK_STR_AT(rows[i].line, cv.model, rows[i].model);
+		CHECK_STR_AT(rows[i].line, sbuf_str(&cv.model), rows[i].model);
 		for (f = 0; f < FACTOR_N; f++) {
 			const struct want_row *w = &rows[i].f[f];
 			const struct cov_row *r = &cv.rows[f];
@@ -137,7 +137,7 @@ TEST(coverage_is_the_chosen_models)
 				 cov_kind_name(w->k));
 			/* never a silent gap: unavailable says why and what is left */
 			if (r->quality == VQ_UNAVAILABLE)
-				CHECK_AT(rows[i].line, r->note[0] && r->remains[0],
+				CHECK_AT(rows[i].line, r->note.len && r->remains.len,
 					 "%s %s: unavailable without a reason or a substitute",
 					 rows[i].root, factor_name(f));
 			if (!w->reads)
@@ -148,11 +148,12 @@ TEST(coverage_is_the_chosen_models)
 			if (ci) {
 				CHECK_AT(rows[i].line, ci->present == w->present, "%s %s: %s present %d",
 					 rows[i].root, factor_name(f), w->reads, ci->present);
-				CHECK_AT(rows[i].line, ci->present || ci->reason[0],
+				CHECK_AT(rows[i].line, ci->present || ci->reason.len,
 					 "%s %s: %s absent without a reason", rows[i].root,
 					 factor_name(f), w->reads);
 			}
 		}
+		coverage_release(&cv);
 		platform_release(&p);
 	}
 	model_registry_release(&reg);
@@ -180,19 +181,20 @@ TEST(coverage_skx_queue_reads_what_the_model_reads)
 	}
 	coverage_compute(&p, &reg, &cv);
 	q = &cv.rows[FACTOR_QUEUE];
-	CHECK_STR(q->score, "tracker_full_frac");
+	CHECK_STR(sbuf_str(&q->score), "tracker_full_frac");
 	CHECK_INT(q->n_inputs, 3);              /* rpq_full, imc_clk, wpq_full */
 	for (i = 0; i < q->n_inputs; i++)
-		CHECK(!strstr(q->inputs[i].spec, "uncore_cha"));
+		CHECK(!strstr(sbuf_str(&q->inputs[i].spec), "uncore_cha"));
 	in = find_read(q, "rpq_full");
 	CHECK(in != NULL);
 	if (in)
-		CHECK_STR(in->spec, "uncore_imc/event=0x12/");
+		CHECK_STR(sbuf_str(&in->spec), "uncore_imc/event=0x12/");
 	in = find_read(q, "wpq_full");
 	CHECK(in && in->per_node);
 	CHECK_STR(cv.rows[FACTOR_IMC].inputs[0].pmu, "uncore_imc");
 	CHECK(cv.rows[FACTOR_IMC].inputs[0].per_node);
-	CHECK_STR(cv.verdict, "nothing lost: locality, llc, sharing measured; imc, queue apportioned");
+	CHECK_STR(sbuf_str(&cv.verdict), "nothing lost: locality, llc, sharing measured; imc, queue apportioned");
+	coverage_release(&cv);
 	platform_release(&p);
 	model_registry_release(&reg);
 }
@@ -235,21 +237,22 @@ TEST(coverage_cost_anchor)
 		coverage_compute(&p, &reg, &cv);
 		CHECK_AT(cases[i].line, cv.anchor == cases[i].a, "%s: anchor %s", cases[i].root,
 			 cov_anchor_name(cv.anchor));
-		CHECK_AT(cases[i].line, cv.cost_note[0], "%s: no cost note", cases[i].root);
+		CHECK_AT(cases[i].line, cv.cost_note.len, "%s: no cost note", cases[i].root);
 		for (k = 0; k < cv.n_terms; k++) {
 			char key[32];
 			bool want;
 
-			snprintf(key, sizeof(key), " %s ", cv.terms[k].term);
+			snprintf(key, sizeof(key), " %s ", sbuf_str(&cv.terms[k].term));
 			want = !cases[i].absent || !strstr(cases[i].absent, key);
 			n_absent += !want;
 			CHECK_AT(cases[i].line, cv.terms[k].present == want, "%s: cost %s present %d",
-				 cases[i].root, cv.terms[k].term, cv.terms[k].present);
-			CHECK_AT(cases[i].line, cv.terms[k].present || cv.terms[k].reason[0],
-				 "%s: cost %s absent without a reason", cases[i].root, cv.terms[k].term);
+				 cases[i].root, sbuf_str(&cv.terms[k].term), cv.terms[k].present);
+			CHECK_AT(cases[i].line, cv.terms[k].present || cv.terms[k].reason.len,
+				 "%s: cost %s absent without a reason", cases[i].root, sbuf_str(&cv.terms[k].term));
 		}
 		CHECK_AT(cases[i].line, !cases[i].absent || n_absent == 3, "%s: %d of %s", cases[i].root,
 			 n_absent, cases[i].absent);
+		coverage_release(&cv);
 		platform_release(&p);
 	}
 	model_registry_release(&reg);
@@ -270,13 +273,14 @@ TEST(coverage_without_models)
 		return;
 	}
 	coverage_compute(&p, &reg, &cv);
-	CHECK_STR(cv.model, "");
-	CHECK_CONTAINS(cv.model_why, "no model matches this machine");
+	CHECK_STR(sbuf_str(&cv.model), "");
+	CHECK_CONTAINS(sbuf_str(&cv.model_why), "no model matches this machine");
 	for (f = 0; f < FACTOR_N; f++) {
 		CHECK_INT(cv.rows[f].quality, VQ_UNAVAILABLE);
-		CHECK(cv.rows[f].remains[0]);
+		CHECK(cv.rows[f].remains.len);
 	}
-	CHECK_STR(cv.verdict, "lost: all five factors");
+	CHECK_STR(sbuf_str(&cv.verdict), "lost: all five factors");
+	coverage_release(&cv);
 	platform_release(&p);
 	model_registry_release(&reg);
 }
@@ -306,22 +310,23 @@ TEST(coverage_xen_dom0_core_pmu_is_not_per_domain)
 	p.hv.xen_dom0 = true;
 	snprintf(p.hv.xen_pmu_mode, sizeof(p.hv.xen_pmu_mode), "self");
 	coverage_compute(&p, &reg, &cv);
-	CHECK_STR(cv.model, "skx");
+	CHECK_STR(sbuf_str(&cv.model), "skx");
 	for (f = 0; f < FACTOR_N; f++) {
 		CHECK_INT(cv.rows[f].quality, VQ_UNAVAILABLE);
-		CHECK_CONTAINS(cv.rows[f].note, "counts dom0's own vCPUs");
-		CHECK(cv.rows[f].remains[0]);
+		CHECK_CONTAINS(sbuf_str(&cv.rows[f].note), "counts dom0's own vCPUs");
+		CHECK(cv.rows[f].remains.len);
 		/* the IMC and the queue trackers are uncore: no pmu_mode reaches them */
 		if (f != FACTOR_IMC && f != FACTOR_QUEUE)
-			CHECK_CONTAINS(cv.rows[f].note, "pmu_mode is 'self'");
+			CHECK_CONTAINS(sbuf_str(&cv.rows[f].note), "pmu_mode is 'self'");
 	}
-	CHECK_CONTAINS(cv.rows[FACTOR_IMC].note, "dom0 has no uncore PMU");
+	CHECK_CONTAINS(sbuf_str(&cv.rows[FACTOR_IMC].note), "dom0 has no uncore PMU");
 	/* no core event stands in for the trackers (CPI is every kind of stall) */
-	CHECK_CONTAINS(cv.rows[FACTOR_QUEUE].note, "no core event counts them");
-	CHECK(!strstr(cv.rows[FACTOR_QUEUE].note, "pmu_mode"));
-	CHECK_CONTAINS(cv.rows[FACTOR_LLC].note, "xl psr-cmt-show");
-	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].remains, "xl vcpu-list");
-	CHECK_STR(cv.verdict, "lost: all five factors");
+	CHECK_CONTAINS(sbuf_str(&cv.rows[FACTOR_QUEUE].note), "no core event counts them");
+	CHECK(!strstr(sbuf_str(&cv.rows[FACTOR_QUEUE].note), "pmu_mode"));
+	CHECK_CONTAINS(sbuf_str(&cv.rows[FACTOR_LLC].note), "xl psr-cmt-show");
+	CHECK_CONTAINS(sbuf_str(&cv.rows[FACTOR_LOCALITY].remains), "xl vcpu-list");
+	CHECK_STR(sbuf_str(&cv.verdict), "lost: all five factors");
+	coverage_release(&cv);
 	platform_release(&p);
 	model_registry_release(&reg);
 }
@@ -345,15 +350,16 @@ TEST(coverage_xen_pv_dom0_says_what_would_enable_it)
 		return;
 	}
 	coverage_compute(&p, &reg, &cv);
-	CHECK_STR(cv.model, "software");
-	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].note, "Xen has no vPMU");
-	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].note, "add vpmu=1 to Xen's command line");
-	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].note, "xl info -n");
-	CHECK_CONTAINS(cv.rows[FACTOR_LOCALITY].remains, "xl vcpu-list");
+	CHECK_STR(sbuf_str(&cv.model), "software");
+	CHECK_CONTAINS(sbuf_str(&cv.rows[FACTOR_LOCALITY].note), "Xen has no vPMU");
+	CHECK_CONTAINS(sbuf_str(&cv.rows[FACTOR_LOCALITY].note), "add vpmu=1 to Xen's command line");
+	CHECK_CONTAINS(sbuf_str(&cv.rows[FACTOR_LOCALITY].note), "xl info -n");
+	CHECK_CONTAINS(sbuf_str(&cv.rows[FACTOR_LOCALITY].remains), "xl vcpu-list");
 	CHECK(!p.topo.from_xen);
-	CHECK_CONTAINS(p.hv.xen_info_reason, "xl/info-n.txt");
+	CHECK_CONTAINS(sbuf_str(&p.hv.xen_info_reason), "xl/info-n.txt");
 	CHECK_INT(cv.rows[FACTOR_SHARING].quality, VQ_UNAVAILABLE);
-	CHECK_CONTAINS(cv.rows[FACTOR_SHARING].note, "HITM");
+	CHECK_CONTAINS(sbuf_str(&cv.rows[FACTOR_SHARING].note), "HITM");
+	coverage_release(&cv);
 	platform_release(&p);
 	model_registry_release(&reg);
 }

@@ -895,7 +895,7 @@ TEST(xen_psr_attaches_reads_and_detaches_its_own)
 
 	snprintf(root, sizeof(root), "%s", test_data("root/xen-dom0"));
 	fake_platform(&p);
-	snprintf(p.hv.xen_cmdline, sizeof(p.hv.xen_cmdline), "psr=cmt");
+	sbuf_set(&p.hv.xen_cmdline, "psr=cmt");
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.root = root;
 	ctx.plat = &p;
@@ -917,8 +917,8 @@ TEST(xen_psr_attaches_reads_and_detaches_its_own)
 
 	/* no psr=cmt: no xl psr command at all */
 	r.log[0] = '\0';
-	p.hv.xen_cmdline[0] = '\0';
-	snprintf(p.hv.xen_cmdline, sizeof(p.hv.xen_cmdline), "dom0_mem=2048M");
+	sbuf_reset(&p.hv.xen_cmdline);
+	sbuf_set(&p.hv.xen_cmdline, "dom0_mem=2048M");
 	memset(&l, 0, sizeof(l));
 	CHECK_INT(hv_xen_scan(&ctx, &l, &err), 0);
 	CHECK_STR(r.log, "");
@@ -926,6 +926,7 @@ TEST(xen_psr_attaches_reads_and_detaches_its_own)
 	if (vm)
 		CHECK_CONTAINS(vm->psr_reason, "psr=cmt");
 	hv_vm_list_release(&l);
+	sbuf_release(&p.hv.xen_cmdline);
 }
 
 /*
@@ -949,7 +950,7 @@ TEST(xen_psr_run_attaches_once_and_detaches_at_the_end)
 
 	snprintf(root, sizeof(root), "%s", test_data("root/xen-dom0"));
 	fake_platform(&p);
-	snprintf(p.hv.xen_cmdline, sizeof(p.hv.xen_cmdline), "psr=cmt");
+	sbuf_set(&p.hv.xen_cmdline, "psr=cmt");
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.root = root;
 	ctx.plat = &p;
@@ -970,6 +971,7 @@ TEST(xen_psr_run_attaches_once_and_detaches_at_the_end)
 	r.log[0] = '\0';
 	hv_xen_psr_stop(ctx.xen_psr_run, &ctx);
 	CHECK_STR(r.log, "cmt-detach 0;cmt-detach 3;");
+	sbuf_release(&p.hv.xen_cmdline);
 }
 
 /* libvirt's domain state from its status XML, for the pid it names (libvirt's format). */

@@ -44,10 +44,12 @@ static void roundtrip(int line, const char *root)
 			 sbuf_str(&direct), sbuf_str(&back));
 		CHECK_STR_AT(line, q.root, p.root);
 		platform_release(&q);
+		coverage_release(&cq);
 	} else {
 		CHECK_AT(line, 0, "%s: %s", root, err.msg);
 	}
 	jv_release(&v);
+	coverage_release(&cv);
 	platform_release(&p);
 	sbuf_release(&direct);
 	sbuf_release(&doc);

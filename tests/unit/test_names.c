@@ -135,13 +135,11 @@ TEST(pmu_name_of_name_max_bytes_is_held_whole)
 }
 
 /*
- * Text the probe reads that is longer than its field (a CPU model name in
- * /proc/cpuinfo, a DMI product name) is cut before the first character
- * that does not fit whole: 100 "é" (200 bytes) into a 128-byte field keep
- * 63 (126 bytes), where a byte cut kept 127 bytes ending in half of one;
- * 40 "ü" (80 bytes) into 64 keep 31.
+ * Text the probe reads that is longer than its old field (a CPU model name
+ * in /proc/cpuinfo, a DMI product name) is kept whole: 100 "é" (200 bytes),
+ * where a 128-byte field kept 63, and 40 "ü" (80 bytes), where 64 kept 31.
  */
-TEST(probe_text_longer_than_its_field_is_cut_at_a_character)
+TEST(probe_text_longer_than_its_old_field_is_kept_whole)
 {
 	char dir[] = "/tmp/vp-test-utf8-XXXXXX";
 	const char *parts[] = { "proc", "sys", "sys/class", "sys/class/dmi", "sys/class/dmi/id" };
@@ -171,12 +169,12 @@ TEST(probe_text_longer_than_its_field_is_cut_at_a_character)
 	sbuf_release(&sb);
 
 	CHECK_INT(platform_probe(&plat, dir, &err), 0);
-	CHECK_INT((int)sizeof(plat.cpu.model_name), 128);
-	CHECK_AT(__LINE__, repeated(plat.cpu.model_name, "\xc3\xa9", 63), "model name '%s' (%zu bytes)",
-		 plat.cpu.model_name, strlen(plat.cpu.model_name));
-	CHECK_INT((int)sizeof(plat.hv.dmi_product), 64);
-	CHECK_AT(__LINE__, repeated(plat.hv.dmi_product, "\xc3\xbc", 31), "DMI product '%s' (%zu bytes)",
-		 plat.hv.dmi_product, strlen(plat.hv.dmi_product));
+	CHECK_AT(__LINE__, repeated(sbuf_str(&plat.cpu.model_name), "\xc3\xa9", 100),
+		 "model name '%s' (%zu bytes)", sbuf_str(&plat.cpu.model_name),
+		 strlen(sbuf_str(&plat.cpu.model_name)));
+	CHECK_AT(__LINE__, repeated(sbuf_str(&plat.hv.dmi_product), "\xc3\xbc", 40),
+		 "DMI product '%s' (%zu bytes)", sbuf_str(&plat.hv.dmi_product),
+		 strlen(sbuf_str(&plat.hv.dmi_product)));
 	platform_release(&plat);
 	p = xasprintf("rm -rf '%s'", dir);
 	CHECK_INT(system(p), 0);
@@ -218,13 +216,11 @@ TEST(libpfm4_pmu_names_fit_their_fields)
 }
 
 /*
- * The coverage of a model whose texts are longer than their fields (a
- * factor's description into the 256-byte desc, an event's into the
- * 160-byte input desc): cut before the first character that does not fit
- * whole, 127 of 200 "é" (254 bytes) and 79 (158 bytes), where vsnprintf
- * kept 255 and 159 bytes ending in half of one.
+ * The coverage of a model whose texts are longer than their old fields (a
+ * factor's description, 200 "é" = 400 bytes, where desc held 256; an
+ * event's, where the input desc held 160) keeps them whole.
  */
-TEST(coverage_text_longer_than_its_field_is_cut_at_a_character)
+TEST(coverage_text_longer_than_its_old_field_is_kept_whole)
 {
 	char dir[] = "/tmp/vp-test-cov-XXXXXX";
 	struct sbuf m = SBUF_INIT, e = SBUF_INIT;
@@ -257,17 +253,15 @@ TEST(coverage_text_longer_than_its_field_is_cut_at_a_character)
 		CHECK_AT(__LINE__, 0, "%s", err.msg);
 	} else {
 		coverage_compute(&p, &reg, &cv);
-		CHECK_STR(cv.model, "t");
+		CHECK_STR(sbuf_str(&cv.model), "t");
 		r = &cv.rows[FACTOR_LOCALITY];
-		CHECK_INT((int)sizeof(r->desc), 256);
-		CHECK_AT(__LINE__, repeated(r->desc, "\xc3\xa9", 127), "desc (%zu bytes)",
-			 strlen(r->desc));
+		CHECK_AT(__LINE__, repeated(sbuf_str(&r->desc), "\xc3\xa9", 200), "desc (%zu bytes)",
+			 strlen(sbuf_str(&r->desc)));
 		CHECK_INT(r->n_inputs, 1);
-		if (r->n_inputs == 1) {
-			CHECK_INT((int)sizeof(r->inputs[0].desc), 160);
-			CHECK_AT(__LINE__, repeated(r->inputs[0].desc, "\xc3\xa9", 79),
-				 "input desc (%zu bytes)", strlen(r->inputs[0].desc));
-		}
+		if (r->n_inputs == 1)
+			CHECK_AT(__LINE__, repeated(sbuf_str(&r->inputs[0].desc), "\xc3\xa9", 200),
+				 "input desc (%zu bytes)", strlen(sbuf_str(&r->inputs[0].desc)));
+		coverage_release(&cv);
 		platform_release(&p);
 	}
 	model_registry_release(&reg);
@@ -277,21 +271,24 @@ TEST(coverage_text_longer_than_its_field_is_cut_at_a_character)
 }
 
 /*
- * A list longer than its field (libpfm4's active tables on a machine with
- * many uncore PMUs) keeps whole names and says how many it left out.
+ * A list (libpfm4's active tables on a machine with many uncore PMUs) keeps
+ * every name whole: 40 names of 12 bytes and their separators make 518
+ * bytes, more than the 256-byte field that held them before.
  */
-TEST(a_joined_list_keeps_whole_names)
+TEST(a_joined_list_keeps_every_name)
 {
 	const char *items[] = { "perf", "perf_raw", "skx", "skx_unc_cha0", "skx_unc_cha1" };
-	char small[40], big[256];
+	const char *many[40];
+	struct sbuf sb = SBUF_INIT;
+	size_t i;
 
-	plat_join(big, sizeof(big), items, 5);
-	CHECK_STR(big, "perf, perf_raw, skx, skx_unc_cha0, skx_unc_cha1");
-	/* "perf, perf_raw, skx" (19) + ", and 2 more" (12) fits 39; one more name does not */
-	plat_join(small, sizeof(small), items, 5);
-	CHECK_STR(small, "perf, perf_raw, skx, and 2 more");
-	plat_join(small, 12, items, 5);
-	CHECK_STR(small, "and 5 more");
-	plat_join(small, sizeof(small), items, 0);
-	CHECK_STR(small, "");
+	plat_join(&sb, items, 5);
+	CHECK_STR(sbuf_str(&sb), "perf, perf_raw, skx, skx_unc_cha0, skx_unc_cha1");
+	for (i = 0; i < 40; i++)
+		many[i] = "skx_unc_cha0";
+	plat_join(&sb, many, 40);
+	CHECK_INT((int)sb.len, 40 * 12 + 39 * 2);
+	plat_join(&sb, items, 0);
+	CHECK_STR(sbuf_str(&sb), "");
+	sbuf_release(&sb);
 }

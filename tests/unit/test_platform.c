@@ -81,11 +81,11 @@ TEST(platform_skx_2s)
 	CHECK_INT(p.cpu.family, 6);
 	CHECK_INT(p.cpu.model, 0x55);
 	CHECK_INT(p.cpu.stepping, 4);
-	CHECK_STR(p.cpu.model_name, "Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz");
+	CHECK_STR(sbuf_str(&p.cpu.model_name), "Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz");
 	CHECK_STR(p.cpu.arch, "x86_64");
 	CHECK_INT(p.cpu.n_cpus_listed, 16);
 	CHECK_STR(p.cpu.pfm_pmu, "skx");
-	CHECK_STR(p.cpu.pfm_active, "");
+	CHECK_STR(sbuf_str(&p.cpu.pfm_active), "");
 	CHECK(!p.cpu.flag_hypervisor);
 	CHECK(p.cpu.flag_cqm_llc);
 	CHECK(p.cpu.flag_cqm_mbm);
@@ -93,14 +93,14 @@ TEST(platform_skx_2s)
 	CHECK_INT(p.hv.kind, HV_NONE);
 	CHECK_STR(p.hv.signature, "");
 	CHECK_STR(p.hv.sys_type, "");
-	CHECK_STR(p.hv.dmi_vendor, "Supermicro");
-	CHECK_STR(p.hv.dmi_product, "SYS-6029P-TRT");
+	CHECK_STR(sbuf_str(&p.hv.dmi_vendor), "Supermicro");
+	CHECK_STR(sbuf_str(&p.hv.dmi_product), "SYS-6029P-TRT");
 	CHECK(!p.hv.xen_dom0);
 	CHECK_INT(p.hv.n_qemu, 1);
 	CHECK_INT(p.hv.n_qemu_kvm, 1);
 	CHECK_INT(p.hv.n_qemu_tcg, 0);
 	CHECK_INT(p.hv.role, ROLE_HOST);
-	CHECK_CONTAINS(p.hv.role_reason, "1 QEMU process (pid 4242)");
+	CHECK_CONTAINS(sbuf_str(&p.hv.role_reason), "1 QEMU process (pid 4242)");
 	/* topology */
 	CHECK(p.topo.known);
 	CHECK_INT(p.topo.n_cpus, 16);
@@ -140,14 +140,14 @@ TEST(platform_skx_2s)
 		CHECK_STR(fmt_list(&p.topo.llc[0].cpus), "0-3,8-11");
 		CHECK_STR(fmt_list(&p.topo.llc[1].cpus), "4-7,12-15");
 	}
-	CHECK_STR(p.topo.hwloc_note, "");  /* hwloc is asked live only */
+	CHECK_STR(sbuf_str(&p.topo.hwloc_note), "");  /* hwloc is asked live only */
 	/* PMUs: 8 plain + 20 CHA + 6 IMC + 3 UPI */
 	CHECK(p.pmus_known);
 	CHECK_INT(p.n_pmus, 37);
 	CHECK(p.core_pmu);
 	CHECK_STR(p.core_pmu_name, "cpu");
-	CHECK_STR(p.core_pmu_reason, "");
-	CHECK_CONTAINS(p.kernel_pmu_line, "Performance Events: PEBS fmt3+, Skylake events");
+	CHECK_STR(sbuf_str(&p.core_pmu_reason), "");
+	CHECK_CONTAINS(sbuf_str(&p.kernel_pmu_line), "Performance Events: PEBS fmt3+, Skylake events");
 	CHECK_INT(p.n_families, 11);
 	pi = platform_find_pmu(&p, "cpu");
 	CHECK(pi && pi->cls == PMU_CORE && pi->type == 4 && pi->cpumask.n == 0);
@@ -191,9 +191,9 @@ TEST(platform_skx_2s)
 	CHECK(p.perm.resctrl_llc_occupancy);
 	CHECK(p.perm.resctrl_mbm_total);
 	CHECK(p.perm.resctrl_mbm_local);
-	CHECK_STR(p.perm.resctrl_features, "llc_occupancy, mbm_total_bytes, mbm_local_bytes");
+	CHECK_STR(sbuf_str(&p.perm.resctrl_features), "llc_occupancy, mbm_total_bytes, mbm_local_bytes");
 	CHECK(p.perm.cgroup_v2);
-	CHECK_STR(p.perm.cgroup_root, "/sys/fs/cgroup");
+	CHECK_STR(sbuf_str(&p.perm.cgroup_root), "/sys/fs/cgroup");
 	CHECK(!p.perm.cgroup_v1);
 	platform_release(&p);
 }
@@ -209,12 +209,12 @@ TEST(platform_zen3_2s)
 	CHECK_INT(p.cpu.family, 0x19);
 	CHECK_INT(p.cpu.model, 0x01);
 	CHECK_INT(p.cpu.stepping, 1);
-	CHECK_STR(p.cpu.model_name, "AMD EPYC 7313 16-Core Processor");
+	CHECK_STR(sbuf_str(&p.cpu.model_name), "AMD EPYC 7313 16-Core Processor");
 	CHECK_STR(p.cpu.pfm_pmu, "amd64_fam19h_zen3");
 	CHECK_INT(p.hv.kind, HV_NONE);
 	CHECK_INT(p.hv.role, ROLE_NATIVE);
 	CHECK_INT(p.hv.n_qemu, 0);
-	CHECK_STR(p.hv.dmi_product, "PowerEdge R7525");
+	CHECK_STR(sbuf_str(&p.hv.dmi_product), "PowerEdge R7525");
 	CHECK_INT(p.topo.n_cpus, 16);
 	CHECK_INT(p.topo.n_packages, 2);
 	CHECK_INT(p.topo.n_cores, 8);
@@ -248,7 +248,7 @@ TEST(platform_zen3_2s)
 		CHECK_STR(pi->family, "amd_iommu");
 	pi = platform_find_pmu(&p, "ibs_op");
 	CHECK(pi && pi->cls == PMU_OTHER && pi->type == 11);
-	CHECK_CONTAINS(p.kernel_pmu_line, "Fam17h+ core perfctr");
+	CHECK_CONTAINS(sbuf_str(&p.kernel_pmu_line), "Fam17h+ core perfctr");
 	CHECK(p.perm.known);
 	CHECK_INT(p.perm.paranoid, 2);
 	CHECK(!p.perm.is_root);
@@ -257,9 +257,9 @@ TEST(platform_zen3_2s)
 	CHECK(p.perm.resctrl_supported);
 	CHECK(!p.perm.resctrl_mounted);
 	CHECK(!p.perm.resctrl_llc_occupancy);
-	CHECK_CONTAINS(p.perm.resctrl_reason, "not mounted");
+	CHECK_CONTAINS(sbuf_str(&p.perm.resctrl_reason), "not mounted");
 	CHECK(p.perm.cgroup_v2);
-	CHECK_STR(p.perm.cgroup_root, "/sys/fs/cgroup/unified");
+	CHECK_STR(sbuf_str(&p.perm.cgroup_root), "/sys/fs/cgroup/unified");
 	CHECK(p.perm.cgroup_v1);
 	platform_release(&p);
 }
@@ -276,10 +276,10 @@ TEST(platform_nhm_ep)
 	CHECK_INT(p.cpu.family, 6);
 	CHECK_INT(p.cpu.model, 0x1a);
 	CHECK_INT(p.cpu.stepping, 5);
-	CHECK_STR(p.cpu.model_name, "Intel(R) Xeon(R) CPU           X5570  @ 2.93GHz");
+	CHECK_STR(sbuf_str(&p.cpu.model_name), "Intel(R) Xeon(R) CPU           X5570  @ 2.93GHz");
 	CHECK_STR(p.cpu.pfm_pmu, "nhm");
 	CHECK_INT(p.hv.role, ROLE_NATIVE);
-	CHECK_STR(p.hv.dmi_vendor, "HP");
+	CHECK_STR(sbuf_str(&p.hv.dmi_vendor), "HP");
 	CHECK_INT(p.topo.n_cpus, 16);
 	CHECK_INT(p.topo.n_packages, 2);
 	CHECK_INT(p.topo.n_cores, 8);
@@ -296,15 +296,15 @@ TEST(platform_nhm_ep)
 	}
 	fm = fam(&p, "uncore");
 	CHECK(fm && fm->n_instances == 1);
-	CHECK_CONTAINS(p.kernel_pmu_line, "Nehalem events");
+	CHECK_CONTAINS(sbuf_str(&p.kernel_pmu_line), "Nehalem events");
 	CHECK_INT(p.perm.paranoid, 1);
 	CHECK(p.perm.is_root);
 	CHECK(!p.perm.resctrl_supported);
-	CHECK_CONTAINS(p.perm.resctrl_reason, "not in /proc/filesystems");
-	CHECK_CONTAINS(p.perm.resctrl_reason, "cqm_occup_llc");
+	CHECK_CONTAINS(sbuf_str(&p.perm.resctrl_reason), "not in /proc/filesystems");
+	CHECK_CONTAINS(sbuf_str(&p.perm.resctrl_reason), "cqm_occup_llc");
 	CHECK(!p.perm.cgroup_v2);
 	CHECK(p.perm.cgroup_v1);
-	CHECK_CONTAINS(p.perm.cgroup_reason, "no cgroup2 mount");
+	CHECK_CONTAINS(sbuf_str(&p.perm.cgroup_reason), "no cgroup2 mount");
 	platform_release(&p);
 }
 
@@ -322,8 +322,8 @@ TEST(platform_kvm_guest_vpmu)
 	CHECK_INT(p.hv.kind, HV_KVM);
 	CHECK_STR(p.hv.signature, "KVMKVMKVM");
 	CHECK_INT(p.hv.role, ROLE_GUEST);
-	CHECK_CONTAINS(p.hv.role_reason, "KVMKVMKVM");
-	CHECK_STR(p.hv.dmi_vendor, "QEMU");
+	CHECK_CONTAINS(sbuf_str(&p.hv.role_reason), "KVMKVMKVM");
+	CHECK_STR(sbuf_str(&p.hv.dmi_vendor), "QEMU");
 	CHECK_INT(p.topo.n_cpus, 4);
 	CHECK_INT(p.topo.n_packages, 1);
 	CHECK_INT(p.topo.n_cores, 4);
@@ -366,12 +366,12 @@ TEST(platform_kvm_guest_novpmu)
 	CHECK_INT(topology_node_index(&p.topo, 0), 0);
 	CHECK_INT(topology_node_index(&p.topo, 1), -1);
 	CHECK(p.topo.distance == NULL);
-	CHECK(p.topo.distance_reason[0]);
-	CHECK_CONTAINS(p.topo.node_note, "kernel without NUMA");
+	CHECK(p.topo.distance_reason.len);
+	CHECK_CONTAINS(sbuf_str(&p.topo.node_note), "kernel without NUMA");
 	CHECK_INT(p.n_pmus, 6);
 	CHECK(!p.core_pmu);
 	CHECK_STR(p.core_pmu_name, "");
-	CHECK_CONTAINS(p.core_pmu_reason, "PMU not available due to virtualization");
+	CHECK_CONTAINS(sbuf_str(&p.core_pmu_reason), "PMU not available due to virtualization");
 	platform_release(&p);
 }
 
@@ -388,7 +388,7 @@ TEST(platform_arm_n1)
 	CHECK_INT(p.cpu.family, 0x41);
 	CHECK_INT(p.cpu.model, 0xd0c);
 	CHECK_INT(p.cpu.stepping, 1);
-	CHECK_STR(p.cpu.model_name, "Neoverse N1");
+	CHECK_STR(sbuf_str(&p.cpu.model_name), "Neoverse N1");
 	CHECK_INT(p.cpu.n_cpus_listed, 4);
 	CHECK_STR(p.cpu.pfm_pmu, "arm_n1");
 	CHECK_INT(p.hv.kind, HV_NONE);
@@ -413,15 +413,15 @@ TEST(platform_xen_pv_dom0)
 	CHECK_INT(p.hv.kind, HV_XEN);
 	CHECK_STR(p.hv.signature, "XenVMMXenVMM");
 	CHECK_STR(p.hv.sys_type, "xen");
-	CHECK_STR(p.hv.sys_properties, "xen-3.0-x86_64 hvm-3.0-x86_32 hvm-3.0-x86_64");
+	CHECK_STR(sbuf_str(&p.hv.sys_properties), "xen-3.0-x86_64 hvm-3.0-x86_32 hvm-3.0-x86_64");
 	CHECK(p.hv.xen_dom0);
 	CHECK_STR(p.hv.xen_caps, "control_d");
 	CHECK_INT(p.hv.role, ROLE_HOST);
-	CHECK_CONTAINS(p.hv.role_reason, "Xen dom0");
+	CHECK_CONTAINS(sbuf_str(&p.hv.role_reason), "Xen dom0");
 	CHECK_STR(p.hv.xen_pmu_mode, "");
-	CHECK_CONTAINS(p.hv.xen_pmu_reason, "'/sys/hypervisor/pmu/pmu_mode': No such file or directory");
+	CHECK_CONTAINS(sbuf_str(&p.hv.xen_pmu_reason), "'/sys/hypervisor/pmu/pmu_mode': No such file or directory");
 	CHECK(!p.core_pmu);
-	CHECK_CONTAINS(p.core_pmu_reason, "unsupported p6 CPU model 1 no PMU driver");
+	CHECK_CONTAINS(sbuf_str(&p.core_pmu_reason), "unsupported p6 CPU model 1 no PMU driver");
 	CHECK_INT(p.n_pmus, 3);
 	platform_release(&p);
 }
@@ -437,7 +437,7 @@ TEST(platform_qemu_in_kvm)
 	CHECK_INT(p.hv.n_qemu_tcg, 1);
 	CHECK_INT(p.hv.n_qemu_kvm, 1);
 	CHECK_INT(p.hv.role, ROLE_HOST);
-	CHECK_STR(p.hv.role_reason,
+	CHECK_STR(sbuf_str(&p.hv.role_reason),
 		  "2 QEMU processes (pid 777, 778): 1 KVM, 1 TCG; itself a KVM guest");
 	platform_release(&p);
 }
@@ -480,7 +480,7 @@ TEST(platform_broken_tree)
 	if (probe_tree(&p, "broken"))
 		return;
 	CHECK(!p.cpu.known);
-	CHECK_CONTAINS(p.cpu.reason, "cpu family");
+	CHECK_CONTAINS(sbuf_str(&p.cpu.reason), "cpu family");
 	CHECK_STR(p.cpu.vendor, "GenuineIntel");
 	CHECK_INT(p.cpu.family, -1);
 	CHECK_INT(p.cpu.model, 85);
@@ -500,22 +500,22 @@ TEST(platform_broken_tree)
 	CHECK(p.topo.nodes[0].mem_known);
 	CHECK(!p.topo.nodes[1].mem_known);
 	CHECK(p.topo.distance == NULL);
-	CHECK_CONTAINS(p.topo.distance_reason, "node1/distance");
+	CHECK_CONTAINS(sbuf_str(&p.topo.distance_reason), "node1/distance");
 	CHECK_INT(p.topo.n_llc, 0);
-	CHECK(p.topo.llc_reason[0]);
+	CHECK(p.topo.llc_reason.len);
 	CHECK(!p.pmus_known);
 	CHECK_INT(p.n_pmus, 0);
 	CHECK(!p.core_pmu);
-	CHECK_CONTAINS(p.pmus_reason, "cannot open directory '/sys/bus/event_source/devices'");
-	CHECK(!strstr(p.pmus_reason, "tests/data"));  /* the root is stripped from reasons */
+	CHECK_CONTAINS(sbuf_str(&p.pmus_reason), "cannot open directory '/sys/bus/event_source/devices'");
+	CHECK(!strstr(sbuf_str(&p.pmus_reason), "tests/data"));  /* the root is stripped from reasons */
 	CHECK_INT(p.perm.paranoid, INT_MIN);
-	CHECK_CONTAINS(p.perm.paranoid_reason, "expected an integer, found 'high'");
+	CHECK_CONTAINS(sbuf_str(&p.perm.paranoid_reason), "expected an integer, found 'high'");
 	CHECK(!p.perm.known);
-	CHECK_CONTAINS(p.perm.reason, "lacks Uid or CapEff");
+	CHECK_CONTAINS(sbuf_str(&p.perm.reason), "lacks Uid or CapEff");
 	CHECK(p.perm.resctrl_supported);
 	CHECK(p.perm.resctrl_mounted);
-	CHECK_STR(p.perm.resctrl_features, "");
-	CHECK_CONTAINS(p.perm.resctrl_reason, "without L3 monitoring");
+	CHECK_STR(sbuf_str(&p.perm.resctrl_features), "");
+	CHECK_CONTAINS(sbuf_str(&p.perm.resctrl_reason), "without L3 monitoring");
 	CHECK(!p.perm.cgroup_v2);
 	platform_release(&p);
 }
@@ -530,7 +530,7 @@ TEST(platform_local_capture)
 	CHECK_STR(p.cpu.vendor, "AuthenticAMD");
 	CHECK_INT(p.cpu.family, 0x19);
 	CHECK_INT(p.cpu.model, 1);
-	CHECK_STR(p.cpu.model_name, "AMD EPYC");
+	CHECK_STR(sbuf_str(&p.cpu.model_name), "AMD EPYC");
 	CHECK_STR(p.cpu.pfm_pmu, "amd64_fam19h_zen3");
 	CHECK(p.cpu.flag_hypervisor);
 	CHECK_INT(p.hv.kind, HV_KVM);
@@ -544,12 +544,12 @@ TEST(platform_local_capture)
 		CHECK_U64(p.topo.llc[0].size, KB(32768));
 	CHECK(p.pmus_known);
 	CHECK(!p.core_pmu);
-	CHECK_CONTAINS(p.core_pmu_reason, "PMU not available due to virtualization");
+	CHECK_CONTAINS(sbuf_str(&p.core_pmu_reason), "PMU not available due to virtualization");
 	CHECK(platform_find_pmu(&p, "software") && platform_find_pmu(&p, "tracepoint"));
 	CHECK_INT(p.perm.paranoid, 2);
 	CHECK(!p.perm.resctrl_supported);
 	CHECK(p.perm.cgroup_v2);
-	CHECK_STR(p.perm.cgroup_root, "/sys/fs/cgroup/unified");
+	CHECK_STR(sbuf_str(&p.perm.cgroup_root), "/sys/fs/cgroup/unified");
 	platform_release(&p);
 }
 
@@ -627,9 +627,9 @@ TEST(platform_bad_roots)
 	}
 	CHECK_INT(platform_probe(&p, dir, &err), 0);
 	CHECK(!p.cpu.known);
-	CHECK_CONTAINS(p.cpu.reason, "cannot open '/proc/cpuinfo'");
+	CHECK_CONTAINS(sbuf_str(&p.cpu.reason), "cannot open '/proc/cpuinfo'");
 	CHECK(!p.topo.known);
-	CHECK(p.topo.reason[0]);
+	CHECK(p.topo.reason.len);
 	CHECK(!p.pmus_known);
 	CHECK(!p.perm.known);
 	CHECK_INT(p.perm.paranoid, INT_MIN);
@@ -658,7 +658,7 @@ TEST(platform_bad_roots)
 		}
 		CHECK_INT(platform_probe(&p, dir, &err), 0);
 		CHECK(!p.topo.known);
-		CHECK_CONTAINS(p.topo.reason, "no online CPUs");
+		CHECK_CONTAINS(sbuf_str(&p.topo.reason), "no online CPUs");
 		platform_release(&p);
 		unlink(path);
 		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu", dir);
@@ -794,10 +794,10 @@ TEST(platform_live)
 	CHECK(p.cpu.known);
 	CHECK(p.topo.known);
 	CHECK_INT(p.topo.n_cpus, sysconf(_SC_NPROCESSORS_ONLN));
-	CHECK_CONTAINS(p.topo.hwloc_note, "hwloc agrees");
-	CHECK_CONTAINS(p.cpu.pfm_active, "perf, perf_raw");
+	CHECK_CONTAINS(sbuf_str(&p.topo.hwloc_note), "hwloc agrees");
+	CHECK_CONTAINS(sbuf_str(&p.cpu.pfm_active), "perf, perf_raw");
 	/* where libpfm4 detected a table, the model table must name the same one */
-	if (strstr(p.cpu.pfm_source, "libpfm4 detection")) {
+	if (strstr(sbuf_str(&p.cpu.pfm_source), "libpfm4 detection")) {
 		const char *t = platform_pfm_name(p.cpu.vendor, p.cpu.family, p.cpu.model,
 						  p.cpu.stepping);
 
@@ -808,7 +808,7 @@ TEST(platform_live)
 		  access("/sys/bus/event_source/devices/cpu_core", F_OK) == 0;
 	CHECK_INT(p.core_pmu, sys_cpu);
 	if (!p.core_pmu)
-		CHECK(p.core_pmu_reason[0]);
+		CHECK(p.core_pmu_reason.len);
 	CHECK_INT(p.perm.is_root, geteuid() == 0);
 	if (p.cpu.flag_hypervisor)
 		CHECK(p.hv.kind != HV_NONE && p.hv.kind != HV_UNKNOWN);
@@ -839,7 +839,7 @@ TEST(platform_xen_topology_from_xl_info)
 	}
 	CHECK(p.hv.xen_dom0);
 	CHECK(p.topo.from_xen);
-	CHECK_STR(p.hv.xen_info_reason, "");
+	CHECK_STR(sbuf_str(&p.hv.xen_info_reason), "");
 	CHECK_INT(p.topo.n_cpus, 2);
 	CHECK_INT(p.topo.n_nodes, 2);
 	CHECK_INT(p.topo.n_packages, 1);
@@ -861,7 +861,7 @@ TEST(platform_xen_topology_from_xl_info)
 		CHECK_INT(p.topo.distance[3], 10);
 	}
 	CHECK_INT(p.topo.n_llc, 0);
-	CHECK_CONTAINS(p.topo.llc_reason, "does not list caches");
+	CHECK_CONTAINS(sbuf_str(&p.topo.llc_reason), "does not list caches");
 	/* dom0's own view, kept as dom0's */
 	CHECK(p.dom0_topo.known && !p.dom0_topo.from_xen);
 	CHECK_INT(p.dom0_topo.n_nodes, 1);
@@ -869,7 +869,7 @@ TEST(platform_xen_topology_from_xl_info)
 	CHECK(platform_local_topo(&p) == &p.dom0_topo);
 	CHECK_STR(p.hv.xen_version, "4.17.5");
 	CHECK_STR(p.hv.xen_scheduler, "credit2");
-	CHECK_STR(p.hv.xen_cmdline, "dom0_mem=2048M,max:2048M console=com1 com1=115200 noreboot "
+	CHECK_STR(sbuf_str(&p.hv.xen_cmdline), "dom0_mem=2048M,max:2048M console=com1 com1=115200 noreboot "
 		  "loglvl=warning");
 	platform_release(&p);
 }
@@ -905,7 +905,7 @@ TEST(platform_xen_info_parse_cases)
 	CHECK_U64(t.nodes[1].mem_free, 2048ull << 20);
 	/* node 1's row lacks its distance to itself: no matrix, and the reason says which */
 	CHECK(t.distance == NULL);
-	CHECK_CONTAINS(t.distance_reason, "node 1 no distance to node 1");
+	CHECK_CONTAINS(sbuf_str(&t.distance_reason), "node 1 no distance to node 1");
 	topology_release(&t);
 
 	CHECK_INT(platform_xen_info_parse("host : x\nnr_cpus : 2\n", &t, NULL, &err), VP_EPARSE);
@@ -937,61 +937,102 @@ TEST(platform_xen_info_parse_cases)
 TEST(platform_xen_boot_options)
 {
 	struct platform p;
-	char v[64], why[512];
+	struct sbuf v = SBUF_INIT, why = SBUF_INIT;
 
 	memset(&p, 0, sizeof(p));
-	snprintf(p.hv.xen_cmdline, sizeof(p.hv.xen_cmdline),
+	sbuf_set(&p.hv.xen_cmdline,
 		 "dom0_mem=2048M vpmu=1 psr=cat psr=cmt,cat noreboot tbuf_size=64");
-	CHECK(platform_xen_option(&p.hv, "vpmu", v, sizeof(v)));
-	CHECK_STR(v, "1");
-	CHECK(platform_xen_option(&p.hv, "psr", v, sizeof(v)));
-	CHECK_STR(v, "cmt,cat");      /* the last one wins, as in Xen */
-	CHECK(platform_xen_option(&p.hv, "noreboot", v, sizeof(v)));
-	CHECK_STR(v, "");
-	CHECK(!platform_xen_option(&p.hv, "vpm", v, sizeof(v)));
-	CHECK(!platform_xen_option(&p.hv, "tbuf", NULL, 0));
+	CHECK(platform_xen_option(&p.hv, "vpmu", &v));
+	CHECK_STR(sbuf_str(&v), "1");
+	CHECK(platform_xen_option(&p.hv, "psr", &v));
+	CHECK_STR(sbuf_str(&v), "cmt,cat");      /* the last one wins, as in Xen */
+	CHECK(platform_xen_option(&p.hv, "noreboot", &v));
+	CHECK_STR(sbuf_str(&v), "");
+	CHECK(!platform_xen_option(&p.hv, "vpm", &v));
+	CHECK(!platform_xen_option(&p.hv, "tbuf", NULL));
 	/* psr=cmt present: PSR can serve */
 	snprintf(p.cpu.vendor, sizeof(p.cpu.vendor), "GenuineIntel");
 	p.cpu.known = true;
-	CHECK(platform_xen_psr(&p, why, sizeof(why)));
-	snprintf(p.hv.xen_cmdline, sizeof(p.hv.xen_cmdline), "psr=cat");
-	CHECK(!platform_xen_psr(&p, why, sizeof(why)));
-	CHECK_CONTAINS(why, "psr=cmt");
+	CHECK(platform_xen_psr(&p, &why));
+	sbuf_set(&p.hv.xen_cmdline, "psr=cat");
+	CHECK(!platform_xen_psr(&p, &why));
+	CHECK_CONTAINS(sbuf_str(&why), "psr=cmt");
 
 	/* the vPMU modes: each reason names what would change it */
 	p.hv.xen_dom0 = true;
 	p.topo.from_xen = true;
 	p.topo.n_cpus = 8;
 	snprintf(p.hv.xen_pmu_mode, sizeof(p.hv.xen_pmu_mode), "self");
-	platform_xen_pmu_why(&p, why, sizeof(why));
-	CHECK_CONTAINS(why, "pmu_mode is 'self'");
-	CHECK_CONTAINS(why, "echo all > /sys/hypervisor/pmu/pmu_mode");
-	CHECK_CONTAINS(why, "takes the vPMU from every guest");
-	CHECK_CONTAINS(why, "vmmprof never switches it");
-	CHECK_CONTAINS(why, "dom0_max_vcpus=8 dom0_vcpus_pin");
+	platform_xen_pmu_why(&p, &why);
+	CHECK_CONTAINS(sbuf_str(&why), "pmu_mode is 'self'");
+	CHECK_CONTAINS(sbuf_str(&why), "echo all > /sys/hypervisor/pmu/pmu_mode");
+	CHECK_CONTAINS(sbuf_str(&why), "takes the vPMU from every guest");
+	CHECK_CONTAINS(sbuf_str(&why), "vmmprof never switches it");
+	CHECK_CONTAINS(sbuf_str(&why), "dom0_max_vcpus=8 dom0_vcpus_pin");
 	snprintf(p.hv.xen_pmu_mode, sizeof(p.hv.xen_pmu_mode), "all");
-	platform_xen_pmu_why(&p, why, sizeof(why));
-	CHECK_CONTAINS(why, "dom0_max_vcpus=8 dom0_vcpus_pin");
-	CHECK(!strstr(why, "does not apportion"));
+	platform_xen_pmu_why(&p, &why);
+	CHECK_CONTAINS(sbuf_str(&why), "dom0_max_vcpus=8 dom0_vcpus_pin");
+	CHECK(!strstr(sbuf_str(&why), "does not apportion"));
 	/* 'all': dom0 with 2 vCPUs on 8 pCPUs, no dom0_vcpus_pin: not pinned 1:1 */
-	snprintf(p.hv.xen_cmdline, sizeof(p.hv.xen_cmdline), "vpmu=1 dom0=pvh,msr-relaxed");
+	sbuf_set(&p.hv.xen_cmdline, "vpmu=1 dom0=pvh,msr-relaxed");
 	cpulist_parse(&p.dom0_topo.online, "0-1", NULL);
-	platform_xen_pmu_why(&p, why, sizeof(why));
-	CHECK_CONTAINS(why, "dom0 is not pinned 1:1 (2 vCPU(s) on 8 pCPUs, no dom0_vcpus_pin)");
-	CHECK_CONTAINS(why, "dom0=msr-relaxed");
-	CHECK_CONTAINS(why, "a zero count is not evidence");
+	platform_xen_pmu_why(&p, &why);
+	CHECK_CONTAINS(sbuf_str(&why), "dom0 is not pinned 1:1 (2 vCPU(s) on 8 pCPUs, no dom0_vcpus_pin)");
+	CHECK_CONTAINS(sbuf_str(&why), "dom0=msr-relaxed");
+	CHECK_CONTAINS(sbuf_str(&why), "a zero count is not evidence");
 	/* pinned: 8 vCPUs and the option; no msr-relaxed */
-	snprintf(p.hv.xen_cmdline, sizeof(p.hv.xen_cmdline), "vpmu=1 dom0_max_vcpus=8 dom0_vcpus_pin");
+	sbuf_set(&p.hv.xen_cmdline, "vpmu=1 dom0_max_vcpus=8 dom0_vcpus_pin");
 	cpulist_release(&p.dom0_topo.online);
 	cpulist_parse(&p.dom0_topo.online, "0-7", NULL);
-	platform_xen_pmu_why(&p, why, sizeof(why));
-	CHECK_CONTAINS(why, "dom0 has one vCPU pinned on each of the 8 pCPUs");
-	CHECK(!strstr(why, "msr-relaxed"));
-	CHECK(!strstr(why, "does not apportion"));
+	platform_xen_pmu_why(&p, &why);
+	CHECK_CONTAINS(sbuf_str(&why), "dom0 has one vCPU pinned on each of the 8 pCPUs");
+	CHECK(!strstr(sbuf_str(&why), "msr-relaxed"));
+	CHECK(!strstr(sbuf_str(&why), "does not apportion"));
 	cpulist_release(&p.dom0_topo.online);
 	p.hv.xen_pmu_mode[0] = '\0';
-	snprintf(p.hv.xen_pmu_reason, sizeof(p.hv.xen_pmu_reason), "Operation not supported");
-	platform_xen_pmu_why(&p, why, sizeof(why));
-	CHECK_CONTAINS(why, "Operation not supported");
-	CHECK_CONTAINS(why, "add vpmu=1");
+	sbuf_set(&p.hv.xen_pmu_reason, "Operation not supported");
+	platform_xen_pmu_why(&p, &why);
+	CHECK_CONTAINS(sbuf_str(&why), "Operation not supported");
+	CHECK_CONTAINS(sbuf_str(&why), "add vpmu=1");
+	sbuf_release(&v);
+	sbuf_release(&why);
+	platform_release(&p);
+}
+
+/*
+ * platform_copy() is deep: the copy keeps every text, topology and PMU
+ * after the original is released (ASan sees a use after free otherwise),
+ * and a text set on the copy is not the original's.
+ */
+TEST(platform_copy_is_deep)
+{
+	struct platform p, c;
+	struct vp_err err = { 0, "" };
+	char *model_name, *role;
+	int n_pmus, n_nodes;
+
+	if (platform_probe(&p, test_data("root/skx-2s"), &err)) {
+		CHECK_AT(__LINE__, 0, "%s", err.msg);
+		return;
+	}
+	sbuf_set(&p.hv.xen_cmdline, "vpmu=1");
+	platform_copy(&c, &p);
+	model_name = xstrdup(sbuf_str(&p.cpu.model_name));
+	role = xstrdup(sbuf_str(&p.hv.role_reason));
+	n_pmus = p.n_pmus;
+	n_nodes = p.topo.n_nodes;
+	sbuf_set(&c.hv.xen_cmdline, "psr=cmt");
+	CHECK_STR(sbuf_str(&p.hv.xen_cmdline), "vpmu=1");
+	platform_release(&p);
+	CHECK(strlen(model_name) > 0);
+	CHECK_STR(sbuf_str(&c.cpu.model_name), model_name);
+	CHECK_STR(sbuf_str(&c.hv.role_reason), role);
+	CHECK_STR(sbuf_str(&c.hv.xen_cmdline), "psr=cmt");
+	CHECK_INT(c.n_pmus, n_pmus);
+	CHECK_INT(c.topo.n_nodes, n_nodes);
+	CHECK(n_nodes == 2 && c.topo.nodes[1].cpus.n > 0);
+	CHECK(c.n_pmus > 0 && c.pmus[0].name[0]);
+	platform_release(&c);
+	free(model_name);
+	free(role);
 }

@@ -73,7 +73,7 @@ TEST(xen_apportion_possible_only_pinned_in_all_mode)
 	p.topo.from_xen = true;
 	p.topo.n_cpus = 4;
 	snprintf(p.hv.xen_pmu_mode, sizeof(p.hv.xen_pmu_mode), "self");
-	snprintf(p.hv.xen_cmdline, sizeof(p.hv.xen_cmdline), "vpmu=1 dom0_max_vcpus=4 dom0_vcpus_pin");
+	sbuf_set(&p.hv.xen_cmdline, "vpmu=1 dom0_max_vcpus=4 dom0_vcpus_pin");
 	cpulist_parse(&p.dom0_topo.online, "0-3", NULL);
 	CHECK(!xen_apportion_possible(&p, why, sizeof(why)));
 	CHECK_CONTAINS(why, "pmu_mode is 'self'");
@@ -89,9 +89,10 @@ TEST(xen_apportion_possible_only_pinned_in_all_mode)
 	/* pinned again, with msr-relaxed: possible, with the warning */
 	cpulist_release(&p.dom0_topo.online);
 	cpulist_parse(&p.dom0_topo.online, "0-3", NULL);
-	snprintf(p.hv.xen_cmdline, sizeof(p.hv.xen_cmdline),
+	sbuf_set(&p.hv.xen_cmdline,
 		 "vpmu=1 dom0_max_vcpus=4 dom0_vcpus_pin dom0=pvh,msr-relaxed");
 	CHECK(xen_apportion_possible(&p, why, sizeof(why)));
 	CHECK_CONTAINS(why, "a zero count is not evidence");
 	cpulist_release(&p.dom0_topo.online);
+	sbuf_release(&p.hv.xen_cmdline);
 }
