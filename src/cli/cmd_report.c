@@ -485,6 +485,7 @@ static int html_report(struct recording *rec, const struct model *m,
 		       const struct model_avail *av, struct report_sel *sel, const char *path)
 {
 	struct html_plot *plot = html_plot_new(HTML_MAX_BUCKETS);
+	struct html_map *map = NULL;
 	struct rec_total *acc = rec_total_new(rec, m);
 	struct collect_frame fr, total;
 	struct diag_input din;
@@ -507,6 +508,7 @@ static int html_report(struct recording *rec, const struct model *m,
 	if ((rc = sel_check(sel, rec)))
 		goto out;
 	n = html_plot_frames(plot);
+	map = html_map_new(m, av, n);
 	sel->have_t0 = false;
 	for (j = 0; j < n; j++) {
 		if (sel_next(rec, sel, 0, &fr, &err) <= 0) {
@@ -514,6 +516,7 @@ static int html_report(struct recording *rec, const struct model *m,
 			goto out;
 		}
 		html_plot_add(plot, &fr);
+		html_map_add(map, j, &fr);
 		collect_frame_release(&fr);
 	}
 	frame_diag_input(m, av->factor_ok, &rec->plat.topo, rec->have_cal ? &rec->cal : NULL,
@@ -521,7 +524,7 @@ static int html_report(struct recording *rec, const struct model *m,
 	if (diagnose(&din, &res, &err)) {
 		rc = cli_error(&err);
 	} else {
-		report_html(rec, m, av, &din, &res, plot, &page);
+		report_html(rec, m, av, &din, &res, plot, map, &page);
 		diag_result_release(&res);
 	}
 	collect_diag_release(&din);
@@ -540,6 +543,7 @@ out:
 	sbuf_release(&page);
 	collect_frame_release(&total);
 	html_plot_free(plot);
+	html_map_free(map);
 	return rc;
 }
 
@@ -674,8 +678,11 @@ const struct cmd cmd_report = {
 		"whole run.  --csv and --json give one row per\n"
 		"interval and entity; --html writes a self-contained page with charts, at most\n"
 		"1000 points per line: a longer recording is downsampled (a point is the mean\n"
-		"of its intervals, a heatmap cell the node of most of them).  The recording is\n"
-		"read one interval at a time, so memory does not grow with its length.\n"
+		"of its intervals, a heatmap cell the node of most of them), and a placement\n"
+		"map of the host at up to 6 intervals (nodes, caches, cores, each vCPU on its\n"
+		"CPU coloured by its factors' severity, each VM's memory by node).  The\n"
+		"recording is read one interval at a time, so memory does not grow with its\n"
+		"length.\n"
 		"A truncated or damaged file is refused with the reason.  --vm and\n"
 		"--from/--to select VMs and a time window (seconds from the recording's start,\n"
 		"the timeline's t(s) being an interval's end): every form, and the diagnosis,\n"

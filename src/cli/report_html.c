@@ -340,8 +340,20 @@ static void chart(const struct recording *rec, const struct html_plot *p, int f,
 	sbuf_addstr(out, "</svg>\n");
 }
 
+/* Node id's colour: the placement map's (html_node_colour, by position); grey unknown. */
+static const char *node_colour(const struct topology *t, int id)
+{
+	int i;
+
+	for (i = 0; id >= 0 && i < t->n_nodes; i++)
+		if (t->nodes[i].id == id)
+			return html_node_colour[i % 8];
+	return "#ccc";
+}
+
 /* One heatmap row: a vCPU's node per bucket; a bucket it was never in is blank. */
-static void heat_row(const struct html_plot *p, const struct series *vm, const struct series *s,
+static void heat_row(const struct recording *rec, const struct html_plot *p,
+		     const struct series *vm, const struct series *s,
 		     int cell, struct sbuf *out)
 {
 	size_t b;
@@ -368,7 +380,7 @@ static void heat_row(const struct html_plot *p, const struct series *vm, const s
 			continue;
 		}
 		sbuf_addf(out, "<span class=\"c\" style=\"width:%dpx;background:%s\" ",
-			  cell, node >= 0 ? palette[node % 8] : "#ccc");
+			  cell, node_colour(&rec->plat.topo, node));
 		if (end - first <= 1)
 			sbuf_addf(out, "title=\"interval %zu: node %d\"></span>", first + 1, node);
 		else
@@ -401,7 +413,7 @@ static void heatmap(const struct recording *rec, const struct html_plot *p, stru
 			continue;
 		for (k = 0; k < p->n_s; k++)
 			if (p->s[k].vcpu && !strcmp(p->s[k].vm_key, p->s[j].key))
-				heat_row(p, &p->s[j], &p->s[k], cell, out);
+				heat_row(rec, p, &p->s[j], &p->s[k], cell, out);
 	}
 	for (k = 0; k < p->n_s; k++) {
 		bool has_vm = false;
@@ -409,18 +421,18 @@ static void heatmap(const struct recording *rec, const struct html_plot *p, stru
 		for (j = 0; p->s[k].vcpu && j < p->n_s && !has_vm; j++)
 			has_vm = p->s[j].vm && !strcmp(p->s[k].vm_key, p->s[j].key);
 		if (p->s[k].vcpu && !has_vm)
-			heat_row(p, NULL, &p->s[k], cell, out);
+			heat_row(rec, p, NULL, &p->s[k], cell, out);
 	}
 	sbuf_addstr(out, "</table>\n<p>");
 	for (k = 0; k < (size_t)(rec->plat.topo.n_nodes > 0 ? rec->plat.topo.n_nodes : 0); k++)
 		sbuf_addf(out, "<span class=\"c\" style=\"width:10px;background:%s\"></span> node %d &nbsp; ",
-			  palette[rec->plat.topo.nodes[k].id % 8], rec->plat.topo.nodes[k].id);
+			  html_node_colour[k % 8], rec->plat.topo.nodes[k].id);
 	sbuf_addstr(out, "</p>\n");
 }
 
 void report_html(const struct recording *rec, const struct model *m, const struct model_avail *av,
 		 const struct diag_input *in, const struct diag_result *r,
-		 const struct html_plot *p, struct sbuf *out)
+		 const struct html_plot *p, const struct html_map *map, struct sbuf *out)
 {
 	size_t i;
 	int f;
@@ -435,6 +447,24 @@ void report_html(const struct recording *rec, const struct model *m, const struc
 			 ".c{display:inline-block;height:12px;margin-right:1px}.gone{background:#fff;outline:1px dotted #ddd}\n"
 			 "pre{background:#f4f4f4;padding:6px}.na{color:#888}\n"
 			 ".critical{color:#b00;font-weight:bold}.warning{color:#b60}\n"
+			 /* the placement map (report_map.c): n/a grey and dashed, never the colour of ok */
+			 ".map-nodes{display:flex;flex-wrap:wrap;gap:6px;align-items:flex-start}"
+			 ".snap{margin:1em 0;border-top:1px solid #ddd}figcaption{font-weight:bold;margin:4px 0}\n"
+			 ".node-box{fill:#fafbfc;stroke-width:2}.llc-box{fill:#eef2f7;stroke:#b9c3cf}"
+			 ".core-box{fill:#fff;stroke:#c9d1db}.cpu-box{fill:#f6f7f9;stroke:#dde2e8}\n"
+			 ".map-title{font-weight:bold;font-size:13px}.map-small{font-size:9px;fill:#5f6b7a}"
+			 ".map-count{font-size:10px;font-weight:bold;fill:#fff}\n"
+			 "rect.sev-ok{fill:#2e8b57}rect.sev-warning{fill:#d98c00}rect.sev-critical{fill:#c0392b}"
+			 "rect.sev-na{fill:#c4c9d0}.map-agg rect.sev-na{stroke:#6b7280;stroke-dasharray:2 1}"
+			 ".map-agg rect.sev-na+text{fill:#222}\n"
+			 "rect.map-mem-seg.remote{stroke:#c0392b;stroke-width:2}\n"
+			 ".map-key,.map-sev{display:inline-block;width:.9em;height:.9em;vertical-align:middle;"
+			 "margin:0 .2em 0 .5em}.map-key.sev-ok,.map-sev.sev-ok{background:#2e8b57}"
+			 ".map-key.sev-warning,.map-sev.sev-warning{background:#d98c00}"
+			 ".map-key.sev-critical,.map-sev.sev-critical{background:#c0392b}"
+			 ".map-key.sev-na,.map-sev.sev-na{background:#c4c9d0;outline:1px dashed #6b7280}\n"
+			 ".map-vm{display:flex;align-items:center;gap:.5em;font-size:.85em}"
+			 ".map-vm-name{min-width:8em}.map-vm-words{color:#5f6b7a}\n"
 			 "</style></head><body>\n<h1>vmmprof report</h1>\n<p>");
 	esc(out, rec->path);
 	sbuf_addf(out, ": %zu intervals of %.3g s, recorded ", p->n, rec->interval_s);
@@ -520,6 +550,7 @@ void report_html(const struct recording *rec, const struct model *m, const struc
 		chart(rec, p, f, out);
 	}
 	heatmap(rec, p, out);
+	html_map_render(map, rec, out);
 	sbuf_addstr(out, "<h2>Node &times; node traffic</h2>\n<p class=\"na\">");
 	sbuf_addstr(out, "n/a: the traffic matrix needs per-node local/remote counts (uncore home-agent "
 			 "or AMD DF counters, or resctrl MBM); this recording has none.</p>\n");

@@ -3,6 +3,7 @@
 #define VP_REPORT_HTML_H
 
 #include "analysis/diagnose.h"
+#include "cli/report_map.h"
 #include "record/record.h"
 #include "util/sbuf.h"
 
@@ -38,12 +39,13 @@ void html_plot_free(struct html_plot *p);
 
 /*
  * Append the page: the recording's summary, each factor's score or cost over
- * time per VM (SVG), the vCPUs' node per interval as a heatmap, what could
+ * time per VM (SVG), the vCPUs' node per interval as a heatmap, the
+ * placement map at a few intervals (map; report_map.h), what could
  * not be measured, the ranked bottlenecks and the advice.  No script and no
  * external file: it opens anywhere.
  */
 void report_html(const struct recording *rec, const struct model *m, const struct model_avail *av,
 		 const struct diag_input *in, const struct diag_result *r,
-		 const struct html_plot *p, struct sbuf *out);
+		 const struct html_plot *p, const struct html_map *map, struct sbuf *out);
 
 #endif

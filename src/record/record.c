@@ -341,6 +341,36 @@ static enum hv_adapter_id adapter_parse(const char *s)
 	return HVA_NATIVE;
 }
 
+/*
+ * meta topology_cpus "CPU:PACKAGE:CORE,..." (each online CPU; -1 unknown) and
+ * topology_llc "LEVEL:CPULIST;..." (the last-level caches), when the probe
+ * knew them: the HTML report's placement map groups SMT siblings and caches.
+ */
+static int write_cpu_topology(struct rec_writer *w, const struct topology *t, struct vp_err *err)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; t->cpu_package && t->cpu_core && i < t->online.n; i++) {
+		int c = t->online.ids[i];
+
+		if (c >= 0 && c < t->max_cpu)
+			sbuf_addf(&sb, "%s%d:%d:%d", sb.len ? "," : "", c, t->cpu_package[c], t->cpu_core[c]);
+	}
+	if (sb.len)
+		ret = put_meta(w->db, "topology_cpus", sbuf_str(&sb), w->path, err);
+	sbuf_reset(&sb);
+	for (i = 0; !ret && i < (size_t)(t->n_llc > 0 ? t->n_llc : 0); i++) {
+		sbuf_addf(&sb, "%s%d:", i ? ";" : "", t->llc[i].level);
+		cpulist_format(&t->llc[i].cpus, &sb);
+	}
+	if (!ret && sb.len)
+		ret = put_meta(w->db, "topology_llc", sbuf_str(&sb), w->path, err);
+	sbuf_release(&sb);
+	return ret;
+}
+
 static int write_header(struct rec_writer *w, const struct rec_header *h, struct vp_err *err)
 {
 	const struct topology *t = &h->plat->topo;
@@ -367,6 +397,8 @@ static int write_header(struct rec_writer *w, const struct rec_header *h, struct
 	snprintf(buf, sizeof(buf), "%d %d %d %d", t->n_cpus, t->n_packages, t->n_cores,
 		 t->smt_on ? 1 : 0);
 	if ((ret = put_meta(w->db, "topology", buf, w->path, err)))
+		return ret;
+	if ((ret = write_cpu_topology(w, t, err)))
 		return ret;
 	if (h->cal) {
 		struct sbuf sb = SBUF_INIT;
@@ -830,6 +862,57 @@ static int meta_bad(struct vp_err *err, const char *path, const char *key, const
 			  range);
 }
 
+/* meta topology_cpus: "CPU:PACKAGE:CORE,..."; -1 when v is not that (CPU 0 to
+ * CPULIST_MAX - 1, package and core -1 to CPULIST_MAX - 1, at most CPULIST_MAX). */
+static int read_cpu_ids(struct recording *r, const char *v)
+{
+	const char *p = v;
+
+	while (*p) {
+		struct rec_cpu_id id;
+		int n = 0;
+
+		if (sscanf(p, "%d:%d:%d%n", &id.cpu, &id.package, &id.core, &n) != 3 || n <= 0 ||
+		    id.cpu < 0 || id.cpu >= CPULIST_MAX || id.package < -1 || id.package >= CPULIST_MAX ||
+		    id.core < -1 || id.core >= CPULIST_MAX || r->n_cpu_ids >= CPULIST_MAX ||
+		    (p[n] && p[n] != ',') || (p[n] == ',' && !p[n + 1]))
+			return -1;
+		r->cpu_ids = xrealloc(r->cpu_ids, (r->n_cpu_ids + 1) * sizeof(*r->cpu_ids));
+		r->cpu_ids[r->n_cpu_ids++] = id;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+/* meta topology_llc: "LEVEL:CPULIST;..."; -1 when v is not that (level 1 to 9). */
+static int read_llc(struct recording *r, const char *v)
+{
+	const char *p = v;
+
+	while (*p) {
+		const char *end = strchr(p, ';');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		struct cache_domain *c;
+		char *list;
+		int rc;
+
+		if (len < 3 || p[0] < '1' || p[0] > '9' || p[1] != ':' || r->n_llc >= CPULIST_MAX)
+			return -1;
+		r->llc = xrealloc(r->llc, (size_t)(r->n_llc + 1) * sizeof(*r->llc));
+		c = &r->llc[r->n_llc++];
+		memset(c, 0, sizeof(*c));
+		c->id = r->n_llc - 1;
+		c->level = p[0] - '0';
+		list = xstrndup(p + 2, len - 2);
+		rc = cpulist_parse(&c->cpus, list, NULL);
+		free(list);
+		if (rc || !c->cpus.n || (end && !end[1]))
+			return -1;
+		p += len + (end != NULL);
+	}
+	return 0;
+}
+
 static int read_meta(sqlite3 *db, struct recording *r, struct vp_err *err)
 {
 	sqlite3_stmt *st;
@@ -887,6 +970,16 @@ static int read_meta(sqlite3 *db, struct recording *r, struct vp_err *err)
 			}
 			t->smt_on = smt;
 			t->known = true;
+		} else if (!strcmp(k, "topology_cpus") || !strcmp(k, "topology_llc")) {
+			bool cpus = !strcmp(k, "topology_cpus");
+
+			if (cpus ? read_cpu_ids(r, v) : read_llc(r, v)) {
+				rc = meta_bad(err, r->path, k, v, cpus ?
+					      "'CPU:PACKAGE:CORE,...' with CPUs 0 to 65535 and ids -1 to 65535" :
+					      "'LEVEL:CPULIST;...' with levels 1 to 9");
+				sqlite3_finalize(st);
+				return rc;
+			}
 		} else if (!strcmp(k, "calibration")) {
 			struct vp_err e;
 			struct calib_checks chk;
@@ -1628,6 +1721,10 @@ void rec_release(struct recording *r)
 	free(r->input_names);
 	free(r->input_reason);
 	free(r->node_inputs);
+	free(r->cpu_ids);
+	for (i = 0; i < (size_t)(r->n_llc > 0 ? r->n_llc : 0); i++)
+		cpulist_release(&r->llc[i].cpus);
+	free(r->llc);
 	platform_release(&r->plat);
 	calib_release(&r->cal);
 	free(r->path);

@@ -56,6 +56,10 @@ int rec_snapshot(struct rec_writer *w, const char *dest, struct vp_err *err);
 /* A recording read back. */
 struct rec_cursor;
 
+struct rec_cpu_id {
+	int cpu, package, core;
+};
+
 struct recording {
 	char *path;
 	int schema;
@@ -69,6 +73,14 @@ struct recording {
 	char **input_reason;             /* NULL when it was counted */
 	size_t n_inputs;
 	char *node_inputs;               /* inputs counted per node, "a,b" (schema 3); NULL none */
+	struct rec_cpu_id *cpu_ids;      /* meta topology_cpus: each online CPU's package and core
+					    (SMT siblings share both; -1 unknown), for the HTML
+					    report's placement map; NULL in files before it */
+	size_t n_cpu_ids;
+	struct cache_domain *llc;        /* meta topology_llc: the last-level caches; NULL before.
+					    Kept apart from plat.topo, which the diagnosis of a
+					    recording reads as it always did */
+	int n_llc;
 	struct calib cal;
 	bool have_cal;
 	struct collect_frame *frames;    /* rec_read() only: every frame */
