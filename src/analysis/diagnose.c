@@ -96,6 +96,7 @@ static struct diag_advice *add_advice(struct diag_result *r, const char *rule, s
 	a->vcpu = -1;
 	a->to_node = -1;
 	a->to_cpu = -1;
+	a->vnode = -1;
 	a->gain_pct = NAN;
 	return a;
 }
@@ -596,7 +597,11 @@ static void finish_commands(struct diag_advice *a, const struct diag_vm *vm)
 	a->needs = sb.len ? sbuf_detach(&sb) : NULL;
 	sbuf_release(&sb);
 	free(a->restart);
-	if (!virsh && !xl && !ts && !mp && !strstr(c, "xl create ") && !strstr(c, "xl cpupool-"))
+	if (!virsh && !xl && !ts && !mp && !strstr(c, "xl create ") && !strstr(c, "xl cpupool-") &&
+	    c[0] == '#')
+		a->restart = xstrdup("yes, once made: the comment says what to change in the VM's "
+				     "configuration, by hand; it takes effect at its next start");
+	else if (!virsh && !xl && !ts && !mp && !strstr(c, "xl create ") && !strstr(c, "xl cpupool-"))
 		a->restart = xstrdup("nothing to apply");
 	else if (strstr(c, "xl create "))
 		a->restart = xasprintf("yes: the change is in %s's configuration file, and takes "
@@ -684,9 +689,224 @@ static void pct_text(char *buf, size_t size, double pct)
 		snprintf(buf, size, "an unknown share");
 }
 
+/* A KVM guest with virtual NUMA nodes (two or more): its locality is per virtual node. */
+static bool vnuma_vm(const struct diag_vm *vm)
+{
+	return vm->adapter == HVA_KVM && vm->vnodes && vm->n_vnodes >= 2;
+}
+
+/* The virtual node of a vNUMA guest that holds its vCPU index; NULL none. */
+static const struct hv_vnode *vcpu_vnode(const struct diag_vm *vm, int index)
+{
+	size_t k;
+
+	if (!vnuma_vm(vm))
+		return NULL;
+	for (k = 0; k < vm->n_vnodes; k++)
+		if (cpulist_has(&vm->vnodes[k].vcpus, index))
+			return &vm->vnodes[k];
+	return NULL;
+}
+
+/* Whether a virtual node's backend is bound to host node index ni alone (policy bind). */
+static bool vnode_bound_to(const struct diag_input *in, const struct hv_vnode *vn, int ni)
+{
+	return vn->policy && !strcmp(vn->policy, "bind") && vn->host_nodes.n == 1 &&
+	       node_index(in, vn->host_nodes.ids[0]) == ni;
+}
+
+/*
+ * Where a virtual node's memory is: the node index holding most of its
+ * backend's resident pages (numa_maps), *frac their share; else the one
+ * node its backend is bound to (policy bind), *frac 1; -1 unknown.
+ * share (in->n_nodes entries, may be NULL) gets its share per node index,
+ * NaN where numa_maps did not single the backend out.
+ */
+static int vnode_home(const struct diag_input *in, const struct hv_vnode *vn, double *frac,
+		      double *share)
+{
+	double tot = 0, best = -1;
+	int i, home = -1;
+	size_t k;
+
+	*frac = NAN;
+	for (k = 0; share && k < in->n_nodes; k++)
+		share[k] = NAN;
+	for (i = 0; vn->mem_node && i < vn->n_mem_nodes; i++)
+		tot += (double)vn->mem_node[i];
+	if (tot > 0) {
+		for (k = 0; share && k < in->n_nodes; k++)
+			share[k] = 0;
+		for (i = 0; i < vn->n_mem_nodes; i++) {
+			int ni = node_index(in, i);
+			double sh = (double)vn->mem_node[i] / tot;
+
+			if (ni < 0)
+				continue;
+			if (share)
+				share[ni] = sh;
+			if (sh > best) {
+				best = sh;
+				home = ni;
+			}
+		}
+		*frac = home >= 0 ? best : NAN;
+		return home;
+	}
+	if (vn->policy && !strcmp(vn->policy, "bind") && vn->host_nodes.n == 1 &&
+	    (home = node_index(in, vn->host_nodes.ids[0])) >= 0) {
+		*frac = 1;
+		return home;
+	}
+	return -1;
+}
+
+/*
+ * Whether vCPU i has a locality finding of its own: a cost over the
+ * threshold (and memory-bound), or, without a cost (a proxy model, counters
+ * off on a fixture tree), its score's severity; and a local access ratio
+ * not known to be at or over the threshold.
+ */
+static bool vcpu_remote(const struct diag_input *in, const struct diag_result *r, size_t i,
+			bool *by_cost)
+{
+	const struct diag_vcpu *v = &in->vcpus[i];
+	double pc = r->vcpu_pct[i * FACTOR_N + FACTOR_LOCALITY];
+	bool c = isfinite(pc) && pc >= in->params.factor_pct && r->vcpu_membound[i];
+	bool sc = !isfinite(pc) && v->f[FACTOR_LOCALITY].sev >= SEV_WARNING &&
+		  v->f[FACTOR_LOCALITY].quality != VQ_UNAVAILABLE && isfinite(v->remote_frac);
+
+	if (by_cost)
+		*by_cost = c;
+	if (!c && !sc)
+		return false;
+	return !(isfinite(v->remote_frac) && 1.0 - v->remote_frac >= in->params.lar_min);
+}
+
+/*
+ * pin-vcpu-to-memory: vCPU i to node index home, which holds hfrac of the
+ * memory it reads (its VM's; in a vNUMA guest, its virtual node vn's).
+ */
+static void pin_to_memory(const struct diag_input *in, struct diag_result *r, size_t i, int home,
+			  double hfrac, const struct hv_vnode *vn)
+{
+	const struct diag_vcpu *v = &in->vcpus[i];
+	const struct diag_vm *vm = &in->vms[v->vm];
+	double pc = r->vcpu_pct[i * FACTOR_N + FACTOR_LOCALITY];
+	double u = node_util(&in->nodes[home]);
+	int cur = node_index(in, v->node);
+	struct diag_advice *a;
+	struct sbuf sb = SBUF_INIT, tmp = SBUF_INIT;
+	char pct[32], lar[64] = "n/a", whose[160];
+	bool by_cost;
+
+	vcpu_remote(in, r, i, &by_cost);
+	if (vn)
+		snprintf(whose, sizeof(whose), "its virtual node %d's memory (%s)", vn->id,
+			 vn->memdev ? vn->memdev : "no backend");
+	else
+		snprintf(whose, sizeof(whose), "its memory");
+	a = add_advice(r, "pin-vcpu-to-memory", v->vm);
+	a->vcpu = v->index;
+	a->to_node = home;
+	a->gain_pct = pc;
+	a->action = xasprintf("pin %s vCPU %d to node %d (CPUs %s), where %.0f%% of %s is",
+			      vm->name, v->index, in->nodes[home].id, in->nodes[home].cpus,
+			      100 * hfrac, whose);
+	if (isfinite(v->remote_frac))
+		snprintf(lar, sizeof(lar), "%.0f%% < %.0f%%", 100 * (1 - v->remote_frac),
+			 100 * in->params.lar_min);
+	if (by_cost)
+		sbuf_addf(&sb, "locality costs %.1f%% of its cycles (%s); local access ratio %s; "
+			  "it ran on node %d", pc, vp_quality_name(v->f[FACTOR_LOCALITY].quality),
+			  lar, cur >= 0 ? in->nodes[cur].id : -1);
+	else
+		sbuf_addf(&sb, "remote-access share %.0f%% (%s, %s; the model gives no cost); "
+			  "local access ratio %s; it ran on node %d", 100 * v->remote_frac,
+			  vp_quality_name(v->f[FACTOR_LOCALITY].quality),
+			  severity_name(v->f[FACTOR_LOCALITY].sev), lar,
+			  cur >= 0 ? in->nodes[cur].id : -1);
+	if (vn) {
+		sbuf_addf(&sb, "; the guest has %zu virtual nodes and vCPU %d is in node %d, whose "
+			  "memory (%s) is ", vm->n_vnodes, v->index, vn->id,
+			  vn->memdev ? vn->memdev : "no backend");
+		if (vn->mem_node)
+			sbuf_addf(&sb, "%.0f%% on node %d (numa_maps)", 100 * hfrac,
+				  in->nodes[home].id);
+		else
+			sbuf_addf(&sb, "bound to node %d (policy bind)", in->nodes[home].id);
+	}
+	a->evidence = sbuf_detach(&sb);
+	pct_text(pct, sizeof(pct), pc);
+	if (by_cost)
+		sbuf_addf(&sb, "up to %s of this vCPU's cycles back", pct);
+	else
+		sbuf_addf(&sb, "its remote-access share falls from %.0f%% to about %.0f%% (by where "
+			  "%s is); what that gives in cycles needs counters", 100 * v->remote_frac,
+			  100 * (1 - hfrac), whose);
+	if (vn)
+		sbuf_addf(&sb, "; not migratepages: it moves every backend's pages of the process "
+			  "(all %zu virtual nodes'), not node %d's alone -- to move this node's "
+			  "memory instead, bind its backend at the next start (%s)", vm->n_vnodes,
+			  vn->id, vm->libvirt ? "<numatune><memnode cellid=... nodeset=.../>" :
+			  "host-nodes=,policy=bind");
+	/*
+	 * Past the knee on the memory's node this is no conflict: a vCPU
+	 * move takes no memory there.  The pages it reads are served by
+	 * node home's controllers before and after (remote reads cross
+	 * the link to the same controllers), so their load and the IMC
+	 * cost there stay as they are; the move saves the link's latency.
+	 */
+	if (isfinite(u) && u >= in->params.bw_knee)
+		sbuf_addf(&sb, "; node %d's memory controllers carry %.0f%% of their calibrated "
+			  "peak either way (this moves no memory: its pages are read from the same "
+			  "controllers), so the IMC cost there stays", in->nodes[home].id, 100 * u);
+	a->effect = sbuf_detach(&sb);
+	cmd_pin(vm, v->index, v->tid, pin_set(in, home, &tmp), &sb);
+	sbuf_release(&tmp);
+	a->command = sbuf_detach(&sb);
+}
+
+/*
+ * Locality in a guest with virtual NUMA nodes: per virtual node.  The
+ * guest's kernel puts a task's memory on the virtual node of the vCPU it
+ * runs on, so a vCPU's memory is its node's backend: each vCPU that ran
+ * away from the host node holding most of its virtual node's memory is
+ * pinned there.  Never migratepages: it moves every backend's pages of the
+ * process, against the other nodes' placement (vnuma-fidelity binds each
+ * backend for the next start).  A virtual node whose memory cannot be
+ * placed (numa_maps cannot single its backend out, and it is not bound) is
+ * left to vnuma-fidelity.
+ */
+static void advise_locality_vnuma(const struct diag_input *in, struct diag_result *r, size_t vmi)
+{
+	const struct diag_vm *vm = &in->vms[vmi];
+	double *share = xcalloc(in->n_nodes ? in->n_nodes : 1, sizeof(double));
+	size_t i;
+
+	for (i = 0; i < in->n_vcpus; i++) {
+		const struct diag_vcpu *v = &in->vcpus[i];
+		const struct hv_vnode *vn = v->vm == vmi ? vcpu_vnode(vm, v->index) : NULL;
+		int cur = node_index(in, v->node), home;
+		double hfrac;
+
+		if (!vn || !vcpu_remote(in, r, i, NULL))
+			continue;
+		home = vnode_home(in, vn, &hfrac, share);
+		if (home < 0 || cur == home)
+			continue;
+		/* a node that holds no more of its memory than where it runs gains nothing */
+		if (cur >= 0 && isfinite(share[cur]) && share[cur] >= hfrac)
+			continue;
+		pin_to_memory(in, r, i, home, hfrac, vn);
+	}
+	free(share);
+}
+
 /*
  * Locality: move memory to the vCPUs when they all run on one node, else
- * pin each remote-bound vCPU to its memory's node (Carrefour's rules).
+ * pin each remote-bound vCPU to its memory's node (Carrefour's rules); a
+ * guest with virtual nodes per virtual node (advise_locality_vnuma()).
  */
 static void advise_locality(const struct diag_input *in, struct diag_result *r, size_t vmi)
 {
@@ -708,6 +928,10 @@ static void advise_locality(const struct diag_input *in, struct diag_result *r, 
 			   isfinite(vm->score[FACTOR_LOCALITY]) &&
 			   1.0 - vm->score[FACTOR_LOCALITY] < p->lar_min;
 
+	if (vnuma_vm(vm)) {
+		advise_locality_vnuma(in, r, vmi);
+		return;
+	}
 	if (home < 0)
 		return;
 	if (run >= 0 && run != home && vm->adapter != HVA_XEN && vm->pid > 0 &&
@@ -741,84 +965,14 @@ static void advise_locality(const struct diag_input *in, struct diag_result *r, 
 	}
 	for (i = 0; i < in->n_vcpus; i++) {
 		const struct diag_vcpu *v = &in->vcpus[i];
-		double pc = r->vcpu_pct[i * FACTOR_N + FACTOR_LOCALITY];
-		double u = node_util(&in->nodes[home]);
-		struct diag_advice *a;
-		struct sbuf sb = SBUF_INIT;
 		int cur = node_index(in, v->node);
 
-		/*
-		 * Without a cost (a proxy model, counters off on a fixture tree)
-		 * the vCPU's own score decides, as the VM's does above: its
-		 * severity and a local access ratio known to be under the threshold.
-		 */
-		bool by_cost = isfinite(pc) && pc >= p->factor_pct && r->vcpu_membound[i];
-		bool by_score = !isfinite(pc) && v->f[FACTOR_LOCALITY].sev >= SEV_WARNING &&
-				v->f[FACTOR_LOCALITY].quality != VQ_UNAVAILABLE &&
-				isfinite(v->remote_frac);
-
-		if (v->vm != vmi || cur == home || (!by_cost && !by_score))
-			continue;
-		if (isfinite(v->remote_frac) && 1.0 - v->remote_frac >= p->lar_min)
+		if (v->vm != vmi || cur == home || !vcpu_remote(in, r, i, NULL))
 			continue;
 		/* a node that holds no more of its memory than where it runs gains nothing */
 		if (cur >= 0 && isfinite(vm->mem_frac[cur]) && vm->mem_frac[cur] >= hfrac)
 			continue;
-		a = add_advice(r, "pin-vcpu-to-memory", vmi);
-		a->vcpu = v->index;
-		a->to_node = home;
-		a->gain_pct = pc;
-		a->action = xasprintf("pin %s vCPU %d to node %d (CPUs %s), where %.0f%% of its memory is",
-			 vm->name, v->index, in->nodes[home].id, in->nodes[home].cpus, 100 * hfrac);
-		{
-			char lar[64] = "n/a";
-
-			if (isfinite(v->remote_frac))
-				snprintf(lar, sizeof(lar), "%.0f%% < %.0f%%",
-					 100 * (1 - v->remote_frac), 100 * p->lar_min);
-			if (by_cost)
-				a->evidence = xasprintf("locality costs %.1f%% of its cycles (%s); local access ratio %s; "
-					 "it ran on node %d",
-					 pc, vp_quality_name(v->f[FACTOR_LOCALITY].quality), lar,
-					 cur >= 0 ? in->nodes[cur].id : -1);
-			else
-				a->evidence = xasprintf("remote-access share %.0f%% (%s, %s; the model gives no cost); "
-					 "local access ratio %s; it ran on node %d",
-					 100 * v->remote_frac,
-					 vp_quality_name(v->f[FACTOR_LOCALITY].quality),
-					 severity_name(v->f[FACTOR_LOCALITY].sev), lar,
-					 cur >= 0 ? in->nodes[cur].id : -1);
-		}
-		pct_text(pct, sizeof(pct), pc);
-		if (by_cost)
-			a->effect = xasprintf("up to %s of this vCPU's cycles back", pct);
-		else
-			a->effect = xasprintf("its remote-access share falls from %.0f%% to about %.0f%% (by where its "
-				 "memory is); what that gives in cycles needs counters", 100 * v->remote_frac,
-				 100 * (1 - hfrac));
-		{
-			struct sbuf tmp = SBUF_INIT;
-
-			cmd_pin(vm, v->index, v->tid, pin_set(in, home, &tmp), &sb);
-			sbuf_release(&tmp);
-		}
-		a->command = sbuf_detach(&sb);
-		/*
-		 * Past the knee on the memory's node this is no conflict: a vCPU
-		 * move takes no memory there.  The pages it reads are served by
-		 * node home's controllers before and after (remote reads cross
-		 * the link to the same controllers), so their load and the IMC
-		 * cost there stay as they are; the move saves the link's latency.
-		 */
-		if (isfinite(u) && u >= p->bw_knee) {
-			char *e = xasprintf("%s; node %d's memory controllers carry %.0f%% of their "
-				 "calibrated peak either way (this moves no memory: its pages are read "
-				 "from the same controllers), so the IMC cost there stays", a->effect,
-				 in->nodes[home].id, 100 * u);
-
-			free(a->effect);
-			a->effect = e;
-		}
+		pin_to_memory(in, r, i, home, hfrac, NULL);
 	}
 }
 
@@ -1783,6 +1937,55 @@ static void advise_io(const struct diag_input *in, struct diag_result *r)
 	}
 }
 
+/* Rules that pin every vCPU of their VM (and its I/O threads: cmd_pin_vm()). */
+static bool whole_vm_rule(const char *rule)
+{
+	return !strcmp(rule, "colocate") || !strcmp(rule, "spread") || !strcmp(rule, "io-locality");
+}
+
+/* Whether advice a pins vCPU index of VM vmi (to a->to_node). */
+static bool advice_moves_vcpu(const struct diag_input *in, const struct diag_advice *a, size_t vmi,
+			      int index)
+{
+	const struct hv_vnode *vn = NULL;
+	size_t k;
+
+	if (a->vm != vmi || a->to_node < 0)
+		return false;
+	if (whole_vm_rule(a->rule))
+		return true;
+	if (!strcmp(a->rule, "pin-vcpu-to-memory") || !strcmp(a->rule, "cap-per-socket") ||
+	    !strcmp(a->rule, "unstack-vcpus") || !strcmp(a->rule, "separate-smt"))
+		return a->vcpu == index;
+	if (strcmp(a->rule, "vnuma-fidelity") || a->vm >= in->n_vms)
+		return false;
+	for (k = 0; k < in->vms[vmi].n_vnodes; k++)
+		if (in->vms[vmi].vnodes[k].id == a->vnode)
+			vn = &in->vms[vmi].vnodes[k];
+	return vn && cpulist_has(&vn->vcpus, index);
+}
+
+/*
+ * The node index vCPU i is on once the advice so far (r->a[0..n), those not
+ * in conflict) is applied: the last one that pins it, else where it ran.
+ * *by gets that advice's index, -1 none.
+ */
+static int planned_node(const struct diag_input *in, const struct diag_result *r, size_t n, size_t i,
+			long *by)
+{
+	const struct diag_vcpu *v = &in->vcpus[i];
+	int node = node_index(in, v->node);
+	size_t k;
+
+	*by = -1;
+	for (k = 0; k < n; k++)
+		if (!r->a[k].conflict && advice_moves_vcpu(in, &r->a[k], v->vm, v->index)) {
+			node = r->a[k].to_node;
+			*by = (long)k;
+		}
+	return node;
+}
+
 /* Whether every CPU of cl is on node index ni (a thread confined there); false when cl is empty. */
 static bool within_node(const struct diag_input *in, const struct cpulist *cl, int ni)
 {
@@ -1914,18 +2117,25 @@ static void advise_iothreads(const struct diag_input *in, struct diag_result *r)
 		free(q);
 		sbuf_release(&tmp);
 		a->command = sbuf_detach(&sb);
-		/* an advice ranked above moves this VM's vCPUs to another node */
-		for (k = 0; k + 1 < r->n_a; k++) {
-			const struct diag_advice *o = &r->a[k];
+		/* the advice ranked above moves this VM's vCPUs so that none is left on node to */
+		{
+			long by = -1, moved_by = -1;
+			bool stays = false;
 
-			if (o->vm != vmi || o->to_node < 0 || o->to_node == to || o->conflict ||
-			    !strcmp(o->rule, "io-locality") || !strcmp(o->rule, "vnuma-fidelity"))
-				continue;
-			a->conflict = true;
-			a->conflict_note = xasprintf("the %s advice moves %s's vCPUs to node %d: pin its "
-				 "I/O threads there with them instead", o->rule, vm->name,
-				 in->nodes[o->to_node].id);
-			break;
+			for (t = 0; t < in->n_vcpus; t++)
+				if (in->vcpus[t].vm == vmi) {
+					stays |= planned_node(in, r, r->n_a - 1, t, &by) == to;
+					if (by >= 0)
+						moved_by = by;
+				}
+			if (!stays && moved_by >= 0) {
+				const struct diag_advice *o = &r->a[moved_by];
+
+				a->conflict = true;
+				a->conflict_note = xasprintf("the %s advice moves %s's vCPUs to node %d: pin "
+					 "its I/O threads there with them instead", o->rule, vm->name,
+					 in->nodes[o->to_node].id);
+			}
 		}
 	}
 }
@@ -1947,11 +2157,19 @@ static const char *plain_id(const char *id)
  * backend's pages (numa_maps, or the backend's host-nodes= and policy when
  * numa_maps cannot single it out) on one node, and its vCPUs running there.
  * A virtual node spread over host nodes, or its vCPUs elsewhere, makes the
- * guest kernel's local memory remote.  Target: the node holding its memory
- * when that is one node, else the node most of its vCPUs ran on, else the
- * node with most of its memory.  Commands: its vCPUs pinned there (live), the
- * backend bound there at the next start (libvirt <memnode>, QEMU
- * host-nodes=,policy=bind); migratepages cannot move one backend's pages.
+ * guest kernel's local memory remote.  It fires for a virtual node whose
+ * memory is on several host nodes (each at least 10 % of it), whose vCPUs
+ * ran on another host node than its memory or on several, or whose memory
+ * cannot be placed (not bound, and numa_maps cannot single its backend out)
+ * while one of its vCPUs has a locality finding: the locality rule
+ * (advise_locality_vnuma()) cannot place that vCPU, and binding the backend
+ * where its vCPUs run is the fix.  Target: the node holding most of its
+ * memory (the locality rule's: one plan), else the node most of its vCPUs
+ * ran on.  Commands: its vCPUs pinned there, less those the advice ranked
+ * above already pins there (pin-vcpu-to-memory), and the backend bound
+ * there at the next start (libvirt <memnode>, QEMU host-nodes=,policy=bind)
+ * unless it is already; migratepages cannot move one backend's pages.
+ * Nothing left to do: no advice.
  */
 static void advise_vnuma(const struct diag_input *in, struct diag_result *r)
 {
@@ -1960,15 +2178,16 @@ static void advise_vnuma(const struct diag_input *in, struct diag_result *r)
 	for (vmi = 0; vmi < in->n_vms; vmi++) {
 		const struct diag_vm *vm = &in->vms[vmi];
 
-		if (vm->adapter != HVA_KVM || vm->n_vnodes < 2)
+		if (!vnuma_vm(vm))
 			continue;
 		for (k = 0; k < vm->n_vnodes; k++) {
 			const struct hv_vnode *vn = &vm->vnodes[k];
-			struct sbuf ev = SBUF_INIT, sb = SBUF_INIT, tmp = SBUF_INIT;
+			struct sbuf ev = SBUF_INIT, sb = SBUF_INIT, tmp = SBUF_INIT, skip = SBUF_INIT;
 			int mem_nodes = 0, mem_one = -1, mem_most = -1, cpu_most = -1, to, nn;
 			int cnt[64] = { 0 }, vn_used = 0;
 			double tot = 0, best = -1;
-			bool mem_bad, cpu_bad = false, known_mem = false;
+			bool mem_bad, cpu_bad = false, known_mem = false, unplaced = false;
+			size_t n_before = r->n_a;
 			struct diag_advice *a;
 			const char *cpus;
 			char *q;
@@ -2011,12 +2230,15 @@ static void advise_vnuma(const struct diag_input *in, struct diag_result *r)
 				known_mem = mem_nodes > 0;
 			}
 			mem_bad = known_mem && mem_nodes > 1;
-			/* where its vCPUs ran */
+			/* where its vCPUs ran, and whether one is remote from memory nobody can place */
 			for (i = 0; i < in->n_vcpus; i++) {
 				const struct diag_vcpu *v = &in->vcpus[i];
 				int ni = node_index(in, v->node);
 
-				if (v->vm != vmi || ni < 0 || ni >= nn || !cpulist_has(&vn->vcpus, v->index))
+				if (v->vm != vmi || !cpulist_has(&vn->vcpus, v->index))
+					continue;
+				unplaced |= !known_mem && vcpu_remote(in, r, i, NULL);
+				if (ni < 0 || ni >= nn)
 					continue;
 				if (!cnt[ni]++)
 					vn_used++;
@@ -2027,12 +2249,8 @@ static void advise_vnuma(const struct diag_input *in, struct diag_result *r)
 			}
 			if (vn_used > 1)
 				cpu_bad = true;
-			if (!mem_bad && !cpu_bad) {
-				sbuf_release(&ev);
-				continue;
-			}
-			to = known_mem && mem_nodes == 1 ? mem_one : cpu_most >= 0 ? cpu_most : mem_most;
-			if (to < 0) {
+			to = known_mem ? mem_most : cpu_most;
+			if ((!mem_bad && !cpu_bad && !unplaced) || to < 0) {
 				sbuf_release(&ev);
 				continue;
 			}
@@ -2056,25 +2274,34 @@ static void advise_vnuma(const struct diag_input *in, struct diag_result *r)
 				if (!used)
 					sbuf_addstr(&ev, " n/a (none in view)");
 			}
-			sbuf_addstr(&ev, ": the guest kernel takes that node's memory for local to "
-				    "those vCPUs, and it is not");
-			a = add_advice(r, "vnuma-fidelity", vmi);
-			a->to_node = to;
+			if (mem_bad || cpu_bad)
+				sbuf_addstr(&ev, ": the guest kernel takes that node's memory for local "
+					    "to those vCPUs, and it is not");
+			for (i = 0; unplaced && i < in->n_vcpus; i++) /* what fired it */
+				if (in->vcpus[i].vm == vmi &&
+				    cpulist_has(&vn->vcpus, in->vcpus[i].index) &&
+				    vcpu_remote(in, r, i, NULL))
+					sbuf_addf(&ev, "; vCPU %d has a locality finding (remote-access "
+						  "share %.0f%% of the VM's memory, %s) that the locality "
+						  "rule cannot place: where this node's memory is, is not known",
+						  in->vcpus[i].index, 100 * in->vcpus[i].remote_frac,
+						  vp_quality_name(in->vcpus[i].f[FACTOR_LOCALITY].quality));
 			cpus = pin_set(in, to, &tmp);
-			a->action = xasprintf("back %s's virtual node %d with host node %d alone (CPUs "
-					      "%s): its vCPUs and its memory there", vm->name, vn->id,
-					      in->nodes[to].id, cpus);
-			a->evidence = sbuf_detach(&ev);
-			a->effect = xasprintf("what the guest places on its node %d is local to the vCPUs "
-				 "it runs there, as its kernel assumes; the pages there now stay until "
-				 "the backend is bound and the VM restarts (migratepages moves a whole "
-				 "process's pages, not one backend's); what it gives needs the guest's "
-				 "own counts (gain n/a)", vn->id);
-			for (i = 0; i < in->n_vcpus; i++)
-				if (in->vcpus[i].vm == vmi && cpulist_has(&vn->vcpus, in->vcpus[i].index))
+			for (i = 0; i < in->n_vcpus; i++) {
+				long by;
+
+				if (in->vcpus[i].vm != vmi || !cpulist_has(&vn->vcpus, in->vcpus[i].index))
+					continue;
+				if (planned_node(in, r, n_before, i, &by) == to && by >= 0)
+					sbuf_addf(&skip, "%svCPU %d by the %s advice", skip.len ? ", " : "",
+						  in->vcpus[i].index, r->a[by].rule);
+				else
 					cmd_pin(vm, in->vcpus[i].index, in->vcpus[i].tid, cpus, &sb);
+			}
 			q = shell_word(vm->name, false);
-			if (vm->libvirt)
+			if (vnode_bound_to(in, vn, to))
+				;       /* bound there already: the binding stands */
+			else if (vm->libvirt)
 				sbuf_addf(&sb, "# virsh edit %s: in <numatune>, <memnode cellid='%d' "
 					  "mode='strict' nodeset='%d'/> (applies at its next start)\n", q,
 					  vn->id, in->nodes[to].id);
@@ -2083,21 +2310,43 @@ static void advise_vnuma(const struct diag_input *in, struct diag_result *r)
 					  "host-nodes=%d,policy=bind\n", plain_id(vn->memdev),
 					  in->nodes[to].id);
 			free(q);
+			if (!sb.len) { /* pinned there by the advice above, bound there already */
+				sbuf_release(&ev);
+				sbuf_release(&skip);
+				sbuf_release(&tmp);
+				continue;
+			}
+			a = add_advice(r, "vnuma-fidelity", vmi);
+			a->to_node = to;
+			a->vnode = vn->id;
+			a->action = xasprintf("back %s's virtual node %d with host node %d alone (CPUs "
+					      "%s): its vCPUs and its memory there", vm->name, vn->id,
+					      in->nodes[to].id, cpus);
 			sbuf_release(&tmp);
+			a->evidence = sbuf_detach(&ev);
+			a->effect = xasprintf("what the guest places on its node %d is local to the vCPUs "
+				 "it runs there, as its kernel assumes; the pages there now stay until "
+				 "the backend is bound and the VM restarts (migratepages moves a whole "
+				 "process's pages, every backend's, not one backend's); what it gives "
+				 "needs the guest's own counts (gain n/a)%s%s", vn->id,
+				 skip.len ? "; already pinned there: " : "", sbuf_str(&skip));
+			sbuf_release(&skip);
 			a->command = sbuf_detach(&sb);
 			/* an advice ranked above pins one of these vCPUs to another node */
-			for (i = 0; i + 1 < r->n_a; i++) {
-				const struct diag_advice *o = &r->a[i];
+			for (i = 0; i < in->n_vcpus; i++) {
+				long by;
+				int pn;
 
-				if (o->vm != vmi || o->to_node < 0 || o->to_node == to || o->conflict ||
-				    (o->vcpu >= 0 && !cpulist_has(&vn->vcpus, o->vcpu)) ||
-				    !strcmp(o->rule, "vnuma-fidelity") || !strcmp(o->rule, "pin-io-threads"))
+				if (in->vcpus[i].vm != vmi || !cpulist_has(&vn->vcpus, in->vcpus[i].index))
+					continue;
+				pn = planned_node(in, r, n_before, i, &by);
+				if (by < 0 || pn == to || !strcmp(r->a[by].rule, "vnuma-fidelity"))
 					continue;
 				a->conflict = true;
 				a->conflict_note = xasprintf("the %s advice moves %s%s to node %d; its "
 					 "virtual node %d belongs on node %d: that advice ignores the "
-					 "guest's NUMA view -- prefer this one", o->rule, vm->name,
-					 o->vcpu >= 0 ? " vCPU" : "", in->nodes[o->to_node].id, vn->id,
+					 "guest's NUMA view -- prefer this one", r->a[by].rule, vm->name,
+					 r->a[by].vcpu >= 0 ? " vCPU" : "", in->nodes[pn].id, vn->id,
 					 in->nodes[to].id);
 				break;
 			}
@@ -2207,6 +2456,45 @@ static double vm_gbs(const struct diag_input *in, size_t vm)
 	return any ? g : NAN;
 }
 
+/* An I/O thread's demand for a CPU over the run (diag_vm.io_busy), 0 when unknown. */
+static double io_demand(const struct diag_vm *vm, size_t t)
+{
+	double b = vm->io_busy ? vm->io_busy[t] : NAN;
+
+	return isfinite(b) && b > 0 ? fmin(b, 1) : 0;
+}
+
+/*
+ * Whether advice a pins I/O thread t of its VM to node index to: pin-io-threads
+ * and the whole-VM pins (cmd_pin_vm()) take every one that ran elsewhere and
+ * is not already confined there.
+ */
+static bool io_moves(const struct diag_input *in, const struct diag_advice *a, size_t t, int to)
+{
+	const struct diag_vm *vm = &in->vms[a->vm];
+	const struct hv_iothread *io = &vm->io[t];
+	int ni = node_index(in, io->node);
+
+	if (strcmp(a->rule, "pin-io-threads") && !whole_vm_rule(a->rule))
+		return false;
+	if (whole_vm_rule(a->rule) && vm->libvirt && io->kind == HV_IO_IOTHREAD && io->id < 0)
+		return false; /* libvirt's iothreadpin needs its number */
+	return ni >= 0 && ni != to && !within_node(in, &io->affinity, to);
+}
+
+/* The CPUs' worth of I/O threads advice a moves to node index to. */
+static double io_moved(const struct diag_input *in, const struct diag_advice *a, int to)
+{
+	const struct diag_vm *vm = a->vm < in->n_vms ? &in->vms[a->vm] : NULL;
+	double d = 0;
+	size_t t;
+
+	for (t = 0; vm && t < vm->n_io; t++)
+		if (io_moves(in, a, t, to))
+			d += io_demand(vm, t);
+	return d;
+}
+
 /*
  * The placement pass over the whole host: walk the advice in rank order and
  * keep one plan that fits.  Each node's capacity is its CPUs less those
@@ -2233,7 +2521,14 @@ static void resolve_conflicts(const struct diag_input *in, struct diag_result *r
 	double *cap = xcalloc(nn ? nn : 1, sizeof(double));
 	double *freeb = xcalloc(nn ? nn : 1, sizeof(double));
 	double *bw = xcalloc(nn ? nn : 1, sizeof(double));
+	int *where = xcalloc(in->n_vcpus ? in->n_vcpus : 1, sizeof(int));
+	long *pinned_by = xcalloc(in->n_vcpus ? in->n_vcpus : 1, sizeof(long));
 	bool host = host_load_known(in);
+
+	for (v = 0; v < in->n_vcpus; v++) { /* where each vCPU is as the plan goes */
+		where[v] = node_index(in, in->vcpus[v].node);
+		pinned_by[v] = -1;
+	}
 
 	for (i = 0; i < nn; i++) {
 		cap[i] = in->nodes[i].n_cpus;
@@ -2262,29 +2557,30 @@ static void resolve_conflicts(const struct diag_input *in, struct diag_result *r
 		struct diag_advice *a = &r->a[i];
 		int to = a->to_node;
 		double moved = 0, mem = NAN, gbs = NAN, lim;
+		const struct diag_advice *clash = NULL;
 		bool mp = a->command && strstr(a->command, "migratepages ");
 		const struct diag_vm *vm = a->vm < in->n_vms ? &in->vms[a->vm] : NULL;
 
 		if (to < 0 || (size_t)to >= nn || a->conflict)
 			continue;
-		for (v = 0; v < in->n_vcpus; v++) {
+		for (v = 0; v < in->n_vcpus && !clash; v++) {
 			const struct diag_vcpu *x = &in->vcpus[v];
-			bool moves;
 
-			if (x->vm != a->vm || node_index(in, x->node) == to)
+			if (!advice_moves_vcpu(in, a, x->vm, x->index) || where[v] == to)
 				continue;
-			if (!strcmp(a->rule, "colocate") || !strcmp(a->rule, "spread") ||
-			    !strcmp(a->rule, "io-locality"))
-				moves = true;
-			else if (!strcmp(a->rule, "pin-vcpu-to-memory") ||
-				 !strcmp(a->rule, "cap-per-socket") || !strcmp(a->rule, "unstack-vcpus") ||
-				 !strcmp(a->rule, "separate-smt"))
-				moves = x->index == a->vcpu;
-			else
-				moves = false;
-			if (moves)
-				moved += host ? vcpu_demand(in, x) : 1;
+			/* a vCPU the advice ranked above pins elsewhere: one plan, not two */
+			if (pinned_by[v] >= 0)
+				clash = &r->a[pinned_by[v]];
+			moved += host ? vcpu_demand(in, x) : 1;
 		}
+		if (clash) {
+			a->conflict = true;
+			a->conflict_note = xasprintf("the %s advice ranked above pins %s's vCPU%s to node "
+				 "%d: one plan cannot have both", clash->rule, vm ? vm->name : "the VM",
+				 clash->vcpu >= 0 ? "" : "s", in->nodes[clash->to_node].id);
+			continue;
+		}
+		moved += io_moved(in, a, to);
 		if (mp && vm) {
 			mem = bytes_to_move(in, vm, to);
 			/* its traffic to the pages that move: they are not on `to` yet */
@@ -2339,19 +2635,28 @@ static void resolve_conflicts(const struct diag_input *in, struct diag_result *r
 					bw[k] -= vm_gbs(in, a->vm) * vm->mem_frac[k];
 		}
 		load[to] += moved;
-		for (v = 0; moved > 0 && v < in->n_vcpus; v++) {
+		for (v = 0; v < in->n_vcpus; v++) {
 			const struct diag_vcpu *x = &in->vcpus[v];
-			int from = node_index(in, x->node);
 
-			if (x->vm != a->vm || from < 0 || from == to)
+			if (!advice_moves_vcpu(in, a, x->vm, x->index) || where[v] == to)
 				continue;
-			if ((!strcmp(a->rule, "colocate") || !strcmp(a->rule, "spread") ||
-			     !strcmp(a->rule, "io-locality")) || x->index == a->vcpu)
-				load[from] -= host ? vcpu_demand(in, x) : 1;
+			if (where[v] >= 0)
+				load[where[v]] -= host ? vcpu_demand(in, x) : 1;
+			where[v] = to;
+			pinned_by[v] = (long)i;
 		}
+		if (host && vm) /* the I/O threads it moves leave their nodes */
+			for (v = 0; v < vm->n_io; v++) {
+				int from = node_index(in, vm->io[v].node);
+
+				if (from >= 0 && io_moves(in, a, v, to))
+					load[from] -= io_demand(vm, v);
+			}
 		if (isfinite(mem) && isfinite(freeb[to]))
 			freeb[to] -= mem;
 	}
+	free(where);
+	free(pinned_by);
 	free(load);
 	free(cap);
 	free(freeb);

@@ -94,6 +94,9 @@ struct diag_vm {
 	const struct hv_iothread *io; /* KVM: main loop, IOThreads, vhost workers, where each ran
 					 (not owned; live only) */
 	size_t n_io;
+	const double *io_busy;       /* per io entry: CPUs it kept busy over the run (its CPU
+					time from first seen to the end / those seconds), for the
+					placement pass; NULL or NaN unknown (not owned) */
 	const struct hv_vnode *vnodes; /* KVM: the guest's virtual NUMA nodes (not owned) */
 	size_t n_vnodes;
 };
@@ -210,6 +213,8 @@ struct diag_advice {
 	int to_node;                 /* the node it moves things to; -1 none */
 	int to_cpu;                  /* the one CPU it pins a vCPU to (unstack-vcpus,
 					separate-smt); -1 none */
+	int vnode;                   /* vnuma-fidelity: the guest's virtual node id (its vCPUs
+					are the ones it pins); -1 none */
 	double gain_pct;             /* at most this share of the target's cycles is recovered */
 	/* Texts on the heap, whole whatever their length (diag_result_release()): */
 	char *action;                /* one sentence */

@@ -97,6 +97,9 @@ struct collect_row {
 	struct hv_iothread *io;         /* KVM VM rows: main loop, IOThreads, vhost workers; owned,
 					   live only (not recorded) */
 	size_t n_io;
+	double *io_busy;                /* a run's summed VM rows (rec_total): per io entry, CPUs it
+					   kept busy from when it was first seen to the end; NaN
+					   unknown; owned; NULL none */
 	struct hv_vnode *vnodes;        /* KVM VM rows: the guest's virtual nodes; owned, live only */
 	size_t n_vnodes;
 	int pid, domid;                 /* VM rows: QEMU/process pid, Xen domain id (-1 none) */

@@ -341,6 +341,7 @@ static void row_release(struct collect_row *r)
 	free(r->mem_reason);
 	hv_pcidevs_free(r->pci, r->n_pci);
 	hv_iothreads_free(r->io, r->n_io);
+	free(r->io_busy);
 	hv_vnodes_free(r->vnodes, r->n_vnodes);
 }
 
@@ -793,6 +794,7 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 			d->n_pci = r->n_pci;
 			d->io = r->io;
 			d->n_io = r->n_io;
+			d->io_busy = r->io_busy;
 			d->vnodes = r->vnodes;
 			d->n_vnodes = r->n_vnodes;
 			d->scored = r->state != RS_PAUSED; /* paused: shown, never rated */

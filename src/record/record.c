@@ -1825,10 +1825,18 @@ static bool additive(const struct model_input *in)
 	return def && def->cumulative;
 }
 
+/* An I/O thread's CPU time when a run's sum first saw it, and the run's seconds by then. */
+struct io_seen {
+	int tid;
+	double cpu_s, at_s;
+};
+
 struct total_rows {            /* rows summed over frames, matched by key */
 	size_t cap;               /* of the rows array */
 	size_t *cnt;              /* per (row, input): frames with a value, for means; then remote */
 	struct strmap keys;       /* row key -> index */
+	struct io_seen **seen;    /* per row: its I/O threads as first seen (row io_busy) */
+	size_t *n_seen;
 };
 
 struct rec_total {
@@ -1863,6 +1871,55 @@ struct rec_total *rec_total_new(const struct recording *r, const struct model *m
 	return t;
 }
 
+/* Row j's I/O threads not seen before: their CPU time now, at the run's second at_s. */
+static void io_seen_add(struct total_rows *tr, size_t j, const struct collect_row *src, double at_s)
+{
+	size_t t, k;
+
+	for (t = 0; t < src->n_io; t++) {
+		const struct hv_iothread *io = &src->io[t];
+
+		for (k = 0; k < tr->n_seen[j] && tr->seen[j][k].tid != io->tid; k++)
+			;
+		if (k < tr->n_seen[j] || !isfinite(io->cpu_time_s))
+			continue;
+		tr->seen[j] = xrealloc(tr->seen[j], (tr->n_seen[j] + 1) * sizeof(**tr->seen));
+		tr->seen[j][tr->n_seen[j]++] = (struct io_seen){ io->tid, io->cpu_time_s, at_s };
+	}
+}
+
+/*
+ * Each summed row's io_busy: what each I/O thread it ends with ran from when
+ * it was first seen to the end of the run (end_s), in CPUs; NaN for one seen
+ * only at the end.  Frees the first sightings.
+ */
+static void io_busy_finish(struct total_rows *tr, struct collect_row *rows, size_t n, double end_s)
+{
+	size_t j, t, k;
+
+	for (j = 0; j < n && tr->seen; j++) {
+		struct collect_row *r = &rows[j];
+
+		for (t = 0; t < r->n_io && tr->n_seen[j]; t++) {
+			const struct hv_iothread *io = &r->io[t];
+
+			if (!r->io_busy)
+				r->io_busy = xcalloc(r->n_io, sizeof(double));
+			r->io_busy[t] = NAN;
+			for (k = 0; k < tr->n_seen[j]; k++) {
+				const struct io_seen *s = &tr->seen[j][k];
+
+				if (s->tid == io->tid && end_s - s->at_s > 0 && isfinite(io->cpu_time_s))
+					r->io_busy[t] = fmax(0, io->cpu_time_s - s->cpu_s) /
+							(end_s - s->at_s);
+			}
+		}
+		free(tr->seen[j]);
+	}
+	free(tr->seen);
+	free(tr->n_seen);
+}
+
 /* Add one frame's rows (entity rows, or node rows) into *rows / *n. */
 static void total_rows_add(struct rec_total *t, struct total_rows *tr, struct collect_row **rows,
 			   size_t *n, const struct collect_frame *fr, const struct collect_row *src_rows,
@@ -1883,6 +1940,10 @@ static void total_rows_add(struct rec_total *t, struct total_rows *tr, struct co
 			if (tr->cap != old) {
 				tr->cnt = xrealloc(tr->cnt, tr->cap * w * sizeof(size_t));
 				memset(tr->cnt + old * w, 0, (tr->cap - old) * w * sizeof(size_t));
+				tr->seen = xrealloc(tr->seen, tr->cap * sizeof(*tr->seen));
+				memset(tr->seen + old, 0, (tr->cap - old) * sizeof(*tr->seen));
+				tr->n_seen = xrealloc(tr->n_seen, tr->cap * sizeof(*tr->n_seen));
+				memset(tr->n_seen + old, 0, (tr->cap - old) * sizeof(*tr->n_seen));
 			}
 			j = (*n)++;
 			dst = &(*rows)[j];
@@ -1897,6 +1958,7 @@ static void total_rows_add(struct rec_total *t, struct total_rows *tr, struct co
 			dst->n_pci = 0;
 			dst->io = NULL;
 			dst->n_io = 0;
+			dst->io_busy = NULL;
 			dst->vnodes = NULL;
 			dst->n_vnodes = 0;
 			dst->inputs = xcalloc(m->n_inputs ? m->n_inputs : 1, sizeof(double));
@@ -1939,6 +2001,7 @@ static void total_rows_add(struct rec_total *t, struct total_rows *tr, struct co
 			hv_iothreads_free(dst->io, dst->n_io);
 			dst->io = hv_iothreads_dup(src->io, src->n_io);
 			dst->n_io = src->n_io;
+			io_seen_add(tr, j, src, t->out.duration);
 		}
 		if (src->n_vnodes) {
 			hv_vnodes_free(dst->vnodes, dst->n_vnodes);
@@ -2067,6 +2130,8 @@ void rec_total_finish(struct rec_total *t, struct collect_frame *out)
 	for (i = 0; i < out->n_nodes; i++)
 		frame_eval_row(t->m, &r->plat, r->have_cal ? &r->cal : NULL, out->cpu_mhz,
 			       &out->nodes[i], out->duration);
+	io_busy_finish(&t->ents, out->rows, out->n_rows, out->duration);
+	io_busy_finish(&t->nodes, out->nodes, out->n_nodes, out->duration);
 	frame_cost(t->m, r->have_cal ? &r->cal : NULL, out, t->solo);
 	cost_solo_free(t->solo);
 	strmap_release(&t->ents.keys);

@@ -12,7 +12,17 @@
 #   share 75 %, local access ratio 25 % < 80 % -> pin vCPU 1 to node 0's CPUs
 #   0-1.  db-2 has all 400 MiB on node 1, where its vCPU ran: nothing to do.
 # - host-qemu: vptest,x has 160 MiB on node 0 and 64 MiB on node 1 (160/224
-#   = 71 %); vCPU 1 (tid 4003) ran on CPU 3 (node 1) -> taskset it to 0-1.
+#   = 71 %); vCPU 0 (tid 4002) ran on CPU 0 (node 0): remote share 64/224 =
+#   29 %, vCPU 1 (tid 4003) on CPU 3 (node 1): 71 %.  But the guest has two
+#   virtual nodes (-numa node,nodeid=0,cpus=0,memdev=m0 and nodeid=1,cpus=1,
+#   memdev=m1), both backends 128M with no policy, and numa_maps has two
+#   128 MiB mappings with the default policy (one 128 MiB on node 0, one
+#   32 MiB on node 0 and 64 MiB on node 1): which is m0 cannot be told, so
+#   no vCPU can be pinned "to its memory" (vCPU 1 to node 0 would be right
+#   only if m1 were the first mapping).  The fix that holds either way: each
+#   backend bound where its vCPU runs, the vCPU pinned there ->
+#   vnuma-fidelity for virtual node 0 (taskset -pc 0-1 4002, m0 to node 0)
+#   and virtual node 1 (taskset -pc 2-3 4003, m1 to node 1).
 # - host-libvirt-v1: app has 1 GiB on each node: no node holds more of its
 #   memory than the one a vCPU runs on, so no pin helps.
 . "$(dirname "$0")/lib.sh"
@@ -76,10 +86,16 @@ test_expect_success 'host-libvirt-v2 with web1 transient: --live only, lost at a
 	json_get t.json "j[\"diagnosis\"][\"advice\"][0][\"survives_restart\"]" | grep -q "^no: web1 is transient"
 '
 
-test_expect_success 'host-qemu: a plain QEMU vCPU thread is moved with taskset' '
+test_expect_success 'host-qemu: two virtual nodes, memory not placeable: each bound where its vCPU runs, taskset' '
 	vmmprof diagnose --root "$R/host-qemu" -d 0.2 --json >q.json 2>err &&
 	advice q.json >adv &&
-	test "$(cat adv)" = "pin-vcpu-to-memory vptest,x 1 0 taskset -pc 0-1 4003" &&
+	printf "%s\n" "vnuma-fidelity vptest,x None 0 taskset -pc 0-1 4002" \
+		"vnuma-fidelity vptest,x None 1 taskset -pc 2-3 4003" >want &&
+	diff -u want adv &&
+	json_get q.json "j[\"diagnosis\"][\"advice\"][1][\"command\"]" >c1 &&
+	grep_q "^# at its next start, on -object memory-backend-\*,id=m1: host-nodes=1,policy=bind" c1 &&
+	json_get q.json "j[\"diagnosis\"][\"advice\"][1][\"evidence\"]" >ev &&
+	grep_q "vCPU 1 has a locality finding (remote-access share 71% of the VM.s memory, proxy)" ev &&
 	test "$(json_get q.json "j[\"diagnosis\"][\"advice\"][0][\"needs\"]")" = "taskset (Debian package util-linux)" &&
 	json_get q.json "j[\"diagnosis\"][\"advice\"][0][\"survives_restart\"]" | grep -q "^no: taskset"
 '

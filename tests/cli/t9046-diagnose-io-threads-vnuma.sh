@@ -23,14 +23,26 @@
 #   policies (bind:0: 32768 pages on node 0; interleave:0-1: 8192 pages on
 #   node 0, 16384 on node 1, 4 KiB each), and both vCPUs last ran on node 1
 #   (CPUs 2 and 3).
-#   -> virtual node 0: memory 100 % on host node 0, its vCPU 0 on node 1:
-#      pin vCPU 0 (tid 4002) to node 0: taskset -pc 0-1 4002, and bind m0 to 0.
+#   The whole-VM estimate (memory 160 MiB on node 0, 64 MiB on node 1: 71 %
+#   remote for a vCPU on node 1) flags both vCPUs; a guest with virtual nodes
+#   is placed per virtual node instead:
+#   -> virtual node 0: memory 100 % on host node 0 (bound there already), its
+#      vCPU 0 on node 1: pin-vcpu-to-memory pins vCPU 0 (tid 4002) to node 0,
+#      taskset -pc 0-1 4002; nothing left for vnuma-fidelity (no second pin,
+#      no binding: host-nodes=0,policy=bind is there).
 #   -> virtual node 1: memory on nodes 0 (8192/24576 = 33 %) and 1 (67 %):
-#      not one node; its vCPU ran on node 1: taskset -pc 2-3 4003, bind m1 to 1.
-#   -> migrate-memory moves the whole VM's memory to node 1 (where both vCPUs
-#      ran): against virtual node 0's binding, so that one is flagged a conflict.
+#      not one node; most of it and its vCPU on node 1: vnuma-fidelity,
+#      taskset -pc 2-3 4003, bind m1 to 1 at the next start.
+#   -> no migrate-memory although both vCPUs ran on node 1: migratepages would
+#      move m0's pages too, against its binding.
 #   -> the main loop (tid 4000, last on CPU 1, node 0, allowed 0-3) away from
-#      the vCPUs (both on node 1): taskset -pc 2-3 4000.
+#      the vCPUs (both ran on node 1): taskset -pc 2-3 4000; vCPU 1 stays on
+#      node 1 in the plan, so no conflict.  One plan: no advice in conflict.
+# - the same with both virtual nodes local (m1 bound to node 1, all 24576
+#   pages there; vCPU 0 ran on CPU 0, node 0; vCPU 1 on CPU 3, node 1): the
+#   whole-VM estimate still says 128/224 = 57 % remote for vCPU 1, but per
+#   virtual node everything is local: no advice at all (the main loop on
+#   node 0 is where most of the memory is).
 . "$(dirname "$0")/lib.sh"
 
 R=$VP_DATA/root
@@ -158,24 +170,26 @@ test_expect_success 'two backends of one size and no policy: numa_maps cannot te
 	grep_q "2 guest RAM mappings of its size in numa_maps" why
 '
 
-test_expect_success 'diagnose: vnuma-fidelity for both virtual nodes, with the fix of each' '
+test_expect_success 'diagnose: per virtual node, one plan: vCPU 0 pinned to its memory, node 1 bound, no migratepages' '
 	qemu_tree &&
 	vmmprof diagnose --root q -d 0.2 --json >d.json 2>err &&
-	rules d.json vnuma-fidelity >adv &&
-	printf "%s\n" "vnuma-fidelity vptest,x 0 True" "vnuma-fidelity vptest,x 1 False" >want &&
+	rules d.json pin-vcpu-to-memory migrate-memory vnuma-fidelity >adv &&
+	printf "%s\n" "pin-vcpu-to-memory vptest,x 0 False" "vnuma-fidelity vptest,x 1 False" >want &&
 	diff -u want adv &&
-	cmd d.json vnuma-fidelity 0 >c0 &&
-	printf "%s\n" "taskset -pc 0-1 4002" \
-		"# at its next start, on -object memory-backend-*,id=m0: host-nodes=0,policy=bind" >want &&
+	cmd d.json pin-vcpu-to-memory 0 >c0 &&
+	echo "taskset -pc 0-1 4002" >want &&
 	diff -u want c0 &&
-	cmd d.json vnuma-fidelity 1 >c1 &&
+	json_get d.json "[a[\"evidence\"] for a in j[\"diagnosis\"][\"advice\"] if a[\"rule\"] == \"pin-vcpu-to-memory\"][0]" >ev0 &&
+	grep_q "vCPU 0 is in node 0, whose memory (m0) is 100% on node 0 (numa_maps)" ev0 &&
+	json_get d.json "[a[\"effect\"] for a in j[\"diagnosis\"][\"advice\"] if a[\"rule\"] == \"pin-vcpu-to-memory\"][0]" >ef0 &&
+	grep_q "not migratepages: it moves every backend.s pages of the process (all 2 virtual nodes.), not node 0.s alone" ef0 &&
+	cmd d.json vnuma-fidelity 0 >c1 &&
 	printf "%s\n" "taskset -pc 2-3 4003" \
 		"# at its next start, on -object memory-backend-*,id=m1: host-nodes=1,policy=bind" >want &&
 	diff -u want c1 &&
-	json_get d.json "[a[\"evidence\"] for a in j[\"diagnosis\"][\"advice\"] if a[\"rule\"] == \"vnuma-fidelity\"][1]" >ev &&
+	json_get d.json "[a[\"evidence\"] for a in j[\"diagnosis\"][\"advice\"] if a[\"rule\"] == \"vnuma-fidelity\"][0]" >ev &&
 	grep_q "virtual node 1.s memory (m1) is on host node 0 (33%), 1 (67%); its vCPU 1 ran on host node 1 (1 of 1)" ev &&
-	json_get d.json "[a.get(\"conflict_note\") for a in j[\"diagnosis\"][\"advice\"] if a[\"rule\"] == \"vnuma-fidelity\"][0]" >cn &&
-	grep_q "the migrate-memory advice moves vptest,x to node 1; its virtual node 0 belongs on node 0" cn
+	test "$(json_get d.json "[a[\"conflict\"] for a in j[\"diagnosis\"][\"advice\"]]")" = "[False, False, False]"
 '
 
 test_expect_success 'diagnose: the plain QEMU main loop away from its vCPUs: taskset' '
@@ -187,10 +201,22 @@ test_expect_success 'diagnose: the plain QEMU main loop away from its vCPUs: tas
 	diff -u want c
 '
 
-test_expect_success 'the control: the fixture as it is (backends unbound, vCPUs on their nodes) gives no vnuma-fidelity' '
-	vmmprof diagnose --root "$R/host-qemu" -d 0.2 --json >c.json 2>err &&
-	rules c.json vnuma-fidelity >adv &&
-	test ! -s adv
+test_expect_success 'the control: each virtual node local to its vCPU: no advice, though the whole-VM estimate is remote' '
+	qemu_tree &&
+	printf "%s\0" qemu-system-x86_64 -accel tcg -name "vptest,,x,debug-threads=on" -smp 2 \
+		-m 256 -object memory-backend-ram,id=m0,size=128M,host-nodes=0,policy=bind \
+		-object memory-backend-ram,id=m1,size=128M,host-nodes=1,policy=bind \
+		-numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1 \
+		-display none -nodefaults >q/proc/4000/cmdline &&
+	sed -e "s/^7f4000000000 default/7f4000000000 bind:0/" \
+		-e "s/^7f4008000000 default anon=24576 dirty=24576 N0=8192 N1=16384/7f4008000000 bind:1 anon=24576 dirty=24576 N1=24576/" \
+		"$R/host-qemu/proc/4000/numa_maps" >q/proc/4000/numa_maps &&
+	grep -q "^7f4008000000 bind:1 .* N1=24576 " q/proc/4000/numa_maps &&
+	cp "$R/host-qemu/proc/4000/task/4002/stat" q/proc/4000/task/4002/stat &&
+	cp "$R/host-qemu/proc/4000/task/4003/stat" q/proc/4000/task/4003/stat &&
+	vmmprof diagnose --root q -d 0.2 --json >c.json 2>err &&
+	json_get c.json "[b[\"factor\"] for b in j[\"diagnosis\"][\"bottlenecks\"]]" | grep -q locality &&
+	test "$(json_get c.json "len(j[\"diagnosis\"][\"advice\"])")" = 0
 '
 
 test_done

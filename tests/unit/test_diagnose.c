@@ -1592,3 +1592,190 @@ TEST(diagnose_placement_pass_needs_free_memory)
 	CHECK(a != NULL && !a->conflict);
 	diag_result_release(&s.r);
 }
+
+/*
+ * A guest with two virtual nodes, each backed by 1 GiB: node 0's backend
+ * (m0, default policy) all on host node 0, node 1's (m1) all on host node 1
+ * (numa_maps), so half the VM's memory is on each host node.  Both vCPUs ran
+ * on host node 1; vCPU 0 (virtual node 0) pays 30 % of its cycles in
+ * locality, vCPU 1 (virtual node 1, local) 0 %.  VM cost (30 + 0) / 2 = 15 %
+ * >= 10 %, every vCPU on node 1: without virtual nodes that is migrate-memory
+ * of the whole VM to node 1, which would move m0's pages away from virtual
+ * node 0's vCPU once it is placed, and m1's nowhere.  Per virtual node:
+ * - vCPU 0 is pinned to node 0 (100 % of m0 there), gain 30 %;
+ * - vnuma-fidelity for virtual node 0 (its vCPU ran on node 1, its memory
+ *   on node 0) has no second pin to give, only m0's binding for the next
+ *   start (host-nodes=0,policy=bind);
+ * - virtual node 1 is local: nothing.
+ * No advice in conflict: one plan.
+ */
+static void vnuma_vm_init(struct scenario *s, struct hv_vnode *vn, uint64_t mem0[2], uint64_t mem1[2])
+{
+	struct diag_vm *vm = sc_vm(s, "vn", HVA_KVM, false, 0.5, 0.5);
+
+	memset(vn, 0, 2 * sizeof(*vn));
+	vn[0].id = 0;
+	cpulist_add(&vn[0].vcpus, 0);
+	vn[0].memdev = "m0";
+	vn[0].policy = "default";
+	vn[0].mem_node = mem0;
+	vn[0].n_mem_nodes = 2;
+	vn[1].id = 1;
+	cpulist_add(&vn[1].vcpus, 1);
+	vn[1].memdev = "m1";
+	vn[1].policy = "default";
+	vn[1].mem_node = mem1;
+	vn[1].n_mem_nodes = 2;
+	vm->vnodes = vn;
+	vm->n_vnodes = 2;
+}
+
+TEST(diagnose_vnuma_locality_per_virtual_node)
+{
+	struct scenario s;
+	static const uint64_t gib = 1073741824ull;
+	uint64_t mem0[2] = { gib, 0 }, mem1[2] = { 0, gib };
+	struct hv_vnode vn[2];
+	const struct diag_advice *a;
+	size_t i;
+
+	sc_init(&s);
+	vnuma_vm_init(&s, vn, mem0, mem1);
+	sc_vcpu(&s, 0, 0, 1);
+	sc_vcpu(&s, 0, 1, 1);
+	set_cost(&s.vcpus[0], FACTOR_LOCALITY, 3e8, VQ_MEASURED);
+	set_cost(&s.vcpus[1], FACTOR_LOCALITY, 0, VQ_MEASURED);
+	s.vcpus[0].mem_stall_cycles = s.vcpus[1].mem_stall_cycles = 4e8;
+	s.vcpus[0].remote_frac = 0.5;
+	s.vcpus[1].remote_frac = 0.5;
+	run(&s);
+	CHECK_NEAR(s.r.vm[0].cost_pct[FACTOR_LOCALITY], 15.0, 1e-9);
+	CHECK(find_advice(&s.r, "migrate-memory") == NULL);
+	CHECK_INT(s.r.n_a, 2);
+	a = find_advice(&s.r, "pin-vcpu-to-memory");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_INT(a->vcpu, 0);
+		CHECK_INT(a->to_node, 0);
+		CHECK_NEAR(a->gain_pct, 30.0, 1e-9);
+		CHECK_STR(a->command, "taskset -pc 0-3 1000\n");
+		CHECK_CONTAINS(a->evidence, "vCPU 0 is in node 0, whose memory (m0) is 100% on node 0");
+		CHECK_CONTAINS(a->effect, "not migratepages");
+	}
+	a = find_advice(&s.r, "vnuma-fidelity");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_INT(a->vnode, 0);
+		CHECK_INT(a->to_node, 0);
+		CHECK_STR(a->command, "# at its next start, on -object memory-backend-*,id=m0: "
+				      "host-nodes=0,policy=bind\n");
+		CHECK_CONTAINS(a->effect, "already pinned there: vCPU 0 by the pin-vcpu-to-memory advice");
+		CHECK_CONTAINS(a->restart, "takes effect at its next start");
+	}
+	for (i = 0; i < s.r.n_a; i++)
+		CHECK(!s.r.a[i].conflict);
+	diag_result_release(&s.r);
+	cpulist_release(&vn[0].vcpus);
+	cpulist_release(&vn[1].vcpus);
+}
+
+/*
+ * The placement pass counts vnuma-fidelity's pins (no host load: one CPU per
+ * vCPU in view).  Host node 0 (4 CPUs) runs "big"'s 4 vCPUs; virtual node 0
+ * of "vn" (vCPUs 0 and 1, its memory all on host node 0) ran on host node 1:
+ * vnuma-fidelity pins both to node 0, 4 + 2 = 6 vCPUs on 4 CPUs: a conflict.
+ * With "big" on node 1 instead (node 1: 4 + 2 = 6 before, node 0 then 0 + 2):
+ * no conflict.
+ */
+TEST(diagnose_placement_pass_counts_vnuma_pins)
+{
+	struct scenario s;
+	static const uint64_t gib = 1073741824ull;
+	uint64_t mem0[2] = { gib, 0 }, mem1[2] = { 0, gib };
+	struct hv_vnode vn[2];
+	const struct diag_advice *a;
+	int i;
+
+	sc_init(&s);
+	vnuma_vm_init(&s, vn, mem0, mem1);
+	cpulist_add(&vn[0].vcpus, 1);
+	cpulist_release(&vn[1].vcpus);
+	cpulist_add(&vn[1].vcpus, 2);
+	sc_vm(&s, "big", HVA_KVM, false, 1.0, 0.0);
+	sc_vcpu(&s, 0, 0, 1);
+	sc_vcpu(&s, 0, 1, 1);
+	sc_vcpu(&s, 0, 2, 1);
+	for (i = 0; i < 4; i++)
+		sc_vcpu(&s, 1, i, 0);
+	run(&s);
+	a = find_advice(&s.r, "vnuma-fidelity");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_INT(a->vnode, 0);
+		CHECK_STR(a->command, "taskset -pc 0-3 1000\ntaskset -pc 0-3 1001\n"
+				      "# at its next start, on -object memory-backend-*,id=m0: "
+				      "host-nodes=0,policy=bind\n");
+		CHECK(a->conflict);
+		CHECK_CONTAINS(a->conflict_note, "node 0 would run 6 vCPUs on 4 CPUs");
+	}
+	diag_result_release(&s.r);
+	for (i = 3; i < 7; i++)
+		s.vcpus[i].node = 1;
+	run(&s);
+	a = find_advice(&s.r, "vnuma-fidelity");
+	CHECK(a != NULL && !a->conflict);
+	diag_result_release(&s.r);
+	for (i = 0; i < 2; i++)
+		cpulist_release(&vn[i].vcpus);
+}
+
+/*
+ * The placement pass counts the I/O threads pin-io-threads moves, by what
+ * each ran (io_busy).  Host node 1's CPUs 4-7 were busy 0.9 each (3.6 CPUs);
+ * "io"'s one vCPU ran there (its demand is in that 3.6), its main loop on
+ * node 0 (CPU 0), busy 0.6 of the run: pinned to node 1, 3.6 + 0.6 = 4.2
+ * CPUs on 4: a conflict.  At busy 0.3: 3.9, it fits.
+ */
+TEST(diagnose_placement_pass_counts_io_threads)
+{
+	struct scenario s;
+	struct diag_cpu cpus[8];
+	struct hv_iothread io;
+	double busy = 0.6;
+	const struct diag_advice *a;
+	struct diag_vm *vm;
+	int i;
+
+	sc_init(&s);
+	host_init(&s, cpus);
+	for (i = 4; i < 8; i++)
+		cpus[i].busy = 0.9;
+	vm = sc_vm(&s, "io", HVA_KVM, false, 0.0, 1.0);
+	memset(&io, 0, sizeof(io));
+	io.kind = HV_IO_MAIN;
+	io.tid = 100;
+	io.id = -1;
+	io.cpu = 0;
+	io.node = 0;
+	io.cpu_time_s = NAN;
+	vm->io = &io;
+	vm->n_io = 1;
+	vm->io_busy = &busy;
+	sc_vcpu(&s, 0, 0, 1);
+	s.vcpus[0].run_ns = 0.9e9;
+	s.vcpus[0].wait_ns = 0;
+	run(&s);
+	a = find_advice(&s.r, "pin-io-threads");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_STR(a->command, "taskset -pc 4-7 100\n");
+		CHECK(a->conflict);
+		CHECK_CONTAINS(a->conflict_note, "node 1 would run 4.20 CPUs' worth of work on 4 usable CPUs");
+	}
+	diag_result_release(&s.r);
+	busy = 0.3;
+	run(&s);
+	a = find_advice(&s.r, "pin-io-threads");
+	CHECK(a != NULL && !a->conflict);
+	diag_result_release(&s.r);
+}
