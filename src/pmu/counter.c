@@ -572,249 +572,307 @@ static void group_cpus(const struct cnt_session *s, const struct plan_group *pg,
 		cpulist_add(out, online->ids[i]);
 }
 
-int cnt_session_new(struct cnt_session **out, const struct cnt_request *req, struct vp_err *err)
-{
-	const struct cnt_target *t = &req->target;
-	struct cnt_session *s = xcalloc(1, sizeof(*s));
-	struct cpulist online, possible, cpus;
-	struct plan_group *pgs = NULL;
-	size_t n_pgs = 0, cap_ent = 0, cap_fds = 0, cap_grps = 0, cap_ctr = 0, i, j;
-	pid_t *threads = NULL, *owners = NULL;
-	size_t n_threads = 0, cap_thr = 0;
-	int **map = NULL, *cg_fd = NULL, *cg_ent = NULL;
-	bool thread_mode = t->n_pids || t->n_tids;
-	char mnt[4096] = "";
-	bool v2 = false;
-	int ret = 0, opened = 0;
+/*
+ * What cnt_session_new() builds a session from, phase to phase
+ * (build_events() .. build_verdict()); build_release() frees it, whatever
+ * phase stopped.
+ */
+struct build {
+	struct cnt_session *s;
+	const struct cnt_target *t;
+	bool thread_mode;             /* processes or threads, not CPUs or cgroups */
+	struct cpulist online, possible;
+	pid_t *threads, *owners;      /* every thread counted, and its process */
+	size_t n_threads, cap_thr;
+	int *cg_fd, *cg_ent;          /* per event: its cgroup's directory and entity (-1 none) */
+	char mnt[4096];               /* the cgroup mount, once needed */
+	bool v2;
+	struct plan_group *pgs;       /* the groups to open */
+	size_t n_pgs;
+	int **map;                    /* [event][entity]: its descriptor's index, -1 none */
+	size_t cap_ent, cap_fds, cap_grps, cap_ctr;
+};
 
-	*out = NULL;
-	cpulist_init(&online);
-	cpulist_init(&possible);
-	s->root = xstrdup(req->root ? req->root : "/");
-	s->enable_on_exec = t->enable_on_exec;
-	if (!req->n_events) {
-		ret = vp_err_set(err, VP_EINVAL, "no events to count");
-		goto out;
-	}
+/* The events, each with its cgroup and group; a cgroup is per CPU only. */
+static int build_events(struct build *b, const struct cnt_request *req, struct vp_err *err)
+{
+	struct cnt_session *s = b->s;
+	size_t i;
+
+	if (!req->n_events)
+		return vp_err_set(err, VP_EINVAL, "no events to count");
 	s->n_events = req->n_events;
 	s->events = xcalloc(req->n_events, sizeof(*s->events));
 	for (i = 0; i < req->n_events; i++) {
 		copy_evdesc(&s->events[i].ev, &req->events[i]);
 		s->events[i].cgroup = req->cgroups && req->cgroups[i] ? xstrdup(req->cgroups[i]) : NULL;
 		s->events[i].group = req->groups ? req->groups[i] : -1;
-		if (s->events[i].cgroup && thread_mode) {
-			ret = vp_err_set(err, VP_EINVAL, "cgroup counting ('%s') is per CPU: it cannot "
-					 "be combined with counting processes or threads",
-					 s->events[i].cgroup);
-			goto out;
-		}
+		if (s->events[i].cgroup && b->thread_mode)
+			return vp_err_set(err, VP_EINVAL, "cgroup counting ('%s') is per CPU: it cannot "
+					  "be combined with counting processes or threads",
+					  s->events[i].cgroup);
 	}
-	ret = read_cpus(s->root, &online, &possible, err);
+	return 0;
+}
+
+/* The CPUs asked for exist, and there is something to count on. */
+static int build_check_target(struct build *b, struct vp_err *err)
+{
+	const struct cnt_target *t = b->t;
+	struct cnt_session *s = b->s;
+	size_t i;
+	int ret = read_cpus(s->root, &b->online, &b->possible, err);
+
 	if (ret)
-		goto out;
+		return ret;
 	for (i = 0; i < t->cpus.n; i++) {
-		if (!cpulist_has(&possible, t->cpus.ids[i])) {
+		if (!cpulist_has(&b->possible, t->cpus.ids[i])) {
 			struct sbuf sb = SBUF_INIT;
 
-			cpulist_format(&possible, &sb);
+			cpulist_format(&b->possible, &sb);
 			ret = vp_err_set(err, VP_EINVAL, "CPU %d does not exist: this machine has CPUs %s",
 					 t->cpus.ids[i], sbuf_str(&sb));
 			sbuf_release(&sb);
-			goto out;
+			return ret;
 		}
 	}
-	if (!thread_mode && !t->system_wide && !t->cpus.n) {
+	if (!b->thread_mode && !t->system_wide && !t->cpus.n) {
 		bool any_cg = false;
 
 		for (i = 0; i < s->n_events; i++)
 			any_cg |= s->events[i].cgroup != NULL;
-		if (!any_cg) {
-			ret = vp_err_set(err, VP_EINVAL, "nothing to count on: give CPUs, processes, "
-					 "threads or a cgroup");
-			goto out;
-		}
+		if (!any_cg)
+			return vp_err_set(err, VP_EINVAL, "nothing to count on: give CPUs, processes, "
+					  "threads or a cgroup");
 	}
+	return 0;
+}
 
-	/* threads: every task of each process, then the named threads */
+static void add_thread(struct build *b, pid_t tid, pid_t owner)
+{
+	VP_GROW(b->threads, b->cap_thr, b->n_threads + 1);
+	b->owners = xrealloc(b->owners, b->cap_thr * sizeof(*b->owners));
+	b->threads[b->n_threads] = tid;
+	b->owners[b->n_threads++] = owner;
+}
+
+/* Threads: every task of each process, then the named threads. */
+static int build_threads(struct build *b, struct vp_err *err)
+{
+	const struct cnt_target *t = b->t;
+	const char *root = b->s->root;
+	size_t i, j;
+
 	for (i = 0; i < t->n_pids; i++) {
 		pid_t *tids;
 		size_t n;
 
-		if (list_tasks(s->root, t->pids[i], &tids, &n) || !n) {
+		if (list_tasks(root, t->pids[i], &tids, &n) || !n) {
 			free(tids);
-			ret = vp_err_set(err, -ESRCH, "process %d does not exist", (int)t->pids[i]);
-			goto out;
+			return vp_err_set(err, -ESRCH, "process %d does not exist", (int)t->pids[i]);
 		}
 		qsort(tids, n, sizeof(*tids), cmp_pid);
-		for (j = 0; j < n; j++) {
-			VP_GROW(threads, cap_thr, n_threads + 1);
-			owners = xrealloc(owners, cap_thr * sizeof(*owners));
-			threads[n_threads] = tids[j];
-			owners[n_threads++] = t->pids[i];
-		}
+		for (j = 0; j < n; j++)
+			add_thread(b, tids[j], t->pids[i]);
 		free(tids);
 	}
 	for (i = 0; i < t->n_tids; i++) {
 		pid_t tgid;
 
-		if (thread_tgid(s->root, t->tids[i], &tgid)) {
+		if (thread_tgid(root, t->tids[i], &tgid)) {
 			if (t->skip_gone)
 				continue;
-			ret = vp_err_set(err, -ESRCH, "thread %d does not exist", (int)t->tids[i]);
-			goto out;
+			return vp_err_set(err, -ESRCH, "thread %d does not exist", (int)t->tids[i]);
 		}
-		VP_GROW(threads, cap_thr, n_threads + 1);
-		owners = xrealloc(owners, cap_thr * sizeof(*owners));
-		threads[n_threads] = t->tids[i];
-		owners[n_threads++] = tgid;
+		add_thread(b, t->tids[i], tgid);
 	}
+	return 0;
+}
 
-	/* entities: CPUs (including offline ones asked for), threads, cgroups */
-	if (!thread_mode) {
-		const struct cpulist *want = t->cpus.n ? &t->cpus : &online;
+/* Entities: CPUs (including offline ones asked for), uncore CPUs, threads. */
+static void build_entities(struct build *b)
+{
+	const struct cnt_target *t = b->t;
+	struct cnt_session *s = b->s;
+	size_t i, j;
+
+	if (!b->thread_mode) {
+		const struct cpulist *want = t->cpus.n ? &t->cpus : &b->online;
 
 		for (i = 0; i < want->n; i++)
-			cpu_entity(s, &cap_ent, want->ids[i], &online);
+			cpu_entity(s, &b->cap_ent, want->ids[i], &b->online);
 	}
 	for (i = 0; i < s->n_events; i++)
 		for (j = 0; j < s->events[i].ev.cpus.n && s->events[i].ev.uncore; j++)
-			cpu_entity(s, &cap_ent, s->events[i].ev.cpus.ids[j], &online);
-	for (i = 0; i < n_threads; i++) {
+			cpu_entity(s, &b->cap_ent, s->events[i].ev.cpus.ids[j], &b->online);
+	for (i = 0; i < b->n_threads; i++) {
 		struct cnt_entity e = { 0 };
 		bool dup = false;
 
 		for (j = 0; j < i && !dup; j++)
-			dup = threads[j] == threads[i];
+			dup = b->threads[j] == b->threads[i];
 		if (dup)
 			continue;
 		e.kind = CNT_ENT_THREAD;
 		e.cpu = e.package = e.die = e.core = e.node = -1;
-		e.tid = threads[i];
-		e.pid = owners[i];
-		add_entity(s, &cap_ent, &e);
+		e.tid = b->threads[i];
+		e.pid = b->owners[i];
+		add_entity(s, &b->cap_ent, &e);
 	}
-	cg_fd = xcalloc(s->n_events, sizeof(int));
-	cg_ent = xcalloc(s->n_events, sizeof(int));
+}
+
+/* Each cgroup named once: its directory opened, an entity for it. */
+static int build_cgroups(struct build *b, struct vp_err *err)
+{
+	struct cnt_session *s = b->s;
+	size_t i, j;
+	int ret;
+
+	b->cg_fd = xcalloc(s->n_events, sizeof(int));
+	b->cg_ent = xcalloc(s->n_events, sizeof(int));
+	for (i = 0; i < s->n_events; i++)
+		b->cg_fd[i] = b->cg_ent[i] = -1;
 	for (i = 0; i < s->n_events; i++) {
 		const char *name = s->events[i].cgroup;
 		struct cnt_entity e = { 0 };
 		char *rel, *path;
 
-		cg_fd[i] = -1;
-		cg_ent[i] = -1;
 		if (!name)
 			continue;
 		for (j = 0; j < i; j++)
 			if (same_str(s->events[j].cgroup, name)) {
-				cg_ent[i] = cg_ent[j];
-				cg_fd[i] = cg_fd[j];
+				b->cg_ent[i] = b->cg_ent[j];
+				b->cg_fd[i] = b->cg_fd[j];
 			}
-		if (cg_ent[i] >= 0)
+		if (b->cg_ent[i] >= 0)
 			continue;
-		if (!mnt[0]) {
-			ret = cnt_cgroup_mount(s->root, mnt, sizeof(mnt), &v2, err);
-			if (ret)
-				goto out;
-		}
-		rel = xasprintf("%s/%s", mnt, name[0] == '/' ? name + 1 : name);
+		if (!b->mnt[0] && (ret = cnt_cgroup_mount(s->root, b->mnt, sizeof(b->mnt), &b->v2, err)))
+			return ret;
+		rel = xasprintf("%s/%s", b->mnt, name[0] == '/' ? name + 1 : name);
 		path = vp_path(s->root, rel);
 		free(rel);
-		cg_fd[i] = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (cg_fd[i] < 0) {
+		b->cg_fd[i] = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (b->cg_fd[i] < 0) {
 			ret = vp_err_errno(err, errno, "cannot open cgroup '%s' (%s)", name, path);
 			free(path);
-			goto out;
+			return ret;
 		}
 		e.kind = CNT_ENT_CGROUP;
 		e.cpu = e.package = e.die = e.core = e.node = -1;
 		e.tid = e.pid = -1;
 		e.cgroup = xstrdup(name);
 		e.cgroup_path = path;
-		cg_ent[i] = add_entity(s, &cap_ent, &e);
+		b->cg_ent[i] = add_entity(s, &b->cap_ent, &e);
 	}
+	return 0;
+}
 
-	pgs = plan_groups(s, &n_pgs);
+/* The groups to open, within the descriptor limit; the event x entity map. */
+static int build_budget(struct build *b, struct vp_err *err)
+{
+	struct cnt_session *s = b->s;
+	struct cpulist cpus;
+	size_t i, j;
+	int ret;
 
-	/* descriptor budget */
-	for (i = 0; i < n_pgs; i++) {
-		const struct cnt_event *lead = &s->events[pgs[i].ev[0]];
+	b->pgs = plan_groups(s, &b->n_pgs);
+	for (i = 0; i < b->n_pgs; i++) {
+		const struct cnt_event *lead = &s->events[b->pgs[i].ev[0]];
 
-		group_cpus(s, &pgs[i], t, &online, &cpus);
-		if (thread_mode && !lead->ev.uncore)
-			s->fds_needed += pgs[i].n * n_threads;
+		group_cpus(s, &b->pgs[i], b->t, &b->online, &cpus);
+		if (b->thread_mode && !lead->ev.uncore)
+			s->fds_needed += b->pgs[i].n * b->n_threads;
 		else
-			s->fds_needed += pgs[i].n * cpus.n;
+			s->fds_needed += b->pgs[i].n * cpus.n;
 		cpulist_release(&cpus);
 	}
-	ret = fd_budget(s->fds_needed, err);
-	if (ret)
-		goto out;
-	if (thread_mode && !strcmp(s->root, "/")) {
+	if ((ret = fd_budget(s->fds_needed, err)))
+		return ret;
+	if (b->thread_mode && !strcmp(s->root, "/")) {
 		struct vp_err ign = { 0, "" };
 
 		/* room for a pidfd per thread too, when the limit allows (else tgkill) */
-		fd_budget(s->fds_needed + n_threads, &ign);
+		fd_budget(s->fds_needed + b->n_threads, &ign);
 	}
-
-	map = xcalloc(s->n_events, sizeof(*map));
+	b->map = xcalloc(s->n_events, sizeof(*b->map));
 	for (i = 0; i < s->n_events; i++) {
-		map[i] = xmalloc((s->n_entities + 1) * sizeof(int));
+		b->map[i] = xmalloc((s->n_entities + 1) * sizeof(int));
 		for (j = 0; j < s->n_entities; j++)
-			map[i][j] = -1;
+			b->map[i][j] = -1;
 	}
+	return 0;
+}
 
-	/* open */
-	for (i = 0; i < n_pgs; i++) {
-		const struct plan_group *pg = &pgs[i];
-		const struct cnt_event *lead = &s->events[pg->ev[0]];
+/* One group per live thread (a thread gone meanwhile has ended). */
+static void open_on_threads(struct build *b, const struct plan_group *pg)
+{
+	struct cnt_session *s = b->s;
+	size_t j;
 
-		if (thread_mode && !lead->ev.uncore) {
-			for (j = 0; j < s->n_entities; j++) {
-				struct unit u = { 0 };
+	for (j = 0; j < s->n_entities; j++) {
+		struct unit u = { 0 };
 
-				if (s->entities[j].kind != CNT_ENT_THREAD ||
-				    s->entities[j].state != CNT_ENT_LIVE)
-					continue;
-				u.pid = s->entities[j].tid;
-				u.cpu = -1;
-				u.entity = (int)j;
-				if (open_group(s, pg, &u, true, t->inherit, map, &cap_fds, &cap_grps,
-					       &cap_ctr) == ESRCH) {
-					s->entities[j].state = CNT_ENT_ENDED;
-					s->entities[j].ended_ns = vp_now_ns();
-				}
-			}
+		if (s->entities[j].kind != CNT_ENT_THREAD || s->entities[j].state != CNT_ENT_LIVE)
 			continue;
+		u.pid = s->entities[j].tid;
+		u.cpu = -1;
+		u.entity = (int)j;
+		if (open_group(s, pg, &u, true, b->t->inherit, b->map, &b->cap_fds, &b->cap_grps,
+			       &b->cap_ctr) == ESRCH) {
+			s->entities[j].state = CNT_ENT_ENDED;
+			s->entities[j].ended_ns = vp_now_ns();
 		}
-		group_cpus(s, pg, t, &online, &cpus);
-		for (j = 0; j < cpus.n; j++) {
-			struct unit u = { 0 };
-			int ent = find_cpu_entity(s, cpus.ids[j]);
-
-			if (!lead->ev.uncore && ent >= 0 && s->entities[ent].state == CNT_ENT_OFFLINE)
-				continue;
-			u.cpu = cpus.ids[j];
-			u.pid = -1;
-			if (lead->cgroup) {
-				u.pid = cg_fd[pg->ev[0]];
-				u.flags = PERF_FLAG_PID_CGROUP;
-				ent = cg_ent[pg->ev[0]];
-			} else if (ent < 0) {
-				ent = cpu_entity(s, &cap_ent, cpus.ids[j], &online);
-				for (size_t k = 0; k < s->n_events; k++) {
-					map[k] = xrealloc(map[k], (s->n_entities + 1) * sizeof(int));
-					map[k][ent] = -1;
-				}
-			}
-			u.entity = ent;
-			if (open_group(s, pg, &u, false, false, map, &cap_fds, &cap_grps,
-				       &cap_ctr) == ENODEV)
-				s->entities[ent].state = CNT_ENT_OFFLINE;
-		}
-		cpulist_release(&cpus);
 	}
+}
 
-	/* verdict per event */
+/* One group per CPU of the group (its cgroup's, or the CPU's entity). */
+static void open_on_cpus(struct build *b, const struct plan_group *pg)
+{
+	struct cnt_session *s = b->s;
+	const struct cnt_event *lead = &s->events[pg->ev[0]];
+	struct cpulist cpus;
+	size_t j, k;
+
+	group_cpus(s, pg, b->t, &b->online, &cpus);
+	for (j = 0; j < cpus.n; j++) {
+		struct unit u = { 0 };
+		int ent = find_cpu_entity(s, cpus.ids[j]);
+
+		if (!lead->ev.uncore && ent >= 0 && s->entities[ent].state == CNT_ENT_OFFLINE)
+			continue;
+		u.cpu = cpus.ids[j];
+		u.pid = -1;
+		if (lead->cgroup) {
+			u.pid = b->cg_fd[pg->ev[0]];
+			u.flags = PERF_FLAG_PID_CGROUP;
+			ent = b->cg_ent[pg->ev[0]];
+		} else if (ent < 0) {
+			ent = cpu_entity(s, &b->cap_ent, cpus.ids[j], &b->online);
+			for (k = 0; k < s->n_events; k++) {
+				b->map[k] = xrealloc(b->map[k], (s->n_entities + 1) * sizeof(int));
+				b->map[k][ent] = -1;
+			}
+		}
+		u.entity = ent;
+		if (open_group(s, pg, &u, false, false, b->map, &b->cap_fds, &b->cap_grps,
+			       &b->cap_ctr) == ENODEV)
+			s->entities[ent].state = CNT_ENT_OFFLINE;
+	}
+	cpulist_release(&cpus);
+}
+
+/*
+ * Each event open or dropped with the kernel's reason; when none opened,
+ * the first one's reason is the error.
+ */
+static int build_verdict(struct build *b, struct vp_err *err)
+{
+	struct cnt_session *s = b->s;
+	struct cnt_explain_ctx ctx;
+	size_t i;
+	int opened = 0, ret = 0;
+	char *why;
+
 	for (i = 0; i < s->n_events; i++) {
 		struct cnt_event *e = &s->events[i];
 
@@ -825,53 +883,81 @@ int cnt_session_new(struct cnt_session **out, const struct cnt_request *req, str
 		}
 		e->state = CNT_EV_DROPPED;
 		if (!e->errnum)
-			e->errnum = thread_mode ? ESRCH : ENODEV;
+			e->errnum = b->thread_mode ? ESRCH : ENODEV;
 	}
+	cnt_explain_probe(&ctx, s->root);
+	ctx.fds_needed = s->fds_needed;
 	if (opened) {
-		struct cnt_explain_ctx ctx;
-
-		cnt_explain_probe(&ctx, s->root);
-		ctx.fds_needed = s->fds_needed;
 		for (i = 0; i < s->n_events; i++)
 			if (s->events[i].errnum)
 				s->events[i].why = cnt_explain(s->events[i].errnum, &s->events[i].ev,
-							       !thread_mode, &ctx);
-	} else {
-		struct cnt_explain_ctx ctx;
-		char *why;
-
-		cnt_explain_probe(&ctx, s->root);
-		ctx.fds_needed = s->fds_needed;
-		why = cnt_explain(s->events[0].errnum, &s->events[0].ev, !thread_mode, &ctx);
-		ret = vp_err_set(err, -s->events[0].errnum, "%s%s", why,
-				 s->n_events > 1 ? " (and no other event could be opened either)" : "");
-		free(why);
+							       !b->thread_mode, &ctx);
+		return 0;
 	}
-out:
-	for (i = 0; cg_fd && i < s->n_events; i++) {
+	why = cnt_explain(s->events[0].errnum, &s->events[0].ev, !b->thread_mode, &ctx);
+	ret = vp_err_set(err, -s->events[0].errnum, "%s%s", why,
+			 s->n_events > 1 ? " (and no other event could be opened either)" : "");
+	free(why);
+	return ret;
+}
+
+static void build_release(struct build *b)
+{
+	size_t i, j;
+
+	for (i = 0; b->cg_fd && i < b->s->n_events; i++) {
 		bool dup = false;
 
 		for (j = 0; j < i; j++)
-			dup |= cg_fd[j] == cg_fd[i];
-		if (cg_fd[i] >= 0 && !dup)
-			close(cg_fd[i]);
+			dup |= b->cg_fd[j] == b->cg_fd[i];
+		if (b->cg_fd[i] >= 0 && !dup)
+			close(b->cg_fd[i]);
 	}
-	for (i = 0; map && i < s->n_events; i++)
-		free(map[i]);
-	free(map);
-	for (i = 0; i < n_pgs; i++)
-		free(pgs[i].ev);
-	free(pgs);
-	free(cg_fd);
-	free(cg_ent);
-	free(threads);
-	free(owners);
-	cpulist_release(&online);
-	cpulist_release(&possible);
+	for (i = 0; b->map && i < b->s->n_events; i++)
+		free(b->map[i]);
+	free(b->map);
+	for (i = 0; i < b->n_pgs; i++)
+		free(b->pgs[i].ev);
+	free(b->pgs);
+	free(b->cg_fd);
+	free(b->cg_ent);
+	free(b->threads);
+	free(b->owners);
+	cpulist_release(&b->online);
+	cpulist_release(&b->possible);
+}
+
+int cnt_session_new(struct cnt_session **out, const struct cnt_request *req, struct vp_err *err)
+{
+	struct build b = { .t = &req->target };
+	size_t i;
+	int ret;
+
+	*out = NULL;
+	b.thread_mode = b.t->n_pids || b.t->n_tids;
+	b.s = xcalloc(1, sizeof(*b.s));
+	b.s->root = xstrdup(req->root ? req->root : "/");
+	b.s->enable_on_exec = b.t->enable_on_exec;
+	cpulist_init(&b.online);
+	cpulist_init(&b.possible);
+	if (!(ret = build_events(&b, req, err)) && !(ret = build_check_target(&b, err)) &&
+	    !(ret = build_threads(&b, err))) {
+		build_entities(&b);
+		if (!(ret = build_cgroups(&b, err)) && !(ret = build_budget(&b, err))) {
+			for (i = 0; i < b.n_pgs; i++) {
+				if (b.thread_mode && !b.s->events[b.pgs[i].ev[0]].ev.uncore)
+					open_on_threads(&b, &b.pgs[i]);
+				else
+					open_on_cpus(&b, &b.pgs[i]);
+			}
+			ret = build_verdict(&b, err);
+		}
+	}
+	build_release(&b);
 	if (ret)
-		cnt_session_free(s);
+		cnt_session_free(b.s);
 	else
-		*out = s;
+		*out = b.s;
 	return ret;
 }
 
