@@ -2,6 +2,7 @@
 #include "top/toprender.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,43 +231,119 @@ static void text_process_view(const struct top_state *s, struct sbuf *out)
 			 "home\n");
 }
 
-/* What follows the rows: ended series, the status and each factor's legend, notes. */
+/* The --batch footer's width: a terminal's 80 columns (the rows fit them too). */
+#define TOP_FOOT_WIDTH 80
+
+/*
+ * Append text to out folded at TOP_FOOT_WIDTH columns (bytes: a multi-byte
+ * character folds early, never late): each line broken at spaces, its
+ * continuations indented by two.  A word longer than a line (a path) is
+ * kept whole on a line of its own rather than cut.
+ */
+static void fold_lines(const char *text, struct sbuf *out)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *end = strchr(p, '\n');
+		size_t col = 0;
+		bool first = true;
+
+		if (!end)
+			end = p + strlen(p);
+		for (; p < end && *p == ' '; p++, col++)
+			sbuf_addch(out, ' ');
+		while (p < end) {
+			const char *w = p, *we;
+
+			while (w < end && *w == ' ')
+				w++;
+			if (w == end)
+				break;
+			for (we = w; we < end && *we != ' '; we++)
+				;
+			if (!first && col + (size_t)(we - p) > TOP_FOOT_WIDTH) {
+				sbuf_addstr(out, "\n  ");
+				col = 2;
+			} else {
+				sbuf_add(out, p, (size_t)(w - p));
+				col += (size_t)(w - p);
+			}
+			sbuf_add(out, w, (size_t)(we - w));
+			col += (size_t)(we - w);
+			first = false;
+			p = we;
+		}
+		sbuf_addch(out, '\n');
+		p = *end ? end + 1 : end;
+	}
+}
+
+/*
+ * What follows the rows: ended series, the status and each factor's legend,
+ * notes; folded at TOP_FOOT_WIDTH columns.  A reason given for more than one
+ * factor is printed once, as a numbered footnote ("LLC n/a: [1]").
+ */
 static void text_foot(const struct top_state *s, struct sbuf *out)
 {
+	struct sbuf t = SBUF_INIT;
+	int note[TOP_NFACTORS], n_notes = 0, f, g;
 	size_t i;
-	int f;
 
 	for (i = 0; i < s->n_ended; i++) {
-		sbuf_addtextf(out, "ended: %s %s (id %d)", s->ended[i].kind, s->ended[i].name,
+		sbuf_addtextf(&t, "ended: %s %s (id %d)", s->ended[i].kind, s->ended[i].name,
 			      s->ended[i].id);
-		sbuf_addch(out, '\n');
+		sbuf_addch(&t, '\n');
 	}
-	sbuf_addch(out, '\n');
+	sbuf_addch(&t, '\n');
 	if (s->cnt.status[0])
-		sbuf_addf(out, "%s\n", s->cnt.status);
+		sbuf_addf(&t, "%s\n", s->cnt.status);
+	/* footnote numbers: the n/a reasons shared by two factors or more */
+	for (f = 0; f < TOP_NFACTORS; f++) {
+		note[f] = 0;
+		if (s->cnt.state[f] == TOP_F_COUNTED || s->cnt.state[f] == TOP_F_ESTIMATED)
+			continue;
+		for (g = 0; g < f && !note[f]; g++)
+			if (note[g] && !strcmp(s->factor_why[g], s->factor_why[f]))
+				note[f] = note[g];
+		for (g = f + 1; g < TOP_NFACTORS && !note[f]; g++)
+			if (s->cnt.state[g] != TOP_F_COUNTED && s->cnt.state[g] != TOP_F_ESTIMATED &&
+			    !strcmp(s->factor_why[g], s->factor_why[f]))
+				note[f] = ++n_notes;
+	}
 	for (f = 0; f < TOP_NFACTORS; f++) {
 		if (s->cnt.state[f] == TOP_F_COUNTED)
-			sbuf_addf(out, "%s counted: %s\n", top_factor_title(f), s->factor_why[f]);
+			sbuf_addf(&t, "%s counted: %s\n", top_factor_title(f), s->factor_why[f]);
 		else if (s->cnt.state[f] == TOP_F_ESTIMATED)
-			sbuf_addf(out, "%s: expected remote-memory fraction; e = estimate from placement "
+			sbuf_addf(&t, "%s: expected remote-memory fraction; e = estimate from placement "
 				  "(run time per node x memory on other nodes); %s\n",
 				  top_factor_title(f), s->factor_why[f]);
+		else if (note[f])
+			sbuf_addf(&t, "%s n/a: [%d]\n", top_factor_title(f), note[f]);
 		else
-			sbuf_addf(out, "%s n/a: %s\n", top_factor_title(f), s->factor_why[f]);
+			sbuf_addf(&t, "%s n/a: %s\n", top_factor_title(f), s->factor_why[f]);
 	}
+	for (g = 1; g <= n_notes; g++)
+		for (f = 0; f < TOP_NFACTORS; f++)
+			if (note[f] == g) {
+				sbuf_addf(&t, "[%d] %s\n", g, s->factor_why[f]);
+				break;
+			}
 	for (f = 0; f < TOP_NFACTORS && s->cnt.state[f] != TOP_F_COUNTED; f++)
 		;
 	if (f < TOP_NFACTORS)
-		sbuf_addstr(out, "counted cells: score sN, /cost as % of cycles when it is known, "
-				 "each with its quality mark (none measured, " VP_QUALITY_LEGEND
-				 "), ! warning, !! critical\n");
+		sbuf_addstr(&t, "counted cells: score sN, /cost as % of cycles when it is known, "
+				"each with its quality mark (none measured, " VP_QUALITY_LEGEND
+				"), ! warning, !! critical\n");
 	if (s->rdt_on)
-		rdt_legend(s, out);
+		rdt_legend(s, &t);
 	if (s->notes[0]) {
-		sbuf_addtextf(out, "note: %s", s->notes);
-		sbuf_addch(out, '\n');
+		sbuf_addtextf(&t, "note: %s", s->notes);
+		sbuf_addch(&t, '\n');
 	}
-	sbuf_addch(out, '\n');
+	sbuf_addch(&t, '\n');
+	fold_lines(sbuf_str(&t), out);
+	sbuf_release(&t);
 }
 
 void top_render_text(const struct top_state *s, struct sbuf *out)

@@ -47,6 +47,13 @@ test_artefacts() {
 	mkdir -p "$_ad" && echo "$_ad"
 }
 
+# unfold FILE: top --batch's text with its footer's folded lines joined again (a
+# continuation starts with two spaces and a non-space), for patterns that cross a fold.
+unfold() {
+	awk 'NR > 1 && /^  [^ ]/ { sub(/^  /, " "); printf "%s", $0; next }
+		NR > 1 { print "" } { printf "%s", $0 } END { print "" }' "$1"
+}
+
 test_expect_success() {
 	test_count=$((test_count + 1))
 	if (cd "$TRASH" && eval "$2") >"$TRASH/.out" 2>&1; then

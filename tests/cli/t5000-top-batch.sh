@@ -61,16 +61,16 @@ test_expect_success 'top --batch on a Xen dom0 fixture: domains, pCPUs from xl, 
 '
 
 test_expect_success 'a fixture tree is not the live machine: residency is sampled, and top says why' '
-	vmmprof top --batch -n 1 --root "$R/host-qemu" >out &&
-	grep_q "residency per node: sampled at each update (exact residency needs the live machine" out
+	vmmprof top --batch -n 1 --root "$R/host-qemu" >out && unfold out >flat &&
+	grep_q "residency per node: sampled at each update (exact residency needs the live machine" flat
 '
 
 # on a dom0, dom0's context switches are not the domains' scheduling: the
 # note is about Xen's residency (t7320 covers --xentrace)
 test_expect_success 'a Xen dom0: residency sampled from xl vcpu-list, and how to get it exact' '
-	vmmprof top --batch -n 1 --root "$R/xen-dom0" >out &&
-	grep_q "Xen residency per node: sampled from xl vcpu-list at each update" out &&
-	! grep_q "residency per node: sampled at each update (exact residency needs" out
+	vmmprof top --batch -n 1 --root "$R/xen-dom0" >out && unfold out >flat &&
+	grep_q "Xen residency per node: sampled from xl vcpu-list at each update" flat &&
+	! grep_q "residency per node: sampled at each update (exact residency needs" flat
 '
 
 # live: the recorder opens when this host lets root record every CPU's
