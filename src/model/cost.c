@@ -291,138 +291,181 @@ static double nz(double v) /* an unbound count is no access of that kind */
 	return nonneg(v) ? v : 0;
 }
 
-void cost_row(const struct cost_calib *cc, const struct cost_in *in, struct cost_out *o)
+/*
+ * One row's costing, phase to phase (cost_usable() .. cost_split()): the
+ * access counts, the calibrated and modelled latencies, the anchor's stall
+ * cycles and the rates that turn ns of latency into stall cycles.
+ */
+struct costing {
+	const struct cost_calib *cc;
+	const struct cost_in *in;
+	struct cost_out *o;
+	const double *T;
+	double C, ghz;
+	double n_loc, n_rem, n_rc, n_hl, n_dram;   /* loads by source */
+	double Lloc, Lrem, Lllc;                   /* calibrated latencies, ns */
+	double ql, qr, t, dL;                      /* queueing (local, remote), trackers, remote extra */
+	double W_D, W_L;                           /* modelled ns: DRAM part, LLC/c2c part */
+	double D, L, M;                            /* stall cycles: L3 miss, L2-not-L3, all memory */
+	double s, sL;                              /* stall cycles per ns of W_D, of W_L */
+	double x, x_loc, x_rem;                    /* extra misses above the solo rate */
+};
+
+/* Whether the row can be costed at all; when not, every factor says why. */
+static bool cost_usable(struct costing *k)
 {
-	const double *T = in->term;
-	double C = in->cycles, ghz = in->ghz;
-	double n_loc = nz(T[CT_DRAM_LOCAL]), n_rem = nz(T[CT_DRAM_REMOTE]);
-	double n_rc = nz(T[CT_CACHE_REMOTE]), n_hl = nz(T[CT_HITM_LOCAL]);
-	double n_dram = n_loc + n_rem;
-	double Lloc = cc->lat_local, Lrem = cc->lat_remote, Lllc = cc->lat_llc;
-	double ql = in->local.q_ns, qr = in->remote.q_ns, t = in->local.t_ns;
-	double W_D, W_L, D = NAN, L = NAN, M = NAN, s = NAN, sL = NAN;
-	double x = NAN, x_loc = 0, x_rem = 0, dL;
+	const double *T = k->T;
 	bool have_dram = isfinite(T[CT_DRAM_LOCAL]) || isfinite(T[CT_DRAM_REMOTE]);
 	int f;
 
-	cost_out_none(o);
-	o->cycles = C;
-	if (!pos(C) || !pos(ghz)) {
+	if (!pos(k->C) || !pos(k->ghz)) {
 		for (f = 0; f < FACTOR_N; f++)
-			o->why[f] = !pos(C) ? "no cycle count for the row" :
-				    "no clock rate (cycles per ns) for the row";
-		return;
+			k->o->why[f] = !pos(k->C) ? "no cycle count for the row" :
+				       "no clock rate (cycles per ns) for the row";
+		return false;
 	}
 	if (!have_dram && !(nz(T[CT_CACHE_REMOTE]) > 0) && !(nz(T[CT_HITM_LOCAL]) > 0)) {
 		for (f = 0; f < FACTOR_N; f++)
-			o->why[f] = "the model counts no loads by their source here";
-		o->budget = isfinite(T[CT_STALL_MEM]) ? fmin(fmax(T[CT_STALL_MEM], 0), C) : NAN;
-		return;
+			k->o->why[f] = "the model counts no loads by their source here";
+		k->o->budget = isfinite(T[CT_STALL_MEM]) ? fmin(fmax(T[CT_STALL_MEM], 0), k->C) : NAN;
+		return false;
 	}
-	if (!isfinite(Lloc)) {
+	if (!isfinite(k->Lloc)) {
 		for (f = 0; f < FACTOR_N; f++)
-			o->why[f] = "no calibrated idle DRAM latency (run 'vmmprof calibrate')";
-		return;
+			k->o->why[f] = "no calibrated idle DRAM latency (run 'vmmprof calibrate')";
+		return false;
 	}
+	return true;
+}
 
-	/* ---- the anchor: measured stall cycles, unless they cannot be true ---- */
-	M = T[CT_STALL_MEM];
-	D = T[CT_STALL_L3_MISS];
-	if (nonneg(T[CT_STALL_L2_MISS]) && nonneg(D))
-		L = fmax(0, T[CT_STALL_L2_MISS] - D);
-	if (!isfinite(M) && isfinite(T[CT_STALL_L2_MISS]))
-		M = T[CT_STALL_L2_MISS];
-	if (!isfinite(M) && isfinite(D))
-		M = D;
-	if (isfinite(M) && (M <= 0 || (isfinite(D) && D <= 0)) && n_dram > 0) {
+/* The anchor: measured stall cycles, unless they cannot be true. */
+static void cost_anchor(struct costing *k)
+{
+	const double *T = k->T;
+	struct cost_out *o = k->o;
+
+	k->M = T[CT_STALL_MEM];
+	k->D = T[CT_STALL_L3_MISS];
+	if (nonneg(T[CT_STALL_L2_MISS]) && nonneg(k->D))
+		k->L = fmax(0, T[CT_STALL_L2_MISS] - k->D);
+	if (!isfinite(k->M) && isfinite(T[CT_STALL_L2_MISS]))
+		k->M = T[CT_STALL_L2_MISS];
+	if (!isfinite(k->M) && isfinite(k->D))
+		k->M = k->D;
+	if (isfinite(k->M) && (k->M <= 0 || (isfinite(k->D) && k->D <= 0)) && k->n_dram > 0) {
 		o->suspect = true;
 		o->anchor_why = "a stall count of 0 beside DRAM loads cannot be true (an emulated or "
 				"partial PMU): the stall is estimated";
-		M = D = L = NAN;
+		k->M = k->D = k->L = NAN;
 	}
-	if (isfinite(M)) {
-		M = fmin(fmax(M, 0), C);
-		if (isfinite(D))
-			D = fmin(fmax(D, 0), M);
-		if (isfinite(L))
-			L = fmin(L, M - (isfinite(D) ? D : 0));
+	if (isfinite(k->M)) {
+		k->M = fmin(fmax(k->M, 0), k->C);
+		if (isfinite(k->D))
+			k->D = fmin(fmax(k->D, 0), k->M);
+		if (isfinite(k->L))
+			k->L = fmin(k->L, k->M - (isfinite(k->D) ? k->D : 0));
 		o->anchor = ANCHOR_MEASURED;
 	} else if (!o->anchor_why) {
 		o->anchor_why = "the model counts no stall cycles here: the stall is estimated "
 				"from access counts and latencies";
 	}
+}
 
-	/* ---- modelled latencies ---- */
-	if (!isfinite(Lrem))
-		Lrem = Lloc;                     /* only where no remote access exists */
-	if (!isfinite(ql))
-		ql = 0;
-	if (!isfinite(qr))
-		qr = 0;
-	if (!isfinite(t))
-		t = 0;
-	dL = Lrem - Lloc;
-	W_D = n_loc * (Lloc + ql + t) + n_rem * (Lrem + qr + t) +
-	      n_rc * (isfinite(cc->c2c_remote) ? cc->c2c_remote : 0);
-	W_L = n_hl * (isfinite(cc->c2c_local) ? cc->c2c_local : 0) +
-	      nz(T[CT_L3_HIT]) * (isfinite(Lllc) ? Lllc : 0);
+/* The modelled latencies, and the ns of latency of each part. */
+static void cost_latencies(struct costing *k)
+{
+	const struct cost_calib *cc = k->cc;
 
-	/* ---- stall cycles per ns of modelled latency ---- */
+	if (!isfinite(k->Lrem))
+		k->Lrem = k->Lloc;                 /* only where no remote access exists */
+	if (!isfinite(k->ql))
+		k->ql = 0;
+	if (!isfinite(k->qr))
+		k->qr = 0;
+	if (!isfinite(k->t))
+		k->t = 0;
+	k->dL = k->Lrem - k->Lloc;
+	k->W_D = k->n_loc * (k->Lloc + k->ql + k->t) + k->n_rem * (k->Lrem + k->qr + k->t) +
+		 k->n_rc * (isfinite(cc->c2c_remote) ? cc->c2c_remote : 0);
+	k->W_L = k->n_hl * (isfinite(cc->c2c_local) ? cc->c2c_local : 0) +
+		 nz(k->T[CT_L3_HIT]) * (isfinite(k->Lllc) ? k->Lllc : 0);
+}
+
+/* Stall cycles per ns of modelled latency: from the anchor, else estimated. */
+static void cost_rates(struct costing *k)
+{
+	struct cost_out *o = k->o;
+	double W_D = k->W_D, W_L = k->W_L, ghz = k->ghz;
+
 	if (o->anchor == ANCHOR_MEASURED) {
-		double d_part = isfinite(D) ? D : NAN, l_part = isfinite(L) ? L : NAN;
+		double d_part = isfinite(k->D) ? k->D : NAN, l_part = isfinite(k->L) ? k->L : NAN;
 
 		if (!isfinite(d_part) || (!isfinite(l_part) && W_L > 0)) {
 			/* the budget is not split: one rate for both parts */
-			double rest = isfinite(d_part) ? M - d_part : M;
+			double rest = isfinite(d_part) ? k->M - d_part : k->M;
 			double w = (isfinite(d_part) ? 0 : W_D) + W_L;
 
 			if (!isfinite(d_part))
-				s = sL = w > 0 ? fmin(ghz, rest / w) : 0;
+				k->s = k->sL = w > 0 ? fmin(ghz, rest / w) : 0;
 			else {
-				s = W_D > 0 ? fmin(ghz, d_part / W_D) : 0;
-				sL = W_L > 0 ? fmin(ghz, rest / W_L) : 0;
+				k->s = W_D > 0 ? fmin(ghz, d_part / W_D) : 0;
+				k->sL = W_L > 0 ? fmin(ghz, rest / W_L) : 0;
 			}
 		} else {
-			s = W_D > 0 ? fmin(ghz, d_part / W_D) : 0;
-			sL = W_L > 0 ? fmin(ghz, (isfinite(l_part) ? l_part : 0) / W_L) : 0;
+			k->s = W_D > 0 ? fmin(ghz, d_part / W_D) : 0;
+			k->sL = W_L > 0 ? fmin(ghz, (isfinite(l_part) ? l_part : 0) / W_L) : 0;
 		}
-		o->budget = M;
+		o->budget = k->M;
 	} else {
-		double occ = T[CT_RD_OCCUPANCY], cyc = T[CT_RD_CYCLES], mlp = 1, est;
+		double occ = k->T[CT_RD_OCCUPANCY], cyc = k->T[CT_RD_CYCLES], mlp = 1, est;
 
 		if (pos(occ) && pos(cyc))
 			mlp = fmax(1, occ / cyc);
-		s = sL = ghz / mlp;
-		est = s * (W_D + W_L);
-		if (est > C) {
+		k->s = k->sL = ghz / mlp;
+		est = k->s * (W_D + W_L);
+		if (est > k->C) {
 			/* more stall than cycles: the misses overlapped at least W / C-fold */
-			s = sL = s * C / est;
-			mlp *= est / C;
-			est = C;
+			k->s = k->sL = k->s * k->C / est;
+			mlp *= est / k->C;
+			est = k->C;
 		}
 		o->mlp = mlp;
 		o->budget = est;
 		o->anchor = ANCHOR_ESTIMATED;
 	}
+}
 
-	/* ---- extra misses above the solo rate ---- */
-	if (pos(T[CT_INSTR]) && nonneg(T[CT_LLC_MISS]) && nonneg(in->solo_mpki)) {
-		x = fmax(0, T[CT_LLC_MISS] - in->solo_mpki * T[CT_INSTR] / 1000);
-		x = fmin(x, n_dram);          /* only a DRAM access can be an extra miss */
-		if (n_dram > 0) {
-			x_loc = x * n_loc / n_dram;
-			x_rem = x * n_rem / n_dram;
+/* Extra misses above the solo rate, shared out like the DRAM loads. */
+static void cost_extra(struct costing *k)
+{
+	const double *T = k->T;
+
+	if (pos(T[CT_INSTR]) && nonneg(T[CT_LLC_MISS]) && nonneg(k->in->solo_mpki)) {
+		k->x = fmax(0, T[CT_LLC_MISS] - k->in->solo_mpki * T[CT_INSTR] / 1000);
+		k->x = fmin(k->x, k->n_dram);      /* only a DRAM access can be an extra miss */
+		if (k->n_dram > 0) {
+			k->x_loc = k->x * k->n_loc / k->n_dram;
+			k->x_rem = k->x * k->n_rem / k->n_dram;
 		}
 	}
+}
 
-	/* ---- the split ---- */
+/* The split: each factor its share of the stall, or n/a with the reason. */
+static void cost_split(struct costing *k)
+{
+	const struct cost_calib *cc = k->cc;
+	const struct cost_in *in = k->in;
+	struct cost_out *o = k->o;
+	const double *T = k->T;
+	double x = k->x, s = k->s, Lllc0 = isfinite(k->Lllc) ? k->Lllc : 0, xx;
+
 	if (!isfinite(T[CT_DRAM_REMOTE]))
 		set_na(o, FACTOR_LOCALITY, "the model counts no remote DRAM loads here");
-	else if (n_rem > 0 && !isfinite(cc->lat_remote))
+	else if (k->n_rem > 0 && !isfinite(cc->lat_remote))
 		set_na(o, FACTOR_LOCALITY, "no calibrated remote DRAM latency (run 'vmmprof calibrate' "
 		       "on a machine with two nodes)");
 	else
-		o->cost[FACTOR_LOCALITY] = fmax(0, n_rem - x_rem) * dL * s;
+		o->cost[FACTOR_LOCALITY] = fmax(0, k->n_rem - k->x_rem) * k->dL * s;
 
 	if (!isfinite(T[CT_LLC_MISS]) || !isfinite(T[CT_INSTR]))
 		set_na(o, FACTOR_LLC, "the model counts no LLC misses or instructions here");
@@ -431,35 +474,60 @@ void cost_row(const struct cost_calib *cc, const struct cost_in *in, struct cost
 		       "no solo miss rate for this row yet (no interval in which its LLC had no other "
 		       "busy tenant)");
 	else
-		o->cost[FACTOR_LLC] = x * (Lloc - (isfinite(Lllc) ? Lllc : 0)) * s;
+		o->cost[FACTOR_LLC] = x * (k->Lloc - Lllc0) * s;
 
 	if (!isfinite(T[CT_CACHE_REMOTE]) && !isfinite(T[CT_HITM_LOCAL]))
 		set_na(o, FACTOR_SHARING, "the model counts no cache-to-cache transfers here");
-	else if ((n_rc > 0 && !isfinite(cc->c2c_remote)) || (n_hl > 0 && !isfinite(cc->c2c_local)))
+	else if ((k->n_rc > 0 && !isfinite(cc->c2c_remote)) ||
+		 (k->n_hl > 0 && !isfinite(cc->c2c_local)))
 		set_na(o, FACTOR_SHARING, "no calibrated core-to-core latency (run 'vmmprof calibrate')");
 	else
-		o->cost[FACTOR_SHARING] = n_rc * nz(cc->c2c_remote) * s + n_hl * nz(cc->c2c_local) * sL;
+		o->cost[FACTOR_SHARING] = k->n_rc * nz(cc->c2c_remote) * s +
+					  k->n_hl * nz(cc->c2c_local) * k->sL;
 
-	if (!isfinite(in->local.q_ns) && !(n_rem > 0 && isfinite(in->remote.q_ns)))
+	if (!isfinite(in->local.q_ns) && !(k->n_rem > 0 && isfinite(in->remote.q_ns)))
 		set_na(o, FACTOR_IMC, cc->n_curve ? "no bandwidth count of the serving node (memory "
 		       "controller counters)" : cc->curve_why ? cc->curve_why :
 		       "no loaded-latency curve in the calibration");
 	else
-		o->cost[FACTOR_IMC] = (fmax(0, n_loc - x_loc) * ql + fmax(0, n_rem - x_rem) * qr) * s;
+		o->cost[FACTOR_IMC] = (fmax(0, k->n_loc - k->x_loc) * k->ql +
+				       fmax(0, k->n_rem - k->x_rem) * k->qr) * s;
 
 	if (!isfinite(in->local.t_ns))
 		set_na(o, FACTOR_QUEUE, "no residency of the shared request trackers is counted here "
 		       "(uncore tracker occupancy and inserts)");
 	else
-		o->cost[FACTOR_QUEUE] = fmax(0, n_dram - (isfinite(x) ? x : 0)) * t * s;
+		o->cost[FACTOR_QUEUE] = fmax(0, k->n_dram - (isfinite(x) ? x : 0)) * k->t * s;
 
-	o->remainder = isfinite(x) ? (x_loc * (ql + t) + x_rem * (dL + qr + t)) * s : 0;
-	{
-		double xx = isfinite(x) ? x : 0;
-
-		o->base = ((n_dram - xx) * Lloc + xx * (isfinite(Lllc) ? Lllc : 0)) * s;
-		o->llc_base = (n_dram - xx) * (Lloc - (isfinite(Lllc) ? Lllc : 0)) * s;
-	}
+	o->remainder = isfinite(x) ? (k->x_loc * (k->ql + k->t) +
+				      k->x_rem * (k->dL + k->qr + k->t)) * s : 0;
+	xx = isfinite(x) ? x : 0;
+	o->base = ((k->n_dram - xx) * k->Lloc + xx * Lllc0) * s;
+	o->llc_base = (k->n_dram - xx) * (k->Lloc - Lllc0) * s;
 	/* when the solo rate is unknown, LLC is n/a and every miss stays with the
 	 * other factors: no interaction can be told apart */
+}
+
+void cost_row(const struct cost_calib *cc, const struct cost_in *in, struct cost_out *o)
+{
+	const double *T = in->term;
+	struct costing k = {
+		.cc = cc, .in = in, .o = o, .T = T, .C = in->cycles, .ghz = in->ghz,
+		.n_loc = nz(T[CT_DRAM_LOCAL]), .n_rem = nz(T[CT_DRAM_REMOTE]),
+		.n_rc = nz(T[CT_CACHE_REMOTE]), .n_hl = nz(T[CT_HITM_LOCAL]),
+		.Lloc = cc->lat_local, .Lrem = cc->lat_remote, .Lllc = cc->lat_llc,
+		.ql = in->local.q_ns, .qr = in->remote.q_ns, .t = in->local.t_ns,
+		.D = NAN, .L = NAN, .M = NAN, .s = NAN, .sL = NAN, .x = NAN,
+	};
+
+	k.n_dram = k.n_loc + k.n_rem;
+	cost_out_none(o);
+	o->cycles = k.C;
+	if (!cost_usable(&k))
+		return;
+	cost_anchor(&k);
+	cost_latencies(&k);
+	cost_rates(&k);
+	cost_extra(&k);
+	cost_split(&k);
 }
