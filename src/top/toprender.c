@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "top/topviews.h"
 #include "util/alloc.h"
 #include "util/json.h"
 #include "util/table.h"
@@ -425,6 +426,31 @@ static void json_factors(struct jw *w, const struct top_cell *c)
 	jw_obj_end(w);
 }
 
+/* The process view's rows (topviews.h): each VM's process, its memory away from home. */
+static void json_processes(struct jw *w, const struct top_state *s)
+{
+	size_t i;
+
+	jw_key(w, "processes");
+	jw_arr_begin(w);
+	for (i = 0; i < s->n_vms; i++) {
+		struct top_proc p;
+
+		top_proc_row(&s->vms[i], &p);
+		jw_obj_begin(w);
+		jw_kint(w, "pid", p.vm->id);
+		jw_kstr(w, "name", p.vm->name);
+		jw_kstr(w, "hypervisor", p.vm->hypervisor);
+		jw_kdouble(w, "cpu_pct", p.vm->cpu_pct);
+		jw_kdouble(w, "mem_local_bytes", p.mem_local);
+		jw_kdouble(w, "mem_remote_bytes", p.mem_remote);
+		jw_kdouble(w, "rmem_pct", 100 * p.remote_frac);
+		json_factors(w, p.vm->factor);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
 /* Which model top counts with, and each factor's state. */
 static void json_counters(struct jw *w, const struct top_counting *c)
 {
@@ -473,9 +499,17 @@ void top_render_json(const struct top_state *s, uint64_t start_ns, struct sbuf *
 		jw_kint(&w, "vcpus", nd->n_vcpus);
 		if (s->rdt_on)
 			json_rdt(&w, &nd->rdt);
+		{
+			/* the node view's cells (topviews.h): the highest of the node's vCPUs */
+			struct top_cell nf[TOP_NFACTORS];
+
+			top_node_factors(s, i, nf);
+			json_factors(&w, nf);
+		}
 		jw_obj_end(&w);
 	}
 	jw_arr_end(&w);
+	json_processes(&w, s);
 	jw_key(&w, "vms");
 	jw_arr_begin(&w);
 	for (i = 0; i < s->n_vms; i++) {

@@ -41,6 +41,7 @@ void top_node_factors(const struct top_state *s, size_t i, struct top_cell out[T
 		out[f].cost_pct = NAN;
 		out[f].sev = SEV_NA;
 		out[f].src = TOP_SRC_NONE;
+		out[f].q.q = VQ_UNAVAILABLE;
 	}
 	for (k = 0; k < s->n_vcpus; k++) {
 		const struct top_vcpu *c = &s->vcpus[k];
@@ -55,10 +56,19 @@ void top_node_factors(const struct top_state *s, size_t i, struct top_cell out[T
 				out[f] = c->factor[f];
 		}
 	}
-	for (f = 0; f < TOP_NFACTORS; f++)
-		if (isnan(out[f].q.v))
-			out[f].q.why = on ? "no vCPU on the node has a value" :
-				"no vCPU ran on the node in the sample";
+	for (f = 0; f < TOP_NFACTORS; f++) {
+		if (!isnan(out[f].q.v))
+			continue;
+		out[f].q.why = on ? "no vCPU on the node has a value" :
+			"no vCPU ran on the node in the sample";
+		/* the vCPUs' own reason when they give one (counters off, an input absent) */
+		for (k = 0; k < s->n_vcpus; k++)
+			if (s->vcpus[k].node == node && s->vcpus[k].factor[f].q.why &&
+			    s->vcpus[k].factor[f].q.why[0]) {
+				out[f].q.why = s->vcpus[k].factor[f].q.why;
+				break;
+			}
+	}
 }
 
 void top_proc_row(const struct top_vm *v, struct top_proc *p)

@@ -59,6 +59,30 @@ test_expect_success 'the whole --batch text fits 80 columns, its footer folded; 
 	grep_q "^LOCAL: expected remote-memory fraction; e = estimate from placement" flat
 '
 
+# the same hand values in every --json sample: the node view's cells (node 0 LOCAL 0.25,
+# node 1 the higher 0.75, the n/a ones with the vCPUs' reason) and the process rows
+# (web1 768 MiB at home on node 0, 256 MiB away: 25 %; db-2 400 MiB at home, none away)
+test_expect_success '--json: each node with the node view cells, and the process rows' '
+	vmmprof top --json -n 1 --root $R/host-libvirt-v2 >j &&
+	python3 - j <<-PY
+	import json, sys
+	s = json.load(open(sys.argv[1]))
+	n = {x["node"]: x["factors"] for x in s["nodes"]}
+	assert n[0]["locality"]["value"] == 0.25 and n[0]["locality"]["quality"] == "estimate", n[0]
+	assert n[1]["locality"]["value"] == 0.75, n[1]
+	for k in ("llc", "sharing", "imc", "queue"):
+	    c = n[0][k]
+	    assert c["value"] is None and c["quality"] == "unavailable" and c["severity"] == "n/a", c
+	    assert "counters are off" in c["why"], c
+	p = {x["name"]: x for x in s["processes"]}
+	w, d = p["web1"], p["db-2"]
+	assert w["pid"] == 1000 and w["mem_local_bytes"] == 768 << 20 and w["mem_remote_bytes"] == 256 << 20, w
+	assert w["rmem_pct"] == 25.0 and w["factors"]["locality"]["value"] == 0.5, w
+	assert d["pid"] == 2000 and d["mem_local_bytes"] == 400 << 20 and d["mem_remote_bytes"] == 0, d
+	assert d["rmem_pct"] == 0.0, d
+	PY
+'
+
 test_expect_success '--view: an unknown view, or with --json: usage errors' '
 	expect_exit 2 vmmprof top --batch --view disks --root $R/host-libvirt-v2 2>err &&
 	grep_q "one of node, vm, vcpu, process" err &&
