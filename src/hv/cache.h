@@ -102,8 +102,10 @@ struct hv_cache {
 	uint64_t last_ns, last_gen;
 	struct hv_ctx last_ctx;     /* its root: last_root (a consumer's root goes with it) */
 	char *last_root;
+	struct xen_cache *xen;      /* the Xen adapter's copies of xl's outputs (xen.c), NULL none */
 };
 
 void kvm_cache_release(struct hv_cache *c);
+void xen_cache_release(struct hv_cache *c);
 
 #endif

@@ -459,6 +459,7 @@ void hv_cache_free(struct hv_cache *c)
 	if (!c)
 		return;
 	kvm_cache_release(c);
+	xen_cache_release(c);
 	hv_vm_list_release(&c->last);
 	free(c->last_root);
 	free(c);

@@ -1,5 +1,6 @@
 /* xen.c - Xen adapter: domains and their vCPUs from xl, seen from dom0 */
 #include "hv/xen.h"
+#include "hv/cache.h"
 #include "source/xen_psr.h"
 #include "source/xentrace.h"
 #include "util/fs.h"
@@ -842,62 +843,226 @@ static void xen_psr_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, size_
 	free(mine);
 }
 
+/*
+ * What a periodic caller's scans keep of xl's outputs (hv_cache.xen, on a
+ * live root: hv_cache_opts.slow_ns set).  Under load, or in a dom0 under
+ * emulation, one xl call costs seconds, and a scan made four: now it makes
+ * one, `xl vcpu-list` (placement, state, CPU time, live affinity: what
+ * moves), and reads `xl list -l` and `xl list -n` (the domains'
+ * configuration and node affinity) again only when the domains or vCPUs
+ * that vcpu-list lists changed, or every slow_ns; `xl info -n` (the
+ * pCPUs' nodes, cpu_mhz) every slow_ns, or sooner when a caller read it
+ * for its memfree (hv_xen_info_n()).
+ */
+struct xen_cache {
+	char *list_l, *list_n;          /* texts; list_n NULL when it failed */
+	char *key;                      /* vcpu-list's domains and vCPUs when list_l was read */
+	uint64_t list_ns;
+	char *info_n;                   /* NULL: not read, or it failed */
+	uint64_t info_ns;
+};
+
+void xen_cache_release(struct hv_cache *c)
+{
+	struct xen_cache *x = c ? c->xen : NULL;
+
+	if (!x)
+		return;
+	free(x->list_l);
+	free(x->list_n);
+	free(x->key);
+	free(x->info_n);
+	free(x);
+	c->xen = NULL;
+}
+
+static struct xen_cache *xen_cache_of(const struct hv_ctx *ctx)
+{
+	struct hv_cache *c = ctx->cache;
+
+	if (!c || !c->o.slow_ns)
+		return NULL;
+	if (!c->xen)
+		c->xen = xcalloc(1, sizeof(*c->xen));
+	return c->xen;
+}
+
+/* The domains and vCPUs `xl vcpu-list` lists: "NAME ID VCPU;" per line, in its order. */
+static char *vcpu_list_key(const char *text)
+{
+	struct sbuf sb = SBUF_INIT;
+	const char *p = text;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = xstrndup(p, len), *tok[64], *save = NULL, *t;
+		int nt = 0, i;
+
+		p += len + (nl ? 1 : 0);
+		for (t = strtok_r(line, " \t", &save); t && nt < 64; t = strtok_r(NULL, " \t", &save))
+			tok[nt++] = t;
+		if (nt >= 9 && strcmp(tok[0], "Name") && !strcmp(tok[nt - 2], "/")) {
+			for (i = 0; i <= nt - 7; i++)
+				sbuf_addf(&sb, "%s%s", i ? " " : "", tok[i]);
+			sbuf_addch(&sb, ';');
+		}
+		free(line);
+	}
+	return sbuf_detach(&sb);
+}
+
+/* hv_xen_info_n() through ctx's runner and cache. */
+static int info_n_since(const struct hv_ctx *ctx, uint64_t since_ns, char **text,
+			struct vp_err *err)
+{
+	static const char *const info_argv[] = { "xl", "info", "-n", NULL };
+	struct xen_cache *x = xen_cache_of(ctx);
+	int ret;
+
+	if (x && x->info_n && x->info_ns >= since_ns) {
+		*text = xstrdup(x->info_n);
+		return 0;
+	}
+	ret = hv_run(ctx, info_argv, text, err);
+	if (!ret && x) {
+		free(x->info_n);
+		x->info_n = xstrdup(*text);
+		x->info_ns = vp_now_ns();
+	}
+	return ret;
+}
+
+int hv_xen_info_n(struct hv_cache *c, const char *root, uint64_t since_ns, char **text,
+		  struct vp_err *err)
+{
+	struct hv_ctx ctx = { root, NULL, NULL, NULL };
+
+	ctx.cache = c;
+	return info_n_since(&ctx, since_ns, text, err);
+}
+
+/* "xen: no domain listed: ..." in the list's notes, and what xl needs. */
+static void no_domain_note(const struct hv_ctx *ctx, struct hv_vm_list *out, const char *why)
+{
+	bool not_root = ctx->plat && ctx->plat->perm.known && !ctx->plat->perm.is_root;
+
+	snprintf(out->notes, sizeof(out->notes), "xen: no domain listed: %s%s", why,
+		 not_root ? "; xl needs root in dom0 (/dev/xen/privcmd and xenstored), and this "
+		 "process is not root (a daemon started with --user, or under the shipped "
+		 "systemd unit, cannot run xl: docs/xen.md)" : "");
+}
+
+/*
+ * xl's four outputs for a scan through the cache x: vcpu-list now, the
+ * others when x's copies are stale (see struct xen_cache).  1: xl did not
+ * list the domains (the note says why); 0 with the texts (free them).
+ */
+static int cached_texts(const struct hv_ctx *ctx, struct xen_cache *x, struct hv_vm_list *out,
+			char **list_l, char **info_n, char **vcpu, char **list_n)
+{
+	static const char *const list_argv[] = { "xl", "list", "-l", NULL };
+	static const char *const vcpu_argv[] = { "xl", "vcpu-list", NULL };
+	static const char *const list_n_argv[] = { "xl", "list", "-n", NULL };
+	uint64_t now = vp_now_ns(), slow = ctx->cache->o.slow_ns;
+	struct vp_err e = { 0, "" };
+	char *key;
+
+	if (hv_run(ctx, vcpu_argv, vcpu, &e)) {
+		no_domain_note(ctx, out, e.msg);
+		return 1;
+	}
+	key = vcpu_list_key(*vcpu);
+	if (!x->list_l || !x->key || strcmp(key, x->key) || now - x->list_ns >= slow) {
+		free(x->list_l);
+		free(x->list_n);
+		x->list_l = x->list_n = NULL;
+		if (hv_run(ctx, list_argv, &x->list_l, &e)) {
+			free(key);
+			free(*vcpu);
+			*vcpu = NULL;
+			no_domain_note(ctx, out, e.msg);
+			return 1;
+		}
+		if (hv_run(ctx, list_n_argv, &x->list_n, NULL)) {
+			free(x->list_n);
+			x->list_n = NULL;
+		}
+		free(x->key);
+		x->key = key;
+		key = NULL;
+		x->list_ns = now;
+	}
+	free(key);
+	*list_l = xstrdup(x->list_l);
+	*list_n = x->list_n ? xstrdup(x->list_n) : NULL;
+	if (info_n_since(ctx, now >= slow ? now - slow : 0, info_n, NULL)) {
+		free(*info_n);
+		*info_n = NULL;
+	}
+	return 0;
+}
+
 int hv_xen_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err *err)
 {
 	static const char *const list_argv[] = { "xl", "list", "-l", NULL };
 	static const char *const vcpu_argv[] = { "xl", "vcpu-list", NULL };
 	static const char *const info_argv[] = { "xl", "info", "-n", NULL };
 	static const char *const list_n_argv[] = { "xl", "list", "-n", NULL };
-	char *text = NULL;
+	struct xen_cache *x = xen_cache_of(ctx);
+	char *text = NULL, *info_n = NULL, *vcpu = NULL, *list_n = NULL;
 	int *pcpu_node = NULL, n_pcpu = 0, nr_nodes = 0, ret;
 	double tsc_hz = NAN;
 	size_t first = out->n, i, j;
 	struct vp_err e = { 0, "" };
 
-	ret = hv_run(ctx, list_argv, &text, &e);
-	if (ret) {
-		/* no xl: not an error for the scan, but say it, and what xl needs */
-		bool not_root = ctx->plat && ctx->plat->perm.known && !ctx->plat->perm.is_root;
-
-		snprintf(out->notes, sizeof(out->notes), "xen: no domain listed: %s%s", e.msg,
-			 not_root ? "; xl needs root in dom0 (/dev/xen/privcmd and xenstored), and this "
-			 "process is not root (a daemon started with --user, or under the shipped "
-			 "systemd unit, cannot run xl: docs/xen.md)" : "");
-		return 0;
+	if (x) {
+		if (cached_texts(ctx, x, out, &text, &info_n, &vcpu, &list_n))
+			return 0;
+	} else {
+		ret = hv_run(ctx, list_argv, &text, &e);
+		if (ret) {
+			/* no xl: not an error for the scan, but say it, and what xl needs */
+			no_domain_note(ctx, out, e.msg);
+			return 0;
+		}
+		if (hv_run(ctx, info_argv, &info_n, NULL)) {
+			free(info_n);
+			info_n = NULL;
+		}
 	}
 	ret = xen_parse_list_l(text, out, err);
 	free(text);
 	if (ret)
-		return ret;
+		goto out;
 	/* pCPU -> node from the hypervisor: dom0's own /sys shows its vCPUs */
-	if (!hv_run(ctx, info_argv, &text, NULL)) {
+	if (info_n) {
 		/* no cpu_topology: the platform's view below; a value out of range: refused */
-		ret = xen_parse_info_topology(text, &pcpu_node, &n_pcpu, &e);
-		nr_nodes = info_nr_nodes(text);
-		tsc_hz = info_tsc_hz(text);
-		free(text);
+		ret = xen_parse_info_topology(info_n, &pcpu_node, &n_pcpu, &e);
+		nr_nodes = info_nr_nodes(info_n);
+		tsc_hz = info_tsc_hz(info_n);
 		if (ret && ret != VP_ENOTFOUND) {
 			if (err)
 				*err = e;
-			return ret;
+			goto out;
 		}
 		ret = 0;
 	}
-	ret = hv_run(ctx, vcpu_argv, &text, err);
-	if (!ret) {
-		ret = xen_parse_vcpu_list(text, out, first, pcpu_node, n_pcpu, err);
-		free(text);
-	}
+	if (!vcpu)
+		ret = hv_run(ctx, vcpu_argv, &vcpu, err);
+	if (!ret)
+		ret = xen_parse_vcpu_list(vcpu, out, first, pcpu_node, n_pcpu, err);
 	/* node affinity as Xen has it ('xl list -l' holds only a configured nodemap) */
-	if (!ret && !hv_run(ctx, list_n_argv, &text, NULL)) {
-		xen_parse_list_n(text, out, first, nr_nodes);
-		free(text);
+	if (!ret && !x && hv_run(ctx, list_n_argv, &list_n, NULL)) {
+		free(list_n);
+		list_n = NULL;
 	}
+	if (!ret && list_n)
+		xen_parse_list_n(list_n, out, first, nr_nodes);
 	if (!pcpu_node) /* fall back to the platform's view */
 		for (i = first; i < out->n; i++)
 			for (j = 0; j < out->vms[i].n_vcpus; j++)
 				out->vms[i].vcpus[j].node = hv_cpu_node(ctx, out->vms[i].vcpus[j].cpu);
-	free(pcpu_node);
 	if (!ret && ctx->xen_numa)
 		xen_numa_scan(ctx, out, first, nr_nodes);
 	if (!ret && ctx->xen_trace)
@@ -906,5 +1071,10 @@ int hv_xen_scan(const struct hv_ctx *ctx, struct hv_vm_list *out, struct vp_err 
 		hv_xen_tracer_read(ctx->xen_tracer, tsc_hz, out, first);
 	if (!ret && (ctx->xen_psr || ctx->xen_psr_run))
 		xen_psr_scan(ctx, out, first);
+out:
+	free(info_n);
+	free(vcpu);
+	free(list_n);
+	free(pcpu_node);
 	return ret;
 }

@@ -71,4 +71,14 @@ void xen_numa_dump_release(struct xen_numa_dump *d);
  */
 void xen_numa_apply(const struct xen_numa_dump *d, struct hv_vm_list *l, size_t first);
 
+/*
+ * `xl info -n`'s text into *text (free() it): the copy a periodic caller's
+ * cache c holds when it was read at or after since_ns (by this sample's
+ * scan), else xl run now and its text kept in c for the scans (which read
+ * it again only every slow_ns: top's node rows read it at each sample for
+ * memfree).  c NULL or not caching (a fixture tree): xl run each time.
+ */
+int hv_xen_info_n(struct hv_cache *c, const char *root, uint64_t since_ns, char **text,
+		  struct vp_err *err);
+
 #endif

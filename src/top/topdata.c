@@ -3,6 +3,7 @@
 #include "top/topcount.h"
 
 #include "collect/resctrl_vm.h"
+#include "hv/xen.h"
 #include "source/schedtrace.h"
 #include "source/resctrl.h"
 #include "util/alloc.h"
@@ -209,9 +210,8 @@ static void build_nodes(struct top_state *s, struct node_stat *ns, size_t n_ns,
  * own, so the page rates are n/a; the load is filled from the domains'
  * vCPU time once the vCPU rows exist (xen_node_load).
  */
-static void build_nodes_xen(struct top_state *s)
+static void build_nodes_xen(struct top_state *s, uint64_t since_ns)
 {
-	static const char *const argv[] = { "xl", "info", "-n", NULL };
 	const struct topology *t = &s->plat.topo;
 	struct topology now;
 	struct vp_err e = { 0, "" };
@@ -220,7 +220,9 @@ static void build_nodes_xen(struct top_state *s)
 	size_t i;
 
 	memset(&now, 0, sizeof(now));
-	if (!vp_run(s->root, argv, &text, &e) && !platform_xen_info_parse(text, &now, NULL, &e))
+	/* this sample's scan's copy when it read it, else xl now (hv_xen_info_n()) */
+	if (!hv_xen_info_n(s->cache, s->root, since_ns, &text, &e) &&
+	    !platform_xen_info_parse(text, &now, NULL, &e))
 		fresh = true;
 	free(text);
 	s->n_nodes = (size_t)t->n_nodes;
@@ -547,11 +549,12 @@ int top_sample(struct top_state *s, struct vp_err *err)
 	struct node_stat *ns = NULL;
 	struct cpustat cs = { 0 };
 	size_t n_ns = 0, i;
-	uint64_t now;
+	uint64_t now, t0;
 	int ret;
 
 	ctx.xen_tracer = s->xen_tracer;
 	ctx.xen_psr_run = s->xen_psr;
+	t0 = vp_now_ns();
 	ret = hv_scan_vms_shared(&ctx, s->cache, &s->scan_seen, &l, err);
 	if (ret)
 		goto out;
@@ -591,7 +594,7 @@ int top_sample(struct top_state *s, struct vp_err *err)
 		n_ns = 0;
 	cpustat_read(s->root, &cs, NULL);
 	if (s->plat.topo.from_xen)
-		build_nodes_xen(s);
+		build_nodes_xen(s, t0);
 	else
 		build_nodes(s, ns, n_ns, &cs);
 	for (i = 0; i < l.n; i++) {

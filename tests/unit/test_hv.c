@@ -11,6 +11,7 @@
 #include "util/alloc.h"
 #include "util/fs.h"
 #include "util/sbuf.h"
+#include "util/timeutil.h"
 
 /* A platform with only the topology the adapters use: 4 CPUs, 0-1 on node 0, 2-3 on node 1. */
 static int fixture_cpu_node[4] = { 0, 0, 1, 1 };
@@ -615,6 +616,145 @@ static void dump_scan(struct dump_runner *r, struct hv_xen_numa *xn, struct hv_v
 	ctx.xen_numa = xn;
 	memset(l, 0, sizeof(*l));
 	CHECK_INT(hv_xen_scan(&ctx, l, &err), 0);
+}
+
+/* xl through a counter: calls per subcommand; vcpu-list's text replaced when set */
+struct count_runner {
+	int vcpu, list_l, list_n, info;
+	const char *vcpu_text;
+};
+
+static int count_run(void *arg, const char *root, const char *const *argv, char **out,
+		     struct vp_err *err)
+{
+	struct count_runner *r = arg;
+	struct hv_ctx plain = { root, NULL, NULL, NULL };
+
+	if (!strcmp(argv[1], "vcpu-list")) {
+		r->vcpu++;
+		if (r->vcpu_text) {
+			*out = xstrdup(r->vcpu_text);
+			return 0;
+		}
+	} else if (!strcmp(argv[1], "list")) {
+		if (argv[2] && !strcmp(argv[2], "-n"))
+			r->list_n++;
+		else
+			r->list_l++;
+	} else if (!strcmp(argv[1], "info")) {
+		r->info++;
+	}
+	return hv_run(&plain, argv, out, err);
+}
+
+static void count_scan(struct count_runner *r, struct hv_cache *c, struct hv_vm_list *l)
+{
+	static char root[4096];
+	struct platform p;
+	struct hv_exec ex = { count_run, r };
+	struct hv_ctx ctx;
+	struct vp_err err = { 0, "" };
+
+	snprintf(root, sizeof(root), "%s", test_data("root/xen-dom0"));
+	fake_platform(&p);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.root = root;
+	ctx.plat = &p;
+	ctx.exec = &ex;
+	ctx.cache = c;
+	memset(l, 0, sizeof(*l));
+	CHECK_INT(hv_xen_scan(&ctx, l, &err), 0);
+}
+
+/*
+ * A periodic caller's scans (issue 18: four xl calls a scan took minutes in
+ * the daemon under TCG): one xl call, vcpu-list, while its domains and vCPUs
+ * stay the same; list -l and list -n again when they change or every
+ * slow_ns; info -n every slow_ns, or taken from the caller that read it
+ * later (top's memfree).  Without caching (a fixture tree): four each time.
+ */
+TEST(xen_scan_cache_xl_calls)
+{
+	struct hv_cache_opts o;
+	struct hv_cache *c;
+	struct count_runner r = { 0, 0, 0, 0, NULL };
+	struct hv_vm_list l;
+	const struct hv_vm *vm;
+	char *text = NULL;
+	uint64_t t;
+
+	memset(&o, 0, sizeof(o));
+	o.slow_ns = 3600ull * 1000000000;
+	c = hv_cache_new_opts(&o);
+	count_scan(&r, c, &l);
+	CHECK_INT(r.vcpu + r.list_l + r.list_n + r.info, 4);
+	CHECK_INT(l.n, 3);
+	hv_vm_list_release(&l);
+	/* the same domains and vCPUs: vcpu-list alone, and the same answer */
+	count_scan(&r, c, &l);
+	CHECK_INT(r.vcpu, 2);
+	CHECK_INT(r.list_l + r.list_n + r.info, 3);
+	CHECK_INT(l.n, 3);
+	vm = hv_vm_list_find(&l, "guest1");
+	CHECK(vm && vm->n_vcpus == 2 && vm->vcpus[1].cpu == 0 && vm->vcpus[0].node == 0);
+	CHECK(vm && vm->mem_size == 131072ull * 1024);
+	hv_vm_list_release(&l);
+	/* a vCPU moved: still vcpu-list alone, and the move is seen */
+	r.vcpu_text = "Name ID VCPU CPU State Time(s) Affinity (Hard / Soft)\n"
+		      "Domain-0 0 0 0 r-- 52.1 all / all\n"
+		      "Domain-0 0 1 1 -b- 33.7 all / all\n"
+		      "guest1 1 0 1 -b- 2.5 all / 0-1\n"
+		      "guest1 1 1 1 r-- 3.0 all / all\n"
+		      "numa vm 3 0 2 -b- 1.0 2-3 / all\n"
+		      "numa vm 3 1 3 -b- 1.5 2-3 / all\n"
+		      "numa vm 3 2 - --p 0.0 all / all\n"
+		      "numa vm 3 3 0 -b- 0.2 0-1 / all\n";
+	count_scan(&r, c, &l);
+	CHECK_INT(r.vcpu, 3);
+	CHECK_INT(r.list_l + r.list_n + r.info, 3);
+	vm = hv_vm_list_find(&l, "guest1");
+	CHECK(vm && vm->n_vcpus == 2 && vm->vcpus[1].cpu == 1);
+	hv_vm_list_release(&l);
+	/* a domain gone from vcpu-list: list -l and list -n again (a stale domain never stays) */
+	r.vcpu_text = "Domain-0 0 0 0 r-- 52.1 all / all\n"
+		      "Domain-0 0 1 1 -b- 33.7 all / all\n"
+		      "guest1 1 0 1 -b- 2.5 all / 0-1\n"
+		      "guest1 1 1 1 r-- 3.0 all / all\n";
+	count_scan(&r, c, &l);
+	CHECK_INT(r.vcpu, 4);
+	CHECK_INT(r.list_l, 2);
+	CHECK_INT(r.list_n, 2);
+	CHECK_INT(r.info, 1);
+	hv_vm_list_release(&l);
+	/* top's node rows: the scan's copy when read since (a root without xl's outputs
+	 * proves nothing was run), else xl now (there: it fails), kept for the scans */
+	CHECK_INT(hv_xen_info_n(c, "/nonexistent-vmmprof-root", 0, &text, NULL), 0);
+	CHECK(text && strstr(text, "cpu_topology"));
+	free(text);
+	text = NULL;
+	t = vp_now_ns();
+	CHECK(hv_xen_info_n(c, "/nonexistent-vmmprof-root", t, &text, NULL) != 0);
+	CHECK_INT(hv_xen_info_n(c, test_data("root/xen-dom0"), t, &text, NULL), 0);
+	free(text);
+	count_scan(&r, c, &l);
+	hv_vm_list_release(&l);
+	CHECK_INT(r.info, 1); /* the scan took top's copy */
+	hv_cache_free(c);
+	/* slow_ns passed (1 ns): all four again, each scan */
+	o.slow_ns = 1;
+	c = hv_cache_new_opts(&o);
+	memset(&r, 0, sizeof(r));
+	count_scan(&r, c, &l);
+	hv_vm_list_release(&l);
+	count_scan(&r, c, &l);
+	hv_vm_list_release(&l);
+	CHECK_INT(r.vcpu + r.list_l + r.list_n + r.info, 8);
+	hv_cache_free(c);
+	/* no cache: four each time */
+	memset(&r, 0, sizeof(r));
+	count_scan(&r, NULL, &l);
+	hv_vm_list_release(&l);
+	CHECK_INT(r.vcpu + r.list_l + r.list_n + r.info, 4);
 }
 
 TEST(xen_numa_dump_scan)
