@@ -367,8 +367,10 @@ static void *collector(void *arg)
 				sample(d, s);
 				any = true;
 				s->next_ns += iv;
-				if (s->next_ns <= now)  /* fell behind: skip, do not burst */
-					s->next_ns = now + iv;
+				/* fell behind (a sample that took longer than the interval: xl under
+				 * load): skip from when it ended, do not burst */
+				if (s->next_ns <= vp_now_ns())
+					s->next_ns = vp_now_ns() + iv;
 			}
 			if (s->running && s->next_ns < next)
 				next = s->next_ns;
@@ -379,9 +381,17 @@ static void *collector(void *arg)
 			break;
 		if (next == UINT64_MAX) {
 			pthread_cond_wait(&ss->wake, &ss->lock);
-		} else if (next > vp_now_ns()) {
-			struct timespec ts = { (time_t)(next / 1000000000ull), (long)(next % 1000000000ull) };
+		} else {
+			/* the lock is let go between passes even when behind, for at least 10 ms:
+			 * the requests and top streams that wait for it are never starved by a
+			 * collector whose samples take longer than their interval */
+			uint64_t floor = vp_now_ns() + 10000000ull;
+			struct timespec ts;
 
+			if (next < floor)
+				next = floor;
+			ts.tv_sec = (time_t)(next / 1000000000ull);
+			ts.tv_nsec = (long)(next % 1000000000ull);
 			pthread_cond_timedwait(&ss->wake, &ss->lock, &ts);
 		}
 	}
