@@ -49,6 +49,7 @@ static int run_serve(int argc, char **argv)
 		{ "xen-numa-dump", optional_argument, NULL, 'X' },
 		{ "xentrace", no_argument, NULL, 'T' },
 		{ "xen-psr", no_argument, NULL, 'S' },
+		{ "xen-imc", no_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *config = NULL;
@@ -79,7 +80,7 @@ static int run_serve(int argc, char **argv)
 		for (o = opts; o->name && o->val != c; o++)
 			;
 		keys[n] = o->name;
-		vals[n++] = c == 'P' || c == 'T' || c == 'S' ? "true" : c == 'X' && !optarg ? "on" : optarg;
+		vals[n++] = c == 'P' || c == 'T' || c == 'S' || c == 'I' ? "true" : c == 'X' && !optarg ? "on" : optarg;
 	}
 	if (optind < argc) {
 		rc = cli_usage_error(&cmd_serve, "unexpected argument '%s'", argv[optind]);
@@ -169,7 +170,11 @@ const struct cmd cmd_serve = {
 		   "\t'xentrace -S'); off by default: sampled from xl vcpu-list\n"
 		   "--xen-psr\tXen with psr=cmt: each domain's LLC occupancy and memory bandwidth\n"
 		   "\t(Intel CMT/MBM, xl psr-cmt-*) for every session and the top stream; the\n"
-		   "\tdomains are attached for the daemon's life and detached when it stops",
+		   "\tdomains are attached for the daemon's life and detached when it stops\n"
+		   "--xen-imc\tXen dom0 on an Intel Xeon Sandy Bridge-EP to Cascade Lake: the\n"
+		   "\tsessions' memory-controller counts (CAS, RPQ) per node from the IMC\n"
+		   "\tchannels' PCI configuration space, programmed once for every session\n"
+		   "\tand cleared when the last one ends (docs/xen.md)",
 	.examples = "vmmprof user add alice --role admin --users users\tcreate the first user\n"
 		    "vmmprof serve --users users\tserve on 127.0.0.1:7767\n"
 		    "curl -H \"Authorization: Bearer $TOKEN\" localhost:7767/api/v1/info\task it\n"

@@ -207,8 +207,10 @@ static int start_counters(struct top_state *s, struct pipeline *p, bool *have_p,
 		top_count_off(s, "--no-counters was given");
 		return 0;
 	}
-	if (strcmp(s->root, "/"))
-		return 0; /* top_init() said why: a fixture tree's threads are not this machine's */
+	/* top_init() said why: a fixture tree's threads are not this machine's (the collector
+	 * keeps them off; --xen-imc's channels are the tree's, so those count) */
+	if (strcmp(s->root, "/") && !s->xen_imc)
+		return 0;
 	*have_p = true; /* cli_pipeline_choose() leaves p ready for pipeline_close() */
 	if ((rc = cli_pipeline_choose(p, o, &s->plat)))
 		return rc;
@@ -242,6 +244,7 @@ static int run_top(int argc, char **argv)
 		{ "resctrl", no_argument, NULL, PO_RESCTRL },
 		{ "xentrace", no_argument, NULL, OPT_XENTRACE },
 		{ "xen-psr", no_argument, NULL, PO_XEN_PSR },
+		{ "xen-imc", no_argument, NULL, PO_XEN_IMC },
 		{ "replay", required_argument, NULL, OPT_REPLAY },
 		{ "view", required_argument, NULL, OPT_VIEW },
 		{ NULL, 0, NULL, 0 },
@@ -253,7 +256,7 @@ static int run_top(int argc, char **argv)
 	bool xen_dump = false, xentrace = false;
 	struct hv_xen_tracer *tracer = NULL;
 	struct hv_xen_psr *psr = NULL;
-	bool xen_psr = false;
+	bool xen_psr = false, xen_imc = false;
 	double every_s;
 	struct vp_err err = { 0, "" };
 	const char *root = "/", *replay = NULL;
@@ -281,6 +284,7 @@ static int run_top(int argc, char **argv)
 		case PO_RESCTRL: resctrl = true; break;
 		case OPT_XENTRACE: xentrace = true; break;
 		case PO_XEN_PSR: xen_psr = true; break;
+		case PO_XEN_IMC: xen_imc = true; break;
 		case OPT_REPLAY: replay = optarg; break;
 		case OPT_VIEW:
 			if ((view = top_view_lookup(optarg)) < 0) {
@@ -340,11 +344,11 @@ static int run_top(int argc, char **argv)
 					     "or --json");
 			goto out;
 		}
-		if (no_counters || resctrl || xentrace || xen_psr || xen_dump || po.wait_s > 0 ||
+		if (no_counters || resctrl || xentrace || xen_psr || xen_imc || xen_dump || po.wait_s > 0 ||
 		    strcmp(root, "/") || po.model || po.cal_path) {
 			rc = cli_usage_error(&cmd_top, "--replay reads a recording with the model and "
 					     "calibration it was made with: -m, --calibration, "
-					     "--no-counters, --resctrl, --xentrace, --xen-psr, "
+					     "--no-counters, --resctrl, --xentrace, --xen-psr, --xen-imc, "
 					     "--xen-numa-dump, --wait and --root do not apply");
 			goto out;
 		}
@@ -377,6 +381,12 @@ static int run_top(int argc, char **argv)
 		s.xen_psr = psr;
 		s.rdt_on = true;
 	}
+	if (xen_imc && no_counters) {
+		rc = cli_usage_error(&cmd_top, "--xen-imc serves the model's memory-controller "
+				     "counters: it needs counters, not --no-counters");
+		goto out;
+	}
+	s.xen_imc = xen_imc;
 	if ((rc = start_counters(&s, &p, &have_p, &po, no_counters, batch)))
 		goto out;
 	if (xen_dump)
@@ -415,8 +425,8 @@ const struct cmd cmd_top = {
 	.name = "top",
 	.fn = run_top,
 	.summary = "live view of nodes, VMs, vCPUs and processes: placement, memory spread, the five factors",
-	.synopsis = "top [--view KEY] [-d SECS] [--sort KEY] [--vm NAME]... [--wait] [-m NAME|FILE] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--root DIR]\n"
-		    "top --batch [--view KEY] [-n N] [-d SECS] [--json] [--sort KEY] [--vm NAME]... [--wait] [-m NAME|FILE] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--root DIR]\n"
+	.synopsis = "top [--view KEY] [-d SECS] [--sort KEY] [--vm NAME]... [--wait] [-m NAME|FILE] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--xen-imc] [--root DIR]\n"
+		    "top --batch [--view KEY] [-n N] [-d SECS] [--json] [--sort KEY] [--vm NAME]... [--wait] [-m NAME|FILE] [--no-counters] [--resctrl] [--xen-numa-dump[=SECS]] [--xentrace] [--xen-psr] [--xen-imc] [--root DIR]\n"
 		    "top --replay FILE (--batch [--view KEY]|--json) [-n N] [--sort KEY] [--vm NAME]... [--model-path DIR]",
 	.description =
 		"A live view in the manner of numatop and htop.  The nodes view shows memory per\n"
@@ -493,7 +503,9 @@ const struct cmd cmd_top = {
 		   "\t--remote the daemon's groups, shared with its sessions (operator role)\n"
 		   XEN_NUMA_HELP
 		   XENTRACE_HELP
-		   "--root DIR\tread /proc and /sys under DIR (fixture trees; counters are off)\n"
+		   XEN_IMC_HELP
+		   "--root DIR\tread /proc and /sys under DIR (fixture trees; counters are off,\n"
+		   "\tbut for --xen-imc's, read from the tree's PCI config space)\n"
 		   "--replay FILE\tthe recording's intervals instead of this host (with --batch\n"
 		   "\tor --json; -n: the first N)",
 	.examples = "vmmprof top\tthe live view\n"

@@ -58,7 +58,7 @@ int pipe_wait_vms(const struct pipe_opts *o, const struct platform *plat, bool b
 	"\tbandwidth from 'xl psr-cmt-show' at every update, per domain; attaches the domains\n" \
 	"\twith 'xl psr-cmt-attach' for the run and detaches what it attached at the end\n"
 
-/* The help lines of --xen-imc (diagnose, record). */
+/* The help lines of --xen-imc (diagnose, record, top). */
 #define XEN_IMC_HELP \
 	"--xen-imc\tIntel Xeon SNB-EP..CLX: the memory controllers' CAS and RPQ counters read\n" \
 	"\tfrom PCI config space (no uncore driver: a Xen dom0), per node; programs only\n" \

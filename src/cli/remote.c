@@ -1614,8 +1614,6 @@ struct rflag {
 	"with -p, or count here without --remote"
 #define RF_MODEL_CMD "model check, eval and test run here: without --remote"
 #define RF_APPLY "--apply runs the advice's commands on the machine it runs on: run it there"
-#define RF_XEN_IMC "it programs the memory controllers' registers of the machine it runs on, " \
-	"and a daemon has no such setting yet: run it there without --remote"
 #define RF_TOP "the daemon's top stream covers every VM with its own model and sources"
 
 static const struct rflag rflags[] = {
@@ -1707,6 +1705,7 @@ static const struct rflag rflags[] = {
 	{ &cmd_top, "xen-numa-dump", RF_DAEMON, NULL },
 	{ &cmd_top, "xentrace", RF_DAEMON, NULL },
 	{ &cmd_top, "xen-psr", RF_DAEMON, NULL },
+	{ &cmd_top, "xen-imc", RF_HERE, RF_TOP },
 	{ &cmd_top, "root", RF_DAEMON, NULL },
 	{ &cmd_top, "replay", RF_HERE, "it reads a recording on this machine (the daemon replays "
 	  "one as a session: POST /api/v1/sessions {\"recording\":NAME})" },
@@ -1727,7 +1726,7 @@ static const struct rflag rflags[] = {
 	{ &cmd_diagnose, "balancing-baseline", RF_HERE, RF_APPLY },
 	{ &cmd_diagnose, "xentrace", RF_DAEMON, NULL },
 	{ &cmd_diagnose, "xen-psr", RF_DAEMON, NULL },
-	{ &cmd_diagnose, "xen-imc", RF_HERE, RF_XEN_IMC },
+	{ &cmd_diagnose, "xen-imc", RF_DAEMON, NULL },
 	{ &cmd_diagnose, "xen-hard-pin", RF_SEND, NULL },
 	{ &cmd_diagnose, "resctrl", RF_SEND, NULL },
 	{ &cmd_diagnose, "root", RF_DAEMON, NULL },
@@ -1745,7 +1744,7 @@ static const struct rflag rflags[] = {
 	{ &cmd_record, "xen-numa-dump", RF_DAEMON, NULL },
 	{ &cmd_record, "xentrace", RF_DAEMON, NULL },
 	{ &cmd_record, "xen-psr", RF_DAEMON, NULL },
-	{ &cmd_record, "xen-imc", RF_HERE, RF_XEN_IMC },
+	{ &cmd_record, "xen-imc", RF_DAEMON, NULL },
 	{ &cmd_record, "resctrl", RF_SEND, NULL },
 	{ &cmd_record, "root", RF_DAEMON, NULL },
 };

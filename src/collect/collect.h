@@ -55,6 +55,9 @@ struct collect_opts {
 					   interval); NULL off */
 	bool xen_imc;                   /* the model's uncore_imc CAS/RPQ events from PCI config
 					   space (src/source/imc_pci.h), per node, instead of perf */
+	struct imc_pci *imc_set;        /* with xen_imc: the channels the hub programmed for every
+					   view (hub.c), NULL none: imc_why says why */
+	const char *imc_why;
 	struct hv_cache *cache;         /* the VM scans' cache to share (hv.h: top's, so that one
 					   scan serves top and its counters), the caller's, freed
 					   after the collector; NULL: the hub makes its own */

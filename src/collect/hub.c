@@ -10,6 +10,7 @@
 
 #include "collect/resctrl_vm.h"
 #include "collect/view.h"
+#include "source/imc_pci.h"
 #include "source/schedtrace.h"
 #include "pmu/counter.h"
 #include "util/alloc.h"
@@ -70,6 +71,7 @@ struct hub_view {
 	struct hub_sub *subs;
 	size_t n_subs, cap_subs;
 	size_t n_joined;            /* the view's targets joined so far (they only grow) */
+	bool imc;                   /* it reads the hub's IMC channels (xen_imc) */
 };
 
 struct hub {
@@ -88,6 +90,11 @@ struct hub {
 	struct trace_share ts;      /* the context-switch recorder the views share */
 	struct hv_cache *cache;     /* o.cache, or the hub's own (own_cache) */
 	bool own_cache;
+	/* xen_imc: the IMC channels, programmed once when the first view asks and
+	 * shared by every view (each keeps its own baselines), cleared after the
+	 * last: two views never see each other's counters as someone else's */
+	struct imc_pci *imc;
+	size_t imc_users;
 };
 
 /* The scan's CPU source (hv_cpu_source): the views' context-switch recorder, once open. */
@@ -136,12 +143,47 @@ int hub_new(struct hub **out, const struct hub_opts *o, struct vp_err *err)
 	return 0;
 }
 
-static void view_release(struct hub_view *v)
+/*
+ * The hub's IMC channels for one more view: found and programmed at the
+ * first ask (again after the last view let them go), otherwise read now so
+ * that the new view's baselines are its start.  NULL and why when none can
+ * be counted.
+ */
+static struct imc_pci *imc_get(struct hub *h, char *why, size_t size)
 {
+	struct vp_err e = { 0, "" };
+
+	if (h->imc) {
+		imc_pci_update(h->imc);
+	} else if (imc_pci_find(h->root, h->o.plat, &h->imc, &e) || imc_pci_start(h->imc, &e) <= 0) {
+		imc_pci_free(h->imc);
+		h->imc = NULL;
+		snprintf(why, size, "%s", e.msg);
+		return NULL;
+	}
+	h->imc_users++;
+	return h->imc;
+}
+
+/* A view that read them is gone: after the last, the event selects are cleared. */
+static void imc_put(struct hub *h)
+{
+	if (h->imc_users && !--h->imc_users) {
+		imc_pci_free(h->imc);
+		h->imc = NULL;
+	}
+}
+
+static void view_release(struct hub *h, struct hub_view *v)
+{
+	bool imc = v->imc;
+
 	cview_free(v->cv);
 	free(v->evs);
 	free(v->subs);
 	memset(v, 0, sizeof(*v));
+	if (imc)
+		imc_put(h);
 }
 
 static void set_release(struct hub_set *s)
@@ -166,7 +208,7 @@ void hub_free(struct hub *h)
 		return;
 	for (i = 0; i < h->n_v; i++)
 		if (h->v[i].used)
-			view_release(&h->v[i]);
+			view_release(h, &h->v[i]);
 	for (i = 0; i < h->n_set; i++)
 		if (h->set[i].used)
 			set_release(&h->set[i]);
@@ -529,6 +571,7 @@ int hub_view_add(struct hub *h, const struct hub_view_opts *o, int *id, struct v
 	struct collect_opts co;
 	struct hub_view *v;
 	struct cview *cv = NULL;
+	char imc_why[256] = "";
 	size_t vi, i;
 	int ret;
 
@@ -547,21 +590,29 @@ int hub_view_add(struct hub *h, const struct hub_view_opts *o, int *id, struct v
 	co.xen_psr = h->o.xen_psr;
 	co.resctrl = o->resctrl;
 	co.xen_imc = o->xen_imc;
+	if (o->xen_imc) {
+		co.imc_set = imc_get(h, imc_why, sizeof(imc_why));
+		co.imc_why = imc_why;
+	}
 	co.cache = h->cache;
 	ret = cview_new(&cv, &co, h->db, o->resctrl ? hub_resctrl(h) : NULL, &h->ts, err);
-	if (ret)
+	if (ret) {
+		if (co.imc_set)
+			imc_put(h);
 		return ret;
+	}
 	VP_GROW(h->v, h->cap_v, h->n_v + 1);
 	vi = h->n_v++;
 	memset(&h->v[vi], 0, sizeof(h->v[vi]));
 	h->v[vi].used = true;
 	h->v[vi].cv = cv;
+	h->v[vi].imc = co.imc_set != NULL;
 	ret = view_join(h, vi, 0, false, err);
 	v = &h->v[vi];
 	if (!ret)
 		ret = read_sets(h, v, err);
 	if (ret) {
-		view_release(v);
+		view_release(h, v);
 		gc(h);
 		return ret;
 	}
@@ -583,7 +634,7 @@ void hub_view_remove(struct hub *h, int id)
 
 	if (!v)
 		return;
-	view_release(v);
+	view_release(h, v);
 	gc(h);
 }
 

@@ -92,7 +92,9 @@ struct cview {
 				       pCPU k: why ("" pinned); its counts are then n/a */
 	bool xp_pin_said;           /* the note said so once */
 	/* --xen-imc: the model's uncore_imc CAS/RPQ events from PCI config space, per node */
-	struct imc_pci *imc;        /* NULL: not read (a note says why when asked) */
+	struct imc_pci *imc;        /* the hub's channels (collect_opts.imc_set), NULL: not read
+				       (a note says why when asked) */
+	struct imc_base imc_base;   /* this view's baselines over them */
 	int *imc_in;                /* per input: enum imc_ctr it is served by, -1 none */
 	struct target *t;
 	size_t n_t, cap_t;
@@ -714,17 +716,16 @@ int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *d
 	cc.imc_in = NULL;
 	cc.m = m;
 	if (o->xen_imc) {
-		struct vp_err e = { 0, "" };
-
 		c->imc_in = xcalloc(m->n_inputs + 1, sizeof(int));
 		for (i = 0; i < m->n_inputs; i++)
 			c->imc_in[i] = m->inputs[i].kind == INPUT_EVENT ?
 				       imc_ctr_of_spec(m->inputs[i].spec) : -1;
-		if (imc_pci_find(c->root, o->plat, &c->imc, &e) || imc_pci_start(c->imc, &e) <= 0) {
-			note(c, "IMC counters from PCI config space: n/a: %s", e.msg);
-			imc_pci_free(c->imc);
-			c->imc = NULL;
+		c->imc = o->imc_set;
+		if (!c->imc) {
+			note(c, "IMC counters from PCI config space: n/a: %s",
+			     o->imc_why && o->imc_why[0] ? o->imc_why : "not set up");
 		} else {
+			imc_base_init(&c->imc_base, c->imc);
 			note(c, "IMC counters from PCI config space (%s, %zu channels): CAS x 64 B per "
 			     "node, measured; shares per VM apportioned", c->imc->gen, c->imc->n);
 			cc.imc_in = c->imc_in;
@@ -805,7 +806,7 @@ void cview_free(struct cview *c)
 	hv_vm_list_release(&c->gone);
 	attrib_release(&c->attrib);
 	xen_pcpu_free(c->xp);
-	imc_pci_free(c->imc);
+	imc_base_release(&c->imc_base); /* the channels are the hub's */
 	free(c->imc_in);
 	free(c->xp_in);
 	free(c->xp_start);
@@ -1438,7 +1439,8 @@ static double *imc_node_counts(struct cview *c, bool total, const double *ncount
 		(*nsplit)[ni] = hub_split && hub_split[ni];
 	for (k = 0; k < m->n_inputs * nn; k++)
 		nc[k] = ncounts ? ncounts[k] : NAN;
-	imc_pci_read(c->imc, total, v, NULL);
+	imc_pci_update(c->imc);
+	imc_base_read(&c->imc_base, c->imc, total, v);
 	for (k = 0; k < m->n_inputs; k++)
 		for (ni = 0; c->imc_in[k] >= 0 && ni < nn; ni++)
 			nc[k * nn + ni] = 0;

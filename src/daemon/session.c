@@ -536,6 +536,9 @@ int vpd_sessions_start(struct vpd *d)
 		fprintf(stderr, "vmmprofd: Xen PSR per domain (xl psr-cmt-*): domains attached "
 				"for the daemon's life\n");
 	}
+	if (d->conf.xen_imc)
+		fprintf(stderr, "vmmprofd: Xen IMC counters from PCI config space (xen_imc): the "
+				"channels programmed once for every session, cleared after the last\n");
 	if (hub_new(&ss->hub, &ho, &err)) {
 		snprintf(ss->hub_error, sizeof(ss->hub_error), "no collector here: %s", err.msg);
 		fprintf(stderr, "vmmprofd: warning: %s (sessions are refused)\n", ss->hub_error);
@@ -1182,6 +1185,7 @@ enum MHD_Result vpd_session_create(struct vpd_req *r)
 	 * ("wait": true accepts a VM that is still to come) */
 	vo.strict = s->n_pids > 0 || (s->n_vms > 0 && !c.wait);
 	vo.resctrl = s->resctrl;
+	vo.xen_imc = d->conf.xen_imc; /* the hub's one set of IMC channels, for every session */
 	if (hub_view_add(ss->hub, &vo, &s->view, &err)) {
 		vpd_audit(d, r->user.name, "session.start", NULL, "%u %s",
 			  create_status(err.code), err.msg);

@@ -279,7 +279,7 @@ int imc_pci_start(struct imc_pci *x, struct vp_err *err)
 		if (!ret)
 			ret = cfg_write(x->root, c->bdf, SNBEP_MC_CHy_PCI_PMON_FIXED_CTL, FIXED_CTL_EN);
 		for (k = 0; k < IMC_N_CTR && !ret; k++)
-			ret = read48(x, c->bdf, SNBEP_PCI_PMON_CTR0 + 8 * k, &c->start[k]);
+			ret = read48(x, c->bdf, SNBEP_PCI_PMON_CTR0 + 8 * k, &c->raw[k]);
 		if (ret) {
 			snprintf(c->why, sizeof(c->why), "cannot program its config space: %s%s",
 				 strerror(-ret), ret == -EACCES || ret == -EPERM ? " (needs root)" : "");
@@ -287,46 +287,89 @@ int imc_pci_start(struct imc_pci *x, struct vp_err *err)
 				first = ret;
 			continue;
 		}
-		memcpy(c->prev, c->start, sizeof(c->prev));
-		c->mine = true;
+		memset(c->acc, 0, sizeof(c->acc));
+		c->mine = c->ok = true;
 		n++;
 	}
 	if (!n)
 		return vp_err_set(err, first ? first : VP_EUNSUPP, "no IMC channel can be counted: %s",
 				  x->n ? x->ch[0].why : "none found");
+	imc_base_init(&x->own, x);
 	return n;
 }
 
-int imc_pci_read(struct imc_pci *x, bool total, double *out, struct vp_err *err)
+void imc_pci_update(struct imc_pci *x)
 {
 	size_t i;
 	int k;
 
-	(void)err;
 	x->reads++;
 	for (i = 0; i < x->n; i++) {
 		struct imc_chan *c = &x->ch[i];
 		uint64_t now[IMC_N_CTR];
 		int ret = 0;
 
-		for (k = 0; k < IMC_N_CTR; k++)
-			out[i * IMC_N_CTR + (size_t)k] = NAN;
 		if (!c->mine)
 			continue;
 		for (k = 0; k < IMC_N_CTR && !ret; k++)
 			ret = read48(x, c->bdf, SNBEP_PCI_PMON_CTR0 + 8 * k, &now[k]);
+		c->ok = !ret;
 		if (ret) {
 			snprintf(c->why, sizeof(c->why), "cannot read its config space: %s",
 				 strerror(-ret));
 			continue;
 		}
 		for (k = 0; k < IMC_N_CTR; k++) {
-			out[i * IMC_N_CTR + (size_t)k] =
-				(double)imc_delta48(now[k], total ? c->start[k] : c->prev[k]);
-			if (!total)
-				c->prev[k] = now[k];
+			c->acc[k] += imc_delta48(now[k], c->raw[k]);
+			c->raw[k] = now[k];
 		}
 	}
+}
+
+void imc_base_init(struct imc_base *b, const struct imc_pci *x)
+{
+	size_t i;
+
+	imc_base_release(b);
+	b->n = x->n;
+	b->start = xcalloc(x->n * IMC_N_CTR + 1, sizeof(uint64_t));
+	b->prev = xcalloc(x->n * IMC_N_CTR + 1, sizeof(uint64_t));
+	for (i = 0; i < x->n; i++)
+		memcpy(&b->start[i * IMC_N_CTR], x->ch[i].acc, sizeof(x->ch[i].acc));
+	memcpy(b->prev, b->start, x->n * IMC_N_CTR * sizeof(uint64_t));
+}
+
+void imc_base_read(struct imc_base *b, const struct imc_pci *x, bool total, double *out)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < x->n; i++) {
+		const struct imc_chan *c = &x->ch[i];
+		uint64_t *base = total ? b->start : b->prev;
+
+		for (k = 0; k < IMC_N_CTR; k++) {
+			size_t at = i * IMC_N_CTR + (size_t)k;
+
+			out[at] = c->mine && c->ok && i < b->n ? (double)(c->acc[k] - base[at]) : NAN;
+			if (!total && c->mine && c->ok && i < b->n)
+				b->prev[at] = c->acc[k];
+		}
+	}
+}
+
+void imc_base_release(struct imc_base *b)
+{
+	free(b->start);
+	free(b->prev);
+	memset(b, 0, sizeof(*b));
+}
+
+int imc_pci_read(struct imc_pci *x, bool total, double *out, struct vp_err *err)
+{
+	(void)err;
+	imc_pci_update(x);
+	imc_base_read(&x->own, x, total, out);
 	return 0;
 }
 
@@ -340,6 +383,7 @@ void imc_pci_free(struct imc_pci *x)
 	for (i = 0; i < x->n; i++)
 		for (k = 0; x->ch[i].mine && k < IMC_N_CTR; k++)
 			cfg_write(x->root, x->ch[i].bdf, SNBEP_PCI_PMON_CTL0 + 4 * k, 0);
+	imc_base_release(&x->own);
 	free(x->ch);
 	free(x->root);
 	free(x);

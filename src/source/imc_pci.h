@@ -50,9 +50,19 @@ struct imc_chan {
 	int socket;                     /* -1 unknown */
 	bool mine;                      /* vmmprof programmed it (imc_pci_start()) */
 	char why[160];                  /* why it is not counted, "" when it is */
-	uint64_t start[IMC_N_CTR];      /* raw 48-bit counts at the start */
-	uint64_t prev[IMC_N_CTR];       /* at the previous read */
-	uint64_t dclk_prev;
+	uint64_t raw[IMC_N_CTR];        /* raw 48-bit counts at the last update */
+	uint64_t acc[IMC_N_CTR];        /* counted since the start, wraps folded in (64 bits) */
+	bool ok;                        /* the last update read it */
+};
+
+/*
+ * One reader's baselines over a set that several readers share (the hub's
+ * views, each with its own intervals): the set's acc per channel and
+ * counter when the reader started and at its previous read.
+ */
+struct imc_base {
+	uint64_t *start, *prev;         /* n x IMC_N_CTR */
+	size_t n;
 };
 
 struct imc_pci {
@@ -61,6 +71,7 @@ struct imc_pci {
 	struct imc_chan *ch;
 	size_t n;
 	unsigned reads;                 /* counter reads so far (the start's is the first) */
+	struct imc_base own;            /* imc_pci_read()'s baselines */
 };
 
 /*
@@ -81,8 +92,20 @@ int imc_pci_find(const char *root, const struct platform *p, struct imc_pci **ou
  */
 int imc_pci_start(struct imc_pci *x, struct vp_err *err);
 
-/* Per channel, the counts since the previous read (or the start, total):
- * out[ch * IMC_N_CTR + k]; NaN for a channel not counted. */
+/* Read every channel it counts (a 48-bit wrap between two updates folded
+ * into acc): once before the readers that share the set take their counts. */
+void imc_pci_update(struct imc_pci *x);
+
+/* b's baselines: the set's counts now (at its last update). */
+void imc_base_init(struct imc_base *b, const struct imc_pci *x);
+
+/* Per channel, what the set counted since b's previous read (or b's start,
+ * total; a non-total read moves the previous read to now):
+ * out[ch * IMC_N_CTR + k]; NaN for a channel not counted or not read. */
+void imc_base_read(struct imc_base *b, const struct imc_pci *x, bool total, double *out);
+void imc_base_release(struct imc_base *b);
+
+/* One reader alone: imc_pci_update(), then imc_base_read() on the set's own baselines. */
 int imc_pci_read(struct imc_pci *x, bool total, double *out, struct vp_err *err);
 
 /* Bytes moved by CAS commands over a read: (RD + WR) x 64. */

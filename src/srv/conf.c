@@ -106,6 +106,7 @@ void srv_conf_format(const struct srv_conf *c, struct sbuf *out)
 		sbuf_addstr(out, "xen_numa_dump = off\n");
 	sbuf_addf(out, "xentrace = %s\n", c->xentrace ? "on" : "off");
 	sbuf_addf(out, "xen_psr = %s\n", c->xen_psr ? "on" : "off");
+	sbuf_addf(out, "xen_imc = %s\n", c->xen_imc ? "on" : "off");
 }
 
 static int parse_bool(const char *v, bool *out, struct vp_err *err)
@@ -192,6 +193,8 @@ int srv_conf_set(struct srv_conf *c, const char *key, const char *value, struct 
 		return parse_bool(value, &c->xentrace, err);
 	if (!strcmp(k, "xen_psr"))
 		return parse_bool(value, &c->xen_psr, err);
+	if (!strcmp(k, "xen_imc"))
+		return parse_bool(value, &c->xen_imc, err);
 	if (!strcmp(k, "metrics_auth")) {
 		if (!strcmp(value, "none"))
 			c->metrics_auth_none = true;

@@ -31,6 +31,8 @@ struct srv_conf {
 	double xen_numa_every_s; /* at most this often (seconds, >= 0) when xen_numa_dump */
 	bool xentrace;         /* Xen: exact residency from a running xentrace (opt-in) */
 	bool xen_psr;          /* Xen: per-domain CMT/MBM through xl psr-cmt-* (opt-in) */
+	bool xen_imc;          /* Xen dom0: the sessions' IMC counts from PCI config space
+				  (src/source/imc_pci.h; opt-in) */
 	/* resource limits (docs/reliability.md); -1 until set: srv_conf_defaults() */
 	int max_connections;          /* connections at once, all addresses */
 	int max_connections_per_address;

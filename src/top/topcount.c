@@ -152,6 +152,7 @@ static int open_collector(struct top_state *s, struct vp_err *err)
 	o.resctrl = s->rdt_on && !s->xen_psr;
 	o.rdt = s->rdt;
 	o.xen_psr = s->xen_psr;   /* --xen-psr: the model's resctrl.* inputs of Xen domains */
+	o.xen_imc = s->xen_imc;   /* --xen-imc: its uncore_imc inputs from PCI config space */
 	ret = collect_new(&c->col, &o, err);
 	if (ret) {
 		c->col = NULL;

@@ -169,6 +169,8 @@ struct top_state {
 	struct hv_xen_psr *xen_psr;     /* top --xen-psr (set after top_init, the caller's, with
 					   rdt_on): Xen domains' rdt figures and LLC column from
 					   Xen's PSR; NULL off */
+	bool xen_imc;                   /* top --xen-imc (set before the counters start): the
+					   model's IMC inputs from PCI config space, per node */
 	const char *const *vm_names;    /* only these VMs (set after top_init, caller's); none: all */
 	size_t n_vm_names;
 	char residency[192];            /* how residency is known, and why not exactly */

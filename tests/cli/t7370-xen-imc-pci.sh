@@ -130,4 +130,98 @@ test_expect_success 'help: diagnose and record take --xen-imc; a dom0 factor rea
 	grep_q "xen-imc reads them from PCI config space on Intel Xeon Sandy Bridge-EP to Cascade Lake" imc
 '
 
+# sel BDF DIR: counter 0's event select of channel BDF in DIR's config space
+sel() {
+	python3 -c "
+import struct, sys
+print(hex(struct.unpack(\"<I\", open(sys.argv[1], \"rb\").read()[0xd8:0xdc])[0]))" "$2/sys/bus/pci/devices/$1/config"
+}
+
+test_expect_success 'top --xen-imc: the IMC inputs counted from PCI config space, cleared after' '
+	mk_intel t && mk_imc t &&
+	vmmprof top --root t -m bdx --xen-imc --json -n 2 -d 0.2 >top.jsonl 2>err &&
+	tail -n 1 top.jsonl >last.json &&
+	test "$(json_get last.json "j[\"counters\"][\"factors\"][\"imc\"]")" = counted &&
+	json_get last.json "j[\"counters\"][\"status\"]" >status &&
+	grep_q "counted: imc (apportioned)" status &&
+	test "$(sel 0000:7f:14.0 t)" = 0x0 &&
+	vmmprof top --root t -m bdx --json -n 1 >plain.json 2>err &&
+	test "$(json_get plain.json "j[\"counters\"][\"on\"]")" = False &&
+	! vmmprof top --root t --xen-imc --no-counters --json -n 1 2>err &&
+	grep_q "needs counters" err
+'
+
+. "$(dirname "$0")/daemon-lib.sh"
+skip_without_daemon
+daemon_home
+vmmprof user add adm --role admin --users users >adm.tok 2>/dev/null
+
+# gbs FILE: node 0 and node 1 GB over a session history's frames (mem_bw x duration)
+gbs() {
+	python3 -c "
+import json, sys
+t = {0: 0.0, 1: 0.0}
+q = set()
+for f in json.load(open(sys.argv[1]))[\"frames\"]:
+    for n in f[\"nodes\"]:
+        t[n[\"node\"]] += n[\"metrics\"][\"mem_bw\"] * f[\"duration\"]
+        q.add(n[\"quality\"])
+print(round(t[0], 6), round(t[1], 6), \",\".join(sorted(q)))" "$1"
+}
+
+# Two sessions of one daemon (xen_imc = on) read one set of channels that the
+# daemon programmed once: the second is not refused as someone else.  Reads
+# 3 and later of the fixture add 1,000,000 CAS reads (64 MB) each to socket
+# 0, none to socket 1; a session sees 64 MB per update it spans, so by hand
+#   session 1 (from the start): node 0 1.5 GB + k x 0.064 GB, node 1 0.05 GB
+#   session 2 (joins later):    node 0 k x 0.064 GB with k >= 1, node 1 0
+test_expect_success 'daemon xen_imc: two sessions share the channels; cleared after the last' '
+	mk_intel d && mk_imc d &&
+	python3 - d <<-\PY &&
+	import os, struct, sys
+	F = sys.argv[1] + "/.vmmprof-fixture/imc-config/"
+	for n in range(3, 400):
+	    for bdf, rd, wr in (("0000:7f:14.0", 1000 + 15625000 + (n - 2) * 1000000, 7812500),
+	                        ("0000:ff:14.0", 781250, 0)):
+	        c = bytearray(256)
+	        c[0xa0:0xa8] = struct.pack("<Q", rd)
+	        c[0xa8:0xb0] = struct.pack("<Q", wr)
+	        os.makedirs(F + str(n), exist_ok=True)
+	        open(F + str(n) + "/" + bdf, "wb").write(c)
+	PY
+	printf "users = users\nroot = \"%s\"\nxen_imc = on\n" "$TRASH/d" >conf &&
+	start_daemon imc --config conf &&
+	grep_q "Xen IMC counters from PCI config space (xen_imc)" imc.err &&
+	expect_status 201 imc adm.tok POST /api/v1/sessions -d "{\"model\":\"bdx\",\"interval_ms\":200}" &&
+	id1=$(json_get body "j[\"id\"]") &&
+	test "$(sel 0000:7f:14.0 d)" = 0x400304 &&
+	sleep 0.5 &&
+	expect_status 201 imc adm.tok POST /api/v1/sessions -d "{\"model\":\"bdx\",\"interval_ms\":200}" &&
+	id2=$(json_get body "j[\"id\"]") &&
+	sleep 1 &&
+	expect_status 200 imc adm.tok GET "/api/v1/sessions/$id1/history?since=0" && cp body h1 &&
+	expect_status 200 imc adm.tok GET "/api/v1/sessions/$id2/history?since=0" && cp body h2 &&
+	gbs h1 >g1 && gbs h2 >g2 &&
+	python3 -c "
+import sys
+a0, a1, q1 = open(sys.argv[1]).read().split()
+b0, b1, q2 = open(sys.argv[2]).read().split()
+k1 = (float(a0) - 1.5) / 0.064
+k2 = float(b0) / 0.064
+ok = abs(k1 - round(k1)) < 1e-6 and round(k1) >= 0 and float(a1) == 0.05
+ok = ok and abs(k2 - round(k2)) < 1e-6 and round(k2) >= 1 and float(b1) == 0
+ok = ok and q1 == q2 == \"measured\"
+sys.exit(0 if ok else 1)" g1 g2 &&
+	expect_status 200 imc adm.tok DELETE /api/v1/sessions/$id1 &&
+	test "$(sel 0000:7f:14.0 d)" = 0x400304 &&
+	expect_status 200 imc adm.tok DELETE /api/v1/sessions/$id2 &&
+	test "$(sel 0000:7f:14.0 d)" = 0x0 &&
+	stop_daemon imc && test "$(cat imc.rc)" = 0
+'
+
+test_expect_success 'serve --xen-imc is the xen_imc setting' '
+	vmmprof help serve | grep -q -- "--xen-imc"
+'
+
+stop_all_daemons
 test_done

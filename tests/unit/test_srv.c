@@ -263,7 +263,8 @@ TEST(conf_format_roundtrip)
 	struct sbuf sb = SBUF_INIT, again = SBUF_INIT;
 	struct vp_err err = { 0, "" };
 	const char *t = "listen = [::1]:7768\nweb-dir = \"/srv/web ui\"\nallow-plain-http = on\n"
-			"root = \"\"quoted\" \"\nxen-numa-dump = 0.25\nxentrace = yes\nxen_psr = on\n";
+			"root = \"\"quoted\" \"\nxen-numa-dump = 0.25\nxentrace = yes\nxen_psr = on\n"
+			"xen-imc = on\n";
 
 	srv_conf_init(&c);
 	srv_conf_init(&back);
@@ -272,7 +273,7 @@ TEST(conf_format_roundtrip)
 	/* written by hand: the string settings in table order, quoted, then the booleans */
 	CHECK_STR(sbuf_str(&sb), "listen = \"[::1]:7768\"\nweb_dir = \"/srv/web ui\"\n"
 				 "root = \"\"quoted\" \"\nallow_plain_http = true\nmetrics_auth = token\n"
-				 "xen_numa_dump = 0.25\nxentrace = on\nxen_psr = on\n");
+				 "xen_numa_dump = 0.25\nxentrace = on\nxen_psr = on\nxen_imc = on\n");
 	CHECK_INT(srv_conf_parse(&back, sb.buf, sb.len, "back", &err), 0);
 	CHECK_STR(back.root, "\"quoted\" ");
 	srv_conf_format(&back, &again);
