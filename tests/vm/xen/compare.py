@@ -490,8 +490,15 @@ def check_list(d):
         t = v.get("cpu_time_s")
         if not isinstance(t, (int, float)) or not (b["time"] - 0.05 <= t <= a["time"] + 0.15):
             bad.append("vCPU %d time %r s outside xl's %.1f..%.1f s" % (idx, t, b["time"], a["time"]))
-        if v.get("state") not in (b["state"], a["state"]):
-            bad.append("vCPU %d state %r, xl says %r/%r" % (idx, v.get("state"), b["state"], a["state"]))
+        # running and blocked flicker between xl's readings and vmmprof's (a blocked
+        # vCPU of the idle domU woken for a tick: '---' runnable, once at load ~20);
+        # the paused bit does not, so: one of xl's states, or one of xl's form with
+        # the paused bit both of xl's readings show
+        st = v.get("state")
+        flicker = (isinstance(st, str) and re.fullmatch(r"[r-][b-][p-]", st) is not None and
+                   b["state"][2:3] == a["state"][2:3] == st[2:3])
+        if st not in (b["state"], a["state"]) and not flicker:
+            bad.append("vCPU %d state %r, xl says %r/%r" % (idx, st, b["state"], a["state"]))
     say("fail" if bad else "ok", "list-vms-vcpus", "; ".join(bad) or "; ".join(
         "vCPU %s on pCPU %s node %s affinity %s" % (v.get("index"), v.get("cpu"), v.get("node"), v.get("affinity"))
         for v in vcpus))
@@ -801,8 +808,12 @@ def daemon_fetch(d, url, tokf):
             return e.code, e.read().decode(errors="replace")
 
     out = {}
+    t_start = time.time()
+    # seconds since the client started at each step: where the section's time goes
+    out["at"] = at = {}
     try:
         st, body = call("POST", "/api/v1/sessions", {"model": "software", "interval_ms": 3000})
+        at["post"] = round(time.time() - t_start, 2)
         out["post"] = [st, body[:300]]
         sid = json.loads(body).get("id") if st == 201 else None
         # the top stream: one 'top --json' line per 'event: sample'
@@ -817,6 +828,7 @@ def daemon_fetch(d, url, tokf):
                     ev = line[6:].strip()
                 elif line.startswith("data:") and ev == "sample":
                     samples.append(line[5:].strip())
+                    at.setdefault("samples", []).append(round(time.time() - t_start, 2))
                     if len(samples) >= 4 or time.time() - t0 > 600:
                         break
         with open(os.path.join(d, "daemon-top.jsonl"), "w") as f:
@@ -824,9 +836,11 @@ def daemon_fetch(d, url, tokf):
         if sid:
             st, body = call("GET", "/api/v1/sessions/%s/diagnosis" % sid)
             out["diagnosis_status"] = st
+            at["diagnosis"] = round(time.time() - t_start, 2)
             with open(os.path.join(d, "daemon-diag.json"), "w") as f:
                 f.write(body)
             out["delete"] = call("DELETE", "/api/v1/sessions/%s" % sid)[0]
+            at["delete"] = round(time.time() - t_start, 2)
     except Exception as e:  # noqa: the reason goes into the check's detail
         out["error"] = "%s: %s" % (type(e).__name__, e)
     with open(os.path.join(d, "daemon-fetch.json"), "w") as f:
