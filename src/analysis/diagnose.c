@@ -903,6 +903,76 @@ static void advise_locality_vnuma(const struct diag_input *in, struct diag_resul
 	free(share);
 }
 
+static double vcpu_busy(const struct diag_input *in, const struct diag_vcpu *v);
+static double bytes_to_move(const struct diag_input *in, const struct diag_vm *vm, int to);
+static void cmd_pin_vm(const struct diag_input *in, size_t vmi, const char *cpus, struct sbuf *sb);
+
+/*
+ * Page migration rate when the host is not calibrated: move_pages of 4 KiB
+ * pages between the two nodes of a 2-socket AMD EPYC (Zen 3), one thread,
+ * vanilla Linux 7.1-rc1: 3.31 +- 0.18 GB/s (2 MiB pages: 11.02) -- S. Garg,
+ * linux-kernel, 2026-05-08, "Re: [PATCH 0/7] Accelerate page migration with
+ * batch copying and hardware offload" (docs/method.md).  4 KiB: the lower
+ * figure, for guest RAM that is not THP.
+ */
+#define MIGRATE_LIT_GBS 3.31
+/* A memory move must pay for itself within this much of the VM's run (docs/method.md). */
+#define MIGRATE_HORIZON_S 60.0
+
+/* The VM's busy vCPUs over the run (their run time / duration, summed); NaN unknown. */
+static double vm_busy(const struct diag_input *in, size_t vmi)
+{
+	double b = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < in->n_vcpus; i++)
+		if (in->vcpus[i].vm == vmi) {
+			double x = vcpu_busy(in, &in->vcpus[i]);
+
+			if (!isfinite(x))
+				return NAN;
+			b += x;
+			n++;
+		}
+	return n ? b : NAN;
+}
+
+/*
+ * The break-even of moving VM vmi's memory to node index to: the bytes that
+ * move (bytes_to_move()) over the migration rate (calibrated, else the
+ * literature's, labelled) is what it costs, in seconds of one CPU (the
+ * migratepages thread copies them); it saves the locality cost's share of
+ * the VM's busy vCPUs, in CPU-seconds per second.  Paid back after cost /
+ * saving seconds.  Writes the sentence to sb; returns that payback, NaN
+ * when a figure is unknown.
+ */
+static double move_break_even(const struct diag_input *in, size_t vmi, int to, double pct,
+			      struct sbuf *sb)
+{
+	double b = bytes_to_move(in, &in->vms[vmi], to), busy = vm_busy(in, vmi);
+	bool cal = finite_pos(in->migrate_gbs);
+	double rate = cal ? in->migrate_gbs : MIGRATE_LIT_GBS, t, save;
+
+	if (!isfinite(b) || b <= 0) {
+		sbuf_addstr(sb, "how much memory moves is not known, nor how long it takes");
+		return NAN;
+	}
+	t = b / (rate * 1e9);
+	sbuf_addf(sb, "moving %.2f GiB takes ~%.2g s with one CPU busy (at %.2f GB/s, %s)",
+		  b / 1073741824.0, t, rate, cal ? "calibrated: cal.migrate_gbs" :
+		  "an estimate: move_pages of 4 KiB pages on a 2-socket server, from the literature "
+		  "(docs/method.md); vmmprof calibrate measures it on a host with two nodes");
+	if (!finite_pos(pct) || !finite_pos(busy)) {
+		sbuf_addstr(sb, "; what it saves per second needs the locality cost and the vCPUs' "
+			    "run time, not both known here: the break-even is not known");
+		return NAN;
+	}
+	save = pct / 100 * busy;
+	sbuf_addf(sb, "; saves ~%.2g CPU-s per s (%.1f%% of its %.2f busy vCPUs); paid back after "
+		  "~%.2g s", save, pct, busy, t / save);
+	return t / save;
+}
+
 /*
  * Locality: move memory to the vCPUs when they all run on one node, else
  * pin each remote-bound vCPU to its memory's node (Carrefour's rules); a
@@ -937,7 +1007,8 @@ static void advise_locality(const struct diag_input *in, struct diag_result *r, 
 	if (run >= 0 && run != home && vm->adapter != HVA_XEN && vm->pid > 0 &&
 	    (vm_by_cost || vm_by_score)) {
 		struct diag_advice *a = add_advice(r, "migrate-memory", vmi);
-		struct sbuf sb = SBUF_INIT;
+		struct sbuf sb = SBUF_INIT, be = SBUF_INIT;
+		double payback;
 
 		a->to_node = run;
 		a->gain_pct = vm_pct;
@@ -957,9 +1028,30 @@ static void advise_locality(const struct diag_input *in, struct diag_result *r, 
 				 vp_quality_name(r->vm[vmi].quality[FACTOR_LOCALITY]),
 				 severity_name(vm->sev[FACTOR_LOCALITY]));
 		pct_text(pct, sizeof(pct), vm_pct);
-		a->effect = xasprintf("its remote accesses become local: up to %s of its cycles back, "
-			 "one move instead of re-pinning every vCPU", pct);
-		cmd_migrate(in, vm, home, run, &sb);
+		payback = move_break_even(in, vmi, run, vm_pct, &be);
+		if (isfinite(payback) && payback > MIGRATE_HORIZON_S) {
+			/* the memory does not pay back in time: its vCPUs go to it instead */
+			struct sbuf tmp = SBUF_INIT;
+			const char *cpus = pin_set(in, home, &tmp);
+
+			a->rule = "pin-vcpu-to-memory";
+			a->to_node = home;
+			free(a->action);
+			a->action = xasprintf("pin every vCPU of %s to node %d (CPUs %s), where %.0f%% of "
+					      "its memory is", vm->name, in->nodes[home].id, cpus,
+					      100 * hfrac);
+			a->effect = xasprintf("its remote accesses become local: up to %s of its cycles "
+				 "back; its memory stays: %s, past the %.0f s horizon, so the vCPUs move "
+				 "instead", pct, sbuf_str(&be), MIGRATE_HORIZON_S);
+			cmd_pin_vm(in, vmi, cpus, &sb);
+			sbuf_release(&tmp);
+		} else {
+			a->effect = xasprintf("its remote accesses become local: up to %s of its cycles "
+				 "back, one move instead of re-pinning every vCPU; %s%s", pct,
+				 sbuf_str(&be), isfinite(payback) ? ", within the horizon" : "");
+			cmd_migrate(in, vm, home, run, &sb);
+		}
+		sbuf_release(&be);
 		a->command = sbuf_detach(&sb);
 		return;
 	}
@@ -1943,6 +2035,12 @@ static bool whole_vm_rule(const char *rule)
 	return !strcmp(rule, "colocate") || !strcmp(rule, "spread") || !strcmp(rule, "io-locality");
 }
 
+/* Whether advice a pins every vCPU of its VM and its I/O threads (cmd_pin_vm()). */
+static bool pins_whole_vm(const struct diag_advice *a)
+{
+	return whole_vm_rule(a->rule) || (!strcmp(a->rule, "pin-vcpu-to-memory") && a->vcpu < 0);
+}
+
 /* Whether advice a pins vCPU index of VM vmi (to a->to_node). */
 static bool advice_moves_vcpu(const struct diag_input *in, const struct diag_advice *a, size_t vmi,
 			      int index)
@@ -1952,7 +2050,7 @@ static bool advice_moves_vcpu(const struct diag_input *in, const struct diag_adv
 
 	if (a->vm != vmi || a->to_node < 0)
 		return false;
-	if (whole_vm_rule(a->rule))
+	if (pins_whole_vm(a))
 		return true;
 	if (!strcmp(a->rule, "pin-vcpu-to-memory") || !strcmp(a->rule, "cap-per-socket") ||
 	    !strcmp(a->rule, "unstack-vcpus") || !strcmp(a->rule, "separate-smt"))
@@ -2058,10 +2156,9 @@ static void advise_iothreads(const struct diag_input *in, struct diag_result *r)
 			char *e;
 
 			if (o->vm != vmi || o->vcpu >= 0 || o->to_node < 0 || o->conflict ||
-			    !o->command || !strstr(o->command, "pin"))
+			    !o->command || !*o->command)
 				continue;
-			if (strcmp(o->rule, "colocate") && strcmp(o->rule, "spread") &&
-			    strcmp(o->rule, "io-locality"))
+			if (!pins_whole_vm(o))
 				continue;
 			e = xasprintf("%s; its commands also pin its I/O threads to node %d (%s)",
 				      o->effect ? o->effect : "", in->nodes[o->to_node].id,
@@ -2475,9 +2572,9 @@ static bool io_moves(const struct diag_input *in, const struct diag_advice *a, s
 	const struct hv_iothread *io = &vm->io[t];
 	int ni = node_index(in, io->node);
 
-	if (strcmp(a->rule, "pin-io-threads") && !whole_vm_rule(a->rule))
+	if (strcmp(a->rule, "pin-io-threads") && !pins_whole_vm(a))
 		return false;
-	if (whole_vm_rule(a->rule) && vm->libvirt && io->kind == HV_IO_IOTHREAD && io->id < 0)
+	if (pins_whole_vm(a) && vm->libvirt && io->kind == HV_IO_IOTHREAD && io->id < 0)
 		return false; /* libvirt's iothreadpin needs its number */
 	return ni >= 0 && ni != to && !within_node(in, &io->affinity, to);
 }

@@ -163,6 +163,9 @@ struct diag_input {
 	size_t n_nodes;
 	double lat_local_loaded_ns;  /* calibration; NaN unknown */
 	double lat_remote_idle_ns;
+	double migrate_gbs;          /* calibrated page migration rate (cal.migrate_gbs), GB/s; NaN
+					or 0: not calibrated (the literature's figure is used,
+					labelled an estimate) */
 	struct diag_params params;
 	/* The host beyond the vCPUs in view (0 / NULL: unknown) */
 	struct diag_cpu *cpus;       /* every online CPU, ascending id */

@@ -1,12 +1,17 @@
 /* calibrate.c - measure what the diagnosis needs and fill a struct calib */
 #include "bench/internal.h"
 
+#include <errno.h>
 #include <math.h>
+#include <numaif.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "util/alloc.h"
+#include "util/timeutil.h"
 
 /* Mean of the diagonal (local) or off it (remote); NaN when none. */
 static double matrix_mean(const double *m, int n, bool diag)
@@ -37,7 +42,8 @@ static void level_value(struct calib *c, enum calib_key k, const struct lat_resu
 }
 
 /* The parts of a calibration, each measured on its own so a failed check redoes only its own. */
-enum cal_part { PART_LAT = 1, PART_BW = 2, PART_LOADED = 4, PART_C2C = 8, PART_QUEUE = 16 };
+enum cal_part { PART_LAT = 1, PART_BW = 2, PART_LOADED = 4, PART_C2C = 8, PART_QUEUE = 16,
+		PART_MIGRATE = 32 };
 
 static unsigned part_of(enum calib_key k)
 {
@@ -53,6 +59,8 @@ static unsigned part_of(enum calib_key k)
 		return PART_C2C;
 	case CAL_QUEUE_DEPTH:
 		return PART_QUEUE;
+	case CAL_MIGRATE_GBS:
+		return PART_MIGRATE;
 	default:
 		return 0;
 	}
@@ -207,14 +215,103 @@ static int part_queue(struct cal_work *w, struct calib *c, double scale, struct 
 	return 0;
 }
 
+#define MIGRATE_BYTES (64u << 20)   /* 16384 pages of 4 KiB */
+#define MIGRATE_ROUNDS 3
+
+/* move_pages of every page of buf to node; how many landed there, -1 with errno. */
+static long move_all(void **pages, int *nodes, int *status, size_t n, int node)
+{
+	size_t i;
+	long ok = 0;
+
+	for (i = 0; i < n; i++)
+		nodes[i] = node;
+	if (move_pages(0, (unsigned long)n, pages, nodes, status, MPOL_MF_MOVE))
+		return -1;
+	for (i = 0; i < n; i++)
+		ok += status[i] == node;
+	return ok;
+}
+
+/*
+ * The page migration rate: 64 MiB of 4 KiB pages (THP off for the buffer),
+ * placed on the first node, then moved with move_pages between the first
+ * two nodes, MIGRATE_ROUNDS times each way, one thread; the fastest round
+ * (the others had more interference).  What migratepages does for a VM's
+ * memory, whose guest RAM may be THP (faster) or 4 KiB pages.
+ */
+static int part_migrate(struct cal_work *w, struct calib *c, double scale, struct vp_err *err)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), n = MIGRATE_BYTES / pg, i;
+	void **pages;
+	int *nodes, *status, r;
+	char *buf, why[CALIB_REASON_MAX];
+	double best = NAN;
+	long moved;
+
+	(void)w;
+	(void)scale;
+	(void)err;
+	if (c->n_nodes < 2) {
+		calib_set(c, CAL_MIGRATE_GBS, NAN, "one NUMA node: no page to move between nodes");
+		return 0;
+	}
+	buf = mmap(NULL, MIGRATE_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED) {
+		snprintf(why, sizeof(why), "cannot map %u MiB to move: %s", MIGRATE_BYTES >> 20,
+			 strerror(errno));
+		calib_set(c, CAL_MIGRATE_GBS, NAN, why);
+		return 0;
+	}
+	(void)madvise(buf, MIGRATE_BYTES, MADV_NOHUGEPAGE);
+	pages = xcalloc(n, sizeof(*pages));
+	nodes = xcalloc(n, sizeof(*nodes));
+	status = xcalloc(n, sizeof(*status));
+	for (i = 0; i < n; i++) {
+		buf[i * pg] = (char)i;
+		pages[i] = buf + i * pg;
+	}
+	moved = move_all(pages, nodes, status, n, c->node_ids[0]);
+	for (r = 0; moved >= 0 && r < 2 * MIGRATE_ROUNDS; r++) {
+		int to = c->node_ids[(r + 1) % 2];
+		uint64_t t0 = vp_now_ns(), dt;
+
+		moved = move_all(pages, nodes, status, n, to);
+		dt = vp_now_ns() - t0;
+		if (moved < 0)
+			break;
+		if ((size_t)moved < n * 9 / 10) {   /* not the rate of a whole move */
+			snprintf(why, sizeof(why), "move_pages moved only %ld of %zu pages to node %d "
+				 "(is its memory free?)", moved, n, to);
+			calib_set(c, CAL_MIGRATE_GBS, NAN, why);
+			goto out;
+		}
+		if (dt > 0 && (isnan(best) || (double)moved * (double)pg / (double)dt > best))
+			best = (double)moved * (double)pg / (double)dt; /* bytes per ns = GB/s */
+	}
+	if (moved < 0) {
+		snprintf(why, sizeof(why), "move_pages between nodes %d and %d failed: %s",
+			 c->node_ids[0], c->node_ids[1], strerror(errno));
+		calib_set(c, CAL_MIGRATE_GBS, NAN, why);
+	} else {
+		calib_set(c, CAL_MIGRATE_GBS, best, "no round of move_pages was timed");
+	}
+out:
+	free(pages);
+	free(nodes);
+	free(status);
+	munmap(buf, MIGRATE_BYTES);
+	return 0;
+}
+
 int bench_calibrate(const struct bench_topo *t, const struct bench_opts *o, struct calib *c,
 		    int max_tries, struct calib_checks *chk, struct vp_err *err)
 {
 	static int (*const parts[])(struct cal_work *, struct calib *, double, struct vp_err *) = {
-		part_lat, part_bw, part_loaded, part_c2c, part_queue,
+		part_lat, part_bw, part_loaded, part_c2c, part_queue, part_migrate,
 	};
 	struct cal_work *w = xcalloc(1, sizeof(*w));
-	unsigned todo = PART_LAT | PART_BW | PART_LOADED | PART_C2C | PART_QUEUE;
+	unsigned todo = PART_LAT | PART_BW | PART_LOADED | PART_C2C | PART_QUEUE | PART_MIGRATE;
 	int n, i, ret = 0, try;
 	size_t v;
 

@@ -29,6 +29,7 @@ static const char *const key_names[CAL_N] = {
 	[CAL_LAT_L1_NS] = "lat_l1_ns",
 	[CAL_LAT_L2_NS] = "lat_l2_ns",
 	[CAL_LAT_LLC_NS] = "lat_llc_ns",
+	[CAL_MIGRATE_GBS] = "migrate_gbs",
 };
 
 static const char *const quality_names[CALQ_N] = {

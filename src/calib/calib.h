@@ -35,6 +35,8 @@ enum calib_key {
 	CAL_LAT_L1_NS,         /* load-to-use latency per cache level (dependent loads) */
 	CAL_LAT_L2_NS,
 	CAL_LAT_LLC_NS,
+	CAL_MIGRATE_GBS,       /* page migration rate between two nodes: move_pages of 4 KiB pages,
+				  one thread, GB/s (what migratepages does for a VM's memory) */
 	CAL_N
 };
 

@@ -703,6 +703,7 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 	diag_params_default(&in->params);
 	in->lat_local_loaded_ns = cal ? cal->val[CAL_LAT_LOADED_NS] : NAN;
 	in->lat_remote_idle_ns = cal ? cal->val[CAL_LAT_REMOTE_NS] : NAN;
+	in->migrate_gbs = cal ? cal->val[CAL_MIGRATE_GBS] : NAN;
 	in->nodes = xcalloc(topo->n_nodes > 0 ? (size_t)topo->n_nodes : 1, sizeof(*in->nodes));
 	in->n_nodes = topo->n_nodes > 0 ? (size_t)topo->n_nodes : 0;
 	for (i = 0; i < in->n_nodes; i++) {

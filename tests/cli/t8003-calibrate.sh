@@ -16,10 +16,17 @@ test_expect_success 'calibrate -o writes a calibration with reasons for what it 
 if [ "$(ls -d /sys/devices/system/node/node* 2>/dev/null | wc -l)" -eq 1 ]; then
 	test_expect_success 'one node: remote latency is null with the reason' '
 		json_get cal.json "j[\"values\"][\"lat_remote_ns\"]" >v && grep_q None v &&
-		json_get cal.json "j[\"reasons\"][\"lat_remote_ns\"]" >r && grep_q "one NUMA node" r
+		json_get cal.json "j[\"reasons\"][\"lat_remote_ns\"]" >r && grep_q "one NUMA node" r &&
+		json_get cal.json "j[\"values\"][\"migrate_gbs\"]" >v && grep_q None v &&
+		json_get cal.json "j[\"reasons\"][\"migrate_gbs\"]" >r &&
+		grep_q "one NUMA node: no page to move between nodes" r
 	'
+	test_skip 'several nodes: the page migration rate is measured' 'one NUMA node here'
 else
 	test_skip 'one node: remote latency is null' 'several NUMA nodes here'
+	test_expect_success 'several nodes: the page migration rate is measured (move_pages)' '
+		json_get cal.json "j[\"values\"][\"migrate_gbs\"] > 0" >ok && grep_q True ok
+	'
 fi
 
 test_expect_success 'calibrate --show reads it back' '

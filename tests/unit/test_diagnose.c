@@ -1779,3 +1779,70 @@ TEST(diagnose_placement_pass_counts_io_threads)
 	CHECK(a != NULL && !a->conflict);
 	diag_result_release(&s.r);
 }
+
+/*
+ * The break-even of moving memory.  "m" (plain QEMU, pid 100) has 1 GiB on
+ * node 0 and 3 GiB on node 1; its two vCPUs ran on node 0, each busy half of
+ * the 1 s run (0.5e9 ns: 1.0 busy vCPU in all) with 30 % of their cycles in
+ * locality: VM cost 30 %, migrate-memory to node 0 moves 3 GiB =
+ * 3221225472 B.
+ * - Not calibrated: 3.31 GB/s (the literature's) -> 3221225472 / 3.31e9 =
+ *   0.973 s of one CPU; it saves 0.30 x 1.0 = 0.30 CPU-s per s; paid back
+ *   after 0.973 / 0.30 = 3.24 s < 60 s: migrate-memory.
+ * - Calibrated at 0.01 GB/s: 322 s, paid back after 1074 s > 60 s: the
+ *   vCPUs move to the memory instead, every one pinned to node 1 (CPUs 4-7)
+ *   with its main loop: no migratepages.
+ */
+TEST(diagnose_memory_move_break_even)
+{
+	struct scenario s;
+	static const uint64_t gib = 1073741824ull;
+	uint64_t mem[2] = { 1 * gib, 3 * gib };
+	const struct diag_advice *a;
+	struct diag_vm *vm;
+	int i;
+
+	sc_init(&s);
+	s.in.duration_s = 1.0;
+	vm = sc_vm(&s, "m", HVA_KVM, false, 0.25, 0.75);
+	vm->mem_node = mem;
+	vm->n_mem_nodes = 2;
+	for (i = 0; i < 2; i++) {
+		struct diag_vcpu *v = sc_vcpu(&s, 0, i, 0);
+
+		set_cost(v, FACTOR_LOCALITY, 3e8, VQ_MEASURED);
+		v->mem_stall_cycles = 4e8;
+		v->remote_frac = 0.75;
+		v->run_ns = 0.5e9;
+		v->wait_ns = 0;
+	}
+	run(&s);
+	a = find_advice(&s.r, "migrate-memory");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_CONTAINS(a->effect, "moving 3.00 GiB takes ~0.97 s with one CPU busy (at 3.31 GB/s, "
+					  "an estimate");
+		CHECK_CONTAINS(a->effect, "saves ~0.3 CPU-s per s (30.0% of its 1.00 busy vCPUs); "
+					  "paid back after ~3.2 s, within the horizon");
+		CHECK_STR(a->command, "migratepages 100 1 0\n");
+	}
+	CHECK(find_advice(&s.r, "pin-vcpu-to-memory") == NULL);
+	diag_result_release(&s.r);
+	s.in.migrate_gbs = 0.01;
+	run(&s);
+	CHECK(find_advice(&s.r, "migrate-memory") == NULL);
+	a = find_advice(&s.r, "pin-vcpu-to-memory");
+	CHECK(a != NULL);
+	if (a) {
+		CHECK_INT(a->vcpu, -1);
+		CHECK_INT(a->to_node, 1);
+		CHECK_NEAR(a->gain_pct, 30.0, 1e-9);
+		CHECK_CONTAINS(a->effect, "moving 3.00 GiB takes ~3.2e+02 s with one CPU busy (at 0.01 GB/s, "
+					  "calibrated: cal.migrate_gbs)");
+		CHECK_CONTAINS(a->effect, "paid back after ~1.1e+03 s, past the 60 s horizon, so the vCPUs "
+					  "move instead");
+		CHECK_STR(a->command, "taskset -pc 4-7 1000\ntaskset -pc 4-7 1001\ntaskset -pc 4-7 100\n");
+		CHECK(!a->conflict);
+	}
+	diag_result_release(&s.r);
+}
