@@ -105,7 +105,7 @@ done
 echo
 echo "DRAM latency, five runs (vmmprof bench latency --matrix, the (0,0) cell),"
 echo "each followed by bench/ref-chase.c (a plain mean-of-one-chase, 128 MiB, the same CPU):"
-cc -O2 -D_GNU_SOURCE -Isrc -o "$tmp/ref-chase" bench/ref-chase.c src/bench/peers.c -lm
+cc -O2 -D_GNU_SOURCE -Isrc -o "$tmp/ref-chase" bench/ref-chase.c src/bench/refchase.c -lm
 lat=""; ref=""; quiet=""
 for i in 1 2 3 4 5; do
 	"$VMMPROF" bench latency --matrix --json -q --time "$SECS" >"$tmp/lat.json"

@@ -5,13 +5,13 @@
  *
  *   ref-chase MIB SECONDS SEED   -> prints the mean ns per dependent load
  *
- * Pinned to CPU 0; the chase is bench_ref_chase_ns() (src/bench/peers.c),
+ * Pinned to CPU 0; the chase is bench_ref_chase_ns() (src/bench/refchase.c),
  * which `vmmprof verify --bench` runs too: one random cyclic permutation of
  * MIB MiB in 64-byte lines (huge pages advised), one lap to warm up, then a
  * single timed chase of about SECONDS: the mean, as lmbench's lat_mem_rd
  * reports it.
  *
- *   cc -O2 -D_GNU_SOURCE -Isrc -o ref-chase bench/ref-chase.c src/bench/peers.c -lm
+ *   cc -O2 -D_GNU_SOURCE -Isrc -o ref-chase bench/ref-chase.c src/bench/refchase.c -lm
  */
 #include <sched.h>
 #include <stdio.h>

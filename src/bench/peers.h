@@ -11,7 +11,7 @@
  * lap to warm up, then one timed chase of about secs on the calling thread.
  * Returns the mean ns per dependent load, as lmbench's lat_mem_rd reports
  * it; NaN when the buffer cannot be had.  bench/ref-chase.c is this
- * function as a program, for bench/bandwidth-vs-peers.sh.
+ * function (src/bench/refchase.c) as a program, for bench/bandwidth-vs-peers.sh.
  */
 double bench_ref_chase_ns(size_t bytes, double secs, uint64_t seed);
 
@@ -39,10 +39,10 @@ int bench_peer_parse(enum bench_peer p, const char *out, double *gbs);
 
 /*
  * Run the peer with `threads` threads over arrays of array_mib MiB for
- * about secs, and parse it.  0 and *gbs, or -1 with why filled ("mbw: not
- * installed (Debian package mbw)", its exit status, no figure in its
- * output).  stress-ng runs at least 8 s (shorter runs often give no rate).
- * A run that outlives four times that plus 10 s is killed.
+ * about secs (vp_run(): PATH searched, SIGTERM if vmmprof ends first), and
+ * parse it.  0 and *gbs, or -1 with why filled ("mbw: not installed
+ * (Debian package mbw)", how it failed, no figure in its output).
+ * stress-ng runs at least 8 s (shorter runs often give no rate).
  */
 int bench_peer_run(enum bench_peer p, int threads, double secs, unsigned array_mib,
 		   double *gbs, char *why, size_t why_size);
