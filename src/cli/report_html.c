@@ -17,19 +17,6 @@
 static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
 				       "#8c564b", "#e377c2", "#17becf" };
 
-static void esc(struct sbuf *out, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': sbuf_addstr(out, "&lt;"); break;
-		case '>': sbuf_addstr(out, "&gt;"); break;
-		case '&': sbuf_addstr(out, "&amp;"); break;
-		case '"': sbuf_addstr(out, "&quot;"); break;
-		default: sbuf_addch(out, *s);
-		}
-	}
-}
-
 /* The value a chart plots for a row: cost % when the model gives one, else the score. */
 static double plotted(const struct collect_row *r, int f, bool cost)
 {
@@ -236,7 +223,7 @@ static double x_of(const struct html_plot *p, size_t b)
  * and the intervals it was in when not the whole run (numbered from 1). */
 static void vm_label(const struct html_plot *p, const struct series *s, struct sbuf *out)
 {
-	esc(out, s->name);
+	html_esc(out, s->name);
 	if (s->same_name)
 		sbuf_addf(out, " (pid %d)", s->pid);
 	if (s->first > 0 || s->last + 1 < p->n) {
@@ -326,7 +313,7 @@ static void chart(const struct recording *rec, const struct html_plot *p, int f,
 				  colour, ex - 4, CHART_H - 14 - 5 * (int)(series % 4));
 		}
 		sbuf_addf(out, "<g class=\"vm\" data-key=\"");
-		esc(out, s->key);
+		html_esc(out, s->key);
 		sbuf_addf(out, "\"><path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" d=\"%s\"/>%s",
 			  colour, sbuf_str(&d), sbuf_str(&dots));
 		sbuf_addf(out, "<text x=\"%d\" y=\"%zu\" fill=\"%s\">", CHART_W - 200,
@@ -359,12 +346,12 @@ static void heat_row(const struct recording *rec, const struct html_plot *p,
 	size_t b;
 
 	sbuf_addstr(out, "<tr data-key=\"");
-	esc(out, s->key);
+	html_esc(out, s->key);
 	sbuf_addstr(out, "\"><th>");
 	if (vm)
 		vm_label(p, vm, out);
 	else
-		esc(out, s->name);
+		html_esc(out, s->name);
 	sbuf_addf(out, " %s %d</th><td>", s->kind == ENT_THREAD ? "thread" : "vCPU", s->index);
 	for (b = 0; b < p->g.nb; b++) {
 		size_t first, end, count;
@@ -466,13 +453,13 @@ void report_html(const struct recording *rec, const struct model *m, const struc
 			 ".map-vm{display:flex;align-items:center;gap:.5em;font-size:.85em}"
 			 ".map-vm-name{min-width:8em}.map-vm-words{color:#5f6b7a}\n"
 			 "</style></head><body>\n<h1>vmmprof report</h1>\n<p>");
-	esc(out, rec->path);
+	html_esc(out, rec->path);
 	sbuf_addf(out, ": %zu intervals of %.3g s, recorded ", p->n, rec->interval_s);
-	esc(out, rec->created);
+	html_esc(out, rec->created);
 	sbuf_addstr(out, " with model <b>");
-	esc(out, m->name);
+	html_esc(out, m->name);
 	sbuf_addstr(out, "</b>.<br>Command: <code>");
-	esc(out, rec->command);
+	html_esc(out, rec->command);
 	sbuf_addstr(out, "</code></p>\n");
 
 	sbuf_addstr(out, "<h2>Ranked bottlenecks</h2>\n");
@@ -488,9 +475,9 @@ void report_html(const struct recording *rec, const struct model *m, const struc
 			if (b->scope == DIAG_NODE)
 				sbuf_addf(out, "node %d", in->nodes[b->entity].id);
 			else if (b->scope == DIAG_VM)
-				esc(out, in->vms[b->entity].name);
+				html_esc(out, in->vms[b->entity].name);
 			else {
-				esc(out, in->vms[in->vcpus[b->entity].vm].name);
+				html_esc(out, in->vms[in->vcpus[b->entity].vm].name);
 				sbuf_addf(out, " vCPU %d", in->vcpus[b->entity].index);
 			}
 			sbuf_addf(out, "</td><td>%s</td><td>", diag_factor_name(b->factor));
@@ -501,7 +488,7 @@ void report_html(const struct recording *rec, const struct model *m, const struc
 			sbuf_addf(out, "</td><td class=\"%s\">%s</td><td>%s</td><td>%s</td><td>",
 				  severity_name(b->sev), severity_name(b->sev),
 				  vp_quality_name(b->quality), diag_confidence_name(b->confidence));
-			esc(out, b->evidence);
+			html_esc(out, b->evidence);
 			sbuf_addstr(out, "</td></tr>\n");
 		}
 		sbuf_addstr(out, "</table>\n");
@@ -514,25 +501,25 @@ void report_html(const struct recording *rec, const struct model *m, const struc
 		const struct diag_advice *a = &r->a[i];
 
 		sbuf_addf(out, "<h3>%zu. ", i + 1);
-		esc(out, a->action);
+		html_esc(out, a->action);
 		sbuf_addf(out, " <small>[%s]</small></h3>\n<p>Evidence: ", a->rule);
-		esc(out, a->evidence);
+		html_esc(out, a->evidence);
 		sbuf_addstr(out, "<br>Expected: ");
-		esc(out, a->effect);
+		html_esc(out, a->effect);
 		if (a->restart) {
 			sbuf_addstr(out, "<br>After a restart: ");
-			esc(out, a->restart);
+			html_esc(out, a->restart);
 		}
 		if (a->needs) {
 			sbuf_addstr(out, "<br>Needs: ");
-			esc(out, a->needs);
+			html_esc(out, a->needs);
 		}
 		if (a->conflict) {
 			sbuf_addstr(out, "<br><b>Conflict:</b> ");
-			esc(out, a->conflict_note);
+			html_esc(out, a->conflict_note);
 		}
 		sbuf_addstr(out, "</p><pre>");
-		esc(out, a->command);
+		html_esc(out, a->command);
 		sbuf_addstr(out, "</pre>\n");
 	}
 
@@ -543,7 +530,7 @@ void report_html(const struct recording *rec, const struct model *m, const struc
 		if (why) {
 			sbuf_addf(out, "<h3>%s</h3><p class=\"na\">Not measured: ",
 				  factor_title((enum factor_id)f));
-			esc(out, why);
+			html_esc(out, why);
 			sbuf_addstr(out, "</p>\n");
 			continue;
 		}
@@ -557,7 +544,7 @@ void report_html(const struct recording *rec, const struct model *m, const struc
 	sbuf_addstr(out, "<h2>Nodes</h2>\n<ul>\n");
 	for (i = 0; i < in->n_nodes; i++) {
 		sbuf_addf(out, "<li>node %d (CPUs %s): ", in->nodes[i].id, in->nodes[i].cpus);
-		esc(out, r->node_notes[i]);
+		html_esc(out, r->node_notes[i]);
 		sbuf_addstr(out, "</li>\n");
 	}
 	sbuf_addstr(out, "</ul>\n<p><small>Generated by vmmprof. Unknown values are shown as n/a, "

@@ -74,7 +74,7 @@ struct html_map *html_map_new(const struct model *m, const struct model_avail *a
 	return mp;
 }
 
-static void esc(struct sbuf *out, const char *s)
+void html_esc(struct sbuf *out, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
@@ -254,9 +254,9 @@ static void vcpu_square(const struct snap_vcpu *v, int nid, double x, double y, 
 	int k;
 
 	sbuf_addf(out, "<g class=\"map-vcpu\" data-vm=\"");
-	esc(out, v->vm);
+	html_esc(out, v->vm);
 	sbuf_addf(out, "\" data-vcpu=\"%d\" data-cpu=\"%d\"><title>", v->index, v->cpu);
-	esc(out, v->vm);
+	html_esc(out, v->vm);
 	sbuf_addf(out, " %s %d on CPU %d (node %d):", v->thread ? "thread" : "vCPU", v->index, v->cpu, nid);
 	for (k = 0; k < FACTOR_N; k++) {
 		sbuf_addstr(out, k ? "; " : " ");
@@ -419,9 +419,9 @@ static void mem_bar(const struct topology *t, const struct snap_vm *v, struct sb
 	for (n = 0; n < v->n_mem; n++)
 		total += v->mem[n];
 	sbuf_addstr(out, "<div class=\"map-vm\" data-vm=\"");
-	esc(out, v->name);
+	html_esc(out, v->name);
 	sbuf_addf(out, "\"><span class=\"map-vm-name\"><span class=\"map-sev %s\"></span>", sev_class(ws));
-	esc(out, v->name);
+	html_esc(out, v->name);
 	sbuf_addf(out, "</span><svg class=\"map-mem\" width=\"%d\" height=\"16\">", BAR_W + 2);
 	for (n = 0; n < v->n_mem && total; n++) {
 		double w;
@@ -451,7 +451,7 @@ static void mem_bar(const struct topology *t, const struct snap_vm *v, struct sb
 			struct sbuf w = SBUF_INIT;
 
 			cell_words(&v->c[k], k, &w);
-			esc(out, sbuf_str(&w));
+			html_esc(out, sbuf_str(&w));
 			sbuf_release(&w);
 		}
 	}

@@ -31,6 +31,9 @@
 
 struct html_map;
 
+/* Append s to out with <, >, & and " as HTML entities (text and attribute values). */
+void html_esc(struct sbuf *out, const char *s);
+
 /* A node's colour in the report (the heatmap's and the map's), by its position in the topology. */
 extern const char *const html_node_colour[8];
 
