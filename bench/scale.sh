@@ -13,6 +13,8 @@
 #   BEFORE=path/to/vmmprof: a second binary (an older build) watched in the same run on the
 #   same threads (its own top, record and daemon session), so that before and after meet the
 #   same load; its rows are marked "(before)"
+#   PROFILE=dir: `perf record -e cpu-clock --call-graph dwarf` on top, record and the daemon over the measured
+#   SECS, into dir/{top,record,daemon}-NxM.data (their CPU figures then include the sampling's)
 #
 # CPU time is the first field of /proc/PID/task/*/schedstat (ns on a CPU) summed over the
 # process's threads, read after the warm-up and SECS later.  When perf cannot count here (not
@@ -132,11 +134,21 @@ print(len(vs), sum(len(v["vcpus"]) for v in vs))' "$dir/vms.json" "$$" 2>/dev/nu
 	all="$tp $rp $dpid $pp $btp $brp $bdp"
 	sleep "$WARM"
 	for p in $all; do eval "a_$p=$(cpu_ns $p)"; done
+	profs=
+	if [ -n "${PROFILE:-}" ]; then
+		mkdir -p "$PROFILE"
+		for w in top:$tp record:$rp daemon:$dpid; do
+			perf record -q -e cpu-clock --call-graph dwarf,16384 -p "${w#*:}" -o "$PROFILE/${w%%:*}-$size.data" -- sleep "$SECS" \
+				>/dev/null 2>&1 &
+			profs="$profs $!"
+		done
+	fi
 	sleep "$SECS"
 	for p in $all; do eval "b_$p=$(cpu_ns $p)"; done
 	for p in $all; do eval "r_$p=$(rss_mib $p) h_$p=$(hwm_mib $p)"; done
 	frames=$(grep -c '^event: frame' "$dir/stream")
 	[ -n "$B" ] && bframes=$(grep -c '^event: frame' "$dir/stream.b")
+	[ -z "$profs" ] || wait $profs
 	kill -INT $tp $rp $pp $btp $brp 2>/dev/null
 	wait $tp $rp $pp $btp $brp 2>/dev/null
 	kill $cpid $bcpid 2>/dev/null; wait $cpid $bcpid 2>/dev/null
