@@ -34,6 +34,8 @@ void jw_uint(struct jw *w, uint64_t v);
 void jw_double(struct jw *w, double v);          /* NaN/inf write null */
 void jw_bool(struct jw *w, bool v);
 void jw_null(struct jw *w);
+/* A value already written as JSON (by another writer): n bytes added as they are. */
+void jw_raw(struct jw *w, const char *json, size_t n);
 /* Append s as a JSON string literal (with quotes and escapes). */
 void jw_escape(struct sbuf *out, const char *s);
 

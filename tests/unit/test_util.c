@@ -2,6 +2,9 @@
 #include "test.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "util/alloc.h"
@@ -265,6 +268,87 @@ TEST(sbuf_sanitize_terminal_text)
 	sbuf_reset(&sb);
 	sbuf_addtextf(&sb, "%s-%d%s", "\xf0\x9f\x98", 3, "\xf0\x9f\x98");
 	CHECK_STR(sbuf_str(&sb), "???" "-3???");
+	sbuf_release(&sb);
+}
+
+/* What vp_fmt_double() wrote before its own digits: printf's, the reference. */
+static void fmt_double_printf(char *buf, size_t size, double v)
+{
+	snprintf(buf, size, "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, size, "%.17g", v);
+}
+
+static unsigned long long rng_next(unsigned long long *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * The writer's own digits are printf's byte for byte: random doubles over
+ * every decade it writes itself and beyond (random mantissa bits), values
+ * a few ulps either side of each power of ten and of the decimals d.5 x
+ * 10^-j (ties at 15 and 17 digits), and short decimals (n / 10^j).
+ */
+TEST(json_writer_fast_doubles)
+{
+	struct sbuf sb = SBUF_INIT;
+	char ref[40];
+	unsigned long long seed = 0x9e3779b97f4a7c15ull;
+	long bad = 0, n = 0;
+	int i, j, u;
+
+#define ONE(x)                                                                    \
+	do {                                                                      \
+		double v_ = (x);                                                  \
+		sbuf_reset(&sb);                                                  \
+		vp_fmt_double(&sb, v_);                                           \
+		fmt_double_printf(ref, sizeof(ref), v_);                          \
+		n++;                                                              \
+		if (strcmp(sbuf_str(&sb), ref) && bad++ < 5)                      \
+			CHECK_STR(sbuf_str(&sb), ref);                            \
+	} while (0)
+	for (i = 0; i < 200000; i++) {
+		/* a random mantissa at a random binary exponent from 2^-17 to 2^53 */
+		unsigned long long r = rng_next(&seed);
+		double v = ldexp((double)(r >> 11) / 9007199254740992.0 + 1.0,
+				 (int)(rng_next(&seed) % 71) - 17);
+
+		ONE(v);
+		ONE(-v);
+	}
+	for (j = -6; j <= 16; j++) {
+		double p = pow(10, j), up = p, down = p;
+
+		for (u = 0; u < 40; u++) {
+			ONE(up);
+			ONE(down);
+			up = nextafter(up, INFINITY);
+			down = nextafter(down, 0);
+		}
+	}
+	for (j = 1; j <= 18; j++)
+		for (i = 0; i < 2000; i++) {
+			/* a 15 or 17 digit decimal ending in 5: a tie before binary rounding */
+			unsigned long long d = rng_next(&seed) % 100000000000000ull * 10 + 5;
+			double v = (double)d / pow(10, j), w = v;
+
+			for (u = 0; u < 3; u++) {
+				ONE(w);
+				w = nextafter(w, INFINITY);
+			}
+			d = rng_next(&seed) % 10000000000000000ull * 10 + 5;
+			ONE((double)d / pow(10, j + 2));
+		}
+	for (j = 0; j <= 8; j++)
+		for (i = 1; i < 3000; i++)
+			ONE(i / pow(10, j));
+#undef ONE
+	CHECK(bad == 0);
+	CHECK(n > 400000);
 	sbuf_release(&sb);
 }
 
