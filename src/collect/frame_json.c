@@ -3,31 +3,60 @@
 
 #include <math.h>
 
-static void factor_json(struct jw *w, const struct frame_meta *meta, const struct model *m,
-			const struct collect_frame *fr, const struct collect_row *r, int f)
+/* Whether factor f is unavailable in every row of this frame; *reason why. */
+static bool factor_off(const struct frame_meta *meta, const struct model *m, int f,
+		       const char **reason)
 {
 	const struct model_factor *fa = &m->factors[f];
-	const char *reason = NULL;
-	bool unavailable = fa->quality == VQ_UNAVAILABLE;
 
-	if (unavailable)
-		reason = fa->reason;
-	else if (meta->av && !meta->av->factor_ok[f]) {
-		unavailable = true;
-		reason = meta->av->factor_reason[f];
+	if (fa->quality == VQ_UNAVAILABLE) {
+		*reason = fa->reason;
+		return true;
 	}
-	jw_key(w, factor_name((enum factor_id)f));
+	if (meta->av && !meta->av->factor_ok[f]) {
+		*reason = meta->av->factor_reason[f];
+		return true;
+	}
+	*reason = NULL;
+	return false;
+}
+
+/* An unavailable factor's object: the same in every row. */
+static void factor_off_json(struct jw *w, const char *reason)
+{
 	jw_obj_begin(w);
-	jw_kdouble(w, "score", unavailable ? NAN : r->fv[f].score);
-	jw_kdouble(w, "cost_cycles", unavailable ? NAN : r->fv[f].cost_cycles);
-	jw_kdouble(w, "cost_pct", unavailable ? NAN : r->fv[f].cost_pct);
+	jw_kdouble(w, "score", NAN);
+	jw_kdouble(w, "cost_cycles", NAN);
+	jw_kdouble(w, "cost_pct", NAN);
+	jw_kstr(w, "quality", "unavailable");
+	jw_kstr(w, "reason", reason ? reason : "not available here");
+	jw_obj_end(w);
+}
+
+/* off: factor f's object when it is unavailable in every row, written once per frame */
+static void factor_json(struct jw *w, const struct frame_meta *meta, const struct model *m,
+			const struct collect_frame *fr, const struct collect_row *r, int f,
+			const struct sbuf *off)
+{
+	const char *reason;
+
+	jw_key(w, factor_name((enum factor_id)f));
+	if (off && off->len) {
+		jw_raw(w, off->buf, off->len);
+		return;
+	}
+	if (factor_off(meta, m, f, &reason)) {
+		factor_off_json(w, reason);
+		return;
+	}
+	jw_obj_begin(w);
+	jw_kdouble(w, "score", r->fv[f].score);
+	jw_kdouble(w, "cost_cycles", r->fv[f].cost_cycles);
+	jw_kdouble(w, "cost_pct", r->fv[f].cost_pct);
 	/* the word report, top and /metrics say of the same value: unavailable too when the
 	 * row has neither a score nor a cost in this interval */
-	jw_kstr(w, "quality", unavailable ? "unavailable"
-					  : vp_quality_name(frame_value_quality(m, fr, r, f)));
-	if (unavailable)
-		jw_kstr(w, "reason", reason ? reason : "not available here");
-	else if (isnan(r->fv[f].score) && isnan(r->fv[f].cost_cycles))
+	jw_kstr(w, "quality", vp_quality_name(frame_value_quality(m, fr, r, f)));
+	if (isnan(r->fv[f].score) && isnan(r->fv[f].cost_cycles))
 		jw_kstr(w, "reason", r->cost.why[f] ? r->cost.why[f] :
 				     "no score and no cost for this row in the interval");
 	else if (isnan(r->fv[f].cost_cycles))
@@ -58,7 +87,8 @@ static void costs_json(struct jw *w, const struct collect_row *r)
 }
 
 static void row_json(struct jw *w, const struct frame_meta *meta, const struct model *m,
-		     const struct collect_frame *fr, const struct collect_row *r)
+		     const struct collect_frame *fr, const struct collect_row *r,
+		     const struct sbuf *off)
 {
 	bool vcpu = r->kind == ENT_VCPU || r->kind == ENT_THREAD;
 	bool node = r->kind == ENT_NODE;
@@ -109,7 +139,7 @@ static void row_json(struct jw *w, const struct frame_meta *meta, const struct m
 	jw_key(w, "factors");
 	jw_obj_begin(w);
 	for (f = 0; f < FACTOR_N; f++)
-		factor_json(w, meta, m, fr, r, f);
+		factor_json(w, meta, m, fr, r, f, off ? &off[f] : NULL);
 	jw_obj_end(w);
 	costs_json(w, r);
 	jw_obj_end(w);
@@ -118,7 +148,22 @@ static void row_json(struct jw *w, const struct frame_meta *meta, const struct m
 void frame_json_write(struct jw *w, const struct frame_meta *meta, const struct model *m,
 		      const struct collect_frame *f)
 {
+	/* an unavailable factor's object (a quarter of a row's text, and its longest
+	 * strings, under the software model) escaped once per frame, not once per row */
+	struct sbuf off[FACTOR_N];
+	const char *reason;
 	size_t i;
+	int k;
+
+	for (k = 0; k < FACTOR_N; k++) {
+		sbuf_init(&off[k]);
+		if (!w->pretty && factor_off(meta, m, k, &reason)) {
+			struct jw o;
+
+			jw_init(&o, &off[k], false);
+			factor_off_json(&o, reason);
+		}
+	}
 
 	jw_obj_begin(w);
 	jw_kstr(w, "schema", "vmmprof-frame/1");
@@ -130,13 +175,13 @@ void frame_json_write(struct jw *w, const struct frame_meta *meta, const struct 
 	jw_key(w, "rows");
 	jw_arr_begin(w);
 	for (i = 0; i < f->n_rows; i++)
-		row_json(w, meta, m, f, &f->rows[i]);
+		row_json(w, meta, m, f, &f->rows[i], off);
 	jw_arr_end(w);
 	if (f->n_nodes) {
 		jw_key(w, "nodes");
 		jw_arr_begin(w);
 		for (i = 0; i < f->n_nodes; i++)
-			row_json(w, meta, m, f, &f->nodes[i]);
+			row_json(w, meta, m, f, &f->nodes[i], off);
 		jw_arr_end(w);
 	}
 	jw_key(w, "scaling");
@@ -150,4 +195,6 @@ void frame_json_write(struct jw *w, const struct frame_meta *meta, const struct 
 	jw_arr_end(w);
 	jw_kstr(w, "notes", f->notes[0] ? f->notes : NULL);
 	jw_obj_end(w);
+	for (k = 0; k < FACTOR_N; k++)
+		sbuf_release(&off[k]);
 }
