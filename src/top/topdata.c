@@ -425,8 +425,7 @@ static void add_vm_row(struct top_state *s, const struct hv_vm *vm, int e, struc
 	size_t i;
 	int n;
 
-	s->vms = xrealloc(s->vms, (s->n_vms + 1) * sizeof(*s->vms));
-	r = &s->vms[s->n_vms++];
+	r = &s->vms[s->n_vms++]; /* room made by top_sample() */
 	memset(r, 0, sizeof(*r));
 	r->ent = e;
 	snprintf(r->name, sizeof(r->name), "%s", vm->name ? vm->name : "?");
@@ -480,8 +479,7 @@ static void add_vcpu_rows(struct top_state *s, const struct hv_vm *vm, size_t vm
 
 		if (e < 0)
 			continue;
-		s->vcpus = xrealloc(s->vcpus, (s->n_vcpus + 1) * sizeof(*s->vcpus));
-		r = &s->vcpus[s->n_vcpus++];
+		r = &s->vcpus[s->n_vcpus++]; /* room made by top_sample() */
 		memset(r, 0, sizeof(*r));
 		r->vm = vm_row;
 		r->ent = e;
@@ -597,6 +595,14 @@ int top_sample(struct top_state *s, struct vp_err *err)
 		build_nodes_xen(s, t0);
 	else
 		build_nodes(s, ns, n_ns, &cs);
+	{	/* the rows' room at once (it grew by one row per vCPU and sample) */
+		size_t nv = 0;
+
+		for (i = 0; i < l.n; i++)
+			nv += l.vms[i].n_vcpus;
+		s->vms = xcalloc(l.n + 1, sizeof(*s->vms));
+		s->vcpus = xcalloc(nv + 1, sizeof(*s->vcpus));
+	}
 	for (i = 0; i < l.n; i++) {
 		char *k = attrib_vm_key(&l.vms[i]);
 		int e = attrib_find(&s->attrib, k);
