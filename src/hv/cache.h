@@ -101,6 +101,10 @@ struct hv_cache {
 	bool have_last;
 	uint64_t last_ns, last_gen;
 	struct hv_ctx last_ctx;     /* its root: last_root (a consumer's root goes with it) */
+	const uint64_t *last_by;    /* the consumer that made it (its seen), compared only */
+	uint64_t first_ns;          /* the first scan: copies are kept for share_keep_ns after */
+	uint64_t keep_until_ns;     /* a copy is kept until then: a consumer shared one, or
+				       missed one it could have shared, share_keep_ns before */
 	char *last_root;
 	struct xen_cache *xen;      /* the Xen adapter's copies of xl's outputs (xen.c), NULL none */
 };

@@ -440,6 +440,7 @@ struct hv_cache *hv_cache_new(const char *root)
 		o.share_ns = 250000000ull;
 		o.keep_fds = true;
 		o.stat_ns = 5000000000ull;
+		o.share_keep_ns = 10000000000ull;
 	}
 	return hv_cache_new_opts(&o);
 }
@@ -488,17 +489,27 @@ int hv_scan_vms_shared(const struct hv_ctx *ctx, struct hv_cache *c, uint64_t *s
 	    ctx_same(&c->last_ctx, &cx)) {
 		hv_vm_list_copy(out, &c->last);
 		*seen = c->last_gen;
+		c->keep_until_ns = now + c->o.share_keep_ns;
 		return 0;
 	}
+	/* another consumer scanned moments ago and kept no copy: keep them from now on */
+	if (c->last_by && c->last_by != seen && now - c->last_ns < c->o.share_ns)
+		c->keep_until_ns = now + c->o.share_keep_ns;
 	ret = hv_scan_vms(&cx, out, err);
 	if (ret)
 		return ret;
 	hv_vm_list_release(&c->last);
 	c->have_last = false;
-	if (c->o.share_ns) { /* a copy only when another consumer may take it */
+	if (!c->first_ns)
+		c->first_ns = now;
+	/* a copy only when another consumer may take it: in the first seconds, and while
+	 * others take (or miss) them */
+	if (c->o.share_ns && (!c->o.share_keep_ns || now - c->first_ns < c->o.share_keep_ns ||
+			      now < c->keep_until_ns)) {
 		hv_vm_list_copy(&c->last, out);
 		c->have_last = true;
 	}
+	c->last_by = seen;
 	c->last_ns = vp_now_ns();
 	c->last_ctx = cx;
 	free(c->last_root);

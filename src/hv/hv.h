@@ -316,6 +316,12 @@ struct hv_cache_opts {
 					   time and run-queue wait advanced at their rates over
 					   the last two reads (hv_vcpu.sched_window_ns); default
 					   5 s (0: both at every scan) */
+	uint64_t share_keep_ns;         /* hv_scan_vms_shared() keeps a copy of each scan for
+					   the next consumer in the first share_keep_ns, and
+					   then only while others took (or just missed) one in
+					   the last share_keep_ns: a sole consumer (record, one
+					   daemon session) pays for no copy; default 10 s (0:
+					   a copy of every scan) */
 };
 /*
  * Where a vCPU thread runs, known without reading its stat: the context-switch
@@ -339,7 +345,9 @@ void hv_cache_free(struct hv_cache *c);
  * than share_ns ago with the same context is copied instead of made again
  * (top and its collector, the daemon's sessions and top streams).  *seen is
  * the consumer's own (0 at first): never the same scan twice, so each of
- * its intervals has a scan of its own.
+ * its intervals has a scan of its own.  A scan is kept for others only while
+ * there are others (share_keep_ns); one that comes after a while alone makes
+ * its own first scan, and its scans are kept from then on.
  */
 int hv_scan_vms_shared(const struct hv_ctx *ctx, struct hv_cache *c, uint64_t *seen,
 		       struct hv_vm_list *out, struct vp_err *err);

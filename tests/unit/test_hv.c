@@ -1401,6 +1401,36 @@ TEST(kvm_scan_cache_clocks)
 	}
 	hv_vm_list_release(&l);
 
+	/* a sole consumer's scans are not copied once share_keep_ns (300 ms) has passed
+	   alone; another consumer then makes its own scan, and is shared with from then on */
+	{
+		struct hv_cache_opts so = { 3000000000ull, 10000000000ull, 10000000000ull, 100,
+					    2000000000ull, 5000000000ull, false, 0, 300000000ull };
+		struct hv_cache *sc = hv_cache_new_opts(&so);
+		uint64_t a = 0, b = 0;
+
+		CHECK_INT(cached_scan(root, &p, sc, &a, &l), 0);  /* the first: kept */
+		hv_vm_list_release(&l);
+		usleep(350000);
+		CHECK_INT(cached_scan(root, &p, sc, &a, &l), 0);  /* alone 350 ms: not kept */
+		hv_vm_list_release(&l);
+		snprintf(line, sizeof(line), vcpu1, 2);
+		put_file(root, "/proc/4000/task/4003/stat", line);
+		CHECK_INT(cached_scan(root, &p, sc, &b, &l), 0);  /* its own scan: CPU 2 */
+		if (l.n == 1 && l.vms[0].n_vcpus == 2)
+			CHECK_INT(l.vms[0].vcpus[1].cpu, 2);
+		hv_vm_list_release(&l);
+		snprintf(line, sizeof(line), vcpu1, 3);
+		put_file(root, "/proc/4000/task/4003/stat", line);
+		CHECK_INT(cached_scan(root, &p, sc, &a, &l), 0);  /* b's, kept: CPU 2, not 3 */
+		if (l.n == 1 && l.vms[0].n_vcpus == 2)
+			CHECK_INT(l.vms[0].vcpus[1].cpu, 2);
+		hv_vm_list_release(&l);
+		hv_cache_free(sc);
+		snprintf(line, sizeof(line), vcpu1, 1);
+		put_file(root, "/proc/4000/task/4003/stat", line);
+	}
+
 	/* all-zero clocks (hv_cache_new() on a fixture tree): everything read again */
 	CHECK_INT(cached_scan(root, &p, none, &none_seen, &l), 0);
 	if (l.n == 1 && l.vms[0].n_vcpus == 2) {
