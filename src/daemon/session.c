@@ -30,6 +30,7 @@
 #include "version.h"
 
 #define HISTORY_MAX 600                 /* frames kept per session */
+#define HISTORY_BYTES(d) ((size_t)(d)->conf.history_mib << 20) /* and their size at most */
 /* the diagnosis's cost intervals: the newest hour of one-second frames (a bootstrap
  * over weeks of frames would take seconds, and their memory grows without end) */
 #define COST_CI_MAX 3600
@@ -61,8 +62,10 @@ struct session {
 	uint64_t seq;                   /* frames so far */
 	uint64_t next_ns;               /* next sample (monotonic) */
 	char *hist[HISTORY_MAX];        /* frame JSON lines, a ring: oldest at hist_head */
+	size_t hist_len[HISTORY_MAX];
 	uint64_t hist_seq[HISTORY_MAX];
 	size_t hist_n, hist_head;
+	size_t hist_bytes;              /* of the lines held: at most history_mib MiB (but one) */
 	struct collect_frame last;      /* the newest frame (for /metrics and events) */
 	bool have_last;
 	struct cost_ci_set ci;          /* each VM's costs frame by frame: the diagnosis's
@@ -266,19 +269,28 @@ static enum MHD_Result reply_session(struct vpd_req *r, unsigned status, const s
 
 /* ---- the collector thread ---- */
 
-static void history_push(struct session *s, char *line)
+/*
+ * The newest HISTORY_MAX frames, or fewer when they would take more than
+ * max_bytes (the newest is always kept): at 1,000 vCPUs a frame is some
+ * 1.5 MB, and 600 of them per session would be 900 MB.
+ */
+static void history_push(struct session *s, char *line, size_t len, size_t max_bytes)
 {
 	size_t slot;
 
-	if (s->hist_n < HISTORY_MAX) {
-		slot = (s->hist_head + s->hist_n++) % HISTORY_MAX;
-	} else {
+	while (s->hist_n && (s->hist_n == HISTORY_MAX || s->hist_bytes + len > max_bytes)) {
 		slot = s->hist_head;
 		s->hist_head = (s->hist_head + 1) % HISTORY_MAX;
+		s->hist_n--;
+		s->hist_bytes -= s->hist_len[slot];
 		free(s->hist[slot]);
+		s->hist[slot] = NULL;
 	}
+	slot = (s->hist_head + s->hist_n++) % HISTORY_MAX;
 	s->hist[slot] = line;
+	s->hist_len[slot] = len;
 	s->hist_seq[slot] = s->seq;
+	s->hist_bytes += len;
 }
 
 static void sample(struct vpd *d, struct session *s)
@@ -289,6 +301,7 @@ static void sample(struct vpd *d, struct session *s)
 	struct frame_meta meta;
 	struct sbuf sb = SBUF_INIT;
 	struct jw w;
+	size_t len;
 
 	memset(&f, 0, sizeof(f));
 	if (hub_sample(ss->hub, s->view, &f, &err)) {
@@ -308,7 +321,8 @@ static void sample(struct vpd *d, struct session *s)
 	meta.av = hub_view_avail(ss->hub, s->view);
 	jw_init(&w, &sb, false);
 	frame_json_write(&w, &meta, s->model, &f);
-	history_push(s, sbuf_detach(&sb));
+	len = sb.len;
+	history_push(s, sbuf_detach(&sb), len, HISTORY_BYTES(d));
 	if (s->rec && rec_append(s->rec, &f, &err)) {
 		/* a recording that cannot be written (a full disk) is not claimed: the session
 		 * stops with the reason, said once; the frames it holds are rec_frames */
@@ -1014,7 +1028,7 @@ static enum MHD_Result replay_create(struct vpd_req *r, const char *name)
 	while ((more = rec_next_frame(&rec, &fr, &ferr)) > 0) {
 		struct frame_meta meta;
 		struct jw w;
-		size_t i;
+		size_t i, n;
 
 		s->seq++;
 		at += fr.duration;
@@ -1024,7 +1038,8 @@ static enum MHD_Result replay_create(struct vpd_req *r, const char *name)
 		meta.av = &av;
 		jw_init(&w, &sb, false);
 		frame_json_write(&w, &meta, m, &fr);
-		history_push(s, sbuf_detach(&sb));
+		n = sb.len;
+		history_push(s, sbuf_detach(&sb), n, HISTORY_BYTES(r->d));
 		rec_total_add(acc, &fr);
 		cost_ci_add(&ci, &fr);
 		s->targets = 0;
@@ -1374,7 +1389,7 @@ enum MHD_Result vpd_session_history(struct vpd_req *r, const char *id)
 			continue;
 		if (sb.buf[sb.len - 1] != '[')
 			sbuf_addch(&sb, ',');
-		sbuf_addstr(&sb, s->hist[slot]);
+		sbuf_add(&sb, s->hist[slot], s->hist_len[slot]);
 	}
 	sbuf_addstr(&sb, "]}\n");
 	pthread_mutex_unlock(&ss->lock);
@@ -1518,7 +1533,10 @@ static void session_events(struct stream *st)
 			size_t slot = (s->hist_head + i) % HISTORY_MAX;
 
 			if (s->hist_seq[slot] > st->sent) {
-				sbuf_addf(&st->out, "event: frame\ndata: %s\n\n", s->hist[slot]);
+				/* a frame is megabytes at 1,000 vCPUs: no printf over it */
+				sbuf_addstr(&st->out, "event: frame\ndata: ");
+				sbuf_add(&st->out, s->hist[slot], s->hist_len[slot]);
+				sbuf_addstr(&st->out, "\n\n");
 				st->sent = s->hist_seq[slot];
 			}
 		}

@@ -58,6 +58,7 @@ static const struct {
 	{ "max_sessions", offsetof(struct srv_conf, max_sessions), 1, 100000, 64 },
 	{ "max_streams_per_user", offsetof(struct srv_conf, max_streams_per_user), 1, 100000, 16 },
 	{ "session_keep_s", offsetof(struct srv_conf, session_keep_s), 0, 31 * 86400, 600 },
+	{ "history_mib", offsetof(struct srv_conf, history_mib), 1, 1 << 20, 64 },
 };
 
 static int *int_field(struct srv_conf *c, size_t i)

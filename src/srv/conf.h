@@ -41,6 +41,7 @@ struct srv_conf {
 	int max_sessions;             /* sessions listed at once (running or ended), all users */
 	int max_streams_per_user;     /* event streams one user may hold open */
 	int session_keep_s;           /* an ended session (and its frames) is forgotten after this */
+	int history_mib;              /* a session's history: at most this many MiB of frames */
 };
 
 /* The limits' defaults, for every limit still 0. */
