@@ -96,7 +96,17 @@ struct hv_vcpu *hv_vm_add_vcpus(struct hv_vm *vm, size_t n)
 
 	/* one allocation for n: 'xl list -l' says how many at once (up to 4096 each,
 	 * one at a time was quadratic; fuzz_xl timed out on it) */
-	vm->vcpus = xrealloc(vm->vcpus, (vm->n_vcpus + (n ? n : 1)) * sizeof(*vm->vcpus));
+	if (vm->n_vcpus + (n ? n : 1) > vm->cap_vcpus) {
+		/* by half again, not one at a time: a scan adds its vCPUs one by one */
+		size_t cap = vm->cap_vcpus + vm->cap_vcpus / 2;
+
+		if (cap < vm->n_vcpus + (n ? n : 1))
+			cap = vm->n_vcpus + (n ? n : 1);
+		if (cap < 4)
+			cap = 4;
+		vm->vcpus = xrealloc(vm->vcpus, cap * sizeof(*vm->vcpus));
+		vm->cap_vcpus = cap;
+	}
 	first = &vm->vcpus[vm->n_vcpus];
 	for (i = 0; i < n; i++) {
 		struct hv_vcpu *v = &first[i];
@@ -398,6 +408,7 @@ void hv_vm_list_copy(struct hv_vm_list *dst, const struct hv_vm_list *src)
 						   sizeof(uint64_t));
 		cpulist_copy(&d->node_affinity, &s->node_affinity);
 		d->vcpus = s->n_vcpus ? xcalloc(s->n_vcpus, sizeof(*d->vcpus)) : NULL;
+		d->cap_vcpus = s->n_vcpus;
 		for (j = 0; j < s->n_vcpus; j++) {
 			const struct hv_vcpu *sv = &s->vcpus[j];
 			struct hv_vcpu *dv = &d->vcpus[j];

@@ -128,6 +128,8 @@ struct hv_vm {
 	int cgroup_version;        /* 2 or 1; 0 when none */
 	struct hv_vcpu *vcpus;     /* ascending index */
 	size_t n_vcpus;
+	size_t cap_vcpus;          /* vcpus' room (hv_vm_add_vcpus() grows it by half); code
+				      that gives vcpus an array of its own sets it too */
 	char vcpu_reason[160];     /* how vCPUs were found, or why not */
 	int *other_tids;           /* threads that are not vCPUs (emulator, I/O) */
 	size_t n_other;
