@@ -15,7 +15,8 @@ struct kvm_thread {             /* one thread of a QEMU process */
 	char acc[16];               /* "KVM", "TCG": the name's suffix */
 	uint64_t first_ns;          /* the scan that first listed it */
 	uint64_t named_ns;          /* when its name was last read (not a vCPU: looked at again) */
-	uint64_t slow_ns;           /* when its status and cgroup were read, 0 never */
+	uint64_t slow_ns;           /* when its affinity was read, 0 never */
+	uint64_t cg_ns;             /* when its cgroup was read, 0 never (thread_cgroup_due()) */
 	struct cpulist affinity;    /* Cpus_allowed_list then */
 	bool have_affinity;
 	char *cgroup;               /* its cgroup when not its VM's, NULL */
@@ -51,6 +52,7 @@ struct kvm_proc {               /* one process of /proc */
 	char *name, *name_source, *uuid, *cgroup, *cgroup_dir;
 	int cgroup_version;
 	uint64_t cg_ns;
+	uint64_t cg_changed_ns;     /* when its cgroup last read differently, 0 never */
 	struct kvm_thread *th;      /* ascending tid */
 	size_t n_th, cap_th;
 	int num_threads;            /* the leader's stat when the threads were listed */

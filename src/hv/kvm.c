@@ -1529,7 +1529,8 @@ static void proc_cgroup(const struct hv_ctx *ctx, struct kvm_proc *p, uint64_t n
 	const char *cgpath;
 	size_t i;
 
-	free(p->cgroup);
+	char *was = p->cgroup;
+
 	free(p->cgroup_dir);
 	free(p->name);
 	free(p->name_source);
@@ -1553,6 +1554,10 @@ static void proc_cgroup(const struct hv_ctx *ctx, struct kvm_proc *p, uint64_t n
 		p->name = xasprintf("qemu-%d", p->pid);
 		p->name_source = xstrdup("pid");
 	}
+	/* its threads' cgroups are read again when it moved (thread_cgroup_due()) */
+	if ((was == NULL) != (p->cgroup == NULL) || (was && strcmp(was, p->cgroup)))
+		p->cg_changed_ns = now;
+	free(was);
 	for (i = 1; i + 1 < p->argc; i++)
 		if (!strcmp(p->argv[i], "-uuid") || !strcmp(p->argv[i], "--uuid")) {
 			free(p->uuid);
@@ -1621,9 +1626,27 @@ static bool live_affinity(int tid, struct cpulist *cl)
 	return ok;
 }
 
-/* A vCPU thread's affinity and cgroup, read every slow_ns. */
+/*
+ * A thread's cgroup (a libvirt vCPU's own vcpuN, or its VM's) is read every
+ * slow_ns while its process is young (CG_YOUNG_X slow_ns since first seen:
+ * libvirt moves the vCPU threads while the VM starts), then every CG_SLOW_X
+ * slow_ns, and at once when its VM's cgroup moved: read every 10 s, it was a
+ * sixth of the daemon's scan at 1,000 vCPUs (a path lookup, open and read).
+ */
+#define CG_YOUNG_X 3
+#define CG_SLOW_X 6
+
+static bool thread_cgroup_due(const struct hv_cache *c, const struct kvm_proc *p,
+			      const struct kvm_thread *t, uint64_t now)
+{
+	return !t->cg_ns || t->cg_ns < p->cg_changed_ns ||
+	       due(now, t->cg_ns, now - p->first_ns < CG_YOUNG_X * c->o.slow_ns ? c->o.slow_ns :
+			  CG_SLOW_X * c->o.slow_ns);
+}
+
+/* A vCPU thread's affinity, read every slow_ns, and its cgroup when cg. */
 static void thread_slow(const struct hv_ctx *ctx, const struct kvm_proc *p, struct kvm_thread *t,
-			uint64_t now)
+			uint64_t now, bool cg)
 {
 	struct task_status status;
 	struct task_cgroup tc;
@@ -1642,6 +1665,9 @@ static void thread_slow(const struct hv_ctx *ctx, const struct kvm_proc *p, stru
 		}
 		task_status_release(&status);
 	}
+	t->slow_ns = now;
+	if (!cg)
+		return;
 	free(t->cgroup);
 	t->cgroup = NULL;
 	if (!task_cgroup_read(ctx->root, p->pid, t->tid, &tc, NULL)) {
@@ -1650,7 +1676,7 @@ static void thread_slow(const struct hv_ctx *ctx, const struct kvm_proc *p, stru
 			t->cgroup = xstrdup(cgpath);
 		task_cgroup_release(&tc);
 	}
-	t->slow_ns = now;
+	t->cg_ns = now;
 }
 
 /*
@@ -1753,7 +1779,7 @@ static void scan_threads(const struct hv_ctx *ctx, struct hv_cache *c, struct kv
 		t->io = 0;
 		open_fds(c, ctx, p->pid, t);
 		if (t->index != idx)
-			t->slow_ns = 0;
+			t->slow_ns = t->cg_ns = 0;
 		t->index = idx;
 		if (stat_read) {
 			snprintf(t->acc, sizeof(t->acc), "%s", acc);
@@ -1777,7 +1803,7 @@ static void scan_threads(const struct hv_ctx *ctx, struct hv_cache *c, struct kv
 		v->node = hv_cpu_node(ctx, v->cpu);
 		v->cpu_time_s = (double)(st.utime + st.stime) / (double)task_ticks_per_sec();
 		if (due(now, t->slow_ns, c->o.slow_ns))
-			thread_slow(ctx, p, t, now);
+			thread_slow(ctx, p, t, now, thread_cgroup_due(c, p, t, now));
 		if (t->have_affinity)
 			cpulist_copy(&v->affinity, &t->affinity);
 		if (t->cgroup)
@@ -1812,7 +1838,7 @@ other:
 
 			io_read(ctx, p->pid, &st, io, false);
 			if (due(now, t->slow_ns, c->o.slow_ns))
-				thread_slow(ctx, p, t, now);
+				thread_slow(ctx, p, t, now, thread_cgroup_due(c, p, t, now));
 			if (t->have_affinity)
 				cpulist_copy(&io->affinity, &t->affinity);
 		}

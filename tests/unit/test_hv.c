@@ -9,6 +9,7 @@
 #include "hv/kvm.h"
 #include "hv/xen.h"
 #include "util/alloc.h"
+#include "util/timeutil.h"
 #include "util/fs.h"
 #include "util/sbuf.h"
 #include "util/timeutil.h"
@@ -1579,6 +1580,70 @@ TEST(kvm_scan_cache_clocks)
 
 	hv_cache_free(c);
 	hv_cache_free(none);
+	cmd = xasprintf("rm -rf '%s'", root);
+	CHECK_INT(system(cmd), 0);
+	free(cmd);
+}
+
+/*
+ * A vCPU thread's cgroup on its own clock (slow_ns 200 ms here): every slow_ns
+ * while its process is young (3 x slow_ns), then every 6 x slow_ns (1.2 s), and
+ * at the next slow_ns when its VM's cgroup moved.  The thread is moved to a
+ * vcpu1 cgroup of its own (as libvirt does) after the process is no longer
+ * young: not seen 0.7 s after the first scan, seen after 1.4 s.
+ */
+TEST(kvm_scan_cache_cgroup_clock)
+{
+	char tmpl[] = "/tmp/vp-hvcg.XXXXXX", *root = mkdtemp(tmpl), *cmd;
+	struct hv_cache_opts o = { 3000000000ull, 200000000ull, 10000000000ull, 100,
+				   2000000000ull, 0, false };
+	struct hv_cache *c = hv_cache_new_opts(&o);
+	struct platform p;
+	struct hv_vm_list l;
+	uint64_t seen = 0, t0;
+	const char *own = "0::/user.slice/user-0.slice/session-1.scope/vcpu1\n";
+
+	CHECK(root != NULL);
+	if (!root)
+		return;
+	cmd = xasprintf("cp -r '%s'/. '%s'", test_data("root/host-qemu"), root);
+	CHECK_INT(system(cmd), 0);
+	free(cmd);
+	fake_platform(&p);
+	t0 = vp_now_ns();
+	CHECK_INT(cached_scan(root, &p, c, &seen, &l), 0);
+	if (l.n == 1 && l.vms[0].n_vcpus == 2)
+		CHECK(l.vms[0].vcpus[1].cgroup == NULL); /* its VM's */
+	hv_vm_list_release(&l);
+	put_file(root, "/proc/4000/task/4003/cgroup", own);
+	usleep(700000);
+	CHECK_INT(cached_scan(root, &p, c, &seen, &l), 0);
+	/* 0.7 s: affinity is read again (slow_ns), the cgroup waits for 1.2 s */
+	if (vp_now_ns() - t0 < 1200000000ull && l.n == 1 && l.vms[0].n_vcpus == 2)
+		CHECK(l.vms[0].vcpus[1].cgroup == NULL);
+	hv_vm_list_release(&l);
+	usleep(700000);
+	CHECK_INT(cached_scan(root, &p, c, &seen, &l), 0);
+	if (l.n == 1 && l.vms[0].n_vcpus == 2) {
+		CHECK(l.vms[0].vcpus[1].cgroup != NULL);
+		if (l.vms[0].vcpus[1].cgroup)
+			CHECK_STR(l.vms[0].vcpus[1].cgroup,
+				  "/user.slice/user-0.slice/session-1.scope/vcpu1");
+	}
+	hv_vm_list_release(&l);
+	/* the VM moves (and the thread with it, into the VM's cgroup): read at the next
+	   slow_ns, not 1.2 s later */
+	put_file(root, "/proc/4000/cgroup", "0::/machine.slice/other.scope\n");
+	put_file(root, "/proc/4000/task/4000/cgroup", "0::/machine.slice/other.scope\n");
+	put_file(root, "/proc/4000/task/4003/cgroup", "0::/machine.slice/other.scope\n");
+	usleep(250000);
+	CHECK_INT(cached_scan(root, &p, c, &seen, &l), 0);
+	if (l.n == 1 && l.vms[0].n_vcpus == 2) {
+		CHECK_STR(l.vms[0].cgroup, "/machine.slice/other.scope");
+		CHECK(l.vms[0].vcpus[1].cgroup == NULL);
+	}
+	hv_vm_list_release(&l);
+	hv_cache_free(c);
 	cmd = xasprintf("rm -rf '%s'", root);
 	CHECK_INT(system(cmd), 0);
 	free(cmd);
