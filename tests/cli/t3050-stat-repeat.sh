@@ -60,8 +60,10 @@ test_expect_success '-r 3 --json: mean, stddev and noise_pct computed from the r
 	tc = [e for e in s["events"] if e["event"] == "task-clock"][0]
 	# runs of 100, 200, 300 ms: sd of the mean 57.7 ms, 28.9 % of 200 ms; the
 	# start-up added to every run (at most 250 ms, above) makes the share
-	# smaller, never larger: 57.7 / (200 + 250) = 12.8 %
-	assert 12 <= tc["noise_pct"] <= 29.0, tc["noise_pct"]
+	# smaller: 57.7 / (200 + 250) = 12.8 %.  On a loaded machine the steps
+	# between runs wander (60..140 ms, above): at the widest, runs of 97, 237
+	# and 377 ms have an sd of the mean of 80.8 ms, 34.1 % of their mean 237
+	assert 12 <= tc["noise_pct"] <= 34.1, tc["noise_pct"]
 	assert abs(tc["count"] - tc["value"] * 1e6) <= 1e-6 * tc["count"], tc
 	assert tc["metric_unit"] == "CPUs utilized", tc
 	PY
