@@ -62,6 +62,9 @@ def check_top_json(intervals, top):
         rows = {rkey(r): r for r in iv['rows']}
         shown = [((v['name'], None), v) for v in s['vms']] + \
                 [((c['vm'], c['vcpu']), c) for c in s['vcpus']]
+        # the process rows are their VM's cells; a node's cells are one of its vCPUs'
+        shown += [((p['name'], None), p) for p in s.get('processes', [])]
+        check_top_nodes(i, s, rows)
         if {k for k, _ in shown} != set(rows):
             bad.append(f'top --json sample {i + 1}: rows {sorted(map(str, (k for k, _ in shown)))}, '
                        f'report {sorted(map(str, rows))}')
@@ -81,6 +84,30 @@ def check_top_json(intervals, top):
                     bad.append(f'{where}: cost {tv.get("cost_pct")}, report {rv["cost_pct"]}')
                 if rv['cost_pct'] is not None and tv.get('cost_quality') != rv.get('cost_quality'):
                     bad.append(f'{where}: cost quality {tv.get("cost_quality")}, report {rv.get("cost_quality")}')
+
+
+def check_top_nodes(i, s, rows):
+    """A node's factor cell in top --json: n/a (unavailable), or the cell of a vCPU on the node."""
+    for n in s['nodes']:
+        for f in FACTORS:
+            nv = n.get('factors', {}).get(f)
+            if nv is None:
+                continue
+            where = f'top --json sample {i + 1} node {n["node"]} {f}'
+            words_of(where, nv.get('quality'), nv.get('cost_quality'))
+            if nv.get('value') is None:
+                if nv.get('quality') != 'unavailable':
+                    bad.append(f'{where}: no value, quality {nv.get("quality")}')
+                continue
+            cands = [rows[(c['vm'], c['vcpu'])]['factors'][f] for c in s['vcpus']
+                     if c.get('node') == n['node'] and (c['vm'], c['vcpu']) in rows]
+            rv = next((r for r in cands if same(nv['value'], r['score']) and same(nv.get('cost_pct'), r['cost_pct'])), None)
+            if rv is None:
+                bad.append(f'{where}: value {nv["value"]} is no vCPU of the node in the report')
+            elif nv.get('quality') != rv['quality']:
+                bad.append(f'{where}: quality {nv.get("quality")}, report {rv["quality"]}')
+            elif rv['cost_pct'] is not None and nv.get('cost_quality') != rv.get('cost_quality'):
+                bad.append(f'{where}: cost quality {nv.get("cost_quality")}, report {rv.get("cost_quality")}')
 
 
 def top_cell(rv):
