@@ -9,7 +9,8 @@
 # timed test: record the figures in docs/performance.md (issue 22).
 #
 #   bench/scale.sh [NxM ...]        default: 5x20 50x20 (100 and 1,000 vCPUs)
-#   SECS=10 (measured), WARM=4 (seconds left out: start-up, opening the counters), BUSY_US=200
+#   SECS=10 (measured), WARM=4 (seconds left out: start-up, opening the counters), BUSY_US=200,
+#   TMO=10 (seconds an API request may take; 10,000 vCPUs need more to start a session)
 #   BEFORE=path/to/vmmprof: a second binary (an older build) watched in the same run on the
 #   same threads (its own top, record and daemon session), so that before and after meet the
 #   same load; its rows are marked "(before)"
@@ -97,11 +98,11 @@ print(len(vs), sum(len(v["vcpus"]) for v in vs))' "$dir/vms.json" "$$" 2>/dev/nu
 		dp=$!
 		k=0
 		until api GET /whoami >/dev/null 2>&1 && [ -n "$(api GET /whoami)" ]; do
-			k=$((k + 1)); [ $k -gt 100 ] && { echo "scale: the daemon did not start" >&2; cat "$dir/daemon$2.log" >&2; exit 1; }
+			k=$((k + 1)); [ $k -gt 100 ] && { echo "scale: the daemon did not start" >&2; cat "$dir/daemon$2.log" >&2; kill "$dp"; exit 1; }
 			sleep 0.1
 		done
 		sid=$(api POST /sessions '{"interval_ms":1000}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])') ||
-			{ echo "scale: no session" >&2; cat "$dir/daemon$2.log" >&2; exit 1; }
+			{ echo "scale: no session" >&2; cat "$dir/daemon$2.log" >&2; kill "$dp"; exit 1; }
 		curl -sN -H "Authorization: Bearer $tok" "$url/api/v1/sessions/$sid/stream" >"$dir/stream$2" &
 		cp=$!
 	}
