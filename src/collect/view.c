@@ -136,8 +136,9 @@ struct check_ctx {
 
 /*
  * Which IMC counter of src/source/imc_pci.h a model's uncore_imc event is
- * (CAS_COUNT.RD event 0x04 umask 0x03, .WR 0x04/0x0c, RPQ_INSERTS 0x10,
- * RPQ_CYCLES_NE 0x11, or the kernel's cas_count_read/write aliases); -1 other.
+ * (CAS_COUNT.RD event 0x04 umask 0x03, .WR 0x04/0x0c, RPQ_CYCLES_FULL 0x12,
+ * WPQ_CYCLES_FULL 0x22, CLOCKTICKS 0x00 or the fixed counter's 0xff, or the
+ * kernel's cas_count_read/write and clockticks aliases); -1 other.
  */
 static int imc_ctr_of_spec(const char *spec)
 {
@@ -150,6 +151,8 @@ static int imc_ctr_of_spec(const char *spec)
 		return IMC_CAS_RD;
 	if (strstr(spec, "/cas_count_write/"))
 		return IMC_CAS_WR;
+	if (strstr(spec, "/clockticks/"))
+		return IMC_CLK;
 	if (!(e = strstr(spec, "event=")))
 		return -1;
 	ev = strtoul(e + 6, NULL, 0);
@@ -159,10 +162,12 @@ static int imc_ctr_of_spec(const char *spec)
 		return IMC_CAS_RD;
 	if (ev == 0x04 && um == 0x0c)
 		return IMC_CAS_WR;
-	if (ev == 0x10 && !um)
-		return IMC_RPQ_INS;
-	if (ev == 0x11 && !um)
-		return IMC_RPQ_NE;
+	if (ev == 0x12 && !um)
+		return IMC_RPQ_FULL;
+	if (ev == 0x22 && !um)
+		return IMC_WPQ_FULL;
+	if ((ev == 0x00 || ev == 0xff) && !um)
+		return IMC_CLK;
 	return -1;
 }
 
@@ -726,8 +731,9 @@ int cview_new(struct cview **out, const struct collect_opts *o, struct pmu_db *d
 			     o->imc_why && o->imc_why[0] ? o->imc_why : "not set up");
 		} else {
 			imc_base_init(&c->imc_base, c->imc);
-			note(c, "IMC counters from PCI config space (%s, %zu channels): CAS x 64 B per "
-			     "node, measured; shares per VM apportioned", c->imc->gen, c->imc->n);
+			note(c, "IMC counters from PCI config space (%s, %zu channels): CAS x 64 B and "
+			     "the read/write pending queues' full DRAM clocks per node, measured; "
+			     "shares per VM apportioned", c->imc->gen, c->imc->n);
 			cc.imc_in = c->imc_in;
 		}
 	}

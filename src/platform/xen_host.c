@@ -414,9 +414,13 @@ bool platform_xen_factor_why(const struct platform *p, int f, struct sbuf *buf)
 	case FACTOR_QUEUE:
 		/* no core event replaces them (CPI is every kind of stall): the
 		 * vPMU does not help here, so pmu is not named */
-		sbuf_addstr(buf, "queue trackers (GQ, CHA TOR, the IMC's pending queues) are "
-			    "uncore MSRs, which Xen does not let dom0 read, and no core event counts "
-			    "them");
+		sbuf_addstr(buf, "queue trackers (GQ, CHA/CBo TOR) are uncore MSRs, which Xen does "
+			    "not let dom0 read, and no core event counts them; the IMC's read and "
+			    "write pending queues are in the memory channels' PCI config space on "
+			    "Intel Xeon Sandy Bridge-EP to Cascade Lake: --xen-imc reads them (the "
+			    "queue score of the SNB-EP, IVB-EP and SKX models; the Haswell-EP and "
+			    "Broadwell-EP models score the home agent's tracker, which it does not "
+			    "program)");
 		break;
 	default:
 		said = false;

@@ -27,8 +27,14 @@
 #define FIXED_CTL_EN            (1u << 22)  /* the fixed counter's enable, as CTLn's */
 
 /* event | umask << 8: snbep/hswep_uncore_imc_events (cas_count_read, cas_count_write),
- * RPQ_INSERTS 0x10 and RPQ_CYCLES_NE 0x11 of the uncore manuals' IMC event tables */
-static const uint32_t imc_events[IMC_N_CTR] = { 0x0304, 0x0c04, 0x0010, 0x0011 };
+ * RPQ_CYCLES_FULL 0x12 and WPQ_CYCLES_FULL 0x22 of the uncore manuals' IMC event tables */
+static const uint32_t imc_events[IMC_N_SEL] = { 0x0304, 0x0c04, 0x0012, 0x0022 };
+
+/* Counter k's offset: a generic counter, or (IMC_CLK) the fixed DRAM-clock counter. */
+static int ctr_off(int k)
+{
+	return k < IMC_N_SEL ? SNBEP_PCI_PMON_CTR0 + 8 * k : SNBEP_MC_CHy_PCI_PMON_FIXED_CTR;
+}
 
 struct imc_gen {
 	const char *name;
@@ -257,7 +263,7 @@ int imc_pci_start(struct imc_pci *x, struct vp_err *err)
 		uint32_t v = 0, box = 0;
 		int ret = 0;
 
-		for (k = 0; k < IMC_N_CTR && !ret; k++) {
+		for (k = 0; k < IMC_N_SEL && !ret; k++) {
 			ret = cfg_read(x->root, c->bdf, SNBEP_PCI_PMON_CTL0 + 4 * k, &v);
 			if (!ret && (v & SNBEP_PMON_CTL_EN)) {
 				snprintf(c->why, sizeof(c->why), "in use by someone else (counter %d's "
@@ -273,13 +279,13 @@ int imc_pci_start(struct imc_pci *x, struct vp_err *err)
 		if (!ret)
 			ret = cfg_write(x->root, c->bdf, SNBEP_PCI_PMON_BOX_CTL,
 					box & ~SNBEP_PMON_BOX_CTL_FRZ);
-		for (k = 0; k < IMC_N_CTR && !ret; k++)
+		for (k = 0; k < IMC_N_SEL && !ret; k++)
 			ret = cfg_write(x->root, c->bdf, SNBEP_PCI_PMON_CTL0 + 4 * k,
 					imc_events[k] | SNBEP_PMON_CTL_EN);
 		if (!ret)
 			ret = cfg_write(x->root, c->bdf, SNBEP_MC_CHy_PCI_PMON_FIXED_CTL, FIXED_CTL_EN);
 		for (k = 0; k < IMC_N_CTR && !ret; k++)
-			ret = read48(x, c->bdf, SNBEP_PCI_PMON_CTR0 + 8 * k, &c->raw[k]);
+			ret = read48(x, c->bdf, ctr_off(k), &c->raw[k]);
 		if (ret) {
 			snprintf(c->why, sizeof(c->why), "cannot program its config space: %s%s",
 				 strerror(-ret), ret == -EACCES || ret == -EPERM ? " (needs root)" : "");
@@ -312,7 +318,7 @@ void imc_pci_update(struct imc_pci *x)
 		if (!c->mine)
 			continue;
 		for (k = 0; k < IMC_N_CTR && !ret; k++)
-			ret = read48(x, c->bdf, SNBEP_PCI_PMON_CTR0 + 8 * k, &now[k]);
+			ret = read48(x, c->bdf, ctr_off(k), &now[k]);
 		c->ok = !ret;
 		if (ret) {
 			snprintf(c->why, sizeof(c->why), "cannot read its config space: %s",
@@ -380,9 +386,12 @@ void imc_pci_free(struct imc_pci *x)
 
 	if (!x)
 		return;
-	for (i = 0; i < x->n; i++)
-		for (k = 0; x->ch[i].mine && k < IMC_N_CTR; k++)
+	for (i = 0; i < x->n; i++) {
+		for (k = 0; x->ch[i].mine && k < IMC_N_SEL; k++)
 			cfg_write(x->root, x->ch[i].bdf, SNBEP_PCI_PMON_CTL0 + 4 * k, 0);
+		if (x->ch[i].mine)
+			cfg_write(x->root, x->ch[i].bdf, SNBEP_MC_CHy_PCI_PMON_FIXED_CTL, 0);
+	}
 	imc_base_release(&x->own);
 	free(x->ch);
 	free(x->root);

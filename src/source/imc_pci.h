@@ -29,7 +29,10 @@
  * and the events vmmprof programs, counters 0-3 (snbep_uncore_imc_events,
  * hswep_uncore_imc_events; the manuals' IMC event lists):
  *   CAS_COUNT.RD event 0x04 umask 0x03, CAS_COUNT.WR 0x04/0x0c (64 bytes
- *   each), RPQ_INSERTS 0x10, RPQ_CYCLES_NE 0x11.
+ *   each), RPQ_CYCLES_FULL 0x12, WPQ_CYCLES_FULL 0x22 (DRAM clocks a
+ *   channel's read / write pending queue was full: the queue factor of the
+ *   SNB-EP, IVB-EP and SKX models), and the fixed counter's DRAM clocks
+ *   (the models' CLOCKTICKS, event 0x00, as the denominator).
  * The socket of a channel: the Ubox device's node id (CPUNODEID 0x40,
  * GIDNIDMAP 0x54; on SKX 0xc0, 0xd4) on the nearest bus at or above the
  * channel's, as snbep_pci2phy_map_init(..., reverse true) does.
@@ -43,7 +46,9 @@
  * route from dom0 (its DF/UMC counters are MSRs, which Xen faults).
  */
 
-enum imc_ctr { IMC_CAS_RD, IMC_CAS_WR, IMC_RPQ_INS, IMC_RPQ_NE, IMC_N_CTR };
+/* The four generic counters' events, then the fixed DRAM-clock counter. */
+enum imc_ctr { IMC_CAS_RD, IMC_CAS_WR, IMC_RPQ_FULL, IMC_WPQ_FULL, IMC_CLK, IMC_N_CTR };
+#define IMC_N_SEL 4                     /* generic counters (event selects) per channel */
 
 struct imc_chan {
 	char bdf[32];                   /* "0000:7f:10.0" */
@@ -85,7 +90,8 @@ int imc_pci_find(const char *root, const struct platform *p, struct imc_pci **ou
 		 struct vp_err *err);
 
 /*
- * Program counters 0-3 of every channel with the four events, unless a
+ * Program counters 0-3 of every channel with the four events and enable the
+ * fixed DRAM-clock counter, unless a
  * channel already has an enabled event select (someone else uses it: left
  * alone, its why says so).  Reads the start values.  Returns how many
  * channels count; 0 with err when none can (config not writable: root).
@@ -114,7 +120,7 @@ double imc_cas_bytes(const double *ctr);
 /* 48-bit counter difference, wrapped once at most. */
 uint64_t imc_delta48(uint64_t now, uint64_t prev);
 
-/* Disable the event selects it programmed, free. */
+/* Disable the event selects and the fixed counter it programmed, free. */
 void imc_pci_free(struct imc_pci *x);
 
 #endif

@@ -130,6 +130,63 @@ test_expect_success 'help: diagnose and record take --xen-imc; a dom0 factor rea
 	grep_q "xen-imc reads them from PCI config space on Intel Xeon Sandy Bridge-EP to Cascade Lake" imc
 '
 
+# Sandy Bridge-EP (family 6 model 45): Ubox 0x3ce0, IMC channel 0x3cb0
+# (snbep_uncore_pci_ids), one per socket.  Over the run (read 2 minus read
+# 1), from the counters' offsets (CTR0 0xa0 +8, fixed DRAM clock 0xd0):
+#   socket 0: RPQ_CYCLES_FULL 40,000,000, WPQ_CYCLES_FULL 10,000,000 of
+#             400,000,000 DRAM clocks: max(0.1, 0.025) = 0.1
+#   socket 1: RPQ full 0, WPQ full 20,000,000 of 400,000,000: 0.05
+# the snb-ep model's queue score (tracker_full_frac) per node, by hand.
+mk_snbep() {
+	mk_intel "$1" &&
+	sed -i "s/^model\t\t: 79/model\t\t: 45/" "$1/proc/cpuinfo" &&
+	python3 - "$1" <<-\PY
+	import os, struct, sys
+	r = sys.argv[1]
+	D = r + "/sys/bus/pci/devices/"
+	def dev(bdf, did, regs):
+	    os.makedirs(D + bdf, exist_ok=True)
+	    open(D + bdf + "/vendor", "w").write("0x8086\n")
+	    open(D + bdf + "/device", "w").write("0x%04x\n" % did)
+	    cfg = bytearray(256)
+	    for off, v in regs.items():
+	        cfg[off:off + 4] = struct.pack("<I", v)
+	    open(D + bdf + "/config", "wb").write(cfg)
+	def cfg(path, vals):
+	    c = bytearray(256)
+	    for off, v in vals.items():
+	        c[off:off + 8] = struct.pack("<Q", v)
+	    os.makedirs(os.path.dirname(path), exist_ok=True)
+	    open(path, "wb").write(c)
+	dev("0000:3f:0e.0", 0x3ce0, {0x40: 0, 0x54: 0x8})
+	dev("0000:7f:0e.0", 0x3ce0, {0x40: 1, 0x54: 0x8})
+	dev("0000:3f:10.0", 0x3cb0, {})
+	dev("0000:7f:10.0", 0x3cb0, {})
+	F = r + "/.vmmprof-fixture/imc-config/"
+	cfg(F + "1/0000:3f:10.0", {0xd0: 5})
+	cfg(F + "1/0000:7f:10.0", {0xd0: 5})
+	cfg(F + "2/0000:3f:10.0", {0xa0: 1000000, 0xb0: 40000000, 0xb8: 10000000, 0xd0: 400000005})
+	cfg(F + "2/0000:7f:10.0", {0xa0: 2000, 0xb8: 20000000, 0xd0: 400000005})
+	PY
+}
+
+test_expect_success 'SNB-EP: the queue factor from the pending queues, per node, not n/a' '
+	mk_snbep q &&
+	vmmprof diagnose --root q -m snb-ep --xen-imc -d 0.3 --json >d.json 2>err &&
+	json_get d.json "[(n[\"node\"], n[\"queue_full_frac\"], n[\"quality\"]) for n in j[\"diagnosis\"][\"nodes\"]]" >qf &&
+	test "$(cat qf)" = "[(0, 0.1, '"'"'measured'"'"'), (1, 0.05, '"'"'measured'"'"')]" &&
+	test "$(json_get d.json "j[\"factor_quality\"][\"queue\"]")" = apportioned &&
+	test "$(json_get d.json "j[\"unavailable\"].get(\"queue\")")" = None &&
+	python3 -c "
+import struct, sys
+c = open(sys.argv[1], \"rb\").read()
+print(struct.unpack(\"<5I\", c[0xd8:0xe8] + c[0xf0:0xf4]))" q/sys/bus/pci/devices/0000:3f:10.0/config >sel &&
+	test "$(cat sel)" = "(0, 0, 0, 0, 0)" &&
+	vmmprof diagnose --root q -m snb-ep -d 0.2 --json >plain.json 2>err &&
+	json_get plain.json "j[\"unavailable\"][\"queue\"]" >why &&
+	grep_q "xen-imc" why
+'
+
 # sel BDF DIR: counter 0's event select of channel BDF in DIR's config space
 sel() {
 	python3 -c "

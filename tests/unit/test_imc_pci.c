@@ -138,18 +138,25 @@ TEST(imc_pci_cas_bandwidth_by_hand)
 	/* the event selects as the manual encodes them, enable bit 22 set */
 	CHECK_U64(get32(a, 0xd8), 0x00400304);
 	CHECK_U64(get32(a, 0xdc), 0x00400c04);
-	CHECK_U64(get32(a, 0xe0), 0x00400010);
-	CHECK_U64(get32(a, 0xe4), 0x00400011);
+	CHECK_U64(get32(a, 0xe0), 0x00400012);      /* RPQ_CYCLES_FULL */
+	CHECK_U64(get32(a, 0xe4), 0x00400022);      /* WPQ_CYCLES_FULL */
+	CHECK_U64(get32(a, 0xf0), 0x00400000);      /* the fixed DRAM-clock counter enabled */
 	CHECK(!x->ch[ic].mine);
 	CHECK_CONTAINS(x->ch[ic].why, "in use by someone else");
 	CHECK_U64(get32(busy, 0xdc), 0);          /* nothing written to it */
 	put48(a, 0xa0, 1000 + 15625000);
 	put48(a, 0xa8, 500 + 7812500);
+	/* 0.5 s of an 800 MHz DRAM clock (DDR3-1600), the read queue full a tenth of it */
+	put48(a, 0xd0, 400000000);
+	put48(a, 0xb0, 40000000);
 	put48(b, 0xa0, 400);
 	CHECK_INT(imc_pci_read(x, false, d, &e), 0);
 	CHECK_NEAR(d[ia * IMC_N_CTR + IMC_CAS_RD], 15625000, 0);
 	CHECK_NEAR(d[ia * IMC_N_CTR + IMC_CAS_WR], 7812500, 0);
 	CHECK_NEAR(imc_cas_bytes(&d[ia * IMC_N_CTR]) / 0.5 / 1e9, 3.0, 1e-12);
+	CHECK_NEAR(d[ia * IMC_N_CTR + IMC_CLK], 400000000, 0);
+	CHECK_NEAR(d[ia * IMC_N_CTR + IMC_RPQ_FULL] / d[ia * IMC_N_CTR + IMC_CLK], 0.1, 1e-12);
+	CHECK_NEAR(d[ia * IMC_N_CTR + IMC_WPQ_FULL], 0, 0);
 	CHECK_NEAR(d[ib * IMC_N_CTR + IMC_CAS_RD], 500, 0);
 	CHECK_NAN(d[ic * IMC_N_CTR + IMC_CAS_RD]);
 	/* a second read with nothing new: 0, and the total since the start is the sum */
@@ -161,6 +168,7 @@ out:
 	imc_pci_free(x);
 	/* what it programmed is disabled again; the busy channel still is someone else's */
 	CHECK_U64(get32(a, 0xd8), 0);
+	CHECK_U64(get32(a, 0xf0), 0);
 	CHECK_U64(get32(busy, 0xd8), 0x00400304);
 	snprintf(p, sizeof(p), "rm -rf '%s'", root);
 	CHECK_INT(system(p), 0);
