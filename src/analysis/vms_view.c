@@ -558,6 +558,50 @@ static void json_faults(struct jw *w, const struct hv_vcpu *c)
 	jw_kstr(w, "fault_why", why);
 }
 
+/* The VM object's "io_threads" and "vnuma" keys (list vms --json, recordings' rows.vm_topo). */
+void vms_json_io_vnuma(struct jw *w, const struct hv_iothread *io_list, size_t n_io,
+		       const struct hv_vnode *vn_list, size_t n_vn)
+{
+	size_t d;
+
+	/* its main loop, IOThreads and vhost workers, where each ran */
+	jw_key(w, "io_threads");
+	jw_arr_begin(w);
+	for (d = 0; d < n_io; d++) {
+		const struct hv_iothread *io = &io_list[d];
+
+		jw_obj_begin(w);
+		jw_kstr(w, "kind", hv_io_kind_name(io->kind));
+		jw_kint(w, "tid", io->tid);
+		jw_kint_or_null(w, "iothread_id", io->id);
+		jw_kstr(w, "name", io->name);
+		jw_kint_or_null(w, "cpu", io->cpu);
+		jw_kint_or_null(w, "node", io->node);
+		json_list(w, "affinity", &io->affinity, false);
+		jw_kdouble(w, "cpu_time_s", io->cpu_time_s);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	/* the guest's virtual NUMA nodes, their backends and where those are */
+	jw_key(w, "vnuma");
+	jw_arr_begin(w);
+	for (d = 0; d < n_vn; d++) {
+		const struct hv_vnode *vn = &vn_list[d];
+
+		jw_obj_begin(w);
+		jw_kint(w, "id", vn->id);
+		json_list(w, "vcpus", &vn->vcpus, false);
+		jw_kstr(w, "memdev", vn->memdev);
+		jw_kint_or_null(w, "size_bytes", vn->size ? (int64_t)vn->size : -1);
+		jw_kstr(w, "policy", vn->policy);
+		json_list(w, "host_nodes", &vn->host_nodes, false);
+		vms_json_mem_node(w, vn->mem_node, vn->n_mem_nodes);
+		jw_kstr(w, "mem_why", vn->mem_why);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
 static void json_vm(const struct vms_view *v, const struct hv_vm *vm, struct jw *w)
 {
 	int e = vms_vm_entity(v, vm);
@@ -607,46 +651,7 @@ static void json_vm(const struct vms_view *v, const struct hv_vm *vm, struct jw 
 		}
 		jw_arr_end(w);
 	}
-	{
-		size_t d;
-
-		/* its main loop, IOThreads and vhost workers, where each ran */
-		jw_key(w, "io_threads");
-		jw_arr_begin(w);
-		for (d = 0; d < vm->n_io; d++) {
-			const struct hv_iothread *io = &vm->io[d];
-
-			jw_obj_begin(w);
-			jw_kstr(w, "kind", hv_io_kind_name(io->kind));
-			jw_kint(w, "tid", io->tid);
-			jw_kint_or_null(w, "iothread_id", io->id);
-			jw_kstr(w, "name", io->name);
-			jw_kint_or_null(w, "cpu", io->cpu);
-			jw_kint_or_null(w, "node", io->node);
-			json_list(w, "affinity", &io->affinity, false);
-			jw_kdouble(w, "cpu_time_s", io->cpu_time_s);
-			jw_obj_end(w);
-		}
-		jw_arr_end(w);
-		/* the guest's virtual NUMA nodes, their backends and where those are */
-		jw_key(w, "vnuma");
-		jw_arr_begin(w);
-		for (d = 0; d < vm->n_vnodes; d++) {
-			const struct hv_vnode *vn = &vm->vnodes[d];
-
-			jw_obj_begin(w);
-			jw_kint(w, "id", vn->id);
-			json_list(w, "vcpus", &vn->vcpus, false);
-			jw_kstr(w, "memdev", vn->memdev);
-			jw_kint_or_null(w, "size_bytes", vn->size ? (int64_t)vn->size : -1);
-			jw_kstr(w, "policy", vn->policy);
-			json_list(w, "host_nodes", &vn->host_nodes, false);
-			vms_json_mem_node(w, vn->mem_node, vn->n_mem_nodes);
-			jw_kstr(w, "mem_why", vn->mem_why);
-			jw_obj_end(w);
-		}
-		jw_arr_end(w);
-	}
+	vms_json_io_vnuma(w, vm->io, vm->n_io, vm->vnodes, vm->n_vnodes);
 	json_list(w, "node_affinity", &vm->node_affinity, false);
 	if (e >= 0)
 		vms_json_qval(w, "remote_fraction", v->attrib.ents[e].remote_frac);
@@ -793,6 +798,53 @@ static const char *adapter_name_i(int i) { return hv_adapter_name((enum hv_adapt
 static const char *io_kind_name_i(int i) { return hv_io_kind_name((enum hv_io_kind)i); }
 static const char *quality_name_i(int i) { return vp_quality_name((enum vp_quality)i); }
 
+/* The "io_threads" and "vnuma" keys of object o, appended to the arrays given. */
+void vms_io_vnuma_from_json(const struct jv *o, struct hv_iothread **io_out, size_t *n_io,
+			    struct hv_vnode **vn_out, size_t *n_vn)
+{
+	const struct jv *io = jv_arr(o, "io_threads"), *vn = jv_arr(o, "vnuma");
+	bool all;
+	size_t i;
+
+	for (i = 0; io && i < io->n; i++) {
+		const struct jv *d = &io->items[i];
+		int k = jv_enum(jv_str(d, "kind"), HV_IO_VHOST + 1, io_kind_name_i);
+		struct hv_iothread *t;
+
+		if (k < 0)
+			continue;
+		*io_out = xrealloc(*io_out, (*n_io + 1) * sizeof(**io_out));
+		t = &(*io_out)[(*n_io)++];
+		memset(t, 0, sizeof(*t));
+		t->kind = (enum hv_io_kind)k;
+		t->tid = rd_int(d, "tid", -1);
+		t->id = rd_int(d, "iothread_id", -1);
+		t->name = rd_dup(d, "name");
+		t->cpu = rd_int(d, "cpu", -1);
+		t->node = rd_int(d, "node", -1);
+		rd_list(d, "affinity", &t->affinity, &all);
+		t->cpu_time_s = jv_num(d, "cpu_time_s");
+	}
+	for (i = 0; vn && i < vn->n; i++) {
+		const struct jv *d = &vn->items[i];
+		struct hv_vnode *t;
+		double sz = jv_num(d, "size_bytes");
+
+		*vn_out = xrealloc(*vn_out, (*n_vn + 1) * sizeof(**vn_out));
+		t = &(*vn_out)[(*n_vn)++];
+		memset(t, 0, sizeof(*t));
+		t->id = rd_int(d, "id", -1);
+		rd_list(d, "vcpus", &t->vcpus, &all);
+		t->memdev = rd_dup(d, "memdev");
+		t->size = isfinite(sz) && sz > 0 && sz < 1.8e19 ? (uint64_t)sz : 0;
+		t->policy = rd_dup(d, "policy");
+		rd_list(d, "host_nodes", &t->host_nodes, &all);
+		t->mem_node = vms_mem_node_from_json(jv_get(d, "mem_node_bytes"),
+						     &t->n_mem_nodes);
+		t->mem_why = rd_dup(d, "mem_why");
+	}
+}
+
 static void rd_vm(const struct jv *o, struct hv_vm_list *l)
 {
 	int a = jv_enum(jv_str(o, "hypervisor"), HVA_NATIVE + 1, adapter_name_i);
@@ -837,47 +889,7 @@ static void rd_vm(const struct jv *o, struct hv_vm_list *l)
 						    (int)node : -1;
 		}
 	}
-	{
-		const struct jv *io = jv_arr(o, "io_threads"), *vn = jv_arr(o, "vnuma");
-
-		for (i = 0; io && i < io->n; i++) {
-			const struct jv *d = &io->items[i];
-			int k = jv_enum(jv_str(d, "kind"), HV_IO_VHOST + 1, io_kind_name_i);
-			struct hv_iothread *t;
-
-			if (k < 0)
-				continue;
-			vm->io = xrealloc(vm->io, (vm->n_io + 1) * sizeof(*vm->io));
-			t = &vm->io[vm->n_io++];
-			memset(t, 0, sizeof(*t));
-			t->kind = (enum hv_io_kind)k;
-			t->tid = rd_int(d, "tid", -1);
-			t->id = rd_int(d, "iothread_id", -1);
-			t->name = rd_dup(d, "name");
-			t->cpu = rd_int(d, "cpu", -1);
-			t->node = rd_int(d, "node", -1);
-			rd_list(d, "affinity", &t->affinity, &all);
-			t->cpu_time_s = jv_num(d, "cpu_time_s");
-		}
-		for (i = 0; vn && i < vn->n; i++) {
-			const struct jv *d = &vn->items[i];
-			struct hv_vnode *t;
-			double sz = jv_num(d, "size_bytes");
-
-			vm->vnodes = xrealloc(vm->vnodes, (vm->n_vnodes + 1) * sizeof(*vm->vnodes));
-			t = &vm->vnodes[vm->n_vnodes++];
-			memset(t, 0, sizeof(*t));
-			t->id = rd_int(d, "id", -1);
-			rd_list(d, "vcpus", &t->vcpus, &all);
-			t->memdev = rd_dup(d, "memdev");
-			t->size = isfinite(sz) && sz > 0 && sz < 1.8e19 ? (uint64_t)sz : 0;
-			t->policy = rd_dup(d, "policy");
-			rd_list(d, "host_nodes", &t->host_nodes, &all);
-			t->mem_node = vms_mem_node_from_json(jv_get(d, "mem_node_bytes"),
-							     &t->n_mem_nodes);
-			t->mem_why = rd_dup(d, "mem_why");
-		}
-	}
+	vms_io_vnuma_from_json(o, &vm->io, &vm->n_io, &vm->vnodes, &vm->n_vnodes);
 	rd_list(o, "node_affinity", &vm->node_affinity, &all);
 	snprintf(vm->vcpu_reason, sizeof(vm->vcpu_reason), "%s",
 		 jv_str(o, "vcpu_reason") ? jv_str(o, "vcpu_reason") : "");

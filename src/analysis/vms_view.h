@@ -93,4 +93,15 @@ double vms_fault_remote(const struct hv_vcpu *c, const char **why);
 /* A quality-labelled value as JSON {"value", "quality", "why"}. */
 void vms_json_qval(struct jw *w, const char *key, struct qval q);
 
+/*
+ * A VM's I/O threads and virtual nodes as the "io_threads" and "vnuma" keys
+ * of the object being written (list vms --json; a recording's rows.vm_topo),
+ * and read back from an object, appended to *io / *vn (owned: hv_iothreads_free(),
+ * hv_vnodes_free()).
+ */
+void vms_json_io_vnuma(struct jw *w, const struct hv_iothread *io, size_t n_io,
+		       const struct hv_vnode *vn, size_t n_vn);
+void vms_io_vnuma_from_json(const struct jv *o, struct hv_iothread **io, size_t *n_io,
+			    struct hv_vnode **vn, size_t *n_vn);
+
 #endif

@@ -97,13 +97,14 @@ struct collect_row {
 	struct hv_pcidev *pci;          /* KVM VM rows: devices passed through, owned; live only
 					   (not recorded) */
 	size_t n_pci;
-	struct hv_iothread *io;         /* KVM VM rows: main loop, IOThreads, vhost workers; owned,
-					   live only (not recorded) */
+	struct hv_iothread *io;         /* KVM VM rows: main loop, IOThreads, vhost workers; owned;
+					   recorded (rows.vm_topo) */
 	size_t n_io;
 	double *io_busy;                /* a run's summed VM rows (rec_total): per io entry, CPUs it
 					   kept busy from when it was first seen to the end; NaN
 					   unknown; owned; NULL none */
-	struct hv_vnode *vnodes;        /* KVM VM rows: the guest's virtual nodes; owned, live only */
+	struct hv_vnode *vnodes;        /* KVM VM rows: the guest's virtual nodes; owned; recorded
+					   (rows.vm_topo) */
 	size_t n_vnodes;
 	int pid, domid;                 /* VM rows: QEMU/process pid, Xen domain id (-1 none) */
 	double started;                 /* VM and vCPU rows: the process's start, s after boot

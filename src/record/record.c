@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/vms_view.h"
 #include "model/swsource.h"
 #include "util/alloc.h"
 #include "util/fs.h"
@@ -126,7 +127,11 @@ static void bind_frame(const struct recording *r, const int *map, double *scratc
  * inputs are one column of its row, rows.vals (vals_pack() below), instead
  * of one vals entry per input: one insert per row and interval instead of
  * about fifteen; the vals table is gone (files of schema 1 to 4 are read
- * through it).
+ * through it).  Added within schema 5: rows.sched_window (a vCPU's run-queue
+ * wait window), then rows.vm_topo: a KVM VM row's I/O threads and virtual
+ * NUMA nodes, the "io_threads" and "vnuma" of list vms --json as one JSON
+ * object (NULL none or not known), so that pin-io-threads and
+ * vnuma-fidelity work on a recording; files from before read as not known.
  */
 static const char *const schema_sql =
 	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
@@ -140,7 +145,7 @@ static const char *const schema_sql =
 	"  domid INTEGER, idx INTEGER, tid INTEGER, cpu INTEGER, node INTEGER, remote REAL,"
 	"  remote_quality TEXT, mem_reason INTEGER, started REAL, state TEXT, llc_alone INTEGER,"
 	"  persist TEXT, numa_mode TEXT, iothreads TEXT, vals BLOB, sched_window REAL,"
-	"  PRIMARY KEY (seq, pos))"
+	"  vm_topo TEXT, PRIMARY KEY (seq, pos))"
 	"  WITHOUT ROWID;"
 	"CREATE TABLE row_mem (seq INTEGER NOT NULL, pos INTEGER NOT NULL, node INTEGER NOT NULL,"
 	"  bytes INTEGER NOT NULL, PRIMARY KEY (seq, pos, node)) WITHOUT ROWID;"
@@ -520,7 +525,7 @@ int rec_create(struct rec_writer **out, const char *path, const struct rec_heade
 	if (sqlite3_prepare_v2(w->db, "INSERT INTO frames VALUES (?, ?, ?, ?, ?, ?)", -1,
 			       &w->st_frame, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-			       "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &w->st_row, NULL) ||
+			       "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &w->st_row, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO node_rdt VALUES (?, ?, ?, ?, ?)", -1,
 			       &w->st_rdt, NULL) ||
 	    sqlite3_prepare_v2(w->db, "INSERT INTO texts VALUES (?, ?)", -1, &w->st_text, NULL) ||
@@ -669,6 +674,20 @@ static int append_row(struct rec_writer *w, const struct collect_row *r, size_t 
 	}
 	/* the window of its run-queue wait when longer than the interval (a mean over it) */
 	bind_double(st, 25, r->kind == ENT_VCPU && r->sched_window_s > 0 ? r->sched_window_s : NAN);
+	/* a KVM VM's I/O threads and virtual nodes, as list vms --json has them */
+	if (r->kind == ENT_VM && (r->n_io || r->n_vnodes)) {
+		struct sbuf topo = SBUF_INIT;
+		struct jw jw;
+
+		jw_init(&jw, &topo, false);
+		jw_obj_begin(&jw);
+		vms_json_io_vnuma(&jw, r->io, r->n_io, r->vnodes, r->n_vnodes);
+		jw_obj_end(&jw);
+		sqlite3_bind_text(st, 26, sbuf_str(&topo), -1, SQLITE_TRANSIENT);
+		sbuf_release(&topo);
+	} else {
+		sqlite3_bind_null(st, 26);
+	}
 	/* the inputs, packed in one column (a value not available takes 2 bits) */
 	packed = vals_pack(r->inputs, w->n_inputs, w->packed);
 	if (packed)
@@ -1091,7 +1110,7 @@ static const char *const cursor_sql[CUR_N] = {
 	"SELECT seq, t_ns, duration, cpu_mhz, notes, rdt_why FROM frames ORDER BY seq",
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
 	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, persist, numa_mode, "
-	 "iothreads, vals, sched_window FROM rows ORDER BY seq, pos"),
+	 "iothreads, vals, sched_window, vm_topo FROM rows ORDER BY seq, pos"),
 	"SELECT seq, pos, node, bytes FROM row_mem ORDER BY seq, pos",
 	"SELECT 0, 0, 0, NULL WHERE 0", /* schema 5: the inputs are rows.vals */
 	"SELECT seq, node, llc, mbm_total, mbm_local FROM node_rdt ORDER BY seq, node",
@@ -1106,8 +1125,8 @@ static const char *const cursor_sql[CUR_N] = {
 static const char *const cursor_sql_old[CUR_N] = {
 	"SELECT seq, t_ns, duration, cpu_mhz, notes, NULL FROM frames ORDER BY seq",
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	 "node, remote, remote_quality, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL "
-	 "FROM rows ORDER BY seq, pos"),
+	 "node, remote, remote_quality, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+	 "NULL FROM rows ORDER BY seq, pos"),
 	NULL,
 	NULL,
 	"SELECT 0, 0, NULL, NULL, NULL WHERE 0",
@@ -1118,13 +1137,21 @@ static const char *const cursor_sql_old[CUR_N] = {
 static const char *const rows_sql_3 =
 	"SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
 	"node, remote, remote_quality, mem_reason, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
-	"NULL FROM rows ORDER BY seq, pos";
+	"NULL, NULL FROM rows ORDER BY seq, pos";
 
-/* Schema 5 files from before rows.sched_window: the run-queue wait's window not known. */
-static const char *const rows_sql_5 =
-	"SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
-	"node, remote, remote_quality, mem_reason, started, state, llc_alone, persist, numa_mode, "
-	"iothreads, vals, NULL FROM rows ORDER BY seq, pos";
+/*
+ * Schema 5 files from before rows.vm_topo (I/O threads and virtual nodes not
+ * known), and from before rows.sched_window (the run-queue wait's window not
+ * known either).
+ */
+static const char *const rows_sql_5[] = {
+	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
+	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, persist, numa_mode, "
+	 "iothreads, vals, sched_window, NULL FROM rows ORDER BY seq, pos"),
+	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
+	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, persist, numa_mode, "
+	 "iothreads, vals, NULL, NULL FROM rows ORDER BY seq, pos"),
+};
 
 /* Schema 1 to 4: each row's inputs are entries of the vals table. */
 static const char *const vals_sql_4 =
@@ -1137,13 +1164,13 @@ static const char *const vals_sql_4 =
 static const char *const rows_sql_4[] = {
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
 	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, persist, numa_mode, "
-	 "iothreads, NULL, NULL FROM rows ORDER BY seq, pos"),
+	 "iothreads, NULL, NULL, NULL FROM rows ORDER BY seq, pos"),
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
 	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, persist, NULL, NULL, "
-	 "NULL, NULL FROM rows ORDER BY seq, pos"),
+	 "NULL, NULL, NULL FROM rows ORDER BY seq, pos"),
 	("SELECT seq, pos, kind, key, name, vm_pos, adapter, libvirt, pid, domid, idx, tid, cpu, "
 	 "node, remote, remote_quality, mem_reason, started, state, llc_alone, NULL, NULL, NULL, "
-	 "NULL, NULL FROM rows ORDER BY seq, pos"),
+	 "NULL, NULL, NULL FROM rows ORDER BY seq, pos"),
 };
 
 static const char *const cursor_table[CUR_N] = { "frames", "rows", "row_mem", "vals",
@@ -1290,6 +1317,17 @@ static void read_row(sqlite3_stmt *st, struct collect_row *row)
 			      sqlite3_column_double(st, 24);
 	if (!(row->sched_window_s > 0 && row->sched_window_s < 1e9))
 		row->sched_window_s = 0;
+	q = (const char *)sqlite3_column_text(st, 25);
+	if (q && row->kind == ENT_VM) { /* not valid JSON: not known, as in an older file */
+		struct jv doc;
+		struct vp_err e;
+
+		if (!jv_parse(&doc, q, strlen(q), "rows.vm_topo", &e)) {
+			vms_io_vnuma_from_json(&doc, &row->io, &row->n_io, &row->vnodes,
+					       &row->n_vnodes);
+			jv_release(&doc);
+		}
+	}
 	q = (const char *)sqlite3_column_text(st, 22);
 	row->n_iothreads = -1;
 	if (q) {
@@ -1610,8 +1648,9 @@ int rec_open(const char *path, struct recording *r, struct vp_err *err)
 		for (k = 1; rc != SQLITE_OK && i == CUR_ROWS && r->schema == 4 &&
 			    k < VP_ARRAY_SIZE(rows_sql_4); k++)
 			rc = sqlite3_prepare_v2(c->db, rows_sql_4[k], -1, &c->st[i], NULL);
-		if (rc != SQLITE_OK && i == CUR_ROWS && r->schema == 5)
-			rc = sqlite3_prepare_v2(c->db, rows_sql_5, -1, &c->st[i], NULL);
+		for (k = 0; rc != SQLITE_OK && i == CUR_ROWS && r->schema == 5 &&
+			    k < VP_ARRAY_SIZE(rows_sql_5); k++)
+			rc = sqlite3_prepare_v2(c->db, rows_sql_5[k], -1, &c->st[i], NULL);
 		/* files before texts, node_rdt and scaling (a schema 5 file has every
 		 * column of rows: without them it has no inputs either) */
 		if (rc != SQLITE_OK && cursor_sql_old[i] && (i != CUR_ROWS || r->schema < 5))
@@ -1997,7 +2036,7 @@ static void total_rows_add(struct rec_total *t, struct total_rows *tr, struct co
 			dst->pci = hv_pcidevs_dup(src->pci, src->n_pci);
 			dst->n_pci = src->n_pci;
 		}
-		if (src->n_io) { /* where they ran last (live only: not in the schema) */
+		if (src->n_io) { /* where they ran last (rows.vm_topo) */
 			hv_iothreads_free(dst->io, dst->n_io);
 			dst->io = hv_iothreads_dup(src->io, src->n_io);
 			dst->n_io = src->n_io;
