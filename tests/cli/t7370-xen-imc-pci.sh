@@ -23,35 +23,43 @@ mk_intel() {
 	grep -q "^  1:       1        1        1" "$1/.vmmprof-fixture/xl/info-n.txt"
 }
 
+# pci.py: dev(ROOT, BDF, DEVICE_ID, {OFFSET: DWORD}) makes an Intel PCI device
+# under ROOT/sys/bus/pci/devices; cfg(PATH, {OFFSET: QWORD}) writes a config
+# space file holding those 64-bit values (counters: 48 bits, low dword first)
+cat >"$TRASH/pci.py" <<-\PY
+import os, struct
+def dev(r, bdf, did, regs):
+    D = r + "/sys/bus/pci/devices/" + bdf
+    os.makedirs(D, exist_ok=True)
+    open(D + "/vendor", "w").write("0x8086\n")
+    open(D + "/device", "w").write("0x%04x\n" % did)
+    c = bytearray(256)
+    for off, v in regs.items():
+        c[off:off + 4] = struct.pack("<I", v)
+    open(D + "/config", "wb").write(c)
+def cfg(path, vals):
+    c = bytearray(256)
+    for off, v in vals.items():
+        c[off:off + 8] = struct.pack("<Q", v)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    open(path, "wb").write(c)
+PY
+
 mk_imc() {
-	python3 - "$1" <<-\PY
-	import os, struct, sys
+	PYTHONPATH=$TRASH python3 - "$1" <<-\PY
+	import sys
+	from pci import dev, cfg
 	r = sys.argv[1]
-	D = r + "/sys/bus/pci/devices/"
-	def dev(bdf, did, regs):
-	    os.makedirs(D + bdf, exist_ok=True)
-	    open(D + bdf + "/vendor", "w").write("0x8086\n")
-	    open(D + bdf + "/device", "w").write("0x%04x\n" % did)
-	    cfg = bytearray(256)
-	    for off, v in regs.items():
-	        cfg[off:off + 4] = struct.pack("<I", v)
-	    open(D + bdf + "/config", "wb").write(cfg)
-	def cfg(path, rd, wr):
-	    # CAS_COUNT.RD in counter 0 (0xa0), .WR in counter 1 (0xa8), 48 bits
-	    c = bytearray(256)
-	    c[0xa0:0xa8] = struct.pack("<Q", rd)
-	    c[0xa8:0xb0] = struct.pack("<Q", wr)
-	    os.makedirs(os.path.dirname(path), exist_ok=True)
-	    open(path, "wb").write(c)
-	dev("0000:7f:10.5", 0x6f1e, {0x40: 0, 0x54: 0x8})
-	dev("0000:ff:10.5", 0x6f1e, {0x40: 1, 0x54: 0x8})
-	dev("0000:7f:14.0", 0x6fb0, {})
-	dev("0000:ff:14.0", 0x6fb0, {})
+	dev(r, "0000:7f:10.5", 0x6f1e, {0x40: 0, 0x54: 0x8})
+	dev(r, "0000:ff:10.5", 0x6f1e, {0x40: 1, 0x54: 0x8})
+	dev(r, "0000:7f:14.0", 0x6fb0, {})
+	dev(r, "0000:ff:14.0", 0x6fb0, {})
+	# CAS_COUNT.RD in counter 0 (0xa0), .WR in counter 1 (0xa8)
 	F = r + "/.vmmprof-fixture/imc-config/"
-	cfg(F + "1/0000:7f:14.0", 1000, 0)
-	cfg(F + "1/0000:ff:14.0", 0, 0)
-	cfg(F + "2/0000:7f:14.0", 1000 + 15625000, 7812500)
-	cfg(F + "2/0000:ff:14.0", 781250, 0)
+	cfg(F + "1/0000:7f:14.0", {0xa0: 1000})
+	cfg(F + "1/0000:ff:14.0", {})
+	cfg(F + "2/0000:7f:14.0", {0xa0: 1000 + 15625000, 0xa8: 7812500})
+	cfg(F + "2/0000:ff:14.0", {0xa0: 781250})
 	PY
 }
 
@@ -140,28 +148,14 @@ test_expect_success 'help: diagnose and record take --xen-imc; a dom0 factor rea
 mk_snbep() {
 	mk_intel "$1" &&
 	sed -i "s/^model\t\t: 79/model\t\t: 45/" "$1/proc/cpuinfo" &&
-	python3 - "$1" <<-\PY
-	import os, struct, sys
+	PYTHONPATH=$TRASH python3 - "$1" <<-\PY
+	import sys
+	from pci import dev, cfg
 	r = sys.argv[1]
-	D = r + "/sys/bus/pci/devices/"
-	def dev(bdf, did, regs):
-	    os.makedirs(D + bdf, exist_ok=True)
-	    open(D + bdf + "/vendor", "w").write("0x8086\n")
-	    open(D + bdf + "/device", "w").write("0x%04x\n" % did)
-	    cfg = bytearray(256)
-	    for off, v in regs.items():
-	        cfg[off:off + 4] = struct.pack("<I", v)
-	    open(D + bdf + "/config", "wb").write(cfg)
-	def cfg(path, vals):
-	    c = bytearray(256)
-	    for off, v in vals.items():
-	        c[off:off + 8] = struct.pack("<Q", v)
-	    os.makedirs(os.path.dirname(path), exist_ok=True)
-	    open(path, "wb").write(c)
-	dev("0000:3f:0e.0", 0x3ce0, {0x40: 0, 0x54: 0x8})
-	dev("0000:7f:0e.0", 0x3ce0, {0x40: 1, 0x54: 0x8})
-	dev("0000:3f:10.0", 0x3cb0, {})
-	dev("0000:7f:10.0", 0x3cb0, {})
+	dev(r, "0000:3f:0e.0", 0x3ce0, {0x40: 0, 0x54: 0x8})
+	dev(r, "0000:7f:0e.0", 0x3ce0, {0x40: 1, 0x54: 0x8})
+	dev(r, "0000:3f:10.0", 0x3cb0, {})
+	dev(r, "0000:7f:10.0", 0x3cb0, {})
 	F = r + "/.vmmprof-fixture/imc-config/"
 	cfg(F + "1/0000:3f:10.0", {0xd0: 5})
 	cfg(F + "1/0000:7f:10.0", {0xd0: 5})
@@ -234,17 +228,13 @@ print(round(t[0], 6), round(t[1], 6), \",\".join(sorted(q)))" "$1"
 #   session 2 (joins later):    node 0 k x 0.064 GB with k >= 1, node 1 0
 test_expect_success 'daemon xen_imc: two sessions share the channels; cleared after the last' '
 	mk_intel d && mk_imc d &&
-	python3 - d <<-\PY &&
-	import os, struct, sys
+	PYTHONPATH=$TRASH python3 - d <<-\PY &&
+	import sys
+	from pci import cfg
 	F = sys.argv[1] + "/.vmmprof-fixture/imc-config/"
 	for n in range(3, 400):
-	    for bdf, rd, wr in (("0000:7f:14.0", 1000 + 15625000 + (n - 2) * 1000000, 7812500),
-	                        ("0000:ff:14.0", 781250, 0)):
-	        c = bytearray(256)
-	        c[0xa0:0xa8] = struct.pack("<Q", rd)
-	        c[0xa8:0xb0] = struct.pack("<Q", wr)
-	        os.makedirs(F + str(n), exist_ok=True)
-	        open(F + str(n) + "/" + bdf, "wb").write(c)
+	    cfg(F + "%d/0000:7f:14.0" % n, {0xa0: 1000 + 15625000 + (n - 2) * 1000000, 0xa8: 7812500})
+	    cfg(F + "%d/0000:ff:14.0" % n, {0xa0: 781250})
 	PY
 	printf "users = users\nroot = \"%s\"\nxen_imc = on\n" "$TRASH/d" >conf &&
 	start_daemon imc --config conf &&

@@ -600,11 +600,12 @@ static int dump_run(void *arg, const char *root, const char *const *argv, char *
 	return hv_run(&plain, argv, out, err);
 }
 
-static void dump_scan(struct dump_runner *r, struct hv_xen_numa *xn, struct hv_vm_list *l)
+/* hv_xen_scan() of the xen-dom0 fixture through runner ex, with xn and cache c (may be NULL). */
+static void exec_scan(const struct hv_exec *ex, struct hv_xen_numa *xn, struct hv_cache *c,
+		      struct hv_vm_list *l)
 {
 	static char root[4096];
 	struct platform p;
-	struct hv_exec ex = { dump_run, r };
 	struct hv_ctx ctx;
 	struct vp_err err = { 0, "" };
 
@@ -613,10 +614,18 @@ static void dump_scan(struct dump_runner *r, struct hv_xen_numa *xn, struct hv_v
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.root = root;
 	ctx.plat = &p;
-	ctx.exec = &ex;
+	ctx.exec = ex;
 	ctx.xen_numa = xn;
+	ctx.cache = c;
 	memset(l, 0, sizeof(*l));
 	CHECK_INT(hv_xen_scan(&ctx, l, &err), 0);
+}
+
+static void dump_scan(struct dump_runner *r, struct hv_xen_numa *xn, struct hv_vm_list *l)
+{
+	struct hv_exec ex = { dump_run, r };
+
+	exec_scan(&ex, xn, NULL, l);
 }
 
 /* xl through a counter: calls per subcommand; vcpu-list's text replaced when set */
@@ -650,21 +659,9 @@ static int count_run(void *arg, const char *root, const char *const *argv, char 
 
 static void count_scan(struct count_runner *r, struct hv_cache *c, struct hv_vm_list *l)
 {
-	static char root[4096];
-	struct platform p;
 	struct hv_exec ex = { count_run, r };
-	struct hv_ctx ctx;
-	struct vp_err err = { 0, "" };
 
-	snprintf(root, sizeof(root), "%s", test_data("root/xen-dom0"));
-	fake_platform(&p);
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.root = root;
-	ctx.plat = &p;
-	ctx.exec = &ex;
-	ctx.cache = c;
-	memset(l, 0, sizeof(*l));
-	CHECK_INT(hv_xen_scan(&ctx, l, &err), 0);
+	exec_scan(&ex, NULL, c, l);
 }
 
 /*
