@@ -126,7 +126,7 @@ static int run_replay(const char *path, const struct pipe_opts *o, long iteratio
 	platform_copy(&s.plat, &rec.plat); /* the recording's topology; top_release() frees it */
 	sbuf_addf(&what, "replay of recording '%s' (%s)", path, rec.created ? rec.created : "?");
 	top_replay_start(&s, p.model, rec.have_cal ? &rec.cal : NULL, &av, sbuf_str(&what));
-	snprintf(s.notes, sizeof(s.notes), "replay of '%s': node memory, page rates and load, "
+	sbuf_setf(&s.notes, "replay of '%s': node memory, page rates and load, "
 		 "vCPU CPU%% and affinity are not in a recording (n/a)", path);
 	while ((iterations <= 0 || (long)rec.n_read < iterations) &&
 	       (more = rec_next_frame(&rec, &fr, &err)) > 0) {
@@ -221,7 +221,7 @@ static int start_counters(struct top_state *s, struct pipeline *p, bool *have_p,
 		return 0;
 	}
 	if (top_count_start(s, p->model, p->have_cal ? &p->cal : NULL, p->why, &err) && batch)
-		fprintf(stderr, "vmmprof top: counters off: %s\n", s->cnt.off);
+		fprintf(stderr, "vmmprof top: counters off: %s\n", sbuf_str(&s->cnt.off));
 	return 0;
 }
 

@@ -961,8 +961,8 @@ static int frame_text(struct frames_ctx *f, const char *data, struct sbuf *out, 
 			table_render(&t, out, 2, true);
 			table_release(&t);
 		}
-		if (fr.notes[0])
-			sbuf_addf(out, "  notes: %s\n", fr.notes);
+		if (fr.notes.len)
+			sbuf_addf(out, "  notes: %s\n", sbuf_str(&fr.notes));
 		sbuf_addch(out, '\n');
 		collect_frame_release(&fr);
 	}

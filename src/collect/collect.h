@@ -181,10 +181,10 @@ struct collect_frame {
 	 * frame; NaN where none of the node's L3 was read.  NULL when resctrl is off. */
 	double *rdt_node;
 	int n_rdt_nodes;
-	char rdt_why[640];              /* why the node values are NaN ("" when they are not) */
+	struct sbuf rdt_why;            /* why the node values are NaN ("" when they are not) */
 	struct collect_scaling *scaling; /* one per event input that is counted, heap */
 	size_t n_scaling;
-	char notes[2048];               /* what was not counted and why */
+	struct sbuf notes;              /* what was not counted and why: every VM and reason whole */
 	const char *residency;          /* where vCPUs ran per node: "exact" (switches traced),
 					   "sampled" (once per frame), "unused"; NULL unknown */
 	/* The whole host, in a whole-run frame (cview_frame(total)); else unknown: */

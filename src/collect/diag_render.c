@@ -398,9 +398,9 @@ void diag_render_text(const struct dview *dv, const char *head, struct sbuf *out
 			sbuf_addch(out, '\n');
 		}
 	}
-	if (fr->notes[0]) {
+	if (fr->notes.len) {
 		sbuf_addch(out, '\n');
-		sbuf_addtextf(out, "Notes: %s", fr->notes);
+		sbuf_addtextf(out, "Notes: %s", sbuf_str(&fr->notes));
 		sbuf_addch(out, '\n');
 	}
 	/* the head, names and reasons: no escape sequence reaches a terminal */
@@ -451,7 +451,7 @@ void diag_render_json(const struct dview *dv, struct sbuf *out)
 			jw_kstr(&w, m->inputs[i].name, why);
 	}
 	jw_obj_end(&w);
-	jw_kstr(&w, "notes", dv->fr->notes);
+	jw_kstr(&w, "notes", sbuf_str(&dv->fr->notes));
 	if (dv->ci) {
 		jw_key(&w, "cost_intervals");
 		cost_ci_json(dv->ci, &w);
@@ -667,7 +667,7 @@ int dview_from_json(struct dview_json *dj, const struct jv *doc, struct vp_err *
 	}
 
 	dj->fr.duration = jv_num(doc, "duration_s");
-	snprintf(dj->fr.notes, sizeof(dj->fr.notes), "%s", jv_str(doc, "notes") ? jv_str(doc, "notes") : "");
+	sbuf_set(&dj->fr.notes, jv_str(doc, "notes") ? jv_str(doc, "notes") : "");
 	dj->dv.m = &dj->m;
 	dj->dv.av = &dj->av;
 	dj->dv.input_reason = dj->no_reason;
@@ -700,6 +700,7 @@ void dview_json_release(struct dview_json *dj)
 	free(dj->r.b);
 	free(dj->r.a);
 	free(dj->fr.rows);
+	sbuf_release(&dj->fr.notes);
 	cost_ci_release(&dj->ci);
 	memset(dj, 0, sizeof(*dj));
 }

@@ -469,6 +469,8 @@ void collect_frame_release(struct collect_frame *f)
 	for (i = 0; i < f->n_scaling; i++)
 		free(f->scaling[i].event);
 	free(f->scaling);
+	sbuf_release(&f->rdt_why);
+	sbuf_release(&f->notes);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -723,7 +725,7 @@ void frame_diag_input(const struct model *m, const bool *factor_ok, const struct
 			n->rdt_mbm_gbs = f->duration > 0 ? f->rdt_node[3 * i + 1] / f->duration / 1e9 : NAN;
 			n->rdt_mbm_local_gbs = f->duration > 0 ?
 					       f->rdt_node[3 * i + 2] / f->duration / 1e9 : NAN;
-			n->rdt_why = f->rdt_why[0] ? f->rdt_why :
+			n->rdt_why = f->rdt_why.len ? sbuf_str(&f->rdt_why) :
 				     isnan(n->rdt_llc_bytes) && isnan(n->rdt_mbm_gbs) ?
 				     "no L3 monitoring domain of this node alone (its L3 spans nodes, or "
 				     "the cache id is unknown): the VMs' values hold it" :

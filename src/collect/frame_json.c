@@ -193,7 +193,7 @@ void frame_json_write(struct jw *w, const struct frame_meta *meta, const struct 
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
-	jw_kstr(w, "notes", f->notes[0] ? f->notes : NULL);
+	jw_kstr(w, "notes", f->notes.len ? sbuf_str(&f->notes) : NULL);
 	jw_obj_end(w);
 	for (k = 0; k < FACTOR_N; k++)
 		sbuf_release(&off[k]);

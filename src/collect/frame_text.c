@@ -317,7 +317,7 @@ int frame_from_json(const struct jv *v, struct collect_frame *f, bool unavailabl
 	f->duration = jv_num(v, "duration");
 	f->t_ns = isfinite(jv_num(v, "time")) ? (uint64_t)(jv_num(v, "time") * 1e9) : 0;
 	f->cpu_mhz = NAN;
-	snprintf(f->notes, sizeof(f->notes), "%s", jv_str(v, "notes") ? jv_str(v, "notes") : "");
+	sbuf_set(&f->notes, jv_str(v, "notes") ? jv_str(v, "notes") : "");
 	f->rows = xcalloc(rows->n ? rows->n : 1, sizeof(*f->rows));
 	for (i = 0; i < rows->n; i++) {
 		const struct jv *o = &rows->items[i];

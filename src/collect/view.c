@@ -101,7 +101,7 @@ struct cview {
 	struct strmap t_by_tid;     /* "tid" -> index into t */
 	double mhz;                 /* from /proc/cpuinfo, NaN unknown */
 	uint64_t start_ns, prev_ns;
-	char notes[1024];
+	struct sbuf notes;          /* what this view cannot count and why, whole */
 };
 
 static enum ent_source ent_source_of(const struct model_input *in)
@@ -227,15 +227,25 @@ static double read_mhz(const char *root)
 static void note(struct cview *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(struct cview *c, const char *fmt, ...)
 {
-	size_t len = strlen(c->notes);
 	va_list ap;
 
-	if (len + 3 >= sizeof(c->notes))
-		return;
-	if (len)
-		c->notes[len++] = ';', c->notes[len++] = ' ', c->notes[len] = '\0';
+	if (c->notes.len)
+		sbuf_addstr(&c->notes, "; ");
 	va_start(ap, fmt);
-	vsnprintf(c->notes + len, sizeof(c->notes) - len, fmt, ap);
+	sbuf_vaddf(&c->notes, fmt, ap);
+	va_end(ap);
+}
+
+/* fmt appended to notes, after "; " when notes holds one already. */
+static void notes_add(struct sbuf *notes, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void notes_add(struct sbuf *notes, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (notes->len)
+		sbuf_addstr(notes, "; ");
+	va_start(ap, fmt);
+	sbuf_vaddf(notes, fmt, ap);
 	va_end(ap);
 }
 
@@ -786,6 +796,7 @@ void cview_free(struct cview *c)
 	if (!c)
 		return;
 	cost_solo_free(c->solo);
+	sbuf_release(&c->notes);
 	free(c->psr_dom);
 	free(c->psr_bytes);
 	if (c->have_llc_cs)
@@ -1011,15 +1022,10 @@ static void machine_sources(struct cview *c, bool total, double *cur)
 }
 
 /* "resctrl: VM 'NAME': why" into a frame's notes. */
-static void note_vm(char *buf, size_t size, const struct hv_vm *vm, const char *why)
+static void note_vm(struct sbuf *buf, const struct hv_vm *vm, const char *why)
 {
-	size_t len = strlen(buf);
-
-	if (len + 3 >= size)
-		return;
-	snprintf(buf + len, size - len, "%s%s '%s': %s", len ? "; " : "",
-		 vm->adapter == HVA_XEN ? "Xen PSR of domain" : "resctrl: VM",
-		 vm->name ? vm->name : "?", why);
+	notes_add(buf, "%s '%s': %s", vm->adapter == HVA_XEN ? "Xen PSR of domain" : "resctrl: VM",
+		  vm->name ? vm->name : "?", why);
 }
 
 /* Busy CPU seconds of each node (topology order) between two /proc/stat reads. */
@@ -1499,7 +1505,7 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 		const bool *nsplit, struct collect_frame *f, struct vp_err *err)
 {
 	const struct model *m = c->o.model;
-	char rdt_notes[1024] = "", gone_notes[512] = "", psr_notes[1024] = "";
+	struct sbuf rdt_notes = SBUF_INIT, gone_notes = SBUF_INIT, psr_notes = SBUF_INIT;
 	bool any_rdt = false, any_psr = false;
 	uint64_t now;
 	double *mw, *share = NULL, *home = NULL, *xap = NULL, *imc_nc = NULL;
@@ -1519,15 +1525,13 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	n_live = c->vms.n;
 	for (i = total ? 0 : c->gone_shown; i < c->gone.n; i++) {
 		const struct hv_vm *g = &c->gone.vms[i];
-		size_t len = strlen(gone_notes);
 
 		if (find_vm(&c->vms, g))
 			continue;
 		VP_GROW(c->vms.vms, c->vms.cap, c->vms.n + 1);
 		c->vms.vms[c->vms.n++] = *g;
-		snprintf(gone_notes + len, sizeof(gone_notes) - len, "%s%s '%s' (pid %d)",
-			 len ? ", " : "", g->adapter == HVA_NATIVE ? "process" : "VM",
-			 g->name ? g->name : "?", g->pid);
+		sbuf_addf(&gone_notes, "%s%s '%s' (pid %d)", gone_notes.len ? ", " : "",
+			  g->adapter == HVA_NATIVE ? "process" : "VM", g->name ? g->name : "?", g->pid);
 	}
 	if (!total)
 		c->gone_shown = c->gone.n;
@@ -1551,11 +1555,10 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 		for (k = 0; k < 3 * (size_t)f->n_rdt_nodes; k++)
 			f->rdt_node[k] = NAN;
 		if (!c->meter || resctrl_vms_unavailable(c->rdt))
-			snprintf(f->rdt_why, sizeof(f->rdt_why), "%s",
-				 resctrl_vms_unavailable(c->rdt) ? resctrl_vms_unavailable(c->rdt) :
-				 "resctrl is not in use");
+			sbuf_set(&f->rdt_why, resctrl_vms_unavailable(c->rdt) ?
+				 resctrl_vms_unavailable(c->rdt) : "resctrl is not in use");
 		else if (!c->vms.n)
-			snprintf(f->rdt_why, sizeof(f->rdt_why), "no VM is monitored");
+			sbuf_set(&f->rdt_why, "no VM is monitored");
 	}
 
 	for (i = 0; i < c->vms.n; i++) {
@@ -1577,12 +1580,12 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 			psr_values(c, vm, total, f->duration, (double)(now - c->prev_ns) / 1e9, rdt,
 				   pwhy, sizeof(pwhy));
 			if (pwhy[0])
-				note_vm(psr_notes, sizeof(psr_notes), vm, pwhy);
+				note_vm(&psr_notes, vm, pwhy);
 			else
 				any_psr = true;
 		} else if (c->meter) {
 			if (resctrl_meter_read(c->meter, vm, total, &rv) || rv.why[0])
-				note_vm(rdt_notes, sizeof(rdt_notes), vm, rv.why);
+				note_vm(&rdt_notes, vm, rv.why);
 			rdt[0] = rv.llc_occupancy;
 			rdt[1] = rv.mbm_total;
 			rdt[2] = rv.mbm_local;
@@ -1590,9 +1593,9 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 				resctrl_values_add_nodes(&rv, f->rdt_node, f->n_rdt_nodes);
 				if (!isnan(rv.llc_occupancy) || !isnan(rv.mbm_total))
 					any_rdt = true;
-				else if (!f->rdt_why[0])
-					snprintf(f->rdt_why, sizeof(f->rdt_why), "VM '%s': %s",
-						 vm->name ? vm->name : "?", rv.why[0] ? rv.why : "no values yet");
+				else if (!f->rdt_why.len)
+					sbuf_setf(&f->rdt_why, "VM '%s': %s", vm->name ? vm->name : "?",
+						  rv.why[0] ? rv.why : "no values yet");
 			}
 			resctrl_values_release(&rv);
 		}
@@ -1717,7 +1720,7 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 	free(home);
 	free(xap);
 	if (any_rdt)
-		f->rdt_why[0] = '\0'; /* the nodes whose values are NaN say why themselves */
+		sbuf_reset(&f->rdt_why); /* the nodes whose values are NaN say why themselves */
 	node_rows(c, ncounts, nsplit, f);
 	free(imc_nc);
 	free(imc_split);
@@ -1738,42 +1741,40 @@ int cview_frame(struct cview *c, bool total, const double *counts, const double 
 		c->t[i].fresh = false;
 	f->residency = !(wants_trace(c) || counts_nodes(c)) ? "unused" :
 		       c->trace ? "exact" : "sampled";
-	snprintf(f->notes, sizeof(f->notes), "%s%s%s%s%s", c->notes,
-		 c->notes[0] && c->vms.notes[0] ? "; " : "", c->vms.notes,
-		 (c->notes[0] || c->vms.notes[0]) && rdt_notes[0] ? "; " : "", rdt_notes);
+	sbuf_reset(&f->notes);
+	if (c->notes.len)
+		notes_add(&f->notes, "%s", sbuf_str(&c->notes));
+	if (c->vms.notes[0])
+		notes_add(&f->notes, "%s", c->vms.notes);
+	if (rdt_notes.len)
+		notes_add(&f->notes, "%s", sbuf_str(&rdt_notes));
 	if (c->o.xen_psr) {
-		size_t len = strlen(f->notes);
-
 		/* how the resctrl.* inputs of Xen domains are known, or why they are not */
 		if (any_psr)
-			snprintf(f->notes + len, sizeof(f->notes) - len, "%sXen PSR: LLC occupancy and "
-				 "memory bandwidth measured by Xen (Intel CMT/MBM, xl psr-cmt-show) per "
-				 "domain, not per vCPU (a vCPU row has its domain's values); the "
-				 "bandwidth is xl's 10 ms sample at each update x the interval, not "
-				 "the interval's average%s%s", len ? "; " : "",
-				 psr_notes[0] ? "; " : "", psr_notes);
-		else if (psr_notes[0])
-			snprintf(f->notes + len, sizeof(f->notes) - len, "%s%s", len ? "; " : "",
-				 psr_notes);
+			notes_add(&f->notes, "Xen PSR: LLC occupancy and "
+				  "memory bandwidth measured by Xen (Intel CMT/MBM, xl psr-cmt-show) per "
+				  "domain, not per vCPU (a vCPU row has its domain's values); the "
+				  "bandwidth is xl's 10 ms sample at each update x the interval, not "
+				  "the interval's average%s%s", psr_notes.len ? "; " : "",
+				  sbuf_str(&psr_notes));
+		else if (psr_notes.len)
+			notes_add(&f->notes, "%s", sbuf_str(&psr_notes));
 	}
-	if (gone_notes[0]) {
-		size_t len = strlen(f->notes);
-
-		snprintf(f->notes + len, sizeof(f->notes) - len, "%s%s: %s", len ? "; " : "",
-			 total ? "exited during the run, counted until then"
-			       : "ended in this interval, counted until then", gone_notes);
-	}
+	if (gone_notes.len)
+		notes_add(&f->notes, "%s: %s", total ? "exited during the run, counted until then"
+			  : "ended in this interval, counted until then", sbuf_str(&gone_notes));
 	/* which VMs are paused, and how that is known: their rows are not rated */
 	for (i = 0; i < n_live; i++) {
 		const struct hv_vm *vm = &c->vms.vms[i];
-		size_t len = strlen(f->notes);
 
 		if (vm->paused == 1)
-			snprintf(f->notes + len, sizeof(f->notes) - len, "%sVM '%s' (%s %d) is "
-				 "paused, not rated: %s", len ? "; " : "", vm->name ? vm->name : "?",
-				 vm->adapter == HVA_XEN ? "domain" : "pid",
-				 vm->adapter == HVA_XEN ? vm->domid : vm->pid, vm->state_source);
+			notes_add(&f->notes, "VM '%s' (%s %d) is paused, not rated: %s",
+				  vm->name ? vm->name : "?", vm->adapter == HVA_XEN ? "domain" : "pid",
+				  vm->adapter == HVA_XEN ? vm->domid : vm->pid, vm->state_source);
 	}
+	sbuf_release(&rdt_notes);
+	sbuf_release(&gone_notes);
+	sbuf_release(&psr_notes);
 	c->vms.n = n_live; /* the borrowed ones stay c->gone's */
 	if (!total)
 		c->prev_ns = now;

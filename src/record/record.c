@@ -728,8 +728,8 @@ int rec_append(struct rec_writer *w, const struct collect_frame *f, struct vp_er
 	sqlite3_bind_int64(w->st_frame, 2, (sqlite3_int64)f->t_ns);
 	sqlite3_bind_double(w->st_frame, 3, f->duration);
 	bind_double(w->st_frame, 4, f->cpu_mhz);
-	sqlite3_bind_text(w->st_frame, 5, f->notes, -1, SQLITE_STATIC);
-	if ((ret = bind_text_id(w, w->st_frame, 6, f->rdt_node ? f->rdt_why : NULL, err)) ||
+	sqlite3_bind_text(w->st_frame, 5, sbuf_str(&f->notes), -1, SQLITE_STATIC);
+	if ((ret = bind_text_id(w, w->st_frame, 6, f->rdt_node ? sbuf_str(&f->rdt_why) : NULL, err)) ||
 	    (ret = step(w, w->st_frame, err)))
 		goto fail;
 	/* --resctrl's node sums: one row per node (NULL values: not measured) */
@@ -1543,7 +1543,7 @@ int rec_next_frame(struct recording *r, struct collect_frame *f, struct vp_err *
 	f->duration = sqlite3_column_double(st, 2);
 	f->cpu_mhz = col_double(st, 3);
 	notes = (const char *)sqlite3_column_text(st, 4);
-	snprintf(f->notes, sizeof(f->notes), "%s", notes ? notes : "");
+	sbuf_set(&f->notes, notes ? notes : "");
 	if ((ret = text_of(c, st, 5, &notes))) {
 		what = "its resctrl reason names no text";
 		goto fail;
@@ -1551,7 +1551,7 @@ int rec_next_frame(struct recording *r, struct collect_frame *f, struct vp_err *
 	if ((ret = fill_frame(r, f, n, &what)))
 		goto fail;
 	if (f->rdt_node)
-		snprintf(f->rdt_why, sizeof(f->rdt_why), "%s", notes ? notes : "");
+		sbuf_set(&f->rdt_why, notes ? notes : "");
 	if (!advance(c, CUR_FRAMES)) {
 		what = "reading frames";
 		ret = -1;
@@ -2109,10 +2109,10 @@ static void total_rdt_add(struct collect_frame *out, const struct collect_frame 
 			if (isfinite(v[k]))
 				o[k] = (isfinite(o[k]) ? o[k] : 0) + v[k];
 	}
-	snprintf(out->rdt_why, sizeof(out->rdt_why), "%s", fr->rdt_why);
+	sbuf_set(&out->rdt_why, sbuf_str(&fr->rdt_why));
 	for (i = 0; i < 3 * out->n_rdt_nodes; i++)
 		if (isfinite(out->rdt_node[i]))
-			out->rdt_why[0] = '\0'; /* the nodes whose values are NaN say why themselves */
+			sbuf_reset(&out->rdt_why); /* the nodes whose values are NaN say why themselves */
 }
 
 void rec_total_add(struct rec_total *t, const struct collect_frame *fr)

@@ -49,11 +49,39 @@ void top_count_rows_release(struct top_counting *c)
  * why counting is off (`vmmprof info` says what the model chosen here
  * would count).
  */
+/*
+ * The cells of the rows shown point at s->factor_why (top_cell.q.why); a
+ * reason set again may move, so those that pointed at old[f] point at the
+ * new text.
+ */
+static void repoint_whys(struct top_state *s, const char *const old[TOP_NFACTORS])
+{
+	size_t i;
+	int f;
+
+	for (f = 0; f < TOP_NFACTORS; f++) {
+		const char *now = sbuf_str(&s->factor_why[f]);
+
+		if (!old[f])
+			continue;
+		for (i = 0; i < s->n_vms; i++)
+			if (s->vms[i].factor[f].q.why == old[f])
+				s->vms[i].factor[f].q.why = now;
+		for (i = 0; i < s->n_vcpus; i++)
+			if (s->vcpus[i].factor[f].q.why == old[f])
+				s->vcpus[i].factor[f].q.why = now;
+	}
+}
+
 void top_count_describe(struct top_state *s, const struct model_avail *av)
 {
 	struct top_counting *c = &s->cnt;
 	struct sbuf st = SBUF_INIT, counted = SBUF_INIT, est = SBUF_INIT, na = SBUF_INIT;
+	const char *old[TOP_NFACTORS];
 	int f;
+
+	for (f = 0; f < TOP_NFACTORS; f++)
+		old[f] = s->factor_why[f].buf;  /* NULL: no cell points at it */
 
 	for (f = 0; f < TOP_NFACTORS; f++) {
 		const struct model_factor *mf = c->m && c->on ? &c->m->factors[f] : NULL;
@@ -62,7 +90,7 @@ void top_count_describe(struct top_state *s, const struct model_avail *av)
 		if (mf && av && av->factor_ok[f] && mf->quality != VQ_UNAVAILABLE) {
 			c->state[f] = TOP_F_COUNTED;
 			c->quality[f] = mf->quality;
-			sbuf_addf(&why, "model '%s' (%s): %s", c->model, vp_quality_name(mf->quality),
+			sbuf_addf(&why, "model '%s' (%s): %s", sbuf_str(&c->model), vp_quality_name(mf->quality),
 				  mf->desc ? mf->desc : "its score");
 			sbuf_addf(&counted, "%s%s (%s)", counted.len ? ", " : "", factor_name(f),
 				  vp_quality_name(mf->quality));
@@ -72,13 +100,13 @@ void top_count_describe(struct top_state *s, const struct model_avail *av)
 			/* av's reason first: on a Xen dom0 the collector adds what would
 			 * measure it there */
 			if (mf)
-				sbuf_addf(&why, "model '%s': %s", c->model,
+				sbuf_addf(&why, "model '%s': %s", sbuf_str(&c->model),
 					  av && av->factor_reason[f] ? av->factor_reason[f] :
 					  mf->quality == VQ_UNAVAILABLE && mf->reason ? mf->reason :
 					  "cannot compute it here");
 			else {
 				sbuf_addf(&why, "counters are off: %s ('vmmprof info' says what "
-					  "would count it here)", c->off);
+					  "would count it here)", sbuf_str(&c->off));
 				struct sbuf xen = SBUF_INIT;
 
 				if (platform_xen_factor_why(&s->plat, f, &xen))
@@ -90,17 +118,18 @@ void top_count_describe(struct top_state *s, const struct model_avail *av)
 			else
 				sbuf_addf(&na, "%s%s", na.len ? ", " : "", factor_name(f));
 		}
-		snprintf(s->factor_why[f], sizeof(s->factor_why[f]), "%s", sbuf_str(&why));
+		sbuf_set(&s->factor_why[f], sbuf_str(&why));
 		sbuf_release(&why);
 	}
 	if (c->on)
-		sbuf_addf(&st, "counters: model '%s' (%s)", c->model, c->model_why);
+		sbuf_addf(&st, "counters: model '%s' (%s)", sbuf_str(&c->model), sbuf_str(&c->model_why));
 	else
-		sbuf_addf(&st, "counters: off (%s)", c->off);
+		sbuf_addf(&st, "counters: off (%s)", sbuf_str(&c->off));
 	sbuf_addf(&st, "; counted: %s; estimated: %s; unavailable: %s",
 		  counted.len ? sbuf_str(&counted) : "none", est.len ? sbuf_str(&est) : "none",
 		  na.len ? sbuf_str(&na) : "none");
-	snprintf(c->status, sizeof(c->status), "%s", sbuf_str(&st));
+	sbuf_set(&c->status, sbuf_str(&st));
+	repoint_whys(s, old);
 	sbuf_release(&st);
 	sbuf_release(&counted);
 	sbuf_release(&est);
@@ -120,7 +149,7 @@ static void stop(struct top_counting *c)
 void top_count_off(struct top_state *s, const char *why)
 {
 	stop(&s->cnt);
-	snprintf(s->cnt.off, sizeof(s->cnt.off), "%s", why && why[0] ? why : "not asked for");
+	sbuf_set(&s->cnt.off, why && why[0] ? why : "not asked for");
 	top_count_describe(s, NULL);
 }
 
@@ -128,6 +157,10 @@ void top_count_release(struct top_state *s)
 {
 	stop(&s->cnt);
 	top_count_rows_release(&s->cnt);
+	sbuf_release(&s->cnt.model);
+	sbuf_release(&s->cnt.model_why);
+	sbuf_release(&s->cnt.off);
+	sbuf_release(&s->cnt.status);
 }
 
 /* Open the collector over every VM now, and note the vCPU threads it counts. */
@@ -178,9 +211,9 @@ int top_count_start(struct top_state *s, const struct model *m, const struct cal
 	stop(c);
 	c->m = m;
 	c->cal = cal;
-	snprintf(c->model, sizeof(c->model), "%s", m->name);
-	snprintf(c->model_why, sizeof(c->model_why), "%s", why ? why : "");
-	c->off[0] = '\0';
+	sbuf_set(&c->model, m->name);
+	sbuf_set(&c->model_why, why ? why : "");
+	sbuf_reset(&c->off);
 	ret = open_collector(s, err);
 	if (ret) {
 		struct sbuf off = SBUF_INIT;
@@ -273,7 +306,7 @@ static void fill(struct top_state *s, const struct model *m, const struct model_
 			cell->q.v = r->fv[k].score;
 			/* the row's own quality, as the frame JSON, report and /metrics say it */
 			cell->q.q = frame_factor_quality(m, f, r, k);
-			cell->q.why = s->factor_why[k];
+			cell->q.why = sbuf_str(&s->factor_why[k]);
 			cell->cost_pct = r->fv[k].cost_pct;
 			cell->cost_q = frame_cost_quality(m, f, r, k);
 			cell->sev = r->fv[k].sev;
@@ -329,7 +362,7 @@ static void fail(struct top_state *s, const char *what, const char *msg)
 {
 	struct sbuf off = SBUF_INIT;
 
-	sbuf_addf(&off, "model '%s': %s: %s", s->cnt.model, what, msg);
+	sbuf_addf(&off, "model '%s': %s: %s", sbuf_str(&s->cnt.model), what, msg);
 	top_count_off(s, sbuf_str(&off));
 	sbuf_release(&off);
 }
@@ -407,9 +440,9 @@ void top_replay_start(struct top_state *s, const struct model *m, const struct c
 	c->m = m;
 	c->cal = cal;
 	c->on = true;
-	snprintf(c->model, sizeof(c->model), "%s", m->name);
-	snprintf(c->model_why, sizeof(c->model_why), "%s", what);
-	c->off[0] = '\0';
+	sbuf_set(&c->model, m->name);
+	sbuf_set(&c->model_why, what);
+	sbuf_reset(&c->off);
 	top_count_describe(s, av);
 }
 
@@ -424,12 +457,7 @@ void top_replay_frame(struct top_state *s, const struct model_avail *av,
 	int n;
 
 	top_count_rows_release(&s->cnt);
-	free(s->nodes);
-	free(s->vms);
-	free(s->vcpus);
-	free(s->ended);
-	s->ended = NULL;
-	s->n_ended = 0;
+	top_rows_release(s);
 	s->samples++;
 	s->t_ns = f->t_ns;
 	s->interval_s = f->duration;
@@ -456,7 +484,7 @@ void top_replay_frame(struct top_state *s, const struct model_avail *av,
 
 			vm_of[i] = s->n_vms++;
 			v->ent = -1;
-			snprintf(v->name, sizeof(v->name), "%s", r->name ? r->name : "?");
+			sbuf_set(&v->name, r->name ? r->name : "?");
 			v->hypervisor = hv_adapter_name(r->adapter);
 			v->id = r->domid >= 0 ? r->domid : r->pid;
 			v->cpu_pct = NAN;
@@ -486,7 +514,7 @@ void top_replay_frame(struct top_state *s, const struct model_avail *av,
 			c->cpu_pct = NAN;
 			for (k = 0; k < VP_ARRAY_SIZE(c->node_run_s); k++)
 				c->node_run_s[k] = NAN;
-			snprintf(c->affinity, sizeof(c->affinity), "-");
+			sbuf_setf(&c->affinity, "-");
 			snprintf(c->residency, sizeof(c->residency), "%s",
 				 f->residency ? f->residency : "sampled");
 			if (c->vm < s->n_vms)
@@ -500,7 +528,7 @@ void top_replay_frame(struct top_state *s, const struct model_avail *av,
 		for (n = 0; n < TOP_NFACTORS; n++) {
 			cells[n].q.v = NAN;
 			cells[n].q.q = VQ_UNAVAILABLE;
-			cells[n].q.why = s->factor_why[n];
+			cells[n].q.why = sbuf_str(&s->factor_why[n]);
 			cells[n].cost_pct = NAN;
 			cells[n].cost_q = VQ_UNAVAILABLE;
 			cells[n].sev = SEV_NA;

@@ -83,15 +83,15 @@ int top_init(struct top_state *s, const char *root, struct vp_err *err)
 
 		if (!schedtrace_open(&s->trace, root, lt->online.ids, lt->online.n, &terr)) {
 			attrib_use_schedtrace(&s->attrib, s->trace, &s->plat.topo);
-			snprintf(s->residency, sizeof(s->residency),
+			sbuf_setf(&s->residency,
 				 "residency per node: exact, from context-switch records");
 		} else {
-			snprintf(s->residency, sizeof(s->residency),
+			sbuf_setf(&s->residency,
 				 "residency per node: sampled at each update (%s)", terr.msg);
 		}
 		/* dom0's context switches are dom0's vCPUs: Xen schedules the domains */
 		if (s->plat.topo.from_xen)
-			snprintf(s->residency, sizeof(s->residency),
+			sbuf_setf(&s->residency,
 				 "residency per node: sampled from xl vcpu-list at each update (a "
 				 "vCPU that moved inside an interval is charged to one node; exact "
 				 "with --xentrace)");
@@ -103,9 +103,20 @@ int top_init(struct top_state *s, const char *root, struct vp_err *err)
 	return 0;
 }
 
-static void free_rows(struct top_state *s)
+void top_rows_release(struct top_state *s)
 {
-	top_count_rows_release(&s->cnt);
+	size_t i;
+
+	for (i = 0; i < s->n_nodes; i++)
+		sbuf_release(&s->nodes[i].rdt.why);
+	for (i = 0; i < s->n_vms; i++) {
+		sbuf_release(&s->vms[i].name);
+		sbuf_release(&s->vms[i].rdt.why);
+	}
+	for (i = 0; i < s->n_vcpus; i++)
+		sbuf_release(&s->vcpus[i].affinity);
+	for (i = 0; i < s->n_ended; i++)
+		sbuf_release(&s->ended[i].name);
 	free(s->nodes);
 	free(s->vms);
 	free(s->vcpus);
@@ -115,6 +126,12 @@ static void free_rows(struct top_state *s)
 	s->vcpus = NULL;
 	s->ended = NULL;
 	s->n_nodes = s->n_vms = s->n_vcpus = s->n_ended = 0;
+}
+
+static void free_rows(struct top_state *s)
+{
+	top_count_rows_release(&s->cnt);
+	top_rows_release(s);
 }
 
 void top_resctrl_start(struct top_state *s, int owner)
@@ -133,6 +150,8 @@ void top_resctrl_share(struct top_state *s, struct resctrl_vms *set)
 
 void top_release(struct top_state *s)
 {
+	int f;
+
 	free_rows(s);
 	top_count_release(s);
 	hv_cache_free(s->cache); /* after the collector that shares it */
@@ -145,6 +164,10 @@ void top_release(struct top_state *s)
 	attrib_release(&s->attrib);
 	schedtrace_free(s->trace);
 	platform_release(&s->plat);
+	for (f = 0; f < TOP_NFACTORS; f++)
+		sbuf_release(&s->factor_why[f]);
+	sbuf_release(&s->notes);
+	sbuf_release(&s->residency);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -277,7 +300,7 @@ static void factors(struct top_state *s, struct top_cell *f, struct qval localit
 	for (i = 0; i < TOP_NFACTORS; i++) {
 		f[i].q.v = NAN;
 		f[i].q.q = VQ_UNAVAILABLE;
-		f[i].q.why = s->factor_why[i];
+		f[i].q.why = sbuf_str(&s->factor_why[i]);
 		f[i].cost_pct = NAN;
 		f[i].cost_q = VQ_UNAVAILABLE;
 		f[i].sev = SEV_NA;
@@ -296,13 +319,13 @@ struct rdt_acc {
 	double *v;                      /* 3 per node: llc bytes, mbm bytes, mbm_local bytes; NaN none */
 	int n_nodes;
 	bool any_vm;                    /* some VM had a value (summed over its domains) */
-	char why[800];                  /* the first VM's reason, when none had values */
+	struct sbuf why;                /* the first VM's reason, when none had values */
 };
 
 static void rdt_none(struct top_rdt *r, const char *why)
 {
 	r->llc_bytes = r->mbm_bps = r->mbm_local_bps = NAN;
-	snprintf(r->why, sizeof(r->why), "%s", why);
+	sbuf_set(&r->why, why);
 }
 
 /* Bytes over the interval as bytes/s; NaN on the first sample. */
@@ -321,13 +344,14 @@ static void rdt_vm(struct top_state *s, const struct hv_vm *vm, struct top_vm *r
 		r->rdt.llc_bytes = vm->psr_llc_bytes;
 		r->rdt.mbm_bps = vm->psr_mbm_bps;
 		r->rdt.mbm_local_bps = vm->psr_mbm_local_bps;
-		snprintf(r->rdt.why, sizeof(r->rdt.why), "%s",
+		sbuf_setf(&r->rdt.why, "%s",
 			 isnan(vm->psr_llc_bytes) || isnan(vm->psr_mbm_bps) ?
 			 (vm->psr_reason ? vm->psr_reason : "not read") : "");
 		if (!isnan(vm->psr_llc_bytes) || !isnan(vm->psr_mbm_bps))
 			acc->any_vm = true;
-		else if (!acc->why[0])
-			snprintf(acc->why, sizeof(acc->why), "domain '%s': %s", r->name, r->rdt.why);
+		else if (!acc->why.len)
+			sbuf_setf(&acc->why, "domain '%s': %s", sbuf_str(&r->name),
+				  sbuf_str(&r->rdt.why));
 		if ((r->factor[FACTOR_LLC].src == TOP_SRC_NONE ||
 		     r->factor[FACTOR_LLC].src == TOP_SRC_XEN_PSR) && !isnan(vm->psr_llc_bytes)) {
 			r->factor[FACTOR_LLC].q.v = vm->psr_llc_bytes;
@@ -348,20 +372,20 @@ static void rdt_vm(struct top_state *s, const struct hv_vm *vm, struct top_vm *r
 	r->rdt.mbm_bps = per_s(s, rv.mbm_total);
 	r->rdt.mbm_local_bps = per_s(s, rv.mbm_local);
 	if (rv.why[0])
-		snprintf(r->rdt.why, sizeof(r->rdt.why), "%s", rv.why);
+		sbuf_set(&r->rdt.why, rv.why);
 	else if (!(s->interval_s > 0))
-		snprintf(r->rdt.why, sizeof(r->rdt.why), "memory traffic is a rate: it needs two samples");
+		sbuf_setf(&r->rdt.why, "memory traffic is a rate: it needs two samples");
 	else if (isnan(r->rdt.mbm_bps) && resctrl_vms_event_missing(s->rdt, RCE_MBM_TOTAL))
-		snprintf(r->rdt.why, sizeof(r->rdt.why), "%s",
+		sbuf_setf(&r->rdt.why, "%s",
 			 resctrl_vms_event_missing(s->rdt, RCE_MBM_TOTAL));
 	else if (isnan(r->rdt.llc_bytes) && resctrl_vms_event_missing(s->rdt, RCE_LLC_OCCUPANCY))
-		snprintf(r->rdt.why, sizeof(r->rdt.why), "%s",
+		sbuf_setf(&r->rdt.why, "%s",
 			 resctrl_vms_event_missing(s->rdt, RCE_LLC_OCCUPANCY));
 	if (!isnan(rv.llc_occupancy) || !isnan(rv.mbm_total))
 		acc->any_vm = true;
-	else if (!acc->why[0])
-		snprintf(acc->why, sizeof(acc->why), "VM '%s': %s", r->name,
-			 r->rdt.why[0] ? r->rdt.why : "no values yet");
+	else if (!acc->why.len)
+		sbuf_setf(&acc->why, "VM '%s': %s", sbuf_str(&r->name),
+			 r->rdt.why.len ? sbuf_str(&r->rdt.why) : "no values yet");
 	resctrl_values_add_nodes(&rv, acc->v, acc->n_nodes);
 	/* without a model that counts LLC, the LLC column is the group's occupancy (ours
 	 * rather than a group named after the VM: that one may not hold its threads) */
@@ -387,7 +411,8 @@ static void rdt_nodes(struct top_state *s, const struct rdt_acc *acc)
 		if (s->xen_psr) {
 			/* xl prints per socket; a node is not a socket, and vmmprof does not map them */
 			rdt_none(r, acc->any_vm ? "Xen PSR is per domain (xl psr-cmt-show prints per "
-				 "socket, which is not a node): the domains' rows hold it" : acc->why);
+				 "socket, which is not a node): the domains' rows hold it" :
+				 sbuf_str(&acc->why));
 			continue;
 		}
 		if (!s->rdt_meter) {
@@ -401,18 +426,18 @@ static void rdt_nodes(struct top_state *s, const struct rdt_acc *acc)
 		r->llc_bytes = acc->v[3 * k];
 		r->mbm_bps = per_s(s, acc->v[3 * k + 1]);
 		r->mbm_local_bps = per_s(s, acc->v[3 * k + 2]);
-		r->why[0] = '\0';
+		sbuf_reset(&r->why);
 		if (!s->n_vms)
-			snprintf(r->why, sizeof(r->why), "no VM is monitored");
+			sbuf_setf(&r->why, "no VM is monitored");
 		else if (!acc->any_vm)
-			snprintf(r->why, sizeof(r->why), "%s", acc->why);
+			sbuf_set(&r->why, sbuf_str(&acc->why));
 		else if (isnan(r->llc_bytes) && isnan(acc->v[3 * k + 1]))
-			snprintf(r->why, sizeof(r->why), "no L3 monitoring domain of this node alone "
+			sbuf_setf(&r->why, "no L3 monitoring domain of this node alone "
 				 "(its L3 spans nodes, or the cache id is unknown): the VMs' values hold it");
 		else if (!(s->interval_s > 0))
-			snprintf(r->why, sizeof(r->why), "memory traffic is a rate: it needs two samples");
+			sbuf_setf(&r->why, "memory traffic is a rate: it needs two samples");
 		else if (isnan(r->mbm_bps))
-			snprintf(r->why, sizeof(r->why), "%s", RDT_NO_MBM);
+			sbuf_set(&r->why, RDT_NO_MBM);
 	}
 }
 
@@ -428,7 +453,7 @@ static void add_vm_row(struct top_state *s, const struct hv_vm *vm, int e, struc
 	r = &s->vms[s->n_vms++]; /* room made by top_sample() */
 	memset(r, 0, sizeof(*r));
 	r->ent = e;
-	snprintf(r->name, sizeof(r->name), "%s", vm->name ? vm->name : "?");
+	sbuf_set(&r->name, vm->name ? vm->name : "?");
 	r->hypervisor = hv_adapter_name(vm->adapter);
 	r->id = vm->adapter == HVA_XEN ? vm->domid : vm->pid;
 	r->n_vcpus = vm->n_vcpus;
@@ -493,7 +518,7 @@ static void add_vcpu_rows(struct top_state *s, const struct hv_vm *vm, size_t vm
 			cpulist_format(&c->affinity, &sb);
 		else
 			sbuf_addstr(&sb, "-");
-		snprintf(r->affinity, sizeof(r->affinity), "%s", sbuf_str(&sb));
+		sbuf_set(&r->affinity, sbuf_str(&sb));
 		sbuf_release(&sb);
 		r->cpu_pct = isnan(s->attrib.ents[e].interval_run_s) || !(s->interval_s > 0) ? NAN :
 			     100.0 * s->attrib.ents[e].interval_run_s / s->interval_s;
@@ -543,7 +568,7 @@ int top_sample(struct top_state *s, struct vp_err *err)
 	struct hv_vm_list l = { 0 };
 	struct hv_ctx ctx = { s->root, &s->plat, NULL, s->xen_numa };
 	char xres[400];
-	struct rdt_acc acc = { NULL, 0, false, "" };
+	struct rdt_acc acc = { NULL, 0, false, SBUF_INIT };
 	struct node_stat *ns = NULL;
 	struct cpustat cs = { 0 };
 	size_t n_ns = 0, i;
@@ -572,7 +597,7 @@ int top_sample(struct top_state *s, struct vp_err *err)
 	{
 		const char *res = xres[0] ? xres : s->trace && schedtrace_lost(s->trace) ?
 			"residency per node: context-switch records were lost, residency is approximate" :
-			s->residency;
+			sbuf_str(&s->residency);
 		struct sbuf nb = SBUF_INIT;
 
 		sbuf_addf(&nb, "%s%s%s", l.notes, l.notes[0] ? "; " : "", res);
@@ -585,7 +610,7 @@ int top_sample(struct top_state *s, struct vp_err *err)
 			sbuf_addstr(&nb, "; nodes are Xen's (xl info -n): their page rates are n/a "
 				    "(dom0's numastat counts dom0's pages), load is the domains' vCPU "
 				    "time on the node's pCPUs (xl vcpu-list)");
-		snprintf(s->notes, sizeof(s->notes), "%s", sbuf_str(&nb));
+		sbuf_set(&s->notes, sbuf_str(&nb));
 		sbuf_release(&nb);
 	}
 	if (node_stat_read_all(s->root, &ns, &n_ns, NULL))
@@ -625,8 +650,9 @@ int top_sample(struct top_state *s, struct vp_err *err)
 			continue;
 		s->ended = xrealloc(s->ended, (s->n_ended + 1) * sizeof(*s->ended));
 		r = &s->ended[s->n_ended++];
+		memset(r, 0, sizeof(*r));
 		snprintf(r->kind, sizeof(r->kind), "%s", ent_kind_name(e->kind));
-		snprintf(r->name, sizeof(r->name), "%s%s%s",
+		sbuf_setf(&r->name, "%s%s%s",
 			 e->kind == ENT_VCPU && e->parent >= 0 ? s->attrib.ents[e->parent].name : "",
 			 e->kind == ENT_VCPU ? " " : "", e->name);
 		r->id = e->id;
@@ -644,6 +670,7 @@ int top_sample(struct top_state *s, struct vp_err *err)
 	s->samples++;
 out:
 	free(acc.v);
+	sbuf_release(&acc.why);
 	free(ns);
 	cpustat_release(&cs);
 	hv_vm_list_release(&l);
@@ -674,7 +701,7 @@ static int cmp_vm(const void *pa, const void *pb, void *arg)
 		c = cmp_desc(a->cpu_pct, b->cpu_pct);
 	else if (k == TOP_SORT_MEM)
 		c = cmp_desc(a->mem, b->mem);
-	return c ? c : strcmp(a->name, b->name);
+	return c ? c : strcmp(sbuf_str(&a->name), sbuf_str(&b->name));
 }
 
 /* vCPUs: by the key, then in their VM's order and by index. */

@@ -65,7 +65,7 @@ struct top_rdt {
 	double llc_bytes;               /* LLC occupancy now (llc_occupancy) */
 	double mbm_bps;                 /* memory traffic, bytes/s over the interval (mbm_total_bytes) */
 	double mbm_local_bps;           /* of it, to the local node (mbm_local_bytes) */
-	char why[640];                  /* why a value is n/a; "" when none is */
+	struct sbuf why;                /* why a value is n/a; "" when none is */
 };
 
 struct top_node {
@@ -82,16 +82,17 @@ struct top_vcpu {
 	size_t vm;                      /* index into rows of VMs */
 	int ent;                        /* attribution entity */
 	int index, tid, cpu, node;
-	char affinity[64];
+	struct sbuf affinity;           /* the CPUs it may run on, a CPU list (any length) */
 	double cpu_pct;                 /* % of one CPU in the interval; NaN on the first */
 	double node_run_s[8];           /* run time per node (first 8) in the interval; NaN unknown */
-	char residency[24];             /* "xentrace", "context switches" (exact), "sampled" */
+	char residency[24];             /* "xentrace", "context switches" (exact), "sampled":
+					   topdata.c's words, or one a daemon sends, cut to 23 bytes */
 	struct top_cell factor[TOP_NFACTORS];
 };
 
 struct top_vm {
 	int ent;
-	char name[96];
+	struct sbuf name;               /* the VM's name, whole */
 	const char *hypervisor;         /* adapter name */
 	int id;                         /* pid or domid */
 	size_t n_vcpus;
@@ -104,8 +105,8 @@ struct top_vm {
 };
 
 struct top_ended {                  /* an entity whose series ended in this interval */
-	char kind[8];
-	char name[96];
+	char kind[8];                   /* "vm", "vcpu", "process": topdata.c's words */
+	struct sbuf name;
 	int id;
 	uint64_t ended_ns;
 };
@@ -119,9 +120,9 @@ struct top_ended {                  /* an entity whose series ended in this inte
  */
 struct top_counting {
 	bool on;                        /* a collector is open */
-	char model[64];                 /* the model's name; "" none */
-	char model_why[256];            /* how it was chosen */
-	char off[1024];                 /* why counters are off ("" when on) */
+	struct sbuf model;              /* the model's name; "" none */
+	struct sbuf model_why;          /* how it was chosen */
+	struct sbuf off;                /* why counters are off ("" when on) */
 	enum top_fstate state[TOP_NFACTORS];
 	enum vp_quality quality[TOP_NFACTORS]; /* the model's label for counted factors */
 	const struct model *m;          /* the caller's; NULL when none */
@@ -133,7 +134,7 @@ struct top_counting {
 					   (the collector adds them; it is not reopened) */
 	char **whys;                    /* per-row reasons of the last sample (interned), heap */
 	size_t n_whys;
-	char status[640];               /* one line: model, counted / estimated / unavailable */
+	struct sbuf status;             /* one line: model, counted / estimated / unavailable */
 };
 
 struct top_state {
@@ -145,7 +146,7 @@ struct top_state {
 	struct cpustat cs_prev;
 	uint64_t prev_ns;
 	unsigned long samples;
-	char factor_why[TOP_NFACTORS][1280]; /* how top gets each factor, or why it cannot (a Xen dom0 adds what would enable it) */
+	struct sbuf factor_why[TOP_NFACTORS]; /* how top gets each factor, or why it cannot (a Xen dom0 adds what would enable it) */
 
 	/* the rows of the last sample */
 	uint64_t t_ns;
@@ -158,7 +159,7 @@ struct top_state {
 	size_t n_vcpus;
 	struct top_ended *ended;
 	size_t n_ended;
-	char notes[1024];
+	struct sbuf notes;
 
 	struct schedtrace *trace;       /* exact residency; NULL: sampled */
 	struct hv_cache *cache;         /* what the scans keep between samples (hv.h), shared
@@ -173,7 +174,7 @@ struct top_state {
 					   model's IMC inputs from PCI config space, per node */
 	const char *const *vm_names;    /* only these VMs (set after top_init, caller's); none: all */
 	size_t n_vm_names;
-	char residency[192];            /* how residency is known, and why not exactly */
+	struct sbuf residency;          /* how residency is known, and why not exactly */
 
 	/* counting (topcount.c): a collector view over the VMs shown, when a model is given */
 	struct top_counting cnt;
@@ -190,6 +191,8 @@ struct top_state {
  * Counting is off until top_count_start().
  */
 int top_init(struct top_state *s, const char *root, struct vp_err *err);
+/* Free the rows of the last sample (their names and reasons too) and empty them. */
+void top_rows_release(struct top_state *s);
 
 /*
  * Count with model m (and cal, may be NULL; both kept by pointer: the caller

@@ -34,12 +34,12 @@ static void rdt_legend(const struct top_state *s, struct sbuf *out)
 			 "of it local) of each VM's monitoring group; a node row sums the VMs' groups "
 			 "on the node's L3 domain\n");
 	for (i = 0; i < s->n_nodes; i++)
-		if (s->nodes[i].rdt.why[0])
-			sbuf_addf(out, "resctrl n/a: node %d: %s\n", s->nodes[i].node, s->nodes[i].rdt.why);
+		if (s->nodes[i].rdt.why.len)
+			sbuf_addf(out, "resctrl n/a: node %d: %s\n", s->nodes[i].node, sbuf_str(&s->nodes[i].rdt.why));
 	/* a VM name is one line of terminal text */
 	for (i = 0; i < s->n_vms; i++)
-		if (s->vms[i].rdt.why[0]) {
-			sbuf_addtextf(out, "resctrl n/a: VM '%s': %s", s->vms[i].name, s->vms[i].rdt.why);
+		if (s->vms[i].rdt.why.len) {
+			sbuf_addtextf(out, "resctrl n/a: VM '%s': %s", sbuf_str(&s->vms[i].name), sbuf_str(&s->vms[i].rdt.why));
 			sbuf_addch(out, '\n');
 		}
 }
@@ -107,7 +107,7 @@ static void text_vms(const struct top_state *s, struct sbuf *out)
 		const struct top_vm *v = &s->vms[i];
 
 		table_row(&t);
-		table_cell(&t, "%s", v->name);
+		table_cell(&t, "%s", sbuf_str(&v->name));
 		table_cell(&t, "%s", v->hypervisor);
 		table_cell(&t, "%d", v->id);
 		table_cell(&t, "%zu", v->n_vcpus);
@@ -145,12 +145,12 @@ static void text_vcpus(const struct top_state *s, struct sbuf *out)
 		const struct top_vcpu *c = &s->vcpus[i];
 
 		table_row(&t);
-		table_cell(&t, "%s", s->vms[c->vm].name);
+		table_cell(&t, "%s", sbuf_str(&s->vms[c->vm].name));
 		table_cell(&t, "%d", c->index);
 		table_cell(&t, c->tid > 0 ? "%d" : "-", c->tid);
 		table_cell(&t, c->cpu >= 0 ? "%d" : "-", c->cpu);
 		table_cell(&t, c->node >= 0 ? "%d" : "-", c->node);
-		table_cell(&t, "%s", c->affinity);
+		table_cell(&t, "%s", sbuf_str(&c->affinity));
 		top_fmt(b, sizeof(b), "%.1f", c->cpu_pct);
 		table_cell(&t, "%s", b);
 		for (f = 0; f < TOP_NFACTORS; f++) {
@@ -223,7 +223,7 @@ static void text_process_view(const struct top_state *s, struct sbuf *out)
 		top_proc_row(v, &p);
 		top_fmt(a, sizeof(a), "%.1f", v->cpu_pct);
 		top_fmt(c, sizeof(c), "%.1f", 100.0 * p.remote_frac);
-		sbuf_addf(out, "%7d %-10.10s %5s %5s", v->id, v->name, a, c);
+		sbuf_addf(out, "%7d %-10.10s %5s %5s", v->id, sbuf_str(&v->name), a, c);
 		short_factors(out, v->factor);
 	}
 	if (!s->n_vms)
@@ -292,42 +292,42 @@ static void text_foot(const struct top_state *s, struct sbuf *out)
 	size_t i;
 
 	for (i = 0; i < s->n_ended; i++) {
-		sbuf_addtextf(&t, "ended: %s %s (id %d)", s->ended[i].kind, s->ended[i].name,
+		sbuf_addtextf(&t, "ended: %s %s (id %d)", s->ended[i].kind, sbuf_str(&s->ended[i].name),
 			      s->ended[i].id);
 		sbuf_addch(&t, '\n');
 	}
 	sbuf_addch(&t, '\n');
-	if (s->cnt.status[0])
-		sbuf_addf(&t, "%s\n", s->cnt.status);
+	if (s->cnt.status.len)
+		sbuf_addf(&t, "%s\n", sbuf_str(&s->cnt.status));
 	/* footnote numbers: the n/a reasons shared by two factors or more */
 	for (f = 0; f < TOP_NFACTORS; f++) {
 		note[f] = 0;
 		if (s->cnt.state[f] == TOP_F_COUNTED || s->cnt.state[f] == TOP_F_ESTIMATED)
 			continue;
 		for (g = 0; g < f && !note[f]; g++)
-			if (note[g] && !strcmp(s->factor_why[g], s->factor_why[f]))
+			if (note[g] && !strcmp(sbuf_str(&s->factor_why[g]), sbuf_str(&s->factor_why[f])))
 				note[f] = note[g];
 		for (g = f + 1; g < TOP_NFACTORS && !note[f]; g++)
 			if (s->cnt.state[g] != TOP_F_COUNTED && s->cnt.state[g] != TOP_F_ESTIMATED &&
-			    !strcmp(s->factor_why[g], s->factor_why[f]))
+			    !strcmp(sbuf_str(&s->factor_why[g]), sbuf_str(&s->factor_why[f])))
 				note[f] = ++n_notes;
 	}
 	for (f = 0; f < TOP_NFACTORS; f++) {
 		if (s->cnt.state[f] == TOP_F_COUNTED)
-			sbuf_addf(&t, "%s counted: %s\n", top_factor_title(f), s->factor_why[f]);
+			sbuf_addf(&t, "%s counted: %s\n", top_factor_title(f), sbuf_str(&s->factor_why[f]));
 		else if (s->cnt.state[f] == TOP_F_ESTIMATED)
 			sbuf_addf(&t, "%s: expected remote-memory fraction; e = estimate from placement "
 				  "(run time per node x memory on other nodes); %s\n",
-				  top_factor_title(f), s->factor_why[f]);
+				  top_factor_title(f), sbuf_str(&s->factor_why[f]));
 		else if (note[f])
 			sbuf_addf(&t, "%s n/a: [%d]\n", top_factor_title(f), note[f]);
 		else
-			sbuf_addf(&t, "%s n/a: %s\n", top_factor_title(f), s->factor_why[f]);
+			sbuf_addf(&t, "%s n/a: %s\n", top_factor_title(f), sbuf_str(&s->factor_why[f]));
 	}
 	for (g = 1; g <= n_notes; g++)
 		for (f = 0; f < TOP_NFACTORS; f++)
 			if (note[f] == g) {
-				sbuf_addf(&t, "[%d] %s\n", g, s->factor_why[f]);
+				sbuf_addf(&t, "[%d] %s\n", g, sbuf_str(&s->factor_why[f]));
 				break;
 			}
 	for (f = 0; f < TOP_NFACTORS && s->cnt.state[f] != TOP_F_COUNTED; f++)
@@ -338,8 +338,8 @@ static void text_foot(const struct top_state *s, struct sbuf *out)
 				"), ! warning, !! critical\n");
 	if (s->rdt_on)
 		rdt_legend(s, &t);
-	if (s->notes[0]) {
-		sbuf_addtextf(&t, "note: %s", s->notes);
+	if (s->notes.len) {
+		sbuf_addtextf(&t, "note: %s", sbuf_str(&s->notes));
 		sbuf_addch(&t, '\n');
 	}
 	sbuf_addch(&t, '\n');
@@ -390,7 +390,7 @@ static void json_rdt(struct jw *w, const struct top_rdt *r)
 	jw_kdouble(w, "llc_occupancy_bytes", r->llc_bytes);
 	jw_kdouble(w, "mbm_total_bytes_per_s", r->mbm_bps);
 	jw_kdouble(w, "mbm_local_bytes_per_s", r->mbm_local_bps);
-	jw_kstr(w, "why", r->why[0] ? r->why : NULL);
+	jw_kstr(w, "why", r->why.len ? sbuf_str(&r->why) : NULL);
 	jw_obj_end(w);
 }
 
@@ -402,7 +402,7 @@ static void rdt_from_json(const struct jv *o, struct top_rdt *r)
 	r->llc_bytes = jv_num(x, "llc_occupancy_bytes");
 	r->mbm_bps = jv_num(x, "mbm_total_bytes_per_s");
 	r->mbm_local_bps = jv_num(x, "mbm_local_bytes_per_s");
-	snprintf(r->why, sizeof(r->why), "%s", why ? why : "");
+	sbuf_set(&r->why, why ? why : "");
 }
 
 static void json_factors(struct jw *w, const struct top_cell *c)
@@ -439,7 +439,7 @@ static void json_processes(struct jw *w, const struct top_state *s)
 		top_proc_row(&s->vms[i], &p);
 		jw_obj_begin(w);
 		jw_kint(w, "pid", p.vm->id);
-		jw_kstr(w, "name", p.vm->name);
+		jw_kstr(w, "name", sbuf_str(&p.vm->name));
 		jw_kstr(w, "hypervisor", p.vm->hypervisor);
 		jw_kdouble(w, "cpu_pct", p.vm->cpu_pct);
 		jw_kdouble(w, "mem_local_bytes", p.mem_local);
@@ -459,16 +459,16 @@ static void json_counters(struct jw *w, const struct top_counting *c)
 	jw_key(w, "counters");
 	jw_obj_begin(w);
 	jw_kbool(w, "on", c->on);
-	jw_kstr(w, "model", c->model[0] ? c->model : NULL);
-	jw_kstr(w, "model_why", c->model[0] ? c->model_why : NULL);
-	jw_kstr(w, "off_why", c->on ? NULL : c->off);
+	jw_kstr(w, "model", c->model.len ? sbuf_str(&c->model) : NULL);
+	jw_kstr(w, "model_why", c->model.len ? sbuf_str(&c->model_why) : NULL);
+	jw_kstr(w, "off_why", c->on ? NULL : sbuf_str(&c->off));
 	jw_kuint(w, "reopened", c->reopened);
 	jw_key(w, "factors");
 	jw_obj_begin(w);
 	for (f = 0; f < TOP_NFACTORS; f++)
 		jw_kstr(w, factor_name(f), top_fstate_name(c->state[f]));
 	jw_obj_end(w);
-	jw_kstr(w, "status", c->status);
+	jw_kstr(w, "status", sbuf_str(&c->status));
 	jw_obj_end(w);
 }
 
@@ -516,7 +516,7 @@ void top_render_json(const struct top_state *s, uint64_t start_ns, struct sbuf *
 		const struct top_vm *v = &s->vms[i];
 
 		jw_obj_begin(&w);
-		jw_kstr(&w, "name", v->name);
+		jw_kstr(&w, "name", sbuf_str(&v->name));
 		jw_kstr(&w, "hypervisor", v->hypervisor);
 		jw_kint(&w, "id", v->id);
 		jw_kuint(&w, "vcpus", v->n_vcpus);
@@ -540,12 +540,12 @@ void top_render_json(const struct top_state *s, uint64_t start_ns, struct sbuf *
 		const struct top_vcpu *c = &s->vcpus[i];
 
 		jw_obj_begin(&w);
-		jw_kstr(&w, "vm", s->vms[c->vm].name);
+		jw_kstr(&w, "vm", sbuf_str(&s->vms[c->vm].name));
 		jw_kint(&w, "vcpu", c->index);
 		jw_kint(&w, "tid", c->tid);
 		jw_kint(&w, "cpu", c->cpu);
 		jw_kint(&w, "node", c->node);
-		jw_kstr(&w, "affinity", c->affinity);
+		jw_kstr(&w, "affinity", sbuf_str(&c->affinity));
 		jw_kdouble(&w, "cpu_pct", c->cpu_pct);
 		if (c->residency[0]) {
 			/* exact (xentrace, context switches): measured; sampled: an estimate */
@@ -574,7 +574,7 @@ void top_render_json(const struct top_state *s, uint64_t start_ns, struct sbuf *
 	for (i = 0; i < s->n_ended; i++) {
 		jw_obj_begin(&w);
 		jw_kstr(&w, "kind", s->ended[i].kind);
-		jw_kstr(&w, "name", s->ended[i].name);
+		jw_kstr(&w, "name", sbuf_str(&s->ended[i].name));
 		jw_kint(&w, "id", s->ended[i].id);
 		jw_kdouble(&w, "t_s", (double)(s->ended[i].ended_ns - start_ns) / 1e9);
 		jw_obj_end(&w);
@@ -583,11 +583,11 @@ void top_render_json(const struct top_state *s, uint64_t start_ns, struct sbuf *
 	jw_key(&w, "factor_why");
 	jw_obj_begin(&w);
 	for (n = 0; n < TOP_NFACTORS; n++)
-		jw_kstr(&w, factor_name(n), s->factor_why[n]);
+		jw_kstr(&w, factor_name(n), sbuf_str(&s->factor_why[n]));
 	jw_obj_end(&w);
 	json_counters(&w, &s->cnt);
 	jw_kbool(&w, "resctrl", s->rdt_on);
-	jw_kstr(&w, "notes", s->notes);
+	jw_kstr(&w, "notes", sbuf_str(&s->notes));
 	jw_obj_end(&w);
 	sbuf_addch(out, '\n');
 }
@@ -610,7 +610,16 @@ static void jcopy(char *dst, size_t size, const struct jv *o, const char *key)
 {
 	const char *s = jv_str(o, key);
 
-	snprintf(dst, size, "%s", s ? s : "");
+	utf8_copy(dst, size, s ? s : "");
+}
+
+/* A string member as the whole text of an sbuf field ("" when absent). */
+static void jcopy_text(struct sbuf *dst, const struct jv *o, const char *key)
+{
+	const char *s = jv_str(o, key);
+
+	sbuf_reset(dst);
+	sbuf_addutf8(dst, s ? s : "");
 }
 
 /* The quality named name (vp_quality_lookup()); unavailable when absent or unknown. */
@@ -683,10 +692,10 @@ static void counters_from_json(struct top_counting *c, const struct jv *o)
 	int f;
 
 	c->on = on && on->type == JV_BOOL && on->b;
-	jcopy(c->model, sizeof(c->model), o, "model");
-	jcopy(c->model_why, sizeof(c->model_why), o, "model_why");
-	jcopy(c->off, sizeof(c->off), o, "off_why");
-	jcopy(c->status, sizeof(c->status), o, "status");
+	jcopy_text(&c->model, o, "model");
+	jcopy_text(&c->model_why, o, "model_why");
+	jcopy_text(&c->off, o, "off_why");
+	jcopy_text(&c->status, o, "status");
 	c->reopened = isfinite(jv_num(o, "reopened")) ? (unsigned long)jv_num(o, "reopened") : 0;
 	for (f = 0; f < TOP_NFACTORS; f++)
 		c->state[f] = fstate_of(jv_str(fs, factor_name(f)), f);
@@ -704,24 +713,16 @@ int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
 				  "and vcpus)");
 	/* NULL and 0 until filled: a sample refused half-way (a vCPU of no VM) leaves nothing
 	 * that top_release() would free twice (fuzz_top_json found the double free) */
-	free(s->nodes);
-	free(s->vms);
-	free(s->vcpus);
-	free(s->ended);
-	s->nodes = NULL;
-	s->vms = NULL;
-	s->vcpus = NULL;
-	s->ended = NULL;
-	s->n_nodes = s->n_vms = s->n_vcpus = s->n_ended = 0;
+	top_rows_release(s);
 	s->samples = (unsigned long)jv_num(v, "sample");
 	s->interval_s = jv_num(v, "interval_s");
 	s->t_ns = isfinite(jv_num(v, "t_s")) ? (uint64_t)(jv_num(v, "t_s") * 1e9) : 0;
-	jcopy(s->notes, sizeof(s->notes), v, "notes");
+	jcopy_text(&s->notes, v, "notes");
 	counters_from_json(&s->cnt, jv_get(v, "counters"));
 	s->rdt_on = jv_get(v, "resctrl") && jv_get(v, "resctrl")->type == JV_BOOL &&
 		    jv_get(v, "resctrl")->b;
 	for (f = 0; f < TOP_NFACTORS; f++)
-		jcopy(s->factor_why[f], sizeof(s->factor_why[f]), why, factor_name(f));
+		jcopy_text(&s->factor_why[f], why, factor_name(f));
 
 	s->n_nodes = nodes->n;
 	s->nodes = xcalloc(nodes->n ? nodes->n : 1, sizeof(*s->nodes));
@@ -747,7 +748,7 @@ int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
 		const char *hv = jv_str(o, "hypervisor");
 
 		r->ent = (int)i;
-		jcopy(r->name, sizeof(r->name), o, "name");
+		jcopy_text(&r->name, o, "name");
 		r->hypervisor = hv ? hv : "?";
 		r->id = jint(o, "id", -1);
 		r->n_vcpus = (size_t)jint(o, "vcpus", 0);
@@ -768,7 +769,7 @@ int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
 		const char *vm = jv_str(o, "vm");
 
 		/* the VM row of the same name (names are unique within a sample) */
-		for (k = 0; k < s->n_vms && (!vm || strcmp(s->vms[k].name, vm)); k++)
+		for (k = 0; k < s->n_vms && (!vm || strcmp(sbuf_str(&s->vms[k].name), vm)); k++)
 			;
 		if (k == s->n_vms) {
 			s->n_vcpus = i;
@@ -781,7 +782,7 @@ int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
 		r->tid = jint(o, "tid", -1);
 		r->cpu = jint(o, "cpu", -1);
 		r->node = jint(o, "node", -1);
-		jcopy(r->affinity, sizeof(r->affinity), o, "affinity");
+		jcopy_text(&r->affinity, o, "affinity");
 		r->cpu_pct = jv_num(o, "cpu_pct");
 		factors_from_json(o, r->factor);
 	}
@@ -791,7 +792,7 @@ int top_from_json(struct top_state *s, const struct jv *v, struct vp_err *err)
 		const struct jv *o = &ended->items[i];
 
 		jcopy(s->ended[i].kind, sizeof(s->ended[i].kind), o, "kind");
-		jcopy(s->ended[i].name, sizeof(s->ended[i].name), o, "name");
+		jcopy_text(&s->ended[i].name, o, "name");
 		s->ended[i].id = jint(o, "id", -1);
 	}
 	return 0;

@@ -114,7 +114,7 @@ static void header(struct ui *u, const struct top_state *s)
 	}
 	/* the status in a line: the model's name (its path is on the help screen), each factor's state */
 	if (s->cnt.on)
-		putf("model %s:", s->cnt.model);
+		putf("model %s:", sbuf_str(&s->cnt.model));
 	else
 		put("counters off:");
 	for (f = 0; f < TOP_NFACTORS; f++)
@@ -264,7 +264,7 @@ static void draw_procs(struct ui *u, const struct top_state *s)
 		const struct top_vm *v = &s->vms[i];
 		struct top_proc p;
 
-		if (!shown(u, v->name))
+		if (!shown(u, sbuf_str(&v->name)))
 			continue;
 		n++;
 		top_proc_row(v, &p);
@@ -272,9 +272,9 @@ static void draw_procs(struct ui *u, const struct top_state *s)
 		top_fmt(c, sizeof(c), "%.1f", 100.0 * p.remote_frac);
 		at(row++, 0);
 		if (narrow())
-			putf(" %7d %-10.10s %5s %5s", v->id, v->name, a, c);
+			putf(" %7d %-10.10s %5s %5s", v->id, sbuf_str(&v->name), a, c);
 		else
-			putf(" %7d %-20.20s %5s %5s", v->id, v->name, a, c);
+			putf(" %7d %-20.20s %5s %5s", v->id, sbuf_str(&v->name), a, c);
 		factor_cells(u, v->factor);
 	}
 	if (!n) {
@@ -308,7 +308,7 @@ static void draw_vms(struct ui *u, const struct top_state *s)
 	for (i = 0; i < s->n_vms && row < LINES - 2; i++) {
 		const struct top_vm *v = &s->vms[i];
 
-		if (!shown(u, v->name))
+		if (!shown(u, sbuf_str(&v->name)))
 			continue;
 		n++;
 		if ((int)i == u->sel)
@@ -317,17 +317,17 @@ static void draw_vms(struct ui *u, const struct top_state *s)
 		at(row++, 0);
 		if (!narrow()) {
 			top_fmt(b, sizeof(b), "%.1f", v->mem / 1048576.0);
-			putf(" %-20.20s %-6s %4d %4zu %6s %9s %4d", v->name, v->hypervisor, v->id,
+			putf(" %-20.20s %-6s %4d %4zu %6s %9s %4d", sbuf_str(&v->name), v->hypervisor, v->id,
 			     v->n_vcpus, a, b, v->home);
 			factor_cells(u, v->factor);
 			if (s->rdt_on)
 				rdt_cells(&v->rdt);
 		} else if (!detail) {
 			top_fmt(b, sizeof(b), "%.0f", v->mem / 1048576.0);
-			putf(" %-12.12s %5s %7s %4d", v->name, a, b, v->home);
+			putf(" %-12.12s %5s %7s %4d", sbuf_str(&v->name), a, b, v->home);
 			factor_cells(u, v->factor);
 		} else {
-			putf(" %-12.12s %-6s %4d %4zu", v->name, v->hypervisor, v->id, v->n_vcpus);
+			putf(" %-12.12s %-6s %4d %4zu", sbuf_str(&v->name), v->hypervisor, v->id, v->n_vcpus);
 			if (s->rdt_on)
 				rdt_cells(&v->rdt);
 		}
@@ -361,7 +361,7 @@ static void draw_vcpus(struct ui *u, const struct top_state *s)
 		col_head(u, 2, " VM         VCPU     TID AFFINITY");
 	for (i = 0; i < s->n_vcpus && row < LINES - 2; i++) {
 		const struct top_vcpu *c = &s->vcpus[i];
-		const char *name = s->vms[c->vm].name;
+		const char *name = sbuf_str(&s->vms[c->vm].name);
 
 		if (u->drill >= 0 && s->vms[c->vm].ent != u->drill)
 			continue;
@@ -371,13 +371,13 @@ static void draw_vcpus(struct ui *u, const struct top_state *s)
 		at(row++, 0);
 		if (!narrow()) {
 			putf(" %-18.18s %4d %7d %4d %4d %-10.10s %6s", name, c->index, c->tid, c->cpu,
-			     c->node, c->affinity, a);
+			     c->node, sbuf_str(&c->affinity), a);
 			factor_cells(u, c->factor);
 		} else if (!detail) {
 			putf(" %-10.10s %4d %4d %4d %5s", name, c->index, c->cpu, c->node, a);
 			factor_cells(u, c->factor);
 		} else {
-			putf(" %-10.10s %4d %7d %s", name, c->index, c->tid, c->affinity);
+			putf(" %-10.10s %4d %7d %s", name, c->index, c->tid, sbuf_str(&c->affinity));
 		}
 		n++;
 	}
@@ -412,8 +412,8 @@ static void draw_help(const struct top_state *s)
 	help_line(row++, 2, "      < > previous/next key;  /: filter by VM name;  q: quit");
 	row++;
 	help_line(row++, 0, "factor columns");
-	if (s->cnt.status[0])
-		help_line(row++, 2, "%s", s->cnt.status);
+	if (s->cnt.status.len)
+		help_line(row++, 2, "%s", sbuf_str(&s->cnt.status));
 	help_line(row++, 2, "counted: value, quality (a apportioned, p proxy), /N%% cost share of cycles;");
 	help_line(row++, 2, "narrow screens show the cost share alone when known.  Colour = severity,");
 	help_line(row++, 2, "! warning !! critical without colour.  LOCAL estimate 'e': run time per");
@@ -421,15 +421,15 @@ static void draw_help(const struct top_state *s)
 	for (f = 0; f < TOP_NFACTORS && row < LINES - 1; f++)
 		help_line(row++, 2, "%-6s %-9s %s", top_factor_title(f),
 		      s->cnt.state[f] == TOP_F_COUNTED ? "counted:" :
-		      s->cnt.state[f] == TOP_F_ESTIMATED ? "estimate:" : "n/a:", s->factor_why[f]);
+		      s->cnt.state[f] == TOP_F_ESTIMATED ? "estimate:" : "n/a:", sbuf_str(&s->factor_why[f]));
 	if (s->rdt_on && row < LINES - 1)
 		help_line(row++, 2, "LLC_MiB MBM_MB/s: resctrl occupancy and memory traffic of each VM's "
 				"group; a node: the VMs' groups on its L3");
 	for (size_t i = 0; s->rdt_on && i < s->n_vms && row < LINES - 1; i++)
-		if (s->vms[i].rdt.why[0])
-			help_line(row++, 2, "resctrl n/a: %s: %s", s->vms[i].name, s->vms[i].rdt.why);
-	if (s->notes[0] && row < LINES - 1)
-		help_line(row + 1, 0, "note: %s", s->notes);
+		if (s->vms[i].rdt.why.len)
+			help_line(row++, 2, "resctrl n/a: %s: %s", sbuf_str(&s->vms[i].name), sbuf_str(&s->vms[i].rdt.why));
+	if (s->notes.len && row < LINES - 1)
+		help_line(row + 1, 0, "note: %s", sbuf_str(&s->notes));
 }
 
 static void draw(struct ui *u, const struct top_state *s)
@@ -516,7 +516,7 @@ static bool key(struct ui *u, struct top_state *s, int ch)
 	case '\n': case '\r': case KEY_ENTER:
 		if (u->view == VIEW_VMS && u->sel < (int)s->n_vms) {
 			u->drill = s->vms[u->sel].ent;
-			snprintf(u->drill_name, sizeof(u->drill_name), "%s", s->vms[u->sel].name);
+			snprintf(u->drill_name, sizeof(u->drill_name), "%s", sbuf_str(&s->vms[u->sel].name));
 			u->view = VIEW_VCPUS;
 		}
 		break;

@@ -154,6 +154,16 @@ void sbuf_set(struct sbuf *sb, const char *s)
 	sbuf_addstr(sb, s ? s : "");
 }
 
+void sbuf_setf(struct sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	sbuf_reset(sb);
+	va_start(ap, fmt);
+	sbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
 void sbuf_copy(struct sbuf *dst, const struct sbuf *src)
 {
 	sbuf_init(dst);

@@ -55,8 +55,9 @@ void utf8_copy(char *dst, size_t size, const char *src);
  * utf8_copy() writes it, but nothing is cut (text from outside into an sbuf field).
  */
 void sbuf_addutf8(struct sbuf *sb, const char *s);
-/* The contents replaced by s (NULL: ""). */
+/* The contents replaced by s (NULL: ""), or by the formatted text. */
 void sbuf_set(struct sbuf *sb, const char *s);
+void sbuf_setf(struct sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* *dst (overwritten, not released: storage the caller owns) initialized to a copy of src. */
 void sbuf_copy(struct sbuf *dst, const struct sbuf *src);
 /* s appended as one line of terminal text (sbuf_sanitize() without keep_lines). */

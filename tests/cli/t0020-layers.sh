@@ -50,6 +50,7 @@ util/alloc.c   fprintf(stderr  out of memory: one line, then abort (documented i
 util/alloc.c   abort           out of memory: one line, then abort (documented in alloc.h)
 util/run.c     _exit           in the forked child when exec fails (126/127, as a shell does)
 hv/xen_tracer.c _exit          in the forked child when exec fails (126/127, as a shell does)
+bench/peers.c  _exit           in the forked child when exec fails (127, as a shell does)
 bench/sharing.c abort          posix_memalign failing is out of memory, the policy of util/alloc.c
 EOF
 }

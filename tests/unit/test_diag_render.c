@@ -120,7 +120,7 @@ TEST(diag_render_json_round_trip)
 	fr.rows = rows;
 	fr.n_rows = 2;
 	fr.duration = 5;
-	snprintf(fr.notes, sizeof(fr.notes), "a note");
+	sbuf_set(&fr.notes, "a note");
 	dv = (struct dview){ &m, &av, reasons, 3, &fr, &in, &r, "no calibration", NULL };
 
 	diag_render_text(&dv, "HEAD\n", &t1);
@@ -151,6 +151,7 @@ TEST(diag_render_json_round_trip)
 	dview_json_release(&dj);
 	jv_release(&doc);
 	diag_result_release(&r);
+	sbuf_release(&fr.notes);  /* fr's rows are the test's own */
 	sbuf_release(&json);
 	sbuf_release(&t1);
 	sbuf_release(&t2);

@@ -61,7 +61,7 @@ TEST(frame_json_by_hand)
 	f.n_scaling = 1;
 	sc[0].event = (char *)"task-clock";
 	sc[0].running_pct = 62.5;
-	snprintf(f.notes, sizeof(f.notes), "note \"x\"");
+	sbuf_set(&f.notes, "note \"x\"");
 	rows[0].kind = ENT_VM;
 	rows[0].key = (char *)"vm:kvm:1234";
 	rows[0].name = (char *)"web1";
@@ -138,6 +138,7 @@ TEST(frame_json_by_hand)
 	}
 	sbuf_release(&sb);
 	model_free(m);
+	sbuf_release(&f.notes);  /* f's rows are the test's own */
 }
 
 /*

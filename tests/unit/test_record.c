@@ -795,7 +795,7 @@ TEST(record_resctrl_nodes_and_memory_sources)
 		rec_synth_set(&f, (k + 1) * 1000000000ull, 1e8, 0.1);
 		for (i = 0; i < 6; i++)
 			f.rdt_node[i] = k < 2 ? v[k][i] : NAN;
-		snprintf(f.rdt_why, sizeof(f.rdt_why), "%s", k < 2 ? "" : "VM 'vm1': no values yet");
+		sbuf_set(&f.rdt_why, k < 2 ? "" : "VM 'vm1': no values yet");
 		CHECK_INT(rec_append(w, &f, &err), 0);
 	}
 	if (w)
@@ -823,8 +823,8 @@ TEST(record_resctrl_nodes_and_memory_sources)
 				CHECK_NEAR(rec.frames[k].rdt_node[i], want, 0);
 		}
 	}
-	CHECK_STR(rec.frames[1].rdt_why, "");
-	CHECK_STR(rec.frames[2].rdt_why, "VM 'vm1': no values yet");
+	CHECK_STR(sbuf_str(&rec.frames[1].rdt_why), "");
+	CHECK_STR(sbuf_str(&rec.frames[2].rdt_why), "VM 'vm1': no values yet");
 
 	/* the run: two frames (the third has no values) */
 	rec.n_frames = 2;
@@ -840,7 +840,7 @@ TEST(record_resctrl_nodes_and_memory_sources)
 		CHECK_NAN(total.rdt_node[4]);
 		CHECK_NAN(total.rdt_node[5]);
 	}
-	CHECK_STR(total.rdt_why, "");
+	CHECK_STR(sbuf_str(&total.rdt_why), "");
 	collect_frame_release(&total);
 	/* all three: the last frame's occupancy (n/a), the traffic still summed, no reason
 	 * since some node has values */
@@ -849,7 +849,7 @@ TEST(record_resctrl_nodes_and_memory_sources)
 		CHECK_NAN(total.rdt_node[0]);
 		CHECK_NEAR(total.rdt_node[1], 4e9, 0);
 	}
-	CHECK_STR(total.rdt_why, "");
+	CHECK_STR(sbuf_str(&total.rdt_why), "");
 out:
 	collect_frame_release(&total);
 	rec_release(&rec);

@@ -560,7 +560,7 @@ TEST(resctrl_vm_top_and_its_collector_share_groups)
 	mon(root, wdir, 1, "1048576\n", "0\n", "0\n");
 	CHECK_INT(top_sample(&s, &err), 0);
 	for (i = 0; i < s.n_vms; i++)
-		if (!strcmp(s.vms[i].name, "web1"))
+		if (!strcmp(sbuf_str(&s.vms[i].name), "web1"))
 			web = &s.vms[i];
 	CHECK(web != NULL);
 	if (web) {

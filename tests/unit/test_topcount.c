@@ -120,16 +120,16 @@ TEST(top_counted_cells_from_frame)
 	/* the states a running collector of this model gives */
 	s.cnt.m = m;
 	s.cnt.on = true;
-	snprintf(s.cnt.model, sizeof(s.cnt.model), "tc");
-	snprintf(s.cnt.model_why, sizeof(s.cnt.model_why), "chosen with -m");
+	sbuf_setf(&s.cnt.model, "tc");
+	sbuf_setf(&s.cnt.model_why, "chosen with -m");
 	top_count_describe(&s, &av);
 	CHECK_INT(s.cnt.state[FACTOR_LOCALITY], TOP_F_COUNTED);
 	CHECK_INT(s.cnt.state[FACTOR_LLC], TOP_F_COUNTED);
 	CHECK_INT(s.cnt.state[FACTOR_SHARING], TOP_F_UNAVAILABLE);
-	CHECK_CONTAINS(s.cnt.status, "counters: model 'tc' (chosen with -m); counted: locality "
+	CHECK_CONTAINS(sbuf_str(&s.cnt.status), "counters: model 'tc' (chosen with -m); counted: locality "
 				     "(measured), llc (proxy); estimated: none; unavailable: sharing, "
 				     "imc, queue");
-	CHECK_CONTAINS(s.factor_why[FACTOR_SHARING], "not bound here");
+	CHECK_CONTAINS(sbuf_str(&s.factor_why[FACTOR_SHARING]), "not bound here");
 
 	/* vCPU 0: 0.6 s of task-clock; vCPU 1: not counted; the VM: absent from the frame */
 	memset(&f, 0, sizeof(f));
@@ -195,8 +195,8 @@ TEST(top_counted_cells_from_frame)
 		}
 	}
 	CHECK(back.cnt.on);
-	CHECK_STR(back.cnt.model, "tc");
-	CHECK_STR(back.cnt.status, s.cnt.status);
+	CHECK_STR(sbuf_str(&back.cnt.model), "tc");
+	CHECK_STR(sbuf_str(&back.cnt.status), sbuf_str(&s.cnt.status));
 	CHECK_INT(back.cnt.state[FACTOR_LLC], TOP_F_COUNTED);
 	CHECK_INT(back.cnt.state[FACTOR_QUEUE], TOP_F_UNAVAILABLE);
 	top_release(&back);
@@ -225,7 +225,7 @@ TEST(top_counted_cells_from_frame)
 	top_count_off(&s, "--no-counters was given");
 	CHECK_INT(s.cnt.state[FACTOR_LOCALITY], TOP_F_ESTIMATED);
 	CHECK_INT(s.cnt.state[FACTOR_LLC], TOP_F_UNAVAILABLE);
-	CHECK_CONTAINS(s.cnt.status, "counters: off (--no-counters was given)");
+	CHECK_CONTAINS(sbuf_str(&s.cnt.status), "counters: off (--no-counters was given)");
 	CHECK_INT(top_sample(&s, &err), 0);
 	CHECK_INT(s.vcpus[0].factor[FACTOR_LOCALITY].src, TOP_SRC_PLACEMENT);
 out:
