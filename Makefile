@@ -17,9 +17,12 @@ ifeq ($(FUZZ),1)
 BUILD ?= build-fuzz
 CC := clang
 SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+DEBUGFLAGS := -DVP_DEBUG
 else ifeq ($(SAN),1)
 BUILD ?= build-san
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# VP_ALWAYS()/VP_NEVER() abort where the code meets a case it believes impossible (util/check.h)
+DEBUGFLAGS := -DVP_DEBUG
 else
 BUILD ?= build
 SANFLAGS :=
@@ -61,7 +64,7 @@ $(if $(shell $(PKGCONFIG) --exists $(word 1,$(subst :, ,$(1))) && echo y),\
 endef
 $(foreach d,$(OPT_PKGS),$(call opt_dep,$(d)))
 
-ALL_CFLAGS = $(CPPFLAGS_ALL) $(CPPFLAGS) $(DEP_CFLAGS) $(CFLAGS) $(WARN) $(SANFLAGS)
+ALL_CFLAGS = $(CPPFLAGS_ALL) $(CPPFLAGS) $(DEP_CFLAGS) $(CFLAGS) $(WARN) $(SANFLAGS) $(DEBUGFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
 LIB_SRC := $(sort $(shell find src -name '*.c' ! -path 'src/cli/*' ! -path 'src/daemon/*' \

@@ -12,6 +12,7 @@
 #include "cli/pipeline.h"
 #include "record/record.h"
 #include "util/alloc.h"
+#include "util/check.h"
 #include "util/json.h"
 #include "util/table.h"
 
@@ -27,6 +28,8 @@ static const char *measure_name(int k)
 						     "cpu_cost_pct" };
 	static char cost[FACTOR_N][24];
 
+	/* the costs are measures M_COST0.. M_N - 1: k - M_COST0 indexes cost[] and a factor */
+	VP_BUG_ON(k < 0 || k >= M_N);
 	if (k < M_COST0)
 		return names[k];
 	snprintf(cost[k - M_COST0], sizeof(cost[0]), "%s_cost_pct",

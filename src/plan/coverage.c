@@ -11,6 +11,7 @@
 #include "model/resolve.h"
 #include "pmu/event.h"
 #include "util/alloc.h"
+#include "util/check.h"
 #include "util/sbuf.h"
 
 const char *cov_kind_name(enum cov_kind k)
@@ -134,6 +135,8 @@ static void visit_reads(void *ctx, const struct expr *node)
 	} else if ((node->k == EX_INPUT || node->k == EX_HAS) && node->id >= 0 &&
 		   (size_t)node->id < rd->m->n_inputs && !rd->seen_input[node->id]) {
 		rd->seen_input[node->id] = 1;  /* so each input is ordered once: n <= m->n_inputs */
+		if (VP_NEVER((size_t)rd->n >= rd->m->n_inputs))
+			return;
 		rd->order[rd->n++] = node->id;
 	}
 }
@@ -508,8 +511,11 @@ void coverage_compute(const struct platform *p, const struct model_registry *r,
 	if (sw.ok)
 		model_avail_release(sw.m, &sw.av);
 	pmu_db_free(db);
-	for (f = 0; f < FACTOR_N; f++)
+	for (f = 0; f < FACTOR_N; f++) {
+		/* a quality indexes counts[]: only vp_quality values are ever set */
+		VP_BUG_ON((unsigned)c->rows[f].quality >= VQ_N);
 		counts[c->rows[f].quality]++;
+	}
 	set_verdict(c);
 	setf(&c->summary,
 	     "%s%s%s: %d measured, %d estimated, %d apportioned, %d by proxy, %d unavailable",

@@ -13,6 +13,7 @@
 #include "pmu/libpfm.h"
 #include "pmu/sysfs_pmu.h"
 #include "util/alloc.h"
+#include "util/check.h"
 #include "util/fs.h"
 #include "util/sbuf.h"
 
@@ -442,9 +443,18 @@ static int add_tracepoint(struct pmu_db *db, const char *spec, const char *sys, 
 }
 
 /*
- * Returns 1 when spec does not look like a tracepoint of this machine
- * (so other forms are tried), 0 when resolved, or a negative code.
+ * What resolve_tracepoint() found, besides 0 (resolved) and a negative code
+ * (an error, err set): spec is for another form to try.  TP_NO_TRACEFS is
+ * kept apart because, when no other form knows spec either, the error says
+ * why tracepoints could not be looked up (db->tracefs_error) instead of
+ * "unknown event".
  */
+enum tp_result {
+	TP_NOT_ONE = 1,     /* spec is not SYS:NAME, or not a tracepoint of this machine */
+	TP_NO_TRACEFS = 2,  /* spec looks like one (lower case, no "::"), but tracefs is unreadable */
+};
+
+/* 0 when resolved, a negative code, or an enum tp_result. */
 static int resolve_tracepoint(struct pmu_db *db, const char *spec, int spec_index,
 			      struct evdesc_list *out, struct vp_err *err)
 {
@@ -452,10 +462,10 @@ static int resolve_tracepoint(struct pmu_db *db, const char *spec, int spec_inde
 	char *sys = NULL, *ev = NULL, *dir = NULL;
 	char **names = NULL, **evs = NULL;
 	size_t n = 0, nev = 0, i, j, found = 0, mods_off = 0;
-	int ret = 1;
+	int ret = TP_NOT_ONE;
 
 	if (!colon || colon == spec || !colon[1])
-		return 1;
+		return TP_NOT_ONE;
 	name = colon + 1;
 	mods = strchr(name, ':');
 	sys = xstrndup(spec, (size_t)(colon - spec));
@@ -469,7 +479,7 @@ static int resolve_tracepoint(struct pmu_db *db, const char *spec, int spec_inde
 	if (!db->tracefs) {
 		/* only an error if nothing else could be meant */
 		if (islower((unsigned char)spec[0]) && !strstr(spec, "::"))
-			ret = 2;
+			ret = TP_NO_TRACEFS;
 		goto out;
 	}
 	if (!has_glob(sys, strlen(sys)) && !has_glob(ev, strlen(ev))) {
@@ -1055,11 +1065,13 @@ int event_resolve(struct pmu_db *db, const char *spec, int spec_index,
 	len = strcspn(spec, ":");
 	if (generic_lookup(spec, len, &type, &config))
 		return resolve_generic(db, spec, len, type, config, spec_index, out, err);
-	tp = 1;
+	tp = TP_NOT_ONE;
 	if (!strstr(spec, "::")) {
 		tp = resolve_tracepoint(db, spec, spec_index, out, err);
 		if (tp <= 0)
 			return tp;
+		/* a new result would fall through here as "not a tracepoint" */
+		VP_BUG_ON(tp != TP_NOT_ONE && tp != TP_NO_TRACEFS);
 	}
 	ret = resolve_libpfm(db, spec, spec_index, out, err);
 	if (ret == VP_ENOTFOUND || ret == VP_EDEP) {
@@ -1073,7 +1085,7 @@ int event_resolve(struct pmu_db *db, const char *spec, int spec_index,
 				*err = e2;
 			return r2;
 		}
-		if (tp == 2)
+		if (tp == TP_NO_TRACEFS)
 			return vp_err_set(err, VP_ENOTFOUND,
 					  "event '%s': unknown event at column 1 (if it is a tracepoint: %s)",
 					  spec, db->tracefs_error);

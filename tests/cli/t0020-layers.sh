@@ -48,6 +48,8 @@ print_exceptions() {
 	cat <<'EOF'
 util/alloc.c   fprintf(stderr  out of memory: one line, then abort (documented in alloc.h)
 util/alloc.c   abort           out of memory: one line, then abort (documented in alloc.h)
+util/check.c   fprintf(stderr  a broken invariant: one line, then abort (documented in check.h)
+util/check.c   abort           a broken invariant: one line, then abort (documented in check.h)
 util/run.c     _exit           in the forked child when exec fails (126/127, as a shell does)
 hv/xen_tracer.c _exit          in the forked child when exec fails (126/127, as a shell does)
 bench/peers.c  _exit           in the forked child when exec fails (127, as a shell does)
