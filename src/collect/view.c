@@ -225,27 +225,30 @@ static double read_mhz(const char *root)
 }
 
 static void note(struct cview *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* fmt appended to notes, after "; " when notes holds one already. */
+static void notes_vadd(struct sbuf *notes, const char *fmt, va_list ap)
+{
+	if (notes->len)
+		sbuf_addstr(notes, "; ");
+	sbuf_vaddf(notes, fmt, ap);
+}
+
 static void note(struct cview *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (c->notes.len)
-		sbuf_addstr(&c->notes, "; ");
 	va_start(ap, fmt);
-	sbuf_vaddf(&c->notes, fmt, ap);
+	notes_vadd(&c->notes, fmt, ap);
 	va_end(ap);
 }
 
-/* fmt appended to notes, after "; " when notes holds one already. */
 static void notes_add(struct sbuf *notes, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void notes_add(struct sbuf *notes, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (notes->len)
-		sbuf_addstr(notes, "; ");
 	va_start(ap, fmt);
-	sbuf_vaddf(notes, fmt, ap);
+	notes_vadd(notes, fmt, ap);
 	va_end(ap);
 }
 
