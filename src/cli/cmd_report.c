@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "collect/cost_ci.h"
-#include "collect/diag_render.h"
-#include "collect/frame_text.h"
+#include "compose/diag_render.h"
+#include "compose/frame_text.h"
 #include "cli/pipeline.h"
 #include "cli/report_html.h"
 #include "record/record.h"

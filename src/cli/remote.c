@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "collect/cost_ci.h"
-#include "collect/diag_render.h"
+#include "compose/diag_render.h"
 #include "analysis/vms_view.h"
 #include "cli/commands.h"
 #include "cli/fronts.h"
@@ -21,7 +21,7 @@
 #include "model/model_json.h"
 #include "plan/info_json.h"
 #include "plan/info_text.h"
-#include "collect/frame_text.h"
+#include "compose/frame_text.h"
 #include "top/toprender.h"
 #include "util/alloc.h"
 #include "util/fs.h"

@@ -1,6 +1,6 @@
 /* report_html.c - a recording as one self-contained HTML page with charts */
 #include "cli/report_html.h"
-#include "collect/diag_render.h"
+#include "compose/diag_render.h"
 
 #include <math.h>
 #include <stdio.h>

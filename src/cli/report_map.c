@@ -1,6 +1,6 @@
 /* report_map.c - the HTML report's placement map: the host at a few moments of a recording */
 #include "cli/report_map.h"
-#include "collect/diag_render.h"
+#include "compose/diag_render.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/diag_render.h"
+#include "compose/diag_render.h"
 #include "calib/file.h"
 #include "cli/cli.h"
 #include "collect/collect.h"

@@ -305,7 +305,7 @@ enum vp_quality frame_cost_quality(const struct model *m, const struct collect_f
  * would bias the share low.  Such threads are counted in left_out (their
  * cycles in left_out_cycles) so that a reader sees what the share leaves
  * out; pct is NaN when no thread that ran there has the cost.  /metrics
- * (src/collect/prom.c), diagnose's node rows and the node intervals of
+ * (src/compose/prom.c), diagnose's node rows and the node intervals of
  * src/collect/cost_ci.c all read it, so they give one number.
  */
 struct frame_node_cost {

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "collect/diag_render.h"
+#include "compose/diag_render.h"
 #include "util/err.h"
 #include "util/sbuf.h"
 

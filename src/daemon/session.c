@@ -12,13 +12,13 @@
 #include <unistd.h>
 
 #include "collect/cost_ci.h"
-#include "collect/diag_render.h"
+#include "compose/diag_render.h"
 #include "analysis/vms_view.h"
 #include "compose/diagnosis.h"
 #include "compose/pipeline.h"
 #include "collect/frame_json.h"
 #include "collect/hub.h"
-#include "collect/prom.h"
+#include "compose/prom.h"
 #include "record/record.h"
 #include "source/cpustat.h"
 #include "source/numastat.h"

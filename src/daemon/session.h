@@ -42,7 +42,7 @@ enum MHD_Result vpd_top_stream(struct vpd_req *r);
  */
 struct vms_view;
 int vpd_vms_scan(struct vpd *d, struct vms_view *v, struct vp_err *err);
-/* GET /metrics: Prometheus text format (src/collect/prom.c). */
+/* GET /metrics: Prometheus text format (src/compose/prom.c). */
 enum MHD_Result vpd_metrics(struct vpd_req *r);
 
 #endif

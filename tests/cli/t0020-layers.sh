@@ -52,7 +52,6 @@ util/check.c   fprintf(stderr  a broken invariant: one line, then abort (documen
 util/check.c   abort           a broken invariant: one line, then abort (documented in check.h)
 util/run.c     _exit           in the forked child when exec fails (126/127, as a shell does)
 hv/xen_tracer.c _exit          in the forked child when exec fails (126/127, as a shell does)
-bench/peers.c  _exit           in the forked child when exec fails (127, as a shell does)
 bench/sharing.c abort          posix_memalign failing is out of memory, the policy of util/alloc.c
 EOF
 }

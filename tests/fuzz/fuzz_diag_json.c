@@ -1,11 +1,11 @@
 /* fuzz_diag_json.c - libFuzzer harness for the reader of a daemon's diagnosis
- * (dview_from_json() in src/collect/diag_render.c, then diag_render_text()),
+ * (dview_from_json() in src/compose/diag_render.c, then diag_render_text()),
  * as `vmmprof --remote URL diagnose` runs them on GET .../diagnosis */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "collect/diag_render.h"
+#include "compose/diag_render.h"
 #include "util/jsonread.h"
 #include "util/sbuf.h"
 

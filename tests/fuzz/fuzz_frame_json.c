@@ -1,11 +1,11 @@
 /* fuzz_frame_json.c - libFuzzer harness for the reader of a daemon's frames
- * (frame_from_json() in src/collect/frame_text.c, then the timeline rows), as
+ * (frame_from_json() in src/compose/frame_text.c, then the timeline rows), as
  * `vmmprof --remote URL stat` runs them on each event of a session's stream */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "collect/frame_text.h"
+#include "compose/frame_text.h"
 #include "model/model.h"
 #include "util/jsonread.h"
 #include "util/sbuf.h"

@@ -21,9 +21,9 @@
 #include <sqlite3.h>
 
 #include "collect/cost_ci.h"
-#include "collect/diag_render.h"
+#include "compose/diag_render.h"
 #include "analysis/diagnose.h"
-#include "collect/frame_text.h"
+#include "compose/frame_text.h"
 #include "record/record.h"
 #include "record/synth.h"
 #include "util/sbuf.h"

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collect/prom.h"
+#include "compose/prom.h"
 
 int main(int argc, char **argv)
 {

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "collect/diag_render.h"
+#include "compose/diag_render.h"
 #include "util/jsonread.h"
 
 /*

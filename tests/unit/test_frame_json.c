@@ -5,7 +5,7 @@
 
 #include "collect/frame_json.h"
 #include "platform/platform.h"
-#include "collect/frame_text.h"
+#include "compose/frame_text.h"
 #include "util/jsonread.h"
 #include "util/table.h"
 #include "util/alloc.h"

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "collect/prom.h"
+#include "compose/prom.h"
 #include "util/sbuf.h"
 
 TEST(prom_escape_label_table)

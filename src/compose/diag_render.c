@@ -1,5 +1,5 @@
 /* diag_render.c - the diagnosis as text and JSON (diagnose, report, the daemon), and its JSON read back (the remote client) */
-#include "collect/diag_render.h"
+#include "compose/diag_render.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* prom.c - the daemon's live state as Prometheus text exposition format 0.0.4 */
-#include "collect/prom.h"
+#include "compose/prom.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /* frame_text.c - frames as the timeline table of `vmmprof report`, and frames read back from the frame JSON */
-#include "collect/frame_text.h"
+#include "compose/frame_text.h"
 
 #include <math.h>
 #include <stdio.h>
