@@ -350,7 +350,7 @@ def check_top_xentrace(d):
         return
     node_of = xl_info(read(d, "xl-info-n"))[2]
     n0, n1 = node_of.get(0), node_of.get(1)
-    bad, per = [], {}
+    bad, per, later = [], {}, []
     if len(samples) != 4:
         bad.append("%d samples, not 4" % len(samples))
     for j, s in enumerate(samples[1:], 2):
@@ -378,13 +378,24 @@ def check_top_xentrace(d):
     else:
         on0 = sum(per[j].get(n0) or 0 for j in during)
         on1 = sum(per[j].get(n1) or 0 for j in during)
-        if not (on0 > 0 and on1 > 0):
+        nxt = per.get(max(during) + 1) or {}
+        if on0 > 0 and on1 == 0 and (nxt.get(n1) or 0) > 0 and not (nxt.get(n0) or 0):
+            # the vCPU (a small load every 0.5 s) did not run between the move
+            # and the end of its interval: `xl vcpu-pin` under TCG can take most
+            # of a sample (seen: 0.008 s on node 0, then nothing until the next
+            # sample, 0.039 s on node 1).  Exact residency then rightly puts the
+            # interval on node 0 alone and the change of node in the next one;
+            # the samples before and after are held to one node each above
+            later.append("the vCPU ran on node %s only after the interval of the move ended "
+                         "(%.3f s there in sample %d)" % (n1, nxt.get(n1), max(during) + 1))
+        elif not (on0 > 0 and on1 > 0):
             bad.append("interval(s) %s with the move: %.3f s on node %s and %.3f s on node %s, want both > 0" % (during, on0, n0, on1, n1))
     if read(d, "top-trace-after").strip():
         bad.append("xentrace still running after top exited (pid %s)" % read(d, "top-trace-after").strip())
     say("fail" if bad else "ok", "top-xentrace", "; ".join(bad) or
-        "vptest vCPU 0 run time per node by sample (move after sample %d, done by %d): %s"
-        % (m1, m2, {j: {k: round(v, 3) for k, v in x.items()} for j, x in per.items()}))
+        "vptest vCPU 0 run time per node by sample (move after sample %d, done by %d): %s%s"
+        % (m1, m2, {j: {k: round(v, 3) for k, v in x.items()} for j, x in per.items()},
+           "; " + "; ".join(later) if later else ""))
 
 
 def xl_numa_pages(text):
