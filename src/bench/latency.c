@@ -67,6 +67,21 @@ static double chase_size(struct bench_buf *b, size_t bytes, double budget,
 	return bench_chase_sampled(&start, 1, nlines, budget, true, o, median);
 }
 
+/*
+ * One cell of the CPU-node x memory-node matrix from the calling thread:
+ * max bytes on memory node `node` (the j-th of the machine's nodes, which
+ * seeds its chain), chased for budget; its best and median ns.
+ */
+static int dram_cell(struct bench_buf *b, size_t max, int node, int j, double budget,
+		     const struct bench_opts *o, double *best, double *median, struct vp_err *err)
+{
+	int ret = bench_buf_alloc(b, max, node, o->huge, err);
+
+	if (!ret)
+		*best = chase_size(b, max, budget, o, o->seed + 1000u + (uint64_t)j, median);
+	return ret;
+}
+
 int bench_latency(const struct bench_topo *t, const struct bench_opts *o,
 		  struct lat_result *r, struct vp_err *err)
 {
@@ -155,11 +170,10 @@ int bench_latency(const struct bench_topo *t, const struct bench_opts *o,
 			bench_progress(o, "latency", sweep_share + (1 - sweep_share) *
 				       (i * r->n_nodes + j) / (r->n_nodes * r->n_nodes),
 				       "matrix CPU node %d, memory node %d", r->nodes[i], r->nodes[j]);
-			if ((ret = bench_buf_alloc(&b, max, r->nodes[j], o->huge, err)))
+			if ((ret = dram_cell(&b, max, r->nodes[j], j, budget, o,
+					     &r->matrix_ns[i * r->n_nodes + j],
+					     &r->matrix_median_ns[i * r->n_nodes + j], err)))
 				goto out;
-			r->matrix_ns[i * r->n_nodes + j] =
-				chase_size(&b, max, budget, o, o->seed + 1000u + (uint64_t)j,
-					   &r->matrix_median_ns[i * r->n_nodes + j]);
 			if (!isnan(r->matrix_ns[i * r->n_nodes + j]))
 				spread[ns++] = (r->matrix_median_ns[i * r->n_nodes + j] /
 						r->matrix_ns[i * r->n_nodes + j] - 1) * 100;
@@ -206,13 +220,15 @@ double bench_dram_chase_ns(const struct bench_topo *t, const struct bench_opts *
 	struct bench_buf b = { 0 };
 	size_t max = bench_dram_bytes(t, o);
 	double best = NAN;
+	int j;
 
 	*median = NAN;
 	*bytes = max;
+	for (j = 0; j < t->n_nodes - 1 && t->nodes[j] != t->cpu_node[0]; j++)
+		;
 	bench_affinity_save(&aff);
-	if (!bench_bind_self(t->cpus[0], err) &&
-	    !bench_buf_alloc(&b, max, t->cpu_node[0], o->huge, err))
-		best = chase_size(&b, max, budget_s, o, o->seed + 1000u, median);
+	if (!bench_bind_self(t->cpus[0], err))
+		dram_cell(&b, max, t->cpu_node[0], j, budget_s, o, &best, median, err);
 	bench_buf_free(&b);
 	bench_affinity_restore(&aff);
 	return best;
